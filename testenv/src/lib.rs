@@ -1,1 +1,6 @@
-//! (being written)
+//! kubeforge-testenv: an embedded Kubernetes API server for tests and local runs.
+//!
+//! (crate documentation is completed as the modules land)
+
+pub mod dev_server;
+pub mod patch;

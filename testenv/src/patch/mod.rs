@@ -1,0 +1,74 @@
+//! Patch application for PATCH requests: JSON merge patch (RFC 7386), JSON patch (RFC 6902)
+//! and, for built-in kinds, strategic merge patch (in `strategic`).
+//!
+//! All functions work on `serde_json::Value` so that the REST layer can apply them to any
+//! stored object, built-in or custom.
+
+/// Why a patch could not be applied; the REST layer turns it into a 422/400 `Status`.
+#[derive(Debug, thiserror::Error)]
+pub enum PatchError {
+    /// The patch body is not valid JSON (or not the JSON shape the patch type needs).
+    #[error("the patch body is not valid: {0}")]
+    Malformed(String),
+    /// A JSON patch operation failed (missing path, failed `test`, ...).
+    #[error("the JSON patch could not be applied: {0}")]
+    Operation(String),
+    /// A strategic merge patch was sent for a kind that does not support it (custom resources).
+    #[error(
+        "strategic merge patch is not supported for {0}; use a JSON merge patch or a JSON patch instead"
+    )]
+    Unsupported(String),
+    /// A strategic merge patch directive or list item is invalid.
+    #[error("the strategic merge patch is not valid: {0}")]
+    Invalid(String),
+}
+
+/// Applies an RFC 7386 JSON merge patch to `target` in place.
+///
+/// `null` values in the patch delete fields; objects merge recursively; everything else
+/// (lists included) replaces the target value, as the API server does for
+/// `application/merge-patch+json`.
+pub fn merge_patch(target: &mut serde_json::Value, patch: &serde_json::Value) {
+    json_patch::merge(target, patch);
+}
+
+/// Applies an RFC 6902 JSON patch (`application/json-patch+json`) to `target`.
+///
+/// The patch is applied atomically: on error `target` is left unchanged.
+pub fn json_patch(
+    target: &mut serde_json::Value,
+    patch: &serde_json::Value,
+) -> Result<(), PatchError> {
+    let ops: json_patch::Patch =
+        serde_json::from_value(patch.clone()).map_err(|e| PatchError::Malformed(e.to_string()))?;
+    let mut work = target.clone();
+    json_patch::patch(&mut work, &ops).map_err(|e| PatchError::Operation(e.to_string()))?;
+    *target = work;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn merge_patch_deletes_with_null_and_replaces_lists() {
+        let mut t = json!({"a": 1, "b": {"c": 2, "d": 3}, "l": [1, 2]});
+        merge_patch(&mut t, &json!({"b": {"c": null}, "l": [3]}));
+        assert_eq!(t, json!({"a": 1, "b": {"d": 3}, "l": [3]}));
+    }
+
+    #[test]
+    fn json_patch_is_atomic() {
+        let mut t = json!({"a": 1});
+        let err = json_patch(
+            &mut t,
+            &json!([{"op": "replace", "path": "/a", "value": 2}, {"op": "test", "path": "/a", "value": 5}]),
+        );
+        assert!(err.is_err());
+        assert_eq!(t, json!({"a": 1}));
+        json_patch(&mut t, &json!([{"op": "add", "path": "/b", "value": [1]}])).unwrap();
+        assert_eq!(t, json!({"a": 1, "b": [1]}));
+    }
+}
