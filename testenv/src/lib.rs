@@ -4,3 +4,4 @@
 
 pub mod dev_server;
 pub mod patch;
+pub mod schema;

@@ -1,0 +1,23 @@
+//! CustomResourceDefinition schemas: CRD checking, and validation, pruning and defaulting
+//! of custom resources, as the apiextensions apiserver does them.
+//!
+//! Everything here is a pure function over `serde_json::Value`:
+//! - [`check_structural`]: the CRD-level checks run on CRD create/update (names, versions,
+//!   structural schema rules), with the real server's messages;
+//! - [`prune`]: drops unknown fields and reports them for `fieldValidation` Strict/Warn;
+//! - [`apply_defaults`]: structural defaulting, including the nullable rules;
+//! - [`validate`]: OpenAPI v3 validation of an object, with kube-openapi's paths and texts.
+//!
+//! The server calls them on decode in the real order: prune, apply defaults, validate.
+
+mod default;
+mod errors;
+mod formats;
+mod prune;
+mod validate;
+
+pub use default::apply_defaults;
+pub use errors::{FieldError, FieldErrorKind, go_quote, go_value, invalid_status_message};
+pub use formats::check_format;
+pub use prune::{prune, strict_decoding_error, unknown_field_message};
+pub use validate::validate;
