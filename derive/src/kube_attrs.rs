@@ -1,0 +1,173 @@
+//! Reads the `#[kube(...)]` attributes of kube-derive's `CustomResource`, which stay the single
+//! place where group, version, kind and the other CRD-level settings are written.
+
+use proc_macro2::{Span, TokenStream};
+use syn::{Attribute, LitStr};
+
+/// The CRD-level settings kubeforge needs to register the type.
+#[derive(Debug, Default)]
+pub struct KubeAttrs {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    /// The generated root type (kube's `root = ".."`, default the kind).
+    pub root: String,
+    pub namespaced: bool,
+    pub status: Option<syn::Path>,
+    pub storage: bool,
+    pub served: bool,
+    pub printcolumn_types: Vec<LitStr>,
+}
+
+fn skip_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let _: syn::Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        let _: TokenStream = content.parse()?;
+    }
+    Ok(())
+}
+
+fn bool_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<bool> {
+    if meta.input.peek(syn::Token![=]) {
+        let b: syn::LitBool = meta.value()?.parse()?;
+        Ok(b.value)
+    } else {
+        Ok(true)
+    }
+}
+
+/// Parses every `#[kube(...)]` attribute; errors when group, version or kind is missing.
+pub fn parse(attrs: &[Attribute], span: Span) -> syn::Result<KubeAttrs> {
+    let mut out = KubeAttrs {
+        storage: true,
+        served: true,
+        ..Default::default()
+    };
+    let mut seen = false;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("kube")) {
+        seen = true;
+        attr.parse_nested_meta(|meta| {
+            let key = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_default();
+            match key.as_str() {
+                "group" => out.group = meta.value()?.parse::<LitStr>()?.value(),
+                "version" => out.version = meta.value()?.parse::<LitStr>()?.value(),
+                "kind" => out.kind = meta.value()?.parse::<LitStr>()?.value(),
+                "root" => out.root = meta.value()?.parse::<LitStr>()?.value(),
+                "namespaced" => out.namespaced = bool_value(&meta)?,
+                "storage" => out.storage = bool_value(&meta)?,
+                "served" => out.served = bool_value(&meta)?,
+                "status" => {
+                    let s: LitStr = meta.value()?.parse()?;
+                    out.status = Some(s.parse()?);
+                }
+                "printcolumn" if meta.input.peek(syn::token::Paren) => {
+                    meta.parse_nested_meta(|inner| {
+                        if inner.path.is_ident("type_") {
+                            out.printcolumn_types.push(inner.value()?.parse()?);
+                        } else {
+                            skip_value(&inner)?;
+                        }
+                        Ok(())
+                    })?;
+                }
+                _ => skip_value(&meta)?,
+            }
+            Ok(())
+        })?;
+    }
+    if !seen {
+        return Err(syn::Error::new(
+            span,
+            "#[kubeforge::api] goes on a `#[derive(CustomResource)]` spec struct with `#[kube(group = \"..\", version = \"..\", kind = \"..\")]`",
+        ));
+    }
+    for (name, value) in [
+        ("group", &out.group),
+        ("version", &out.version),
+        ("kind", &out.kind),
+    ] {
+        if value.is_empty() {
+            return Err(syn::Error::new(
+                span,
+                format!("#[kube(...)] needs `{name} = \"..\"`"),
+            ));
+        }
+    }
+    if out.root.is_empty() {
+        out.root = out.kind.clone();
+    }
+    for ty in &out.printcolumn_types {
+        const TYPES: [&str; 5] = ["integer", "number", "string", "boolean", "date"];
+        if !TYPES.contains(&ty.value().as_str()) {
+            return Err(syn::Error::new(
+                ty.span(),
+                format!("printer column type must be one of {}", TYPES.join(", ")),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_kube_attributes_and_skips_the_rest() {
+        let input: syn::DeriveInput = syn::parse_quote! {
+            #[kube(group = "cache.example.com", version = "v1alpha1", kind = "Memcached", namespaced,
+                   status = "MemcachedStatus", shortname = "mc", annotation("a", "b"),
+                   printcolumn(name = "Size", type_ = "integer", json_path = ".spec.size"),
+                   scale(spec_replicas_path = ".spec.size", status_replicas_path = ".status.size"),
+                   storage = false, deprecated = "use v1")]
+            struct MemcachedSpec {}
+        };
+        let k = parse(&input.attrs, Span::call_site()).unwrap();
+        assert_eq!(
+            (
+                k.group.as_str(),
+                k.version.as_str(),
+                k.kind.as_str(),
+                k.root.as_str()
+            ),
+            ("cache.example.com", "v1alpha1", "Memcached", "Memcached")
+        );
+        assert!(k.namespaced && !k.storage && k.served);
+        assert!(k.status.is_some());
+    }
+
+    #[test]
+    fn missing_kind_and_bad_column_type_are_errors() {
+        let input: syn::DeriveInput = syn::parse_quote! {
+            #[kube(group = "g", version = "v1")]
+            struct S {}
+        };
+        assert!(
+            parse(&input.attrs, Span::call_site())
+                .unwrap_err()
+                .to_string()
+                .contains("kind")
+        );
+        let input: syn::DeriveInput = syn::parse_quote! {
+            #[kube(group = "g", version = "v1", kind = "K", printcolumn(name = "A", type_ = "int", json_path = ".spec.a"))]
+            struct S {}
+        };
+        assert!(
+            parse(&input.attrs, Span::call_site())
+                .unwrap_err()
+                .to_string()
+                .contains("printer column type")
+        );
+        let input: syn::DeriveInput = syn::parse_quote!(
+            struct S {}
+        );
+        assert!(parse(&input.attrs, Span::call_site()).is_err());
+    }
+}
