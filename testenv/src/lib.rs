@@ -2,6 +2,7 @@
 //!
 //! (crate documentation is completed as the modules land)
 
+pub mod defaults;
 pub mod dev_server;
 pub mod patch;
 pub mod schema;

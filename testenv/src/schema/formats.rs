@@ -164,7 +164,7 @@ fn is_isbn10(s: &str) -> bool {
             (i as u32 + 1) * v
         })
         .sum();
-    sum % 11 == 0
+    sum.is_multiple_of(11)
 }
 
 fn is_isbn13(s: &str) -> bool {
@@ -177,7 +177,7 @@ fn is_isbn13(s: &str) -> bool {
         .enumerate()
         .map(|(i, b)| u32::from(b - b'0') * if i % 2 == 0 { 1 } else { 3 })
         .sum();
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 fn is_creditcard(s: &str) -> bool {
@@ -196,7 +196,7 @@ fn is_creditcard(s: &str) -> bool {
         }
         sum += d;
     }
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 fn is_ssn(s: &str) -> bool {
@@ -242,7 +242,7 @@ fn is_rgbcolor(s: &str) -> bool {
 
 fn is_base64(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.len() % 4 != 0 {
+    if !b.len().is_multiple_of(4) {
         return false;
     }
     let pad = b.iter().rev().take_while(|c| **c == b'=').count();

@@ -1,0 +1,173 @@
+//! `apps/v1` defaults: Deployment, StatefulSet, DaemonSet, ReplicaSet.
+
+use super::core::pvc;
+use super::pod::pod_template;
+use super::{each_object, ensure_object, set_default, set_default_str};
+use serde_json::{Map, Value, json};
+
+fn spec_of(object: &mut Value) -> Option<&mut Map<String, Value>> {
+    ensure_object(object.as_object_mut()?, "spec")
+}
+
+/// `SetDefaults_Deployment`: `replicas: 1`, `strategy.type: RollingUpdate` with
+/// `maxUnavailable`/`maxSurge` `25%`, `revisionHistoryLimit: 10`,
+/// `progressDeadlineSeconds: 600`, then the pod template.
+pub fn deployment(object: &mut Value) {
+    let Some(spec) = spec_of(object) else { return };
+    set_default(spec, "replicas", json!(1));
+    if let Some(strategy) = ensure_object(spec, "strategy") {
+        set_default_str(strategy, "type", "RollingUpdate");
+        if strategy.get("type").and_then(Value::as_str) == Some("RollingUpdate")
+            && let Some(ru) = ensure_object(strategy, "rollingUpdate")
+        {
+            set_default(ru, "maxUnavailable", json!("25%"));
+            set_default(ru, "maxSurge", json!("25%"));
+        }
+    }
+    set_default(spec, "revisionHistoryLimit", json!(10));
+    set_default(spec, "progressDeadlineSeconds", json!(600));
+    pod_template(spec, "template");
+}
+
+/// `SetDefaults_StatefulSet`: `podManagementPolicy: OrderedReady`, `updateStrategy.type:
+/// RollingUpdate` (with `rollingUpdate.partition: 0` when the type was defaulted or a
+/// rollingUpdate is given), `replicas: 1`, `revisionHistoryLimit: 10`,
+/// `persistentVolumeClaimRetentionPolicy` Retain/Retain, then the pod template and the
+/// volume claim templates (`volumeMode: Filesystem`, `status.phase: Pending`).
+pub fn stateful_set(object: &mut Value) {
+    let Some(spec) = spec_of(object) else { return };
+    set_default_str(spec, "podManagementPolicy", "OrderedReady");
+    if let Some(us) = ensure_object(spec, "updateStrategy") {
+        let type_was_unset = us
+            .get("type")
+            .is_none_or(|t| t.is_null() || t.as_str() == Some(""));
+        if type_was_unset {
+            us.insert("type".into(), json!("RollingUpdate"));
+            set_default(us, "rollingUpdate", json!({}));
+        }
+        if us.get("type").and_then(Value::as_str) == Some("RollingUpdate")
+            && let Some(ru) = us.get_mut("rollingUpdate").and_then(Value::as_object_mut)
+        {
+            set_default(ru, "partition", json!(0));
+        }
+    }
+    if let Some(policy) = ensure_object(spec, "persistentVolumeClaimRetentionPolicy") {
+        set_default_str(policy, "whenDeleted", "Retain");
+        set_default_str(policy, "whenScaled", "Retain");
+    }
+    set_default(spec, "replicas", json!(1));
+    set_default(spec, "revisionHistoryLimit", json!(10));
+    pod_template(spec, "template");
+    for claim in each_object(spec, "volumeClaimTemplates") {
+        pvc(claim);
+    }
+}
+
+/// `SetDefaults_DaemonSet`: `updateStrategy.type: RollingUpdate` with `maxUnavailable: 1`
+/// and `maxSurge: 0`, `revisionHistoryLimit: 10`, then the pod template.
+pub fn daemon_set(object: &mut Value) {
+    let Some(spec) = spec_of(object) else { return };
+    if let Some(us) = ensure_object(spec, "updateStrategy") {
+        set_default_str(us, "type", "RollingUpdate");
+        if us.get("type").and_then(Value::as_str) == Some("RollingUpdate")
+            && let Some(ru) = ensure_object(us, "rollingUpdate")
+        {
+            set_default(ru, "maxUnavailable", json!(1));
+            set_default(ru, "maxSurge", json!(0));
+        }
+    }
+    set_default(spec, "revisionHistoryLimit", json!(10));
+    pod_template(spec, "template");
+}
+
+/// `SetDefaults_ReplicaSet`: `replicas: 1`, then the pod template.
+pub fn replica_set(object: &mut Value) {
+    let Some(spec) = spec_of(object) else { return };
+    set_default(spec, "replicas", json!(1));
+    pod_template(spec, "template");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::apply_builtin_defaults;
+    use serde_json::json;
+
+    fn template() -> serde_json::Value {
+        json!({"metadata": {"labels": {"app": "a"}}, "spec": {"containers": [{"name": "a", "image": "a:1"}]}})
+    }
+
+    #[test]
+    fn deployment_defaults() {
+        let mut d =
+            json!({"spec": {"selector": {"matchLabels": {"app": "a"}}, "template": template()}});
+        apply_builtin_defaults("apps", "v1", "Deployment", &mut d);
+        let s = &d["spec"];
+        assert_eq!(s["replicas"], 1);
+        assert_eq!(
+            s["strategy"],
+            json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}})
+        );
+        assert_eq!(s["revisionHistoryLimit"], 10);
+        assert_eq!(s["progressDeadlineSeconds"], 600);
+        assert_eq!(s["template"]["spec"]["schedulerName"], "default-scheduler");
+        assert_eq!(
+            s["template"]["spec"]["containers"][0]["imagePullPolicy"],
+            "IfNotPresent"
+        );
+        // Recreate gets no rollingUpdate; explicit values stay.
+        let mut d = json!({"spec": {"replicas": 0, "strategy": {"type": "Recreate"}, "template": template()}});
+        apply_builtin_defaults("apps", "v1", "Deployment", &mut d);
+        assert_eq!(d["spec"]["replicas"], 0);
+        assert_eq!(d["spec"]["strategy"], json!({"type": "Recreate"}));
+    }
+
+    #[test]
+    fn stateful_set_defaults() {
+        let mut s = json!({"spec": {"serviceName": "s", "template": template(),
+            "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"]}}]}});
+        apply_builtin_defaults("apps", "v1", "StatefulSet", &mut s);
+        let spec = &s["spec"];
+        assert_eq!(spec["podManagementPolicy"], "OrderedReady");
+        assert_eq!(
+            spec["updateStrategy"],
+            json!({"type": "RollingUpdate", "rollingUpdate": {"partition": 0}})
+        );
+        assert_eq!(
+            spec["persistentVolumeClaimRetentionPolicy"],
+            json!({"whenDeleted": "Retain", "whenScaled": "Retain"})
+        );
+        assert_eq!(spec["replicas"], 1);
+        assert_eq!(spec["revisionHistoryLimit"], 10);
+        assert_eq!(
+            spec["volumeClaimTemplates"][0]["spec"]["volumeMode"],
+            "Filesystem"
+        );
+        assert_eq!(
+            spec["volumeClaimTemplates"][0]["status"]["phase"],
+            "Pending"
+        );
+        // an explicit RollingUpdate without rollingUpdate stays without it
+        let mut s =
+            json!({"spec": {"updateStrategy": {"type": "RollingUpdate"}, "template": template()}});
+        apply_builtin_defaults("apps", "v1", "StatefulSet", &mut s);
+        assert_eq!(
+            s["spec"]["updateStrategy"],
+            json!({"type": "RollingUpdate"})
+        );
+    }
+
+    #[test]
+    fn daemon_set_and_replica_set_defaults() {
+        let mut d = json!({"spec": {"template": template()}});
+        apply_builtin_defaults("apps", "v1", "DaemonSet", &mut d);
+        assert_eq!(
+            d["spec"]["updateStrategy"],
+            json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 0}})
+        );
+        assert_eq!(d["spec"]["revisionHistoryLimit"], 10);
+        let mut r = json!({"spec": {"template": template()}});
+        apply_builtin_defaults("apps", "v1", "ReplicaSet", &mut r);
+        assert_eq!(r["spec"]["replicas"], 1);
+        assert_eq!(r["spec"]["template"]["spec"]["dnsPolicy"], "ClusterFirst");
+    }
+}

@@ -1,0 +1,180 @@
+//! The real apiserver's defaulting (`SetDefaults_*` in `k8s.io/kubernetes/pkg/apis/*/v1`) for
+//! the built-in kinds operators create most, over `serde_json::Value`.
+//!
+//! Operators that compare the object they want with the object the server returns loop
+//! forever when a test server lacks these defaults, so they are exact: same fields, same
+//! values, set only when absent (a JSON `null` counts as absent, as it does when Go decodes
+//! into a typed struct). One file per API group:
+//! - [`core`] covers Pod, Service, Secret, Namespace, PersistentVolumeClaim, Endpoints, PodTemplate,
+//!   ReplicationController;
+//! - [`pod`] covers PodSpec and everything in it (containers, probes, volumes, env), used by every
+//!   kind that carries a pod template;
+//! - [`apps`] covers Deployment, StatefulSet, DaemonSet, ReplicaSet;
+//! - [`batch`] covers Job, CronJob;
+//! - [`rbac`] covers RoleBinding, ClusterRoleBinding;
+//! - [`networking`] covers NetworkPolicy.
+//!
+//! What is *not* defaulting and therefore left to the server: allocating `clusterIP`,
+//! `clusterIPs` and node ports of Services, admission plugins (the `default` service account
+//! and its token volume, `priority`, default tolerations), Job selector/label generation and
+//! status reset on create ([`initial_status`] gives the shape the server stores).
+
+pub mod apps;
+pub mod batch;
+pub mod core;
+pub mod networking;
+pub mod pod;
+pub mod rbac;
+
+use serde_json::{Map, Value};
+
+/// Applies the real apiserver's defaults for `group`/`version`/`kind` to `object` in place.
+///
+/// `group` is `""` for the core group. Unknown kinds (including custom resources) are left
+/// untouched: their defaulting comes from their CRD schema (`schema::apply_defaults`).
+pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &mut Value) {
+    if version != "v1" || !object.is_object() {
+        return;
+    }
+    match (group, kind) {
+        ("", "Pod") => core::pod(object),
+        ("", "PodTemplate") => core::pod_template_kind(object),
+        ("", "ReplicationController") => core::replication_controller(object),
+        ("", "Service") => core::service(object),
+        ("", "Secret") => core::secret(object),
+        ("", "Namespace") => core::namespace(object),
+        ("", "PersistentVolumeClaim") => core::persistent_volume_claim(object),
+        ("", "Endpoints") => core::endpoints(object),
+        ("apps", "Deployment") => apps::deployment(object),
+        ("apps", "StatefulSet") => apps::stateful_set(object),
+        ("apps", "DaemonSet") => apps::daemon_set(object),
+        ("apps", "ReplicaSet") => apps::replica_set(object),
+        ("batch", "Job") => batch::job(object),
+        ("batch", "CronJob") => batch::cron_job(object),
+        ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
+            rbac::role_binding(object)
+        }
+        ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
+        _ => {}
+    }
+}
+
+/// The `status` the real server stores for a newly created object of a built-in kind: the
+/// zero value of the kind's status struct as Go serializes it (non-`omitempty` counters
+/// appear as `0`), which the server returns on create because create resets status.
+///
+/// `None` for kinds without a status or without a fixed initial shape (Pods get theirs
+/// from the scheduler/kubelet path; custom resources keep what the status subresource allows).
+pub fn initial_status(group: &str, version: &str, kind: &str) -> Option<Value> {
+    if version != "v1" {
+        return None;
+    }
+    let v = match (group, kind) {
+        ("apps", "Deployment") | ("batch", "Job") | ("batch", "CronJob") => serde_json::json!({}),
+        ("apps", "StatefulSet") => serde_json::json!({"replicas": 0, "availableReplicas": 0}),
+        ("apps", "ReplicaSet") => serde_json::json!({"replicas": 0}),
+        ("", "ReplicationController") => serde_json::json!({"replicas": 0}),
+        ("apps", "DaemonSet") => serde_json::json!({
+            "currentNumberScheduled": 0,
+            "numberMisscheduled": 0,
+            "desiredNumberScheduled": 0,
+            "numberReady": 0,
+        }),
+        ("", "Service") => serde_json::json!({"loadBalancer": {}}),
+        ("", "Namespace") => serde_json::json!({"phase": "Active"}),
+        ("", "PersistentVolumeClaim") => serde_json::json!({"phase": "Pending"}),
+        _ => return None,
+    };
+    Some(v)
+}
+
+/// Whether a field counts as unset (absent or `null`).
+pub(crate) fn is_unset(map: &Map<String, Value>, key: &str) -> bool {
+    map.get(key).is_none_or(Value::is_null)
+}
+
+/// Sets `key` to `value` when it is unset.
+pub(crate) fn set_default(map: &mut Map<String, Value>, key: &str, value: Value) {
+    if is_unset(map, key) {
+        map.insert(key.to_string(), value);
+    }
+}
+
+/// Sets `key` when it is unset or an empty string (Go's `if x == ""` defaulting).
+pub(crate) fn set_default_str(map: &mut Map<String, Value>, key: &str, value: &str) {
+    if map
+        .get(key)
+        .is_none_or(|v| v.is_null() || v.as_str() == Some(""))
+    {
+        map.insert(key.to_string(), Value::from(value));
+    }
+}
+
+/// Sets an integer `key` when it is unset or `0` (Go's `if x == 0` defaulting of plain ints).
+pub(crate) fn set_default_nonzero(map: &mut Map<String, Value>, key: &str, value: i64) {
+    if map
+        .get(key)
+        .is_none_or(|v| v.is_null() || v.as_f64() == Some(0.0))
+    {
+        map.insert(key.to_string(), Value::from(value));
+    }
+}
+
+/// The object under `key`, created as `{}` when unset. `None` if the field holds a
+/// non-object (left for validation to reject).
+pub(crate) fn ensure_object<'a>(
+    map: &'a mut Map<String, Value>,
+    key: &str,
+) -> Option<&'a mut Map<String, Value>> {
+    if is_unset(map, key) {
+        map.insert(key.to_string(), Value::Object(Map::new()));
+    }
+    map.get_mut(key).and_then(Value::as_object_mut)
+}
+
+/// The object under `key` if it exists (never creates it).
+pub(crate) fn object_mut<'a>(
+    map: &'a mut Map<String, Value>,
+    key: &str,
+) -> Option<&'a mut Map<String, Value>> {
+    map.get_mut(key).and_then(Value::as_object_mut)
+}
+
+/// Every object element of the list under `key` (absent lists yield nothing).
+pub(crate) fn each_object<'a>(
+    map: &'a mut Map<String, Value>,
+    key: &str,
+) -> impl Iterator<Item = &'a mut Map<String, Value>> {
+    map.get_mut(key)
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object_mut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unknown_kinds_and_versions_are_untouched() {
+        let mut v = json!({"spec": {}});
+        apply_builtin_defaults("cache.example.com", "v1", "Memcached", &mut v);
+        apply_builtin_defaults("apps", "v1beta1", "Deployment", &mut v);
+        assert_eq!(v, json!({"spec": {}}));
+    }
+
+    #[test]
+    fn initial_status_shapes() {
+        assert_eq!(
+            initial_status("apps", "v1", "DaemonSet").unwrap()["numberReady"],
+            json!(0)
+        );
+        assert_eq!(
+            initial_status("", "v1", "Service").unwrap(),
+            json!({"loadBalancer": {}})
+        );
+        assert!(initial_status("", "v1", "ConfigMap").is_none());
+    }
+}
