@@ -1,0 +1,151 @@
+//! The command line: every command, flag, default and help text.
+
+use std::path::PathBuf;
+
+use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
+
+/// kubeforge scaffolds Kubernetes operators in Rust, the way kubebuilder does in Go.
+#[derive(Debug, Parser)]
+#[command(
+    name = "kubeforge",
+    version,
+    about = "Scaffold Kubernetes operators in Rust: projects, APIs and controllers, tested against an embedded API server.",
+    after_help = "Example:\n  mkdir memcached-operator && cd memcached-operator\n  kubeforge init --domain example.com\n  kubeforge create api --group cache --version v1alpha1 --kind Memcached\n  make test"
+)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Initialize a new operator project (Cargo.toml, PROJECT, Makefile, Dockerfile, src/, config/).
+    #[command(
+        after_help = "Examples:\n  # a project named after the current directory, for API groups <group>.example.com\n  kubeforge init --domain example.com\n\n  # a multigroup project in a new directory\n  kubeforge init --domain example.com --project-name guestbook --multigroup --dir guestbook"
+    )]
+    Init(InitArgs),
+    /// Scaffold a Kubernetes API or controller.
+    #[command(subcommand)]
+    Create(CreateCommand),
+    /// Write CRDs and RBAC into config/ from the project's Rust types (`cargo run -- manifests`).
+    #[command(after_help = "Example:\n  kubeforge generate   # the same as `make manifests`")]
+    Generate(GenerateArgs),
+    /// Print the version of kubeforge and where generated projects get the kubeforge crates.
+    #[command(after_help = "Example:\n  kubeforge version")]
+    Version,
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  kubeforge completion bash > ~/.local/share/bash-completion/completions/kubeforge\n  kubeforge completion zsh > \"${fpath[1]}/_kubeforge\"\n  kubeforge completion fish > ~/.config/fish/completions/kubeforge.fish"
+    )]
+    Completion(CompletionArgs),
+}
+
+/// `kubeforge create ...`
+#[derive(Debug, Subcommand)]
+pub enum CreateCommand {
+    /// Scaffold a Kubernetes API (a CRD type) and/or its controller.
+    #[command(
+        after_help = "Examples:\n  # an API and its controller\n  kubeforge create api --group cache --version v1alpha1 --kind Memcached\n\n  # a cluster-scoped API\n  kubeforge create api --group ops --version v1 --kind Cluster --namespaced=false\n\n  # a controller for a built-in kind\n  kubeforge create api --group apps --version v1 --kind Deployment --resource=false\n  kubeforge create api --group core --version v1 --kind ConfigMap --resource=false"
+    )]
+    Api(CreateApiArgs),
+}
+
+/// License header of generated files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum License {
+    /// Apache License 2.0 header in every generated Rust file.
+    Apache2,
+    /// No license header.
+    None,
+}
+
+/// Flags of `kubeforge init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Domain of the project's API groups: APIs get the group `<group>.<domain>`.
+    #[arg(long, default_value = "my.domain")]
+    pub domain: String,
+    /// Name of the project and Cargo package (a DNS-1123 label) [default: the directory's name].
+    #[arg(long)]
+    pub project_name: Option<String>,
+    /// Copyright owner written in the license header.
+    #[arg(long)]
+    pub owner: Option<String>,
+    /// License header of generated Rust files.
+    #[arg(long, value_enum, default_value = "apache2")]
+    pub license: License,
+    /// Lay APIs out per group (src/api/<group>/<version>/), allowing several API groups.
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, default_value_t = false, default_missing_value = "true")]
+    pub multigroup: bool,
+    /// Make the manager watch only its own namespace (Role instead of ClusterRole).
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, default_value_t = false, default_missing_value = "true")]
+    pub namespaced: bool,
+    /// Kubernetes API version the project builds against: the k8s-openapi feature it pins
+    /// (1.33 to 1.37).
+    #[arg(long, default_value = crate::kubernetes::DEFAULT_VERSION)]
+    pub k8s_version: String,
+    /// Directory of the new project (created when missing) [default: the current directory].
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+/// Flags of `kubeforge create api`.
+#[derive(Debug, Args)]
+pub struct CreateApiArgs {
+    /// API group, without the domain (e.g. `cache` for cache.<domain>; `core`, `apps`, ... for built-in kinds).
+    #[arg(long)]
+    pub group: String,
+    /// API version (e.g. v1alpha1).
+    #[arg(long)]
+    pub version: String,
+    /// Kind, CamelCase (e.g. Memcached).
+    #[arg(long)]
+    pub kind: String,
+    /// Resource name [default: the lower-case plural of the kind].
+    #[arg(long)]
+    pub plural: Option<String>,
+    /// Whether objects of the kind live in namespaces (false: cluster-scoped).
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, default_value_t = true, default_missing_value = "true")]
+    pub namespaced: bool,
+    /// Scaffold the API type (false: a controller for an existing kind).
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, default_value_t = true, default_missing_value = "true")]
+    pub resource: bool,
+    /// Scaffold the controller.
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, default_value_t = true, default_missing_value = "true")]
+    pub controller: bool,
+    /// Scaffold the files again even if the API or controller exists (overwrites them).
+    #[arg(long)]
+    pub force: bool,
+    /// Project directory [default: the current directory].
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+/// Flags of `kubeforge generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Project directory [default: the current directory].
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+/// Shells `kubeforge completion` writes scripts for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
+}
+
+/// Flags of `kubeforge completion`.
+#[derive(Debug, Args)]
+pub struct CompletionArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}

@@ -1,0 +1,176 @@
+//! Everything a kubeforge command can fail with. Each message names the problem and the fix.
+
+use std::path::PathBuf;
+
+/// Why a command failed. A failed command has written nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A flag value breaks a naming rule.
+    #[error("invalid {flag} {value:?}: {subject} must be {rule}.\n  fix: {fix}")]
+    InvalidInput {
+        /// The flag, e.g. `--group`.
+        flag: &'static str,
+        /// The value given.
+        value: String,
+        /// What was checked, e.g. `the API group "Cache.example.com"`.
+        subject: String,
+        /// The rule, in words.
+        rule: String,
+        /// How to fix it.
+        fix: String,
+    },
+    /// `init` in a directory that already holds a project.
+    #[error(
+        "{} already exists: `kubeforge init` only starts new projects, it never overwrites one.\n  fix: run it in an empty directory (or pass --dir <new directory>); to add an API to this project use `kubeforge create api`",
+        path.display()
+    )]
+    AlreadyInitialized {
+        /// The file that is in the way.
+        path: PathBuf,
+    },
+    /// A project command outside a project.
+    #[error(
+        "{} has no PROJECT file, so it is not a kubeforge project.\n  fix: run the command in the project's root directory (or pass --dir <project>), or start a project with `kubeforge init`",
+        dir.display()
+    )]
+    NotAProject {
+        /// The directory searched.
+        dir: PathBuf,
+    },
+    /// PROJECT exists but does not parse.
+    #[error(
+        "{} does not parse: {reason}\n  fix: restore PROJECT from version control (kubeforge writes it; do not edit it by hand)",
+        path.display()
+    )]
+    BadProjectFile {
+        /// Path of PROJECT.
+        path: PathBuf,
+        /// The parser's message.
+        reason: String,
+    },
+    /// The API is already in PROJECT.
+    #[error(
+        "API resource already exists: {group}/{version} {kind} is in PROJECT.\n  fix: pass --force to scaffold its files again (they are overwritten), or pick another --version or --kind"
+    )]
+    ResourceExists {
+        /// Group.
+        group: String,
+        /// Version.
+        version: String,
+        /// Kind.
+        kind: String,
+    },
+    /// The controller is already in PROJECT.
+    #[error(
+        "controller already exists: {group}/{version} {kind} has a controller in PROJECT.\n  fix: pass --force to scaffold it again (its file is overwritten), or pass --controller=false"
+    )]
+    ControllerExists {
+        /// Group.
+        group: String,
+        /// Version.
+        version: String,
+        /// Kind.
+        kind: String,
+    },
+    /// A second group in a single-group project.
+    #[error(
+        "multiple groups are not allowed in a single-group project: it has group {existing:?}, and --group {new:?} would add another.\n  fix: use --group {existing}, or start the project with `kubeforge init --multigroup` (see https://book.kubebuilder.io/migration/multi-group)"
+    )]
+    SecondGroup {
+        /// The group the project has.
+        existing: String,
+        /// The group asked for.
+        new: String,
+    },
+    /// `--resource=false` for a kind that is neither the project's nor built-in.
+    #[error(
+        "{group}/{version} {kind} is neither an API of this project nor a built-in Kubernetes kind, so there is no type for its controller.\n  fix: drop --resource=false to create the API as well, or name a built-in kind (e.g. --group apps --version v1 --kind Deployment, --group core --version v1 --kind ConfigMap)"
+    )]
+    UnknownKind {
+        /// Group.
+        group: String,
+        /// Version.
+        version: String,
+        /// Kind.
+        kind: String,
+    },
+    /// `--resource=false --controller=false`.
+    #[error(
+        "nothing to scaffold: --resource=false and --controller=false.\n  fix: leave at least one of them true"
+    )]
+    NothingToDo,
+    /// A scaffold marker was removed from a file.
+    #[error(
+        "{} has no scaffold marker `{marker}`: kubeforge inserts code just before it, so nothing was written.\n  fix: put the line `{marker}` back where the inserted code belongs (see a freshly scaffolded project), then run the command again",
+        path.display()
+    )]
+    MarkerMissing {
+        /// The file (relative to the project root).
+        path: PathBuf,
+        /// The marker line, e.g. `// +kubeforge:scaffold:builder`.
+        marker: String,
+    },
+    /// A file to insert into was deleted.
+    #[error(
+        "{} is missing: kubeforge inserts code at its marker `{marker}`, so nothing was written.\n  fix: restore the file (see a freshly scaffolded project), then run the command again",
+        path.display()
+    )]
+    FileMissing {
+        /// The file (relative to the project root).
+        path: PathBuf,
+        /// The marker it should hold.
+        marker: String,
+    },
+    /// A file to create exists already.
+    #[error(
+        "{} already exists and kubeforge would overwrite it.\n  fix: pass --force to overwrite it, or move it away first",
+        path.display()
+    )]
+    FileExists {
+        /// The file (relative to the project root).
+        path: PathBuf,
+    },
+    /// `KUBEFORGE_SOURCE` names a directory that is not a kubeforge checkout.
+    #[error(
+        "KUBEFORGE_SOURCE={} is not a kubeforge checkout (no runtime/Cargo.toml in it).\n  fix: set KUBEFORGE_SOURCE to the root of a kubeforge checkout, or to `crates-io`, or unset it",
+        dir.display()
+    )]
+    BadSource {
+        /// The directory given.
+        dir: PathBuf,
+    },
+    /// A template failed to render (a kubeforge bug).
+    #[error("{0}")]
+    Template(#[from] kubeforge_templates::Error),
+    /// Reading a file failed.
+    #[error("could not read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Writing a file failed.
+    #[error("could not write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A command kubeforge runs (cargo) failed.
+    #[error("`{command}` failed in {}: {reason}", dir.display())]
+    Subcommand {
+        /// The command line.
+        command: String,
+        /// Where it ran.
+        dir: PathBuf,
+        /// Its exit status or spawn error.
+        reason: String,
+    },
+    /// A bug in kubeforge.
+    #[error("internal error (please report it): {0}")]
+    Internal(String),
+}
