@@ -459,11 +459,14 @@ fn plan_resource(
     let mut role_entries = Vec::new();
     for role in ["admin", "editor", "viewer"] {
         let file = format!("{}_{role}_role.yaml", layout.role_stem);
-        plan.create(
-            PathBuf::from("config/rbac").join(&file),
-            renderer.render(&format!("api/{role}_role.yaml"), ctx)?,
-            force,
-        )?;
+        // The roles are about the resource, whatever its version: a second version keeps them.
+        let path = PathBuf::from("config/rbac").join(&file);
+        let render = || Ok(renderer.render(&format!("api/{role}_role.yaml"), ctx)?);
+        if force {
+            plan.create(&path, render()?, true)?;
+        } else {
+            plan.ensure(&path, render)?;
+        }
         role_entries.push(format!("- {file}"));
     }
     plan.insert(
