@@ -10,14 +10,18 @@
 //!
 //! The server calls them on decode in the real order: prune, apply defaults, validate.
 
+mod crd;
 mod default;
 mod errors;
 mod formats;
 mod prune;
+mod structural;
 mod validate;
 
+pub use crd::apply_crd_defaults;
 pub use default::apply_defaults;
 pub use errors::{FieldError, FieldErrorKind, go_quote, go_value, invalid_status_message};
 pub use formats::check_format;
 pub use prune::{prune, strict_decoding_error, unknown_field_message};
+pub use structural::check_structural;
 pub use validate::validate;

@@ -1,0 +1,457 @@
+//! CustomResourceDefinition-level checks (apiextensions' `ValidateCustomResourceDefinition`):
+//! name, group, names, scope, versions, subresources, printer columns, conversion; and the
+//! CRD defaults the server applies before them.
+
+use super::errors::FieldError;
+use super::structural::check_version_schema;
+use super::validate::index;
+use serde_json::{Map, Value, json};
+
+/// The DNS-1035 label rules the real server checks names with; returns its messages.
+pub(crate) fn dns1035_label(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 63 {
+        errs.push("must be no more than 63 characters".to_string());
+    }
+    let b = value.as_bytes();
+    let ok = !b.is_empty()
+        && b[0].is_ascii_lowercase()
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        && b[b.len() - 1] != b'-';
+    if !ok {
+        errs.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')".to_string());
+    }
+    errs
+}
+
+/// The DNS-1123 subdomain rules; returns the real server's messages.
+pub(crate) fn dns1123_subdomain(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 253 {
+        errs.push("must be no more than 253 characters".to_string());
+    }
+    let label_ok = |l: &str| {
+        let b = l.as_bytes();
+        !b.is_empty()
+            && b[0].is_ascii_alphanumeric()
+            && b[b.len() - 1].is_ascii_alphanumeric()
+            && b.iter()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+    };
+    if !value.split('.').all(label_ok) {
+        errs.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')".to_string());
+    }
+    errs
+}
+
+/// Applies the CRD defaults the apiextensions server sets before validating
+/// (`SetDefaults_CustomResourceDefinitionSpec`): `names.singular` = lower-case kind,
+/// `names.listKind` = kind + `List`, `conversion.strategy: None`, and for a Webhook
+/// conversion without `conversionReviewVersions`... nothing (v1 requires them).
+pub fn apply_crd_defaults(crd: &mut Value) {
+    let Some(spec) = crd.get_mut("spec").and_then(Value::as_object_mut) else {
+        return;
+    };
+    if let Some(names) = spec.get_mut("names").and_then(Value::as_object_mut) {
+        let kind = names
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        if !kind.is_empty() {
+            if names
+                .get("singular")
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty)
+            {
+                names.insert("singular".into(), Value::from(kind.to_lowercase()));
+            }
+            if names
+                .get("listKind")
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty)
+            {
+                names.insert("listKind".into(), Value::from(format!("{kind}List")));
+            }
+        }
+    }
+    if spec.get("conversion").is_none_or(Value::is_null) {
+        spec.insert("conversion".into(), json!({"strategy": "None"}));
+    }
+}
+
+fn str_at<'a>(v: &'a Value, path: &[&str]) -> &'a str {
+    let mut cur = v;
+    for p in path {
+        match cur.get(p) {
+            Some(n) => cur = n,
+            None => return "",
+        }
+    }
+    cur.as_str().unwrap_or("")
+}
+
+/// Checks a whole CRD (as JSON), after [`apply_crd_defaults`], the way the apiextensions
+/// server does on create and update. See [`super::check_structural`].
+pub fn check_crd(crd: &Value) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let group = str_at(crd, &["spec", "group"]);
+    let plural = str_at(crd, &["spec", "names", "plural"]);
+    let name = str_at(crd, &["metadata", "name"]);
+
+    if name.is_empty() {
+        errs.push(FieldError::required(
+            "metadata.name",
+            "name or generateName is required",
+        ));
+    } else if name != format!("{plural}.{group}") {
+        errs.push(FieldError::invalid(
+            "metadata.name",
+            &Value::from(name),
+            "must be spec.names.plural+\".\"+spec.group",
+        ));
+    }
+    if (group == "k8s.io"
+        || group.ends_with(".k8s.io")
+        || group == "kubernetes.io"
+        || group.ends_with(".kubernetes.io"))
+        && str_at(
+            crd,
+            &["metadata", "annotations", "api-approved.kubernetes.io"],
+        )
+        .is_empty()
+    {
+        errs.push(FieldError::required(
+            "metadata.annotations[api-approved.kubernetes.io]",
+            "protected groups must have approval annotation \"api-approved.kubernetes.io\", see https://github.com/kubernetes/enhancements/pull/1111",
+        ));
+    }
+
+    // spec.group
+    if group.is_empty() {
+        errs.push(FieldError::required("spec.group", ""));
+    } else {
+        for m in dns1123_subdomain(group) {
+            errs.push(FieldError::invalid("spec.group", &Value::from(group), &m));
+        }
+        if !group.contains('.') {
+            errs.push(FieldError::invalid(
+                "spec.group",
+                &Value::from(group),
+                "should be a domain with at least one dot",
+            ));
+        }
+    }
+
+    // spec.names
+    let names = crd.get("spec").and_then(|s| s.get("names"));
+    check_names(names, &mut errs);
+
+    // spec.scope
+    let scope = str_at(crd, &["spec", "scope"]);
+    if scope.is_empty() {
+        errs.push(FieldError::required("spec.scope", ""));
+    } else if scope != "Cluster" && scope != "Namespaced" {
+        errs.push(FieldError::not_supported(
+            "spec.scope",
+            &Value::from(scope),
+            &["Cluster".into(), "Namespaced".into()],
+        ));
+    }
+
+    // spec.versions
+    let versions = crd
+        .get("spec")
+        .and_then(|s| s.get("versions"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    check_versions(&versions, &mut errs);
+
+    // spec.conversion
+    if let Some(conv) = crd
+        .get("spec")
+        .and_then(|s| s.get("conversion"))
+        .and_then(Value::as_object)
+    {
+        check_conversion(conv, &mut errs);
+    }
+    errs
+}
+
+fn check_names(names: Option<&Value>, errs: &mut Vec<FieldError>) {
+    let get = |k: &str| {
+        names
+            .and_then(|n| n.get(k))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    };
+    let (plural, singular, kind, list_kind) =
+        (get("plural"), get("singular"), get("kind"), get("listKind"));
+    for (field, value, lower) in [
+        ("plural", plural, false),
+        ("singular", singular, false),
+        ("kind", kind, true),
+        ("listKind", list_kind, true),
+    ] {
+        let path = format!("spec.names.{field}");
+        if value.is_empty() {
+            errs.push(FieldError::required(path, ""));
+            continue;
+        }
+        let checked = if lower {
+            value.to_lowercase()
+        } else {
+            value.to_string()
+        };
+        let msgs = dns1035_label(&checked);
+        if !msgs.is_empty() {
+            let detail = if lower {
+                format!(
+                    "may have mixed case, but should otherwise match: {}",
+                    msgs.join(",")
+                )
+            } else {
+                msgs.join(",")
+            };
+            errs.push(FieldError::invalid(path, &Value::from(value), &detail));
+        }
+    }
+    for key in ["shortNames", "categories"] {
+        let list = names
+            .and_then(|n| n.get(key))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for (i, v) in list.iter().enumerate() {
+            let s = v.as_str().unwrap_or("");
+            let msgs = dns1035_label(s);
+            if !msgs.is_empty() {
+                errs.push(FieldError::invalid(
+                    index(&format!("spec.names.{key}"), i),
+                    v,
+                    &msgs.join(","),
+                ));
+            }
+        }
+    }
+    if !kind.is_empty() && kind == list_kind {
+        errs.push(FieldError::invalid(
+            "spec.names.listKind",
+            &Value::from(list_kind),
+            "kind and listKind may not be the same or parsing become ambiguous",
+        ));
+    }
+}
+
+fn check_versions(versions: &[Value], errs: &mut Vec<FieldError>) {
+    let list = Value::Array(versions.to_vec());
+    if versions.is_empty() {
+        errs.push(FieldError::required(
+            "spec.versions",
+            "must have at least one version",
+        ));
+        return;
+    }
+    let mut storage = 0;
+    let mut served = false;
+    let mut seen = std::collections::HashSet::new();
+    let mut unique = true;
+    for (i, v) in versions.iter().enumerate() {
+        let path = index("spec.versions", i);
+        if v.get("storage").and_then(Value::as_bool) == Some(true) {
+            storage += 1;
+        }
+        if v.get("served").and_then(Value::as_bool) == Some(true) {
+            served = true;
+        }
+        let name = v.get("name").and_then(Value::as_str).unwrap_or("");
+        if !seen.insert(name.to_string()) {
+            unique = false;
+        }
+        let msgs = dns1035_label(name);
+        if !msgs.is_empty() {
+            errs.push(FieldError::invalid(
+                format!("{path}.name"),
+                &Value::from(name),
+                &msgs.join(","),
+            ));
+        }
+        match v
+            .get("schema")
+            .and_then(|s| s.get("openAPIV3Schema"))
+            .filter(|s| s.is_object())
+        {
+            Some(schema) => errs.extend(check_version_schema(
+                schema,
+                &format!("{path}.schema.openAPIV3Schema"),
+            )),
+            None => errs.push(FieldError::required(
+                format!("{path}.schema.openAPIV3Schema"),
+                "schemas are required",
+            )),
+        }
+        if let Some(sub) = v.get("subresources").and_then(Value::as_object) {
+            check_subresources(sub, &format!("{path}.subresources"), errs);
+        }
+        if let Some(cols) = v.get("additionalPrinterColumns").and_then(Value::as_array) {
+            check_printer_columns(cols, &format!("{path}.additionalPrinterColumns"), errs);
+        }
+    }
+    if !unique {
+        errs.push(FieldError::invalid(
+            "spec.versions",
+            &list,
+            "must contain unique version names",
+        ));
+    }
+    if storage != 1 {
+        errs.push(FieldError::invalid(
+            "spec.versions",
+            &list,
+            "must have exactly one version marked as storage version",
+        ));
+    }
+    if !served {
+        errs.push(FieldError::invalid(
+            "spec.versions",
+            &list,
+            "must serve at least one version",
+        ));
+    }
+}
+
+fn check_subresources(sub: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
+    let Some(scale) = sub.get("scale").and_then(Value::as_object) else {
+        return;
+    };
+    let p = format!("{path}.scale");
+    let get = |k: &str| scale.get(k).and_then(Value::as_str).unwrap_or("");
+    for (key, prefixes, what) in [
+        ("specReplicasPath", &[".spec."][..], ".spec"),
+        ("statusReplicasPath", &[".status."][..], ".status"),
+    ] {
+        let v = get(key);
+        if v.is_empty() {
+            errs.push(FieldError::required(format!("{p}.{key}"), ""));
+        } else if !prefixes.iter().any(|pre| v.starts_with(pre)) {
+            errs.push(FieldError::invalid(
+                format!("{p}.{key}"),
+                &Value::from(v),
+                &format!("should be a json path under {what}"),
+            ));
+        }
+    }
+    let sel = get("labelSelectorPath");
+    if !sel.is_empty() && !sel.starts_with(".spec.") && !sel.starts_with(".status.") {
+        errs.push(FieldError::invalid(
+            format!("{p}.labelSelectorPath"),
+            &Value::from(sel),
+            "should be a json path under either .spec or .status",
+        ));
+    }
+}
+
+fn check_printer_columns(cols: &[Value], path: &str, errs: &mut Vec<FieldError>) {
+    let types: Vec<String> = ["boolean", "date", "integer", "number", "string"]
+        .map(String::from)
+        .to_vec();
+    let formats: Vec<String> = [
+        "byte",
+        "date",
+        "date-time",
+        "double",
+        "float",
+        "int32",
+        "int64",
+        "password",
+    ]
+    .map(String::from)
+    .to_vec();
+    for (i, col) in cols.iter().enumerate() {
+        let p = index(path, i);
+        let get = |k: &str| col.get(k).and_then(Value::as_str).unwrap_or("");
+        if get("name").is_empty() {
+            errs.push(FieldError::required(format!("{p}.name"), ""));
+        }
+        let ty = get("type");
+        if ty.is_empty() {
+            errs.push(FieldError::required(format!("{p}.type"), ""));
+        } else if !types.iter().any(|t| t == ty) {
+            errs.push(FieldError::not_supported(
+                format!("{p}.type"),
+                &Value::from(ty),
+                &types,
+            ));
+        }
+        let format = get("format");
+        if !format.is_empty() && !formats.iter().any(|f| f == format) {
+            errs.push(FieldError::not_supported(
+                format!("{p}.format"),
+                &Value::from(format),
+                &formats,
+            ));
+        }
+        let jp = get("jsonPath");
+        if jp.is_empty() {
+            errs.push(FieldError::required(format!("{p}.jsonPath"), ""));
+        } else if !jp.starts_with('.') {
+            errs.push(FieldError::invalid(
+                format!("{p}.jsonPath"),
+                &Value::from(jp),
+                "must be a simple json path starting with .",
+            ));
+        }
+    }
+}
+
+fn check_conversion(conv: &Map<String, Value>, errs: &mut Vec<FieldError>) {
+    let strategy = conv.get("strategy").and_then(Value::as_str).unwrap_or("");
+    let webhook = conv.get("webhook").filter(|w| !w.is_null());
+    match strategy {
+        "None" => {
+            if webhook.is_some() {
+                errs.push(FieldError::forbidden(
+                    "spec.conversion.webhook",
+                    "should not be set when strategy is not set to Webhook",
+                ));
+            }
+        }
+        "Webhook" => match webhook {
+            None => errs.push(FieldError::required(
+                "spec.conversion.webhook",
+                "required when strategy is set to Webhook",
+            )),
+            Some(w) => {
+                let versions = w
+                    .get("conversionReviewVersions")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                if !versions
+                    .iter()
+                    .any(|v| matches!(v.as_str(), Some("v1" | "v1beta1")))
+                {
+                    errs.push(FieldError::invalid(
+                        "spec.conversion.webhook.conversionReviewVersions",
+                        &Value::Array(versions),
+                        "must include at least one of v1, v1beta1",
+                    ));
+                }
+                if w.get("clientConfig").is_none_or(Value::is_null) {
+                    errs.push(FieldError::required(
+                        "spec.conversion.webhook.clientConfig",
+                        "required when strategy is set to Webhook",
+                    ));
+                }
+            }
+        },
+        "" => errs.push(FieldError::required("spec.conversion.strategy", "")),
+        other => errs.push(FieldError::not_supported(
+            "spec.conversion.strategy",
+            &Value::from(other),
+            &["None".into(), "Webhook".into()],
+        )),
+    }
+}

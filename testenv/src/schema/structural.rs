@@ -1,0 +1,893 @@
+//! Structural schema checks for one version's `openAPIV3Schema`, as the apiextensions
+//! server runs them on CRD create and update:
+//! - the structural invariants (a `type` everywhere except under int-or-string or
+//!   preserve-unknown-fields, `items` for arrays, no `additionalProperties` at the root,
+//!   metadata restricted to `name`/`generateName`, embedded-resource rules);
+//! - value validations in `allOf`/`anyOf`/`oneOf`/`not` carry no structure (`type`,
+//!   `default`, `description`, `nullable`, `x-kubernetes-*`) and only name fields that the
+//!   structural part specifies too (completeness);
+//! - the keywords CRDs do not support (`$ref`, `uniqueItems: true`, ...), list-type
+//!   consistency, valid `pattern`s, and `default`s that validate and are already pruned.
+//!
+//! Paths use the real server's form, `spec.versions[0].schema.openAPIV3Schema.properties[spec].type`,
+//! and the structural errors are sorted by their text as the real server sorts them.
+
+use super::crd::{apply_crd_defaults, check_crd};
+use super::errors::FieldError;
+use super::prune::prune;
+use super::validate::validate;
+use serde_json::{Map, Value};
+
+/// Checks a whole CustomResourceDefinition object (as JSON) the way the apiserver's CRD
+/// validation does: names (plural/singular/kind/listKind, `metadata.name ==
+/// <plural>.<group>`), scope, exactly one storage version, at least one served, version
+/// names, printer columns, scale subresource paths, conversion, and that every version's
+/// `openAPIV3Schema` is a structural schema whose defaults are valid and pruned.
+///
+/// The CRD defaults (`singular`, `listKind`, `conversion`) are applied to a copy first, as
+/// the server does before validating; use [`super::apply_crd_defaults`] to store them.
+/// Messages match the real server's (`spec.versions[0].schema.openAPIV3Schema.properties[spec].type:
+/// Required value: must not be empty for specified object fields`).
+pub fn check_structural(crd: &Value) -> Result<(), Vec<FieldError>> {
+    let mut copy = crd.clone();
+    apply_crd_defaults(&mut copy);
+    let errs = check_crd(&copy);
+    if errs.is_empty() { Ok(()) } else { Err(errs) }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Root,
+    Item,
+    Field,
+}
+
+fn key(path: &str, k: &str) -> String {
+    format!("{path}.properties[{k}]")
+}
+
+fn flag(s: &Map<String, Value>, k: &str) -> bool {
+    s.get(k).and_then(Value::as_bool).unwrap_or(false)
+}
+
+fn type_of(s: &Map<String, Value>) -> &str {
+    s.get("type").and_then(Value::as_str).unwrap_or("")
+}
+
+fn props(s: &Map<String, Value>) -> Option<&Map<String, Value>> {
+    s.get("properties").and_then(Value::as_object)
+}
+
+fn items(s: &Map<String, Value>) -> Option<&Map<String, Value>> {
+    s.get("items").and_then(Value::as_object)
+}
+
+/// Every check for one version's schema at `path`; errors of the structural invariants are
+/// sorted by text (as the real server does), the other CRD schema checks follow.
+pub(crate) fn check_version_schema(schema: &Value, path: &str) -> Vec<FieldError> {
+    let Some(s) = schema.as_object() else {
+        return vec![FieldError::required(path, "schemas are required")];
+    };
+    let mut structural = Vec::new();
+    invariants(s, Level::Root, path, &mut structural);
+    completeness(s, path, &mut structural);
+    structural.sort_by_key(FieldError::to_message);
+    let mut errs = structural;
+    keywords(s, path, &mut errs);
+    defaults(s, path, true, &mut errs);
+    errs
+}
+
+fn invariants(s: &Map<String, Value>, lvl: Level, path: &str, errs: &mut Vec<FieldError>) {
+    let ty = type_of(s);
+    if ty == "array" && s.get("items").is_none_or(Value::is_null) {
+        errs.push(FieldError::required(
+            format!("{path}.items"),
+            "must be specified",
+        ));
+    }
+    if let Some(it) = items(s) {
+        invariants(it, Level::Item, &format!("{path}.items"), errs);
+    }
+    if let Some(p) = props(s) {
+        for (k, v) in p {
+            if let Some(v) = v.as_object() {
+                invariants(v, Level::Field, &key(path, k), errs);
+            }
+        }
+    }
+    let additional = s.get("additionalProperties").filter(|a| !a.is_null());
+    if let Some(add) = additional {
+        if lvl == Level::Root {
+            errs.push(FieldError::forbidden(
+                format!("{path}.additionalProperties"),
+                "must not be used at the root",
+            ));
+        }
+        if let Some(a) = add.as_object() {
+            invariants(
+                a,
+                Level::Field,
+                &format!("{path}.additionalProperties"),
+                errs,
+            );
+        }
+    }
+    let int_or_string = flag(s, "x-kubernetes-int-or-string");
+    let preserve = flag(s, "x-kubernetes-preserve-unknown-fields");
+    let embedded = flag(s, "x-kubernetes-embedded-resource");
+    if int_or_string && preserve {
+        errs.push(FieldError::invalid(
+            format!("{path}.x-kubernetes-preserve-unknown-fields"),
+            &Value::Bool(true),
+            "must be false if x-kubernetes-int-or-string is true",
+        ));
+    }
+    if int_or_string && embedded {
+        errs.push(FieldError::invalid(
+            format!("{path}.x-kubernetes-embedded-resource"),
+            &Value::Bool(true),
+            "must be false if x-kubernetes-int-or-string is true",
+        ));
+    }
+    value_validation(
+        s,
+        is_int_or_string_any_of(s),
+        is_int_or_string_all_of(s),
+        path,
+        errs,
+    );
+    let check_metadata = lvl == Level::Root || embedded;
+    if embedded && ty != "object" {
+        if ty.is_empty() {
+            errs.push(FieldError::required(
+                format!("{path}.type"),
+                "must be object if x-kubernetes-embedded-resource is true",
+            ));
+        } else {
+            errs.push(FieldError::invalid(
+                format!("{path}.type"),
+                &Value::from(ty),
+                "must be object if x-kubernetes-embedded-resource is true",
+            ));
+        }
+    } else if ty.is_empty() && !int_or_string && !preserve {
+        let detail = match lvl {
+            Level::Root => "must not be empty at the root",
+            Level::Item => "must not be empty for specified array items",
+            Level::Field => "must not be empty for specified object fields",
+        };
+        errs.push(FieldError::required(format!("{path}.type"), detail));
+    }
+    if embedded && additional.is_some() {
+        errs.push(FieldError::forbidden(
+            format!("{path}.additionalProperties"),
+            "must not be used if x-kubernetes-embedded-resource is set",
+        ));
+    }
+    if lvl == Level::Root && !ty.is_empty() && ty != "object" {
+        errs.push(FieldError::invalid(
+            format!("{path}.type"),
+            &Value::from(ty),
+            "must be object at the root",
+        ));
+    }
+    if check_metadata && let Some(p) = props(s) {
+        for field in ["kind", "apiVersion"] {
+            if let Some(f) = p.get(field).and_then(Value::as_object)
+                && type_of(f) != "string"
+            {
+                errs.push(FieldError::invalid(
+                    format!("{}.type", key(path, field)),
+                    &Value::from(type_of(f)),
+                    "must be string",
+                ));
+            }
+        }
+    }
+    if let Some(meta) = props(s)
+        .and_then(|p| p.get("metadata"))
+        .and_then(Value::as_object)
+    {
+        metadata_invariants(meta, check_metadata, lvl, &key(path, "metadata"), errs);
+    }
+    if embedded && !preserve && props(s).is_none_or(Map::is_empty) {
+        errs.push(FieldError::required(
+            format!("{path}.properties"),
+            "must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields",
+        ));
+    }
+}
+
+fn metadata_invariants(
+    meta: &Map<String, Value>,
+    check_metadata: bool,
+    lvl: Level,
+    path: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    if check_metadata && type_of(meta) != "object" {
+        errs.push(FieldError::invalid(
+            format!("{path}.type"),
+            &Value::from(type_of(meta)),
+            "must be object",
+        ));
+    }
+    if lvl == Level::Root {
+        // Only `type`, `default` (checked elsewhere), documentation and a `properties` of
+        // exactly name and/or generateName may be given.
+        let allowed_props = props(meta)
+            .is_none_or(|p| !p.is_empty() && p.keys().all(|k| k == "name" || k == "generateName"));
+        let other_keys = meta.keys().any(|k| {
+            !matches!(
+                k.as_str(),
+                "type" | "default" | "properties" | "description" | "title"
+            )
+        });
+        if !allowed_props || other_keys {
+            errs.push(FieldError::forbidden(
+                path,
+                "must not specify anything other than name and generateName, but metadata is implicitly specified",
+            ));
+        }
+    }
+}
+
+fn is_int_or_string_pair(v: Option<&Value>) -> bool {
+    v.and_then(Value::as_array).is_some_and(|a| {
+        a.len() == 2
+            && a[0] == serde_json::json!({"type": "integer"})
+            && a[1] == serde_json::json!({"type": "string"})
+    })
+}
+
+fn is_int_or_string_any_of(s: &Map<String, Value>) -> bool {
+    is_int_or_string_pair(s.get("anyOf"))
+}
+
+fn is_int_or_string_all_of(s: &Map<String, Value>) -> bool {
+    s.get("allOf")
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+        .is_some_and(|first| is_int_or_string_pair(first.get("anyOf")))
+}
+
+/// The junctors of a node (structural or nested) and its `pattern`.
+fn value_validation(
+    s: &Map<String, Value>,
+    skip_any_of: bool,
+    skip_first_all_of_any_of: bool,
+    path: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    if !skip_any_of {
+        for (i, sub) in list(s, "anyOf") {
+            nested(sub, false, &format!("{path}.anyOf[{i}]"), errs);
+        }
+    }
+    for (i, sub) in list(s, "allOf") {
+        nested(
+            sub,
+            skip_first_all_of_any_of && i == 0,
+            &format!("{path}.allOf[{i}]"),
+            errs,
+        );
+    }
+    for (i, sub) in list(s, "oneOf") {
+        nested(sub, false, &format!("{path}.oneOf[{i}]"), errs);
+    }
+    if let Some(not) = s.get("not").and_then(Value::as_object) {
+        nested(not, false, &format!("{path}.not"), errs);
+    }
+    if let Some(p) = s.get("pattern").and_then(Value::as_str)
+        && let Err(e) = regex::Regex::new(p)
+    {
+        let msg = e
+            .to_string()
+            .lines()
+            .last()
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        errs.push(FieldError::invalid(
+            format!("{path}.pattern"),
+            &Value::from(p),
+            &format!("must be a valid regular expression, but isn't: {msg}"),
+        ));
+    }
+}
+
+fn list<'a>(s: &'a Map<String, Value>, k: &str) -> Vec<(usize, &'a Map<String, Value>)> {
+    s.get(k)
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .enumerate()
+                .filter_map(|(i, v)| v.as_object().map(|o| (i, o)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A value validation under a junctor: no structure allowed.
+fn nested(v: &Map<String, Value>, skip_any_of: bool, path: &str, errs: &mut Vec<FieldError>) {
+    value_validation(v, skip_any_of, false, path, errs);
+    if let Some(it) = items(v) {
+        nested(it, false, &format!("{path}.items"), errs);
+    }
+    if let Some(p) = props(v) {
+        for (k, f) in p {
+            if let Some(f) = f.as_object() {
+                nested(f, false, &key(path, k), errs);
+            }
+        }
+    }
+    let forbidden =
+        |field: &str, detail: &str| FieldError::forbidden(format!("{path}.{field}"), detail);
+    if !type_of(v).is_empty() {
+        errs.push(forbidden("type", "must be empty to be structural"));
+    }
+    if v.get("additionalProperties").is_some_and(|a| !a.is_null()) {
+        errs.push(forbidden(
+            "additionalProperties",
+            "must be undefined to be structural",
+        ));
+    }
+    if v.get("default").is_some_and(|d| !d.is_null()) {
+        errs.push(forbidden("default", "must be undefined to be structural"));
+    }
+    for field in ["title", "description"] {
+        if v.get(field)
+            .and_then(Value::as_str)
+            .is_some_and(|t| !t.is_empty())
+        {
+            errs.push(forbidden(field, "must be empty to be structural"));
+        }
+    }
+    for field in [
+        "nullable",
+        "x-kubernetes-preserve-unknown-fields",
+        "x-kubernetes-embedded-resource",
+        "x-kubernetes-int-or-string",
+    ] {
+        if flag(v, field) {
+            errs.push(forbidden(field, "must be false to be structural"));
+        }
+    }
+    if v.get("x-kubernetes-list-map-keys")
+        .and_then(Value::as_array)
+        .is_some_and(|k| !k.is_empty())
+    {
+        errs.push(forbidden(
+            "x-kubernetes-list-map-keys",
+            "must be empty to be structural",
+        ));
+    }
+    for field in ["x-kubernetes-list-type", "x-kubernetes-map-type"] {
+        if v.get(field).is_some_and(|x| !x.is_null()) {
+            errs.push(forbidden(field, "must be undefined to be structural"));
+        }
+    }
+    if v.get("x-kubernetes-validations")
+        .and_then(Value::as_array)
+        .is_some_and(|x| !x.is_empty())
+    {
+        errs.push(forbidden(
+            "x-kubernetes-validations",
+            "must be empty to be structural",
+        ));
+    }
+    if props(v).is_some_and(|p| p.contains_key("metadata")) {
+        errs.push(FieldError::forbidden(
+            key(path, "metadata"),
+            "must not be specified in a nested context",
+        ));
+    }
+}
+
+/// Every field a junctor names must be specified in the structural part too.
+fn completeness(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
+    if let Some(it) = items(s) {
+        completeness(it, &format!("{path}.items"), errs);
+    }
+    if let Some(p) = props(s) {
+        for (k, v) in p {
+            if let Some(v) = v.as_object() {
+                completeness(v, &key(path, k), errs);
+            }
+        }
+    }
+    if let Some(a) = s.get("additionalProperties").and_then(Value::as_object) {
+        completeness(a, &format!("{path}.additionalProperties"), errs);
+    }
+    junctor_completeness(s, Some(s), path, path, errs);
+}
+
+fn junctor_completeness(
+    v: &Map<String, Value>,
+    s: Option<&Map<String, Value>>,
+    s_path: &str,
+    v_path: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    if let Some(not) = v.get("not").and_then(Value::as_object) {
+        nested_completeness(not, s, s_path, &format!("{v_path}.not"), errs);
+    }
+    for junctor in ["allOf", "anyOf", "oneOf"] {
+        for (i, sub) in list(v, junctor) {
+            nested_completeness(sub, s, s_path, &format!("{v_path}.{junctor}[{i}]"), errs);
+        }
+    }
+}
+
+fn nested_completeness(
+    v: &Map<String, Value>,
+    s: Option<&Map<String, Value>>,
+    s_path: &str,
+    v_path: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    let Some(s) = s else {
+        errs.push(FieldError::required(
+            s_path,
+            &format!("because it is defined in {v_path}"),
+        ));
+        return;
+    };
+    junctor_completeness(v, Some(s), s_path, v_path, errs);
+    if let Some(vi) = items(v) {
+        nested_completeness(
+            vi,
+            items(s),
+            &format!("{s_path}.items"),
+            &format!("{v_path}.items"),
+            errs,
+        );
+    }
+    if let Some(vp) = props(v) {
+        for (k, vf) in vp {
+            let Some(vf) = vf.as_object() else { continue };
+            match props(s).and_then(|p| p.get(k)).and_then(Value::as_object) {
+                Some(sf) => {
+                    nested_completeness(vf, Some(sf), &key(s_path, k), &key(v_path, k), errs)
+                }
+                None => errs.push(FieldError::required(
+                    key(s_path, k),
+                    &format!("because it is defined in {}", key(v_path, k)),
+                )),
+            }
+        }
+    }
+}
+
+const TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
+
+/// CRD schema keywords the apiextensions server rejects or constrains, checked on every node
+/// of the structural part and the junctors.
+fn keywords(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
+    for (field, name) in [
+        ("$ref", "$ref"),
+        ("$schema", "$schema"),
+        ("id", "id"),
+        ("definitions", "definitions"),
+        ("dependencies", "dependencies"),
+        ("patternProperties", "patternProperties"),
+        ("additionalItems", "additionalItems"),
+    ] {
+        if s.get(field).is_some_and(|v| !v.is_null()) {
+            errs.push(FieldError::forbidden(
+                format!("{path}.{field}"),
+                &format!("{name} is not supported"),
+            ));
+        }
+    }
+    let ty = type_of(s);
+    if !ty.is_empty() && !TYPES.contains(&ty) {
+        errs.push(FieldError::not_supported(
+            format!("{path}.type"),
+            &Value::from(ty),
+            &TYPES.map(String::from),
+        ));
+    }
+    if flag(s, "uniqueItems") {
+        errs.push(FieldError::forbidden(
+            format!("{path}.uniqueItems"),
+            "uniqueItems cannot be set to true since the runtime complexity becomes quadratic",
+        ));
+    }
+    if props(s).is_some_and(|p| !p.is_empty())
+        && s.get("additionalProperties").is_some_and(|a| !a.is_null())
+    {
+        errs.push(FieldError::forbidden(
+            format!("{path}.additionalProperties"),
+            "additionalProperties and properties are mutual exclusive",
+        ));
+    }
+    if s.get("additionalProperties") == Some(&Value::Bool(false)) {
+        errs.push(FieldError::forbidden(
+            format!("{path}.additionalProperties"),
+            "additionalProperties cannot be set to false",
+        ));
+    }
+    if s.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(false)) {
+        errs.push(FieldError::invalid(
+            format!("{path}.x-kubernetes-preserve-unknown-fields"),
+            &Value::Bool(false),
+            "must be true or undefined",
+        ));
+    }
+    if let Some(Value::Array(_)) = s.get("items") {
+        errs.push(FieldError::forbidden(
+            format!("{path}.items"),
+            "items must be a schema object and not an array",
+        ));
+    }
+    list_type(s, path, errs);
+    if let Some(m) = s.get("x-kubernetes-map-type").and_then(Value::as_str)
+        && m != "atomic"
+        && m != "granular"
+    {
+        errs.push(FieldError::not_supported(
+            format!("{path}.x-kubernetes-map-type"),
+            &Value::from(m),
+            &["atomic".into(), "granular".into()],
+        ));
+    }
+    if let Some(it) = items(s) {
+        keywords(it, &format!("{path}.items"), errs);
+    }
+    if let Some(p) = props(s) {
+        for (k, v) in p {
+            if let Some(v) = v.as_object() {
+                keywords(v, &key(path, k), errs);
+            }
+        }
+    }
+    if let Some(a) = s.get("additionalProperties").and_then(Value::as_object) {
+        keywords(a, &format!("{path}.additionalProperties"), errs);
+    }
+    for junctor in ["allOf", "anyOf", "oneOf"] {
+        for (i, sub) in list(s, junctor) {
+            keywords(sub, &format!("{path}.{junctor}[{i}]"), errs);
+        }
+    }
+    if let Some(not) = s.get("not").and_then(Value::as_object) {
+        keywords(not, &format!("{path}.not"), errs);
+    }
+}
+
+fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
+    let lt = s.get("x-kubernetes-list-type").and_then(Value::as_str);
+    let keys: Vec<&str> = s
+        .get("x-kubernetes-list-map-keys")
+        .and_then(Value::as_array)
+        .map(|k| k.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let lt_path = format!("{path}.x-kubernetes-list-type");
+    let keys_path = format!("{path}.x-kubernetes-list-map-keys");
+    if let Some(lt) = lt {
+        if !matches!(lt, "atomic" | "set" | "map") {
+            errs.push(FieldError::not_supported(
+                &lt_path,
+                &Value::from(lt),
+                &["atomic".into(), "set".into(), "map".into()],
+            ));
+            return;
+        }
+        if type_of(s) != "array" {
+            errs.push(FieldError::invalid(
+                &lt_path,
+                &Value::from(lt),
+                "must only be used if type is array",
+            ));
+            return;
+        }
+    }
+    let item = items(s);
+    match lt {
+        Some("map") => {
+            if keys.is_empty() {
+                errs.push(FieldError::required(
+                    &keys_path,
+                    "must not be empty if x-kubernetes-list-type is map",
+                ));
+            }
+            if let Some(item) = item {
+                if type_of(item) != "object" {
+                    errs.push(FieldError::invalid(
+                        format!("{path}.items.type"),
+                        &Value::from(type_of(item)),
+                        "must be object if parent array's x-kubernetes-list-type is map",
+                    ));
+                } else {
+                    let item_props = props(item);
+                    let required: Vec<&str> = item
+                        .get("required")
+                        .and_then(Value::as_array)
+                        .map(|r| r.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
+                    for k in &keys {
+                        match item_props
+                            .and_then(|p| p.get(*k))
+                            .and_then(Value::as_object)
+                        {
+                            None => errs.push(FieldError::invalid(
+                                &keys_path,
+                                &Value::from(
+                                    keys.iter().map(|k| Value::from(*k)).collect::<Vec<_>>(),
+                                ),
+                                "entries must all be names of item properties",
+                            )),
+                            Some(p) => {
+                                if !required.contains(k) && !p.contains_key("default") {
+                                    errs.push(FieldError::required(
+                                        format!("{path}.items.properties[{k}]"),
+                                        "all map keys must be required or have a default value",
+                                    ));
+                                }
+                                if !matches!(
+                                    type_of(p),
+                                    "string" | "integer" | "number" | "boolean"
+                                ) {
+                                    errs.push(FieldError::invalid(
+                                        format!("{path}.items.properties[{k}].type"),
+                                        &Value::from(type_of(p)),
+                                        "must be a scalar type if parent array's x-kubernetes-list-type is map",
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some("set") => {
+            if let Some(item) = item
+                && type_of(item) == "object"
+                && item.get("x-kubernetes-map-type").and_then(Value::as_str) != Some("atomic")
+            {
+                errs.push(FieldError::invalid(
+                    format!("{path}.items.x-kubernetes-map-type"),
+                    &item
+                        .get("x-kubernetes-map-type")
+                        .cloned()
+                        .unwrap_or(Value::Null),
+                    "must be atomic as item of a list with x-kubernetes-list-type=set",
+                ));
+            }
+            if !keys.is_empty() {
+                errs.push(FieldError::forbidden(
+                    &keys_path,
+                    "must be empty if x-kubernetes-list-type is not map",
+                ));
+            }
+        }
+        _ => {
+            if !keys.is_empty() {
+                errs.push(FieldError::forbidden(
+                    &keys_path,
+                    "must be empty if x-kubernetes-list-type is not map",
+                ));
+            }
+        }
+    }
+}
+
+/// Every `default` in the structural part must validate against its node's schema and be
+/// pruned already (`must not have unknown fields`). Defaults inside root metadata are not
+/// allowed except for name/generateName, which the server checks elsewhere.
+fn defaults(s: &Map<String, Value>, path: &str, root: bool, errs: &mut Vec<FieldError>) {
+    if let Some(d) = s.get("default").filter(|d| !d.is_null()) {
+        let node = Value::Object(s.clone());
+        let dpath = format!("{path}.default");
+        for e in validate(d, &node) {
+            let field = match e.field.as_str() {
+                "" => dpath.clone(),
+                "<nil>" => e.field.clone(),
+                f => format!("{dpath}.{f}"),
+            };
+            errs.push(FieldError { field, ..e });
+        }
+        let mut pruned = d.clone();
+        if d.is_object() && !prune_nested(&mut pruned, &node).is_empty() {
+            errs.push(FieldError::invalid(
+                dpath,
+                d,
+                "must not have unknown fields",
+            ));
+        }
+    }
+    if let Some(it) = items(s) {
+        defaults(it, &format!("{path}.items"), false, errs);
+    }
+    if let Some(p) = props(s) {
+        for (k, v) in p {
+            if root && k == "metadata" {
+                continue;
+            }
+            if let Some(v) = v.as_object() {
+                defaults(v, &key(path, k), false, errs);
+            }
+        }
+    }
+    if let Some(a) = s.get("additionalProperties").and_then(Value::as_object) {
+        defaults(a, &format!("{path}.additionalProperties"), false, errs);
+    }
+}
+
+/// Prunes a value that is not a resource root (so `apiVersion`/`kind`/`metadata` are ordinary
+/// fields unless the node is an embedded resource).
+fn prune_nested(v: &mut Value, schema: &Value) -> Vec<String> {
+    // Wrap the value as a field of a synthetic root so root-level exemptions do not apply.
+    let mut wrapper = serde_json::json!({ "v": v.take() });
+    let root = serde_json::json!({"type": "object", "properties": {"v": schema}});
+    let pruned = prune(&mut wrapper, &root);
+    *v = wrapper["v"].take();
+    pruned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn crd(schema: Value) -> Value {
+        json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "memcacheds.cache.example.com"},
+            "spec": {"group": "cache.example.com", "scope": "Namespaced",
+                "names": {"plural": "memcacheds", "kind": "Memcached"},
+                "versions": [{"name": "v1alpha1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": schema}}]}
+        })
+    }
+
+    fn msgs(c: &Value) -> Vec<String> {
+        match check_structural(c) {
+            Ok(()) => vec![],
+            Err(e) => e.iter().map(FieldError::to_message).collect(),
+        }
+    }
+
+    const P: &str = "spec.versions[0].schema.openAPIV3Schema";
+
+    #[test]
+    fn a_good_crd_passes() {
+        let schema = json!({"type": "object", "properties": {
+            "spec": {"type": "object", "properties": {
+                "size": {"type": "integer", "minimum": 1, "default": 1},
+                "port": {"x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}]},
+                "tags": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}},
+                "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+                    "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}},
+                "raw": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+                "tpl": {"type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true},
+                "mode": {"type": "string", "anyOf": [{"enum": ["a"]}, {"pattern": "^b"}]},
+            }},
+            "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}},
+            "metadata": {"type": "object", "properties": {"name": {"type": "string", "maxLength": 10}}},
+        }});
+        assert_eq!(msgs(&crd(schema)), Vec::<String>::new());
+    }
+
+    #[test]
+    fn non_structural_schemas_are_rejected_with_the_real_messages() {
+        let schema = json!({"type": "object", "properties": {
+            "spec": {"properties": {
+                "foo": {"type": "string", "anyOf": [{"type": "string", "description": "d"}, {"nullable": true}]},
+                "list": {"type": "array"},
+                "bar": {"type": "object", "anyOf": [{"properties": {"x": {"type": "string"}}}]},
+            }},
+            "metadata": {"type": "object", "properties": {"labels": {"type": "object"}}},
+        }});
+        let got = msgs(&crd(schema));
+        let want = [
+            format!(
+                "{P}.properties[metadata]: Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified"
+            ),
+            format!(
+                "{P}.properties[spec].properties[bar].anyOf[0].properties[x].type: Forbidden: must be empty to be structural"
+            ),
+            format!(
+                "{P}.properties[spec].properties[bar].properties[x]: Required value: because it is defined in {P}.properties[spec].properties[bar].anyOf[0].properties[x]"
+            ),
+            format!(
+                "{P}.properties[spec].properties[foo].anyOf[0].description: Forbidden: must be empty to be structural"
+            ),
+            format!(
+                "{P}.properties[spec].properties[foo].anyOf[0].type: Forbidden: must be empty to be structural"
+            ),
+            format!(
+                "{P}.properties[spec].properties[foo].anyOf[1].nullable: Forbidden: must be false to be structural"
+            ),
+            format!(
+                "{P}.properties[spec].properties[list].items: Required value: must be specified"
+            ),
+            format!(
+                "{P}.properties[spec].type: Required value: must not be empty for specified object fields"
+            ),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn crd_level_checks() {
+        let mut c = crd(json!({"type": "object"}));
+        c["metadata"]["name"] = json!("wrong.cache.example.com");
+        c["spec"]["scope"] = json!("Global");
+        c["spec"]["names"]["kind"] = json!("Mem_cached");
+        c["spec"]["versions"] = json!([
+            {"name": "v1", "served": false, "storage": false, "schema": {"openAPIV3Schema": {"type": "object"}}},
+            {"name": "V2", "served": false, "storage": false}
+        ]);
+        let got = msgs(&c);
+        assert_eq!(
+            got[0],
+            r#"metadata.name: Invalid value: "wrong.cache.example.com": must be spec.names.plural+"."+spec.group"#
+        );
+        assert!(got.iter().any(|m| m.starts_with(r#"spec.names.kind: Invalid value: "Mem_cached": may have mixed case, but should otherwise match: a DNS-1035 label"#)), "{got:?}");
+        assert!(got.contains(&r#"spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced""#.to_string()));
+        assert!(got.iter().any(|m| {
+            m.starts_with(r#"spec.versions[1].name: Invalid value: "V2": a DNS-1035 label"#)
+        }));
+        assert!(
+            got.contains(
+                &"spec.versions[1].schema.openAPIV3Schema: Required value: schemas are required"
+                    .to_string()
+            )
+        );
+        assert!(
+            got.iter()
+                .any(|m| m.starts_with("spec.versions: Invalid value: [")
+                    && m.ends_with("must have exactly one version marked as storage version"))
+        );
+        assert!(
+            got.iter()
+                .any(|m| m.ends_with("must serve at least one version"))
+        );
+        let mut g = crd(json!({"type": "object"}));
+        g["spec"]["group"] = json!("example");
+        g["metadata"]["name"] = json!("memcacheds.example");
+        assert_eq!(
+            msgs(&g),
+            vec![
+                r#"spec.group: Invalid value: "example": should be a domain with at least one dot"#
+            ]
+        );
+    }
+
+    #[test]
+    fn keywords_list_types_and_defaults() {
+        let schema = json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "u": {"type": "array", "uniqueItems": true, "items": {"type": "string"}},
+            "m": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "string"}},
+            "l": {"type": "array", "x-kubernetes-list-type": "map", "items": {"type": "object", "properties": {"k": {"type": "string"}}}},
+            "d": {"type": "integer", "default": "one"},
+            "o": {"type": "object", "properties": {"a": {"type": "string"}}, "default": {"a": "x", "b": 1}},
+            "r": {"type": "string", "pattern": "(unclosed"},
+        }}}});
+        let got = msgs(&crd(schema));
+        let sp = format!("{P}.properties[spec].properties");
+        for want in [
+            format!(
+                "{sp}[u].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic"
+            ),
+            format!(
+                "{sp}[m].additionalProperties: Forbidden: additionalProperties and properties are mutual exclusive"
+            ),
+            format!(
+                "{sp}[l].x-kubernetes-list-map-keys: Required value: must not be empty if x-kubernetes-list-type is map"
+            ),
+            format!(
+                r#"{sp}[d].default: Invalid value: "string": {} in body must be of type integer: "string""#,
+                ""
+            ),
+            format!(
+                r#"{sp}[o].default: Invalid value: {{"a":"x","b":1}}: must not have unknown fields"#
+            ),
+        ] {
+            assert!(got.contains(&want), "missing {want}\n in {got:#?}");
+        }
+        assert!(got.iter().any(|m| m.starts_with(&format!("{sp}[r].pattern: Invalid value: \"(unclosed\": must be a valid regular expression, but isn't:"))), "{got:#?}");
+    }
+}
