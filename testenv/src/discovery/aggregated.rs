@@ -1,0 +1,78 @@
+//! Aggregated discovery (`apidiscovery.k8s.io/v2` `APIGroupDiscoveryList`), which kubectl
+//! asks for first and which saves it one request per group version.
+
+use serde_json::{Value, json};
+
+use super::{groups, resources_of};
+use crate::registry::Registry;
+use crate::rest::Reply;
+
+const CONTENT_TYPE: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+
+/// Whether the Accept header asks for aggregated discovery v2.
+pub fn wanted(accept: &str) -> bool {
+    accept.split(',').any(|part| {
+        let part = part.replace(' ', "");
+        part.contains("as=APIGroupDiscoveryList")
+            && part.contains("v=v2")
+            && !part.contains("v=v2beta1")
+    })
+}
+
+fn version_json(registry: &Registry, group: &str, version: &str) -> Value {
+    let resources: Vec<Value> = resources_of(registry, group, version)
+        .map(|d| {
+            let kind = json!({"group": d.group, "version": d.version, "kind": d.kind});
+            let mut subresources = Vec::new();
+            if d.status_subresource {
+                subresources.push(json!({"subresource": "status", "responseKind": kind, "verbs": ["get", "patch", "update"]}));
+            }
+            if d.scale.is_some() {
+                subresources.push(json!({
+                    "subresource": "scale",
+                    "responseKind": {"group": "autoscaling", "version": "v1", "kind": "Scale"},
+                    "verbs": ["get", "patch", "update"],
+                }));
+            }
+            let mut r = json!({
+                "resource": d.plural, "responseKind": kind,
+                "scope": if d.namespaced { "Namespaced" } else { "Cluster" },
+                "singularResource": d.singular, "verbs": d.verbs(),
+            });
+            if !d.short_names.is_empty() {
+                r["shortNames"] = json!(d.short_names);
+            }
+            if !d.categories.is_empty() {
+                r["categories"] = json!(d.categories);
+            }
+            if !subresources.is_empty() {
+                r["subresources"] = json!(subresources);
+            }
+            r
+        })
+        .collect();
+    json!({"version": version, "resources": resources, "freshness": "Current"})
+}
+
+/// The aggregated document for `/api` (core) or `/apis` (named groups).
+pub fn reply(registry: &Registry, core: bool) -> Reply {
+    let items: Vec<Value> = if core {
+        vec![json!({"metadata": {"name": ""}, "versions": [version_json(registry, "", "v1")]})]
+    } else {
+        groups(registry)
+            .iter()
+            .map(|(g, versions)| {
+                json!({
+                    "metadata": {"name": g},
+                    "versions": versions.iter().map(|v| version_json(registry, g, v)).collect::<Vec<_>>(),
+                })
+            })
+            .collect()
+    };
+    Reply::Json {
+        code: 200,
+        body: json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": items}),
+        content_type: CONTENT_TYPE.into(),
+        warnings: Vec::new(),
+    }
+}

@@ -1,0 +1,134 @@
+//! Discovery as kubectl and kube-rs use it: `/version`, `/api`, `/apis`, per-group and
+//! per-version resource lists, aggregated discovery (apidiscovery.k8s.io/v2), OpenAPI.
+
+mod aggregated;
+mod version;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use crate::registry::{Registry, ResourceDef};
+use crate::rest::route::Route;
+use crate::rest::{Api, Reply, Req};
+use crate::status::ApiError;
+pub use version::compare_versions;
+
+/// The Kubernetes version the server reports.
+pub const KUBERNETES_MINOR: &str = "35";
+
+/// Answers a discovery or OpenAPI route.
+pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
+    let cluster = api.lock();
+    let registry = &cluster.registry;
+    match route {
+        Route::Version => Reply::json(
+            200,
+            json!({
+                "major": "1", "minor": KUBERNETES_MINOR,
+                "emulationMajor": "1", "emulationMinor": KUBERNETES_MINOR,
+                "gitVersion": format!("v1.{KUBERNETES_MINOR}.0-kubeforge"), "gitCommit": "kubeforge-testenv",
+                "gitTreeState": "clean", "buildDate": "2025-01-01T00:00:00Z", "goVersion": "none",
+                "compiler": "rustc", "platform": "linux/amd64",
+            }),
+        ),
+        Route::Health => Reply::json(200, json!("ok")),
+        Route::CoreVersions if aggregated::wanted(&req.accept) => aggregated::reply(registry, true),
+        Route::Groups if aggregated::wanted(&req.accept) => aggregated::reply(registry, false),
+        Route::CoreVersions => Reply::json(
+            200,
+            json!({
+                "kind": "APIVersions", "versions": ["v1"],
+                "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}],
+            }),
+        ),
+        Route::Groups => Reply::json(
+            200,
+            json!({
+                "kind": "APIGroupList", "apiVersion": "v1",
+                "groups": groups(registry).iter().map(|(g, vs)| group_json(g, vs)).collect::<Vec<_>>(),
+            }),
+        ),
+        Route::Group(g) => match groups(registry).get(&g) {
+            Some(vs) => {
+                let mut body = group_json(&g, vs);
+                body["kind"] = json!("APIGroup");
+                body["apiVersion"] = json!("v1");
+                Reply::json(200, body)
+            }
+            None => Reply::error(ApiError::no_route(&req.path)),
+        },
+        Route::Resources(g, v) => Reply::json(200, resource_list(registry, &g, &v)),
+        Route::OpenApiV3 | Route::OpenApiV3GroupVersion(..) => {
+            Reply::error(ApiError::no_route(&req.path))
+        }
+        Route::Object(_) => Reply::error(ApiError::no_route(&req.path)),
+    }
+}
+
+/// Named groups (not the core group) with their versions, most preferred first.
+pub fn groups(registry: &Registry) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for def in registry.all() {
+        if def.group.is_empty() {
+            continue;
+        }
+        let versions = out.entry(def.group.clone()).or_default();
+        if !versions.contains(&def.version) {
+            versions.push(def.version.clone());
+        }
+    }
+    for versions in out.values_mut() {
+        versions.sort_by(|a, b| compare_versions(b, a));
+    }
+    out
+}
+
+fn group_json(group: &str, versions: &[String]) -> Value {
+    let gv = |v: &String| json!({"groupVersion": format!("{group}/{v}"), "version": v});
+    json!({
+        "name": group,
+        "versions": versions.iter().map(gv).collect::<Vec<_>>(),
+        "preferredVersion": versions.first().map(gv).unwrap_or(Value::Null),
+    })
+}
+
+/// The resources of one group/version in discovery order.
+pub fn resources_of<'a>(
+    registry: &'a Registry,
+    group: &'a str,
+    version: &'a str,
+) -> impl Iterator<Item = &'a Arc<ResourceDef>> {
+    registry
+        .all()
+        .filter(move |d| d.group == group && d.version == version)
+}
+
+fn resource_list(registry: &Registry, group: &str, version: &str) -> Value {
+    let mut resources = Vec::new();
+    for d in resources_of(registry, group, version) {
+        resources.push(json!({
+            "name": d.plural, "singularName": d.singular, "namespaced": d.namespaced,
+            "kind": d.kind, "verbs": d.verbs(), "shortNames": d.short_names, "categories": d.categories,
+        }));
+        if d.status_subresource {
+            resources.push(json!({
+                "name": format!("{}/status", d.plural), "singularName": "", "namespaced": d.namespaced,
+                "kind": d.kind, "verbs": ["get", "patch", "update"],
+            }));
+        }
+        if d.scale.is_some() {
+            resources.push(json!({
+                "name": format!("{}/scale", d.plural), "singularName": "", "namespaced": d.namespaced,
+                "group": "autoscaling", "version": "v1", "kind": "Scale", "verbs": ["get", "patch", "update"],
+            }));
+        }
+    }
+    let gv = if group.is_empty() {
+        version.to_string()
+    } else {
+        format!("{group}/{version}")
+    };
+    json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources})
+}

@@ -1,0 +1,62 @@
+//! The crate's error type at its public boundary.
+
+use std::path::PathBuf;
+
+/// Why a test environment could not be started, configured or used.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Generating the CA or server certificate failed.
+    #[error("could not generate the TLS certificates of the test API server: {0}")]
+    Certificate(String),
+    /// Binding the listening socket failed.
+    #[error("could not listen on 127.0.0.1:{port}: {source}")]
+    Bind {
+        /// The port asked for (0 = random).
+        port: u16,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+    /// Writing the kubeconfig or certificate files failed.
+    #[error("could not write {path}: {source}")]
+    Write {
+        /// The file that could not be written.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+    /// Reading a CRD file or directory failed.
+    #[error("could not read {path}: {source}")]
+    Read {
+        /// The file or directory that could not be read.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+    /// A CRD given as YAML or as a typed object could not be parsed.
+    #[error("invalid CustomResourceDefinition {origin}: {message}")]
+    InvalidCrd {
+        /// Where the CRD came from (file name, "YAML document 2", ...).
+        origin: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The API server refused to install a CRD (for example a non-structural schema).
+    #[error("the API server refused CustomResourceDefinition {name}: {message}")]
+    CrdRejected {
+        /// The CRD's name.
+        name: String,
+        /// The server's message (a 422 Invalid with causes, usually).
+        message: String,
+    },
+    /// Building the kube client from the kubeconfig failed.
+    #[error("could not build a kube client: {0}")]
+    Client(String),
+    /// Real-cluster mode: a call to the existing cluster failed.
+    #[error("existing cluster: {0}")]
+    Cluster(String),
+    /// `KUBEFORGE_TEST_CLUSTER` has a value this crate does not know.
+    #[error(
+        "KUBEFORGE_TEST_CLUSTER={0} is not understood: use `existing` (with KUBECONFIG) or leave it unset for the embedded server"
+    )]
+    UnknownMode(String),
+}

@@ -1,0 +1,65 @@
+//! The kubeconfig file pointing kubectl and kube clients at an embedded server.
+
+use std::path::{Path, PathBuf};
+
+use crate::Error;
+
+/// Name used for the cluster, user and context entries.
+pub const CONTEXT: &str = "kubeforge-testenv";
+
+/// Bearer token written to the kubeconfig; the server accepts any token, and TokenReview
+/// reports this one as the `kubeforge-testenv` admin user.
+pub const TOKEN: &str = "kubeforge-testenv-admin";
+
+/// The kubeconfig YAML for a server at `url` whose CA is in `ca_path`.
+pub fn render(url: &str, ca_path: &Path) -> String {
+    format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: {CONTEXT}\n  cluster:\n    server: {url}\n    certificate-authority: {ca}\nusers:\n- name: {CONTEXT}\n  user:\n    token: {TOKEN}\ncontexts:\n- name: {CONTEXT}\n  context:\n    cluster: {CONTEXT}\n    user: {CONTEXT}\n    namespace: default\ncurrent-context: {CONTEXT}\npreferences: {{}}\n",
+        ca = ca_path.display()
+    )
+}
+
+/// Writes `ca.crt` next to the kubeconfig and the kubeconfig itself; returns the CA path.
+pub fn write(kubeconfig_path: &Path, url: &str, ca_pem: &str) -> Result<PathBuf, Error> {
+    let dir = kubeconfig_path.parent().unwrap_or(Path::new("."));
+    if !dir.as_os_str().is_empty() {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Write {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    let stem = kubeconfig_path
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "kubeconfig".into());
+    let ca_path = dir.join(format!("{stem}.ca.crt"));
+    let ca_path = if ca_path.is_absolute() {
+        ca_path
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(&ca_path))
+            .unwrap_or(ca_path)
+    };
+    std::fs::write(&ca_path, ca_pem).map_err(|source| Error::Write {
+        path: ca_path.clone(),
+        source,
+    })?;
+    std::fs::write(kubeconfig_path, render(url, &ca_path)).map_err(|source| Error::Write {
+        path: kubeconfig_path.to_path_buf(),
+        source,
+    })?;
+    Ok(ca_path)
+}
+
+/// A kube client configured from the kubeconfig file, exactly as a user's program would be.
+pub async fn client_from(kubeconfig_path: &Path) -> Result<kube::Client, Error> {
+    let kubeconfig = kube::config::Kubeconfig::read_from(kubeconfig_path)
+        .map_err(|e| Error::Client(e.to_string()))?;
+    let config = kube::Config::from_custom_kubeconfig(
+        kubeconfig,
+        &kube::config::KubeConfigOptions::default(),
+    )
+    .await
+    .map_err(|e| Error::Client(e.to_string()))?;
+    kube::Client::try_from(config).map_err(|e| Error::Client(e.to_string()))
+}

@@ -1,0 +1,161 @@
+//! Turning a CustomResourceDefinition object into the resources it serves.
+
+use serde_json::Value;
+
+use super::{CustomVersion, ResourceDef, ScaleSpec};
+
+/// The `<plural>.<group>` storage key of a CRD, which is also its required name.
+pub fn storage_key(group: &str, plural: &str) -> String {
+    format!("{group}/{plural}")
+}
+
+fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
+    let mut cur = v;
+    for p in path {
+        cur = cur.get(p)?;
+    }
+    cur.as_str()
+}
+
+/// One [`ResourceDef`] per served version of the CRD (`crd` is the whole object as JSON).
+///
+/// The CRD is assumed to have passed structural validation already.
+pub fn resources_of(crd: &Value) -> Vec<ResourceDef> {
+    let spec = &crd["spec"];
+    let group = spec["group"].as_str().unwrap_or_default().to_string();
+    let names = &spec["names"];
+    let plural = names["plural"].as_str().unwrap_or_default().to_string();
+    let kind = names["kind"].as_str().unwrap_or_default().to_string();
+    let singular = names["singular"]
+        .as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| kind.to_ascii_lowercase());
+    let list_strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let short_names = list_strings(&names["shortNames"]);
+    let categories = list_strings(&names["categories"]);
+    let namespaced = spec["scope"].as_str() != Some("Cluster");
+    let mut out = Vec::new();
+    for version in spec["versions"].as_array().into_iter().flatten() {
+        if version["served"].as_bool() != Some(true) {
+            continue;
+        }
+        let subresources = &version["subresources"];
+        let scale = subresources
+            .get("scale")
+            .filter(|s| s.is_object())
+            .map(|s| ScaleSpec {
+                spec_replicas_path: s["specReplicasPath"]
+                    .as_str()
+                    .unwrap_or(".spec.replicas")
+                    .to_string(),
+                status_replicas_path: s["statusReplicasPath"]
+                    .as_str()
+                    .unwrap_or(".status.replicas")
+                    .to_string(),
+                label_selector_path: s["labelSelectorPath"].as_str().map(str::to_string),
+            });
+        let selectable_fields = version["selectableFields"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f["jsonPath"].as_str().map(str::to_string))
+            .collect();
+        out.push(ResourceDef {
+            group: group.clone(),
+            version: version["name"].as_str().unwrap_or_default().to_string(),
+            kind: kind.clone(),
+            plural: plural.clone(),
+            singular: singular.clone(),
+            short_names: short_names.clone(),
+            categories: categories.clone(),
+            namespaced,
+            status_subresource: subresources.get("status").is_some_and(|s| s.is_object()),
+            scale,
+            tracks_generation: true,
+            allow_unconditional_update: false,
+            create_only: false,
+            storage_key: storage_key(&group, &plural),
+            custom: Some(CustomVersion {
+                schema: version
+                    .get("schema")
+                    .and_then(|s| s.get("openAPIV3Schema"))
+                    .cloned(),
+                printer_columns: version["additionalPrinterColumns"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default(),
+                selectable_fields,
+            }),
+        });
+    }
+    out
+}
+
+/// The name of the storage version (the one with `storage: true`).
+pub fn storage_version(crd: &Value) -> Option<String> {
+    crd["spec"]["versions"]
+        .as_array()?
+        .iter()
+        .find(|v| v["storage"].as_bool() == Some(true))
+        .and_then(|v| v["name"].as_str().map(str::to_string))
+}
+
+/// The group and plural a CRD declares.
+pub fn group_plural(crd: &Value) -> (String, String) {
+    (
+        str_at(crd, &["spec", "group"])
+            .unwrap_or_default()
+            .to_string(),
+        str_at(crd, &["spec", "names", "plural"])
+            .unwrap_or_default()
+            .to_string(),
+    )
+}
+
+/// Fills `status` as the apiextensions controllers do once names are accepted:
+/// `NamesAccepted` and `Established` true, `acceptedNames`, `storedVersions`.
+pub fn establish(crd: &mut Value, now: &str) {
+    let names = crd["spec"]["names"].clone();
+    let mut accepted = names.clone();
+    if accepted.get("singular").is_none()
+        && let Some(kind) = names["kind"].as_str()
+    {
+        accepted["singular"] = Value::String(kind.to_ascii_lowercase());
+    }
+    if accepted.get("listKind").is_none()
+        && let Some(kind) = names["kind"].as_str()
+    {
+        accepted["listKind"] = Value::String(format!("{kind}List"));
+    }
+    let mut stored: Vec<Value> = crd["status"]["storedVersions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    if let Some(v) = storage_version(crd) {
+        if !stored.iter().any(|s| s.as_str() == Some(&v)) {
+            stored.push(Value::String(v));
+        }
+    }
+    let condition = |type_: &str, reason: &str, message: &str| {
+        serde_json::json!({
+            "type": type_, "status": "True", "lastTransitionTime": now,
+            "reason": reason, "message": message,
+        })
+    };
+    crd["status"] = serde_json::json!({
+        "conditions": [
+            condition("NamesAccepted", "NoConflicts", "no conflicts found"),
+            condition("Established", "InitialNamesAccepted", "the initial names have been accepted"),
+        ],
+        "acceptedNames": accepted,
+        "storedVersions": stored,
+    });
+}

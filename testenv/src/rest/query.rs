@@ -1,0 +1,71 @@
+//! Query-string parsing and the request options the handlers read from it.
+
+use std::collections::HashMap;
+
+/// Decoded query parameters (last value wins).
+#[derive(Debug, Clone, Default)]
+pub struct Query(HashMap<String, String>);
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+impl Query {
+    /// Parses `a=b&c=d` (percent-decoded).
+    pub fn parse(raw: Option<&str>) -> Self {
+        let mut map = HashMap::new();
+        for pair in raw.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            map.insert(percent_decode(k), percent_decode(v));
+        }
+        Query(map)
+    }
+
+    /// A parameter's value.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).map(String::as_str)
+    }
+
+    /// A parameter read as a boolean (`true`/`1`).
+    pub fn flag(&self, key: &str) -> bool {
+        matches!(self.get(key), Some("true" | "1"))
+    }
+
+    /// Whether `dryRun=All` was asked for.
+    pub fn dry_run(&self) -> bool {
+        self.get("dryRun") == Some("All")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes() {
+        let q = Query::parse(Some("labelSelector=app%3Dweb%2Ctier+in+%28a%29&watch=1&x"));
+        assert_eq!(q.get("labelSelector"), Some("app=web,tier in (a)"));
+        assert!(q.flag("watch"));
+        assert_eq!(q.get("x"), Some(""));
+    }
+}

@@ -1,0 +1,89 @@
+//! Response bodies: a whole JSON document, or a watch stream of chunks.
+
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use hyper::body::{Body, Frame, SizeHint};
+
+use crate::rest::Reply;
+use crate::rest::watch::WatchStream;
+use crate::status::ApiError;
+
+/// The body of every response the server sends.
+pub enum ResponseBody {
+    /// A complete document.
+    Full(Option<Bytes>),
+    /// A stream of watch events.
+    Stream(WatchStream),
+}
+
+impl Body for ResponseBody {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        match self.get_mut() {
+            ResponseBody::Full(data) => Poll::Ready(data.take().map(|d| Ok(Frame::data(d)))),
+            ResponseBody::Stream(s) => {
+                s.0.as_mut()
+                    .poll_next(cx)
+                    .map(|o| o.map(|d| Ok(Frame::data(d))))
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        matches!(self, ResponseBody::Full(None))
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        match self {
+            ResponseBody::Full(Some(d)) => SizeHint::with_exact(d.len() as u64),
+            ResponseBody::Full(None) => SizeHint::with_exact(0),
+            ResponseBody::Stream(_) => SizeHint::default(),
+        }
+    }
+}
+
+fn quote_warning(w: &str) -> String {
+    format!("299 - \"{}\"", w.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Turns a handler's reply into an HTTP response.
+pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
+    match reply {
+        Reply::Json {
+            code,
+            body,
+            content_type,
+            warnings,
+        } => {
+            let mut builder = http::Response::builder()
+                .status(code)
+                .header(http::header::CONTENT_TYPE, content_type)
+                .header("Cache-Control", "no-cache, private");
+            for w in warnings {
+                builder = builder.header("Warning", quote_warning(&w));
+            }
+            let bytes = Bytes::from(serde_json::to_vec(&body).unwrap_or_default());
+            builder
+                .body(ResponseBody::Full(Some(bytes)))
+                .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)))
+        }
+        Reply::Watch(stream) => http::Response::builder()
+            .status(200)
+            .header(http::header::CONTENT_TYPE, "application/json")
+            .header("Cache-Control", "no-cache, private")
+            .body(ResponseBody::Stream(stream))
+            .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None))),
+    }
+}
+
+/// A response for an error found before a handler ran.
+pub fn error_response(e: ApiError) -> http::Response<ResponseBody> {
+    into_response(Reply::error(e))
+}

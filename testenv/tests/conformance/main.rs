@@ -1,0 +1,7 @@
+//! Conformance tests: Kubernetes behaviour seen through kube::Client (and kubectl where it
+//! is installed). They describe Kubernetes, not this implementation, so they also pass with
+//! `KUBEFORGE_TEST_CLUSTER=existing` against a real cluster.
+
+mod common;
+mod crud;
+mod watch;
