@@ -12,7 +12,8 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 
 use crate::Error;
 use crate::rest::{ApiOptions, Policy};
-pub use crds::CrdSource;
+pub use crds::{CrdSource, load as load_crds};
+pub use embedded::install_crds;
 
 /// Environment variable selecting where tests run: unset (or `embedded`) for the in-process
 /// server, `existing` for the cluster of `KUBECONFIG`.

@@ -115,7 +115,7 @@ fn check_type(def: &ResourceDef, object: &mut Value) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// What a kind's status looks like right after creation.
+/// What a kind's status looks like right after creation: create resets status.
 fn initial_status(def: &ResourceDef, object: &mut Value) {
     if !def.status_subresource {
         return;
@@ -123,19 +123,16 @@ fn initial_status(def: &ResourceDef, object: &mut Value) {
     if let Some(o) = object.as_object_mut() {
         o.remove("status");
     }
-    if def.group.is_empty() {
-        match def.plural.as_str() {
-            "namespaces" => {
-                object["status"] = json!({"phase": "Active"});
-                object["spec"] = json!({"finalizers": ["kubernetes"]});
-            }
-            "pods" => object["status"] = json!({"phase": "Pending", "qosClass": "BestEffort"}),
-            "services" => object["status"] = json!({"loadBalancer": {}}),
-            "persistentvolumeclaims" => object["status"] = json!({"phase": "Pending"}),
-            _ => {}
-        }
-    } else if def.custom.is_none() && def.plural != "customresourcedefinitions" {
-        object["status"] = json!({});
+    if def.custom.is_some() || is_crd(def) {
+        return;
+    }
+    let status = if def.group.is_empty() && def.kind == "Pod" {
+        Some(json!({"phase": "Pending", "qosClass": "BestEffort"}))
+    } else {
+        crate::defaults::initial_status(&def.group, &def.version, &def.kind)
+    };
+    if let Some(status) = status {
+        object["status"] = status;
     }
 }
 

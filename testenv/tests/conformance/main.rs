@@ -4,4 +4,6 @@
 
 mod common;
 mod crud;
+mod kubectl;
+mod semantics;
 mod watch;

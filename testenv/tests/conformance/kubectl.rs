@@ -1,0 +1,158 @@
+//! The same behaviours through kubectl (skipped with a message where kubectl is absent).
+
+use std::process::{Command, Output};
+
+use kubeforge_testenv::TestEnv;
+
+use crate::common::env;
+
+fn kubectl_path() -> Option<&'static str> {
+    ["/usr/bin/kubectl", "/usr/local/bin/kubectl"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+}
+
+/// Runs kubectl against the environment; None (after printing why) when kubectl is absent.
+fn kubectl(env: &TestEnv, args: &[&str], stdin: Option<&str>) -> Option<Output> {
+    let Some(bin) = kubectl_path() else {
+        eprintln!("skipping: kubectl is not installed");
+        return None;
+    };
+    let mut cmd = Command::new(bin);
+    cmd.arg("--kubeconfig")
+        .arg(env.kubeconfig_path())
+        .arg("-n")
+        .arg(env.namespace())
+        .args(args);
+    let output = match stdin {
+        Some(text) => {
+            use std::io::Write;
+            cmd.stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            let mut child = cmd.spawn().expect("kubectl starts");
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(text.as_bytes())
+                .unwrap();
+            child.wait_with_output().expect("kubectl runs")
+        }
+        None => cmd.output().expect("kubectl runs"),
+    };
+    Some(output)
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+async fn run(env: &TestEnv, args: &[&str], stdin: Option<&str>) -> Option<Output> {
+    let env_args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let path = env.kubeconfig_path().to_path_buf();
+    let ns = env.namespace().to_string();
+    let stdin = stdin.map(str::to_string);
+    // kubectl blocks; run it off the async runtime so the embedded server keeps serving.
+    let _ = (&path, &ns);
+    let env_ptr: &TestEnv = env;
+    let out = tokio::task::block_in_place(|| {
+        let refs: Vec<&str> = env_args.iter().map(String::as_str).collect();
+        kubectl(env_ptr, &refs, stdin.as_deref())
+    });
+    out
+}
+
+const WIDGET: &str = "apiVersion: conformance.kubeforge.dev/v1\nkind: Widget\nmetadata:\n  name: from-kubectl\nspec:\n  color: red\n  replicas: 2\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_apply_and_get_with_printer_columns() {
+    let env = env().await;
+    let Some(out) = run(&env, &["apply", "-f", "-"], Some(WIDGET)).await else {
+        return;
+    };
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("widget.conformance.kubeforge.dev/from-kubectl created"),
+        "{}",
+        text(&out)
+    );
+    // Applying the same manifest again changes nothing.
+    let out = run(&env, &["apply", "-f", "-"], Some(WIDGET))
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("unchanged"), "{}", text(&out));
+    let out = run(&env, &["get", "widgets"], None).await.unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let table = text(&out);
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    assert_eq!(header, vec!["NAME", "COLOR", "REPLICAS"], "{table}");
+    let row: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    assert_eq!(row, vec!["from-kubectl", "red", "2"], "{table}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_apply_refuses_unknown_fields() {
+    let env = env().await;
+    let bad = WIDGET.replace("  replicas: 2\n", "  replicas: 2\n  shade: dark\n");
+    let Some(out) = run(&env, &["apply", "-f", "-"], Some(&bad)).await else {
+        return;
+    };
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("unknown field \"spec.shade\""),
+        "{}",
+        text(&out)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_builtin_kinds() {
+    let env = env().await;
+    let cm = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: \"1\"\n";
+    let Some(out) = run(&env, &["apply", "-f", "-"], Some(cm)).await else {
+        return;
+    };
+    assert!(out.status.success(), "{}", text(&out));
+    let changed = cm.replace("a: \"1\"", "a: \"2\"");
+    let out = run(&env, &["apply", "-f", "-"], Some(&changed))
+        .await
+        .unwrap();
+    assert!(
+        text(&out).contains("configmap/settings configured"),
+        "{}",
+        text(&out)
+    );
+    let out = run(
+        &env,
+        &["get", "configmap", "settings", "-o", "jsonpath={.data.a}"],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "2");
+    let out = run(&env, &["get", "cm"], None).await.unwrap();
+    assert!(
+        text(&out).lines().next().unwrap().starts_with("NAME"),
+        "{}",
+        text(&out)
+    );
+    let out = run(&env, &["delete", "configmap", "settings"], None)
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let out = run(&env, &["get", "configmap", "settings"], None)
+        .await
+        .unwrap();
+    assert!(
+        text(&out).contains("NotFound") || text(&out).contains("not found"),
+        "{}",
+        text(&out)
+    );
+}

@@ -1,0 +1,240 @@
+//! Object semantics: generateName, dryRun, namespaces, validation errors, defaulting.
+
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Service};
+use kube::api::{Api, DeleteParams, ObjectMeta, PostParams};
+use serde_json::json;
+
+use crate::common::{Widget, api_error, env, widget};
+
+fn cm(name: &str) -> ConfigMap {
+    ConfigMap {
+        metadata: ObjectMeta {
+            name: Some(name.into()),
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn generate_name_and_dry_run() {
+    let env = env().await;
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    let generated = ConfigMap {
+        metadata: ObjectMeta {
+            generate_name: Some("gen-".into()),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let created = cms
+        .create(&PostParams::default(), &generated)
+        .await
+        .unwrap();
+    let name = created.metadata.name.unwrap();
+    assert!(name.starts_with("gen-") && name.len() == 9, "{name}");
+
+    let dry = PostParams {
+        dry_run: true,
+        ..Default::default()
+    };
+    cms.create(&dry, &cm("dry")).await.unwrap();
+    assert_eq!(api_error(cms.get("dry").await).code, 404);
+
+    let missing = api_error(
+        cms.create(&PostParams::default(), &ConfigMap::default())
+            .await,
+    );
+    assert_eq!((missing.code, missing.reason.as_str()), (422, "Invalid"));
+    let bad_name = api_error(cms.create(&PostParams::default(), &cm("Not_Valid")).await);
+    assert_eq!((bad_name.code, bad_name.reason.as_str()), (422, "Invalid"));
+}
+
+#[tokio::test]
+async fn namespaces_missing_and_terminating() {
+    let env = env().await;
+    let client = env.client();
+    let in_missing: Api<ConfigMap> = Api::namespaced(client.clone(), "kubeforge-no-such-namespace");
+    let err = api_error(in_missing.create(&PostParams::default(), &cm("x")).await);
+    assert_eq!((err.code, err.reason.as_str()), (404, "NotFound"));
+
+    let namespaces: Api<Namespace> = Api::all(client.clone());
+    let ns_name = format!("{}-child", env.namespace());
+    let ns = Namespace {
+        metadata: ObjectMeta {
+            name: Some(ns_name.clone()),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    namespaces
+        .create(&PostParams::default(), &ns)
+        .await
+        .unwrap();
+    let inside: Api<ConfigMap> = Api::namespaced(client.clone(), &ns_name);
+    let mut held = cm("held");
+    held.metadata.finalizers = Some(vec!["example.com/hold".into()]);
+    inside.create(&PostParams::default(), &held).await.unwrap();
+    inside
+        .create(&PostParams::default(), &cm("plain"))
+        .await
+        .unwrap();
+    namespaces
+        .delete(&ns_name, &DeleteParams::default())
+        .await
+        .unwrap();
+
+    let terminating = namespaces.get(&ns_name).await.unwrap();
+    assert!(terminating.metadata.deletion_timestamp.is_some());
+    assert_eq!(
+        terminating.status.and_then(|s| s.phase).as_deref(),
+        Some("Terminating")
+    );
+    let refused = api_error(inside.create(&PostParams::default(), &cm("late")).await);
+    assert_eq!((refused.code, refused.reason.as_str()), (403, "Forbidden"));
+
+    // Contents are deleted; the finalizer holds one object and with it the namespace.
+    wait_for(|| async {
+        matches!(inside.get("plain").await, Err(kube::Error::Api(s)) if s.code == 404)
+    })
+    .await;
+    let held_now = inside.get("held").await.unwrap();
+    assert!(held_now.metadata.deletion_timestamp.is_some());
+    inside
+        .patch(
+            "held",
+            &Default::default(),
+            &kube::api::Patch::Merge(json!({"metadata": {"finalizers": null}})),
+        )
+        .await
+        .unwrap();
+    wait_for(|| async {
+        matches!(namespaces.get(&ns_name).await, Err(kube::Error::Api(s)) if s.code == 404)
+    })
+    .await;
+}
+
+/// Polls until `check` holds (a real cluster's namespace controller is asynchronous).
+pub async fn wait_for<F, Fut>(check: F)
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..600 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("condition not reached within 60s");
+}
+
+#[tokio::test]
+async fn schema_validation_and_pruning() {
+    let env = env().await;
+    let widgets: Api<Widget> = Api::namespaced(env.client(), env.namespace());
+    let raw: Api<kube::api::DynamicObject> = Api::namespaced_with(
+        env.client(),
+        env.namespace(),
+        &kube::api::ApiResource::erase::<Widget>(&()),
+    );
+    let wrong_type: kube::api::DynamicObject = serde_json::from_value(json!({
+        "apiVersion": "conformance.kubeforge.dev/v1", "kind": "Widget",
+        "metadata": {"name": "bad"}, "spec": {"color": 5},
+    }))
+    .unwrap();
+    let err = api_error(raw.create(&PostParams::default(), &wrong_type).await);
+    assert_eq!((err.code, err.reason.as_str()), (422, "Invalid"));
+    let causes = err.details.unwrap().causes;
+    assert!(causes.iter().any(|c| c.field == "spec.color"), "{causes:?}");
+
+    let extra: kube::api::DynamicObject = serde_json::from_value(json!({
+        "apiVersion": "conformance.kubeforge.dev/v1", "kind": "Widget",
+        "metadata": {"name": "extra"}, "spec": {"color": "red", "shade": "dark"},
+    }))
+    .unwrap();
+    let created = raw.create(&PostParams::default(), &extra).await.unwrap();
+    assert!(
+        created.data["spec"].get("shade").is_none(),
+        "unknown fields are pruned"
+    );
+    let mut extra2 = extra.clone();
+    extra2.metadata.name = Some("extra2".into());
+    let strict = kube::api::PatchParams::apply("conformance").validation_strict();
+    let err = api_error(
+        raw.patch("extra2", &strict, &kube::api::Patch::Apply(&extra2))
+            .await,
+    );
+    assert_eq!(err.code, 400);
+    assert!(
+        err.message.contains("unknown field \"spec.shade\""),
+        "{}",
+        err.message
+    );
+    // The typed API sees the defaulted replicas field.
+    assert_eq!(widgets.get("extra").await.unwrap().spec.replicas, 0);
+    let _ = widget("unused", "red");
+}
+
+#[tokio::test]
+async fn builtin_defaulting() {
+    let env = env().await;
+    let deployments: Api<Deployment> = Api::namespaced(env.client(), env.namespace());
+    let d: Deployment = serde_json::from_value(json!({
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "spec": {
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {"metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "c", "image": "nginx", "ports": [{"containerPort": 80}]}]}},
+        },
+    }))
+    .unwrap();
+    let created = deployments
+        .create(&PostParams::default(), &d)
+        .await
+        .unwrap();
+    let spec = created.spec.unwrap();
+    assert_eq!(spec.replicas, Some(1));
+    assert_eq!(spec.revision_history_limit, Some(10));
+    assert_eq!(spec.progress_deadline_seconds, Some(600));
+    assert_eq!(
+        spec.strategy.and_then(|s| s.type_).as_deref(),
+        Some("RollingUpdate")
+    );
+    let pod = spec.template.spec.unwrap();
+    assert_eq!(pod.restart_policy.as_deref(), Some("Always"));
+    assert_eq!(pod.dns_policy.as_deref(), Some("ClusterFirst"));
+    assert_eq!(pod.scheduler_name.as_deref(), Some("default-scheduler"));
+    assert_eq!(pod.termination_grace_period_seconds, Some(30));
+    let c = &pod.containers[0];
+    assert_eq!(
+        c.image_pull_policy.as_deref(),
+        Some("Always"),
+        "image without tag pulls Always"
+    );
+    assert_eq!(
+        c.termination_message_path.as_deref(),
+        Some("/dev/termination-log")
+    );
+    assert_eq!(c.termination_message_policy.as_deref(), Some("File"));
+    assert_eq!(
+        c.ports.as_ref().unwrap()[0].protocol.as_deref(),
+        Some("TCP")
+    );
+
+    let services: Api<Service> = Api::namespaced(env.client(), env.namespace());
+    let s: Service = serde_json::from_value(json!({
+        "apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"},
+        "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]},
+    }))
+    .unwrap();
+    let created = services
+        .create(&PostParams::default(), &s)
+        .await
+        .unwrap()
+        .spec
+        .unwrap();
+    assert_eq!(created.type_.as_deref(), Some("ClusterIP"));
+    assert_eq!(created.ports.unwrap()[0].protocol.as_deref(), Some("TCP"));
+}
