@@ -4,6 +4,8 @@
 //! All functions work on `serde_json::Value` so that the REST layer can apply them to any
 //! stored object, built-in or custom.
 
+pub mod strategic;
+
 /// Why a patch could not be applied; the REST layer turns it into a 422/400 `Status`.
 #[derive(Debug, thiserror::Error)]
 pub enum PatchError {
