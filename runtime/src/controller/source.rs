@@ -1,0 +1,128 @@
+//! Watch sources: subscribe to a kind's shared informer, filter with predicates, map each change
+//! to the objects to reconcile.
+
+use futures::StreamExt;
+use kube::{ResourceExt, runtime::reflector::ObjectRef};
+use std::sync::Arc;
+use tokio_stream_shim::UnboundedReceiverStream;
+
+use super::{Predicate, Source};
+use crate::cache::{Cache, Change, Kind};
+
+/// Maps a watched object to the objects to reconcile.
+pub(crate) type Mapper<O, K> = Arc<dyn Fn(&O) -> Vec<ObjectRef<K>> + Send + Sync>;
+
+/// A source over `O`'s informer: changes passing every predicate are mapped with `map`. For an
+/// update, both the old and the new object are mapped (so moving an owner reference enqueues
+/// both owners).
+pub(crate) fn watch<O: Kind, K: Kind>(
+    predicates: Vec<Predicate<O>>,
+    map: Mapper<O, K>,
+) -> Source<K> {
+    Box::new(move |cache: &Cache| {
+        let rx = cache.informer::<O>().subscribe();
+        UnboundedReceiverStream(rx)
+            .filter(move |change| futures::future::ready(predicates.iter().all(|p| p(change))))
+            .flat_map(move |change| {
+                let mut refs = map(change.object());
+                if let Change::Updated { old, .. } = &change {
+                    for r in map(old) {
+                        if !refs.contains(&r) {
+                            refs.push(r);
+                        }
+                    }
+                }
+                futures::stream::iter(refs)
+            })
+            .boxed()
+    })
+}
+
+/// The controlling owner of `child` if it is a `K` (controller-runtime's
+/// `EnqueueRequestForOwner` with `OnlyControllerOwner`).
+pub(crate) fn controlling_owner<C: Kind, K: Kind>(child: &C) -> Vec<ObjectRef<K>> {
+    child
+        .owner_references()
+        .iter()
+        .filter(|o| {
+            o.controller == Some(true)
+                && o.kind == K::kind(&())
+                && o.api_version == K::api_version(&())
+        })
+        .map(|o| {
+            let r = ObjectRef::<K>::new(&o.name);
+            match child.meta().namespace.as_deref() {
+                Some(ns) if K::namespaced() => r.within(ns),
+                _ => r,
+            }
+        })
+        .collect()
+}
+
+/// A `Stream` over a tokio unbounded receiver (tokio-stream's wrapper, without the dependency).
+mod tokio_stream_shim {
+    use std::{
+        pin::Pin,
+        task::{Context, Poll},
+    };
+    use tokio::sync::mpsc::UnboundedReceiver;
+
+    pub(crate) struct UnboundedReceiverStream<T>(pub(crate) UnboundedReceiver<T>);
+
+    impl<T> futures::Stream for UnboundedReceiverStream<T> {
+        type Item = T;
+        fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
+            self.0.poll_recv(cx)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_openapi::api::{apps::v1::Deployment, core::v1::ConfigMap};
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
+    use kube::api::ObjectMeta;
+
+    fn owned_by(kind: &str, api_version: &str, controller: bool) -> ConfigMap {
+        ConfigMap {
+            metadata: ObjectMeta {
+                name: Some("child".into()),
+                namespace: Some("ns".into()),
+                owner_references: Some(vec![OwnerReference {
+                    api_version: api_version.into(),
+                    kind: kind.into(),
+                    name: "parent".into(),
+                    uid: "u".into(),
+                    controller: Some(controller),
+                    ..Default::default()
+                }]),
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn only_the_controlling_owner_of_the_right_kind_is_enqueued() {
+        let refs =
+            controlling_owner::<ConfigMap, Deployment>(&owned_by("Deployment", "apps/v1", true));
+        assert_eq!(refs, vec![ObjectRef::new("parent").within("ns")]);
+        assert!(
+            controlling_owner::<ConfigMap, Deployment>(&owned_by("Deployment", "apps/v1", false))
+                .is_empty()
+        );
+        assert!(
+            controlling_owner::<ConfigMap, Deployment>(&owned_by("StatefulSet", "apps/v1", true))
+                .is_empty()
+        );
+        assert!(
+            controlling_owner::<ConfigMap, Deployment>(&owned_by(
+                "Deployment",
+                "extensions/v1beta1",
+                true
+            ))
+            .is_empty()
+        );
+    }
+}

@@ -1,0 +1,258 @@
+//! One reconcile, wrapped: a tracing span, workqueue and reconcile metrics, panic recovery, the
+//! optional timeout, and the retry decision (error policy) for the kube-runtime applier.
+
+use futures::{FutureExt, future::BoxFuture};
+use kube::{Resource, ResourceExt, runtime::controller::Action};
+use prometheus_client::metrics::{counter::Counter, gauge::Gauge, histogram::Histogram};
+use std::{
+    collections::HashMap,
+    error::Error as StdError,
+    future::Future,
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+use tracing::Instrument;
+
+use super::{
+    error::{ReconcileFailure, WorkerError},
+    rate_limit::{RateLimit, RateLimiter},
+};
+use crate::metrics::{Metrics, controller_labels, queue_labels};
+
+/// Identifies an object within one controller's queue.
+pub(crate) type Key = (Option<String>, String);
+
+/// Metric handles of one controller, resolved once.
+struct Handles {
+    success: Counter,
+    error: Counter,
+    requeue_after: Counter,
+    errors: Counter,
+    terminal: Counter,
+    panics: Counter,
+    reconcile_time: Histogram,
+    active: Gauge,
+    depth: Gauge,
+    adds: Counter,
+    retries: Counter,
+    queue_duration: Histogram,
+    work_duration: Histogram,
+}
+
+/// Shared state of one controller's workers.
+pub(crate) struct Worker {
+    name: String,
+    timeout: Option<Duration>,
+    limiter: RateLimiter<Key>,
+    /// Objects waiting in the queue, with the time they were added (for depth and latency).
+    pending: Mutex<HashMap<Key, Instant>>,
+    m: Handles,
+}
+
+impl Worker {
+    pub(crate) fn new(
+        name: &str,
+        metrics: &Metrics,
+        rate_limit: RateLimit,
+        timeout: Option<Duration>,
+        max_concurrent: u16,
+    ) -> Self {
+        let f = metrics.families();
+        let c = controller_labels(name);
+        let q = queue_labels(name);
+        let result = |r: &str| {
+            f.reconcile_total
+                .get_or_create_owned(&[("controller", name.to_string()), ("result", r.to_string())])
+        };
+        // Register every result so dashboards see zeros rather than missing series.
+        let _ = result("requeue");
+        f.max_concurrent
+            .get_or_create(&c)
+            .set(i64::from(max_concurrent));
+        Self {
+            name: name.to_string(),
+            timeout,
+            limiter: RateLimiter::new(rate_limit),
+            pending: Mutex::new(HashMap::new()),
+            m: Handles {
+                success: result("success"),
+                error: result("error"),
+                requeue_after: result("requeue_after"),
+                errors: f.reconcile_errors.get_or_create_owned(&c),
+                terminal: f.terminal_errors.get_or_create_owned(&c),
+                panics: f.reconcile_panics.get_or_create_owned(&c),
+                reconcile_time: f.reconcile_time.get_or_create_owned(&c),
+                active: f.active_workers.get_or_create_owned(&c),
+                depth: f.queue_depth.get_or_create_owned(&q),
+                adds: f.queue_adds.get_or_create_owned(&q),
+                retries: f.queue_retries.get_or_create_owned(&q),
+                queue_duration: f.queue_duration.get_or_create_owned(&q),
+                work_duration: f.work_duration.get_or_create_owned(&q),
+            },
+        }
+    }
+
+    /// Records that a watch event asked for `key` to be reconciled.
+    pub(crate) fn enqueued(&self, key: Key) {
+        let mut pending = self.pending.lock().expect("pending lock");
+        pending.entry(key).or_insert_with(|| {
+            self.m.adds.inc();
+            Instant::now()
+        });
+        self.m.depth.set(pending.len() as i64);
+    }
+
+    /// Records that `key` left the queue without a reconcile (the object is gone).
+    pub(crate) fn dropped(&self, key: &Key) {
+        let mut pending = self.pending.lock().expect("pending lock");
+        pending.remove(key);
+        self.m.depth.set(pending.len() as i64);
+        self.limiter.forget(key);
+    }
+
+    fn dequeued(&self, key: &Key) {
+        let mut pending = self.pending.lock().expect("pending lock");
+        if let Some(added) = pending.remove(key) {
+            self.m.queue_duration.observe(added.elapsed().as_secs_f64());
+        }
+        self.m.depth.set(pending.len() as i64);
+    }
+
+    /// Runs one reconcile on its own task (so a panic is caught at the task boundary).
+    pub(crate) fn reconcile<K, Ctx, F, Fut, E>(
+        self: &Arc<Self>,
+        obj: Arc<K>,
+        ctx: Arc<Ctx>,
+        reconcile: &F,
+    ) -> BoxFuture<'static, Result<Action, WorkerError>>
+    where
+        K: Resource + Send + Sync + 'static,
+        Ctx: Send + Sync + 'static,
+        F: Fn(Arc<K>, Arc<Ctx>) -> Fut,
+        Fut: Future<Output = Result<Action, E>> + Send + 'static,
+        E: StdError + Send + Sync + 'static,
+    {
+        let key: Key = (obj.namespace(), obj.name_any());
+        self.dequeued(&key);
+        let span = tracing::info_span!(
+            "reconcile",
+            controller = %self.name,
+            namespace = key.0.as_deref().unwrap_or(""),
+            name = %key.1,
+            reconcile_id = %reconcile_id(),
+        );
+        let fut = reconcile(obj, ctx);
+        let timeout = self.timeout;
+        let this = self.clone();
+        let task = tokio::spawn(
+            async move {
+                match timeout {
+                    Some(limit) => tokio::time::timeout(limit, fut)
+                        .await
+                        .map_err(|_| WorkerError::Timeout(limit))
+                        .and_then(|r| r.map_err(user_error)),
+                    None => fut.await.map_err(user_error),
+                }
+            }
+            .instrument(span.clone()),
+        );
+        let mut task = AbortOnDrop(task);
+        self.m.active.inc();
+        let started = Instant::now();
+        async move {
+            let result = match task.wait().await {
+                Ok(result) => result,
+                Err(panic) => Err(WorkerError::Panic(panic)),
+            };
+            this.finished(&key, started, &result, &span);
+            result
+        }
+        .boxed()
+    }
+
+    fn finished(
+        &self,
+        key: &Key,
+        started: Instant,
+        result: &Result<Action, WorkerError>,
+        span: &tracing::Span,
+    ) {
+        let elapsed = started.elapsed().as_secs_f64();
+        self.m.active.dec();
+        self.m.reconcile_time.observe(elapsed);
+        self.m.work_duration.observe(elapsed);
+        let _entered = span.enter();
+        match result {
+            Ok(action) => {
+                self.limiter.forget(key);
+                if *action == Action::await_change() {
+                    self.m.success.inc();
+                } else {
+                    self.m.requeue_after.inc();
+                }
+                tracing::debug!(seconds = elapsed, "reconciled");
+            }
+            Err(err) => {
+                self.m.error.inc();
+                self.m.errors.inc();
+                match err {
+                    WorkerError::Panic(_) => {
+                        self.m.panics.inc();
+                        tracing::error!(error = %err, "reconcile panicked");
+                    }
+                    WorkerError::Reconcile { terminal: true, .. } => {
+                        self.m.terminal.inc();
+                        tracing::error!(error = %err, "terminal reconcile error, not retrying");
+                    }
+                    _ => tracing::warn!(error = %err, "reconcile failed, will retry"),
+                }
+            }
+        }
+    }
+
+    /// The error policy: terminal errors wait for the next change, others retry after the
+    /// rate limiter's delay.
+    pub(crate) fn retry(&self, key: &Key, err: &WorkerError) -> Action {
+        if err.is_terminal() {
+            self.limiter.forget(key);
+            return Action::await_change();
+        }
+        self.m.retries.inc();
+        Action::requeue(self.limiter.when(key))
+    }
+}
+
+fn user_error<E: StdError + Send + Sync + 'static>(e: E) -> WorkerError {
+    WorkerError::Reconcile {
+        terminal: ReconcileFailure::is_terminal(&e),
+        source: Box::new(e),
+    }
+}
+
+/// A short random id that ties the log lines of one reconcile together.
+fn reconcile_id() -> String {
+    format!("{:016x}", rand::random::<u64>())
+}
+
+/// Aborts the reconcile task when the controller drops it (forced shutdown).
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> AbortOnDrop<T> {
+    /// Waits for the task; a panic comes back as its message.
+    async fn wait(&mut self) -> Result<T, String> {
+        (&mut self.0).await.map_err(|e| match e.try_into_panic() {
+            Ok(payload) => payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic payload".to_string()),
+            Err(e) => e.to_string(),
+        })
+    }
+}
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}

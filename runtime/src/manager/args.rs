@@ -1,0 +1,154 @@
+//! [`ManagerArgs`]: kubebuilder's manager flags as clap arguments.
+
+use std::path::PathBuf;
+
+use super::options::{ManagerOptions, MetricsServerOptions};
+use crate::leader_election::LeaderElectionOptions;
+
+/// Log output format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines (zap's "console" encoder).
+    #[default]
+    #[value(alias = "console")]
+    Human,
+    /// One JSON object per line.
+    Json,
+}
+
+/// The flags of a kubebuilder-generated `cmd/main.go`, for the operator's clap `Parser`
+/// (`#[command(flatten)] manager: ManagerArgs`).
+#[derive(Clone, Debug, clap::Args)]
+pub struct ManagerArgs {
+    /// The address the metrics endpoint binds to: ":8443" for HTTPS, ":8080" for HTTP, "0" to
+    /// disable.
+    #[arg(long, default_value = "0")]
+    pub metrics_bind_address: String,
+    /// Serve metrics over HTTPS with authentication and authorization (false: plain HTTP).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub metrics_secure: bool,
+    /// Directory with tls.crt and tls.key for the metrics server (self-signed if unset).
+    #[arg(long)]
+    pub metrics_cert_path: Option<PathBuf>,
+    /// The address the probe endpoint binds to ("0" disables it).
+    #[arg(long, default_value = ":8081")]
+    pub health_probe_bind_address: String,
+    /// Enable leader election, ensuring there is only one active controller manager.
+    #[arg(long, default_value_t = false)]
+    pub leader_elect: bool,
+    /// Name of the leader election Lease (default: "<project name>-leader-election").
+    #[arg(long)]
+    pub leader_election_id: Option<String>,
+    /// Namespace of the leader election Lease (default: the pod's namespace).
+    #[arg(long)]
+    pub leader_election_namespace: Option<String>,
+    /// Release the lease on shutdown so a successor takes over at once.
+    #[arg(long, default_value_t = false)]
+    pub leader_election_release_on_cancel: bool,
+    /// Enable HTTP/2 for the metrics server (off by default; see CVE-2023-44487).
+    #[arg(long, default_value_t = false)]
+    pub enable_http2: bool,
+    /// Log format: human (alias console) or json. Alias: --zap-encoder.
+    #[arg(long, value_enum, default_value_t = LogFormat::Human, alias = "zap-encoder")]
+    pub log_format: LogFormat,
+    /// Log level or tracing filter (info, debug, "kubeforge=debug,info"). Alias: --zap-log-level.
+    #[arg(long, default_value = "info", alias = "zap-log-level")]
+    pub log_level: String,
+    /// Development mode defaults (human logs at debug level), like --zap-devel.
+    #[arg(long, default_value_t = false)]
+    pub zap_devel: bool,
+}
+
+impl Default for ManagerArgs {
+    fn default() -> Self {
+        Self {
+            metrics_bind_address: "0".into(),
+            metrics_secure: true,
+            metrics_cert_path: None,
+            health_probe_bind_address: ":8081".into(),
+            leader_elect: false,
+            leader_election_id: None,
+            leader_election_namespace: None,
+            leader_election_release_on_cancel: false,
+            enable_http2: false,
+            log_format: LogFormat::Human,
+            log_level: "info".into(),
+            zap_devel: false,
+        }
+    }
+}
+
+impl ManagerArgs {
+    /// Turns the flags into options; `name` is the project name (used for the lease name).
+    pub fn into_options(self, name: &str) -> ManagerOptions {
+        let metrics =
+            (!matches!(self.metrics_bind_address.trim(), "" | "0")).then(|| MetricsServerOptions {
+                bind_address: self.metrics_bind_address.clone(),
+                secure: self.metrics_secure,
+                cert_dir: self.metrics_cert_path.clone(),
+            });
+        let leader_election = self.leader_elect.then(|| {
+            let mut le = LeaderElectionOptions::new(
+                self.leader_election_id
+                    .clone()
+                    .unwrap_or_else(|| format!("{name}-leader-election")),
+            );
+            le.namespace = self.leader_election_namespace.clone();
+            le.release_on_cancel = self.leader_election_release_on_cancel;
+            le
+        });
+        ManagerOptions {
+            metrics,
+            health_probe_bind_address: (!matches!(self.health_probe_bind_address.trim(), "" | "0"))
+                .then(|| self.health_probe_bind_address.clone()),
+            leader_election,
+            enable_http2: self.enable_http2,
+            ..ManagerOptions::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        manager: ManagerArgs,
+    }
+
+    #[test]
+    fn kubebuilder_flags_parse_into_options() {
+        let cli = Cli::parse_from([
+            "op",
+            "--metrics-bind-address=:8443",
+            "--leader-elect",
+            "--health-probe-bind-address",
+            ":9090",
+            "--zap-encoder",
+            "json",
+        ]);
+        assert_eq!(cli.manager.log_format, LogFormat::Json);
+        let o = cli.manager.into_options("memcached-operator");
+        let m = o.metrics.unwrap();
+        assert_eq!(m.bind_address, ":8443");
+        assert!(m.secure);
+        assert_eq!(
+            o.leader_election.unwrap().lease_name,
+            "memcached-operator-leader-election"
+        );
+        assert_eq!(o.health_probe_bind_address.as_deref(), Some(":9090"));
+    }
+
+    #[test]
+    fn defaults_disable_metrics_and_leader_election() {
+        let o = Cli::parse_from(["op", "--metrics-secure=false"])
+            .manager
+            .into_options("x");
+        assert!(o.metrics.is_none());
+        assert!(o.leader_election.is_none());
+        assert_eq!(o.health_probe_bind_address.as_deref(), Some(":8081"));
+    }
+}
