@@ -60,9 +60,13 @@ pub fn expand(args: TokenStream, input: DeriveInput) -> syn::Result<TokenStream>
             pub fn api_all(client: #private::kube::Client) -> #private::kube::Api<Self> {
                 #private::kube::Api::all(client)
             }
-            /// An `Api` for the namespace of `self` (the namespace of a reconciled object).
+            /// An `Api` for the namespace of `self` (the namespace of a reconciled object;
+            /// `"default"` when the object has none yet, as `kubectl` does).
             pub fn api_for(&self, client: #private::kube::Client) -> #private::kube::Api<Self> {
-                ::kubeforge::scheme::api_for(client, self)
+                #private::kube::Api::namespaced(
+                    client,
+                    self.metadata.namespace.as_deref().unwrap_or("default"),
+                )
             }
         }
     } else {
@@ -73,7 +77,7 @@ pub fn expand(args: TokenStream, input: DeriveInput) -> syn::Result<TokenStream>
             }
             /// An `Api` for this cluster-scoped kind (same as [`Self::api`]).
             pub fn api_for(&self, client: #private::kube::Client) -> #private::kube::Api<Self> {
-                ::kubeforge::scheme::api_for(client, self)
+                #private::kube::Api::all(client)
             }
         }
     };
@@ -85,7 +89,7 @@ pub fn expand(args: TokenStream, input: DeriveInput) -> syn::Result<TokenStream>
                 &self,
                 client: #private::kube::Client,
             ) -> ::core::result::Result<Self, #private::kube::Error> {
-                ::kubeforge::scheme::patch_status(client, self).await
+                ::kubeforge::scheme::patch_status(&self.api_for(client), self).await
             }
         }
     });
