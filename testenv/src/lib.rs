@@ -31,6 +31,7 @@ mod env;
 mod error;
 mod jsonpath;
 pub mod kubeconfig;
+pub mod openapi;
 pub mod patch;
 mod registry;
 pub mod rest;

@@ -1,0 +1,318 @@
+//! OpenAPI v3 for custom resources, as the apiserver publishes it under `/openapi/v3`:
+//! an index of group-versions with content hashes, and one document per group-version with
+//! the kinds' schemas (`x-kubernetes-group-version-kind`, `apiVersion`/`kind`/`metadata`
+//! added), their list kinds, the meta/v1 schemas they refer to, and the REST paths.
+//!
+//! This is what `kubectl explain <plural>` reads, and what kubectl checks to learn that the
+//! server validates fields itself (`fieldValidation` on PATCH) before `kubectl apply`.
+//!
+//! Built-in groups (`api/v1`, `apis/apps/v1`, ...) are not described: the index lists CRD
+//! group-versions only, and a test server answers 404 for the others.
+
+mod meta;
+mod paths;
+
+use meta::{META, insert_meta_schemas, ref_to};
+use paths::{Resource, insert_paths};
+use serde_json::{Map, Value, json};
+
+const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";
+const KIND_DOC: &str = "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
+const METADATA_DOC: &str = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
+const LIST_METADATA_DOC: &str = "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
+
+/// The `/openapi/v3` index: `{"paths": {"apis/<g>/<v>": {"serverRelativeURL":
+/// "/openapi/v3/apis/<g>/<v>?hash=<HEX>"}}}` for every served version of the CRDs given.
+///
+/// The hash is a hex digest of the group-version document, so it changes whenever a CRD of
+/// that group-version changes (clients cache documents by it).
+pub fn openapi_v3_paths(crds: &[Value]) -> Value {
+    let mut gvs: Vec<(String, String)> = Vec::new();
+    for crd in crds {
+        let group = str_at(crd, &["spec", "group"]);
+        for v in versions(crd) {
+            if v.get("served").and_then(Value::as_bool) == Some(true) {
+                let name = v.get("name").and_then(Value::as_str).unwrap_or("");
+                let gv = (group.to_string(), name.to_string());
+                if !name.is_empty() && !gvs.contains(&gv) {
+                    gvs.push(gv);
+                }
+            }
+        }
+    }
+    gvs.sort();
+    let mut paths = Map::new();
+    for (g, v) in gvs {
+        if let Some(doc) = openapi_v3_group_version(crds, &g, &v) {
+            paths.insert(
+                format!("apis/{g}/{v}"),
+                json!({"serverRelativeURL": format!("/openapi/v3/apis/{g}/{v}?hash={}", document_hash(&doc))}),
+            );
+        }
+    }
+    json!({ "paths": paths })
+}
+
+/// The OpenAPI v3 document for one group/version of CRDs, or `None` when no CRD serves it.
+///
+/// Schemas are keyed as the real server keys them: the group's labels reversed, the version
+/// and the kind (`com.example.cache.v1alpha1.Memcached`, `...MemcachedList`).
+pub fn openapi_v3_group_version(crds: &[Value], group: &str, version: &str) -> Option<Value> {
+    let mut schemas = Map::new();
+    let mut paths = Map::new();
+    let mut found = false;
+    for crd in crds {
+        if str_at(crd, &["spec", "group"]) != group {
+            continue;
+        }
+        let Some(v) = versions(crd).iter().find(|v| {
+            v.get("name").and_then(Value::as_str) == Some(version)
+                && v.get("served").and_then(Value::as_bool) == Some(true)
+        }) else {
+            continue;
+        };
+        found = true;
+        let kind = str_at(crd, &["spec", "names", "kind"]);
+        let list_kind = match str_at(crd, &["spec", "names", "listKind"]) {
+            "" => format!("{kind}List"),
+            lk => lk.to_string(),
+        };
+        let plural = str_at(crd, &["spec", "names", "plural"]);
+        let prefix = format!("{}.{version}", reverse_group(group));
+        let name = format!("{prefix}.{kind}");
+        let list_name = format!("{prefix}.{list_kind}");
+        let schema = v
+            .get("schema")
+            .and_then(|s| s.get("openAPIV3Schema"))
+            .cloned()
+            .unwrap_or_else(
+                || json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}),
+            );
+        schemas.insert(name.clone(), kind_schema(schema, group, version, kind));
+        schemas.insert(
+            list_name.clone(),
+            list_schema(&name, group, version, kind, &list_kind, plural),
+        );
+        let status = v
+            .get("subresources")
+            .and_then(|s| s.get("status"))
+            .is_some_and(|s| !s.is_null());
+        insert_paths(
+            &Resource {
+                group,
+                version,
+                kind,
+                plural,
+                namespaced: str_at(crd, &["spec", "scope"]) == "Namespaced",
+                status,
+                schema_name: &name,
+                list_schema_name: &list_name,
+            },
+            &mut paths,
+        );
+    }
+    if !found {
+        return None;
+    }
+    insert_meta_schemas(&mut schemas);
+    Some(json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Kubernetes CRD Swagger", "version": "v0.1.0"},
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }))
+}
+
+/// A stable upper-case hex digest of a document (two FNV-1a 64 passes over its JSON text),
+/// used as the `hash` query parameter of the index.
+pub fn document_hash(doc: &Value) -> String {
+    let text = doc.to_string();
+    let fnv = |seed: u64| {
+        text.bytes().fold(seed, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    };
+    format!(
+        "{:016X}{:016X}",
+        fnv(0xcbf2_9ce4_8422_2325),
+        fnv(0x8422_2325_cbf2_9ce4)
+    )
+}
+
+/// `cache.example.com` becomes `com.example.cache`, as in the real component names.
+pub fn reverse_group(group: &str) -> String {
+    group.split('.').rev().collect::<Vec<_>>().join(".")
+}
+
+fn str_at<'a>(v: &'a Value, path: &[&str]) -> &'a str {
+    let mut cur = v;
+    for p in path {
+        match cur.get(p) {
+            Some(n) => cur = n,
+            None => return "",
+        }
+    }
+    cur.as_str().unwrap_or("")
+}
+
+fn versions(crd: &Value) -> &[Value] {
+    crd.get("spec")
+        .and_then(|s| s.get("versions"))
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+}
+
+fn gvk(group: &str, version: &str, kind: &str) -> Value {
+    json!([{"group": group, "kind": kind, "version": version}])
+}
+
+fn kind_schema(mut schema: Value, group: &str, version: &str, kind: &str) -> Value {
+    if !schema.is_object() {
+        schema = json!({"type": "object"});
+    }
+    let obj = schema.as_object_mut().expect("object schema");
+    obj.entry("type").or_insert_with(|| json!("object"));
+    let props = obj
+        .entry("properties")
+        .or_insert_with(|| json!({}))
+        .as_object_mut();
+    if let Some(props) = props {
+        props
+            .entry("apiVersion")
+            .or_insert_with(|| json!({"type": "string", "description": API_VERSION_DOC}));
+        props
+            .entry("kind")
+            .or_insert_with(|| json!({"type": "string", "description": KIND_DOC}));
+        let mut m = ref_to(&format!("{META}.ObjectMeta"), METADATA_DOC);
+        m.as_object_mut().map(|m| m.remove("default"));
+        props.insert("metadata".into(), m);
+    }
+    obj.insert(
+        "x-kubernetes-group-version-kind".into(),
+        gvk(group, version, kind),
+    );
+    schema
+}
+
+fn list_schema(
+    item_name: &str,
+    group: &str,
+    version: &str,
+    kind: &str,
+    list_kind: &str,
+    plural: &str,
+) -> Value {
+    json!({
+        "description": format!("{list_kind} is a list of {kind}"),
+        "type": "object",
+        "required": ["items"],
+        "properties": {
+            "apiVersion": {"type": "string", "description": API_VERSION_DOC},
+            "items": {
+                "type": "array",
+                "description": format!("List of {plural}. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md"),
+                "items": {"$ref": format!("#/components/schemas/{item_name}")},
+            },
+            "kind": {"type": "string", "description": KIND_DOC},
+            "metadata": ref_to(&format!("{META}.ListMeta"), LIST_METADATA_DOC),
+        },
+        "x-kubernetes-group-version-kind": gvk(group, version, list_kind),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn crd() -> Value {
+        json!({
+            "metadata": {"name": "memcacheds.cache.example.com"},
+            "spec": {"group": "cache.example.com", "scope": "Namespaced",
+                "names": {"plural": "memcacheds", "kind": "Memcached", "listKind": "MemcachedList"},
+                "versions": [
+                    {"name": "v1alpha1", "served": true, "storage": true, "subresources": {"status": {}},
+                     "schema": {"openAPIV3Schema": {"type": "object", "description": "Memcached is the Schema for the memcacheds API",
+                        "properties": {"spec": {"type": "object", "properties": {"size": {"type": "integer", "description": "Size of the cluster"}}},
+                                       "metadata": {"type": "object"}}}}},
+                    {"name": "v1beta1", "served": false, "storage": false}
+                ]}
+        })
+    }
+
+    #[test]
+    fn index_lists_served_group_versions_with_a_content_hash() {
+        let index = openapi_v3_paths(&[crd()]);
+        let paths = index["paths"].as_object().unwrap();
+        assert_eq!(paths.len(), 1);
+        let url = paths["apis/cache.example.com/v1alpha1"]["serverRelativeURL"]
+            .as_str()
+            .unwrap();
+        let doc = openapi_v3_group_version(&[crd()], "cache.example.com", "v1alpha1").unwrap();
+        assert_eq!(
+            url,
+            format!(
+                "/openapi/v3/apis/cache.example.com/v1alpha1?hash={}",
+                document_hash(&doc)
+            )
+        );
+        let mut changed = crd();
+        changed["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["description"] = json!("x");
+        assert_ne!(openapi_v3_paths(&[changed]), index);
+        assert!(openapi_v3_group_version(&[crd()], "cache.example.com", "v1beta1").is_none());
+    }
+
+    #[test]
+    fn group_version_document_has_kind_list_and_meta_schemas_and_paths() {
+        let doc = openapi_v3_group_version(&[crd()], "cache.example.com", "v1alpha1").unwrap();
+        let schemas = &doc["components"]["schemas"];
+        let kind = &schemas["com.example.cache.v1alpha1.Memcached"];
+        assert_eq!(
+            kind["x-kubernetes-group-version-kind"],
+            json!([{"group": "cache.example.com", "kind": "Memcached", "version": "v1alpha1"}])
+        );
+        assert_eq!(
+            kind["properties"]["spec"]["properties"]["size"]["type"],
+            "integer"
+        );
+        assert_eq!(kind["properties"]["apiVersion"]["type"], "string");
+        assert_eq!(
+            kind["properties"]["metadata"]["allOf"][0]["$ref"],
+            "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+        );
+        let list = &schemas["com.example.cache.v1alpha1.MemcachedList"];
+        assert_eq!(
+            list["properties"]["items"]["items"]["$ref"],
+            "#/components/schemas/com.example.cache.v1alpha1.Memcached"
+        );
+        assert_eq!(
+            list["x-kubernetes-group-version-kind"][0]["kind"],
+            "MemcachedList"
+        );
+        assert!(
+            schemas["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"]["labels"]
+                .is_object()
+        );
+        // every $ref resolves
+        let text = doc.to_string();
+        for part in text.split("#/components/schemas/").skip(1) {
+            let name = &part[..part.find('"').unwrap()];
+            assert!(schemas.get(name).is_some(), "dangling $ref {name}");
+        }
+        let item = &doc["paths"]["/apis/cache.example.com/v1alpha1/namespaces/{namespace}/memcacheds/{name}"];
+        assert_eq!(item["patch"]["x-kubernetes-action"], "patch");
+        assert_eq!(
+            item["patch"]["x-kubernetes-group-version-kind"]["kind"],
+            "Memcached"
+        );
+        assert!(
+            item["patch"]["parameters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["name"] == "fieldValidation")
+        );
+        assert!(doc["paths"]["/apis/cache.example.com/v1alpha1/namespaces/{namespace}/memcacheds/{name}/status"].is_object());
+        assert!(doc["paths"]["/apis/cache.example.com/v1alpha1/memcacheds"]["get"].is_object());
+    }
+}
