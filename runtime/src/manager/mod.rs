@@ -79,7 +79,8 @@ pub struct Manager {
     cache: Cache,
     metrics: Metrics,
     checks: Checks,
-    runnables: Vec<Runnable>,
+    /// In a mutex only so `Manager` is `Sync` (the running manager is borrowed across awaits).
+    runnables: Mutex<Vec<Runnable>>,
     shutdown: CancellationToken,
     status: ManagerStatus,
 }
@@ -110,7 +111,7 @@ impl Manager {
             cache,
             metrics: Metrics::new(),
             checks,
-            runnables: Vec::new(),
+            runnables: Mutex::new(Vec::new()),
             shutdown: CancellationToken::new(),
             status: ManagerStatus::default(),
         }
@@ -159,7 +160,10 @@ impl Manager {
     /// Adds a controller (or other runnable); it starts when the manager runs and, if it needs
     /// leader election, leads.
     pub fn add(&mut self, runnable: impl Into<Runnable>) {
-        self.runnables.push(runnable.into());
+        self.runnables
+            .get_mut()
+            .expect("runnables lock")
+            .push(runnable.into());
     }
 
     /// A handle that stops the running manager gracefully.
@@ -206,9 +210,10 @@ impl Manager {
 
         let work = CancellationToken::new();
         let mut tasks = JoinSet::new();
-        let (leader_runnables, others): (Vec<_>, Vec<_>) = std::mem::take(&mut self.runnables)
-            .into_iter()
-            .partition(|r| r.needs_leader_election);
+        let (leader_runnables, others): (Vec<_>, Vec<_>) =
+            std::mem::take(self.runnables.get_mut().expect("runnables lock"))
+                .into_iter()
+                .partition(|r| r.needs_leader_election);
         self.spawn_all(others, &work, &mut tasks);
 
         let mut elector = self

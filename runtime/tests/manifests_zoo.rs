@@ -1,0 +1,225 @@
+//! A zoo of tricky Rust shapes turned into CRDs: golden YAML, structural checks, determinism,
+//! `--check` drift detection and installation into the embedded API server.
+
+use std::collections::{BTreeMap, HashMap};
+
+use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
+use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use kube::CustomResource;
+use kube::CustomResourceExt;
+use kubeforge::manifests::{self, ManifestsArgs};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A widget: every CRD-level setting and most validation attributes.
+#[kubeforge::api]
+#[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[kube(
+    group = "zoo.example.com",
+    version = "v1",
+    kind = "Widget",
+    namespaced,
+    status = "WidgetStatus",
+    shortname = "wd",
+    shortname = "wdg",
+    category = "zoo",
+    plural = "widgets",
+    singular = "widget",
+    printcolumn(name = "Size", type_ = "integer", json_path = ".spec.size", description = "Desired size", priority = 0),
+    printcolumn(name = "Age", type_ = "date", json_path = ".metadata.creationTimestamp", format = "date-time"),
+    scale(spec_replicas_path = ".spec.size", status_replicas_path = ".status.replicas", label_selector_path = ".status.selector"),
+    selectable = ".spec.mode",
+    label("app.kubernetes.io/part-of", "zoo"),
+    annotation("zoo.example.com/owner", "team-a")
+)]
+#[serde(rename_all = "camelCase")]
+#[kubeforge(exactly_one_of(config_map, secret_name), rule(rule = "self.size <= 10 || has(self.mode)", message = "big widgets need a mode"))]
+pub struct WidgetSpec {
+    /// How many widgets.
+    #[kubeforge(minimum = 1, maximum = 100, exclusive_maximum, multiple_of = 1, default = 1)]
+    pub size: i32,
+    /// An optional unit enum.
+    pub mode: Option<Mode>,
+    /// A data-carrying (externally tagged) enum.
+    pub source: Option<Source>,
+    /// Ports are IntOrString.
+    #[kubeforge(immutable)]
+    pub port: IntOrString,
+    /// An optional quantity.
+    pub memory: Option<Quantity>,
+    /// Plain string map.
+    #[kubeforge(max_properties = 8, map_type = "atomic", values(max_length = 63))]
+    pub labels: BTreeMap<String, String>,
+    /// Map of quantities.
+    pub limits: HashMap<String, Quantity>,
+    /// A set of tags.
+    #[kubeforge(unique_items, max_items = 5, items(pattern = "^[a-z]+$", min_length = 1))]
+    pub tags: Option<Vec<String>>,
+    /// Ports keyed by name.
+    #[kubeforge(list_map_keys = ["name"])]
+    pub ports: Vec<Port>,
+    /// Renamed on the wire.
+    #[serde(rename = "cm")]
+    #[kubeforge(min_length = 1)]
+    pub config_map: Option<String>,
+    /// Another source.
+    pub secret_name: Option<String>,
+    /// Not serialized at all.
+    #[serde(skip)]
+    pub cache: u8,
+    /// Anything goes.
+    #[kubeforge(preserve_unknown_fields)]
+    pub raw: Option<serde_json::Value>,
+    /// An embedded Kubernetes object.
+    #[kubeforge(embedded_resource)]
+    pub template: Option<serde_json::Value>,
+    /// A recursive tree, schemaless.
+    pub tree: Option<Tree>,
+    /// Quoted format and enum constraints.
+    #[kubeforge(format = "date-time", enum_values = ["2024-01-01T00:00:00Z"], title = "Start", example = "2024-01-01T00:00:00Z")]
+    pub start: Option<String>,
+    /// Defaults given as JSON.
+    #[kubeforge(default_json = r#"{"level": 2}"#)]
+    pub tuning: Option<Tuning>,
+    /// Nested flatten.
+    pub extra: Extra,
+    /// Externally controlled, required though optional in Rust.
+    #[kubeforge(required, nullable)]
+    pub owner: Option<String>,
+}
+
+/// A unit enum.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub enum Mode {
+    Fast,
+    Slow,
+}
+
+/// A data-carrying enum.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum Source {
+    Git { url: String, revision: Option<String> },
+    Bucket { name: String },
+}
+
+/// An item of a map list.
+#[kubeforge::schema]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Port {
+    /// The key.
+    #[kubeforge(max_length = 15)]
+    pub name: String,
+    /// The port.
+    #[kubeforge(minimum = 1, maximum = 65535)]
+    pub container_port: i32,
+    /// The protocol.
+    #[kubeforge(enum_values = ["TCP", "UDP"], default = "TCP")]
+    pub protocol: Option<String>,
+}
+
+/// A recursive type: its recursive field is schemaless.
+#[kubeforge::schema]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Tree {
+    /// The value.
+    pub value: String,
+    /// Children, kept as arbitrary JSON.
+    #[kubeforge(schemaless, preserve_unknown_fields)]
+    #[schemars(with = "serde_json::Value")]
+    pub children: Vec<Tree>,
+}
+
+/// Nested type-level validations.
+#[kubeforge::schema]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[kubeforge(struct_type = "atomic", min_properties = 1, rule = "self.level < 10")]
+pub struct Tuning {
+    /// Level.
+    #[kubeforge(minimum = 0)]
+    pub level: Option<i64>,
+    /// Ratio.
+    #[kubeforge(maximum = 1.5, exclusive_minimum, minimum = 0.0)]
+    pub ratio: Option<f64>,
+}
+
+/// A struct with a flattened map: unknown fields are preserved.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Extra {
+    /// Known field.
+    pub known: Option<String>,
+    /// Everything else.
+    #[serde(flatten)]
+    pub rest: BTreeMap<String, serde_json::Value>,
+}
+
+/// Status of a widget.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+pub struct WidgetStatus {
+    /// Observed replicas.
+    pub replicas: Option<i32>,
+    /// Label selector for the scale subresource.
+    pub selector: Option<String>,
+    /// Conditions.
+    #[kubeforge(list_type = "map", list_map_keys = ["type"])]
+    pub conditions: Option<Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition>>,
+}
+
+pub mod v1beta1 {
+    use super::*;
+
+    /// The old version of Gadget: served, deprecated, not stored.
+    #[kubeforge::api]
+    #[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
+    #[kube(group = "zoo.example.com", version = "v1beta1", kind = "Gadget", storage = false, deprecated = "zoo.example.com/v1beta1 Gadget is deprecated; use v1")]
+    pub struct GadgetSpec {
+        /// Old name.
+        pub name: String,
+    }
+}
+
+pub mod v1 {
+    use super::*;
+
+    /// The current version of Gadget (cluster-scoped).
+    #[kubeforge::api]
+    #[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
+    #[kube(group = "zoo.example.com", version = "v1", kind = "Gadget")]
+    pub struct GadgetSpec {
+        /// New name.
+        #[kubeforge(min_length = 1)]
+        pub display_name: String,
+    }
+}
+
+pub mod v2alpha1 {
+    use super::*;
+
+    /// An unserved future version of Gadget.
+    #[kubeforge::api]
+    #[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
+    #[kube(group = "zoo.example.com", version = "v2alpha1", kind = "Gadget", storage = false, served = false)]
+    pub struct GadgetSpec {
+        /// Newer name.
+        pub title: String,
+    }
+}
+
+fn generated() -> manifests::Generated {
+    manifests::generate(&ManifestsArgs::default()).expect("the zoo generates")
+}
+
+fn file<'a>(g: &'a manifests::Generated, name: &str) -> &'a str {
+    &g.files.iter().find(|(p, _)| p.to_str() == Some(name)).unwrap_or_else(|| panic!("{name} generated: {:?}", g.files.iter().map(|f| &f.0).collect::<Vec<_>>())).1
+}
+
+#[test]
+fn zoo_crds_match_golden_files() {
+    let g = generated();
+    let names: Vec<_> = g.files.iter().map(|(p, _)| p.display().to_string()).collect();
+    assert_eq!(names, ["crd/bases/zoo.example.com_gadgets.yaml", "crd/bases/zoo.example.com_widgets.yaml", "rbac/role.yaml"]);
+    insta::assert_snapshot!("widgets", file(&g, "crd/bases/zoo.example.com_widgets.yaml"));
+    insta::assert_snapshot!("gadgets", file(&g, "crd/bases/zoo.example.com_gadgets.yaml"));
+    assert!(g.warnings.is_empty(), "{:?}", g.warnings);
+}
