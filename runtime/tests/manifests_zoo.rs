@@ -6,7 +6,6 @@ use std::collections::{BTreeMap, HashMap};
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use kube::CustomResource;
-use kube::CustomResourceExt;
 use kubeforge::manifests::{self, ManifestsArgs};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -25,18 +24,45 @@ use serde::{Deserialize, Serialize};
     category = "zoo",
     plural = "widgets",
     singular = "widget",
-    printcolumn(name = "Size", type_ = "integer", json_path = ".spec.size", description = "Desired size", priority = 0),
-    printcolumn(name = "Age", type_ = "date", json_path = ".metadata.creationTimestamp", format = "date-time"),
-    scale(spec_replicas_path = ".spec.size", status_replicas_path = ".status.replicas", label_selector_path = ".status.selector"),
+    printcolumn(
+        name = "Size",
+        type_ = "integer",
+        json_path = ".spec.size",
+        description = "Desired size",
+        priority = 0
+    ),
+    printcolumn(
+        name = "Age",
+        type_ = "date",
+        json_path = ".metadata.creationTimestamp",
+        format = "date-time"
+    ),
+    scale(
+        spec_replicas_path = ".spec.size",
+        status_replicas_path = ".status.replicas",
+        label_selector_path = ".status.selector"
+    ),
     selectable = ".spec.mode",
     label("app.kubernetes.io/part-of", "zoo"),
     annotation("zoo.example.com/owner", "team-a")
 )]
 #[serde(rename_all = "camelCase")]
-#[kubeforge(exactly_one_of(config_map, secret_name), rule(rule = "self.size <= 10 || has(self.mode)", message = "big widgets need a mode"))]
+#[kubeforge(
+    exactly_one_of(config_map, secret_name),
+    rule(
+        rule = "self.size <= 10 || has(self.mode)",
+        message = "big widgets need a mode"
+    )
+)]
 pub struct WidgetSpec {
     /// How many widgets.
-    #[kubeforge(minimum = 1, maximum = 100, exclusive_maximum, multiple_of = 1, default = 1)]
+    #[kubeforge(
+        minimum = 1,
+        maximum = 100,
+        exclusive_maximum,
+        multiple_of = 1,
+        default = 1
+    )]
     pub size: i32,
     /// An optional unit enum.
     pub mode: Option<Mode>,
@@ -53,7 +79,11 @@ pub struct WidgetSpec {
     /// Map of quantities.
     pub limits: HashMap<String, Quantity>,
     /// A set of tags.
-    #[kubeforge(unique_items, max_items = 5, items(pattern = "^[a-z]+$", min_length = 1))]
+    #[kubeforge(
+        unique_items,
+        max_items = 5,
+        items(pattern = "^[a-z]+$", min_length = 1)
+    )]
     pub tags: Option<Vec<String>>,
     /// Ports keyed by name.
     #[kubeforge(list_map_keys = ["name"])]
@@ -99,8 +129,13 @@ pub enum Mode {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum Source {
-    Git { url: String, revision: Option<String> },
-    Bucket { name: String },
+    Git {
+        url: String,
+        revision: Option<String>,
+    },
+    Bucket {
+        name: String,
+    },
 }
 
 /// An item of a map list.
@@ -155,6 +190,7 @@ pub struct Extra {
 }
 
 /// Status of a widget.
+#[kubeforge::schema]
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 pub struct WidgetStatus {
     /// Observed replicas.
@@ -172,7 +208,13 @@ pub mod v1beta1 {
     /// The old version of Gadget: served, deprecated, not stored.
     #[kubeforge::api]
     #[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
-    #[kube(group = "zoo.example.com", version = "v1beta1", kind = "Gadget", storage = false, deprecated = "zoo.example.com/v1beta1 Gadget is deprecated; use v1")]
+    #[kube(
+        group = "zoo.example.com",
+        version = "v1beta1",
+        kind = "Gadget",
+        storage = false,
+        deprecated = "zoo.example.com/v1beta1 Gadget is deprecated; use v1"
+    )]
     pub struct GadgetSpec {
         /// Old name.
         pub name: String,
@@ -199,7 +241,13 @@ pub mod v2alpha1 {
     /// An unserved future version of Gadget.
     #[kubeforge::api]
     #[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
-    #[kube(group = "zoo.example.com", version = "v2alpha1", kind = "Gadget", storage = false, served = false)]
+    #[kube(
+        group = "zoo.example.com",
+        version = "v2alpha1",
+        kind = "Gadget",
+        storage = false,
+        served = false
+    )]
     pub struct GadgetSpec {
         /// Newer name.
         pub title: String,
@@ -211,15 +259,228 @@ fn generated() -> manifests::Generated {
 }
 
 fn file<'a>(g: &'a manifests::Generated, name: &str) -> &'a str {
-    &g.files.iter().find(|(p, _)| p.to_str() == Some(name)).unwrap_or_else(|| panic!("{name} generated: {:?}", g.files.iter().map(|f| &f.0).collect::<Vec<_>>())).1
+    &g.files
+        .iter()
+        .find(|(p, _)| p.to_str() == Some(name))
+        .unwrap_or_else(|| {
+            panic!(
+                "{name} generated: {:?}",
+                g.files.iter().map(|f| &f.0).collect::<Vec<_>>()
+            )
+        })
+        .1
 }
 
 #[test]
 fn zoo_crds_match_golden_files() {
     let g = generated();
-    let names: Vec<_> = g.files.iter().map(|(p, _)| p.display().to_string()).collect();
-    assert_eq!(names, ["crd/bases/zoo.example.com_gadgets.yaml", "crd/bases/zoo.example.com_widgets.yaml", "rbac/role.yaml"]);
-    insta::assert_snapshot!("widgets", file(&g, "crd/bases/zoo.example.com_widgets.yaml"));
-    insta::assert_snapshot!("gadgets", file(&g, "crd/bases/zoo.example.com_gadgets.yaml"));
+    let names: Vec<_> = g
+        .files
+        .iter()
+        .map(|(p, _)| p.display().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "crd/bases/zoo.example.com_gadgets.yaml",
+            "crd/bases/zoo.example.com_widgets.yaml",
+            "rbac/role.yaml"
+        ]
+    );
+    insta::assert_snapshot!(
+        "widgets",
+        file(&g, "crd/bases/zoo.example.com_widgets.yaml")
+    );
+    insta::assert_snapshot!(
+        "gadgets",
+        file(&g, "crd/bases/zoo.example.com_gadgets.yaml")
+    );
     assert!(g.warnings.is_empty(), "{:?}", g.warnings);
+}
+
+#[test]
+fn output_is_deterministic_and_structural() {
+    let first = generated();
+    for _ in 0..3 {
+        assert_eq!(generated(), first);
+    }
+    for crd in kubeforge::scheme::crds().unwrap() {
+        for v in &crd.spec.versions {
+            let schema = serde_json::to_value(
+                v.schema
+                    .as_ref()
+                    .unwrap()
+                    .open_api_v3_schema
+                    .as_ref()
+                    .unwrap(),
+            )
+            .unwrap();
+            assert_eq!(
+                manifests::structural::check(&schema),
+                vec![],
+                "{} {}",
+                crd.metadata.name.as_deref().unwrap_or(""),
+                v.name
+            );
+        }
+    }
+}
+
+#[test]
+fn the_scheme_knows_every_zoo_kind() {
+    use kube::core::GroupVersionKind;
+    let types: Vec<String> = kubeforge::scheme::api_types()
+        .iter()
+        .map(|t| format!("{}/{} {}", t.group(), t.version(), t.kind()))
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "zoo.example.com/v1 Gadget",
+            "zoo.example.com/v1beta1 Gadget",
+            "zoo.example.com/v2alpha1 Gadget",
+            "zoo.example.com/v1 Widget"
+        ]
+    );
+    let t = kubeforge::scheme::lookup(&GroupVersionKind::gvk(
+        "zoo.example.com",
+        "v1beta1",
+        "Gadget",
+    ))
+    .unwrap();
+    assert_eq!(t.rust_type(), "manifests_zoo::v1beta1::Gadget");
+    assert!(
+        kubeforge::scheme::lookup(&GroupVersionKind::gvk("zoo.example.com", "v3", "Gadget"))
+            .is_none()
+    );
+    assert_eq!(
+        kubeforge::scheme::versions_of("zoo.example.com", "Gadget").len(),
+        3
+    );
+}
+
+#[test]
+fn check_reports_drift_and_write_is_idempotent() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ManifestsArgs {
+        output_dir: dir.path().to_path_buf(),
+        check: true,
+        ..Default::default()
+    };
+    let err = manifests::run(args.clone()).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("zoo.example.com_widgets.yaml") && text.contains("role.yaml"),
+        "{text}"
+    );
+
+    manifests::run(ManifestsArgs {
+        check: false,
+        ..args.clone()
+    })
+    .unwrap();
+    manifests::run(args.clone()).expect("no drift right after generating");
+    let widgets = dir.path().join("crd/bases/zoo.example.com_widgets.yaml");
+    let before = std::fs::metadata(&widgets).unwrap().modified().unwrap();
+    manifests::run(ManifestsArgs {
+        check: false,
+        ..args.clone()
+    })
+    .unwrap();
+    assert_eq!(
+        std::fs::metadata(&widgets).unwrap().modified().unwrap(),
+        before,
+        "unchanged files are not rewritten"
+    );
+
+    std::fs::write(&widgets, "---\n").unwrap();
+    match manifests::run(args).unwrap_err() {
+        manifests::Error::Drift { files } => assert_eq!(files, vec![widgets]),
+        other => panic!("expected drift, got {other}"),
+    }
+}
+
+#[test]
+fn no_descriptions_drops_every_schema_description() {
+    let g = manifests::generate(&ManifestsArgs {
+        no_descriptions: true,
+        ..Default::default()
+    })
+    .unwrap();
+    let widgets = file(&g, "crd/bases/zoo.example.com_widgets.yaml");
+    // Only the printer column's description is left: it is not part of the schema.
+    assert_eq!(widgets.matches("description:").count(), 1, "{widgets}");
+    assert!(widgets.contains("description: Desired size"), "{widgets}");
+    let with = file(&generated(), "crd/bases/zoo.example.com_widgets.yaml").len();
+    assert!(widgets.len() + 5000 < with, "{} vs {with}", widgets.len());
+}
+
+#[test]
+fn typed_helpers_exist_per_kind() {
+    // Compile-time: the helper signatures generated for namespaced, cluster-scoped and status kinds.
+    let _: fn(kube::Client, &str) -> kube::Api<Widget> = Widget::api;
+    let _: fn(kube::Client) -> kube::Api<Widget> = Widget::api_all;
+    let _: fn(kube::Client) -> kube::Api<v1::Gadget> = v1::Gadget::api;
+    let w = Widget::new("w", serde_json::from_value(serde_json::json!({
+        "size": 1, "port": 80, "labels": {}, "limits": {}, "ports": [], "extra": {}, "owner": null
+    })).unwrap());
+    // The Rust counterpart of DeepCopy: Clone, and a serde round trip keeps the object.
+    let copy = w.clone();
+    assert_eq!(
+        serde_json::to_value(&copy).unwrap(),
+        serde_json::to_value(&w).unwrap()
+    );
+    assert_eq!(
+        serde_json::to_value(&w).unwrap()["apiVersion"],
+        "zoo.example.com/v1"
+    );
+}
+
+#[tokio::test]
+async fn every_zoo_crd_installs_into_the_embedded_api_server() {
+    use kube::api::{Api, PostParams};
+    let mut builder = kubeforge_testenv::TestEnv::builder();
+    for crd in kubeforge::scheme::crds().unwrap() {
+        builder = builder.crd(crd);
+    }
+    // Also through the written YAML, as `make install` does.
+    let dir = tempfile::tempdir().unwrap();
+    manifests::run(ManifestsArgs {
+        output_dir: dir.path().to_path_buf(),
+        ..Default::default()
+    })
+    .unwrap();
+    let env = kubeforge_testenv::TestEnv::builder()
+        .crds_from_dir(dir.path().join("crd/bases"))
+        .start()
+        .await
+        .expect("the generated YAML installs");
+    drop(env);
+    let env = builder.start().await.expect("every zoo CRD is accepted");
+    let client = env.client();
+    let widgets: Api<Widget> = Widget::api(client.clone(), env.namespace());
+    let good = serde_json::json!({
+        "apiVersion": "zoo.example.com/v1", "kind": "Widget", "metadata": {"name": "good"},
+        "spec": {"size": 3, "port": 80, "labels": {}, "limits": {}, "ports": [{"name": "http", "containerPort": 80}],
+                 "extra": {"known": "k", "unknown": 1}, "owner": null, "cm": "cfg"}
+    });
+    let created = widgets
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(good.clone()).unwrap(),
+        )
+        .await
+        .expect("a valid widget is accepted");
+    assert_eq!(created.spec.size, 3);
+    let mut bad = good.clone();
+    bad["metadata"]["name"] = "bad".into();
+    bad["spec"]["size"] = 0.into();
+    let err = widgets
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(bad).unwrap(),
+        )
+        .await
+        .expect_err("size below minimum is rejected");
+    assert!(err.to_string().contains("spec.size"), "{err}");
 }

@@ -32,6 +32,28 @@ pub fn strip_descriptions(schema: &mut Value) {
     }
 }
 
+/// Writes integral bounds as integers (`minimum: 1`, as controller-gen does, not `1.0`):
+/// `JSONSchemaProps` stores them as floats.
+pub fn integral_bounds(value: &mut Value) {
+    match value {
+        Value::Object(obj) => {
+            for (key, v) in obj.iter_mut() {
+                if matches!(key.as_str(), "minimum" | "maximum" | "multipleOf")
+                    && let Some(f) = v.as_f64()
+                    && f.fract() == 0.0
+                    && f.abs() < 9.0e15
+                {
+                    *v = Value::from(f as i64);
+                } else {
+                    integral_bounds(v);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral_bounds),
+        _ => {}
+    }
+}
+
 /// The CRD as JSON, with the generator annotation and (if asked) without descriptions.
 pub fn crd_value(crd: &CustomResourceDefinition, no_descriptions: bool) -> Value {
     let mut crd = crd.clone();
@@ -40,6 +62,7 @@ pub fn crd_value(crd: &CustomResourceDefinition, no_descriptions: bool) -> Value
         .get_or_insert_with(Default::default)
         .insert(VERSION_ANNOTATION.into(), env!("CARGO_PKG_VERSION").into());
     let mut value = serde_json::to_value(&crd).expect("CRDs serialize");
+    integral_bounds(&mut value);
     if no_descriptions && let Some(Value::Array(versions)) = value.pointer_mut("/spec/versions") {
         for v in versions {
             if let Some(schema) = v.pointer_mut("/schema/openAPIV3Schema") {
@@ -81,6 +104,16 @@ mod tests {
                 "description": {"type": "string"},
                 "list": {"type": "array", "items": {"type": "object"}}
             }})
+        );
+    }
+
+    #[test]
+    fn integral_bounds_become_integers() {
+        let mut v = json!({"properties": {"a": {"minimum": 1.0, "maximum": 1.5, "multipleOf": 2.0, "default": 3.0}}});
+        integral_bounds(&mut v);
+        assert_eq!(
+            v.to_string(),
+            r#"{"properties":{"a":{"default":3.0,"maximum":1.5,"minimum":1,"multipleOf":2}}}"#
         );
     }
 

@@ -19,6 +19,26 @@ pub trait SchemaFields {
     const FIELDS: &'static [&'static str];
 }
 
+macro_rules! fields {
+    ($($ty:path => [$($name:literal),* $(,)?];)*) => {
+        $(impl SchemaFields for $ty {
+            const FIELDS: &'static [&'static str] = &[$($name),*];
+        })*
+    };
+}
+
+// Kubernetes types commonly used as items of map lists in specs and statuses.
+fields! {
+    k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition => ["lastTransitionTime", "message", "observedGeneration", "reason", "status", "type"];
+    k8s_openapi::api::core::v1::Container => ["args", "command", "env", "envFrom", "image", "imagePullPolicy", "lifecycle", "livenessProbe", "name", "ports", "readinessProbe", "resizePolicy", "resources", "restartPolicy", "securityContext", "startupProbe", "stdin", "stdinOnce", "terminationMessagePath", "terminationMessagePolicy", "tty", "volumeDevices", "volumeMounts", "workingDir"];
+    k8s_openapi::api::core::v1::ContainerPort => ["containerPort", "hostIP", "hostPort", "name", "protocol"];
+    k8s_openapi::api::core::v1::EnvVar => ["name", "value", "valueFrom"];
+    k8s_openapi::api::core::v1::Volume => ["name"];
+    k8s_openapi::api::core::v1::VolumeMount => ["mountPath", "mountPropagation", "name", "readOnly", "recursiveReadOnly", "subPath", "subPathExpr"];
+    k8s_openapi::api::core::v1::ServicePort => ["appProtocol", "name", "nodePort", "port", "protocol", "targetPort"];
+    k8s_openapi::api::core::v1::LocalObjectReference => ["name"];
+}
+
 /// `list.contains(&needle)` usable in constants.
 pub const fn contains(list: &[&str], needle: &str) -> bool {
     let mut i = 0;
