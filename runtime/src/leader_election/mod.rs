@@ -75,8 +75,8 @@ pub fn default_identity() -> String {
 pub struct LeaderElector {
     api: Api<Lease>,
     options: LeaderElectionOptions,
-    /// The lease as last read, and when (on our clock) it last changed.
-    observed: Option<(LeaseSpec, Instant)>,
+    /// The lease as last read, its resourceVersion, and when (on our clock) it last changed.
+    observed: Option<(LeaseSpec, Option<String>, Instant)>,
     status: Gauge,
 }
 
@@ -189,14 +189,14 @@ impl LeaderElector {
     fn holder(&self) -> Option<&str> {
         self.observed
             .as_ref()
-            .and_then(|(s, _)| s.holder_identity.as_deref())
+            .and_then(|(s, _, _)| s.holder_identity.as_deref())
     }
 
     /// One client-go `tryAcquireOrRenew`: `Ok(true)` when we hold the lease afterwards.
     async fn try_acquire_or_renew(&mut self) -> Result<bool, kube::Error> {
         let now = MicroTime(Timestamp::now());
-        let duration_secs =
-            i32::try_from(self.options.lease_duration.as_secs()).unwrap_or(i32::MAX);
+        // The API field has whole seconds: round up so sub-second test durations still hold.
+        let duration_secs = self.options.lease_duration.as_secs_f64().ceil().max(1.0) as i32;
         let Some(existing) = self.api.get_opt(&self.options.lease_name).await? else {
             let lease = Lease {
                 metadata: ObjectMeta {
@@ -214,7 +214,7 @@ impl LeaderElector {
             };
             return match self.api.create(&PostParams::default(), &lease).await {
                 Ok(created) => {
-                    self.observe(created.spec.unwrap_or_default());
+                    self.observe(&created);
                     Ok(true)
                 }
                 Err(kube::Error::Api(s)) if s.code == 409 => Ok(false),
@@ -222,7 +222,7 @@ impl LeaderElector {
             };
         };
         let spec = existing.spec.clone().unwrap_or_default();
-        self.observe(spec.clone());
+        self.observe(&existing);
         let holder = spec.holder_identity.as_deref().unwrap_or("");
         let ours = holder == self.options.identity;
         if !ours && !holder.is_empty() && !self.expired(&spec) {
@@ -255,7 +255,7 @@ impl LeaderElector {
             .await
         {
             Ok(lease) => {
-                self.observe(lease.spec.unwrap_or_default());
+                self.observe(&lease);
                 Ok(true)
             }
             Err(kube::Error::Api(s)) if s.code == 409 => Ok(false),
@@ -263,11 +263,17 @@ impl LeaderElector {
         }
     }
 
-    /// Remembers the lease, restarting the expiry clock when it changed.
-    fn observe(&mut self, spec: LeaseSpec) {
-        let changed = self.observed.as_ref().is_none_or(|(old, _)| *old != spec);
+    /// Remembers the lease, restarting the expiry clock when it changed (any write to the
+    /// lease, a renewal included, changes its resourceVersion).
+    fn observe(&mut self, lease: &Lease) {
+        let version = lease.metadata.resource_version.clone();
+        let spec = lease.spec.clone().unwrap_or_default();
+        let changed = self
+            .observed
+            .as_ref()
+            .is_none_or(|(old, old_version, _)| *old_version != version || *old != spec);
         if changed {
-            self.observed = Some((spec, Instant::now()));
+            self.observed = Some((spec, version, Instant::now()));
         }
     }
 
@@ -280,7 +286,7 @@ impl LeaderElector {
             });
         self.observed
             .as_ref()
-            .is_none_or(|(_, at)| at.elapsed() >= duration)
+            .is_none_or(|(_, _, at)| at.elapsed() >= duration)
     }
 }
 
