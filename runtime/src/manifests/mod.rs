@@ -15,6 +15,8 @@ pub use render::{
     LAST_APPLIED_LIMIT, VERSION_ANNOTATION, crd_value, strip_descriptions, yaml_documents,
 };
 
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+
 use crate::scheme::{self, SchemeError};
 
 /// Arguments of the `manifests` subcommand (flatten or use as a subcommand's arguments).
@@ -110,6 +112,38 @@ fn hint_for(error: &SchemeError) -> Option<String> {
         .into_iter()
         .find(|t| t.rust_type() == rust_type)?;
     structural::explain_raw(&t.raw_schema())
+}
+
+/// Checks every version of a CRD against the structural-schema rules.
+pub fn check_crd(crd: &CustomResourceDefinition) -> Result<(), Error> {
+    let name = crd.metadata.name.clone().unwrap_or_default();
+    for v in &crd.spec.versions {
+        let schema = v
+            .schema
+            .as_ref()
+            .and_then(|s| s.open_api_v3_schema.as_ref())
+            .map(|s| serde_json::to_value(s).expect("schemas serialize"))
+            .unwrap_or(serde_json::Value::Null);
+        let violations = structural::check(&schema);
+        if !violations.is_empty() {
+            return Err(Error::NotStructural {
+                crd: name,
+                version: v.name.clone(),
+                violations,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The CRD of one registered kind (versions merged), checked; errors carry explanations.
+pub fn crd(group: &str, kind: &str) -> Result<CustomResourceDefinition, Error> {
+    let crd = scheme::crd_for(group, kind).map_err(|source| {
+        let hint = hint_for(&source);
+        Error::Scheme { source, hint }
+    })?;
+    check_crd(&crd)?;
+    Ok(crd)
 }
 
 /// Generates every manifest in memory (no file access).

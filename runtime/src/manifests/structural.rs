@@ -73,6 +73,9 @@ impl Checker {
                 self.push(path, why);
             }
         }
+        if obj.contains_key("$ref") {
+            return;
+        }
         let int_or_string = obj.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true));
         let preserve = obj.get("x-kubernetes-preserve-unknown-fields");
         if preserve == Some(&Value::Bool(false)) {
