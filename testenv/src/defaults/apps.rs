@@ -33,7 +33,11 @@ pub fn deployment(object: &mut Value) {
 /// RollingUpdate` (with `rollingUpdate.partition: 0` when the type was defaulted or a
 /// rollingUpdate is given), `replicas: 1`, `revisionHistoryLimit: 10`,
 /// `persistentVolumeClaimRetentionPolicy` Retain/Retain, then the pod template and the
-/// volume claim templates (`volumeMode: Filesystem`, `status.phase: Pending`).
+/// volume claim templates (`apiVersion: v1`, `kind: PersistentVolumeClaim`,
+/// `volumeMode: Filesystem`, `status.phase: Pending`).
+///
+/// `rollingUpdate.maxUnavailable` is not defaulted: the `MaxUnavailableStatefulSet` gate that
+/// defaults it to 1 was on in 1.35.0-1.35.3 and turned off again from 1.35.4.
 pub fn stateful_set(object: &mut Value) {
     let Some(spec) = spec_of(object) else { return };
     set_default_str(spec, "podManagementPolicy", "OrderedReady");
@@ -59,6 +63,9 @@ pub fn stateful_set(object: &mut Value) {
     set_default(spec, "revisionHistoryLimit", json!(10));
     pod_template(spec, "template");
     for claim in each_object(spec, "volumeClaimTemplates") {
+        // The v1 conversion stamps the embedded claims' type meta.
+        set_default_str(claim, "apiVersion", "v1");
+        set_default_str(claim, "kind", "PersistentVolumeClaim");
         pvc(claim);
     }
 }
