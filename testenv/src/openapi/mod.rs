@@ -6,9 +6,11 @@
 //! This is what `kubectl explain <plural>` reads, and what kubectl checks to learn that the
 //! server validates fields itself (`fieldValidation` on PATCH) before `kubectl apply`.
 //!
-//! Built-in groups (`api/v1`, `apis/apps/v1`, ...) are not described: the index lists CRD
-//! group-versions only, and a test server answers 404 for the others.
+//! Built-in group-versions (`api/v1`, `apis/apps/v1`, ...) get minimal documents (see
+//! [`builtin`]): their paths with the `fieldValidation` parameter kubectl checks before it
+//! sends `apply`/`create`, and per kind a shape-only schema for `kubectl explain`.
 
+pub mod builtin;
 mod meta;
 mod paths;
 
@@ -22,7 +24,8 @@ const METADATA_DOC: &str = "Standard object's metadata. More info: https://git.k
 const LIST_METADATA_DOC: &str = "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
 
 /// The `/openapi/v3` index: `{"paths": {"apis/<g>/<v>": {"serverRelativeURL":
-/// "/openapi/v3/apis/<g>/<v>?hash=<HEX>"}}}` for every served version of the CRDs given.
+/// "/openapi/v3/apis/<g>/<v>?hash=<HEX>"}}}` for every served version of the CRDs given,
+/// plus the built-in group-versions (`api/v1`, `apis/apps/v1`, ...).
 ///
 /// The hash is a hex digest of the group-version document, so it changes whenever a CRD of
 /// that group-version changes (clients cache documents by it).
@@ -40,20 +43,28 @@ pub fn openapi_v3_paths(crds: &[Value]) -> Value {
             }
         }
     }
+    for (g, v) in builtin::group_versions() {
+        let gv = (g.to_string(), v.to_string());
+        if !gvs.contains(&gv) {
+            gvs.push(gv);
+        }
+    }
     gvs.sort();
     let mut paths = Map::new();
     for (g, v) in gvs {
         if let Some(doc) = openapi_v3_group_version(crds, &g, &v) {
+            let key = builtin::index_key(&g, &v);
             paths.insert(
-                format!("apis/{g}/{v}"),
-                json!({"serverRelativeURL": format!("/openapi/v3/apis/{g}/{v}?hash={}", document_hash(&doc))}),
+                key.clone(),
+                json!({"serverRelativeURL": format!("/openapi/v3/{key}?hash={}", document_hash(&doc))}),
             );
         }
     }
     json!({ "paths": paths })
 }
 
-/// The OpenAPI v3 document for one group/version of CRDs, or `None` when no CRD serves it.
+/// The OpenAPI v3 document for one group/version of CRDs (or of built-in kinds, see
+/// [`builtin`]), or `None` when nothing serves it.
 ///
 /// Schemas are keyed as the real server keys them: the group's labels reversed, the version
 /// and the kind (`com.example.cache.v1alpha1.Memcached`, `...MemcachedList`).
@@ -112,12 +123,63 @@ pub fn openapi_v3_group_version(crds: &[Value], group: &str, version: &str) -> O
         );
     }
     if !found {
-        return None;
+        return builtin_group_version(group, version);
     }
     insert_meta_schemas(&mut schemas);
     Some(json!({
         "openapi": "3.0.0",
         "info": {"title": "Kubernetes CRD Swagger", "version": "v0.1.0"},
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }))
+}
+
+fn builtin_group_version(group: &str, version: &str) -> Option<Value> {
+    let kinds: Vec<_> = builtin::BUILTINS
+        .iter()
+        .filter(|b| b.0 == group && b.1 == version)
+        .collect();
+    if kinds.is_empty() {
+        return None;
+    }
+    let prefix = builtin::component_prefix(group, version);
+    let mut schemas = Map::new();
+    let mut paths = Map::new();
+    for &&(_, _, kind, plural, namespaced, status) in &kinds {
+        let name = format!("{prefix}.{kind}");
+        let list_kind = format!("{kind}List");
+        let list_name = format!("{prefix}.{list_kind}");
+        schemas.insert(
+            name.clone(),
+            kind_schema(
+                builtin::kind_schema(group, version, kind),
+                group,
+                version,
+                kind,
+            ),
+        );
+        schemas.insert(
+            list_name.clone(),
+            list_schema(&name, group, version, kind, &list_kind, plural),
+        );
+        insert_paths(
+            &Resource {
+                group,
+                version,
+                kind,
+                plural,
+                namespaced,
+                status,
+                schema_name: &name,
+                list_schema_name: &list_name,
+            },
+            &mut paths,
+        );
+    }
+    insert_meta_schemas(&mut schemas);
+    Some(json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Kubernetes", "version": "v1.35.0"},
         "paths": paths,
         "components": {"schemas": schemas},
     }))
@@ -244,7 +306,9 @@ mod tests {
     fn index_lists_served_group_versions_with_a_content_hash() {
         let index = openapi_v3_paths(&[crd()]);
         let paths = index["paths"].as_object().unwrap();
-        assert_eq!(paths.len(), 1);
+        assert!(paths.contains_key("api/v1"));
+        assert!(paths.contains_key("apis/apps/v1"));
+        assert!(paths.contains_key("apis/apiextensions.k8s.io/v1"));
         let url = paths["apis/cache.example.com/v1alpha1"]["serverRelativeURL"]
             .as_str()
             .unwrap();
@@ -260,6 +324,42 @@ mod tests {
         changed["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["description"] = json!("x");
         assert_ne!(openapi_v3_paths(&[changed]), index);
         assert!(openapi_v3_group_version(&[crd()], "cache.example.com", "v1beta1").is_none());
+        assert!(!paths.contains_key("apis/cache.example.com/v1beta1"));
+    }
+
+    #[test]
+    fn built_in_documents_let_kubectl_find_field_validation() {
+        let doc = openapi_v3_group_version(&[], "apps", "v1").unwrap();
+        let schemas = &doc["components"]["schemas"];
+        assert_eq!(
+            schemas["io.k8s.api.apps.v1.Deployment"]["x-kubernetes-group-version-kind"][0]["kind"],
+            "Deployment"
+        );
+        let patch =
+            &doc["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"]["patch"];
+        assert_eq!(
+            patch["x-kubernetes-group-version-kind"]["kind"],
+            "Deployment"
+        );
+        assert!(
+            patch["parameters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["name"] == "fieldValidation")
+        );
+        assert!(
+            patch["requestBody"]["content"]
+                .get("application/strategic-merge-patch+json")
+                .is_none()
+        );
+        let core = openapi_v3_group_version(&[], "", "v1").unwrap();
+        assert_eq!(
+            core["paths"]["/api/v1/namespaces/{namespace}/pods"]["post"]["operationId"],
+            "createCoreV1NamespacedPod"
+        );
+        assert!(core["paths"]["/api/v1/namespaces/{name}"]["put"].is_object());
+        assert!(openapi_v3_group_version(&[], "nope.example.com", "v1").is_none());
     }
 
     #[test]

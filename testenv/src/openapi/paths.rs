@@ -184,8 +184,17 @@ fn patch_body() -> Value {
 /// Builds the path items of one resource (and its status subresource) into `paths`.
 pub fn insert_paths(r: &Resource<'_>, paths: &mut Map<String, Value>) {
     let gvk = json!({"group": r.group, "version": r.version, "kind": r.kind});
-    let base = format!("/apis/{}/{}", r.group, r.version);
-    let gv = format!("{}{}", camel(r.group), camel(r.version));
+    let (base, gv) = if r.group.is_empty() {
+        (
+            format!("/api/{}", r.version),
+            format!("Core{}", camel(r.version)),
+        )
+    } else {
+        (
+            format!("/apis/{}/{}", r.group, r.version),
+            format!("{}{}", camel(r.group), camel(r.version)),
+        )
+    };
     let (collection, scope) = if r.namespaced {
         (
             format!("{base}/namespaces/{{namespace}}/{}", r.plural),
