@@ -2,6 +2,7 @@
 //! per-version resource lists, aggregated discovery (apidiscovery.k8s.io/v2), OpenAPI.
 
 mod aggregated;
+mod openapi;
 mod version;
 
 use std::collections::BTreeMap;
@@ -60,8 +61,12 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
             None => Reply::error(ApiError::no_route(&req.path)),
         },
         Route::Resources(g, v) => Reply::json(200, resource_list(registry, &g, &v)),
-        Route::OpenApiV3 | Route::OpenApiV3GroupVersion(..) => {
-            Reply::error(ApiError::no_route(&req.path))
+        Route::OpenApiV3 => Reply::json(200, openapi::index(&cluster.store)),
+        Route::OpenApiV3GroupVersion(g, v) => {
+            match openapi::group_version(&cluster.store, &g, &v) {
+                Some(doc) => Reply::json(200, doc),
+                None => Reply::error(ApiError::no_route(&req.path)),
+            }
         }
         Route::Object(_) => Reply::error(ApiError::no_route(&req.path)),
     }

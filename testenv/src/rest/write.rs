@@ -587,6 +587,9 @@ pub fn apply_patch(
     current: &mut Value,
     patch_doc: &Value,
 ) -> Result<(), ApiError> {
+    let object_name = meta::meta_str(current, "name")
+        .unwrap_or_default()
+        .to_string();
     let bad = |e: patch::PatchError| match e {
         patch::PatchError::Malformed(_) => ApiError::bad_request(e.to_string()),
         patch::PatchError::Unsupported(_) => {
@@ -594,7 +597,7 @@ pub fn apply_patch(
         }
         _ => ApiError::invalid(
             def,
-            meta::meta_str(current, "name").unwrap_or_default(),
+            &object_name,
             vec![Cause {
                 reason: "FieldValueInvalid".into(),
                 message: e.to_string(),
@@ -641,14 +644,8 @@ pub fn apply_patch(
                 patch::merge_patch(current, patch_doc);
                 return Ok(());
             }
-            let _ = bad;
-            if kind == PatchType::Strategic {
-                return Err(ApiError::unsupported_media_type(
-                    "application/strategic-merge-patch+json",
-                ));
-            }
-            patch::merge_patch(current, patch_doc);
-            Ok(())
+            patch::strategic::strategic_merge(current, patch_doc, &def.group, &def.kind)
+                .map_err(bad)
         }
     }
 }

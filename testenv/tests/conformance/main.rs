@@ -5,5 +5,6 @@
 mod common;
 mod crud;
 mod kubectl;
+mod listing;
 mod semantics;
 mod watch;
