@@ -35,6 +35,12 @@ pub enum Command {
     /// Print the version of kubeforge and where generated projects get the kubeforge crates.
     #[command(after_help = "Example:\n  kubeforge version")]
     Version,
+    /// Run the embedded Kubernetes API server, for `make run` and kubectl without a cluster.
+    #[cfg(feature = "dev-server")]
+    #[command(
+        after_help = "Example:\n  kubeforge dev-server &                 # installs config/crd/bases, writes .kubeforge/kubeconfig\n  KUBECONFIG=.kubeforge/kubeconfig make run\n  KUBECONFIG=.kubeforge/kubeconfig kubectl apply -k config/samples"
+    )]
+    DevServer(DevServerArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  kubeforge completion bash > ~/.local/share/bash-completion/completions/kubeforge\n  kubeforge completion zsh > \"${fpath[1]}/_kubeforge\"\n  kubeforge completion fish > ~/.config/fish/completions/kubeforge.fish"
@@ -129,6 +135,21 @@ pub struct GenerateArgs {
     /// Project directory [default: the current directory].
     #[arg(long)]
     pub dir: Option<PathBuf>,
+}
+
+/// Flags of `kubeforge dev-server`.
+#[derive(Debug, Args)]
+pub struct DevServerArgs {
+    /// Port on 127.0.0.1 (0 picks a free one).
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// Where to write the kubeconfig for kubectl and the operator.
+    #[arg(long, default_value = ".kubeforge/kubeconfig")]
+    pub kubeconfig: PathBuf,
+    /// Directory of CRD YAML files to install at start (repeatable) [default: config/crd/bases
+    /// when it exists].
+    #[arg(long = "crd-dir")]
+    pub crd_dirs: Vec<PathBuf>,
 }
 
 /// Shells `kubeforge completion` writes scripts for.

@@ -170,6 +170,11 @@ pub enum Error {
         /// Its exit status or spawn error.
         reason: String,
     },
+    /// The embedded API server failed.
+    #[error(
+        "the dev server stopped: {0}\n  fix: check that the port is free and the CRD directories hold valid CustomResourceDefinitions"
+    )]
+    DevServer(String),
     /// A bug in kubeforge.
     #[error("internal error (please report it): {0}")]
     Internal(String),

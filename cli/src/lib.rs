@@ -1,7 +1,7 @@
 //! kubeforge-cli: the `kubeforge` command, kubebuilder for Rust.
 //!
 //! * [`cli`] — commands and flags (clap).
-//! * [`commands`] — one module per command (`init`, `create api`, `generate`, `version`, `completion`).
+//! * [`commands`] — one module per command (`init`, `create api`, `generate`, `dev-server`, `version`, `completion`).
 //! * [`project`] — the PROJECT file.
 //! * [`scaffold`] — the in-memory plan of writes, marker insertion, the all-or-nothing commit.
 //! * [`validate`], [`naming`], [`kubernetes`] — input rules and derived names.
@@ -32,5 +32,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
         Command::Generate(args) => commands::generate::run(args),
         Command::Version => commands::version::run(),
         Command::Completion(args) => commands::completion::run(args.shell),
+        #[cfg(feature = "dev-server")]
+        Command::DevServer(args) => commands::dev_server::run(args),
     }
 }

@@ -1,1 +1,102 @@
-//! Shared helpers for the end-to-end tests.
+//! Shared helpers for the end-to-end tests: scaffold a project with the `kubeforge` CLI, then
+//! build and run it with cargo.
+//!
+//! Generated projects share the workspace's `Cargo.lock` (copied in, so they resolve to the
+//! versions the workspace is tested with and fetch nothing new) and its target directory
+//! (`$CARGO_TARGET_DIR`, else `<workspace>/target`), so their dependencies are built once.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use clap::Parser as _;
+
+/// The root of the kubeforge checkout these tests belong to.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_owned()
+}
+
+/// The target directory generated projects build into.
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace_root().join("target"), PathBuf::from)
+}
+
+static BUILD: Mutex<()> = Mutex::new(());
+
+/// Serialises builds of generated projects: they share one target directory, and two cargo
+/// builds on it would only wait for each other's lock.
+pub fn build_lock() -> MutexGuard<'static, ()> {
+    BUILD
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Runs `kubeforge <args>` (the CLI's library entry point, the same code as the binary) with
+/// `--dir dir` appended.
+pub fn kubeforge(dir: &Path, args: &[&str]) {
+    let mut argv = vec!["kubeforge"];
+    argv.extend_from_slice(args);
+    let dir_arg = dir.display().to_string();
+    if args.first() != Some(&"version") {
+        argv.extend(["--dir", &dir_arg]);
+    }
+    let cli = kubeforge_cli::Cli::try_parse_from(&argv).unwrap_or_else(|e| panic!("{argv:?}: {e}"));
+    if let Err(e) = kubeforge_cli::run(cli) {
+        panic!("kubeforge {}: {e}", args.join(" "));
+    }
+}
+
+/// Prepares a generated project to build like the workspace: copies the workspace's Cargo.lock.
+pub fn share_lockfile(project: &Path) {
+    std::fs::copy(
+        workspace_root().join("Cargo.lock"),
+        project.join("Cargo.lock"),
+    )
+    .expect("copy Cargo.lock");
+}
+
+/// The output of a command that succeeded.
+#[derive(Debug)]
+pub struct Ran {
+    /// Its standard output.
+    pub stdout: String,
+    /// Its standard error.
+    pub stderr: String,
+    /// How long it took.
+    pub elapsed: Duration,
+}
+
+/// Runs `cargo <args>` in `project` with the shared target dir; panics with its output when it
+/// fails.
+pub fn cargo(project: &Path, args: &[&str]) -> Ran {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let started = Instant::now();
+    let output = Command::new(cargo)
+        .args(args)
+        .current_dir(project)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_TERM_COLOR", "never")
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    let ran = Ran {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        elapsed: started.elapsed(),
+    };
+    assert!(
+        output.status.success(),
+        "`cargo {}` failed in {}:\n--- stdout\n{}\n--- stderr\n{}",
+        args.join(" "),
+        project.display(),
+        ran.stdout,
+        ran.stderr
+    );
+    eprintln!("`cargo {}` took {:.1?}", args.join(" "), ran.elapsed);
+    ran
+}

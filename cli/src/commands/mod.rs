@@ -2,6 +2,8 @@
 
 pub mod completion;
 pub mod create_api;
+#[cfg(feature = "dev-server")]
+pub mod dev_server;
 pub mod generate;
 pub mod init;
 pub mod version;

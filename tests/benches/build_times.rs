@@ -1,0 +1,229 @@
+//! Debug build times of a kubeforge-generated operator against a minimal hand-written kube-rs
+//! operator with one CRD and one controller, both built in the same run, sharing nothing but
+//! the cargo registry (each has its own fresh target directory; both use the workspace's
+//! Cargo.lock so the same dependency versions are compared).
+//!
+//! Reports the cold build and the incremental build after editing the reconcile function, and
+//! the ratios generated / hand-written. Not run by CI (minutes of compiling):
+//!
+//!     cargo bench -p kubeforge-e2e --bench build_times
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use clap::Parser as _;
+use kubeforge_e2e::workspace_root;
+
+const HANDWRITTEN_MANIFEST: &str = r#"[package]
+name = "handwritten-operator"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+kube = { version = "5.0", default-features = false, features = ["client", "runtime", "derive", "rustls-tls", "ring"] }
+k8s-openapi = { version = "0.29", default-features = false, features = ["std", "schemars", "v1_35"] }
+schemars = { version = "1.2", default-features = false, features = ["std", "derive"] }
+serde = { version = "1", features = ["derive"] }
+serde_json = "1"
+tokio = { version = "1", features = ["rt-multi-thread", "macros", "time"] }
+futures = { version = "0.3", default-features = false, features = ["std"] }
+thiserror = "2"
+
+[workspace]
+
+[profile.dev]
+debug = "line-tables-only"
+
+[profile.dev.package."*"]
+debug = false
+"#;
+
+const HANDWRITTEN_MAIN: &str = r#"use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, Time};
+use kube::api::{Patch, PatchParams};
+use kube::runtime::{Controller, controller::Action, watcher};
+use kube::{Api, Client, CustomResource, ResourceExt};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The desired state of a Memcached.
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, JsonSchema)]
+#[kube(group = "cache.example.com", version = "v1alpha1", kind = "Memcached", namespaced, status = "MemcachedStatus")]
+pub struct MemcachedSpec {
+    pub foo: Option<String>,
+}
+
+/// The observed state of a Memcached.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MemcachedStatus {
+    pub observed_generation: Option<i64>,
+    #[serde(default)]
+    pub conditions: Vec<Condition>,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum Error {
+    #[error(transparent)]
+    Kube(#[from] kube::Error),
+}
+
+struct Context {
+    client: Client,
+}
+
+async fn reconcile(obj: Arc<Memcached>, ctx: Arc<Context>) -> Result<Action, Error> {
+    let namespace = obj.namespace().unwrap_or_default();
+    let api: Api<Memcached> = Api::namespaced(ctx.client.clone(), &namespace);
+    let generation = obj.metadata.generation;
+    let status = MemcachedStatus {
+        observed_generation: generation,
+        conditions: vec![Condition {
+            type_: "Ready".into(),
+            status: "True".into(),
+            reason: "Reconciled".into(),
+            message: "Reconciled".into(),
+            observed_generation: generation,
+            last_transition_time: Time(k8s_openapi::jiff::Timestamp::now()),
+        }],
+    };
+    let patch = serde_json::json!({ "status": status });
+    api.patch_status(&obj.name_any(), &PatchParams::default(), &Patch::Merge(&patch)).await?;
+    Ok(Action::await_change())
+}
+
+fn error_policy(_: Arc<Memcached>, _: &Error, _: Arc<Context>) -> Action {
+    Action::requeue(Duration::from_secs(5))
+}
+
+#[tokio::main]
+async fn main() -> Result<(), kube::Error> {
+    let client = Client::try_default().await?;
+    let api = Api::<Memcached>::all(client.clone());
+    Controller::new(api, watcher::Config::default())
+        .run(reconcile, error_policy, Arc::new(Context { client }))
+        .for_each(|result| async move {
+            if let Err(e) = result {
+                eprintln!("reconcile failed: {e}");
+            }
+        })
+        .await;
+    Ok(())
+}
+"#;
+
+/// `cargo build` in `project` into `target`; returns the wall time.
+fn build(project: &Path, target: &Path) -> Duration {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let started = Instant::now();
+    let output = Command::new(cargo)
+        .args(["build", "--quiet"])
+        .current_dir(project)
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("RUSTFLAGS")
+        .output()
+        .expect("cargo runs");
+    let elapsed = started.elapsed();
+    assert!(
+        output.status.success(),
+        "build failed in {}:\n{}",
+        project.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    elapsed
+}
+
+/// Replaces `from` by `to` in a file (the "edit the reconcile function" step).
+fn edit(file: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains(from), "{} lacks {from:?}", file.display());
+    std::fs::write(file, text.replacen(from, to, 1)).unwrap();
+}
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("build_times: run with `cargo bench -p kubeforge-e2e --bench build_times`");
+        return;
+    }
+    let temp = tempfile::tempdir().unwrap();
+    let generated = temp.path().join("generated");
+    let handwritten = temp.path().join("handwritten");
+    std::fs::create_dir_all(handwritten.join("src")).unwrap();
+
+    let generated_arg = generated.display().to_string();
+    for argv in [
+        vec![
+            "kubeforge",
+            "init",
+            "--domain",
+            "example.com",
+            "--project-name",
+            "memcached-operator",
+            "--dir",
+            &generated_arg,
+        ],
+        vec![
+            "kubeforge",
+            "create",
+            "api",
+            "--group",
+            "cache",
+            "--version",
+            "v1alpha1",
+            "--kind",
+            "Memcached",
+            "--dir",
+            &generated_arg,
+        ],
+    ] {
+        kubeforge_cli::run(kubeforge_cli::Cli::parse_from(argv)).expect("scaffold");
+    }
+    std::fs::write(handwritten.join("Cargo.toml"), HANDWRITTEN_MANIFEST).unwrap();
+    std::fs::write(handwritten.join("src/main.rs"), HANDWRITTEN_MAIN).unwrap();
+    for project in [&generated, &handwritten] {
+        std::fs::copy(
+            workspace_root().join("Cargo.lock"),
+            project.join("Cargo.lock"),
+        )
+        .unwrap();
+    }
+
+    let (gen_target, hand_target) = (
+        temp.path().join("target-generated"),
+        temp.path().join("target-handwritten"),
+    );
+    let hand_cold = build(&handwritten, &hand_target);
+    let gen_cold = build(&generated, &gen_target);
+    edit(
+        &handwritten.join("src/main.rs"),
+        "message: \"Reconciled\".into()",
+        "message: \"Reconciled (edited)\".into()",
+    );
+    edit(
+        &generated.join("src/controllers/memcached.rs"),
+        "Reconciled at generation",
+        "Reconciled (edited) at generation",
+    );
+    let hand_incremental = build(&handwritten, &hand_target);
+    let gen_incremental = build(&generated, &gen_target);
+
+    let secs = |d: Duration| d.as_secs_f64();
+    println!("debug build          generated   hand-written   ratio");
+    println!(
+        "cold                 {:>7.1} s   {:>10.1} s   {:.2}",
+        secs(gen_cold),
+        secs(hand_cold),
+        secs(gen_cold) / secs(hand_cold)
+    );
+    println!(
+        "incremental (edit)   {:>7.1} s   {:>10.1} s   {:.2}",
+        secs(gen_incremental),
+        secs(hand_incremental),
+        secs(gen_incremental) / secs(hand_incremental)
+    );
+}
