@@ -3,18 +3,25 @@
 //! k8s-openapi round trip of a defaulted object changes nothing.
 
 use k8s_openapi::api::apps::v1::{DaemonSet, Deployment, ReplicaSet, StatefulSet};
+use k8s_openapi::api::autoscaling::v2::HorizontalPodAutoscaler;
 use k8s_openapi::api::batch::v1::{CronJob, Job};
 use k8s_openapi::api::core::v1::{Namespace, PersistentVolumeClaim, Pod, Secret, Service};
 use kubeforge_testenv::defaults::apply_builtin_defaults;
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::{Value, json};
 
-fn round_trip<T: DeserializeOwned + Serialize>(
+fn round_trip<T: DeserializeOwned + Serialize>(group: &str, kind: &str, object: Value) -> Value {
+    round_trip_version::<T>(group, "v1", kind, object)
+}
+
+/// Defaults `object`, then checks a typed round trip leaves it unchanged.
+fn round_trip_version<T: DeserializeOwned + Serialize>(
     group: &str,
+    version: &str,
     kind: &str,
     mut object: Value,
 ) -> Value {
-    apply_builtin_defaults(group, "v1", kind, &mut object);
+    apply_builtin_defaults(group, version, kind, &mut object);
     let typed: T = serde_json::from_value(object.clone())
         .unwrap_or_else(|e| panic!("{kind} does not deserialize: {e}\n{object:#}"));
     let back = serde_json::to_value(&typed).unwrap();
@@ -131,10 +138,19 @@ fn core_kinds_round_trip() {
         json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "lb"},
             "spec": {"type": "LoadBalancer", "sessionAffinity": "ClientIP", "ports": [{"port": 443, "targetPort": "https"}]}}),
     );
-    round_trip::<Secret>(
+    let secret = round_trip::<Secret>(
         "",
         "Secret",
         json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}, "stringData": {"a": "b"}}),
+    );
+    assert_eq!(secret["data"], json!({"a": "Yg=="}));
+    round_trip_version::<HorizontalPodAutoscaler>(
+        "autoscaling",
+        "v2",
+        "HorizontalPodAutoscaler",
+        json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "h"},
+            "spec": {"maxReplicas": 3, "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
+                "behavior": {"scaleDown": {"stabilizationWindowSeconds": 60}}}}),
     );
     round_trip::<Namespace>(
         "",

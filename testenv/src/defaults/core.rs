@@ -182,11 +182,42 @@ pub fn service(object: &mut Value) {
     }
 }
 
-/// `SetDefaults_Secret`: `type: Opaque`.
+/// `SetDefaults_Secret`: `type: Opaque`; and, as the v1 conversion does on every write, the
+/// write-only `stringData` is folded into `data` (base64, overriding keys of `data`) and
+/// dropped.
 pub fn secret(object: &mut Value) {
-    if let Some(o) = root(object) {
-        set_default_str(o, "type", "Opaque");
+    let Some(o) = root(object) else { return };
+    set_default_str(o, "type", "Opaque");
+    if let Some(Value::Object(string_data)) = o.remove("stringData")
+        && let Some(data) = ensure_object(o, "data")
+    {
+        for (k, v) in string_data {
+            let text = v.as_str().unwrap_or_default();
+            data.insert(k, Value::from(base64(text.as_bytes())));
+        }
     }
+}
+
+/// Standard base64 with padding, as Go encodes `[]byte` fields.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 /// Namespace: the `kubernetes.io/metadata.name` label (`SetDefaults_Namespace`),
@@ -276,9 +307,15 @@ mod tests {
 
     #[test]
     fn secret_namespace_pvc_pod() {
-        let mut s = json!({"metadata": {"name": "s"}, "data": {}});
+        let mut s = json!({"metadata": {"name": "s"}, "data": {"a": "eA==", "b": "eQ=="},
+            "stringData": {"b": "hello", "c": "ab"}});
         apply_builtin_defaults("", "v1", "Secret", &mut s);
         assert_eq!(s["type"], "Opaque");
+        assert_eq!(
+            s["data"],
+            json!({"a": "eA==", "b": "aGVsbG8=", "c": "YWI="})
+        );
+        assert!(s.get("stringData").is_none());
         let mut ns = json!({"metadata": {"name": "team-a"}});
         apply_builtin_defaults("", "v1", "Namespace", &mut ns);
         assert_eq!(

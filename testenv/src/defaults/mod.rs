@@ -5,10 +5,12 @@
 //! forever when a test server lacks these defaults, so they are exact: same fields, same
 //! values, set only when absent (a JSON `null` counts as absent, as it does when Go decodes
 //! into a typed struct). One file per API group:
-//! - [`core`] covers Pod, Service, Secret, Namespace, PersistentVolumeClaim, Endpoints, PodTemplate,
+//! - [`core`] covers Pod, Service, Secret (with `stringData` folded into `data`), Namespace,
+//!   PersistentVolumeClaim, Endpoints, PodTemplate,
 //!   ReplicationController;
 //! - [`pod`] covers PodSpec and everything in it (containers, probes, volumes, env), used by every
 //!   kind that carries a pod template;
+//! - [`autoscaling`] covers HorizontalPodAutoscaler (`autoscaling/v2`);
 //! - [`apps`] covers Deployment, StatefulSet, DaemonSet, ReplicaSet;
 //! - [`batch`] covers Job, CronJob;
 //! - [`rbac`] covers RoleBinding, ClusterRoleBinding;
@@ -20,6 +22,7 @@
 //! status reset on create ([`initial_status`] gives the shape the server stores).
 
 pub mod apps;
+pub mod autoscaling;
 pub mod batch;
 pub mod core;
 pub mod networking;
@@ -33,7 +36,14 @@ use serde_json::{Map, Value};
 /// `group` is `""` for the core group. Unknown kinds (including custom resources) are left
 /// untouched: their defaulting comes from their CRD schema (`schema::apply_defaults`).
 pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &mut Value) {
-    if version != "v1" || !object.is_object() {
+    if !object.is_object() {
+        return;
+    }
+    if (group, version, kind) == ("autoscaling", "v2", "HorizontalPodAutoscaler") {
+        autoscaling::horizontal_pod_autoscaler(object);
+        return;
+    }
+    if version != "v1" {
         return;
     }
     match (group, kind) {
