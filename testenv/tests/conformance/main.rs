@@ -3,8 +3,11 @@
 //! `KUBEFORGE_TEST_CLUSTER=existing` against a real cluster.
 
 mod common;
+mod crds;
 mod crud;
 mod kubectl;
 mod listing;
+mod patches;
 mod semantics;
+mod subresources;
 mod watch;
