@@ -22,6 +22,8 @@ pub use crd::apply_crd_defaults;
 pub use default::apply_defaults;
 pub use errors::{FieldError, FieldErrorKind, go_quote, go_value, invalid_status_message};
 pub use formats::check_format;
-pub use prune::{prune, strict_decoding_error, unknown_field_message};
+pub use prune::{
+    prune, strict_decoding_error, strict_decoding_status_message, unknown_field_message,
+};
 pub use structural::check_structural;
 pub use validate::validate;

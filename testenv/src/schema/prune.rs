@@ -47,6 +47,17 @@ pub fn strict_decoding_error(paths: &[String]) -> String {
     format!("strict decoding error: {}", parts.join(", "))
 }
 
+/// The full message of that 400 as the apiserver words it:
+/// `Memcached in version "v1alpha1" cannot be handled as a Memcached: strict decoding error:
+/// unknown field "spec.foo"`.
+pub fn strict_decoding_status_message(kind: &str, version: &str, paths: &[String]) -> String {
+    format!(
+        "{kind} in version {} cannot be handled as a {kind}: {}",
+        super::errors::go_quote(version),
+        strict_decoding_error(paths)
+    )
+}
+
 fn flag(s: &Map<String, Value>, key: &str) -> bool {
     s.get(key).and_then(Value::as_bool).unwrap_or(false)
 }
@@ -152,6 +163,10 @@ mod tests {
         assert_eq!(
             unknown_field_message(&pruned[0]),
             r#"unknown field "spec.foo""#
+        );
+        assert_eq!(
+            strict_decoding_status_message("Memcached", "v1alpha1", &pruned[..1]),
+            r#"Memcached in version "v1alpha1" cannot be handled as a Memcached: strict decoding error: unknown field "spec.foo""#
         );
         assert_eq!(
             strict_decoding_error(&pruned[..2]),

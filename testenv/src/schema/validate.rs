@@ -119,6 +119,9 @@ fn validate_node(v: &Value, schema: &Value, path: &str, errs: &mut Vec<FieldErro
                 &format!("must be of type {}: {}", types.join(","), go_quote(found)),
             ),
         ));
+        // kube-openapi runs every validator that applies; only `enum` applies to a value
+        // of the wrong type.
+        check_enum(v, s, path, errs);
         return;
     }
 
