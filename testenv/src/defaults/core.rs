@@ -251,6 +251,22 @@ pub fn persistent_volume_claim(object: &mut Value) {
     }
 }
 
+/// PersistentVolume (`SetDefaults_PersistentVolume`): `persistentVolumeReclaimPolicy: Retain`,
+/// `volumeMode: Filesystem`, `status.phase: Pending`, hostPath `type: ""`.
+pub fn persistent_volume(object: &mut Value) {
+    let Some(o) = root(object) else { return };
+    if let Some(spec) = ensure_object(o, "spec") {
+        set_default_str(spec, "persistentVolumeReclaimPolicy", "Retain");
+        set_default(spec, "volumeMode", json!("Filesystem"));
+        if let Some(h) = object_mut(spec, "hostPath") {
+            set_default(h, "type", json!(""));
+        }
+    }
+    if let Some(status) = ensure_object(o, "status") {
+        set_default_str(status, "phase", "Pending");
+    }
+}
+
 /// The PVC defaults on one claim object (also used for StatefulSet volume claim templates).
 pub fn pvc(o: &mut Map<String, Value>) {
     if let Some(spec) = ensure_object(o, "spec") {
@@ -323,6 +339,18 @@ mod tests {
             json!({"metadata": {"name": "team-a", "labels": {"kubernetes.io/metadata.name": "team-a"}},
                 "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}})
         );
+        let mut pv = json!({"spec": {"hostPath": {"path": "/d"}, "capacity": {"storage": "1Gi"}}});
+        apply_builtin_defaults("", "v1", "PersistentVolume", &mut pv);
+        assert_eq!(pv["spec"]["persistentVolumeReclaimPolicy"], "Retain");
+        assert_eq!(pv["spec"]["hostPath"]["type"], "");
+        assert_eq!(pv["status"]["phase"], "Pending");
+        let mut sc = json!({"provisioner": "x"});
+        apply_builtin_defaults("storage.k8s.io", "v1", "StorageClass", &mut sc);
+        assert_eq!(sc["reclaimPolicy"], "Delete");
+        assert_eq!(sc["volumeBindingMode"], "Immediate");
+        let mut pc = json!({"value": 10});
+        apply_builtin_defaults("scheduling.k8s.io", "v1", "PriorityClass", &mut pc);
+        assert_eq!(pc["preemptionPolicy"], "PreemptLowerPriority");
         let mut pvc = json!({"spec": {"accessModes": ["ReadWriteOnce"]}});
         apply_builtin_defaults("", "v1", "PersistentVolumeClaim", &mut pvc);
         assert_eq!(pvc["spec"]["volumeMode"], "Filesystem");

@@ -14,13 +14,17 @@
 //! - [`apps`] covers Deployment, StatefulSet, DaemonSet, ReplicaSet;
 //! - [`batch`] covers Job, CronJob;
 //! - [`rbac`] covers RoleBinding, ClusterRoleBinding;
-//! - [`networking`] covers NetworkPolicy.
+//! - [`networking`] covers NetworkPolicy;
+//! - [`admissionregistration`] covers Validating/MutatingWebhookConfiguration;
+//! - PriorityClass (`preemptionPolicy`) and StorageClass (`reclaimPolicy`,
+//!   `volumeBindingMode`) are defaulted inline below.
 //!
 //! What is *not* defaulting and therefore left to the server: allocating `clusterIP`,
 //! `clusterIPs` and node ports of Services, admission plugins (the `default` service account
 //! and its token volume, `priority`, default tolerations), Job selector/label generation and
 //! status reset on create ([`initial_status`] gives the shape the server stores).
 
+pub mod admissionregistration;
 pub mod apps;
 pub mod autoscaling;
 pub mod batch;
@@ -65,6 +69,28 @@ pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &m
             rbac::role_binding(object)
         }
         ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
+        ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration") => {
+            admissionregistration::webhook_configuration(object, false)
+        }
+        ("admissionregistration.k8s.io", "MutatingWebhookConfiguration") => {
+            admissionregistration::webhook_configuration(object, true)
+        }
+        ("", "PersistentVolume") => core::persistent_volume(object),
+        ("scheduling.k8s.io", "PriorityClass") => {
+            if let Some(o) = object.as_object_mut() {
+                set_default(
+                    o,
+                    "preemptionPolicy",
+                    serde_json::json!("PreemptLowerPriority"),
+                );
+            }
+        }
+        ("storage.k8s.io", "StorageClass") => {
+            if let Some(o) = object.as_object_mut() {
+                set_default(o, "reclaimPolicy", serde_json::json!("Delete"));
+                set_default(o, "volumeBindingMode", serde_json::json!("Immediate"));
+            }
+        }
         _ => {}
     }
 }
@@ -92,7 +118,9 @@ pub fn initial_status(group: &str, version: &str, kind: &str) -> Option<Value> {
         }),
         ("", "Service") => serde_json::json!({"loadBalancer": {}}),
         ("", "Namespace") => serde_json::json!({"phase": "Active"}),
-        ("", "PersistentVolumeClaim") => serde_json::json!({"phase": "Pending"}),
+        ("", "PersistentVolumeClaim") | ("", "PersistentVolume") => {
+            serde_json::json!({"phase": "Pending"})
+        }
         _ => return None,
     };
     Some(v)

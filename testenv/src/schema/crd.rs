@@ -46,9 +46,9 @@ pub(crate) fn dns1123_subdomain(value: &str) -> Vec<String> {
 }
 
 /// Applies the CRD defaults the apiextensions server sets before validating
-/// (`SetDefaults_CustomResourceDefinitionSpec`): `names.singular` = lower-case kind,
-/// `names.listKind` = kind + `List`, `conversion.strategy: None`, and for a Webhook
-/// conversion without `conversionReviewVersions`... nothing (v1 requires them).
+/// (`SetDefaults_CustomResourceDefinitionSpec` and friends): `names.singular` = lower-case
+/// kind, `names.listKind` = kind + `List`, `conversion.strategy: None`, and `port: 443` on a
+/// conversion webhook's service reference.
 pub fn apply_crd_defaults(crd: &mut Value) {
     let Some(spec) = crd.get_mut("spec").and_then(Value::as_object_mut) else {
         return;
@@ -78,6 +78,16 @@ pub fn apply_crd_defaults(crd: &mut Value) {
     }
     if spec.get("conversion").is_none_or(Value::is_null) {
         spec.insert("conversion".into(), json!({"strategy": "None"}));
+    }
+    if let Some(service) = spec
+        .get_mut("conversion")
+        .and_then(|c| c.get_mut("webhook"))
+        .and_then(|w| w.get_mut("clientConfig"))
+        .and_then(|c| c.get_mut("service"))
+        .and_then(Value::as_object_mut)
+        && service.get("port").is_none_or(Value::is_null)
+    {
+        service.insert("port".into(), json!(443));
     }
 }
 
@@ -453,5 +463,28 @@ fn check_conversion(conv: &Map<String, Value>, errs: &mut Vec<FieldError>) {
             &Value::from(other),
             &["None".into(), "Webhook".into()],
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crd_defaults() {
+        let mut crd = json!({"spec": {"names": {"kind": "Memcached", "plural": "memcacheds"}}});
+        apply_crd_defaults(&mut crd);
+        assert_eq!(crd["spec"]["names"]["singular"], "memcached");
+        assert_eq!(crd["spec"]["names"]["listKind"], "MemcachedList");
+        assert_eq!(crd["spec"]["conversion"], json!({"strategy": "None"}));
+        let mut crd = json!({"spec": {"names": {"kind": "M", "singular": "m", "listKind": "Ms"},
+            "conversion": {"strategy": "Webhook", "webhook": {"conversionReviewVersions": ["v1"],
+                "clientConfig": {"service": {"name": "s", "namespace": "n", "path": "/convert"}}}}}});
+        apply_crd_defaults(&mut crd);
+        assert_eq!(crd["spec"]["names"]["listKind"], "Ms");
+        assert_eq!(
+            crd["spec"]["conversion"]["webhook"]["clientConfig"]["service"]["port"],
+            443
+        );
     }
 }
