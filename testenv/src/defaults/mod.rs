@@ -22,7 +22,8 @@
 //! What is *not* defaulting and therefore left to the server: allocating `clusterIP`,
 //! `clusterIPs` and node ports of Services, admission plugins (the `default` service account
 //! and its token volume, `priority`, default tolerations), Job selector/label generation and
-//! status reset on create ([`initial_status`] gives the shape the server stores).
+//! status reset on create ([`initial_status`] gives the shape the server stores, and
+//! [`pod_status::pod_status_on_create`] a new Pod's `phase` and `qosClass`).
 
 pub mod admissionregistration;
 pub mod apps;
@@ -31,6 +32,7 @@ pub mod batch;
 pub mod core;
 pub mod networking;
 pub mod pod;
+pub mod pod_status;
 pub mod rbac;
 
 use serde_json::{Map, Value};
