@@ -6,10 +6,13 @@
 //!   structural schema rules), with the real server's messages;
 //! - [`prune`]: drops unknown fields and reports them for `fieldValidation` Strict/Warn;
 //! - [`apply_defaults`]: structural defaulting, including the nullable rules;
-//! - [`validate`]: OpenAPI v3 validation of an object, with kube-openapi's paths and texts.
+//! - [`validate`]: OpenAPI v3 validation of an object, with kube-openapi's paths and texts,
+//!   plus the `x-kubernetes-validations` CEL rules of a supported subset ([`validate_update`]
+//!   also runs the transition rules that use `oldSelf`).
 //!
 //! The server calls them on decode in the real order: prune, apply defaults, validate.
 
+mod cel;
 mod crd;
 mod default;
 mod errors;
@@ -26,4 +29,4 @@ pub use prune::{
     prune, strict_decoding_error, strict_decoding_status_message, unknown_field_message,
 };
 pub use structural::check_structural;
-pub use validate::validate;
+pub use validate::{validate, validate_update};
