@@ -173,15 +173,9 @@ fn merge_map(
                 "$retainKeys must be a list of field names".into(),
             ));
         };
+        // Fields of the original not listed are dropped; the patch's own fields (including
+        // `null` deletions kubectl sends alongside) are then merged as usual.
         let keep: Vec<&str> = keys.iter().filter_map(Value::as_str).collect();
-        for k in patch.keys() {
-            if !k.starts_with('$') && !keep.contains(&k.as_str()) {
-                return Err(PatchError::Invalid(format!(
-                    "the $retainKeys list {} does not contain the patched field {k:?}",
-                    Value::Array(keys.clone())
-                )));
-            }
-        }
         original.retain(|k, _| keep.contains(&k.as_str()));
     }
     let directive_keys: Vec<String> = patch
@@ -542,6 +536,16 @@ mod tests {
             spec["volumes"],
             json!([{"name": "data", "configMap": {"name": "c"}}])
         );
+
+        // kubectl's switch of a Deployment to Recreate
+        let mut d = deployment();
+        d["spec"]["strategy"] =
+            json!({"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%"}});
+        apply(
+            &mut d,
+            json!({"spec": {"strategy": {"$retainKeys": ["type"], "type": "Recreate", "rollingUpdate": null}}}),
+        );
+        assert_eq!(d["spec"]["strategy"], json!({"type": "Recreate"}));
 
         let mut d = deployment();
         apply(
