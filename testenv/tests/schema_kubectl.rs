@@ -1,0 +1,243 @@
+//! The schema, defaulting, OpenAPI and strategic-merge pieces seen through kubectl against the
+//! embedded server: `kubectl explain` on a CRD, `kubectl apply` of a Deployment twice
+//! (unchanged the second time: the server's defaults and kubectl's patches agree),
+//! `kubectl patch` with a strategic merge patch, and schema errors with the real texts.
+//! Skipped with a message where kubectl is not installed.
+
+use std::process::{Command, Output, Stdio};
+
+use kubeforge_testenv::TestEnv;
+
+const CRD: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: memcacheds.cache.example.com
+spec:
+  group: cache.example.com
+  names: {kind: Memcached, listKind: MemcachedList, plural: memcacheds, singular: memcached}
+  scope: Namespaced
+  versions:
+  - name: v1alpha1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        description: Memcached is the Schema for the memcacheds API
+        type: object
+        properties:
+          apiVersion: {type: string}
+          kind: {type: string}
+          metadata: {type: object}
+          spec:
+            description: MemcachedSpec defines the desired state of Memcached
+            type: object
+            properties:
+              size:
+                description: Size is the number of memcached pods
+                type: integer
+                format: int32
+                minimum: 1
+                maximum: 5
+                default: 1
+          status:
+            type: object
+            properties:
+              ready: {type: boolean}
+"#;
+
+const DEPLOYMENT: &str = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+        ports:
+        - containerPort: 80
+        env:
+        - {name: A, value: "1"}
+"#;
+
+fn kubectl(env: &TestEnv, args: &[&str], stdin: Option<&str>) -> Option<Output> {
+    let bin = ["/usr/bin/kubectl", "/usr/local/bin/kubectl"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let Some(bin) = bin else {
+        eprintln!("skipping: kubectl is not installed");
+        return None;
+    };
+    let mut cmd = Command::new(bin);
+    cmd.arg("--kubeconfig")
+        .arg(env.kubeconfig_path())
+        .arg("-n")
+        .arg(env.namespace())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("kubectl starts");
+    {
+        use std::io::Write;
+        let mut pipe = child.stdin.take().unwrap();
+        if let Some(text) = stdin {
+            pipe.write_all(text.as_bytes()).unwrap();
+        }
+    }
+    Some(child.wait_with_output().expect("kubectl runs"))
+}
+
+async fn run(env: &TestEnv, args: &[&str], stdin: Option<&str>) -> Option<(bool, String)> {
+    let out = tokio::task::block_in_place(|| kubectl(env, args, stdin))?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some((out.status.success(), text))
+}
+
+async fn env() -> TestEnv {
+    TestEnv::builder()
+        .crd_yaml(CRD)
+        .start()
+        .await
+        .expect("test environment starts")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explain_reads_the_crd_schema() {
+    let env = env().await;
+    let Some((ok, text)) = run(&env, &["explain", "memcacheds.spec"], None).await else {
+        return;
+    };
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("MemcachedSpec defines the desired state"),
+        "{text}"
+    );
+    assert!(text.contains("size"), "{text}");
+    let (ok, text) = run(&env, &["explain", "memcacheds.metadata.labels"], None)
+        .await
+        .unwrap();
+    assert!(ok, "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn custom_resources_are_defaulted_and_validated() {
+    let env = env().await;
+    let m =
+        "apiVersion: cache.example.com/v1alpha1\nkind: Memcached\nmetadata:\n  name: m\nspec: {}\n";
+    let Some((ok, text)) = run(&env, &["apply", "-f", "-"], Some(m)).await else {
+        return;
+    };
+    assert!(ok, "{text}");
+    let (_, size) = run(
+        &env,
+        &["get", "memcached", "m", "-o", "jsonpath={.spec.size}"],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(size, "1");
+    let bad = m.replace("spec: {}", "spec: {size: 9}");
+    let (ok, text) = run(&env, &["apply", "-f", "-"], Some(&bad)).await.unwrap();
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains(
+            "spec.size: Invalid value: 9: spec.size in body should be less than or equal to 5"
+        ),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deployment_apply_is_idempotent_and_strategic_patches_merge() {
+    let env = env().await;
+    let Some((ok, text)) = run(&env, &["apply", "-f", "-"], Some(DEPLOYMENT)).await else {
+        return;
+    };
+    assert!(ok, "{text}");
+    let (ok, text) = run(&env, &["apply", "-f", "-"], Some(DEPLOYMENT))
+        .await
+        .unwrap();
+    assert!(ok, "{text}");
+    assert!(text.contains("unchanged"), "{text}");
+    let (_, policy) = run(
+        &env,
+        &[
+            "get",
+            "deployment",
+            "web",
+            "-o",
+            "jsonpath={.spec.template.spec.containers[0].imagePullPolicy} {.spec.strategy.rollingUpdate.maxSurge} {.spec.template.spec.containers[0].ports[0].protocol}",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(policy, "IfNotPresent 25% TCP");
+
+    // A strategic merge patch adds an env var by name and keeps the others.
+    let (ok, text) = run(
+        &env,
+        &[
+            "patch",
+            "deployment",
+            "web",
+            "--type",
+            "strategic",
+            "-p",
+            r#"{"spec":{"template":{"spec":{"containers":[{"name":"web","env":[{"name":"B","value":"2"}]}]}}}}"#,
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert!(ok, "{text}");
+    let (_, env_names) = run(
+        &env,
+        &[
+            "get",
+            "deployment",
+            "web",
+            "-o",
+            "jsonpath={.spec.template.spec.containers[0].env[*].name} {.spec.template.spec.containers[0].image}",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(env_names, "B A nginx:1.27");
+
+    // Re-applying a changed manifest updates the image and keeps the server defaults.
+    let changed = DEPLOYMENT.replace("nginx:1.27", "nginx:1.28");
+    let (ok, text) = run(&env, &["apply", "-f", "-"], Some(&changed))
+        .await
+        .unwrap();
+    assert!(ok, "{text}");
+    assert!(text.contains("configured"), "{text}");
+    let (_, image) = run(
+        &env,
+        &[
+            "get",
+            "deployment",
+            "web",
+            "-o",
+            "jsonpath={.spec.template.spec.containers[0].image} {.spec.revisionHistoryLimit}",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(image, "nginx:1.28 10");
+}
