@@ -241,3 +241,201 @@ async fn deployment_apply_is_idempotent_and_strategic_patches_merge() {
     .unwrap();
     assert_eq!(image, "nginx:1.28 10");
 }
+
+const WORKLOADS: &str = r#"
+apiVersion: v1
+kind: Service
+metadata:
+  name: db
+spec:
+  selector: {app: db}
+  ports:
+  - {name: sql, port: 5432}
+  - {name: metrics, port: 9187}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+spec:
+  serviceName: db
+  selector:
+    matchLabels: {app: db}
+  template:
+    metadata:
+      labels: {app: db}
+    spec:
+      containers:
+      - name: db
+        image: postgres:16
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: backup
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers:
+          - name: backup
+            image: busybox
+"#;
+
+// Re-applying either of these reports "configured" on a real cluster too: the claim
+// templates are an atomic list the server fills with defaults, and `stringData` is folded
+// into `data`, so kubectl always finds a difference.
+const ALWAYS_CONFIGURED: &str = r#"
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: cache
+spec:
+  serviceName: cache
+  selector:
+    matchLabels: {app: cache}
+  template:
+    metadata:
+      labels: {app: cache}
+    spec:
+      containers:
+      - name: cache
+        image: redis:7
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec:
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 1Gi}}
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: creds
+stringData:
+  password: hunter2
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn built_in_workloads_apply_cleanly_and_get_their_defaults() {
+    let env = env().await;
+    let Some((ok, text)) = run(&env, &["apply", "-f", "-"], Some(WORKLOADS)).await else {
+        return;
+    };
+    assert!(ok, "{text}");
+    let (ok, text) = run(&env, &["apply", "-f", "-"], Some(WORKLOADS))
+        .await
+        .unwrap();
+    assert!(ok, "{text}");
+    assert_eq!(text.matches("unchanged").count(), 3, "{text}");
+    let (ok, text) = run(&env, &["apply", "-f", "-"], Some(ALWAYS_CONFIGURED))
+        .await
+        .unwrap();
+    assert!(ok, "{text}");
+    let (_, got) = run(
+        &env,
+        &[
+            "get",
+            "service",
+            "db",
+            "-o",
+            "jsonpath={.spec.type} {.spec.ports[1].targetPort} {.spec.ipFamilyPolicy}",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(got, "ClusterIP 9187 SingleStack");
+    let (_, got) = run(
+        &env,
+        &[
+            "get",
+            "statefulset",
+            "db",
+            "-o",
+            "jsonpath={.spec.podManagementPolicy} {.spec.updateStrategy.rollingUpdate.partition}",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(got, "OrderedReady 0");
+    let (_, got) = run(
+        &env,
+        &[
+            "get",
+            "statefulset",
+            "cache",
+            "-o",
+            "jsonpath={.spec.volumeClaimTemplates[0].kind} {.spec.volumeClaimTemplates[0].spec.volumeMode}",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(got, "PersistentVolumeClaim Filesystem");
+    let (_, got) = run(
+        &env,
+        &[
+            "get",
+            "cronjob",
+            "backup",
+            "-o",
+            "jsonpath={.spec.concurrencyPolicy} {.spec.successfulJobsHistoryLimit} {.spec.jobTemplate.spec.template.spec.containers[0].imagePullPolicy}",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(got, "Allow 3 Always");
+    let (_, got) = run(
+        &env,
+        &[
+            "get",
+            "secret",
+            "creds",
+            "-o",
+            "jsonpath={.type} {.data.password}",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(got, "Opaque aHVudGVyMg==");
+
+    // Service ports merge by port under a strategic merge patch.
+    let (ok, text) = run(
+        &env,
+        &[
+            "patch",
+            "service",
+            "db",
+            "-p",
+            r#"{"spec":{"ports":[{"port":9187,"targetPort":9999}]}}"#,
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert!(ok, "{text}");
+    let (_, got) = run(
+        &env,
+        &[
+            "get",
+            "service",
+            "db",
+            "-o",
+            "jsonpath={.spec.ports[*].targetPort}",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(got, "5432 9999");
+
+    let (ok, text) = run(&env, &["explain", "deployments"], None).await.unwrap();
+    assert!(ok, "{text}");
+    assert!(text.contains("Deployment"), "{text}");
+}
