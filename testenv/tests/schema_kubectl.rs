@@ -439,3 +439,60 @@ async fn built_in_workloads_apply_cleanly_and_get_their_defaults() {
     assert!(ok, "{text}");
     assert!(text.contains("Deployment"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn non_structural_crds_and_cel_rules_are_enforced() {
+    let env = env().await;
+    let bad_crd = CRD
+        .replace("memcacheds.cache.example.com", "caches.cache.example.com")
+        .replace(
+            "{kind: Memcached, listKind: MemcachedList, plural: memcacheds, singular: memcached}",
+            "{kind: Cache, listKind: CacheList, plural: caches, singular: cache}",
+        )
+        .replace(
+            "              ready: {type: boolean}",
+            "              ready: {type: boolean}\n              free: {description: no type}",
+        );
+    let Some((ok, text)) = run(&env, &["apply", "-f", "-"], Some(&bad_crd)).await else {
+        return;
+    };
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("spec.versions[0].schema.openAPIV3Schema.properties[status].properties[free].type: Required value: must not be empty for specified object fields"),
+        "{text}"
+    );
+
+    let ruled = CRD
+        .replace("memcacheds.cache.example.com", "pools.cache.example.com")
+        .replace(
+            "{kind: Memcached, listKind: MemcachedList, plural: memcacheds, singular: memcached}",
+            "{kind: Pool, listKind: PoolList, plural: pools, singular: pool}",
+        )
+        .replace(
+            "            description: MemcachedSpec defines the desired state of Memcached\n",
+            "            description: MemcachedSpec defines the desired state of Memcached\n            x-kubernetes-validations:\n            - {rule: \"self.size % 2 == 1\", message: size must be odd}\n",
+        );
+    let (ok, text) = run(&env, &["apply", "-f", "-"], Some(&ruled))
+        .await
+        .unwrap();
+    assert!(ok, "{text}");
+    // The new kind is served once the CRD is established.
+    let pool = "apiVersion: cache.example.com/v1alpha1\nkind: Pool\nmetadata:\n  name: p\nspec: {size: 2}\n";
+    let mut last = String::new();
+    for _ in 0..20 {
+        let (ok, text) = run(&env, &["apply", "-f", "-"], Some(pool)).await.unwrap();
+        assert!(!ok, "{text}");
+        last = text;
+        if last.contains("size must be odd") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(
+        last.contains(r#"spec: Invalid value: "object": size must be odd"#),
+        "{last}"
+    );
+    let good = pool.replace("size: 2", "size: 3");
+    let (ok, text) = run(&env, &["apply", "-f", "-"], Some(&good)).await.unwrap();
+    assert!(ok, "{text}");
+}
