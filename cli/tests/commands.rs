@@ -108,3 +108,50 @@ fn unknown_commands_and_flags_fail() {
     kubeforge(temp.path(), &["create", "api", "--group", "cache"])
         .failure(&["--version", "--kind"]);
 }
+
+#[test]
+fn dev_server_refuses_a_missing_crd_dir() {
+    let temp = tempfile::tempdir().unwrap();
+    common::refused(
+        temp.path(),
+        &["dev-server", "--crd-dir", "config/crd/bases"],
+        &["--crd-dir", "existing directory", "make manifests"],
+    );
+}
+
+#[test]
+fn dev_server_serves_and_writes_a_kubeconfig() {
+    let temp = tempfile::tempdir().unwrap();
+    let kubeconfig = temp.path().join("kubeconfig");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubeforge"))
+        .args(["dev-server", "--kubeconfig"])
+        .arg(&kubeconfig)
+        .current_dir(temp.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let text = loop {
+        if let Ok(text) = std::fs::read_to_string(&kubeconfig)
+            && text.contains("server:")
+        {
+            break text;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "dev-server exited with {status}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no kubeconfig after 30s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(text.contains("https://127.0.0.1:"), "{text}");
+}

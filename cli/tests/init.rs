@@ -232,3 +232,45 @@ fn refuses_an_existing_project() {
         &["already exists"],
     );
 }
+
+#[test]
+fn make_help_explains_every_target() {
+    let temp = project(&[]);
+    let out = std::process::Command::new("make")
+        .arg("help")
+        .current_dir(temp.path())
+        .output()
+        .expect("make is installed");
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for target in [
+        "help",
+        "manifests",
+        "fmt",
+        "lint",
+        "test",
+        "build",
+        "run",
+        "docker-build",
+        "docker-push",
+        "build-installer",
+        "install",
+        "uninstall",
+        "deploy",
+        "undeploy",
+    ] {
+        let line = help
+            .lines()
+            .find(|l| {
+                l.split_whitespace().next().map(|w| {
+                    w.trim_start_matches("\u{1b}[36m")
+                        .trim_end_matches("\u{1b}[0m")
+                }) == Some(target)
+            })
+            .unwrap_or_else(|| panic!("make help lacks {target}:\n{help}"));
+        assert!(
+            line.split_whitespace().count() > 2,
+            "{target} has no explanation: {line}"
+        );
+    }
+}

@@ -555,25 +555,32 @@ fn plan_controller(
 }
 
 fn print_next_steps(args: &CreateApiArgs, layout: &Layout) {
-    println!("\nNext steps:");
+    let mut steps = Vec::new();
     if args.resource {
-        println!(
-            "  1. Define the spec and status of {} in {}.",
+        steps.push(format!(
+            "Define the spec and status of {} in {}.",
             args.kind,
             layout.type_file.display()
-        );
+        ));
     }
     if args.controller {
-        println!(
-            "  2. Write its reconcile in {}.",
+        steps.push(format!(
+            "Write its reconcile in {}.",
             layout.controller_file.display()
-        );
+        ));
     }
-    println!(
-        "  3. make manifests   # the CRD into config/crd/bases, the manager role into config/rbac/role.yaml"
-    );
-    println!(
-        "  4. make test        # {} runs against the embedded API server",
-        layout.test_file.display()
-    );
+    steps.push("make manifests   # the CRD into config/crd/bases, the manager role into config/rbac/role.yaml".into());
+    if args.controller {
+        steps.push(format!(
+            "make test        # {} runs against the embedded API server",
+            layout.test_file.display()
+        ));
+    } else {
+        steps
+            .push("make test        # the project's tests, against the embedded API server".into());
+    }
+    println!("\nNext steps:");
+    for (number, step) in steps.iter().enumerate() {
+        println!("  {}. {step}", number + 1);
+    }
 }
