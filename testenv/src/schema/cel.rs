@@ -76,7 +76,9 @@ fn lex(src: &str) -> Result<Vec<Tok>, CelError> {
         }
         if c == '"' || c == '\'' {
             let quote = c;
-            let raw = i > 0 && matches!(chars[i - 1], 'r' | 'R');
+            let raw = i > 0
+                && matches!(chars[i - 1], 'r' | 'R')
+                && matches!(out.last(), Some(Tok::Ident(id)) if id == "r" || id == "R");
             if raw {
                 out.pop();
             }
@@ -685,6 +687,7 @@ mod tests {
             ("self.name + '!' == \"web-1!\"", true),
             ("self.labels.all(k, self.labels[k] == 'x')", true),
             ("int('3') == 3 && string(3) == '3'", true),
+            (r#"self.name.matches(r"^web-\d$")"#, true),
         ] {
             assert_eq!(check(rule, v.clone()), Ok(want), "{rule}");
         }

@@ -306,7 +306,7 @@ fn is_time(s: &str, allow_no_seconds: bool) -> bool {
 }
 
 fn is_datetime(s: &str) -> bool {
-    if s.len() < 11 {
+    if s.len() < 11 || !s.is_char_boundary(10) {
         return false;
     }
     let (date, rest) = s.split_at(10);
@@ -445,6 +445,7 @@ mod tests {
             ("date", "2023-02-29"),
             ("date-time", "2024-01-02"),
             ("date-time", "yesterday"),
+            ("date-time", "2024-01-0éT00:00:00Z"),
             ("uuid", "123e4567"),
             ("email", "nope"),
             ("hostname", "-bad.example.com"),
