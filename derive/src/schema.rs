@@ -102,6 +102,12 @@ fn key_check_tokens(check: &KeyCheck) -> TokenStream {
 pub fn process(mut input: DeriveInput) -> syn::Result<Processed> {
     let rename_rule = container_rename_all(&input.attrs);
     let mut container = parse_attrs(&input.attrs, None, Level::Container)?;
+    if let (Data::Enum(_), Some(tag)) = (&input.data, crate::serde_names::enum_tag(&input.attrs)) {
+        // Internally and adjacently tagged enums become one object keyed by the tag.
+        container
+            .patch
+            .insert("@tagged_union".into(), Value::String(tag));
+    }
     strip(&mut input.attrs);
     let mut key_checks = Vec::new();
     let mut field_names = None;

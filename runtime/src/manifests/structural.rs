@@ -347,7 +347,7 @@ fn walk_raw(schema: &Value, path: &str) -> Option<String> {
                         && prev != prop
                     {
                         return Some(format!(
-                            "{path}.{name}: enum variants declare the field `{name}` with different schemas; Kubernetes merges variant fields into one object, so a field shared by variants must have one type (rename it per variant or use #[kubeforge(schemaless, preserve_unknown_fields)])"
+                            "{path}.{name}: enum variants declare the field `{name}` with different schemas; Kubernetes merges variant fields into one object, so a field shared by variants must have one type. Internally or adjacently tagged enums (#[serde(tag = ..)]) need #[kubeforge::schema] on the enum; otherwise rename the field per variant or use #[kubeforge(schemaless, preserve_unknown_fields)]"
                         ));
                     }
                     seen.insert(name.clone(), prop.clone());

@@ -2,6 +2,7 @@
 //! list), keyed by group/version/kind. `manifests` turns it into CRDs; the runtime looks kinds
 //! up by GVK and converts between versions through it.
 
+mod convert;
 mod crds;
 mod helpers;
 mod patch;
@@ -14,6 +15,7 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use kube::core::{CustomResourceExt, GroupVersionKind, Resource};
 use serde::{Serialize, de::DeserializeOwned};
 
+pub use convert::{Conversion, ConvertError, convert};
 pub use crds::{SchemeError, crd_for, crds};
 pub use helpers::patch_status;
 
