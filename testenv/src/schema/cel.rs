@@ -327,15 +327,25 @@ pub fn eval_bool(
     self_value: &Value,
     old_self: Option<&Value>,
 ) -> Result<bool, CelError> {
+    match eval(program, self_value, old_self)? {
+        Value::Bool(b) => Ok(b),
+        other => err(format!("rule returned {other}, not a bool")),
+    }
+}
+
+/// Evaluates `program` with `self` (and `oldSelf`) bound and returns its value (used for
+/// `messageExpression`).
+pub fn eval(
+    program: &Program,
+    self_value: &Value,
+    old_self: Option<&Value>,
+) -> Result<Value, CelError> {
     let mut env = HashMap::new();
     env.insert("self".to_string(), self_value.clone());
     if let Some(old) = old_self {
         env.insert("oldSelf".to_string(), old.clone());
     }
-    match eval(&program.expr, &mut env)? {
-        Value::Bool(b) => Ok(b),
-        other => err(format!("rule returned {other}, not a bool")),
-    }
+    eval_expr(&program.expr, &mut env)
 }
 
 type Env = HashMap<String, Value>;
@@ -345,7 +355,7 @@ fn truthy(v: Value) -> Result<bool, CelError> {
         .ok_or_else(|| CelError(format!("{v} is not a bool")))
 }
 
-fn eval(e: &Expr, env: &mut Env) -> Result<Value, CelError> {
+fn eval_expr(e: &Expr, env: &mut Env) -> Result<Value, CelError> {
     match e {
         Expr::Lit(v) => Ok(v.clone()),
         Expr::Ident(id) => env
@@ -355,20 +365,20 @@ fn eval(e: &Expr, env: &mut Env) -> Result<Value, CelError> {
         Expr::List(items) => Ok(Value::Array(
             items
                 .iter()
-                .map(|i| eval(i, env))
+                .map(|i| eval_expr(i, env))
                 .collect::<Result<_, _>>()?,
         )),
         Expr::MapLit(entries) => {
             let mut m = Map::new();
             for (k, v) in entries {
-                let Value::String(k) = eval(k, env)? else {
+                let Value::String(k) = eval_expr(k, env)? else {
                     return err("only string map keys are supported");
                 };
-                m.insert(k, eval(v, env)?);
+                m.insert(k, eval_expr(v, env)?);
             }
             Ok(Value::Object(m))
         }
-        Expr::Select(target, field) => match eval(target, env)? {
+        Expr::Select(target, field) => match eval_expr(target, env)? {
             Value::Object(m) => m
                 .get(field)
                 .cloned()
@@ -376,8 +386,8 @@ fn eval(e: &Expr, env: &mut Env) -> Result<Value, CelError> {
             other => err(format!("cannot select {field} from {other}")),
         },
         Expr::Index(target, index) => {
-            let t = eval(target, env)?;
-            let i = eval(index, env)?;
+            let t = eval_expr(target, env)?;
+            let i = eval_expr(index, env)?;
             match (t, i) {
                 (Value::Array(a), Value::Number(n)) => n
                     .as_i64()
@@ -392,7 +402,7 @@ fn eval(e: &Expr, env: &mut Env) -> Result<Value, CelError> {
             }
         }
         Expr::Unary(op, inner) => {
-            let v = eval(inner, env)?;
+            let v = eval_expr(inner, env)?;
             match (*op, v) {
                 ("!", Value::Bool(b)) => Ok(Value::Bool(!b)),
                 ("-", Value::Number(n)) => match n.as_i64() {
@@ -405,10 +415,10 @@ fn eval(e: &Expr, env: &mut Env) -> Result<Value, CelError> {
             }
         }
         Expr::Cond(c, a, b) => {
-            if truthy(eval(c, env)?)? {
-                eval(a, env)
+            if truthy(eval_expr(c, env)?)? {
+                eval_expr(a, env)
             } else {
-                eval(b, env)
+                eval_expr(b, env)
             }
         }
         Expr::Binary(op, l, r) => binary(op, l, r, env),
@@ -419,19 +429,19 @@ fn eval(e: &Expr, env: &mut Env) -> Result<Value, CelError> {
 fn binary(op: &str, l: &Expr, r: &Expr, env: &mut Env) -> Result<Value, CelError> {
     if op == "&&" || op == "||" {
         let decisive = op == "||";
-        let left = eval(l, env).and_then(truthy);
+        let left = eval_expr(l, env).and_then(truthy);
         if left == Ok(decisive) {
             return Ok(Value::Bool(decisive));
         }
-        let right = eval(r, env).and_then(truthy);
+        let right = eval_expr(r, env).and_then(truthy);
         return match (left, right) {
             (_, Ok(b)) if b == decisive => Ok(Value::Bool(decisive)),
             (Ok(_), Ok(b)) => Ok(Value::Bool(b)),
             (Err(e), _) | (_, Err(e)) => Err(e),
         };
     }
-    let a = eval(l, env)?;
-    let b = eval(r, env)?;
+    let a = eval_expr(l, env)?;
+    let b = eval_expr(r, env)?;
     match op {
         "==" => Ok(Value::Bool(super::validate::json_eq(&a, &b))),
         "!=" => Ok(Value::Bool(!super::validate::json_eq(&a, &b))),
@@ -526,7 +536,7 @@ fn call(
         let [Expr::Select(obj, field)] = args else {
             return err("has() needs a field selection");
         };
-        return match eval(obj, env)? {
+        return match eval_expr(obj, env)? {
             Value::Object(m) => Ok(Value::Bool(m.contains_key(field))),
             _ => err("has() on a non-object"),
         };
@@ -537,12 +547,12 @@ fn call(
         return macro_call(t, name, args, env);
     }
     let recv = match target {
-        Some(t) => Some(eval(t, env)?),
+        Some(t) => Some(eval_expr(t, env)?),
         None => None,
     };
     let vals: Vec<Value> = args
         .iter()
-        .map(|a| eval(a, env))
+        .map(|a| eval_expr(a, env))
         .collect::<Result<_, _>>()?;
     let s = |v: &Value| -> Result<String, CelError> {
         v.as_str()
@@ -595,7 +605,7 @@ fn macro_call(target: &Expr, name: &str, args: &[Expr], env: &mut Env) -> Result
     let [Expr::Ident(var), body] = args else {
         return err(format!("{name}() needs a variable and an expression"));
     };
-    let items: Vec<Value> = match eval(target, env)? {
+    let items: Vec<Value> = match eval_expr(target, env)? {
         Value::Array(a) => a,
         Value::Object(m) => m.keys().map(|k| Value::from(k.as_str())).collect(),
         _ => return err(format!("{name}() on a scalar")),
@@ -603,7 +613,7 @@ fn macro_call(target: &Expr, name: &str, args: &[Expr], env: &mut Env) -> Result
     let saved = env.get(var).cloned();
     let run = |item: &Value, env: &mut Env| {
         env.insert(var.clone(), item.clone());
-        eval(body, env)
+        eval_expr(body, env)
     };
     let result = (|| -> Result<Value, CelError> {
         match name {

@@ -69,11 +69,21 @@ fn check_rules(
         if super::cel::eval_bool(&program, v, old) != Ok(false) {
             continue;
         }
-        let message = rule
-            .get("message")
+        // messageExpression wins when it evaluates to a string, then message, then the
+        // default text.
+        let from_expression = rule
+            .get("messageExpression")
             .and_then(Value::as_str)
-            .filter(|m| !m.is_empty())
-            .map_or_else(|| format!("failed rule: {text}"), str::to_string);
+            .and_then(|e| super::cel::compile(e).ok())
+            .and_then(|p| super::cel::eval(&p, v, old).ok())
+            .and_then(|m| m.as_str().map(str::to_string))
+            .filter(|m| !m.is_empty());
+        let message = from_expression.unwrap_or_else(|| {
+            rule.get("message")
+                .and_then(Value::as_str)
+                .filter(|m| !m.is_empty())
+                .map_or_else(|| format!("failed rule: {text}"), str::to_string)
+        });
         let mut field = if path.is_empty() {
             "<nil>".to_string()
         } else {
@@ -953,6 +963,7 @@ mod tests {
             {"rule": "self.min <= self.max", "message": "min must be <= max"},
             {"rule": "!has(self.forbidden)", "reason": "FieldValueForbidden", "fieldPath": ".forbidden"},
             {"rule": "has(self.min)"},
+            {"rule": "self.max < 100", "messageExpression": "'max is ' + string(self.max)"},
         ]);
         assert_eq!(
             msgs(
@@ -960,6 +971,10 @@ mod tests {
                 schema.clone()
             ),
             vec![r#"spec: Invalid value: "object": min must be <= max"#]
+        );
+        assert_eq!(
+            msgs(json!({"spec": {"min": 1, "max": 100}}), schema.clone()),
+            vec![r#"spec: Invalid value: "object": max is 100"#]
         );
         assert_eq!(
             msgs(json!({"spec": {"max": 1, "forbidden": 1}}), schema.clone()),
