@@ -280,6 +280,7 @@ fn value_validation(
         nested(not, false, &format!("{path}.not"), errs);
     }
     if let Some(p) = s.get("pattern").and_then(Value::as_str)
+        && super::validate::pattern_matches(p, "").is_none()
         && let Err(e) = regex::Regex::new(p)
     {
         let msg = e
