@@ -1,0 +1,131 @@
+//! One-run benchmark of the embedded API server: start-to-ready time and create / get / list /
+//! watch-event throughput through kube::Client over HTTPS on 127.0.0.1.
+//!
+//! Run with `cargo bench -p kubeforge-testenv`; the figures go in the README.
+
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use k8s_openapi::api::core::v1::{ConfigMap, Namespace};
+use kube::api::{Api, ListParams, ObjectMeta, PostParams, WatchEvent, WatchParams};
+use kubeforge_testenv::TestEnv;
+
+fn cm(name: String) -> ConfigMap {
+    ConfigMap {
+        metadata: ObjectMeta { name: Some(name), ..Default::default() },
+        data: Some([("key".to_string(), "value".to_string())].into()),
+        ..Default::default()
+    }
+}
+
+fn stats(label: &str, mut samples: Vec<Duration>) {
+    samples.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{label}: min {:.2} ms, median {:.2} ms, max {:.2} ms ({} runs)",
+        ms(samples[0]),
+        ms(samples[samples.len() / 2]),
+        ms(samples[samples.len() - 1]),
+        samples.len()
+    );
+}
+
+fn rate(label: &str, n: usize, elapsed: Duration) {
+    println!("{label}: {n} in {:.1} ms = {:.0}/s", elapsed.as_secs_f64() * 1000.0, n as f64 / elapsed.as_secs_f64());
+}
+
+/// Start-to-ready: `TestEnv::start()` returning plus the first successful request.
+async fn start_to_ready() -> Duration {
+    let t = Instant::now();
+    let env = TestEnv::start().await.expect("start");
+    let namespaces: Api<Namespace> = Api::all(env.client());
+    namespaces.list(&ListParams::default()).await.expect("ready");
+    t.elapsed()
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    // The CA and server certificate are generated once per process; the first start pays it.
+    let first = start_to_ready().await;
+    println!("start-to-ready, first in process (includes certificate generation): {:.2} ms", first.as_secs_f64() * 1000.0);
+    let mut samples = Vec::new();
+    for _ in 0..20 {
+        samples.push(start_to_ready().await);
+    }
+    stats("start-to-ready", samples);
+
+    let env = TestEnv::start().await.expect("start");
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    let n = 2000;
+
+    let list = cms.list(&ListParams::default()).await.unwrap();
+    let rv = list.metadata.resource_version.unwrap();
+    let mut watch = cms.watch(&WatchParams::default(), &rv).await.unwrap().boxed();
+
+    let t = Instant::now();
+    for i in 0..n {
+        cms.create(&PostParams::default(), &cm(format!("seq-{i}"))).await.unwrap();
+    }
+    rate("create, sequential", n, t.elapsed());
+
+    let t = Instant::now();
+    let mut received = 0;
+    while received < n {
+        if let Some(Ok(WatchEvent::Added(_))) = watch.next().await {
+            received += 1;
+        }
+    }
+    println!("watch: all {n} ADDED events delivered {:.1} ms after the last create returned", t.elapsed().as_secs_f64() * 1000.0);
+
+    let t = Instant::now();
+    let tasks: Vec<_> = (0..8)
+        .map(|w| {
+            let cms = cms.clone();
+            tokio::spawn(async move {
+                for i in 0..n / 8 {
+                    cms.create(&PostParams::default(), &cm(format!("par-{w}-{i}"))).await.unwrap();
+                }
+            })
+        })
+        .collect();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    rate("create, 8 concurrent clients", n, t.elapsed());
+
+    let t = Instant::now();
+    for i in 0..n {
+        cms.get(&format!("seq-{i}")).await.unwrap();
+    }
+    rate("get, sequential", n, t.elapsed());
+
+    let mut samples = Vec::new();
+    for _ in 0..10 {
+        let t = Instant::now();
+        let l = cms.list(&ListParams::default()).await.unwrap();
+        assert_eq!(l.items.len(), 2 * n);
+        samples.push(t.elapsed());
+    }
+    stats(&format!("list of {} objects", 2 * n), samples);
+
+    // Watch-event throughput: events from one watch while one writer creates objects.
+    let rv = cms.list(&ListParams::default().limit(1)).await.unwrap().metadata.resource_version.unwrap();
+    let mut watch = cms.watch(&WatchParams::default(), &rv).await.unwrap().boxed();
+    let writer = {
+        let cms = cms.clone();
+        tokio::spawn(async move {
+            for i in 0..n {
+                cms.create(&PostParams::default(), &cm(format!("w-{i}"))).await.unwrap();
+            }
+        })
+    };
+    let t = Instant::now();
+    let mut received = 0;
+    while received < n {
+        if let Some(Ok(WatchEvent::Added(_))) = watch.next().await {
+            received += 1;
+        }
+    }
+    writer.await.unwrap();
+    rate("watch events (concurrent writer)", n, t.elapsed());
+}
