@@ -142,10 +142,14 @@ pub fn check_crd(crd: &Value) -> Vec<FieldError> {
     if group.is_empty() {
         errs.push(FieldError::required("spec.group", ""));
     } else {
-        for m in dns1123_subdomain(group) {
-            errs.push(FieldError::invalid("spec.group", &Value::from(group), &m));
-        }
-        if !group.contains('.') {
+        let msgs = dns1123_subdomain(group);
+        if !msgs.is_empty() {
+            errs.push(FieldError::invalid(
+                "spec.group",
+                &Value::from(group),
+                &msgs.join(","),
+            ));
+        } else if !group.contains('.') {
             errs.push(FieldError::invalid(
                 "spec.group",
                 &Value::from(group),
@@ -250,7 +254,7 @@ fn check_names(names: Option<&Value>, errs: &mut Vec<FieldError>) {
         errs.push(FieldError::invalid(
             "spec.names.listKind",
             &Value::from(list_kind),
-            "kind and listKind may not be the same or parsing become ambiguous",
+            "kind and listKind may not be the same",
         ));
     }
 }
@@ -265,16 +269,12 @@ fn check_versions(versions: &[Value], errs: &mut Vec<FieldError>) {
         return;
     }
     let mut storage = 0;
-    let mut served = false;
     let mut seen = std::collections::HashSet::new();
     let mut unique = true;
     for (i, v) in versions.iter().enumerate() {
         let path = index("spec.versions", i);
         if v.get("storage").and_then(Value::as_bool) == Some(true) {
             storage += 1;
-        }
-        if v.get("served").and_then(Value::as_bool) == Some(true) {
-            served = true;
         }
         let name = v.get("name").and_then(Value::as_str).unwrap_or("");
         if !seen.insert(name.to_string()) {
@@ -323,13 +323,6 @@ fn check_versions(versions: &[Value], errs: &mut Vec<FieldError>) {
             "must have exactly one version marked as storage version",
         ));
     }
-    if !served {
-        errs.push(FieldError::invalid(
-            "spec.versions",
-            &list,
-            "must serve at least one version",
-        ));
-    }
 }
 
 fn check_subresources(sub: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
@@ -364,21 +357,8 @@ fn check_subresources(sub: &Map<String, Value>, path: &str, errs: &mut Vec<Field
 }
 
 fn check_printer_columns(cols: &[Value], path: &str, errs: &mut Vec<FieldError>) {
-    let types: Vec<String> = ["boolean", "date", "integer", "number", "string"]
-        .map(String::from)
-        .to_vec();
-    let formats: Vec<String> = [
-        "byte",
-        "date",
-        "date-time",
-        "double",
-        "float",
-        "int32",
-        "int64",
-        "password",
-    ]
-    .map(String::from)
-    .to_vec();
+    const TYPES: &str = "boolean,date,integer,number,string";
+    const FORMATS: &str = "byte,date,date-time,double,float,int32,int64,password";
     for (i, col) in cols.iter().enumerate() {
         let p = index(path, i);
         let get = |k: &str| col.get(k).and_then(Value::as_str).unwrap_or("");
@@ -386,29 +366,31 @@ fn check_printer_columns(cols: &[Value], path: &str, errs: &mut Vec<FieldError>)
             errs.push(FieldError::required(format!("{p}.name"), ""));
         }
         let ty = get("type");
+        let type_detail = format!("must be one of {TYPES}");
         if ty.is_empty() {
-            errs.push(FieldError::required(format!("{p}.type"), ""));
-        } else if !types.iter().any(|t| t == ty) {
-            errs.push(FieldError::not_supported(
+            errs.push(FieldError::required(format!("{p}.type"), &type_detail));
+        } else if !TYPES.split(',').any(|t| t == ty) {
+            errs.push(FieldError::invalid(
                 format!("{p}.type"),
                 &Value::from(ty),
-                &types,
+                &type_detail,
             ));
         }
         let format = get("format");
-        if !format.is_empty() && !formats.iter().any(|f| f == format) {
-            errs.push(FieldError::not_supported(
+        if !format.is_empty() && !FORMATS.split(',').any(|f| f == format) {
+            errs.push(FieldError::invalid(
                 format!("{p}.format"),
                 &Value::from(format),
-                &formats,
+                &format!("must be one of {FORMATS}"),
             ));
         }
+        // The real server names this field after its internal Go field.
         let jp = get("jsonPath");
         if jp.is_empty() {
-            errs.push(FieldError::required(format!("{p}.jsonPath"), ""));
+            errs.push(FieldError::required(format!("{p}.JSONPath"), ""));
         } else if !jp.starts_with('.') {
             errs.push(FieldError::invalid(
-                format!("{p}.jsonPath"),
+                format!("{p}.JSONPath"),
                 &Value::from(jp),
                 "must be a simple json path starting with .",
             ));
@@ -417,52 +399,65 @@ fn check_printer_columns(cols: &[Value], path: &str, errs: &mut Vec<FieldError>)
 }
 
 fn check_conversion(conv: &Map<String, Value>, errs: &mut Vec<FieldError>) {
+    // Paths follow the internal type the real server validates:
+    // `spec.conversion.webhookClientConfig`, `spec.conversion.conversionReviewVersions`.
     let strategy = conv.get("strategy").and_then(Value::as_str).unwrap_or("");
     let webhook = conv.get("webhook").filter(|w| !w.is_null());
+    let client_config = webhook
+        .and_then(|w| w.get("clientConfig"))
+        .filter(|c| !c.is_null());
     match strategy {
-        "None" => {
-            if webhook.is_some() {
-                errs.push(FieldError::forbidden(
-                    "spec.conversion.webhook",
-                    "should not be set when strategy is not set to Webhook",
-                ));
-            }
-        }
-        "Webhook" => match webhook {
-            None => errs.push(FieldError::required(
-                "spec.conversion.webhook",
-                "required when strategy is set to Webhook",
-            )),
-            Some(w) => {
-                let versions = w
-                    .get("conversionReviewVersions")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default();
-                if !versions
-                    .iter()
-                    .any(|v| matches!(v.as_str(), Some("v1" | "v1beta1")))
-                {
-                    errs.push(FieldError::invalid(
-                        "spec.conversion.webhook.conversionReviewVersions",
-                        &Value::Array(versions),
-                        "must include at least one of v1, v1beta1",
-                    ));
-                }
-                if w.get("clientConfig").is_none_or(Value::is_null) {
-                    errs.push(FieldError::required(
-                        "spec.conversion.webhook.clientConfig",
-                        "required when strategy is set to Webhook",
-                    ));
-                }
-            }
-        },
         "" => errs.push(FieldError::required("spec.conversion.strategy", "")),
+        "None" | "Webhook" => {}
         other => errs.push(FieldError::not_supported(
             "spec.conversion.strategy",
             &Value::from(other),
             &["None".into(), "Webhook".into()],
         )),
+    }
+    if strategy == "Webhook" {
+        match client_config {
+            None => errs.push(FieldError::required(
+                "spec.conversion.webhookClientConfig",
+                "required when strategy is set to Webhook",
+            )),
+            Some(cc) => {
+                let url = cc.get("url").is_some_and(|u| !u.is_null());
+                let service = cc.get("service").is_some_and(|s| !s.is_null());
+                if url == service {
+                    errs.push(FieldError::required(
+                        "spec.conversion.webhookClientConfig",
+                        "exactly one of url or service is required",
+                    ));
+                }
+            }
+        }
+        let versions = webhook
+            .and_then(|w| w.get("conversionReviewVersions"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let path = "spec.conversion.conversionReviewVersions";
+        if versions.is_empty() {
+            errs.push(FieldError::required(
+                path,
+                "must specify one of v1, v1beta1",
+            ));
+        } else if !versions
+            .iter()
+            .any(|v| matches!(v.as_str(), Some("v1" | "v1beta1")))
+        {
+            errs.push(FieldError::invalid(
+                path,
+                &Value::Array(versions),
+                "must include at least one of v1, v1beta1",
+            ));
+        }
+    } else if client_config.is_some() {
+        errs.push(FieldError::forbidden(
+            "spec.conversion.webhookClientConfig",
+            "should not be set when strategy is not set to Webhook",
+        ));
     }
 }
 

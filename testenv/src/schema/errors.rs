@@ -232,10 +232,10 @@ pub fn invalid_status_message(qualified_kind: &str, name: &str, errors: &[FieldE
 }
 
 /// Prints a JSON value the way apimachinery's `ErrorBody` prints a bad value: numbers and
-/// booleans bare (`%v`), strings quoted (`%q`), null as `"null"`, anything else as JSON.
+/// booleans bare (`%v`), strings quoted (`%q`), anything else (null included) as JSON.
 pub fn go_value(v: &Value) -> String {
     match v {
-        Value::Null => go_quote("null"),
+        Value::Null => "null".to_string(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => go_number(n),
         Value::String(s) => go_quote(s),
