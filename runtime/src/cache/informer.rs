@@ -157,11 +157,7 @@ impl<K: Kind> Informer<K> {
         }
         let strip = self.options.strip_managed_fields;
         let stream = watcher(self.api.clone(), config)
-            .modify(move |obj: &mut K| {
-                if strip {
-                    obj.meta_mut().managed_fields = None;
-                }
-            })
+            .modify(move |obj: &mut K| prepare(obj, strip))
             .default_backoff();
         let mut stream = std::pin::pin!(stream);
         let mut relist: Option<HashMap<ObjectRef<K>, Arc<K>>> = None;
@@ -278,5 +274,40 @@ impl<K: Kind> Informer<K> {
     fn dispatch(&self, change: Change<K>) {
         let mut subscribers = self.subscribers.lock().expect("subscribers lock");
         subscribers.retain(|tx| tx.send(change.clone()).is_ok());
+    }
+}
+
+/// Trims an object before it is cached: `managedFields` are dropped when `strip` is set.
+fn prepare<K: Kind>(obj: &mut K, strip: bool) {
+    if strip {
+        obj.meta_mut().managed_fields = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_openapi::{
+        api::core::v1::ConfigMap, apimachinery::pkg::apis::meta::v1::ManagedFieldsEntry,
+    };
+
+    #[test]
+    fn managed_fields_are_stripped_unless_kept() {
+        let mut cm = ConfigMap::default();
+        cm.metadata.managed_fields = Some(vec![ManagedFieldsEntry {
+            manager: Some("kubectl".into()),
+            ..Default::default()
+        }]);
+        let mut kept = cm.clone();
+        prepare(&mut cm, true);
+        assert!(cm.metadata.managed_fields.is_none());
+        prepare(&mut kept, false);
+        assert_eq!(kept.metadata.managed_fields.unwrap().len(), 1);
+        assert!(CacheOptions::default().strip_managed_fields);
+        assert!(
+            !CacheOptions::default()
+                .keep_managed_fields()
+                .strip_managed_fields
+        );
     }
 }

@@ -1,0 +1,282 @@
+//! Throughput benchmark: kubeforge's Controller vs a raw kube-runtime Controller against the
+//! same embedded API server.
+//!
+//! One run per variant, each in its own process (so resident memory is not shared):
+//! N custom objects (default 10,000; `BENCH_OBJECTS` overrides) exist before the controller
+//! starts; the reconcile patches `status.observed` once. Reported: time until every object has
+//! been reconciled, resident memory growth from before the controller started until then, and
+//! event-to-reconcile latency (p50/p99) for `BENCH_LATENCY_OBJECTS` (default 500) objects
+//! created one by one while the controller runs.
+//!
+//! Run: `cargo bench -p kubeforge --bench throughput`.
+
+use futures::StreamExt;
+use kube::{
+    Api, CustomResource, CustomResourceExt, ResourceExt,
+    api::{ObjectMeta, Patch, PatchParams, PostParams},
+    runtime::{Controller as RawController, controller::Action, watcher},
+};
+use kubeforge::{Controller, Manager, ManagerOptions};
+use kubeforge_testenv::TestEnv;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::{
+    collections::HashMap,
+    process::Command,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, JsonSchema)]
+#[kube(
+    group = "bench.kubeforge.dev",
+    version = "v1",
+    kind = "Item",
+    namespaced,
+    status = "ItemStatus"
+)]
+struct ItemSpec {
+    size: i32,
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, Default, JsonSchema)]
+struct ItemStatus {
+    observed: Option<i32>,
+}
+
+const CONCURRENCY: u16 = 16;
+
+struct Ctx {
+    client: kube::Client,
+    reconciled: AtomicUsize,
+    /// When each latency-phase object was created, and when its first reconcile started.
+    created: Mutex<HashMap<String, Instant>>,
+    latencies: Mutex<Vec<Duration>>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+struct BenchError(#[from] kube::Error);
+
+async fn reconcile(item: Arc<Item>, ctx: Arc<Ctx>) -> Result<Action, BenchError> {
+    let started = Instant::now();
+    if let Some(created) = ctx.created.lock().unwrap().remove(&item.name_any()) {
+        ctx.latencies.lock().unwrap().push(started - created);
+    }
+    if item.status.as_ref().and_then(|s| s.observed) == Some(item.spec.size) {
+        return Ok(Action::await_change());
+    }
+    let api: Api<Item> = Api::namespaced(ctx.client.clone(), &item.namespace().unwrap());
+    api.patch_status(
+        &item.name_any(),
+        &PatchParams::default(),
+        &Patch::Merge(json!({"status": {"observed": item.spec.size}})),
+    )
+    .await?;
+    ctx.reconciled.fetch_add(1, Ordering::SeqCst);
+    Ok(Action::await_change())
+}
+
+fn rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+async fn create(api: &Api<Item>, name: String) {
+    let item = Item {
+        metadata: ObjectMeta {
+            name: Some(name),
+            ..Default::default()
+        },
+        spec: ItemSpec { size: 1 },
+        status: None,
+    };
+    api.create(&PostParams::default(), &item)
+        .await
+        .expect("create item");
+}
+
+/// One variant in this process; prints one JSON line.
+async fn run_variant(variant: &str) {
+    let objects = env_usize("BENCH_OBJECTS", 10_000);
+    let latency_objects = env_usize("BENCH_LATENCY_OBJECTS", 500);
+    let env = TestEnv::builder()
+        .crd(Item::crd())
+        .watch_history(objects * 4 + 10_000)
+        .start()
+        .await
+        .expect("test API server");
+    let api: Api<Item> = Api::namespaced(env.client(), env.namespace());
+    let setup = Instant::now();
+    futures::stream::iter(0..objects)
+        .for_each_concurrent(32, |i| create(&api, format!("item-{i:05}")))
+        .await;
+    let setup = setup.elapsed();
+
+    let ctx = Arc::new(Ctx {
+        client: env.client(),
+        reconciled: AtomicUsize::new(0),
+        created: Mutex::new(HashMap::new()),
+        latencies: Mutex::new(Vec::new()),
+    });
+    let rss_before = rss_kib();
+    let started = Instant::now();
+    let stop = tokio_util::sync::CancellationToken::new();
+    let task = match variant {
+        "kubeforge" => {
+            let mut manager = Manager::new(
+                env.client(),
+                ManagerOptions {
+                    handle_signals: false,
+                    ..Default::default()
+                },
+            );
+            manager.add(
+                Controller::<Item>::new(&manager, "item")
+                    .max_concurrent_reconciles(CONCURRENCY)
+                    .reconcile(reconcile, ctx.clone()),
+            );
+            let handle = manager.shutdown_handle();
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                tokio::spawn(async move {
+                    stop.cancelled().await;
+                    handle.shutdown();
+                });
+                manager.run().await.expect("manager runs");
+            })
+        }
+        _ => {
+            let ctx = ctx.clone();
+            let stop = stop.clone();
+            let items: Api<Item> = Api::all(env.client());
+            tokio::spawn(async move {
+                RawController::new(items, watcher::Config::default())
+                    .with_config(
+                        kube::runtime::controller::Config::default().concurrency(CONCURRENCY),
+                    )
+                    .graceful_shutdown_on(async move { stop.cancelled().await })
+                    .run(
+                        reconcile,
+                        |_, _: &BenchError, _| Action::requeue(Duration::from_millis(5)),
+                        ctx,
+                    )
+                    .for_each(|_| async {})
+                    .await;
+            })
+        }
+    };
+    while ctx.reconciled.load(Ordering::SeqCst) < objects {
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let all_reconciled = started.elapsed();
+    let rss_after = rss_kib();
+
+    for i in 0..latency_objects {
+        let name = format!("late-{i:05}");
+        ctx.created
+            .lock()
+            .unwrap()
+            .insert(name.clone(), Instant::now());
+        create(&api, name).await;
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    while ctx.latencies.lock().unwrap().len() < latency_objects {
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let mut lat = ctx.latencies.lock().unwrap().clone();
+    lat.sort();
+    let pct = |p: f64| {
+        lat.get(((lat.len() as f64 * p).ceil() as usize).saturating_sub(1))
+            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+    };
+    stop.cancel();
+    let _ = tokio::time::timeout(Duration::from_secs(10), task).await;
+    println!(
+        "{}",
+        json!({
+            "variant": variant,
+            "objects": objects,
+            "setup_seconds": setup.as_secs_f64(),
+            "all_reconciled_seconds": all_reconciled.as_secs_f64(),
+            "objects_per_second": objects as f64 / all_reconciled.as_secs_f64(),
+            "latency_p50_ms": pct(0.50),
+            "latency_p99_ms": pct(0.99),
+            "rss_growth_mib": (rss_after.saturating_sub(rss_before)) as f64 / 1024.0,
+            "rss_after_mib": rss_after as f64 / 1024.0,
+        })
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(pos) = args.iter().position(|a| a == "--variant") {
+        let variant = args[pos + 1].clone();
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(run_variant(&variant));
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    let mut results = Vec::new();
+    for variant in ["raw-kube-runtime", "kubeforge"] {
+        let out = Command::new(&exe)
+            .args(["--variant", variant])
+            .output()
+            .expect("run variant");
+        assert!(
+            out.status.success(),
+            "{variant} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let line = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .unwrap_or("")
+            .to_string();
+        println!("{line}");
+        results.push(serde_json::from_str::<serde_json::Value>(&line).unwrap());
+    }
+    let (raw, kf) = (&results[0], &results[1]);
+    let ratio = |k: &str| kf[k].as_f64().unwrap() / raw[k].as_f64().unwrap();
+    println!(
+        "\n| variant | objects | all reconciled (s) | objects/s | p50 latency (ms) | p99 latency (ms) | RSS growth (MiB) |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for r in &results {
+        println!(
+            "| {} | {} | {:.2} | {:.0} | {:.2} | {:.2} | {:.1} |",
+            r["variant"].as_str().unwrap(),
+            r["objects"],
+            r["all_reconciled_seconds"].as_f64().unwrap(),
+            r["objects_per_second"].as_f64().unwrap(),
+            r["latency_p50_ms"].as_f64().unwrap(),
+            r["latency_p99_ms"].as_f64().unwrap(),
+            r["rss_growth_mib"].as_f64().unwrap(),
+        );
+    }
+    println!(
+        "\nthroughput kubeforge/raw = {:.3}x (target >= 0.95), memory growth kubeforge/raw = {:.3}x (target <= 1.1)",
+        ratio("objects_per_second"),
+        ratio("rss_growth_mib")
+    );
+}
