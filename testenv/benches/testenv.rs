@@ -12,7 +12,10 @@ use kubeforge_testenv::TestEnv;
 
 fn cm(name: String) -> ConfigMap {
     ConfigMap {
-        metadata: ObjectMeta { name: Some(name), ..Default::default() },
+        metadata: ObjectMeta {
+            name: Some(name),
+            ..Default::default()
+        },
         data: Some([("key".to_string(), "value".to_string())].into()),
         ..Default::default()
     }
@@ -31,7 +34,11 @@ fn stats(label: &str, mut samples: Vec<Duration>) {
 }
 
 fn rate(label: &str, n: usize, elapsed: Duration) {
-    println!("{label}: {n} in {:.1} ms = {:.0}/s", elapsed.as_secs_f64() * 1000.0, n as f64 / elapsed.as_secs_f64());
+    println!(
+        "{label}: {n} in {:.1} ms = {:.0}/s",
+        elapsed.as_secs_f64() * 1000.0,
+        n as f64 / elapsed.as_secs_f64()
+    );
 }
 
 /// Start-to-ready: `TestEnv::start()` returning plus the first successful request.
@@ -39,7 +46,10 @@ async fn start_to_ready() -> Duration {
     let t = Instant::now();
     let env = TestEnv::start().await.expect("start");
     let namespaces: Api<Namespace> = Api::all(env.client());
-    namespaces.list(&ListParams::default()).await.expect("ready");
+    namespaces
+        .list(&ListParams::default())
+        .await
+        .expect("ready");
     t.elapsed()
 }
 
@@ -47,7 +57,10 @@ async fn start_to_ready() -> Duration {
 async fn main() {
     // The CA and server certificate are generated once per process; the first start pays it.
     let first = start_to_ready().await;
-    println!("start-to-ready, first in process (includes certificate generation): {:.2} ms", first.as_secs_f64() * 1000.0);
+    println!(
+        "start-to-ready, first in process (includes certificate generation): {:.2} ms",
+        first.as_secs_f64() * 1000.0
+    );
     let mut samples = Vec::new();
     for _ in 0..20 {
         samples.push(start_to_ready().await);
@@ -60,11 +73,17 @@ async fn main() {
 
     let list = cms.list(&ListParams::default()).await.unwrap();
     let rv = list.metadata.resource_version.unwrap();
-    let mut watch = cms.watch(&WatchParams::default(), &rv).await.unwrap().boxed();
+    let mut watch = cms
+        .watch(&WatchParams::default(), &rv)
+        .await
+        .unwrap()
+        .boxed();
 
     let t = Instant::now();
     for i in 0..n {
-        cms.create(&PostParams::default(), &cm(format!("seq-{i}"))).await.unwrap();
+        cms.create(&PostParams::default(), &cm(format!("seq-{i}")))
+            .await
+            .unwrap();
     }
     rate("create, sequential", n, t.elapsed());
 
@@ -75,7 +94,10 @@ async fn main() {
             received += 1;
         }
     }
-    println!("watch: all {n} ADDED events delivered {:.1} ms after the last create returned", t.elapsed().as_secs_f64() * 1000.0);
+    println!(
+        "watch: all {n} ADDED events delivered {:.1} ms after the last create returned",
+        t.elapsed().as_secs_f64() * 1000.0
+    );
 
     let t = Instant::now();
     let tasks: Vec<_> = (0..8)
@@ -83,7 +105,9 @@ async fn main() {
             let cms = cms.clone();
             tokio::spawn(async move {
                 for i in 0..n / 8 {
-                    cms.create(&PostParams::default(), &cm(format!("par-{w}-{i}"))).await.unwrap();
+                    cms.create(&PostParams::default(), &cm(format!("par-{w}-{i}")))
+                        .await
+                        .unwrap();
                 }
             })
         })
@@ -109,13 +133,25 @@ async fn main() {
     stats(&format!("list of {} objects", 2 * n), samples);
 
     // Watch-event throughput: events from one watch while one writer creates objects.
-    let rv = cms.list(&ListParams::default().limit(1)).await.unwrap().metadata.resource_version.unwrap();
-    let mut watch = cms.watch(&WatchParams::default(), &rv).await.unwrap().boxed();
+    let rv = cms
+        .list(&ListParams::default().limit(1))
+        .await
+        .unwrap()
+        .metadata
+        .resource_version
+        .unwrap();
+    let mut watch = cms
+        .watch(&WatchParams::default(), &rv)
+        .await
+        .unwrap()
+        .boxed();
     let writer = {
         let cms = cms.clone();
         tokio::spawn(async move {
             for i in 0..n {
-                cms.create(&PostParams::default(), &cm(format!("w-{i}"))).await.unwrap();
+                cms.create(&PostParams::default(), &cm(format!("w-{i}")))
+                    .await
+                    .unwrap();
             }
         })
     };

@@ -61,8 +61,11 @@ fn established(crd: &DynamicObject) -> bool {
 /// creates the test namespace.
 pub async fn start(crds: Vec<Value>) -> Result<TestEnv, Error> {
     let cluster_err = |e: kube::Error| Error::Cluster(e.to_string());
-    let client = kube::Client::try_default().await.map_err(cluster_err)?;
-    let url = client.default_namespace().to_string();
+    let config = kube::Config::infer()
+        .await
+        .map_err(|e| Error::Cluster(e.to_string()))?;
+    let url = config.cluster_url.to_string();
+    let client = kube::Client::try_from(config).map_err(cluster_err)?;
     let crd_api = crd_api(&client);
     for crd in &crds {
         let name = crd["metadata"]["name"]
@@ -106,7 +109,7 @@ pub async fn start(crds: Vec<Value>) -> Result<TestEnv, Error> {
     let namespace = created.metadata.name.unwrap_or_default();
     Ok(TestEnv {
         backend: Backend::Existing(Existing {
-            url: format!("existing cluster (context namespace {url})"),
+            url,
             namespace: namespace.clone(),
         }),
         client,

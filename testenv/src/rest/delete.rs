@@ -104,6 +104,13 @@ pub fn delete_object(
         }
     }
     let is_namespace = def.group.is_empty() && def.plural == "namespaces";
+    if is_namespace && matches!(name, "default" | "kube-system" | "kube-public") {
+        return Err(ApiError::forbidden(
+            def,
+            name,
+            "this namespace may not be deleted",
+        ));
+    }
     let is_crd = write::is_crd(def);
     let needs_wait = !meta::finalizers(&current).is_empty() || is_namespace || is_crd;
     if !needs_wait {

@@ -156,3 +156,42 @@ async fn kubectl_builtin_kinds() {
         text(&out)
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_explain_custom_kind() {
+    let env = env().await;
+    let Some(out) = run(&env, &["explain", "widgets.spec"], None).await else {
+        return;
+    };
+    assert!(out.status.success(), "{}", text(&out));
+    let t = text(&out);
+    assert!(t.contains("KIND:") && t.contains("Widget"), "{t}");
+    assert!(t.contains("color") && t.contains("replicas"), "{t}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_discovery_and_wait() {
+    let env = env().await;
+    let Some(out) = run(&env, &["api-resources", "--api-group=apps"], None).await else {
+        return;
+    };
+    assert!(out.status.success(), "{}", text(&out));
+    let t = text(&out);
+    assert!(
+        t.contains("deployments") && t.contains("deploy") && t.contains("Deployment"),
+        "{t}"
+    );
+    let out = run(
+        &env,
+        &[
+            "wait",
+            "--for=condition=Established",
+            "crd/widgets.conformance.kubeforge.dev",
+            "--timeout=30s",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+}

@@ -130,3 +130,27 @@ async fn unchanged_writes_keep_the_resource_version() {
         created.metadata.resource_version
     );
 }
+
+#[tokio::test]
+async fn token_review_authenticates() {
+    use k8s_openapi::api::authentication::v1::{TokenReview, TokenReviewSpec};
+    let env = env().await;
+    if env.is_existing_cluster() {
+        return; // tokens are the cluster's own
+    }
+    let reviews: Api<TokenReview> = Api::all(env.client());
+    let review = TokenReview {
+        spec: TokenReviewSpec {
+            token: Some("any-token".into()),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let answered = reviews
+        .create(&PostParams::default(), &review)
+        .await
+        .unwrap();
+    let status = answered.status.unwrap();
+    assert_eq!(status.authenticated, Some(true));
+    assert!(status.user.unwrap().username.is_some());
+}
