@@ -6,9 +6,10 @@
 //! `lowerAscii`, `upperAscii`, `size`, the list/map macros `all`, `exists`, `exists_one`,
 //! `map`, `filter`, and the conversions `int`, `double`, `string`.
 //!
-//! A rule that does not parse, uses something outside this subset or fails at run time is
-//! not enforced (the object is accepted): a test server must never reject what a real one
-//! accepts.
+//! A rule that does not parse or uses something outside this subset is not enforced (the
+//! object is accepted): a test server must never reject what a real one accepts. The one
+//! run-time error reported, as the real server does, is `no such key` (a rule reading a
+//! field that is absent without guarding it with `has()`).
 
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -17,6 +18,14 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct CelError(String);
+
+impl CelError {
+    /// Whether this is CEL's `no such key` runtime error (a field or map key that is not
+    /// there), which the real server reports instead of skipping the rule.
+    pub fn is_no_such_key(&self) -> bool {
+        self.0.starts_with("no such key: ")
+    }
+}
 
 fn err<T>(msg: impl Into<String>) -> Result<T, CelError> {
     Err(CelError(msg.into()))

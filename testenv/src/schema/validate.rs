@@ -66,8 +66,26 @@ fn check_rules(
         {
             continue;
         }
-        if super::cel::eval_bool(&program, v, old) != Ok(false) {
-            continue;
+        let ty = Value::from(s.get("type").and_then(Value::as_str).unwrap_or(""));
+        match super::cel::eval_bool(&program, v, old) {
+            Ok(false) => {}
+            Err(e) if e.is_no_such_key() => {
+                // Runtime errors name the rule (or its message) like the real server.
+                let shown = rule
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .map(str::trim)
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or(text.trim());
+                let field = if path.is_empty() { "<nil>" } else { path };
+                errs.push(FieldError::invalid(
+                    field,
+                    &ty,
+                    &format!("{e} evaluating rule: {shown}"),
+                ));
+                continue;
+            }
+            _ => continue,
         }
         // messageExpression wins when it evaluates to a string, then message, then the
         // default text.
@@ -106,7 +124,6 @@ fn check_rules(
             Some("FieldValueDuplicate") => FieldErrorKind::Duplicate,
             _ => FieldErrorKind::Invalid,
         };
-        let ty = Value::from(s.get("type").and_then(Value::as_str).unwrap_or(""));
         errs.push(FieldError::new(field, kind, Some(&ty), &message));
     }
     match v {
@@ -979,6 +996,7 @@ mod tests {
         assert_eq!(
             msgs(json!({"spec": {"max": 1, "forbidden": 1}}), schema.clone()),
             vec![
+                r#"spec: Invalid value: "object": no such key: min evaluating rule: min must be <= max"#,
                 "spec.forbidden: Forbidden: failed rule: !has(self.forbidden)",
                 r#"spec: Invalid value: "object": failed rule: has(self.min)"#,
             ]
