@@ -18,6 +18,7 @@ mod default;
 mod errors;
 mod formats;
 mod prune;
+mod ratchet;
 mod structural;
 mod validate;
 

@@ -26,11 +26,17 @@ pub fn validate(object: &Value, schema: &Value) -> Vec<FieldError> {
 /// [`validate`] for an update: additionally evaluates the transition rules (those using
 /// `oldSelf`) of `x-kubernetes-validations` wherever the new value correlates with a value
 /// of `old` (same object property, or same key in a `x-kubernetes-list-type: map` list).
+///
+/// Errors about values that did not change are dropped (validation ratcheting, see
+/// [`super::ratchet`]), as the real server does on update.
 pub fn validate_update(object: &Value, old: &Value, schema: &Value) -> Vec<FieldError> {
-    let mut errs = Vec::new();
-    validate_node(object, schema, "", &mut errs);
+    let mut schema_errs = Vec::new();
+    validate_node(object, schema, "", &mut schema_errs);
+    let mut errs = super::ratchet::ratchet(schema_errs, object, old, schema);
     check_list_types_and_embedded(object, schema, "", &mut errs);
-    check_rules(object, schema, Some(old), "", &mut errs);
+    let mut rule_errs = Vec::new();
+    check_rules(object, schema, Some(old), "", &mut rule_errs);
+    errs.extend(super::ratchet::ratchet(rule_errs, object, old, schema));
     errs
 }
 
