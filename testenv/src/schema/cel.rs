@@ -3,8 +3,10 @@
 //! Supported: literals (int, double, string, bool, null, lists, maps), `self`, `oldSelf`,
 //! field selection and indexing, `has()`, `size()`, the operators `! - * / % + < <= > >= ==
 //! != in && || ?:`, the string methods `startsWith`, `endsWith`, `contains`, `matches`,
-//! `lowerAscii`, `upperAscii`, `size`, the list/map macros `all`, `exists`, `exists_one`,
-//! `map`, `filter`, and the conversions `int`, `double`, `string`.
+//! `lowerAscii`, `upperAscii`, `trim`, `replace`, `split`, `substring`, `indexOf`,
+//! `lastIndexOf`, `size`, the list functions `join`, `indexOf`, `isSorted`, `sum`, `min`,
+//! `max`, the list/map macros `all`, `exists`, `exists_one`, `map`, `filter`, and the
+//! conversions `int`, `double`, `string`.
 //!
 //! A rule that does not parse or uses something outside this subset is not enforced (the
 //! object is accepted): a test server must never reject what a real one accepts. The one
@@ -501,6 +503,18 @@ fn binary(op: &str, l: &Expr, r: &Expr, env: &mut Env) -> Result<Value, CelError
     }
 }
 
+/// `a <= b` for numbers and strings.
+fn le(a: &Value, b: &Value) -> Result<bool, CelError> {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(i), Some(j)) => Ok(i <= j),
+            _ => Ok(x.as_f64() <= y.as_f64()),
+        },
+        (Value::String(x), Value::String(y)) => Ok(x <= y),
+        _ => err("values are not comparable"),
+    }
+}
+
 fn arith(op: &str, x: &serde_json::Number, y: &serde_json::Number) -> Result<Value, CelError> {
     if let (Some(i), Some(j)) = (x.as_i64(), y.as_i64()) {
         let r = match op {
@@ -580,6 +594,75 @@ fn call(
         }
         (Some(r), "lowerAscii", []) => Ok(Value::from(s(r)?.to_ascii_lowercase())),
         (Some(r), "upperAscii", []) => Ok(Value::from(s(r)?.to_ascii_uppercase())),
+        (Some(r), "trim", []) => Ok(Value::from(s(r)?.trim())),
+        (Some(r), "replace", [from, to]) => Ok(Value::from(s(r)?.replace(&s(from)?, &s(to)?))),
+        (Some(r), "split", [sep]) => Ok(Value::Array(
+            s(r)?.split(&s(sep)?).map(Value::from).collect(),
+        )),
+        (Some(Value::Array(items)), "join", []) | (Some(Value::Array(items)), "join", [_]) => {
+            let sep = match vals.first() {
+                Some(v) => s(v)?,
+                None => String::new(),
+            };
+            let parts: Vec<String> = items.iter().map(s).collect::<Result<_, _>>()?;
+            Ok(Value::from(parts.join(&sep)))
+        }
+        (Some(Value::String(t)), "indexOf", [p]) => Ok(Value::from(
+            t.find(&s(p)?).map_or(-1, |b| t[..b].chars().count() as i64),
+        )),
+        (Some(Value::String(t)), "lastIndexOf", [p]) => Ok(Value::from(
+            t.rfind(&s(p)?)
+                .map_or(-1, |b| t[..b].chars().count() as i64),
+        )),
+        (Some(Value::String(t)), "substring", [a])
+        | (Some(Value::String(t)), "substring", [a, _]) => {
+            let chars: Vec<char> = t.chars().collect();
+            let start = a.as_i64().ok_or_else(|| CelError("bad index".into()))?;
+            let end = match vals.get(1) {
+                Some(e) => e.as_i64().ok_or_else(|| CelError("bad index".into()))?,
+                None => chars.len() as i64,
+            };
+            if start < 0 || end < start || end > chars.len() as i64 {
+                return err("substring index out of range");
+            }
+            Ok(Value::from(
+                chars[start as usize..end as usize]
+                    .iter()
+                    .collect::<String>(),
+            ))
+        }
+        (Some(Value::Array(items)), "indexOf", [x]) => Ok(Value::from(
+            items
+                .iter()
+                .position(|i| super::validate::json_eq(i, x))
+                .map_or(-1, |p| p as i64),
+        )),
+        (Some(Value::Array(items)), "isSorted", []) => Ok(Value::Bool(
+            items.windows(2).all(|w| le(&w[0], &w[1]).unwrap_or(false)),
+        )),
+        (Some(Value::Array(items)), "sum", []) => {
+            items
+                .iter()
+                .try_fold(Value::from(0), |acc, x| match (acc, x) {
+                    (Value::Number(a), Value::Number(b)) => arith("+", &a, b),
+                    _ => err("sum() of non-numbers"),
+                })
+        }
+        (Some(Value::Array(items)), "min" | "max", []) => {
+            let want_min = name == "min";
+            let mut best: Option<&Value> = None;
+            for x in items {
+                best = Some(match best {
+                    None => x,
+                    Some(b) => {
+                        let x_first = le(x, b)?;
+                        if x_first == want_min { x } else { b }
+                    }
+                });
+            }
+            best.cloned()
+                .ok_or_else(|| CelError("min/max of an empty list".into()))
+        }
         (None, "int", [v]) => match v {
             Value::Number(n) => n
                 .as_i64()
@@ -707,6 +790,23 @@ mod tests {
             ("self.labels.all(k, self.labels[k] == 'x')", true),
             ("int('3') == 3 && string(3) == '3'", true),
             (r#"self.name.matches(r"^web-\d$")"#, true),
+            (
+                "self.name.split('-')[1] == '1' && self.name.indexOf('-') == 3",
+                true,
+            ),
+            (
+                "self.name.substring(0, 3) == 'web' && ' x '.trim() == 'x'",
+                true,
+            ),
+            (
+                "['a', 'b'].join(',') == 'a,b' && self.name.replace('-', '_') == 'web_1'",
+                true,
+            ),
+            (
+                "self.items.isSorted() && self.items.sum() == 6 && self.items.max() == 3",
+                true,
+            ),
+            ("self.items.min() == 1 && self.items.indexOf(3) == 2", true),
         ] {
             assert_eq!(check(rule, v.clone()), Ok(want), "{rule}");
         }
