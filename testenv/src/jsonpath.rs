@@ -65,7 +65,7 @@ pub fn select<'a>(object: &'a Value, path: &str) -> Vec<&'a Value> {
                     next.extend(v.as_array().into_iter().flatten().filter(|item| {
                         match item.get(k.as_str()) {
                             Some(Value::String(s)) => s == want,
-                            Some(other) => other.to_string() == *want,
+                            Some(other) => serde_json::to_string(other).is_ok_and(|s| s == *want),
                             None => false,
                         }
                     }))

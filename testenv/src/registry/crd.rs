@@ -139,10 +139,10 @@ pub fn establish(crd: &mut Value, now: &str) {
         .as_array()
         .cloned()
         .unwrap_or_default();
-    if let Some(v) = storage_version(crd) {
-        if !stored.iter().any(|s| s.as_str() == Some(&v)) {
-            stored.push(Value::String(v));
-        }
+    if let Some(v) = storage_version(crd)
+        && !stored.iter().any(|s| s.as_str() == Some(&v))
+    {
+        stored.push(Value::String(v));
     }
     let condition = |type_: &str, reason: &str, message: &str| {
         serde_json::json!({

@@ -43,6 +43,9 @@ pub enum StoreError {
     },
 }
 
+/// What a watch starts from: the retained events to replay and the live receiver.
+pub type WatchStart = (Vec<Arc<Event>>, broadcast::Receiver<Arc<Event>>);
+
 /// Objects, resourceVersion counter and event history.
 pub struct Store {
     rv: u64,
@@ -207,10 +210,7 @@ impl Store {
     /// Starts a watch after resourceVersion `rv`: the retained events newer than `rv` (all
     /// keys; callers filter) and a receiver for everything after them. Atomic with writes
     /// because the caller holds the server lock.
-    pub fn watch_from(
-        &self,
-        rv: u64,
-    ) -> Result<(Vec<Arc<Event>>, broadcast::Receiver<Arc<Event>>), StoreError> {
+    pub fn watch_from(&self, rv: u64) -> Result<WatchStart, StoreError> {
         if rv > self.rv {
             return Err(StoreError::TooLarge {
                 requested: rv,

@@ -52,19 +52,9 @@ fn text(o: &Output) -> String {
     )
 }
 
+/// Runs kubectl off the async runtime's worker so the embedded server keeps serving.
 async fn run(env: &TestEnv, args: &[&str], stdin: Option<&str>) -> Option<Output> {
-    let env_args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let path = env.kubeconfig_path().to_path_buf();
-    let ns = env.namespace().to_string();
-    let stdin = stdin.map(str::to_string);
-    // kubectl blocks; run it off the async runtime so the embedded server keeps serving.
-    let _ = (&path, &ns);
-    let env_ptr: &TestEnv = env;
-    let out = tokio::task::block_in_place(|| {
-        let refs: Vec<&str> = env_args.iter().map(String::as_str).collect();
-        kubectl(env_ptr, &refs, stdin.as_deref())
-    });
-    out
+    tokio::task::block_in_place(|| kubectl(env, args, stdin))
 }
 
 const WIDGET: &str = "apiVersion: conformance.kubeforge.dev/v1\nkind: Widget\nmetadata:\n  name: from-kubectl\nspec:\n  color: red\n  replicas: 2\n";
