@@ -682,15 +682,7 @@ fn check_list_types_and_embedded(
     match v {
         Value::Object(obj) => {
             if flag(s, "x-kubernetes-embedded-resource") {
-                for key in ["apiVersion", "kind"] {
-                    if obj
-                        .get(key)
-                        .and_then(Value::as_str)
-                        .is_none_or(str::is_empty)
-                    {
-                        errs.push(FieldError::required(child(path, key), "must not be empty"));
-                    }
-                }
+                check_embedded_type_meta(obj, path, errs);
             }
             let mut keys: Vec<&String> = obj.keys().collect();
             keys.sort();
@@ -719,6 +711,44 @@ fn check_list_types_and_embedded(
             }
         }
         _ => {}
+    }
+}
+
+/// An embedded resource needs a string `apiVersion` that parses as a group/version and a
+/// string `kind` that is a DNS-1035 label in lower case (`validateEmbeddedResource`).
+fn check_embedded_type_meta(obj: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
+    for key in ["apiVersion", "kind"] {
+        let p = child(path, key);
+        match obj.get(key) {
+            None => errs.push(FieldError::required(p, "must not be empty")),
+            Some(Value::String(v)) if v.is_empty() => errs.push(FieldError::invalid(
+                p,
+                &Value::from(""),
+                "must not be empty",
+            )),
+            Some(Value::String(v)) => {
+                if key == "apiVersion" && v.matches('/').count() > 1 {
+                    errs.push(FieldError::invalid(
+                        p,
+                        &Value::from(v.as_str()),
+                        &format!("unexpected GroupVersion string: {v}"),
+                    ));
+                } else if key == "kind" {
+                    let msgs = super::crd::dns1035_label(&v.to_lowercase());
+                    if !msgs.is_empty() {
+                        errs.push(FieldError::invalid(
+                            p,
+                            &Value::from(v.as_str()),
+                            &format!(
+                                "may have mixed case, but should otherwise match: {}",
+                                msgs.join(",")
+                            ),
+                        ));
+                    }
+                }
+            }
+            Some(other) => errs.push(FieldError::invalid(p, other, "must be a string")),
+        }
     }
 }
 
@@ -963,13 +993,14 @@ mod tests {
         }));
         assert_eq!(
             msgs(
-                json!({"spec": {"tags": ["a", "b", "a"], "ports": [{"name": "x", "port": 1}, {"name": "x", "port": 2}], "tpl": {"kind": "Pod"}}}),
+                json!({"spec": {"tags": ["a", "b", "a"], "ports": [{"name": "x", "port": 1}, {"name": "x", "port": 2}], "tpl": {"kind": "Pod_x", "apiVersion": ""}}}),
                 schema
             ),
             vec![
                 r#"spec.ports[1]: Duplicate value: {"name":"x"}"#,
                 r#"spec.tags[2]: Duplicate value: "a""#,
-                "spec.tpl.apiVersion: Required value: must not be empty",
+                r#"spec.tpl.apiVersion: Invalid value: "": must not be empty"#,
+                r#"spec.tpl.kind: Invalid value: "Pod_x": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"#,
             ]
         );
     }
