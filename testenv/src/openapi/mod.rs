@@ -52,15 +52,45 @@ pub fn openapi_v3_paths(crds: &[Value]) -> Value {
     gvs.sort();
     let mut paths = Map::new();
     for (g, v) in gvs {
-        if let Some(doc) = openapi_v3_group_version(crds, &g, &v) {
+        let served_by_crd = crds.iter().any(|c| {
+            str_at(c, &["spec", "group"]) == g
+                && versions(c).iter().any(|x| {
+                    x.get("name").and_then(Value::as_str) == Some(v.as_str())
+                        && x.get("served").and_then(Value::as_bool) == Some(true)
+                })
+        });
+        let hash = if served_by_crd {
+            openapi_v3_group_version(crds, &g, &v).map(|doc| document_hash(&doc))
+        } else {
+            builtin_hash(&g, &v)
+        };
+        if let Some(hash) = hash {
             let key = builtin::index_key(&g, &v);
             paths.insert(
                 key.clone(),
-                json!({"serverRelativeURL": format!("/openapi/v3/{key}?hash={}", document_hash(&doc))}),
+                json!({"serverRelativeURL": format!("/openapi/v3/{key}?hash={hash}")}),
             );
         }
     }
     json!({ "paths": paths })
+}
+
+/// The hashes of the built-in documents never change within a process; compute them once.
+fn builtin_hash(group: &str, version: &str) -> Option<String> {
+    static HASHES: std::sync::OnceLock<Vec<(String, String, String)>> = std::sync::OnceLock::new();
+    HASHES
+        .get_or_init(|| {
+            builtin::group_versions()
+                .into_iter()
+                .filter_map(|(g, v)| {
+                    builtin_group_version(g, v)
+                        .map(|doc| (g.to_string(), v.to_string(), document_hash(&doc)))
+                })
+                .collect()
+        })
+        .iter()
+        .find(|(g, v, _)| g == group && v == version)
+        .map(|(_, _, h)| h.clone())
 }
 
 /// The OpenAPI v3 document for one group/version of CRDs (or of built-in kinds, see
@@ -313,6 +343,11 @@ mod tests {
             .as_str()
             .unwrap();
         let doc = openapi_v3_group_version(&[crd()], "cache.example.com", "v1alpha1").unwrap();
+        let apps = openapi_v3_group_version(&[], "apps", "v1").unwrap();
+        assert_eq!(
+            paths["apis/apps/v1"]["serverRelativeURL"],
+            format!("/openapi/v3/apis/apps/v1?hash={}", document_hash(&apps))
+        );
         assert_eq!(
             url,
             format!(
