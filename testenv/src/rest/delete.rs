@@ -103,6 +103,11 @@ pub fn delete_object(
             ));
         }
     }
+    if options.propagation.as_deref() == Some("Orphan") && !options.dry_run {
+        if let Some(uid) = meta::meta_str(&current, "uid") {
+            orphan_dependents(cluster, uid);
+        }
+    }
     let is_namespace = def.group.is_empty() && def.plural == "namespaces";
     if is_namespace && matches!(name, "default" | "kube-system" | "kube-public") {
         return Err(ApiError::forbidden(
@@ -179,10 +184,14 @@ pub fn remove_now(
     Some(removed)
 }
 
-/// Background garbage collection: objects whose owners are all gone are deleted.
-fn collect_dependents(cluster: &mut Cluster, owner_uid: &str) {
+/// Every (resource, namespace, name) whose ownerReferences name `owner_uid`.
+fn dependents_of(cluster: &Cluster, owner_uid: &str) -> Vec<(Arc<ResourceDef>, String, String)> {
     let mut dependents = Vec::new();
+    let mut seen_keys = std::collections::HashSet::new();
     for def in cluster.registry.all() {
+        if !seen_keys.insert(def.storage_key.clone()) {
+            continue;
+        }
         let Some(bucket) = cluster.store.bucket(&def.storage_key) else {
             continue;
         };
@@ -193,8 +202,31 @@ fn collect_dependents(cluster: &mut Cluster, owner_uid: &str) {
             }
         }
     }
-    dependents.sort_by(|a, b| (&a.0.storage_key, &a.1, &a.2).cmp(&(&b.0.storage_key, &b.1, &b.2)));
-    dependents.dedup_by(|a, b| a.0.storage_key == b.0.storage_key && a.1 == b.1 && a.2 == b.2);
+    dependents
+}
+
+/// `propagationPolicy: Orphan`: dependents lose their reference to the owner and stay.
+fn orphan_dependents(cluster: &mut Cluster, owner_uid: &str) {
+    for (def, ns, name) in dependents_of(cluster, owner_uid) {
+        let Some(obj) = cluster.store.get(&def.storage_key, &ns, &name) else {
+            continue;
+        };
+        let mut obj = (*obj).clone();
+        if let Some(refs) = obj["metadata"]["ownerReferences"].as_array_mut() {
+            refs.retain(|r| r["uid"].as_str() != Some(owner_uid));
+            if refs.is_empty()
+                && let Some(m) = obj["metadata"].as_object_mut()
+            {
+                m.remove("ownerReferences");
+            }
+        }
+        cluster.store.put(&def.storage_key, &ns, &name, obj);
+    }
+}
+
+/// Background garbage collection: objects whose owners are all gone are deleted.
+fn collect_dependents(cluster: &mut Cluster, owner_uid: &str) {
+    let dependents = dependents_of(cluster, owner_uid);
     for (def, ns, name) in dependents {
         let Some(obj) = cluster.store.get(&def.storage_key, &ns, &name) else {
             continue;

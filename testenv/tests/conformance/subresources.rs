@@ -154,3 +154,37 @@ async fn token_review_authenticates() {
     assert_eq!(status.authenticated, Some(true));
     assert!(status.user.unwrap().username.is_some());
 }
+
+#[tokio::test]
+async fn orphan_propagation_keeps_dependents() {
+    let env = env().await;
+    let widgets: Api<Widget> = Api::namespaced(env.client(), env.namespace());
+    let owner = widgets
+        .create(&PostParams::default(), &widget("parent", "red"))
+        .await
+        .unwrap();
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    let owned = ConfigMap {
+        metadata: ObjectMeta {
+            name: Some("orphaned".into()),
+            owner_references: Some(vec![owner.controller_owner_ref(&()).unwrap()]),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    cms.create(&PostParams::default(), &owned).await.unwrap();
+    widgets
+        .delete("parent", &DeleteParams::orphan())
+        .await
+        .unwrap();
+    crate::semantics::wait_for(|| async {
+        matches!(widgets.get("parent").await, Err(kube::Error::Api(s)) if s.code == 404)
+    })
+    .await;
+    crate::semantics::wait_for(|| async {
+        cms.get("orphaned")
+            .await
+            .is_ok_and(|c| c.metadata.owner_references.unwrap_or_default().is_empty())
+    })
+    .await;
+}
