@@ -7,10 +7,16 @@
 //! - [`prune`]: drops unknown fields and reports them for `fieldValidation` Strict/Warn;
 //! - [`apply_defaults`]: structural defaulting, including the nullable rules;
 //! - [`validate`]: OpenAPI v3 validation of an object, with kube-openapi's paths and texts,
-//!   plus the `x-kubernetes-validations` CEL rules of a supported subset ([`validate_update`]
-//!   also runs the transition rules that use `oldSelf`).
+//!   the list-type and embedded-resource checks, and the `x-kubernetes-validations` CEL rules
+//!   of a supported subset; [`validate_update`] also runs the transition rules that use
+//!   `oldSelf` and ratchets (drops errors about values the update did not change);
+//! - [`FieldError`] and the message helpers ([`invalid_status_message`],
+//!   [`strict_decoding_status_message`], [`unknown_field_message`]) that print what the real
+//!   server prints.
 //!
-//! The server calls them on decode in the real order: prune, apply defaults, validate.
+//! The server calls them on decode in the real order: prune, apply defaults, validate
+//! (`validate_update` on updates); CRDs go through [`apply_crd_defaults`] then
+//! [`check_structural`].
 
 mod cel;
 mod crd;

@@ -28,7 +28,7 @@ pub fn validate(object: &Value, schema: &Value) -> Vec<FieldError> {
 /// of `old` (same object property, or same key in a `x-kubernetes-list-type: map` list).
 ///
 /// Errors about values that did not change are dropped (validation ratcheting, see
-/// [`super::ratchet`]), as the real server does on update.
+/// the `ratchet` module), as the real server does on update.
 pub fn validate_update(object: &Value, old: &Value, schema: &Value) -> Vec<FieldError> {
     let mut schema_errs = Vec::new();
     validate_node(object, schema, "", &mut schema_errs);
