@@ -299,7 +299,12 @@ pub fn builtin_resources() -> Vec<ResourceDef> {
             tracks_generation: x.generation,
             allow_unconditional_update: true,
             create_only: x.create_only,
-            storage_key: format!("{}/{}", x.group, x.plural),
+            // events.k8s.io Events share the core Events' storage (converted on the way).
+            storage_key: if x.group == "events.k8s.io" {
+                "/events".to_string()
+            } else {
+                format!("{}/{}", x.group, x.plural)
+            },
             custom: None,
         })
         .collect()

@@ -25,7 +25,7 @@ pub fn bootstrap(cluster: &mut Cluster) {
 
 /// The object with `apiVersion` and `kind` of the served version `def` (None conversion).
 pub fn as_version(def: &ResourceDef, object: &Value) -> Value {
-    let mut out = object.clone();
+    let mut out = super::convert::from_storage(def, object);
     out["apiVersion"] = Value::String(def.api_version());
     out["kind"] = Value::String(def.kind.clone());
     out
@@ -198,6 +198,7 @@ pub fn create_object(
     query: &Query,
 ) -> Result<(Arc<Value>, Vec<String>), ApiError> {
     check_type(def, &mut object)?;
+    let mut object = super::convert::to_storage(def, object);
     let ns = resolve_namespace(def, target_ns, &mut object)?;
     let name = prepare_create_meta(cluster, def, &mut object)?;
     check_namespace(cluster, def, &ns, &name)?;
@@ -345,6 +346,7 @@ pub fn update_object(
         .get(&def.storage_key, ns, name)
         .ok_or_else(|| ApiError::not_found(def, name))?;
     check_type(def, &mut new)?;
+    let mut new = super::convert::to_storage(def, new);
     meta::ensure_metadata(&mut new);
     let body_name = meta::meta_str(&new, "name").unwrap_or_default();
     if !body_name.is_empty() && body_name != name {

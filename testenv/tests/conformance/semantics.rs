@@ -238,3 +238,31 @@ async fn builtin_defaulting() {
     assert_eq!(created.type_.as_deref(), Some("ClusterIP"));
     assert_eq!(created.ports.unwrap()[0].protocol.as_deref(), Some("TCP"));
 }
+
+#[tokio::test]
+async fn events_are_one_resource_in_two_groups() {
+    use k8s_openapi::api::core::v1::Event as CoreEvent;
+    use k8s_openapi::api::events::v1::Event;
+    let env = env().await;
+    let events: Api<Event> = Api::namespaced(env.client(), env.namespace());
+    let event: Event = serde_json::from_value(json!({
+        "metadata": {"name": "widget-ready.1"},
+        "eventTime": "2025-01-01T00:00:00.000000Z",
+        "reportingController": "example.com/widget-controller",
+        "reportingInstance": "widget-controller-0",
+        "action": "Reconcile", "reason": "Ready", "type": "Normal", "note": "the widget is ready",
+        "regarding": {"kind": "Widget", "name": "w", "namespace": env.namespace()},
+    }))
+    .unwrap();
+    events.create(&PostParams::default(), &event).await.unwrap();
+    let core: Api<CoreEvent> = Api::namespaced(env.client(), env.namespace());
+    let seen = core.get("widget-ready.1").await.unwrap();
+    assert_eq!(seen.message.as_deref(), Some("the widget is ready"));
+    assert_eq!(seen.involved_object.name.as_deref(), Some("w"));
+    assert_eq!(
+        seen.reporting_component.as_deref(),
+        Some("example.com/widget-controller")
+    );
+    let back = events.get("widget-ready.1").await.unwrap();
+    assert_eq!(back.note.as_deref(), Some("the widget is ready"));
+}
