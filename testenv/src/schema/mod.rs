@@ -35,5 +35,5 @@ pub use formats::check_format;
 pub use prune::{
     prune, strict_decoding_error, strict_decoding_status_message, unknown_field_message,
 };
-pub use structural::check_structural;
+pub use structural::{check_structural, check_structural_update};
 pub use validate::{validate, validate_update};

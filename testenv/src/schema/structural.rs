@@ -35,6 +35,66 @@ pub fn check_structural(crd: &Value) -> Result<(), Vec<FieldError>> {
     if errs.is_empty() { Ok(()) } else { Err(errs) }
 }
 
+/// [`check_structural`] for an update of `old` to `new`, plus the update rules: `spec.group`
+/// and `spec.names.plural` never change, `spec.scope` and `spec.names.kind` not once the
+/// CRD is established (`field is immutable`), and every version in `status.storedVersions`
+/// must stay in `spec.versions` (`must appear in spec.versions`).
+pub fn check_structural_update(new: &Value, old: &Value) -> Result<(), Vec<FieldError>> {
+    let mut errs = check_structural(new).err().unwrap_or_default();
+    let at = |v: &Value, path: &[&str]| {
+        let mut cur = v;
+        for p in path {
+            cur = cur.get(p).unwrap_or(&Value::Null);
+        }
+        cur.clone()
+    };
+    let established = old
+        .get("status")
+        .and_then(|s| s.get("conditions"))
+        .and_then(Value::as_array)
+        .is_some_and(|c| {
+            c.iter().any(|c| {
+                c.get("type").and_then(Value::as_str) == Some("Established")
+                    && c.get("status").and_then(Value::as_str) == Some("True")
+            })
+        });
+    let mut immutable = vec![
+        ("spec.group", vec!["spec", "group"]),
+        ("spec.names.plural", vec!["spec", "names", "plural"]),
+    ];
+    if established {
+        immutable.insert(1, ("spec.scope", vec!["spec", "scope"]));
+        immutable.insert(2, ("spec.names.kind", vec!["spec", "names", "kind"]));
+    }
+    for (field, path) in immutable {
+        let (n, o) = (at(new, &path), at(old, &path));
+        if n != o {
+            errs.push(FieldError::invalid(field, &n, "field is immutable"));
+        }
+    }
+    let versions: Vec<String> = at(new, &["spec", "versions"])
+        .as_array()
+        .map(|v| {
+            v.iter()
+                .filter_map(|v| v.get("name").and_then(Value::as_str).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let stored = at(old, &["status", "storedVersions"]);
+    for (i, sv) in stored.as_array().into_iter().flatten().enumerate() {
+        if let Some(name) = sv.as_str()
+            && !versions.iter().any(|v| v == name)
+        {
+            errs.push(FieldError::invalid(
+                format!("status.storedVersions[{i}]"),
+                sv,
+                "must appear in spec.versions",
+            ));
+        }
+    }
+    if errs.is_empty() { Ok(()) } else { Err(errs) }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Level {
     Root,
@@ -976,6 +1036,33 @@ mod tests {
                 r#"spec.group: Invalid value: "example": should be a domain with at least one dot"#
             ]
         );
+    }
+
+    #[test]
+    fn update_rules() {
+        let mut old = crd(json!({"type": "object"}));
+        old["status"] = json!({"storedVersions": ["v1alpha1"],
+            "conditions": [{"type": "Established", "status": "True"}]});
+        assert_eq!(check_structural_update(&old, &old), Ok(()));
+        let mut new = old.clone();
+        new["spec"]["scope"] = json!("Cluster");
+        new["spec"]["versions"][0]["name"] = json!("v1");
+        let got: Vec<String> = check_structural_update(&new, &old)
+            .unwrap_err()
+            .iter()
+            .map(FieldError::to_message)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                r#"spec.scope: Invalid value: "Cluster": field is immutable"#,
+                r#"status.storedVersions[0]: Invalid value: "v1alpha1": must appear in spec.versions"#,
+            ]
+        );
+        // before it is established, the scope may still change
+        old["status"]["conditions"] = json!([]);
+        new["spec"]["versions"][0]["name"] = json!("v1alpha1");
+        assert_eq!(check_structural_update(&new, &old), Ok(()));
     }
 
     #[test]
