@@ -616,7 +616,7 @@ fn generated_rust_is_rustfmt_clean() {
     {
         panic!("rustfmt is required for this test (rustup component add rustfmt)");
     }
-    for init in [&[][..], &["--multigroup"][..]] {
+    for init in [&[][..], &["--multigroup", "--namespaced"][..]] {
         let temp = project(init);
         let dir = temp.path();
         kubeforge(dir, MEMCACHED).success();

@@ -1,9 +1,9 @@
 //! Scaffold operators with `kubeforge`, build them, and run their own generated tests against
 //! the embedded API server.
 //!
-//! One single-group project (one namespaced API) and one multigroup project (a namespaced API,
-//! a cluster-scoped API, and controllers for the built-in Deployment and ConfigMap) cover every
-//! template; both build into the workspace's target directory.
+//! One single-group project (one namespaced API) and one multigroup, namespace-scoped project
+//! (a namespaced API, a cluster-scoped API, and controllers for the built-in Deployment and
+//! ConfigMap) cover every template; both build into the workspace's target directory.
 
 use std::path::Path;
 
@@ -14,6 +14,39 @@ fn init(dir: &Path, name: &str, extra: &[&str]) {
     args.extend_from_slice(extra);
     kubeforge(dir, &args);
     share_lockfile(dir);
+}
+
+fn read(dir: &Path, file: &str) -> String {
+    std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+#[track_caller]
+fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "expected {needle:?} in:\n{text}");
+}
+
+/// Renders `config/default` with `kubectl kustomize` when kubectl is installed.
+fn kustomize_default(dir: &Path) -> Option<String> {
+    match std::process::Command::new("kubectl")
+        .args(["kustomize", "config/default"])
+        .current_dir(dir)
+        .output()
+    {
+        Ok(out) => {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                out.status.success(),
+                "kubectl kustomize config/default: {stderr}"
+            );
+            Some(String::from_utf8_lossy(&out.stdout).into_owned())
+        }
+        Err(e) => {
+            eprintln!(
+                "NOTE: kubectl is not installed ({e}): the kustomize rendering check did not run"
+            );
+            None
+        }
+    }
 }
 
 #[test]
@@ -38,18 +71,8 @@ fn single_group_operator_builds_reconciles_and_writes_manifests() {
     let _build = build_lock();
     cargo(dir, &["fmt", "--check"]);
     let test = cargo(dir, &["test", "--", "--nocapture"]);
-    assert!(
-        test.stdout
-            .contains("test memcached_sample_becomes_ready ... ok"),
-        "the generated controller test ran and passed:\n{}",
-        test.stdout
-    );
-    assert!(
-        test.stdout
-            .contains("reconciled Memcached memcached-sample"),
-        "{}",
-        test.stdout
-    );
+    assert_contains(&test.stdout, "test memcached_sample_becomes_ready ... ok");
+    assert_contains(&test.stdout, "reconciled Memcached memcached-sample");
 
     // The manager binary: kubebuilder's flags, and the manifests subcommand.
     let help = cargo(dir, &["run", "--quiet", "--", "--help"]);
@@ -59,23 +82,29 @@ fn single_group_operator_builds_reconciles_and_writes_manifests() {
         "--metrics-bind-address",
         "manifests",
     ] {
-        assert!(
-            help.stdout.contains(flag),
-            "--help lacks {flag}:\n{}",
-            help.stdout
-        );
+        assert_contains(&help.stdout, flag);
     }
     cargo(dir, &["run", "--quiet", "--", "manifests"]);
-    let crd =
-        std::fs::read_to_string(dir.join("config/crd/bases/cache.example.com_memcacheds.yaml"))
-            .expect("manifests writes the CRD named in config/crd/kustomization.yaml");
-    assert!(crd.contains("kind: CustomResourceDefinition"), "{crd}");
-    assert!(crd.contains("subresources:"), "status subresource:\n{crd}");
-    let role = std::fs::read_to_string(dir.join("config/rbac/role.yaml")).unwrap();
-    assert!(
-        role.contains("memcacheds"),
-        "the manager role covers the reconciled kind:\n{role}"
-    );
+    let crd = read(dir, "config/crd/bases/cache.example.com_memcacheds.yaml");
+    assert_contains(&crd, "kind: CustomResourceDefinition");
+    assert_contains(&crd, "subresources:");
+    let role = read(dir, "config/rbac/role.yaml");
+    assert_contains(&role, "kind: ClusterRole");
+    assert_contains(&role, "memcacheds");
+
+    // The kustomize bases render into one install manifest.
+    if let Some(rendered) = kustomize_default(dir) {
+        for needle in [
+            "name: memcached-operator-controller-manager",
+            "namespace: memcached-operator-system",
+            "kind: CustomResourceDefinition",
+            "name: memcached-operator-manager-role",
+            "--metrics-bind-address=:8443",
+            "name: memcached-operator-memcached-editor-role",
+        ] {
+            assert_contains(&rendered, needle);
+        }
+    }
 }
 
 #[test]
@@ -85,7 +114,7 @@ fn multigroup_operator_with_cluster_scoped_api_and_built_in_controllers() {
     init(
         dir,
         "fleet-operator",
-        &["--multigroup", "--license", "none"],
+        &["--multigroup", "--namespaced", "--license", "none"],
     );
     for args in [
         &[
@@ -138,10 +167,39 @@ fn multigroup_operator_with_cluster_scoped_api_and_built_in_controllers() {
         "deployment_is_reconciled",
         "config_map_is_reconciled",
     ] {
+        assert_contains(&test.stdout, &format!("test {name} ... ok"));
+    }
+
+    // A namespaced project keeps its rules in a Role (what `make manifests` runs for it).
+    cargo(
+        dir,
+        &[
+            "run",
+            "--quiet",
+            "--",
+            "manifests",
+            "--role-namespace",
+            "system",
+        ],
+    );
+    let role = read(dir, "config/rbac/role.yaml");
+    assert_contains(&role, "kind: Role");
+    assert!(!role.contains("kind: ClusterRole"), "{role}");
+    for resource in ["memcacheds", "clusters", "deployments", "configmaps"] {
+        assert_contains(&role, resource);
+    }
+    for crd in [
+        "cache.example.com_memcacheds.yaml",
+        "infra.example.com_clusters.yaml",
+    ] {
         assert!(
-            test.stdout.contains(&format!("test {name} ... ok")),
-            "{name} did not pass:\n{}",
-            test.stdout
+            dir.join("config/crd/bases").join(crd).is_file(),
+            "{crd} was not generated"
         );
+    }
+    assert_contains(&read(dir, "Makefile"), "manifests --role-namespace system");
+    if let Some(rendered) = kustomize_default(dir) {
+        assert_contains(&rendered, "kind: RoleBinding");
+        assert_contains(&rendered, "name: WATCH_NAMESPACE");
     }
 }

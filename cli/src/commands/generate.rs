@@ -9,24 +9,30 @@ use crate::cli::GenerateArgs;
 use crate::error::Error;
 use crate::project;
 
-/// Runs `cargo run --quiet -- manifests` in the project.
+/// Runs `cargo run --quiet -- manifests` in the project (with `--role-namespace system` for a
+/// namespaced project).
 pub fn run(args: GenerateArgs) -> Result<(), Error> {
     let root = super::project_dir(args.dir.as_deref())?;
-    project::load(&root)?;
+    let project = project::load(&root)?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let command = "cargo run --quiet -- manifests";
+    let mut args = vec!["run", "--quiet", "--", "manifests"];
+    if project.namespaced {
+        // The rules go into a Role in the manager's namespace (kustomize renames `system`).
+        args.extend(["--role-namespace", "system"]);
+    }
+    let command = format!("cargo {}", args.join(" "));
     let status = Command::new(cargo)
-        .args(["run", "--quiet", "--", "manifests"])
+        .args(&args)
         .current_dir(&root)
         .status()
         .map_err(|e| Error::Subcommand {
-            command: command.into(),
+            command: command.clone(),
             dir: root.clone(),
             reason: e.to_string(),
         })?;
     if !status.success() {
         return Err(Error::Subcommand {
-            command: command.into(),
+            command,
             dir: root,
             reason: status.to_string(),
         });
