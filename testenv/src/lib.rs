@@ -33,6 +33,7 @@ mod jsonpath;
 pub mod kubeconfig;
 pub mod openapi;
 pub mod patch;
+mod protobuf;
 mod registry;
 pub mod rest;
 pub mod schema;

@@ -203,6 +203,25 @@ async fn handle_object(api: &Arc<Api>, req: &Req, target: Target) -> Result<Repl
 
 /// Parses a JSON request body, with the real server's message on failure.
 pub fn json_body(req: &Req) -> Result<Value, ApiError> {
+    if req.content_type.contains("protobuf") || req.content_type.contains("cbor") {
+        // JSON and YAML are understood, plus the protobuf bodies of kubectl's typed commands.
+        let why = match crate::protobuf::decode(&req.body) {
+            Ok(object) => return Ok(object),
+            Err(why) => why,
+        };
+        let mut e = ApiError::unsupported_media_type(&req.content_type);
+        e.message = format!(
+            "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml ({} body: {why})",
+            req.content_type
+        );
+        return Err(e);
+    }
+    if req.content_type.contains("yaml") {
+        let text =
+            std::str::from_utf8(&req.body).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        return serde_saphyr::from_str::<Value>(text)
+            .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")));
+    }
     serde_json::from_slice(&req.body).map_err(|e| {
         ApiError::bad_request(format!(
             "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml ({e})"

@@ -185,3 +185,65 @@ async fn kubectl_discovery_and_wait() {
     .unwrap();
     assert!(out.status.success(), "{}", text(&out));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_imperative_commands() {
+    let env = env().await;
+    // Typed kubectl commands send protobuf bodies.
+    let Some(out) = run(
+        &env,
+        &["create", "configmap", "imperative", "--from-literal=k=v"],
+        None,
+    )
+    .await
+    else {
+        return;
+    };
+    assert!(out.status.success(), "{}", text(&out));
+    let out = run(
+        &env,
+        &[
+            "create",
+            "secret",
+            "generic",
+            "imperative",
+            "--from-literal=p=hello",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let out = run(
+        &env,
+        &["get", "secret", "imperative", "-o", "jsonpath={.data.p}"],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "aGVsbG8=");
+    let out = run(&env, &["auth", "can-i", "get", "configmaps"], None)
+        .await
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "yes",
+        "{}",
+        text(&out)
+    );
+    let out = run(&env, &["label", "configmap", "imperative", "team=a"], None)
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let out = run(
+        &env,
+        &["get", "configmaps", "-l", "team=a", "-o", "name"],
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "configmap/imperative"
+    );
+}
