@@ -154,14 +154,6 @@ impl Registry {
             .cloned()
     }
 
-    /// Looks a resource up by group, version and kind.
-    pub fn by_kind(&self, group: &str, version: &str, kind: &str) -> Option<Arc<ResourceDef>> {
-        self.by_path
-            .values()
-            .find(|d| d.group == group && d.version == version && d.kind == kind)
-            .cloned()
-    }
-
     /// Every served resource, ordered by group, version and plural.
     pub fn all(&self) -> impl Iterator<Item = &Arc<ResourceDef>> {
         self.by_path.values()

@@ -103,10 +103,11 @@ pub fn delete_object(
             ));
         }
     }
-    if options.propagation.as_deref() == Some("Orphan") && !options.dry_run {
-        if let Some(uid) = meta::meta_str(&current, "uid") {
-            orphan_dependents(cluster, uid);
-        }
+    if options.propagation.as_deref() == Some("Orphan")
+        && !options.dry_run
+        && let Some(uid) = meta::meta_str(&current, "uid")
+    {
+        orphan_dependents(cluster, uid);
     }
     let is_namespace = def.group.is_empty() && def.plural == "namespaces";
     if is_namespace && matches!(name, "default" | "kube-system" | "kube-public") {

@@ -44,14 +44,6 @@ impl FieldSelector {
         self.terms.iter().map(|t| t.path.as_str())
     }
 
-    /// The exact `metadata.name` this selector requires, if any (single-object watches).
-    pub fn required_name(&self) -> Option<&str> {
-        self.terms
-            .iter()
-            .find(|t| t.path == "metadata.name" && !t.negate)
-            .map(|t| t.value.as_str())
-    }
-
     /// Whether the object matches every term; fields are read by dotted path and compared
     /// as strings (numbers and booleans by their JSON text), missing fields as "".
     pub fn matches(&self, object: &serde_json::Value) -> bool {

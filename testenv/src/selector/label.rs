@@ -1,7 +1,5 @@
 //! Label selectors (`a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`).
 
-use std::collections::BTreeMap;
-
 /// One requirement of a label selector.
 #[derive(Debug, Clone, PartialEq)]
 enum Requirement {
@@ -99,16 +97,6 @@ impl LabelSelector {
             requirements.push(req);
         }
         Ok(LabelSelector { requirements })
-    }
-
-    /// Builds a selector from a `matchLabels` map (for the scale subresource).
-    pub fn from_match_labels(labels: &BTreeMap<String, String>) -> Self {
-        LabelSelector {
-            requirements: labels
-                .iter()
-                .map(|(k, v)| Requirement::Equals(k.clone(), v.clone()))
-                .collect(),
-        }
     }
 
     /// Whether the selector selects everything.

@@ -23,7 +23,6 @@ pub use body::ResponseBody;
 /// A running API server; dropping it stops the listener and every open connection.
 pub struct Server {
     addr: SocketAddr,
-    api: Arc<Api>,
     ca_pem: String,
     task: tokio::task::JoinHandle<()>,
 }
@@ -39,18 +38,12 @@ impl Server {
             .local_addr()
             .map_err(|source| Error::Bind { port, source })?;
         let acceptor = TlsAcceptor::from(certs.server_config.clone());
-        let task = tokio::spawn(accept_loop(listener, acceptor, api.clone()));
+        let task = tokio::spawn(accept_loop(listener, acceptor, api));
         Ok(Server {
             addr,
-            api,
             ca_pem: certs.ca_pem.clone(),
             task,
         })
-    }
-
-    /// The address the server listens on.
-    pub fn addr(&self) -> SocketAddr {
-        self.addr
     }
 
     /// `https://127.0.0.1:<port>`
@@ -61,11 +54,6 @@ impl Server {
     /// PEM of the CA clients must trust.
     pub fn ca_pem(&self) -> &str {
         &self.ca_pem
-    }
-
-    /// The server's state (for in-process inspection).
-    pub fn api(&self) -> &Arc<Api> {
-        &self.api
     }
 }
 

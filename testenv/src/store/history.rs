@@ -18,17 +18,6 @@ pub enum EventType {
     Deleted,
 }
 
-impl EventType {
-    /// The wire name of the event type.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventType::Added => "ADDED",
-            EventType::Modified => "MODIFIED",
-            EventType::Deleted => "DELETED",
-        }
-    }
-}
-
 /// One change to the store.
 #[derive(Debug)]
 pub struct Event {
