@@ -1,7 +1,8 @@
 //! Logging set-up: tracing with human or JSON output, chosen by the manager flags.
 //!
-//! Every reconcile runs in a `reconcile` span carrying `controller`, `namespace`, `name` and a
-//! `reconcile_id`, so each log line of a reconcile can be found and correlated.
+//! Every reconcile runs in a `reconcile` span carrying `controller`, `namespace`, `object` (the
+//! object's name; `name` is taken by the span's own name in JSON output) and a `reconcile_id`,
+//! so each log line of a reconcile can be found and correlated.
 
 use tracing_subscriber::{EnvFilter, fmt};
 

@@ -89,10 +89,11 @@ pub struct WidgetSpec {
     #[kubeforge(list_map_keys = ["name"])]
     pub ports: Vec<Port>,
     /// Renamed on the wire.
-    #[serde(rename = "cm")]
+    #[serde(rename = "cm", skip_serializing_if = "Option::is_none")]
     #[kubeforge(min_length = 1)]
     pub config_map: Option<String>,
     /// Another source.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub secret_name: Option<String>,
     /// Not serialized at all.
     #[serde(skip)]
@@ -483,4 +484,21 @@ async fn every_zoo_crd_installs_into_the_embedded_api_server() {
         .await
         .expect_err("size below minimum is rejected");
     assert!(err.to_string().contains("spec.size"), "{err}");
+
+    // CEL rules from the attributes are enforced: exactly one source.
+    let mut both = good.clone();
+    both["metadata"]["name"] = "both".into();
+    both["spec"]["secretName"] = "s".into();
+    let err = widgets
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(both).unwrap(),
+        )
+        .await
+        .expect_err("two sources are rejected");
+    assert!(
+        err.to_string()
+            .contains("exactly one of the fields in [cm secretName] must be set"),
+        "{err}"
+    );
 }

@@ -138,7 +138,8 @@ impl Worker {
             "reconcile",
             controller = %self.name,
             namespace = key.0.as_deref().unwrap_or(""),
-            name = %key.1,
+            // Not `name`: JSON logs use that key for the span's own name.
+            object = %key.1,
             reconcile_id = %reconcile_id(),
         );
         let fut = reconcile(obj, ctx);
