@@ -44,6 +44,12 @@ pub fn expand(args: TokenStream, input: DeriveInput) -> syn::Result<TokenStream>
         ));
     }
     let kube = kube_attrs::parse(&input.attrs, input.ident.span())?;
+    let mut input = input;
+    if !kube.has_doc {
+        // The root object's description, as kubebuilder scaffolds it for Go types.
+        let doc = format!("{} is the Schema for the {} API.", kube.kind, kube.plural());
+        input.attrs.push(syn::parse_quote!(#[kube(doc = #doc)]));
+    }
     let Processed { item, extra, .. } = process(input)?;
     let root = format_ident!("{}", kube.root, span = Span::call_site());
     let (group, version, kind) = (&kube.group, &kube.version, &kube.kind);
@@ -137,6 +143,10 @@ mod tests {
         assert!(out.contains("pub fn api (client"), "{out}");
         assert!(out.contains("pub async fn patch_status"), "{out}");
         assert!(out.contains("SchemaPatch"), "{out}");
+        assert!(
+            out.contains("doc = \"Widget is the Schema for the widgets API.\""),
+            "{out}"
+        );
     }
 
     #[test]

@@ -17,6 +17,42 @@ pub struct KubeAttrs {
     pub storage: bool,
     pub served: bool,
     pub printcolumn_types: Vec<LitStr>,
+    /// Whether `doc = ".."` was given.
+    pub has_doc: bool,
+    /// `plural = ".."`, if given.
+    pub plural: Option<String>,
+    /// `singular = ".."`, if given.
+    pub singular: Option<String>,
+}
+
+impl KubeAttrs {
+    /// The plural kube-derive uses: the given one, else the English plural of the singular
+    /// (the lowercased kind unless given).
+    pub fn plural(&self) -> String {
+        if let Some(p) = &self.plural {
+            return p.clone();
+        }
+        let word = self
+            .singular
+            .clone()
+            .unwrap_or_else(|| self.kind.to_ascii_lowercase());
+        if ["s", "x", "z", "ch", "sh"]
+            .iter()
+            .any(|e| word.ends_with(e))
+        {
+            format!("{word}es")
+        } else if word.len() > 1
+            && word.ends_with('y')
+            && !matches!(
+                word.as_bytes()[word.len() - 2],
+                b'a' | b'e' | b'i' | b'o' | b'u'
+            )
+        {
+            format!("{}ies", &word[..word.len() - 1])
+        } else {
+            format!("{word}s")
+        }
+    }
 }
 
 fn skip_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
@@ -60,6 +96,12 @@ pub fn parse(attrs: &[Attribute], span: Span) -> syn::Result<KubeAttrs> {
                 "version" => out.version = meta.value()?.parse::<LitStr>()?.value(),
                 "kind" => out.kind = meta.value()?.parse::<LitStr>()?.value(),
                 "root" => out.root = meta.value()?.parse::<LitStr>()?.value(),
+                "doc" => {
+                    out.has_doc = true;
+                    skip_value(&meta)?;
+                }
+                "plural" => out.plural = Some(meta.value()?.parse::<LitStr>()?.value()),
+                "singular" => out.singular = Some(meta.value()?.parse::<LitStr>()?.value()),
                 "namespaced" => out.namespaced = bool_value(&meta)?,
                 "storage" => out.storage = bool_value(&meta)?,
                 "served" => out.served = bool_value(&meta)?,
@@ -141,6 +183,29 @@ mod tests {
         );
         assert!(k.namespaced && !k.storage && k.served);
         assert!(k.status.is_some());
+        assert!(!k.has_doc);
+        assert_eq!(k.plural(), "memcacheds");
+        let plural = |kind: &str| {
+            KubeAttrs {
+                kind: kind.into(),
+                ..Default::default()
+            }
+            .plural()
+        };
+        assert_eq!(
+            (
+                plural("Policy"),
+                plural("Gateway"),
+                plural("Box"),
+                plural("Mesh")
+            ),
+            (
+                "policies".into(),
+                "gateways".into(),
+                "boxes".into(),
+                "meshes".into()
+            )
+        );
     }
 
     #[test]

@@ -459,6 +459,15 @@ fn parse_key(
         "example_json" => {
             patch.insert("example".into(), json_text(meta)?);
         }
+        "type_" => {
+            // controller-gen's `+kubebuilder:validation:Type`: overrides the JSON type.
+            let s = string(meta)?;
+            const TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
+            if !TYPES.contains(&s.value().as_str()) {
+                return err(s.span(), format!("`type_` is one of {}", TYPES.join(", ")));
+            }
+            patch.insert("type".into(), s.value().into());
+        }
         "title" => {
             patch.insert("title".into(), string(meta)?.value().into());
         }
@@ -699,6 +708,10 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("greater"), "{e}");
+        let p = field(syn::parse_quote!(#[kubeforge(type_ = "string")]), "Custom").unwrap();
+        assert_eq!(p.patch["type"], json!("string"));
+        let e = field(syn::parse_quote!(#[kubeforge(type_ = "text")]), "Custom").unwrap_err();
+        assert!(e.to_string().contains("`type_` is one of"), "{e}");
         let e = field(syn::parse_quote!(#[kubeforge(frobnicate)]), "i32").unwrap_err();
         assert!(e.to_string().contains("unknown"), "{e}");
     }

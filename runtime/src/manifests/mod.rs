@@ -103,6 +103,19 @@ pub struct Generated {
     pub warnings: Vec<String>,
 }
 
+/// A warning when `crd` is too large for client-side `kubectl apply`, which copies the whole
+/// object into the `last-applied-configuration` annotation (at most 262144 bytes).
+pub fn size_warning(name: &str, crd: &serde_json::Value) -> Option<String> {
+    let size = serde_json::to_string(crd)
+        .map(|s| s.len())
+        .unwrap_or_default();
+    (size > LAST_APPLIED_LIMIT).then(|| {
+        format!(
+            "CRD {name} is {size} bytes, over the {LAST_APPLIED_LIMIT}-byte limit of `kubectl apply`'s last-applied annotation: install it with server-side apply (`kubectl apply --server-side`) or generate with --no-descriptions"
+        )
+    })
+}
+
 /// Looks for the Rust shape behind a kube rendering failure in the unrewritten schemas.
 fn hint_for(error: &SchemeError) -> Option<String> {
     let SchemeError::Unrenderable { rust_type, .. } = error else {
@@ -172,14 +185,7 @@ pub fn generate(args: &ManifestsArgs) -> Result<Generated, Error> {
             }
         }
         let value = crd_value(crd, args.no_descriptions);
-        let size = serde_json::to_string(&value)
-            .map(|s| s.len())
-            .unwrap_or_default();
-        if size > LAST_APPLIED_LIMIT {
-            out.warnings.push(format!(
-                "CRD {name} is {size} bytes, over the {LAST_APPLIED_LIMIT}-byte limit of `kubectl apply`'s last-applied annotation: install it with server-side apply (`kubectl apply --server-side`) or generate with --no-descriptions"
-            ));
-        }
+        out.warnings.extend(size_warning(&name, &value));
         let file = format!(
             "crd/bases/{}_{}.yaml",
             crd.spec.group, crd.spec.names.plural
@@ -244,4 +250,38 @@ pub fn run(args: ManifestsArgs) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn warns_above_the_client_side_apply_limit() {
+        let small = json!({"spec": {"description": "x".repeat(1000)}});
+        assert_eq!(size_warning("a", &small), None);
+        let big = json!({"spec": {"description": "x".repeat(LAST_APPLIED_LIMIT)}});
+        let warning = size_warning("widgets.example.com", &big).unwrap();
+        assert!(
+            warning.contains("widgets.example.com") && warning.contains("--no-descriptions"),
+            "{warning}"
+        );
+    }
+
+    #[test]
+    fn arguments_default_like_kubebuilder() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: ManifestsArgs,
+        }
+        let cli = Cli::parse_from(["x"]);
+        assert_eq!(cli.args, ManifestsArgs::default());
+        assert_eq!(cli.args.output_dir, PathBuf::from("config"));
+        let cli = Cli::parse_from(["x", "--check", "--no-descriptions", "--output-dir", "out"]);
+        assert!(cli.args.check && cli.args.no_descriptions);
+        assert_eq!(cli.args.output_dir, PathBuf::from("out"));
+    }
 }
