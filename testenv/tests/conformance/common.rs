@@ -20,7 +20,8 @@ use serde::{Deserialize, Serialize};
         status_replicas_path = ".status.replicas"
     ),
     printcolumn(name = "Color", type_ = "string", json_path = ".spec.color"),
-    printcolumn(name = "Replicas", type_ = "integer", json_path = ".spec.replicas")
+    printcolumn(name = "Replicas", type_ = "integer", json_path = ".spec.replicas"),
+    selectable = ".spec.color"
 )]
 pub struct WidgetSpec {
     pub color: String,

@@ -169,3 +169,67 @@ async fn list_resource_versions() {
             .any(|c| c.metadata.name.as_deref() == Some("rv-1"))
     );
 }
+
+#[tokio::test]
+async fn selectable_fields_of_custom_resources() {
+    use crate::common::{Widget, widget};
+    let env = env().await;
+    let widgets: Api<Widget> = Api::namespaced(env.client(), env.namespace());
+    widgets
+        .create(&PostParams::default(), &widget("red-one", "red"))
+        .await
+        .unwrap();
+    widgets
+        .create(&PostParams::default(), &widget("blue-one", "blue"))
+        .await
+        .unwrap();
+    let red = widgets
+        .list(&ListParams::default().fields("spec.color=red"))
+        .await
+        .unwrap();
+    let names: Vec<_> = red
+        .items
+        .iter()
+        .filter_map(|w| w.metadata.name.clone())
+        .collect();
+    assert_eq!(names, ["red-one"]);
+    let refused = widgets
+        .list(&ListParams::default().fields("spec.replicas=1"))
+        .await;
+    assert!(
+        matches!(refused, Err(kube::Error::Api(s)) if s.code == 400),
+        "only selectable fields"
+    );
+}
+
+#[tokio::test]
+async fn exact_resource_version_lists_the_past() {
+    let env = env().await;
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    let first = cms
+        .create(
+            &PostParams::default(),
+            &labelled("exact-1", &[("exact", "yes")]),
+        )
+        .await
+        .unwrap();
+    let rv = first.metadata.resource_version.unwrap();
+    cms.create(
+        &PostParams::default(),
+        &labelled("exact-2", &[("exact", "yes")]),
+    )
+    .await
+    .unwrap();
+    let lp = ListParams::default()
+        .labels("exact=yes")
+        .at(&rv)
+        .matching(VersionMatch::Exact);
+    let past = cms.list(&lp).await.unwrap();
+    let names: Vec<_> = past
+        .items
+        .iter()
+        .filter_map(|c| c.metadata.name.clone())
+        .collect();
+    assert_eq!(names, ["exact-1"]);
+    assert_eq!(past.metadata.resource_version.as_deref(), Some(rv.as_str()));
+}

@@ -266,3 +266,36 @@ async fn events_are_one_resource_in_two_groups() {
     let back = events.get("widget-ready.1").await.unwrap();
     assert_eq!(back.note.as_deref(), Some("the widget is ready"));
 }
+
+#[tokio::test]
+async fn dry_run_update_and_delete_change_nothing() {
+    use kube::api::{Patch, PatchParams};
+    let env = env().await;
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    let created = cms
+        .create(&PostParams::default(), &cm("dry-target"))
+        .await
+        .unwrap();
+    let mut pp = PatchParams::default();
+    pp.dry_run = true;
+    let answered = cms
+        .patch(
+            "dry-target",
+            &pp,
+            &Patch::Merge(json!({"data": {"k": "v"}})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(answered.data.unwrap()["k"], "v");
+    assert!(cms.get("dry-target").await.unwrap().data.is_none());
+    let dp = DeleteParams {
+        dry_run: true,
+        ..Default::default()
+    };
+    cms.delete("dry-target", &dp).await.unwrap();
+    let still = cms.get("dry-target").await.unwrap();
+    assert_eq!(
+        still.metadata.resource_version,
+        created.metadata.resource_version
+    );
+}
