@@ -485,6 +485,24 @@ async fn every_zoo_crd_installs_into_the_embedded_api_server() {
         .expect_err("size below minimum is rejected");
     assert!(err.to_string().contains("spec.size"), "{err}");
 
+    // The typed status helper writes through the status subresource.
+    let mut observed = created.clone();
+    observed.status = Some(WidgetStatus {
+        replicas: Some(3),
+        selector: Some("app=w".into()),
+        conditions: None,
+    });
+    let patched = observed
+        .patch_status(client.clone())
+        .await
+        .expect("status patch");
+    assert_eq!(patched.status.as_ref().and_then(|s| s.replicas), Some(3));
+    let fetched = created.api_for(client.clone()).get("good").await.unwrap();
+    assert_eq!(
+        fetched.status.and_then(|s| s.selector).as_deref(),
+        Some("app=w")
+    );
+
     // CEL rules from the attributes are enforced: exactly one source.
     let mut both = good.clone();
     both["metadata"]["name"] = "both".into();
