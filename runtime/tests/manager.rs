@@ -67,6 +67,21 @@ async fn probes_and_metrics_use_controller_runtime_names() {
         cert_dir: None,
     });
     let mut manager = Manager::new(env.client(), options);
+    let db_up = Arc::new(AtomicBool::new(false));
+    let up = db_up.clone();
+    manager.add_ready_check(
+        "database",
+        Arc::new(move || {
+            let up = up.load(Ordering::SeqCst);
+            Box::pin(async move {
+                if up {
+                    Ok(())
+                } else {
+                    Err("unreachable".into())
+                }
+            })
+        }),
+    );
     let reconcile =
         |_w: Arc<Widget>, _: Arc<()>| async { Ok::<_, ReconcileError>(Action::await_change()) };
     manager.add(
@@ -81,6 +96,12 @@ async fn probes_and_metrics_use_controller_runtime_names() {
     let metrics = wait_addr(&status, ManagerStatus::metrics_addr).await;
 
     assert_eq!(get(probes, "/healthz").await.0, 200);
+    // A failing user check keeps the manager unready, and says why.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (code, body) = get(probes, "/readyz").await;
+    assert_eq!(code, 500);
+    assert!(body.contains("[-]database failed: unreachable"), "{body}");
+    db_up.store(true, Ordering::SeqCst);
     eventually(Duration::from_secs(5), "ready after sync", || async {
         get(probes, "/readyz").await.0 == 200
     })

@@ -26,6 +26,7 @@ pub(crate) type Key = (Option<String>, String);
 struct Handles {
     success: Counter,
     error: Counter,
+    requeue: Counter,
     requeue_after: Counter,
     errors: Counter,
     terminal: Counter,
@@ -64,8 +65,6 @@ impl Worker {
             f.reconcile_total
                 .get_or_create_owned(&[("controller", name.to_string()), ("result", r.to_string())])
         };
-        // Register every result so dashboards see zeros rather than missing series.
-        let _ = result("requeue");
         f.max_concurrent
             .get_or_create(&c)
             .set(i64::from(max_concurrent));
@@ -77,6 +76,7 @@ impl Worker {
             m: Handles {
                 success: result("success"),
                 error: result("error"),
+                requeue: result("requeue"),
                 requeue_after: result("requeue_after"),
                 errors: f.reconcile_errors.get_or_create_owned(&c),
                 terminal: f.terminal_errors.get_or_create_owned(&c),
@@ -186,8 +186,11 @@ impl Worker {
         match result {
             Ok(action) => {
                 self.limiter.forget(key);
+                // controller-runtime's result labels: an immediate requeue is "requeue".
                 if *action == Action::await_change() {
                     self.m.success.inc();
+                } else if *action == Action::requeue(Duration::ZERO) {
+                    self.m.requeue.inc();
                 } else {
                     self.m.requeue_after.inc();
                 }

@@ -294,3 +294,23 @@ impl LeaderElector {
 fn jittered(period: Duration) -> Duration {
     period.mul_f64(1.0 + rand::random::<f64>() * 0.2)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identities_are_hostname_plus_a_random_suffix() {
+        let (a, b) = (default_identity(), default_identity());
+        assert_ne!(a, b);
+        let (host, suffix) = a.rsplit_once('_').unwrap();
+        assert!(!host.is_empty());
+        assert_eq!(suffix.len(), 16);
+        let options = LeaderElectionOptions::new("l");
+        assert_eq!(options.lease_duration, Duration::from_secs(15));
+        assert_eq!(options.renew_deadline, Duration::from_secs(10));
+        assert_eq!(options.retry_period, Duration::from_secs(2));
+        let j = jittered(Duration::from_secs(1));
+        assert!(j >= Duration::from_secs(1) && j <= Duration::from_millis(1200));
+    }
+}
