@@ -73,6 +73,15 @@ pub struct WidgetSpec {
     pub port: IntOrString,
     /// An optional quantity.
     pub memory: Option<Quantity>,
+    /// An optional IntOrString with a pattern for its string form.
+    #[kubeforge(pattern = "^[a-z0-9-]+$")]
+    pub target_port: Option<IntOrString>,
+    /// A map of structs.
+    #[kubeforge(values(min_properties = 1))]
+    pub selectors: BTreeMap<String, Port>,
+    /// Fields flattened from a shared struct.
+    #[serde(flatten)]
+    pub common: Common,
     /// Plain string map.
     #[kubeforge(max_properties = 8, map_type = "atomic", values(max_length = 63))]
     pub labels: BTreeMap<String, String>,
@@ -119,11 +128,23 @@ pub struct WidgetSpec {
     pub owner: Option<String>,
 }
 
-/// A unit enum.
+/// A unit enum, variants documented (schemars renders it as `oneOf`).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub enum Mode {
+    /// Quick.
     Fast,
+    /// Careful.
     Slow,
+}
+
+/// Fields shared by several specs, flattened into them.
+#[kubeforge::schema]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Common {
+    /// A shared field.
+    #[kubeforge(max_length = 253)]
+    pub service_account: Option<String>,
 }
 
 /// A data-carrying enum.
@@ -423,7 +444,7 @@ fn typed_helpers_exist_per_kind() {
     let _: fn(kube::Client) -> kube::Api<Widget> = Widget::api_all;
     let _: fn(kube::Client) -> kube::Api<v1::Gadget> = v1::Gadget::api;
     let w = Widget::new("w", serde_json::from_value(serde_json::json!({
-        "size": 1, "port": 80, "labels": {}, "limits": {}, "ports": [], "extra": {}, "owner": null
+        "size": 1, "port": 80, "labels": {}, "limits": {}, "ports": [], "extra": {}, "owner": null, "selectors": {}
     })).unwrap());
     // The Rust counterpart of DeepCopy: Clone, and a serde round trip keeps the object.
     let copy = w.clone();
@@ -463,7 +484,7 @@ async fn every_zoo_crd_installs_into_the_embedded_api_server() {
     let good = serde_json::json!({
         "apiVersion": "zoo.example.com/v1", "kind": "Widget", "metadata": {"name": "good"},
         "spec": {"size": 3, "port": 80, "labels": {}, "limits": {}, "ports": [{"name": "http", "containerPort": 80}],
-                 "extra": {"known": "k", "unknown": 1}, "owner": null, "cm": "cfg"}
+                 "extra": {"known": "k", "unknown": 1}, "owner": null, "cm": "cfg", "selectors": {}, "serviceAccount": "sa", "targetPort": "http"}
     });
     let created = widgets
         .create(
