@@ -2,6 +2,7 @@
 //! apiserver's semantics, and the result into a JSON reply or a watch stream.
 
 pub mod admission;
+pub mod allocate;
 pub mod convert;
 pub mod delete;
 pub mod meta;

@@ -127,7 +127,8 @@ fn initial_status(def: &ResourceDef, object: &mut Value) {
         return;
     }
     let status = if def.group.is_empty() && def.kind == "Pod" {
-        Some(json!({"phase": "Pending", "qosClass": "BestEffort"}))
+        let qos = super::allocate::pod_qos_class(&object["spec"]);
+        Some(json!({"phase": "Pending", "qosClass": qos}))
     } else {
         crate::defaults::initial_status(&def.group, &def.version, &def.kind)
     };
@@ -223,6 +224,9 @@ pub fn create_object(
         }
     }
     let warnings = admission::admit(def, &mut object, query)?;
+    if is_service(def) {
+        super::allocate::service(&cluster.store, &mut object, None);
+    }
     let is_crd = is_crd(def);
     if is_crd {
         install_crd_check(cluster, def, &name, &mut object, &now)?;
@@ -235,6 +239,11 @@ pub fn create_object(
         register_crd(cluster, &stored);
     }
     Ok((stored, warnings))
+}
+
+/// Whether `def` is the core Service resource (which gets addresses allocated).
+fn is_service(def: &ResourceDef) -> bool {
+    def.group.is_empty() && def.plural == "services"
 }
 
 /// Whether `def` is the CustomResourceDefinition resource itself.
@@ -474,6 +483,9 @@ pub fn update_object(
     } else {
         admission::admit(def, &mut new, query)?
     };
+    if is_service(def) && endpoint == Endpoint::Main {
+        super::allocate::service(&cluster.store, &mut new, Some(&old));
+    }
     if is_crd(def) {
         let now = meta::now();
         let status = old.get("status").cloned();

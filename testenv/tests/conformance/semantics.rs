@@ -236,7 +236,26 @@ async fn builtin_defaulting() {
         .spec
         .unwrap();
     assert_eq!(created.type_.as_deref(), Some("ClusterIP"));
+    let ip = created
+        .cluster_ip
+        .clone()
+        .expect("a cluster IP is allocated");
+    assert_eq!(
+        created.cluster_ips.clone().unwrap_or_default(),
+        vec![ip.clone()]
+    );
     assert_eq!(created.ports.unwrap()[0].protocol.as_deref(), Some("TCP"));
+    // An update that omits the allocated address keeps it.
+    let replaced = services
+        .patch(
+            "web",
+            &kube::api::PatchParams::default(),
+            &kube::api::Patch::Merge(json!({"spec": {"clusterIP": null, "clusterIPs": null}})),
+        )
+        .await;
+    if let Ok(svc) = replaced {
+        assert_eq!(svc.spec.unwrap().cluster_ip.as_deref(), Some(ip.as_str()));
+    }
 }
 
 #[tokio::test]
