@@ -295,8 +295,10 @@ async fn dry_run_update_and_delete_change_nothing() {
         .create(&PostParams::default(), &cm("dry-target"))
         .await
         .unwrap();
-    let mut pp = PatchParams::default();
-    pp.dry_run = true;
+    let pp = PatchParams {
+        dry_run: true,
+        ..Default::default()
+    };
     let answered = cms
         .patch(
             "dry-target",
