@@ -27,7 +27,10 @@ pub enum Command {
     )]
     Init(InitArgs),
     /// Scaffold a Kubernetes API or controller.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  kubeforge create api --group cache --version v1alpha1 --kind Memcached"
+    )]
     Create(CreateCommand),
     /// Write CRDs and RBAC into config/ from the project's Rust types (`cargo run -- manifests`).
     #[command(after_help = "Example:\n  kubeforge generate   # the same as `make manifests`")]

@@ -10,7 +10,9 @@ fn every_command_has_help_with_an_example() {
     for command in [
         &[][..],
         &["init"],
+        &["create"],
         &["create", "api"],
+        &["dev-server"],
         &["generate"],
         &["version"],
         &["completion"],
