@@ -17,6 +17,8 @@ pub struct KubeAttrs {
     pub storage: bool,
     pub served: bool,
     pub printcolumn_types: Vec<LitStr>,
+    /// JSON paths to check: (what, required prefix, literal).
+    pub paths: Vec<(&'static str, &'static str, LitStr)>,
     /// Whether `doc = ".."` was given.
     pub has_doc: bool,
     /// `plural = ".."`, if given.
@@ -113,8 +115,37 @@ pub fn parse(attrs: &[Attribute], span: Span) -> syn::Result<KubeAttrs> {
                     meta.parse_nested_meta(|inner| {
                         if inner.path.is_ident("type_") {
                             out.printcolumn_types.push(inner.value()?.parse()?);
+                        } else if inner.path.is_ident("json_path") {
+                            out.paths
+                                .push(("printcolumn json_path", "", inner.value()?.parse()?));
                         } else {
                             skip_value(&inner)?;
+                        }
+                        Ok(())
+                    })?;
+                }
+                "scale" if meta.input.peek(syn::token::Paren) => {
+                    meta.parse_nested_meta(|inner| {
+                        let key = inner
+                            .path
+                            .get_ident()
+                            .map(|i| i.to_string())
+                            .unwrap_or_default();
+                        let prefix = match key.as_str() {
+                            "spec_replicas_path" => ".spec.",
+                            "status_replicas_path" | "label_selector_path" => ".status.",
+                            _ => "",
+                        };
+                        let what = match key.as_str() {
+                            "spec_replicas_path" => "spec_replicas_path",
+                            "status_replicas_path" => "status_replicas_path",
+                            "label_selector_path" => "label_selector_path",
+                            _ => "",
+                        };
+                        if what.is_empty() {
+                            skip_value(&inner)?;
+                        } else {
+                            out.paths.push((what, prefix, inner.value()?.parse()?));
                         }
                         Ok(())
                     })?;
@@ -144,6 +175,22 @@ pub fn parse(attrs: &[Attribute], span: Span) -> syn::Result<KubeAttrs> {
     }
     if out.root.is_empty() {
         out.root = out.kind.clone();
+    }
+    for (what, prefix, path) in &out.paths {
+        let value = path.value();
+        if !value.starts_with('.') {
+            return Err(syn::Error::new(
+                path.span(),
+                format!("{what} is a JSON path starting with `.` (like `.spec.size`)"),
+            ));
+        }
+        if !prefix.is_empty() && !value.starts_with(prefix) {
+            // controller-gen and the API server: specReplicasPath under .spec, the others under .status.
+            return Err(syn::Error::new(
+                path.span(),
+                format!("{what} must be under `{prefix}`"),
+            ));
+        }
     }
     for ty in &out.printcolumn_types {
         const TYPES: [&str; 5] = ["integer", "number", "string", "boolean", "date"];
