@@ -108,17 +108,13 @@ impl Cache {
 
     /// Starts every informer created so far (and any created later) until `cancel` fires.
     pub fn start(&self, cancel: CancellationToken) {
+        // Same lock order as `informer` (informers, then running): no deadlock between them.
+        let informers = self.inner.informers.lock().expect("informers lock");
         let mut running = self.inner.running.lock().expect("running lock");
         if running.is_some() {
             return;
         }
-        for informer in self
-            .inner
-            .informers
-            .lock()
-            .expect("informers lock")
-            .values()
-        {
+        for informer in informers.values() {
             informer.start(cancel.clone());
         }
         *running = Some(cancel);

@@ -36,7 +36,7 @@ pub struct ManagerArgs {
     /// Enable leader election, ensuring there is only one active controller manager.
     #[arg(long, default_value_t = false)]
     pub leader_elect: bool,
-    /// Name of the leader election Lease (default: "<project name>-leader-election").
+    /// Name of the leader election Lease (default: the project name followed by "-leader-election").
     #[arg(long)]
     pub leader_election_id: Option<String>,
     /// Namespace of the leader election Lease (default: the pod's namespace).
