@@ -12,6 +12,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use anyhow::Context as _;
 use clap::Parser as _;
 use kubeforge_e2e::workspace_root;
 
@@ -118,7 +119,7 @@ async fn main() -> Result<(), kube::Error> {
 "#;
 
 /// `cargo build` in `project` into `target`; returns the wall time.
-fn build(project: &Path, target: &Path) -> Duration {
+fn build(project: &Path, target: &Path) -> anyhow::Result<Duration> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let started = Instant::now();
     let output = Command::new(cargo)
@@ -127,103 +128,101 @@ fn build(project: &Path, target: &Path) -> Duration {
         .env("CARGO_TARGET_DIR", target)
         .env_remove("RUSTFLAGS")
         .output()
-        .expect("cargo runs");
+        .context("running cargo")?;
     let elapsed = started.elapsed();
-    assert!(
+    anyhow::ensure!(
         output.status.success(),
         "build failed in {}:\n{}",
         project.display(),
         String::from_utf8_lossy(&output.stderr)
     );
-    elapsed
+    Ok(elapsed)
 }
 
 /// Replaces `from` by `to` in a file (the "edit the reconcile function" step).
-fn edit(file: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(file).unwrap();
-    assert!(text.contains(from), "{} lacks {from:?}", file.display());
-    std::fs::write(file, text.replacen(from, to, 1)).unwrap();
+fn edit(file: &Path, from: &str, to: &str) -> anyhow::Result<()> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    anyhow::ensure!(text.contains(from), "{} lacks {from:?}", file.display());
+    std::fs::write(file, text.replacen(from, to, 1))
+        .with_context(|| format!("writing {}", file.display()))
 }
 
-fn main() {
+fn main() -> anyhow::Result<()> {
     if !std::env::args().any(|a| a == "--bench") {
         println!("build_times: run with `cargo bench -p kubeforge-e2e --bench build_times`");
-        return;
+        return Ok(());
     }
-    let temp = tempfile::tempdir().unwrap();
+    let temp = tempfile::tempdir()?;
     let generated = temp.path().join("generated");
     let handwritten = temp.path().join("handwritten");
-    std::fs::create_dir_all(handwritten.join("src")).unwrap();
+    std::fs::create_dir_all(handwritten.join("src"))?;
 
-    let generated_arg = generated.display().to_string();
-    for argv in [
-        vec![
-            "kubeforge",
-            "init",
-            "--domain",
-            "example.com",
-            "--project-name",
-            "memcached-operator",
-            "--dir",
-            &generated_arg,
-        ],
-        vec![
-            "kubeforge",
-            "create",
-            "api",
-            "--group",
-            "cache",
-            "--version",
-            "v1alpha1",
-            "--kind",
-            "Memcached",
-            "--dir",
-            &generated_arg,
-        ],
-    ] {
-        kubeforge_cli::run(kubeforge_cli::Cli::parse_from(argv)).expect("scaffold");
+    let dir = generated.display().to_string();
+    let init = [
+        "kubeforge",
+        "init",
+        "--domain",
+        "example.com",
+        "--project-name",
+        "memcached-operator",
+        "--dir",
+        &dir,
+    ];
+    let api = [
+        "kubeforge",
+        "create",
+        "api",
+        "--group",
+        "cache",
+        "--version",
+        "v1alpha1",
+        "--kind",
+        "Memcached",
+        "--dir",
+        &dir,
+    ];
+    for argv in [&init[..], &api[..]] {
+        kubeforge_cli::run(kubeforge_cli::Cli::parse_from(argv)).context("scaffolding")?;
     }
-    std::fs::write(handwritten.join("Cargo.toml"), HANDWRITTEN_MANIFEST).unwrap();
-    std::fs::write(handwritten.join("src/main.rs"), HANDWRITTEN_MAIN).unwrap();
+    std::fs::write(handwritten.join("Cargo.toml"), HANDWRITTEN_MANIFEST)?;
+    std::fs::write(handwritten.join("src/main.rs"), HANDWRITTEN_MAIN)?;
     for project in [&generated, &handwritten] {
         std::fs::copy(
             workspace_root().join("Cargo.lock"),
             project.join("Cargo.lock"),
-        )
-        .unwrap();
+        )?;
     }
 
-    let (gen_target, hand_target) = (
-        temp.path().join("target-generated"),
-        temp.path().join("target-handwritten"),
-    );
-    let hand_cold = build(&handwritten, &hand_target);
-    let gen_cold = build(&generated, &gen_target);
+    let gen_target = temp.path().join("target-generated");
+    let hand_target = temp.path().join("target-handwritten");
+    let hand_cold = build(&handwritten, &hand_target)?;
+    let gen_cold = build(&generated, &gen_target)?;
     edit(
         &handwritten.join("src/main.rs"),
         "message: \"Reconciled\".into()",
         "message: \"Reconciled (edited)\".into()",
-    );
+    )?;
     edit(
         &generated.join("src/controllers/memcached.rs"),
         "Reconciled at generation",
         "Reconciled (edited) at generation",
-    );
-    let hand_incremental = build(&handwritten, &hand_target);
-    let gen_incremental = build(&generated, &gen_target);
+    )?;
+    let hand_incremental = build(&handwritten, &hand_target)?;
+    let gen_incremental = build(&generated, &gen_target)?;
 
     let secs = |d: Duration| d.as_secs_f64();
     println!("debug build          generated   hand-written   ratio");
-    println!(
-        "cold                 {:>7.1} s   {:>10.1} s   {:.2}",
-        secs(gen_cold),
-        secs(hand_cold),
-        secs(gen_cold) / secs(hand_cold)
-    );
-    println!(
-        "incremental (edit)   {:>7.1} s   {:>10.1} s   {:.2}",
-        secs(gen_incremental),
-        secs(hand_incremental),
-        secs(gen_incremental) / secs(hand_incremental)
-    );
+    for (name, generated, handwritten) in [
+        ("cold", gen_cold, hand_cold),
+        ("incremental (edit)", gen_incremental, hand_incremental),
+    ] {
+        println!(
+            "{name:<20} {:>7.1} s   {:>10.1} s   {:.2}",
+            secs(generated),
+            secs(handwritten),
+            secs(generated) / secs(handwritten)
+        );
+    }
+    Ok(())
 }
