@@ -78,6 +78,8 @@ struct Column {
     description: String,
     priority: i64,
     path: Option<String>,
+    /// Cells computed from the whole object, as the built-in table printers do.
+    compute: Option<fn(&Value) -> Value>,
 }
 
 fn col(name: &str, type_: &str, path: Option<&str>) -> Column {
@@ -92,7 +94,102 @@ fn col(name: &str, type_: &str, path: Option<&str>) -> Column {
         description: String::new(),
         priority: 0,
         path: path.map(str::to_string),
+        compute: None,
     }
+}
+
+fn computed(name: &str, type_: &str, f: fn(&Value) -> Value) -> Column {
+    Column {
+        compute: Some(f),
+        ..col(name, type_, None)
+    }
+}
+
+fn int_at(path: &'static str) -> fn(&Value) -> Value {
+    // Go prints unset integer status fields as 0.
+    match path {
+        "updated" => |o| json!(o["status"]["updatedReplicas"].as_i64().unwrap_or(0)),
+        "available" => |o| json!(o["status"]["availableReplicas"].as_i64().unwrap_or(0)),
+        "current" => |o| json!(o["status"]["replicas"].as_i64().unwrap_or(0)),
+        "ready" => |o| json!(o["status"]["readyReplicas"].as_i64().unwrap_or(0)),
+        "desired" => |o| json!(o["spec"]["replicas"].as_i64().unwrap_or(0)),
+        _ => |_| Value::Null,
+    }
+}
+
+fn ready_of_desired(o: &Value) -> Value {
+    let ready = o["status"]["readyReplicas"].as_i64().unwrap_or(0);
+    let desired = o["spec"]["replicas"].as_i64().unwrap_or(0);
+    json!(format!("{ready}/{desired}"))
+}
+
+fn pod_ready(o: &Value) -> Value {
+    let total = o["spec"]["containers"].as_array().map_or(0, Vec::len);
+    let ready = o["status"]["containerStatuses"].as_array().map_or(0, |c| {
+        c.iter().filter(|s| s["ready"] == json!(true)).count()
+    });
+    json!(format!("{ready}/{total}"))
+}
+
+fn pod_restarts(o: &Value) -> Value {
+    let n: i64 = o["status"]["containerStatuses"].as_array().map_or(0, |c| {
+        c.iter().filter_map(|s| s["restartCount"].as_i64()).sum()
+    });
+    json!(n)
+}
+
+fn service_external_ip(o: &Value) -> Value {
+    let mut ips: Vec<String> = o["spec"]["externalIPs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect();
+    for ing in o["status"]["loadBalancer"]["ingress"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        ips.extend(
+            ing["ip"]
+                .as_str()
+                .or(ing["hostname"].as_str())
+                .map(str::to_string),
+        );
+    }
+    match (ips.is_empty(), o["spec"]["type"].as_str()) {
+        (false, _) => json!(ips.join(",")),
+        (true, Some("LoadBalancer")) => json!("<pending>"),
+        (true, Some("ExternalName")) => o["spec"]["externalName"].clone(),
+        _ => json!("<none>"),
+    }
+}
+
+fn service_ports(o: &Value) -> Value {
+    let ports: Vec<String> = o["spec"]["ports"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            let proto = p["protocol"].as_str().unwrap_or("TCP");
+            match p["nodePort"].as_i64() {
+                Some(np) => format!("{}:{np}/{proto}", p["port"]),
+                None => format!("{}/{proto}", p["port"]),
+            }
+        })
+        .collect();
+    if ports.is_empty() {
+        json!("<none>")
+    } else {
+        json!(ports.join(","))
+    }
+}
+
+fn data_count(o: &Value) -> Value {
+    json!(
+        o["data"].as_object().map_or(0, |m| m.len())
+            + o["binaryData"].as_object().map_or(0, |m| m.len())
+    )
 }
 
 fn columns(def: &ResourceDef) -> Vec<Column> {
@@ -113,25 +210,82 @@ fn columns(def: &ResourceDef) -> Vec<Column> {
                 description: pc["description"].as_str().unwrap_or_default().into(),
                 priority: pc["priority"].as_i64().unwrap_or(0),
                 path: pc["jsonPath"].as_str().map(str::to_string),
+                compute: None,
             });
         }
         return cols;
     }
+    let status_int = |name: &str, path: &'static str| {
+        let mut c = col(name, "integer", None);
+        c.compute = Some(match path {
+            "desiredNumberScheduled" => {
+                |o: &Value| json!(o["status"]["desiredNumberScheduled"].as_i64().unwrap_or(0))
+            }
+            "currentNumberScheduled" => {
+                |o: &Value| json!(o["status"]["currentNumberScheduled"].as_i64().unwrap_or(0))
+            }
+            "numberReady" => |o: &Value| json!(o["status"]["numberReady"].as_i64().unwrap_or(0)),
+            "updatedNumberScheduled" => {
+                |o: &Value| json!(o["status"]["updatedNumberScheduled"].as_i64().unwrap_or(0))
+            }
+            _ => |o: &Value| json!(o["status"]["numberAvailable"].as_i64().unwrap_or(0)),
+        });
+        c
+    };
     match (def.group.as_str(), def.plural.as_str()) {
         ("", "namespaces") => cols.push(col("Status", "string", Some(".status.phase"))),
         ("", "secrets") => {
             cols.push(col("Type", "string", Some(".type")));
-            cols.push(col("Data", "string", None));
+            cols.push(computed("Data", "integer", data_count));
         }
-        ("", "configmaps") => cols.push(col("Data", "string", None)),
+        ("", "configmaps") => cols.push(computed("Data", "integer", data_count)),
+        ("", "serviceaccounts") => cols.push(computed("Secrets", "integer", |o| {
+            json!(o["secrets"].as_array().map_or(0, Vec::len))
+        })),
         ("", "services") => {
             cols.push(col("Type", "string", Some(".spec.type")));
             cols.push(col("Cluster-IP", "string", Some(".spec.clusterIP")));
+            cols.push(computed("External-IP", "string", service_external_ip));
+            cols.push(computed("Port(s)", "string", service_ports));
         }
-        ("", "pods") => cols.push(col("Status", "string", Some(".status.phase"))),
-        ("apps", "deployments" | "statefulsets" | "replicasets") => {
-            cols.push(col("Desired", "integer", Some(".spec.replicas")));
-            cols.push(col("Ready", "integer", Some(".status.readyReplicas")));
+        ("", "pods") => {
+            cols.push(computed("Ready", "string", pod_ready));
+            cols.push(col("Status", "string", Some(".status.phase")));
+            cols.push(computed("Restarts", "integer", pod_restarts));
+        }
+        ("apps", "deployments") => {
+            cols.push(computed("Ready", "string", ready_of_desired));
+            cols.push(computed("Up-to-date", "integer", int_at("updated")));
+            cols.push(computed("Available", "integer", int_at("available")));
+        }
+        ("apps", "statefulsets") => cols.push(computed("Ready", "string", ready_of_desired)),
+        ("apps", "replicasets") | ("", "replicationcontrollers") => {
+            cols.push(computed("Desired", "integer", int_at("desired")));
+            cols.push(computed("Current", "integer", int_at("current")));
+            cols.push(computed("Ready", "integer", int_at("ready")));
+        }
+        ("apps", "daemonsets") => {
+            cols.push(status_int("Desired", "desiredNumberScheduled"));
+            cols.push(status_int("Current", "currentNumberScheduled"));
+            cols.push(status_int("Ready", "numberReady"));
+            cols.push(status_int("Up-to-date", "updatedNumberScheduled"));
+            cols.push(status_int("Available", "numberAvailable"));
+        }
+        ("batch", "jobs") => cols.push(computed("Completions", "string", |o| {
+            let done = o["status"]["succeeded"].as_i64().unwrap_or(0);
+            match o["spec"]["completions"].as_i64() {
+                Some(c) => json!(format!("{done}/{c}")),
+                None => json!(format!("{done}/1 of 1")),
+            }
+        })),
+        ("batch", "cronjobs") => {
+            cols.push(col("Schedule", "string", Some(".spec.schedule")));
+            cols.push(computed("Suspend", "boolean", |o| {
+                json!(o["spec"]["suspend"].as_bool().unwrap_or(false))
+            }));
+            cols.push(computed("Active", "integer", |o| {
+                json!(o["status"]["active"].as_array().map_or(0, Vec::len))
+            }));
         }
         _ => {}
     }
@@ -140,10 +294,8 @@ fn columns(def: &ResourceDef) -> Vec<Column> {
 }
 
 fn cell(column: &Column, object: &Value) -> Value {
-    if column.name == "Data" && column.path.is_none() {
-        let n = object["data"].as_object().map_or(0, |m| m.len())
-            + object["binaryData"].as_object().map_or(0, |m| m.len());
-        return json!(n);
+    if let Some(f) = column.compute {
+        return f(object);
     }
     let Some(path) = &column.path else {
         return Value::Null;

@@ -247,3 +247,47 @@ async fn kubectl_imperative_commands() {
         "configmap/imperative"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_get_columns_of_builtin_kinds() {
+    let env = env().await;
+    let manifests = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: cols\nspec:\n  selector:\n    matchLabels: {app: cols}\n  template:\n    metadata:\n      labels: {app: cols}\n    spec:\n      containers:\n      - name: c\n        image: nginx:1.27\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: cols\nspec:\n  selector: {app: cols}\n  ports:\n  - port: 80\n";
+    let Some(out) = run(&env, &["apply", "-f", "-"], Some(manifests)).await else {
+        return;
+    };
+    assert!(out.status.success(), "{}", text(&out));
+    let header = |args: &'static [&'static str]| {
+        let env = &env;
+        async move {
+            let out = run(env, args, None).await.unwrap();
+            assert!(out.status.success(), "{}", text(&out));
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        header(&["get", "deployment", "cols"]).await,
+        ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]
+    );
+    assert_eq!(
+        header(&["get", "service", "cols"]).await,
+        [
+            "NAME",
+            "TYPE",
+            "CLUSTER-IP",
+            "EXTERNAL-IP",
+            "PORT(S)",
+            "AGE"
+        ]
+    );
+    let out = run(&env, &["get", "service", "cols", "--no-headers"], None)
+        .await
+        .unwrap();
+    let row = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(row.contains("ClusterIP") && row.contains("80/TCP"), "{row}");
+}
