@@ -291,6 +291,89 @@ mod tests {
         api::core::v1::ConfigMap, apimachinery::pkg::apis::meta::v1::ManagedFieldsEntry,
     };
 
+    fn cm(name: &str, version: &str, data: &str) -> ConfigMap {
+        let mut cm = ConfigMap::default();
+        cm.metadata.name = Some(name.into());
+        cm.metadata.namespace = Some("ns".into());
+        cm.metadata.resource_version = Some(version.into());
+        cm.data = Some([("k".to_string(), data.to_string())].into());
+        cm
+    }
+
+    fn describe(change: &Change<ConfigMap>) -> String {
+        let rv = |o: &ConfigMap| o.metadata.resource_version.clone().unwrap_or_default();
+        let name = |o: &ConfigMap| o.metadata.name.clone().unwrap_or_default();
+        match change {
+            Change::Added(o) => format!("added {} {}", name(o), rv(o)),
+            Change::Updated { old, new } => {
+                format!("updated {} {}->{}", name(new), rv(old), rv(new))
+            }
+            Change::Deleted(o) => format!("deleted {} {}", name(o), rv(o)),
+        }
+    }
+
+    fn drain(rx: &mut mpsc::UnboundedReceiver<Change<ConfigMap>>) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Ok(c) = rx.try_recv() {
+            out.push(describe(&c));
+        }
+        out.sort();
+        out
+    }
+
+    #[tokio::test]
+    async fn initial_list_events_and_relist_diff_reach_subscribers_and_indexes() {
+        let config = kube::Config::new("http://127.0.0.1:9".parse().unwrap());
+        let client = kube::Client::try_from(config).unwrap();
+        let informer = Informer::<ConfigMap>::new(client, CacheOptions::default());
+        informer.add_index(
+            "data",
+            Arc::new(|o: &ConfigMap| o.data.iter().flat_map(|d| d.values().cloned()).collect()),
+        );
+        let mut writer = informer.writer.lock().unwrap().take().unwrap();
+        let mut relist = None;
+        let mut rx = informer.subscribe();
+        let mut feed = |e| informer.apply(&mut writer, e, &mut relist);
+
+        feed(watcher::Event::Init);
+        feed(watcher::Event::InitApply(cm("a", "1", "x")));
+        feed(watcher::Event::InitApply(cm("b", "1", "x")));
+        assert_eq!(
+            *informer.sync_state().borrow(),
+            SyncState::Pending { last_error: None }
+        );
+        assert!(
+            drain(&mut rx).is_empty(),
+            "nothing before the list completes"
+        );
+        feed(watcher::Event::InitDone);
+        assert_eq!(*informer.sync_state().borrow(), SyncState::Synced);
+        assert_eq!(drain(&mut rx), ["added a 1", "added b 1"]);
+        assert_eq!(informer.by_index("data", "x").unwrap().len(), 2);
+
+        feed(watcher::Event::Apply(cm("a", "2", "y")));
+        assert_eq!(drain(&mut rx), ["updated a 1->2"]);
+        assert_eq!(informer.by_index("data", "x").unwrap().len(), 1);
+        assert_eq!(informer.by_index("data", "y").unwrap().len(), 1);
+
+        // A re-list (after a 410 Gone, say): unchanged objects are not re-sent.
+        feed(watcher::Event::Init);
+        feed(watcher::Event::InitApply(cm("a", "2", "y")));
+        feed(watcher::Event::InitApply(cm("c", "5", "y")));
+        feed(watcher::Event::InitDone);
+        assert_eq!(drain(&mut rx), ["added c 5", "deleted b 1"]);
+        assert_eq!(informer.by_index("data", "y").unwrap().len(), 2);
+        assert!(informer.by_index("data", "x").unwrap().is_empty());
+
+        feed(watcher::Event::Delete(cm("c", "6", "y")));
+        assert_eq!(drain(&mut rx), ["deleted c 5"]);
+
+        // A late subscriber first gets the current state.
+        let mut late = informer.subscribe();
+        assert_eq!(drain(&mut late), ["added a 2"]);
+        assert!(informer.by_index("nope", "x").is_none());
+    }
+
     #[test]
     fn managed_fields_are_stripped_unless_kept() {
         let mut cm = ConfigMap::default();
