@@ -135,3 +135,32 @@ fn normalization_merges_verbs_then_resources() {
         ]
     );
 }
+
+#[test]
+fn missing_verbs_reports_what_no_declaration_grants() {
+    let declared = rbac::declared_rules();
+    assert!(
+        rbac::missing_verbs(
+            &declared,
+            "apps",
+            "deployments",
+            &["get", "list", "watch", "create"]
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        rbac::missing_verbs(&declared, "", "configmaps", &["get", "create"]),
+        vec!["create"]
+    );
+    assert_eq!(
+        rbac::missing_verbs(&declared, "batch", "jobs", &["list"]),
+        vec!["list"]
+    );
+    // Namespaced grants do not cover cluster-wide watches.
+    assert_eq!(
+        rbac::missing_verbs(&declared, "coordination.k8s.io", "leases", &["get"]),
+        vec!["get"]
+    );
+    let wildcard = [Rule::new(&["*"], &["*"], &["*"])];
+    assert!(rbac::missing_verbs(&wildcard, "x", "y", &["delete"]).is_empty());
+}

@@ -129,3 +129,21 @@ pub fn watches<K: Resource<DynamicType = ()>>() -> Vec<Rule> {
     let (group, plural) = group_and_plural::<K>();
     vec![Rule::new(&[&group], &[&plural], &["get", "list", "watch"])]
 }
+
+/// The verbs of `verbs` on `group`/`resource` that no declared cluster-wide rule grants (empty
+/// when covered). The runtime can use it to warn at start-up when a controller watches or owns
+/// a kind nobody declared RBAC for, instead of failing later with a 403.
+pub fn missing_verbs(rules: &[Rule], group: &str, resource: &str, verbs: &[&str]) -> Vec<String> {
+    let grants = |rule: &Rule, verb: &str| {
+        rule.namespace.is_none()
+            && rule.resource_names.is_empty()
+            && rule.api_groups.iter().any(|g| g == group || g == "*")
+            && rule.resources.iter().any(|r| r == resource || r == "*")
+            && rule.verbs.iter().any(|v| v == verb || v == "*")
+    };
+    verbs
+        .iter()
+        .filter(|verb| !rules.iter().any(|rule| grants(rule, verb)))
+        .map(|verb| verb.to_string())
+        .collect()
+}

@@ -1,6 +1,9 @@
 //! The scheme: every API type of the operator, registered by `#[kubeforge::api]` (no hand-kept
-//! list), keyed by group/version/kind. `manifests` turns it into CRDs; the runtime looks kinds
-//! up by GVK and converts between versions through it.
+//! list), keyed by group/version/kind. `manifests` turns it into CRDs ([`crds`]: versions
+//! merged, exactly one storage version); the runtime looks kinds up by GVK ([`lookup`],
+//! [`versions_of`]) and converts objects between versions ([`convert`], with conversions
+//! registered by [`conversion!`](crate::conversion) from `From` impls, e.g. for a conversion
+//! webhook).
 
 mod convert;
 mod crds;
