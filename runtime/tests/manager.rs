@@ -352,3 +352,30 @@ async fn released_lease_is_taken_over_at_once_and_lost_lease_is_an_error() {
         "{result:?}"
     );
 }
+
+#[tokio::test]
+async fn cache_sync_timeout_reports_the_last_watch_error() {
+    let env = env().await;
+    let mut options = options();
+    options.cache = kubeforge::cache::CacheConfig {
+        sync_timeout: Duration::from_millis(500),
+        ..Default::default()
+    }
+    .by_kind::<Widget>(kubeforge::cache::CacheOptions::default().labels("app in (web"));
+    let mut manager = Manager::new(env.client(), options);
+    let reconcile =
+        |_w: Arc<Widget>, _: Arc<()>| async { Ok::<_, ReconcileError>(Action::await_change()) };
+    manager.add(Controller::<Widget>::new(&manager, "widget").reconcile(reconcile, Arc::new(())));
+    let result = tokio::time::timeout(Duration::from_secs(5), manager.run())
+        .await
+        .expect("gives up within the sync timeout");
+    match result {
+        Err(kubeforge::Error::CacheSyncTimeout {
+            kind, last_error, ..
+        }) => {
+            assert_eq!(kind, "test.kubeforge.dev/v1/Widget");
+            assert!(last_error.is_some(), "the cause is reported");
+        }
+        other => panic!("expected a sync timeout, got {other:?}"),
+    }
+}
