@@ -250,6 +250,34 @@ fn parse_rule(meta: &ParseNestedMeta) -> syn::Result<Value> {
     Ok(Value::Object(out))
 }
 
+/// Rejects a literal (default, example, enum value) whose JSON type cannot be the field's.
+fn check_literal(span: Span, key: &str, shape: &Shape, value: &Value) -> syn::Result<()> {
+    let ok = match (shape, value) {
+        (Shape::Integer, Value::Number(n)) => n.is_i64() || n.is_u64(),
+        (Shape::Number, Value::Number(_)) => true,
+        (Shape::String, Value::String(_)) => true,
+        (Shape::Boolean, Value::Bool(_)) => true,
+        (Shape::IntOrString, Value::String(_)) => true,
+        (Shape::IntOrString, Value::Number(n)) => n.is_i64(),
+        (Shape::List(_), Value::Array(_)) => true,
+        (Shape::Map(_), Value::Object(_)) => true,
+        (Shape::Other | Shape::Any, _) => true,
+        (_, Value::Null) => true,
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        err(
+            span,
+            format!(
+                "`{key}` value {value} does not fit a field that is {}",
+                shape.describe()
+            ),
+        )
+    }
+}
+
 fn push_rule(patch: &mut Map<String, Value>, rule: Value) {
     match patch
         .entry("x-kubernetes-validations")
@@ -435,6 +463,9 @@ fn parse_key(
             let expr: Expr = meta.value()?.parse()?;
             match literal_json(&expr)? {
                 Value::Array(values) if !values.is_empty() => {
+                    for v in &values {
+                        check_literal(expr.span(), &key, &shape, v)?;
+                    }
                     patch.insert("enum".into(), Value::Array(values));
                 }
                 _ => {
@@ -447,10 +478,15 @@ fn parse_key(
         }
         "default" => {
             let expr: Expr = meta.value()?.parse()?;
-            patch.insert("default".into(), literal_json(&expr)?);
+            let value = literal_json(&expr)?;
+            check_literal(expr.span(), &key, &shape, &value)?;
+            patch.insert("default".into(), value);
         }
         "default_json" => {
-            patch.insert("default".into(), json_text(meta)?);
+            let span = meta.input.span();
+            let value = json_text(meta)?;
+            check_literal(span, &key, &shape, &value)?;
+            patch.insert("default".into(), value);
         }
         "example" => {
             let expr: Expr = meta.value()?.parse()?;
@@ -712,6 +748,26 @@ mod tests {
         assert_eq!(p.patch["type"], json!("string"));
         let e = field(syn::parse_quote!(#[kubeforge(type_ = "text")]), "Custom").unwrap_err();
         assert!(e.to_string().contains("`type_` is one of"), "{e}");
+        let e = field(
+            syn::parse_quote!(#[kubeforge(default = "three")]),
+            "Option<i32>",
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("`default` value \"three\" does not fit a field that is an integer"),
+            "{e}"
+        );
+        let e = field(
+            syn::parse_quote!(#[kubeforge(enum_values = ["a", 1])]),
+            "String",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("`enum_values` value 1"), "{e}");
+        let e = field(syn::parse_quote!(#[kubeforge(default_json = "[1]")]), "i64").unwrap_err();
+        assert!(e.to_string().contains("does not fit"), "{e}");
+        field(syn::parse_quote!(#[kubeforge(default = 80)]), "IntOrString").unwrap();
+        field(syn::parse_quote!(#[kubeforge(default = 1.5)]), "f32").unwrap();
         let e = field(syn::parse_quote!(#[kubeforge(frobnicate)]), "i32").unwrap_err();
         assert!(e.to_string().contains("unknown"), "{e}");
     }
