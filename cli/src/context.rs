@@ -147,8 +147,6 @@ pub struct ApiContext {
     pub role_prefix: String,
     /// A JSON object of a built-in kind for the controller test.
     pub example_object: String,
-    /// Doc line of a generated `mod.rs`.
-    pub doc: String,
 }
 
 #[cfg(test)]

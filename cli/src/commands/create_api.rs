@@ -1,5 +1,6 @@
 //! `kubeforge create api`: an API type and/or its controller, registered at the scaffold markers.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::cli::CreateApiArgs;
@@ -117,6 +118,8 @@ pub fn run(args: CreateApiArgs) -> Result<(), Error> {
     Ok(())
 }
 
+/// Checks version, kind and group against kubebuilder's rules (the group's full form is checked
+/// once the domain is known).
 fn check_names(args: &CreateApiArgs) -> Result<(), Error> {
     validate::dns1123_label(&args.version).map_err(|v| Error::InvalidInput {
         flag: "--version",
@@ -150,6 +153,8 @@ fn check_names(args: &CreateApiArgs) -> Result<(), Error> {
     Ok(())
 }
 
+/// Decides what the command scaffolds for: a new or existing type of this project, or a
+/// built-in kind; applies the existing-resource and single-group rules.
 fn resolve_target(
     args: &CreateApiArgs,
     project: &ProjectFile,
@@ -264,6 +269,7 @@ impl Layout {
     }
 }
 
+/// The template values of one API.
 fn api_context(
     project: &ProjectFile,
     args: &CreateApiArgs,
@@ -333,14 +339,10 @@ fn api_context(
             args.kind.to_ascii_lowercase()
         ),
         role_prefix,
-        doc: String::new(),
     }
 }
 
-fn lines(items: &[String]) -> Vec<String> {
-    items.to_vec()
-}
-
+/// Plans a `mod.rs` (from `api/module.rs`, with its doc line) unless it exists.
 fn module_file(
     plan: &mut Plan,
     renderer: &kubeforge_templates::Renderer,
@@ -349,20 +351,13 @@ fn module_file(
     doc: String,
 ) -> Result<(), Error> {
     plan.ensure(&path, || {
-        let data = serde_json_like(ctx, doc);
+        let data: BTreeMap<&str, String> = [("header", ctx.header.clone()), ("doc", doc)].into();
         Ok(renderer.render("api/module.rs", &data)?)
     })
 }
 
-fn serde_json_like(
-    ctx: &ApiContext,
-    doc: String,
-) -> std::collections::BTreeMap<&'static str, String> {
-    [("header", ctx.header.clone()), ("doc", doc)]
-        .into_iter()
-        .collect()
-}
-
+/// Plans the API type and everything that registers it: modules, CRD list, sample, kustomize
+/// entries and the admin/editor/viewer roles.
 fn plan_resource(
     plan: &mut Plan,
     renderer: &kubeforge_templates::Renderer,
@@ -392,10 +387,10 @@ fn plan_resource(
     plan.insert(
         &version_mod,
         Marker("modules"),
-        &lines(&[
+        &[
             format!("pub mod {};", layout.kind_mod),
             format!("pub use {}::*;", layout.kind_mod),
-        ]),
+        ],
     )?;
     if multigroup {
         let group_mod = layout
@@ -477,6 +472,7 @@ fn plan_resource(
     Ok(())
 }
 
+/// Plans the controller, its registration in main.rs and modules, and its test.
 fn plan_controller(
     plan: &mut Plan,
     renderer: &kubeforge_templates::Renderer,
@@ -554,6 +550,7 @@ fn plan_controller(
     Ok(())
 }
 
+/// What to do next, numbered.
 fn print_next_steps(args: &CreateApiArgs, layout: &Layout) {
     let mut steps = Vec::new();
     if args.resource {
