@@ -38,6 +38,8 @@ pub struct Parsed {
     pub key_checks: Vec<KeyCheck>,
     /// `exactly_one_of` & co: (field names as written, span, kind) for the container to resolve.
     pub one_of_groups: Vec<(Vec<syn::Ident>, Span, OneOf)>,
+    /// Where list-related keys were written, for errors found once all keys are known.
+    pub list_span: Option<Span>,
 }
 
 /// The three field-group constraints of controller-gen.
@@ -391,6 +393,7 @@ fn parse_key(
         }
         "list_type" => {
             check_shape(meta, &key, &shape, &[is_list], "lists")?;
+            out.list_span.get_or_insert(meta.path.span());
             let s = string(meta)?;
             if !["atomic", "set", "map"].contains(&s.value().as_str()) {
                 return err(
@@ -413,6 +416,7 @@ fn parse_key(
         }
         "list_map_keys" | "list_map_key" => {
             check_shape(meta, &key, &shape, &[is_list], "lists")?;
+            out.list_span.get_or_insert(meta.path.span());
             let keys = string_list(meta)?;
             if let Shape::List(item) = &shape {
                 if is_scalar(&shape_of(item)) {
@@ -632,6 +636,7 @@ fn merge_nested(out: &mut Parsed, key: &str, inner: Parsed, span: Span) -> syn::
 
 /// Finishes cross-key checks once all keys of a field are known.
 fn finish(out: &mut Parsed, span: Span) -> syn::Result<()> {
+    let span = out.list_span.unwrap_or(span);
     let keys = out.patch.contains_key("x-kubernetes-list-map-keys");
     match out
         .patch
