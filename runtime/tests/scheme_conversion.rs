@@ -135,3 +135,43 @@ fn the_merged_crd_stores_the_hub_version() {
         .collect();
     assert_eq!(versions, [("v1", false), ("v2", true), ("v3", false)]);
 }
+
+#[test]
+fn conversion_reviews_are_answered_in_order() {
+    use kube::core::conversion::ConversionReview;
+    let review: ConversionReview = serde_json::from_value(json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "ConversionReview",
+        "request": {
+            "uid": "705ab4f5-6393-11e8-b7cc-42010a800002",
+            "desiredAPIVersion": "conv.example.com/v3",
+            "objects": [v1_object(), {"apiVersion": "conv.example.com/v2", "kind": "Pet", "metadata": {"name": "b"}, "spec": {"first": "A", "last": "B"}}]
+        }
+    }))
+    .unwrap();
+    let answer = serde_json::to_value(scheme::review(review)).unwrap();
+    assert_eq!(
+        answer["response"]["uid"],
+        "705ab4f5-6393-11e8-b7cc-42010a800002"
+    );
+    assert_eq!(answer["response"]["result"]["status"], "Success");
+    let objects = answer["response"]["convertedObjects"].as_array().unwrap();
+    assert_eq!(objects[0]["spec"], json!({"names": ["Rex", "Dog"]}));
+    assert_eq!(objects[1]["metadata"]["name"], "b");
+    assert_eq!(objects[1]["apiVersion"], "conv.example.com/v3");
+
+    let impossible: ConversionReview = serde_json::from_value(json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+        "request": {"uid": "u", "desiredAPIVersion": "conv.example.com/v1", "objects": [objects[0].clone()]}
+    }))
+    .unwrap();
+    let answer = serde_json::to_value(scheme::review(impossible)).unwrap();
+    assert_eq!(answer["response"]["result"]["status"], "Failure");
+    assert!(
+        answer["response"]["result"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no conversion of Pet"),
+        "{answer}"
+    );
+}

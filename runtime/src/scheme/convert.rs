@@ -4,6 +4,9 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
+use kube::core::conversion::{ConversionRequest, ConversionResponse, ConversionReview};
+use kube::core::response::Status;
+
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
@@ -145,4 +148,33 @@ pub fn convert(object: Value, to_api_version: &str) -> Result<Value, ConvertErro
             message,
         })
     })
+}
+
+/// Answers a CRD conversion webhook request: converts every object of the review to its
+/// `desiredAPIVersion` through [`convert`], keeping their order. Any failure fails the whole
+/// review with the error as message (what the API server expects).
+pub fn review(review: ConversionReview) -> ConversionReview {
+    let request = match ConversionRequest::from_review(review) {
+        Ok(request) => request,
+        Err(e) => {
+            return ConversionResponse::invalid(Status::failure(
+                &format!("not a conversion request: {e}"),
+                "InvalidRequest",
+            ))
+            .into_review();
+        }
+    };
+    let desired = request.desired_api_version.clone();
+    let converted: Result<Vec<Value>, ConvertError> = request
+        .objects
+        .iter()
+        .cloned()
+        .map(|object| convert(object, &desired))
+        .collect();
+    let response = ConversionResponse::for_request(request);
+    match converted {
+        Ok(objects) => response.success(objects),
+        Err(e) => response.failure(Status::failure(&e.to_string(), "ConversionFailed")),
+    }
+    .into_review()
 }

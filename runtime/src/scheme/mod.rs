@@ -18,7 +18,7 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use kube::core::{CustomResourceExt, GroupVersionKind, Resource};
 use serde::{Serialize, de::DeserializeOwned};
 
-pub use convert::{Conversion, ConvertError, convert};
+pub use convert::{Conversion, ConvertError, convert, review};
 pub use crds::{SchemeError, crd_for, crds};
 pub use helpers::patch_status;
 
