@@ -98,7 +98,7 @@ pub fn api(args: TokenStream, input: TokenStream) -> TokenStream {
 /// | `default = lit`, `default_json = "{..}"` | `default` (any JSON) | any |
 /// | `example = lit`, `example_json = ".."`, `title = ".."` | `example`, `title` | any |
 /// | `nullable` | `nullable: true` | any |
-/// | `required`, `optional` | presence in the parent's `required` (`optional` adds `#[serde(default)]`) | fields |
+/// | `required`, `optional` | presence in the parent's `required` (`optional` adds `#[serde(default)]`) | fields; on a struct, the default for its fields |
 /// | `preserve_unknown_fields` | `x-kubernetes-preserve-unknown-fields: true` | any |
 /// | `embedded_resource` | `x-kubernetes-embedded-resource: true` | objects |
 /// | `int_or_string` | `x-kubernetes-int-or-string: true` | strings, integers |

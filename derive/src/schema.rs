@@ -36,6 +36,7 @@ fn process_fields(
     fields: &mut Fields,
     rename_rule: Option<crate::serde_names::RenameRule>,
     key_checks: &mut Vec<KeyCheck>,
+    default_presence: Option<bool>,
 ) -> syn::Result<Vec<(syn::Ident, String)>> {
     let mut names = Vec::new();
     let mut errors: Option<syn::Error> = None;
@@ -59,7 +60,12 @@ fn process_fields(
         }
         strip(&mut field.attrs);
         key_checks.extend(parsed.key_checks);
-        match parsed.required {
+        let presence = if serde.skipped || serde.flatten {
+            parsed.required
+        } else {
+            parsed.required.or(default_presence)
+        };
+        match presence {
             Some(true) => field.attrs.push(syn::parse_quote!(#[schemars(required)])),
             Some(false) => {
                 let (_, is_option) = unwrap_option(&field.ty);
@@ -117,7 +123,12 @@ pub fn process(mut input: DeriveInput) -> syn::Result<Processed> {
         None => errors = Some(e),
     };
     match &mut input.data {
-        Data::Struct(s) => match process_fields(&mut s.fields, rename_rule, &mut key_checks) {
+        Data::Struct(s) => match process_fields(
+            &mut s.fields,
+            rename_rule,
+            &mut key_checks,
+            container.required,
+        ) {
             Ok(names) => {
                 if matches!(s.fields, Fields::Named(_)) {
                     field_names = Some(names);
@@ -136,7 +147,12 @@ pub fn process(mut input: DeriveInput) -> syn::Result<Processed> {
                         "kubeforge schema attributes go on the enum or on the fields of a variant, not on the variant",
                     ));
                 }
-                if let Err(e) = process_fields(&mut variant.fields, None, &mut key_checks) {
+                if let Err(e) = process_fields(
+                    &mut variant.fields,
+                    None,
+                    &mut key_checks,
+                    container.required,
+                ) {
                     push_err(e);
                 }
             }
@@ -258,6 +274,44 @@ mod tests {
             extra.contains("list_map_keys: `name` is not a field of `Port`"),
             "{extra}"
         );
+    }
+
+    #[test]
+    fn type_level_presence_is_the_default_for_fields() {
+        let input: DeriveInput = syn::parse_quote! {
+            #[kubeforge(optional)]
+            struct S {
+                a: String,
+                #[kubeforge(required)]
+                b: String,
+                c: Option<String>,
+            }
+        };
+        let item = process(input).unwrap().item;
+        let syn::Data::Struct(s) = &item.data else {
+            unreachable!()
+        };
+        let attrs: Vec<String> = s
+            .fields
+            .iter()
+            .map(|f| {
+                f.attrs
+                    .iter()
+                    .map(|a| quote!(#a).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(
+            attrs,
+            ["# [serde (default)]", "# [schemars (required)]", ""]
+        );
+        let input: DeriveInput = syn::parse_quote! {
+            #[kubeforge(required)]
+            struct T { c: Option<String> }
+        };
+        let item = process(input).unwrap().item;
+        assert!(quote!(#item).to_string().contains("schemars (required)"));
     }
 
     #[test]

@@ -539,11 +539,12 @@ fn parse_key(
             patch.insert("@schemaless".into(), flag(meta)?.into());
         }
         "required" | "optional" => {
-            field_only(meta)?;
+            // On a struct: the default for its fields (controller-gen's type-level
+            // `+kubebuilder:validation:Optional` / `Required`).
             if out.required.is_some() {
                 return err(
                     meta.path.span(),
-                    "`required` and `optional` can be given once per field",
+                    "`required` and `optional` can be given once",
                 );
             }
             out.required = Some(key == "required");
