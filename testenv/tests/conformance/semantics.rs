@@ -320,3 +320,60 @@ async fn dry_run_update_and_delete_change_nothing() {
         created.metadata.resource_version
     );
 }
+
+#[tokio::test]
+async fn bad_requests_get_status_errors() {
+    let env = env().await;
+    let client = env.client();
+    let call = |method: &str, path: String, body: &str, content_type: &str| {
+        let req = http::Request::builder()
+            .method(method)
+            .uri(path)
+            .header("Content-Type", content_type)
+            .body(body.as_bytes().to_vec())
+            .unwrap();
+        let client = client.clone();
+        async move {
+            match client.request::<serde_json::Value>(req).await {
+                Err(kube::Error::Api(s)) => (s.code, s.reason),
+                other => panic!("expected a Status error, got {other:?}"),
+            }
+        }
+    };
+    let ns = env.namespace();
+    let cms = format!("/api/v1/namespaces/{ns}/configmaps");
+    assert_eq!(
+        call("POST", cms.clone(), "{not json", "application/json")
+            .await
+            .0,
+        400
+    );
+    let wrong_kind = r#"{"apiVersion":"v1","kind":"Secret","metadata":{"name":"x"}}"#;
+    assert_eq!(
+        call("POST", cms.clone(), wrong_kind, "application/json")
+            .await
+            .0,
+        400
+    );
+    let other_ns =
+        r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","namespace":"elsewhere"}}"#;
+    assert_eq!(
+        call("POST", cms.clone(), other_ns, "application/json")
+            .await
+            .0,
+        400
+    );
+    assert_eq!(
+        call(
+            "GET",
+            "/apis/nothing.example.com/v1/things".into(),
+            "",
+            "application/json"
+        )
+        .await
+        .0,
+        404
+    );
+    let patch = format!("{cms}/missing");
+    assert_eq!(call("PATCH", patch, "{}", "text/plain").await.0, 415);
+}
