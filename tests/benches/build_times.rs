@@ -148,6 +148,30 @@ fn edit(file: &Path, from: &str, to: &str) -> anyhow::Result<()> {
         .with_context(|| format!("writing {}", file.display()))
 }
 
+/// Extracts the committed tree of the checkout into `dir/kubeforge`; `None` outside git.
+fn committed_snapshot(dir: &Path) -> anyhow::Result<Option<std::path::PathBuf>> {
+    let root = workspace_root();
+    let archive = Command::new("git")
+        .args(["archive", "--format=tar", "HEAD"])
+        .current_dir(&root)
+        .output();
+    let Ok(archive) = archive.map(|o| o.status.success().then_some(o.stdout)) else {
+        return Ok(None);
+    };
+    let Some(tar) = archive else { return Ok(None) };
+    let target = dir.join("kubeforge");
+    std::fs::create_dir_all(&target)?;
+    let mut untar = Command::new("tar")
+        .args(["-x", "-C"])
+        .arg(&target)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .context("running tar")?;
+    std::io::Write::write_all(&mut untar.stdin.take().context("tar stdin")?, &tar)?;
+    anyhow::ensure!(untar.wait()?.success(), "tar failed");
+    Ok(Some(target))
+}
+
 fn main() -> anyhow::Result<()> {
     if !std::env::args().any(|a| a == "--bench") {
         println!("build_times: run with `cargo bench -p kubeforge-e2e --bench build_times`");
@@ -184,6 +208,17 @@ fn main() -> anyhow::Result<()> {
     ];
     for argv in [&init[..], &api[..]] {
         kubeforge_cli::run(kubeforge_cli::Cli::parse_from(argv)).context("scaffolding")?;
+    }
+    // Build against the committed kubeforge crates (a `git archive` of HEAD), so edits in
+    // progress in the working tree neither break nor skew the measurement.
+    if let Some(snapshot) = committed_snapshot(temp.path())? {
+        let manifest = generated.join("Cargo.toml");
+        let text = std::fs::read_to_string(&manifest)?;
+        let checkout = workspace_root().display().to_string();
+        std::fs::write(
+            &manifest,
+            text.replace(&checkout, &snapshot.display().to_string()),
+        )?;
     }
     std::fs::write(handwritten.join("Cargo.toml"), HANDWRITTEN_MANIFEST)?;
     std::fs::write(handwritten.join("src/main.rs"), HANDWRITTEN_MAIN)?;
