@@ -3,6 +3,7 @@
 
 pub mod admission;
 pub mod allocate;
+pub mod apply;
 pub mod convert;
 pub mod delete;
 pub mod meta;
@@ -35,6 +36,8 @@ pub struct Cluster {
     pub store: Store,
     /// Served resources (built-ins plus established CRDs).
     pub registry: Registry,
+    /// Server-side apply: what each field manager applied last.
+    pub applied: apply::AppliedConfigs,
 }
 
 /// Tunables of the API server.
@@ -72,6 +75,7 @@ impl Api {
         let mut cluster = Cluster {
             store: Store::new(options.history_limit),
             registry: Registry::with_builtins(),
+            applied: apply::AppliedConfigs::default(),
         };
         write::bootstrap(&mut cluster);
         cluster.store.compact();

@@ -698,7 +698,7 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
             ));
         }
         if existing.is_none() && endpoint_of(target) == Endpoint::Main {
-            let mut object = doc;
+            let mut object = doc.clone();
             meta::ensure_metadata(&mut object);
             object["metadata"]["name"] = Value::String(name.to_string());
             let (stored, warnings) = create_object(
@@ -708,6 +708,9 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
                 object,
                 &req.query,
             )?;
+            if !req.query.dry_run() {
+                record_apply(&mut cluster, def, &stored, req, doc);
+            }
             return Ok(Reply::Json {
                 code: 201,
                 body: as_version(def, &stored),
@@ -721,6 +724,19 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
     let current_rv = meta::meta_str(&existing, "resourceVersion")
         .unwrap_or_default()
         .to_string();
+    let uid = meta::meta_str(&existing, "uid")
+        .unwrap_or_default()
+        .to_string();
+    if kind == PatchType::Apply && endpoint_of(target) == Endpoint::Main {
+        let manager = req.query.get("fieldManager").unwrap_or_default();
+        cluster.applied.prune_dropped(
+            (&def.storage_key, ns, name),
+            &uid,
+            manager,
+            &doc,
+            &mut working,
+        );
+    }
     apply_patch(def, kind, &mut working, &doc)?;
     // A patch may carry a resourceVersion precondition; otherwise it applies to the latest.
     let patched_rv = meta::meta_str(&working, "resourceVersion")
@@ -740,10 +756,36 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         endpoint_of(target),
         &req.query,
     )?;
+    if kind == PatchType::Apply && endpoint_of(target) == Endpoint::Main && !req.query.dry_run() {
+        record_apply(&mut cluster, def, &stored, req, doc);
+    }
     Ok(Reply::Json {
         code: 200,
         body: as_version(def, &stored),
         content_type: "application/json".into(),
         warnings,
     })
+}
+
+/// Remembers what the request's field manager applied to `stored`.
+fn record_apply(
+    cluster: &mut Cluster,
+    def: &ResourceDef,
+    stored: &Value,
+    req: &Req,
+    config: Value,
+) {
+    let ns = meta::meta_str(stored, "namespace")
+        .unwrap_or_default()
+        .to_string();
+    let name = meta::meta_str(stored, "name")
+        .unwrap_or_default()
+        .to_string();
+    let uid = meta::meta_str(stored, "uid")
+        .unwrap_or_default()
+        .to_string();
+    let manager = req.query.get("fieldManager").unwrap_or_default();
+    cluster
+        .applied
+        .record((&def.storage_key, &ns, &name), &uid, manager, config);
 }

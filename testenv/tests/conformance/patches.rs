@@ -171,3 +171,44 @@ async fn patch_with_stale_resource_version_conflicts() {
     );
     assert_eq!((err.code, err.reason.as_str()), (409, "Conflict"));
 }
+
+#[tokio::test]
+async fn server_side_apply_removes_fields_a_manager_dropped() {
+    use k8s_openapi::api::core::v1::ConfigMap;
+    let env = env().await;
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    let apply = |manager: &'static str, labels: serde_json::Value, data: serde_json::Value| {
+        let cms = cms.clone();
+        async move {
+            let config = json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "ssa", "labels": labels}, "data": data});
+            cms.patch("ssa", &PatchParams::apply(manager), &Patch::Apply(config))
+                .await
+                .unwrap()
+        }
+    };
+    apply(
+        "first",
+        json!({"a": "1", "b": "2"}),
+        json!({"x": "1", "y": "2"}),
+    )
+    .await;
+    apply("second", json!({"c": "3"}), json!({"z": "3"})).await;
+    let after = apply("first", json!({"a": "1"}), json!({"x": "1"})).await;
+    let labels = after.metadata.labels.unwrap();
+    assert_eq!(labels.get("a").map(String::as_str), Some("1"));
+    assert!(
+        !labels.contains_key("b"),
+        "dropped by its only manager: {labels:?}"
+    );
+    assert_eq!(
+        labels.get("c").map(String::as_str),
+        Some("3"),
+        "another manager's field stays"
+    );
+    let data = after.data.unwrap();
+    assert!(
+        !data.contains_key("y") && data.contains_key("z") && data.contains_key("x"),
+        "{data:?}"
+    );
+}
