@@ -6,7 +6,9 @@
 //! starts; the reconcile patches `status.observed` once. Reported: time until every object has
 //! been reconciled, resident memory growth from before the controller started until then, and
 //! event-to-reconcile latency (p50/p99) for `BENCH_LATENCY_OBJECTS` (default 500) objects
-//! created one by one while the controller runs.
+//! created one by one while the controller runs. `BENCH_CONTROLLERS` (default 1) runs that many
+//! controllers on the same kind: kubeforge's share one watch and cache, raw kube-runtime
+//! controllers each have their own.
 //!
 //! Run: `cargo bench -p kubeforge --bench throughput`.
 
@@ -22,12 +24,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::{
-    collections::HashMap,
+    collections::{HashMap, HashSet},
     process::Command,
-    sync::{
-        Arc, Mutex,
-        atomic::{AtomicUsize, Ordering},
-    },
+    sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
 
@@ -52,7 +51,8 @@ const CONCURRENCY: u16 = 16;
 
 struct Ctx {
     client: kube::Client,
-    reconciled: AtomicUsize,
+    /// Objects whose status patch succeeded (a set: several controllers may patch one).
+    reconciled: Mutex<HashSet<String>>,
     /// When each latency-phase object was created, and when its first reconcile started.
     created: Mutex<HashMap<String, Instant>>,
     latencies: Mutex<Vec<Duration>>,
@@ -77,7 +77,7 @@ async fn reconcile(item: Arc<Item>, ctx: Arc<Ctx>) -> Result<Action, BenchError>
         &Patch::Merge(json!({"status": {"observed": item.spec.size}})),
     )
     .await?;
-    ctx.reconciled.fetch_add(1, Ordering::SeqCst);
+    ctx.reconciled.lock().unwrap().insert(item.name_any());
     Ok(Action::await_change())
 }
 
@@ -90,6 +90,20 @@ fn rss_kib() -> u64 {
                 .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
         })
         .unwrap_or(0)
+}
+
+/// CPU time (user + system) this process has used, in seconds (Linux, 100 ticks/s).
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // Fields after the parenthesised command name; utime and stime are 14th and 15th.
+            let rest = s.rsplit_once(')')?.1;
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+            Some(ticks as f64 / 100.0)
+        })
+        .unwrap_or(0.0)
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -117,6 +131,7 @@ async fn create(api: &Api<Item>, name: String) {
 async fn run_variant(variant: &str) {
     let objects = env_usize("BENCH_OBJECTS", 10_000);
     let latency_objects = env_usize("BENCH_LATENCY_OBJECTS", 500);
+    let controllers = env_usize("BENCH_CONTROLLERS", 1).max(1);
     let env = TestEnv::builder()
         .crd(Item::crd())
         .watch_history(objects * 4 + 10_000)
@@ -132,11 +147,12 @@ async fn run_variant(variant: &str) {
 
     let ctx = Arc::new(Ctx {
         client: env.client(),
-        reconciled: AtomicUsize::new(0),
+        reconciled: Mutex::new(HashSet::new()),
         created: Mutex::new(HashMap::new()),
         latencies: Mutex::new(Vec::new()),
     });
     let rss_before = rss_kib();
+    let cpu_before = cpu_seconds();
     let started = Instant::now();
     let stop = tokio_util::sync::CancellationToken::new();
     let task = match variant {
@@ -148,11 +164,13 @@ async fn run_variant(variant: &str) {
                     ..Default::default()
                 },
             );
-            manager.add(
-                Controller::<Item>::new(&manager, "item")
-                    .max_concurrent_reconciles(CONCURRENCY)
-                    .reconcile(reconcile, ctx.clone()),
-            );
+            for c in 0..controllers {
+                manager.add(
+                    Controller::<Item>::new(&manager, &format!("item-{c}"))
+                        .max_concurrent_reconciles(CONCURRENCY)
+                        .reconcile(reconcile, ctx.clone()),
+                );
+            }
             let handle = manager.shutdown_handle();
             let stop = stop.clone();
             tokio::spawn(async move {
@@ -166,28 +184,33 @@ async fn run_variant(variant: &str) {
         _ => {
             let ctx = ctx.clone();
             let stop = stop.clone();
-            let items: Api<Item> = Api::all(env.client());
+            let client = env.client();
             tokio::spawn(async move {
-                RawController::new(items, watcher::Config::default())
-                    .with_config(
-                        kube::runtime::controller::Config::default().concurrency(CONCURRENCY),
-                    )
-                    .graceful_shutdown_on(async move { stop.cancelled().await })
-                    .run(
-                        reconcile,
-                        |_, _: &BenchError, _| Action::requeue(Duration::from_millis(5)),
-                        ctx,
-                    )
-                    .for_each(|_| async {})
-                    .await;
+                // Each raw controller runs its own watch and store.
+                let runs = (0..controllers).map(|_| {
+                    let stop = stop.clone();
+                    RawController::new(Api::<Item>::all(client.clone()), watcher::Config::default())
+                        .with_config(
+                            kube::runtime::controller::Config::default().concurrency(CONCURRENCY),
+                        )
+                        .graceful_shutdown_on(async move { stop.cancelled().await })
+                        .run(
+                            reconcile,
+                            |_, _: &BenchError, _| Action::requeue(Duration::from_millis(5)),
+                            ctx.clone(),
+                        )
+                        .for_each(|_| async {})
+                });
+                futures::future::join_all(runs).await;
             })
         }
     };
-    while ctx.reconciled.load(Ordering::SeqCst) < objects {
+    while ctx.reconciled.lock().unwrap().len() < objects {
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
     let all_reconciled = started.elapsed();
     let rss_after = rss_kib();
+    let cpu = cpu_seconds() - cpu_before;
 
     for i in 0..latency_objects {
         let name = format!("late-{i:05}");
@@ -214,9 +237,11 @@ async fn run_variant(variant: &str) {
         json!({
             "variant": variant,
             "objects": objects,
+            "controllers": controllers,
             "setup_seconds": setup.as_secs_f64(),
             "all_reconciled_seconds": all_reconciled.as_secs_f64(),
             "objects_per_second": objects as f64 / all_reconciled.as_secs_f64(),
+            "cpu_seconds": cpu,
             "latency_p50_ms": pct(0.50),
             "latency_p99_ms": pct(0.99),
             "rss_growth_mib": (rss_after.saturating_sub(rss_before)) as f64 / 1024.0,
@@ -270,24 +295,30 @@ fn main() {
         xs[xs.len() / 2]
     };
     let objects = runs[0][0]["objects"].clone();
+    let controllers = runs[0][0]["controllers"].clone();
     println!("\nmedian of {rounds} interleaved runs per variant:\n");
     println!(
-        "| variant | objects | all reconciled (s) | objects/s | p50 latency (ms) | p99 latency (ms) | RSS growth (MiB) |"
+        "| variant | objects | controllers | all reconciled (s) | objects/s | p50 latency (ms) | p99 latency (ms) | RSS growth (MiB) | CPU (s) |"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for (v, name) in variants.iter().enumerate() {
         println!(
-            "| {name} | {objects} | {:.2} | {:.0} | {:.2} | {:.2} | {:.1} |",
+            "| {name} | {objects} | {controllers} | {:.2} | {:.0} | {:.2} | {:.2} | {:.1} | {:.2} |",
             median(v, "all_reconciled_seconds"),
             median(v, "objects_per_second"),
             median(v, "latency_p50_ms"),
             median(v, "latency_p99_ms"),
             median(v, "rss_growth_mib"),
+            median(v, "cpu_seconds"),
         );
     }
     println!(
         "\nthroughput kubeforge/raw = {:.3}x (target >= 0.95), memory growth kubeforge/raw = {:.3}x (target <= 1.1)",
         median(1, "objects_per_second") / median(0, "objects_per_second"),
         median(1, "rss_growth_mib") / median(0, "rss_growth_mib"),
+    );
+    println!(
+        "CPU time until all reconciled kubeforge/raw = {:.3}x (less sensitive to other load than wall time)",
+        median(1, "cpu_seconds") / median(0, "cpu_seconds"),
     );
 }
