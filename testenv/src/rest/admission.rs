@@ -64,6 +64,10 @@ pub fn admit(
     query: &Query,
 ) -> Result<Vec<String>, ApiError> {
     let validation = FieldValidation::from_query(query)?;
+    let meta_causes = super::meta::validate_labels_and_annotations(object);
+    if !meta_causes.is_empty() {
+        return Err(ApiError::invalid(def, &name_of(object), meta_causes));
+    }
     let mut warnings = Vec::new();
     if let Some(custom) = &def.custom {
         let Some(openapi) = &custom.schema else {

@@ -162,3 +162,92 @@ mod tests {
         assert!(now().ends_with('Z'));
     }
 }
+
+const LABEL_VALUE_RULE: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+const NAME_PART_RULE: &str = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+fn is_name_part(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        && b[0].is_ascii_alphanumeric()
+        && b[b.len() - 1].is_ascii_alphanumeric()
+}
+
+/// Problems with a qualified name (`[prefix/]name`), as apimachinery words them.
+fn qualified_name_errors(key: &str) -> Vec<String> {
+    let (prefix, name) = match key.split_once('/') {
+        Some((p, n)) => (Some(p), n),
+        None => (None, key),
+    };
+    let mut errs = Vec::new();
+    if let Some(p) = prefix {
+        if p.is_empty() {
+            errs.push("prefix part must be non-empty".to_string());
+        } else if !is_subdomain(p) {
+            errs.push(format!("prefix part {DNS1123_SUBDOMAIN}"));
+        }
+    }
+    if name.is_empty() {
+        errs.push("name part must be non-empty".to_string());
+    } else if name.len() > 63 {
+        errs.push("name part must be no more than 63 characters".to_string());
+    } else if !is_name_part(name) {
+        errs.push(NAME_PART_RULE.to_string());
+    }
+    errs
+}
+
+/// Validates `metadata.labels` (keys are qualified names, values at most 63 characters
+/// of the label alphabet) and `metadata.annotations` keys, like kube-apiserver.
+pub fn validate_labels_and_annotations(object: &Value) -> Vec<Cause> {
+    let mut causes = Vec::new();
+    let invalid = |field: &str, value: &str, why: &str| Cause {
+        reason: "FieldValueInvalid".into(),
+        message: format!("Invalid value: {value:?}: {why}"),
+        field: field.into(),
+    };
+    if let Some(labels) = object["metadata"]["labels"].as_object() {
+        for (k, v) in labels {
+            for why in qualified_name_errors(k) {
+                causes.push(invalid("metadata.labels", k, &why));
+            }
+            let value = v.as_str().unwrap_or_default();
+            if value.len() > 63 {
+                causes.push(invalid(
+                    "metadata.labels",
+                    value,
+                    "must be no more than 63 characters",
+                ));
+            } else if !value.is_empty() && !is_name_part(value) {
+                causes.push(invalid("metadata.labels", value, LABEL_VALUE_RULE));
+            }
+        }
+    }
+    if let Some(annotations) = object["metadata"]["annotations"].as_object() {
+        for k in annotations.keys() {
+            for why in qualified_name_errors(&k.to_ascii_lowercase()) {
+                causes.push(invalid("metadata.annotations", k, &why));
+            }
+        }
+    }
+    causes
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn labels() {
+        let ok = json!({"metadata": {"labels": {"app.kubernetes.io/name": "web", "empty": ""}, "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}"}}});
+        assert!(validate_labels_and_annotations(&ok).is_empty());
+        let long = "x".repeat(64);
+        let bad = json!({"metadata": {"labels": {"bad key!": "v", "k": long, "v": "-x"}}});
+        let causes = validate_labels_and_annotations(&bad);
+        assert_eq!(causes.len(), 3, "{causes:?}");
+        assert!(causes.iter().all(|c| c.field == "metadata.labels"));
+    }
+}

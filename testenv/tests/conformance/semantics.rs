@@ -377,3 +377,22 @@ async fn bad_requests_get_status_errors() {
     let patch = format!("{cms}/missing");
     assert_eq!(call("PATCH", patch, "{}", "text/plain").await.0, 415);
 }
+
+#[tokio::test]
+async fn label_values_are_validated() {
+    let env = env().await;
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    let mut long = cm("long-label");
+    long.metadata.labels = Some([("app".to_string(), "x".repeat(64))].into());
+    let err = api_error(cms.create(&PostParams::default(), &long).await);
+    assert_eq!((err.code, err.reason.as_str()), (422, "Invalid"));
+    assert!(
+        err.message.contains("must be no more than 63 characters"),
+        "{}",
+        err.message
+    );
+    let mut fine = cm("fine-label");
+    fine.metadata.labels =
+        Some([("app.kubernetes.io/name".to_string(), "web_1.0".to_string())].into());
+    cms.create(&PostParams::default(), &fine).await.unwrap();
+}
