@@ -23,6 +23,12 @@
 //! With `KUBEFORGE_TEST_CLUSTER=existing` the same calls run against the cluster of
 //! `KUBECONFIG`: CRDs are applied there, each environment gets its own namespace, and the
 //! namespace is deleted when the environment is dropped.
+//!
+//! [`dev_server::run`] serves the same API standalone (`kubeforge dev-server`), so an operator
+//! can be developed with `make run` and kubectl without any cluster.
+//!
+//! The crate's README lists what is implemented, what is not yet, and the benchmark figures
+//! (start-to-ready in about 2 ms against envtest's 5 to 7 s).
 
 pub mod defaults;
 pub mod dev_server;
