@@ -7,6 +7,7 @@ pub mod apply;
 pub mod convert;
 pub mod delete;
 pub mod meta;
+pub mod patching;
 pub mod query;
 pub mod read;
 pub mod review;
@@ -196,7 +197,7 @@ async fn handle_object(api: &Arc<Api>, req: &Req, target: Target) -> Result<Repl
         (&Method::PUT, Some(_), Some("scale")) => scale::update(api, req, &target),
         (&Method::PUT, Some(_), _) => write::update(api, req, &target),
         (&Method::PATCH, Some(_), Some("scale")) => scale::patch(api, req, &target),
-        (&Method::PATCH, Some(_), _) => write::patch(api, req, &target),
+        (&Method::PATCH, Some(_), _) => patching::patch(api, req, &target),
         (&Method::DELETE, Some(_), None) => delete::delete(api, req, &target),
         (&Method::DELETE, None, None) => delete::delete_collection(api, req, &target),
         _ => Err(ApiError::method_not_allowed(format!(

@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::write::{self, Endpoint, PatchType};
+use super::patching::{self, PatchType};
+use super::write::{self, Endpoint};
 use super::{Api, Cluster, Reply, Req, json_body, meta};
 use crate::jsonpath;
 use crate::registry::{ResourceDef, ScaleSpec};
@@ -148,6 +149,6 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
     } else {
         PatchType::Merge
     };
-    write::apply_patch(&target.def, kind, &mut scale, &doc)?;
+    patching::apply_patch(&target.def, kind, &mut scale, &doc)?;
     write_scale(&mut cluster, req, target, scale)
 }
