@@ -57,10 +57,12 @@ fn name_of(object: &Value) -> String {
         .to_string()
 }
 
-/// Prepares an object for storage; returns warnings for the `Warning` header.
+/// Prepares an object for storage (`old` is the stored object on updates); returns
+/// warnings for the `Warning` header.
 pub fn admit(
     def: &ResourceDef,
     object: &mut Value,
+    old: Option<&Value>,
     query: &Query,
 ) -> Result<Vec<String>, ApiError> {
     let validation = FieldValidation::from_query(query)?;
@@ -77,9 +79,9 @@ pub fn admit(
         if !unknown.is_empty() {
             match validation {
                 FieldValidation::Strict => {
-                    return Err(ApiError::bad_request(schema::strict_decoding_error(
-                        &unknown,
-                    )));
+                    return Err(ApiError::bad_request(
+                        schema::strict_decoding_status_message(&def.kind, &def.version, &unknown),
+                    ));
                 }
                 FieldValidation::Warn => {
                     warnings.extend(unknown.iter().map(|p| schema::unknown_field_message(p)))
@@ -88,7 +90,10 @@ pub fn admit(
             }
         }
         schema::apply_defaults(object, openapi);
-        let errors = schema::validate(object, openapi);
+        let errors = match old {
+            Some(old) => schema::validate_update(object, old, openapi),
+            None => schema::validate(object, openapi),
+        };
         if !errors.is_empty() {
             return Err(invalid(def, &name_of(object), &errors));
         }
@@ -96,7 +101,11 @@ pub fn admit(
     }
     if super::write::is_crd(def) {
         schema::apply_crd_defaults(object);
-        if let Err(errors) = schema::check_structural(object) {
+        let checked = match old {
+            Some(old) => schema::check_structural_update(object, old),
+            None => schema::check_structural(object),
+        };
+        if let Err(errors) = checked {
             return Err(invalid(def, &name_of(object), &errors));
         }
         return Ok(warnings);

@@ -222,7 +222,7 @@ pub fn create_object(
             m.remove("generation");
         }
     }
-    let warnings = admission::admit(def, &mut object, query)?;
+    let warnings = admission::admit(def, &mut object, None, query)?;
     if is_service(def) {
         super::allocate::service(&cluster.store, &mut object, None);
     }
@@ -480,7 +480,7 @@ pub fn update_object(
     let warnings = if endpoint == Endpoint::Finalize {
         Vec::new()
     } else {
-        admission::admit(def, &mut new, query)?
+        admission::admit(def, &mut new, Some(&old), query)?
     };
     if is_service(def) && endpoint == Endpoint::Main {
         super::allocate::service(&cluster.store, &mut new, Some(&old));
