@@ -24,6 +24,7 @@ pub mod logging;
 pub mod manager;
 pub mod metrics;
 pub mod server;
+pub mod webhook;
 
 pub mod manifests;
 pub mod rbac;
@@ -45,6 +46,7 @@ pub use kube;
 /// Everything a generated operator needs, in one import: `use kubeforge::prelude::*;`.
 pub mod prelude {
     pub use crate::conditions;
+    pub use crate::webhook::{Defaulter, Denied, Validator, Warnings, WebhookServer};
     pub use crate::{
         Action, Controller, Manager, ManagerArgs, ManagerOptions, ReconcileError, ReconcileFailure,
     };

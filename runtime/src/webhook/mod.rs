@@ -1,0 +1,61 @@
+//! Admission and conversion webhooks, as controller-runtime's webhook server.
+//!
+//! Operators implement typed traits and register them on a [`WebhookServer`]:
+//!
+//! - [`Defaulter`]: mutates the typed object; the server answers with the RFC 6902 patch from
+//!   the request's object to the defaulted one (only what the defaulter changed).
+//! - [`Validator`]: create, update (sees old and new) and delete; allows with [`Warnings`] or
+//!   refuses with a [`Denied`] reason (and warnings).
+//! - conversion: `/convert` answers CRD ConversionReviews through the conversions registered
+//!   with [`conversion!`](crate::conversion) (hub and spokes); [`check_round_trip`] tests that
+//!   a version survives the trip to the hub and back.
+//!
+//! Paths follow controller-runtime ([`mutate_path`], [`validate_path`], [`CONVERT_PATH`]), so
+//! kubebuilder-style webhook configurations match. The server listens on 9443 with
+//! `tls.crt`/`tls.key` from [`DEFAULT_CERT_DIR`], reloads them when they change
+//! ([`CertWatcher`]), speaks HTTP/1.1 only, limits requests to [`MAX_REQUEST_BYTES`] (413
+//! beyond) and answers unreadable reviews with 400 and a message.
+//!
+//! ```ignore
+//! let server = WebhookServer::builder()
+//!     .defaulter::<Memcached>(MemcachedDefaulter)
+//!     .validator::<Memcached>(MemcachedValidator)
+//!     .conversion()
+//!     .build()?;
+//! manager.add(server); // or: server.run(shutdown_future).await?
+//! ```
+
+mod admission;
+mod certs;
+mod conversion;
+mod error;
+mod patch;
+mod paths;
+mod review;
+mod server;
+
+pub use admission::{Defaulter, Denied, Validator, Warnings};
+pub use certs::{CA_FILE, CERT_FILE, CertWatcher, KEY_FILE, SelfSigned, generate_self_signed};
+pub use conversion::{RoundTripError, check_round_trip};
+pub use error::WebhookError;
+pub use paths::{CONVERT_PATH, mutate_path, validate_path};
+pub use review::WebhookObject;
+pub use server::{
+    BoundWebhookServer, DEFAULT_CERT_DIR, DEFAULT_PORT, MAX_REQUEST_BYTES, WebhookOptions,
+    WebhookServer, WebhookServerBuilder,
+};
+
+/// The webhook server runs as a manager runnable on every replica (not only the leader: the
+/// API server calls any ready endpoint), stopping when the manager shuts down.
+impl From<WebhookServer> for crate::Runnable {
+    fn from(server: WebhookServer) -> Self {
+        crate::Runnable::new("webhook-server", false, move |context| {
+            Box::pin(async move {
+                server
+                    .run(context.shutdown.cancelled_owned())
+                    .await
+                    .map_err(Into::into)
+            })
+        })
+    }
+}
