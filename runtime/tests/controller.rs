@@ -344,3 +344,38 @@ async fn reconcile_timeout_cancels_and_retries() {
     shutdown.shutdown();
     running.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn requeue_results_use_controller_runtime_labels() {
+    let env = env().await;
+    let mut manager = Manager::new(env.client(), options());
+    let runs = Arc::new(AtomicUsize::new(0));
+    let reconcile = |w: Arc<Widget>, runs: Arc<AtomicUsize>| async move {
+        let n = runs.fetch_add(1, Ordering::SeqCst);
+        Ok::<_, ReconcileError>(match (w.name_any().as_str(), n) {
+            ("later", _) => Action::requeue(Duration::from_secs(3600)),
+            (_, _) => Action::await_change(),
+        })
+    };
+    manager.add(Controller::<Widget>::new(&manager, "widget").reconcile(reconcile, runs.clone()));
+    let metrics = manager.metrics();
+    let shutdown = manager.shutdown_handle();
+    let running = tokio::spawn(manager.run());
+    create_widget(&env, "later", 1).await;
+    create_widget(&env, "done", 1).await;
+    eventually(Duration::from_secs(5), "two reconciles", || async {
+        runs.load(Ordering::SeqCst) >= 2
+    })
+    .await;
+    let text = metrics.render();
+    for line in [
+        "controller_runtime_reconcile_total{controller=\"widget\",result=\"requeue_after\"} 1",
+        "controller_runtime_reconcile_total{controller=\"widget\",result=\"success\"} 1",
+        "controller_runtime_reconcile_total{controller=\"widget\",result=\"requeue\"} 0",
+        "controller_runtime_reconcile_total{controller=\"widget\",result=\"error\"} 0",
+    ] {
+        assert!(text.contains(line), "missing {line}\n{text}");
+    }
+    shutdown.shutdown();
+    running.await.unwrap().unwrap();
+}
