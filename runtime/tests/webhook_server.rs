@@ -129,6 +129,7 @@ struct WidgetDefaulter;
 
 impl Defaulter<v1::Widget> for WidgetDefaulter {
     async fn default(&self, widget: &mut v1::Widget) -> Result<(), Denied> {
+        assert_ne!(widget.spec.repository, "panic", "a bug in the defaulter");
         if widget.spec.repository.is_empty() {
             return Err(Denied::new("repository must be set").with_code(422));
         }
@@ -762,4 +763,94 @@ async fn missing_certificates_and_duplicate_paths_are_errors() {
     assert_eq!(paths.paths(), ["/convert", MUTATE, VALIDATE]);
     assert_eq!(webhook::mutate_path("", "v1", "Pod"), "/mutate--v1-pod");
     let _: &Path = empty.path();
+}
+
+#[tokio::test]
+async fn a_panicking_handler_is_a_500_refusal_and_the_connection_survives() {
+    let running = start().await;
+    let mut client = Client::connect(&running).await;
+    let (status, answer) = client
+        .post(
+            MUTATE,
+            &admission(
+                "CREATE",
+                widget(json!({"repository": "panic"})),
+                Value::Null,
+            ),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(answer["response"]["allowed"], false);
+    assert_eq!(answer["response"]["status"]["code"], 500);
+    assert_eq!(
+        answer["response"]["uid"],
+        "8a1c7a42-1d8e-4c49-a4b2-000000000001"
+    );
+    let (_, answer) = client
+        .post(
+            MUTATE,
+            &admission(
+                "CREATE",
+                widget(json!({"repository": "nginx"})),
+                Value::Null,
+            ),
+        )
+        .await;
+    assert_eq!(answer["response"]["allowed"], true);
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn silent_clients_are_cut_off_after_the_read_timeout() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let running = start_with(|o| WebhookOptions {
+        read_timeout: Duration::from_millis(200),
+        ..o
+    })
+    .await;
+    // No TLS handshake at all: the server closes the socket.
+    let mut silent = TcpStream::connect(running.addr).await.unwrap();
+    let mut buf = [0u8; 64];
+    let read = tokio::time::timeout(Duration::from_secs(3), silent.read(&mut buf))
+        .await
+        .expect("the server closes a silent connection");
+    assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
+
+    // A request head that never finishes: the connection is closed as well.
+    let mut tls = handshake(running.addr, &running.ca_pem, &[b"http/1.1"])
+        .await
+        .unwrap();
+    tls.write_all(b"POST /convert HTTP/1.1\r\nhost: localhost\r\n")
+        .await
+        .unwrap();
+    let read = tokio::time::timeout(Duration::from_secs(3), async {
+        let mut all = Vec::new();
+        let _ = tls.read_to_end(&mut all).await;
+        all
+    })
+    .await
+    .expect("the server gives up on an unfinished request head");
+    let text = String::from_utf8_lossy(&read);
+    assert!(
+        text.is_empty() || text.starts_with("HTTP/1.1 408"),
+        "{text}"
+    );
+
+    // A body that never arrives: 408 with a message.
+    let mut tls = handshake(running.addr, &running.ca_pem, &[b"http/1.1"])
+        .await
+        .unwrap();
+    tls.write_all(
+        b"POST /convert HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{",
+    )
+    .await
+    .unwrap();
+    let mut answer = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(3), tls.read(&mut answer))
+        .await
+        .expect("answered")
+        .unwrap();
+    let text = String::from_utf8_lossy(&answer[..n]);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    running.stop().await;
 }
