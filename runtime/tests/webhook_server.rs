@@ -679,6 +679,28 @@ async fn oversized_reviews_get_413() {
             .contains("larger than the limit of 16384 bytes")
     );
     assert_eq!(webhook::MAX_REQUEST_BYTES, 7 * 1024 * 1024);
+
+    // Without a content-length (chunked), the limit applies while reading.
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tls = handshake(running.addr, &running.ca_pem, &[b"http/1.1"])
+        .await
+        .unwrap();
+    let chunk = vec![b' '; 20 * 1024];
+    let mut request = format!(
+        "POST {MUTATE} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n{:x}\r\n",
+        chunk.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(&chunk);
+    request.extend_from_slice(b"\r\n0\r\n\r\n");
+    tls.write_all(&request).await.unwrap();
+    let mut answer = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(3), tls.read(&mut answer))
+        .await
+        .expect("answered")
+        .unwrap();
+    let text = String::from_utf8_lossy(&answer[..n]);
+    assert!(text.starts_with("HTTP/1.1 413"), "{text}");
     running.stop().await;
 }
 
