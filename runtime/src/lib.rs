@@ -29,10 +29,10 @@ pub mod webhook;
 pub mod manifests;
 pub mod rbac;
 pub mod scheme;
-#[doc(hidden)]
-pub use scheme::private as __private;
 /// The attribute macros: `#[kubeforge::api]`, `#[kubeforge::schema]`, `#[kubeforge::rbac(..)]`.
 pub use kubeforge_derive::{api, rbac, schema};
+#[doc(hidden)]
+pub use scheme::private as __private;
 
 pub use controller::{Action, Controller, ReconcileError, ReconcileFailure};
 pub use error::Error;
