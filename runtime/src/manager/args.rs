@@ -45,7 +45,8 @@ pub struct ManagerArgs {
     /// Release the lease on shutdown so a successor takes over at once.
     #[arg(long, default_value_t = false)]
     pub leader_election_release_on_cancel: bool,
-    /// Enable HTTP/2 for the metrics server (off by default; see CVE-2023-44487).
+    /// Enable HTTP/2 for the metrics and webhook servers (off by default: CVE-2023-44487;
+    /// needs kubeforge's `http2` cargo feature).
     #[arg(long, default_value_t = false)]
     pub enable_http2: bool,
     /// Log format: human (alias console) or json. Alias: --zap-encoder.

@@ -322,13 +322,12 @@ impl Manager {
     }
 
     async fn start_servers(&self, background: &CancellationToken) -> Result<(), Error> {
-        if self.options.enable_http2 {
-            tracing::warn!("HTTP/2 was requested but the servers speak HTTP/1.1 only");
-        }
+        // Probes stay on HTTP/1.1 (what kubelet speaks); --enable-http2 is for metrics.
+        let metrics_versions = server::HttpVersions::from_flag(self.options.enable_http2)?;
         if let Some(address) = &self.options.health_probe_bind_address
             && let Some(address) = server::parse_bind_address(address)?
         {
-            let server = Server::bind("health probe", address, None).await?;
+            let server = Server::bind("health probe", address, None, Default::default()).await?;
             let bound = server.local_addr();
             self.status.update(|s| s.probe_addr = Some(bound));
             tracing::info!(address = %bound, "serving health probes");
@@ -339,8 +338,8 @@ impl Manager {
         {
             let (tls, authorizer) = if options.secure {
                 let tls = match &options.cert_dir {
-                    Some(dir) => server::tls::from_dir(dir)?,
-                    None => server::tls::self_signed()?,
+                    Some(dir) => server::tls::from_dir(dir, metrics_versions)?,
+                    None => server::tls::self_signed(metrics_versions)?,
                 };
                 let authorizer = server::authz::Authorizer::new(self.client.clone(), "/metrics");
                 (Some(tls), Some(Arc::new(authorizer)))
@@ -348,7 +347,7 @@ impl Manager {
                 (None, None)
             };
             let secure = tls.is_some();
-            let server = Server::bind("metrics", address, tls).await?;
+            let server = Server::bind("metrics", address, tls, metrics_versions).await?;
             let bound = server.local_addr();
             self.status.update(|s| s.metrics_addr = Some(bound));
             tracing::info!(address = %bound, secure, "serving metrics");

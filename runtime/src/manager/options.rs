@@ -32,9 +32,9 @@ pub struct ManagerOptions {
     pub graceful_shutdown_timeout: Duration,
     /// Stop on SIGTERM and SIGINT (default true).
     pub handle_signals: bool,
-    /// Whether HTTP/2 was requested for the servers. They speak HTTP/1.1 only (the
-    /// CVE-2023-44487 mitigation kubebuilder applies by default); a request for HTTP/2 is
-    /// logged and ignored.
+    /// Whether the metrics server also speaks HTTP/2. Off by default (the CVE-2023-44487
+    /// mitigation kubebuilder applies); turning it on needs the crate's `http2` feature, and
+    /// without it [`Manager::run`](crate::Manager::run) fails with an error saying so.
     pub enable_http2: bool,
 }
 

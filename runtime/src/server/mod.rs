@@ -1,8 +1,10 @@
 //! The manager's HTTP servers: health probes ([`probes`]) and Prometheus metrics ([`metrics`]),
-//! on hyper 1 with HTTP/1.1 only, plain or TLS ([`tls`]), the metrics one optionally behind
-//! Kubernetes TokenReview + SubjectAccessReview authorization ([`authz`]).
+//! on hyper 1 with HTTP/1.1 (HTTP/2 only when asked for, see [`conn`]), plain or TLS ([`tls`]),
+//! the metrics one optionally behind Kubernetes TokenReview + SubjectAccessReview
+//! authorization ([`authz`]).
 
 pub mod authz;
+pub mod conn;
 pub mod metrics;
 pub mod probes;
 pub mod tls;
@@ -12,13 +14,13 @@ use futures::future::BoxFuture;
 use http::{Request, Response, StatusCode};
 use http_body_util::Full;
 use hyper::body::Incoming;
-use hyper_util::rt::TokioIo;
 use std::{net::SocketAddr, sync::Arc};
 use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 
 use crate::Error;
+pub use conn::HttpVersions;
 
 /// A request handler: every server here answers small, fully buffered bodies.
 pub type Handler =
@@ -54,14 +56,17 @@ pub fn text(status: StatusCode, body: impl Into<Bytes>) -> Response<Full<Bytes>>
 pub struct Server {
     listener: TcpListener,
     tls: Option<TlsAcceptor>,
+    versions: HttpVersions,
 }
 
 impl Server {
-    /// Binds `address` (`what` names the server in errors).
+    /// Binds `address` (`what` names the server in errors). `versions` must match the ALPN
+    /// protocols of `tls` (see [`tls::from_dir`]).
     pub async fn bind(
         what: &'static str,
         address: SocketAddr,
         tls: Option<TlsAcceptor>,
+        versions: HttpVersions,
     ) -> Result<Self, Error> {
         let listener = TcpListener::bind(address)
             .await
@@ -70,7 +75,11 @@ impl Server {
                 address: address.to_string(),
                 source,
             })?;
-        Ok(Self { listener, tls })
+        Ok(Self {
+            listener,
+            tls,
+            versions,
+        })
     }
 
     /// The address actually bound (useful with port 0).
@@ -80,7 +89,7 @@ impl Server {
             .expect("a bound listener has an address")
     }
 
-    /// Serves HTTP/1.1 until `cancel` fires.
+    /// Serves until `cancel` fires.
     pub async fn serve(self, handler: Handler, cancel: CancellationToken) {
         loop {
             let (stream, _) = tokio::select! {
@@ -95,28 +104,22 @@ impl Server {
             };
             let handler = handler.clone();
             let tls = self.tls.clone();
+            let versions = self.versions;
             let cancel = cancel.clone();
             tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |req| {
+                let service = move |req| {
                     let handler = handler.clone();
                     async move { Ok::<_, std::convert::Infallible>(handler(req).await) }
-                });
-                let builder = hyper::server::conn::http1::Builder::new();
+                };
                 let result = match tls {
                     Some(acceptor) => match acceptor.accept(stream).await {
-                        Ok(stream) => {
-                            let conn = builder.serve_connection(TokioIo::new(stream), service);
-                            tokio::select! { r = conn => r, () = cancel.cancelled() => Ok(()) }
-                        }
+                        Ok(stream) => conn::serve(stream, service, versions, None, &cancel).await,
                         Err(e) => {
                             tracing::debug!(error = %e, "TLS handshake failed");
                             return;
                         }
                     },
-                    None => {
-                        let conn = builder.serve_connection(TokioIo::new(stream), service);
-                        tokio::select! { r = conn => r, () = cancel.cancelled() => Ok(()) }
-                    }
+                    None => conn::serve(stream, service, versions, None, &cancel).await,
                 };
                 if let Err(e) = result {
                     tracing::debug!(error = %e, "connection error");

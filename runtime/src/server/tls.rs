@@ -1,15 +1,17 @@
 //! TLS for the metrics server: certificates from a directory (`tls.crt`/`tls.key`, as
-//! cert-manager writes them) or a generated self-signed one; HTTP/1.1 only by ALPN.
+//! cert-manager writes them) or a generated self-signed one; ALPN offers the HTTP versions the
+//! server speaks ([`HttpVersions`]).
 
 use rustls::ServerConfig;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
 use std::{path::Path, sync::Arc};
 use tokio_rustls::TlsAcceptor;
 
+use super::HttpVersions;
 use crate::Error;
 
 /// A TLS acceptor serving `tls.crt` and `tls.key` from `dir`.
-pub fn from_dir(dir: &Path) -> Result<TlsAcceptor, Error> {
+pub fn from_dir(dir: &Path, versions: HttpVersions) -> Result<TlsAcceptor, Error> {
     let cert_file = dir.join("tls.crt");
     let key_file = dir.join("tls.key");
     let certs = CertificateDer::pem_file_iter(&cert_file)
@@ -17,23 +19,24 @@ pub fn from_dir(dir: &Path) -> Result<TlsAcceptor, Error> {
         .map_err(|e| Error::Tls(format!("{}: {e}", cert_file.display())))?;
     let key = PrivateKeyDer::from_pem_file(&key_file)
         .map_err(|e| Error::Tls(format!("{}: {e}", key_file.display())))?;
-    acceptor(certs, key)
+    acceptor(certs, key, versions)
 }
 
 /// A TLS acceptor with a freshly generated self-signed certificate (kubebuilder's default when
 /// no certificate directory is given; Prometheus then scrapes with `insecureSkipVerify`).
-pub fn self_signed() -> Result<TlsAcceptor, Error> {
+pub fn self_signed(versions: HttpVersions) -> Result<TlsAcceptor, Error> {
     let generated =
         rcgen::generate_simple_self_signed(vec!["localhost".to_string(), "127.0.0.1".to_string()])
             .map_err(|e| Error::Tls(e.to_string()))?;
     let key = PrivateKeyDer::try_from(generated.signing_key.serialize_der())
         .map_err(|e| Error::Tls(e.to_string()))?;
-    acceptor(vec![generated.cert.der().clone()], key)
+    acceptor(vec![generated.cert.der().clone()], key, versions)
 }
 
 fn acceptor(
     certs: Vec<CertificateDer<'static>>,
     key: PrivateKeyDer<'static>,
+    versions: HttpVersions,
 ) -> Result<TlsAcceptor, Error> {
     let mut config =
         ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
@@ -42,6 +45,6 @@ fn acceptor(
             .with_no_client_auth()
             .with_single_cert(certs, key)
             .map_err(|e| Error::Tls(e.to_string()))?;
-    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    config.alpn_protocols = versions.alpn_protocols();
     Ok(TlsAcceptor::from(Arc::new(config)))
 }

@@ -28,6 +28,9 @@ pub enum WebhookError {
         #[source]
         source: std::io::Error,
     },
+    /// The options ask for something this build cannot do (HTTP/2 without the `http2` feature).
+    #[error("webhook server options: {0}")]
+    Options(String),
     /// Two handlers were registered for the same path.
     #[error("two webhooks registered for path {0}")]
     DuplicatePath(String),

@@ -11,10 +11,11 @@ use bytes::Bytes;
 use http::{Request, Response, StatusCode, header};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::Incoming;
-use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::{net::TcpListener, task::JoinSet};
 use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
+
+use crate::server::conn::{self, HttpVersions};
 
 use super::{
     CertWatcher, Defaulter, Validator, WebhookError, WebhookObject,
@@ -46,6 +47,9 @@ pub struct WebhookOptions {
     pub read_timeout: Duration,
     /// How long in-flight requests may finish after shutdown is requested; default 10 s.
     pub drain_timeout: Duration,
+    /// Whether to speak HTTP/2 as well as HTTP/1.1 (`--enable-http2`); default off. Needs the
+    /// crate's `http2` feature: without it, [`WebhookServer::bind`] fails and says so.
+    pub enable_http2: bool,
 }
 
 impl Default for WebhookOptions {
@@ -57,6 +61,7 @@ impl Default for WebhookOptions {
             max_request_bytes: MAX_REQUEST_BYTES,
             read_timeout: Duration::from_secs(10),
             drain_timeout: Duration::from_secs(10),
+            enable_http2: false,
         }
     }
 }
@@ -184,13 +189,16 @@ impl WebhookServer {
         .map_err(|e| WebhookError::Tls(e.to_string()))?
         .with_no_client_auth()
         .with_cert_resolver(certs.clone());
-        config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        let versions = HttpVersions::from_flag(self.options.enable_http2)
+            .map_err(|e| WebhookError::Options(e.to_string()))?;
+        config.alpn_protocols = versions.alpn_protocols();
         let address = self.options.bind_address;
         let listener = TcpListener::bind(address)
             .await
             .map_err(|source| WebhookError::Bind { address, source })?;
         Ok(BoundWebhookServer {
             listener,
+            versions,
             acceptor: TlsAcceptor::from(Arc::new(config)),
             certs,
             server: self,
@@ -208,6 +216,7 @@ impl WebhookServer {
 /// A webhook server with its port bound and certificates loaded.
 pub struct BoundWebhookServer {
     listener: TcpListener,
+    versions: HttpVersions,
     acceptor: TlsAcceptor,
     certs: Arc<CertWatcher>,
     server: WebhookServer,
@@ -250,6 +259,7 @@ impl BoundWebhookServer {
             connections.spawn(connection(
                 stream,
                 self.acceptor.clone(),
+                self.versions,
                 self.server.routes.clone(),
                 options.clone(),
                 cancel.clone(),
@@ -271,6 +281,7 @@ impl BoundWebhookServer {
 async fn connection(
     stream: tokio::net::TcpStream,
     acceptor: TlsAcceptor,
+    versions: HttpVersions,
     routes: Arc<BTreeMap<String, Route>>,
     options: Arc<WebhookOptions>,
     cancel: CancellationToken,
@@ -288,24 +299,12 @@ async fn connection(
         }
     };
     let service_options = options.clone();
-    let service = hyper::service::service_fn(move |request| {
+    let service = move |request| {
         let routes = routes.clone();
         let options = service_options.clone();
         async move { Ok::<_, Infallible>(handle(request, &routes, &options).await) }
-    });
-    let mut builder = hyper::server::conn::http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(options.read_timeout);
-    let conn = builder.serve_connection(TokioIo::new(tls), service);
-    tokio::pin!(conn);
-    let result = tokio::select! {
-        result = conn.as_mut() => result,
-        () = cancel.cancelled() => {
-            conn.as_mut().graceful_shutdown();
-            conn.await
-        }
     };
+    let result = conn::serve(tls, service, versions, Some(options.read_timeout), &cancel).await;
     if let Err(e) = result {
         tracing::debug!(error = %e, "webhook server: connection error");
     }
