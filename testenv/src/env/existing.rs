@@ -1,11 +1,14 @@
 //! Real-cluster mode (`KUBEFORGE_TEST_CLUSTER=existing`): CRDs are applied to the cluster of
 //! `KUBECONFIG`, each environment gets a fresh namespace, and dropping the environment
-//! deletes that namespace (and with it everything the test created there).
+//! deletes that namespace (and with it everything the test created there) and the CRDs the
+//! tests created, once no environment, in this process or another, uses them any more.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use kube::api::{Api, ApiResource, DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
+use kube::api::{
+    Api, ApiResource, DeleteParams, DynamicObject, Patch, PatchParams, PostParams, Preconditions,
+};
 use kube::core::GroupVersionKind;
 use serde_json::{Value, json};
 
@@ -15,11 +18,45 @@ use crate::Error;
 /// Field manager used for the server-side apply of CRDs.
 const MANAGER: &str = "kubeforge-testenv";
 
+/// Label on the CRDs that test environments created (they did not exist before): only these
+/// are deleted again, never a CRD the cluster already had.
+const CREATED_LABEL: &str = "testenv.kubeforge.dev/created";
+
+/// Prefix of the annotation each environment using a CRD puts on it (one key per environment,
+/// `<prefix><id>`). Environments of other test processes may share a CRD: the last one to
+/// leave, finding no such key, deletes it. A process that dies leaves its key behind, so its
+/// CRDs stay: safe, at the cost of a leftover.
+const USER_PREFIX: &str = "testenv.kubeforge.dev/user.";
+
+/// How long to wait for a CRD to become Established, or to finish being deleted.
+const CRD_WAIT: Duration = Duration::from_secs(60);
+
 /// What an existing-cluster environment must clean up.
 pub struct Existing {
     /// The cluster's URL.
     pub url: String,
-    namespace: String,
+    /// The test namespace, once created.
+    namespace: Option<String>,
+    /// The annotation key marking this environment's use of its CRDs.
+    user_key: String,
+    /// The CRDs this environment applied (and marked with `user_key`).
+    crds: Vec<String>,
+}
+
+/// An identifier unique to this environment among all test processes using the cluster.
+fn environment_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or_default();
+    format!(
+        "{:x}-{:x}-{:x}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed),
+        nanos
+    )
 }
 
 fn crd_api(client: &kube::Client) -> Api<DynamicObject> {
@@ -57,6 +94,117 @@ fn established(crd: &DynamicObject) -> bool {
         })
 }
 
+/// Applies `crd` and marks it as used by this environment, then waits until it is
+/// Established. A CRD that is being deleted (its last user just left) is waited out and
+/// created again.
+async fn install_crd(api: &Api<DynamicObject>, crd: &Value, user_key: &str) -> Result<(), Error> {
+    let cluster_err = |e: kube::Error| Error::Cluster(e.to_string());
+    let name = crd["metadata"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let deadline = Instant::now() + CRD_WAIT;
+    let wait = |what: &str| {
+        if Instant::now() > deadline {
+            return Err(Error::Cluster(format!(
+                "CRD {name} {what} within {}s",
+                CRD_WAIT.as_secs()
+            )));
+        }
+        Ok(())
+    };
+    loop {
+        let before = api.get_opt(&name).await.map_err(cluster_err)?;
+        if before
+            .as_ref()
+            .is_some_and(|c| c.metadata.deletion_timestamp.is_some())
+        {
+            wait("was not deleted")?;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        }
+        let created_by_tests = match &before {
+            None => true,
+            Some(c) => {
+                c.metadata
+                    .labels
+                    .as_ref()
+                    .and_then(|l| l.get(CREATED_LABEL))
+                    == Some(&"true".to_string())
+            }
+        };
+        let mut desired = crd.clone();
+        if created_by_tests {
+            desired["metadata"]["labels"][CREATED_LABEL] = json!("true");
+        }
+        api.patch(
+            &name,
+            &PatchParams::apply(MANAGER).force(),
+            &Patch::Apply(&desired),
+        )
+        .await
+        .map_err(|e| Error::CrdRejected {
+            name: name.clone(),
+            message: e.to_string(),
+        })?;
+        let mark = json!({"metadata": {"annotations": {user_key: ""}}});
+        api.patch(&name, &PatchParams::default(), &Patch::Merge(&mark))
+            .await
+            .map_err(cluster_err)?;
+        loop {
+            let current = api.get(&name).await.map_err(cluster_err)?;
+            if current.metadata.deletion_timestamp.is_some() {
+                // The last user deleted it between our apply and our mark: start again.
+                break;
+            }
+            if established(&current) {
+                return Ok(());
+            }
+            wait("did not become Established")?;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+/// Removes this environment's mark from `name`, and deletes the CRD when the tests created it
+/// and no environment uses it any more. The delete is conditional on the resourceVersion read,
+/// so an environment that marks the CRD in between keeps it.
+async fn release_crd(api: &Api<DynamicObject>, name: &str, user_key: &str) {
+    let unmark = json!({"metadata": {"annotations": {user_key: null}}});
+    if api
+        .patch(name, &PatchParams::default(), &Patch::Merge(&unmark))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let Ok(Some(current)) = api.get_opt(name).await else {
+        return;
+    };
+    let created_by_tests = current
+        .metadata
+        .labels
+        .as_ref()
+        .and_then(|l| l.get(CREATED_LABEL))
+        .is_some_and(|v| v == "true");
+    let in_use = current
+        .metadata
+        .annotations
+        .as_ref()
+        .is_some_and(|a| a.keys().any(|k| k.starts_with(USER_PREFIX)));
+    if created_by_tests && !in_use && current.metadata.deletion_timestamp.is_none() {
+        let params = DeleteParams {
+            preconditions: Some(Preconditions {
+                resource_version: current.metadata.resource_version.clone(),
+                uid: current.metadata.uid.clone(),
+            }),
+            ..DeleteParams::background()
+        };
+        // A 409 means another environment marked it meanwhile: it stays.
+        let _ = api.delete(name, &params).await;
+    }
+}
+
 /// Connects to the cluster, applies the CRDs, waits until they are Established, and
 /// creates the test namespace.
 pub async fn start(crds: Vec<Value>) -> Result<TestEnv, Error> {
@@ -67,35 +215,20 @@ pub async fn start(crds: Vec<Value>) -> Result<TestEnv, Error> {
     let url = config.cluster_url.to_string();
     let client = kube::Client::try_from(config).map_err(cluster_err)?;
     let crd_api = crd_api(&client);
+    // Dropped on any error below, which releases what was set up so far.
+    let mut existing = Existing {
+        url,
+        namespace: None,
+        user_key: format!("{USER_PREFIX}{}", environment_id()),
+        crds: Vec::new(),
+    };
     for crd in &crds {
         let name = crd["metadata"]["name"]
             .as_str()
             .unwrap_or_default()
             .to_string();
-        crd_api
-            .patch(
-                &name,
-                &PatchParams::apply(MANAGER).force(),
-                &Patch::Apply(crd),
-            )
-            .await
-            .map_err(|e| Error::CrdRejected {
-                name: name.clone(),
-                message: e.to_string(),
-            })?;
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let current = crd_api.get(&name).await.map_err(cluster_err)?;
-            if established(&current) {
-                break;
-            }
-            if Instant::now() > deadline {
-                return Err(Error::Cluster(format!(
-                    "CRD {name} did not become Established within 60s"
-                )));
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        existing.crds.push(name);
+        install_crd(&crd_api, crd, &existing.user_key).await?;
     }
     let ns: DynamicObject = serde_json::from_value(json!({
         "apiVersion": "v1", "kind": "Namespace",
@@ -107,11 +240,9 @@ pub async fn start(crds: Vec<Value>) -> Result<TestEnv, Error> {
         .await
         .map_err(cluster_err)?;
     let namespace = created.metadata.name.unwrap_or_default();
+    existing.namespace = Some(namespace.clone());
     Ok(TestEnv {
-        backend: Backend::Existing(Existing {
-            url,
-            namespace: namespace.clone(),
-        }),
+        backend: Backend::Existing(existing),
         client,
         kubeconfig_path: kubeconfig_path(),
         namespace,
@@ -120,9 +251,11 @@ pub async fn start(crds: Vec<Value>) -> Result<TestEnv, Error> {
 
 impl Drop for Existing {
     fn drop(&mut self) {
-        let namespace = self.namespace.clone();
-        // Drop cannot await and the test's runtime may be shutting down: delete the
-        // namespace from a separate thread with its own runtime and client.
+        let namespace = self.namespace.take();
+        let crds = std::mem::take(&mut self.crds);
+        let user_key = self.user_key.clone();
+        // Drop cannot await and the test's runtime may be shutting down: clean up from a
+        // separate thread with its own runtime and client.
         let cleanup = std::thread::spawn(move || {
             let Ok(rt) = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
@@ -131,10 +264,17 @@ impl Drop for Existing {
                 return;
             };
             rt.block_on(async move {
-                if let Ok(client) = kube::Client::try_default().await {
+                let Ok(client) = kube::Client::try_default().await else {
+                    return;
+                };
+                if let Some(namespace) = namespace {
                     let _ = namespace_api(&client)
                         .delete(&namespace, &DeleteParams::background())
                         .await;
+                }
+                let crd_api = crd_api(&client);
+                for name in crds {
+                    release_crd(&crd_api, &name, &user_key).await;
                 }
             });
         });
