@@ -134,7 +134,10 @@ pub fn schema(args: TokenStream, input: TokenStream) -> TokenStream {
 ///
 /// `#[kubeforge::rbac(groups = "apps", resources = "deployments", verbs = "get;list;watch")]`
 /// mirrors `+kubebuilder:rbac`; `reconciles = Kind`, `owns = [Kind, ..]` and `watches = [..]`
-/// derive the rules a controller needs for those kinds.
+/// derive the rules a controller needs for those kinds. Written on the function that builds a
+/// controller, it also reads the kinds from the builder calls in its body
+/// (`Controller::<K>::new`, `.owns::<C>()`, `.owns_with::<C>(..)`, `.watches::<O>(..)`), so
+/// `#[kubeforge::rbac]` alone there grants everything the controller watches and owns.
 #[proc_macro_attribute]
 pub fn rbac(args: TokenStream, input: TokenStream) -> TokenStream {
     rbac::expand(args.into(), input.into())

@@ -138,6 +138,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         Ok(())
     });
     parser.parse2(args.clone())?;
+    derived.extend(builder_calls(&item));
 
     let mut explicit = Vec::new();
     let has_resource_rule = groups.is_some() || resources.is_some();
@@ -170,7 +171,9 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     } else if derived.is_empty() {
         return Err(syn::Error::new_spanned(
             &args,
-            "#[kubeforge::rbac] needs a rule (groups, resources, verbs) or reconciles/owns/watches",
+            "#[kubeforge::rbac] needs a rule (groups, resources, verbs) or reconciles/owns/watches, \
+             or must be written on the function that builds the controller \
+             (`Controller::<K>::new(..).owns::<C>()`), whose kinds it reads",
         ));
     }
     let ns = match &namespace {
@@ -191,6 +194,55 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             }
         };
     })
+}
+
+/// The rules implied by the controller a function builds: `Controller::<K>::new(..)` reconciles
+/// K, `.owns::<C>()` / `.owns_with::<C>(..)` owns C, `.watches::<O>(..)` watches O. Read from
+/// the function's body, so the kinds a controller is built with need not be listed again in
+/// the attribute. Only calls with the kind written as a turbofish are seen (a kind left to type
+/// inference must be listed in the attribute).
+fn builder_calls(item: &TokenStream) -> Vec<TokenStream> {
+    use syn::visit::Visit;
+
+    #[derive(Default)]
+    struct Calls(Vec<TokenStream>);
+
+    impl<'ast> Visit<'ast> for Calls {
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            if let Some(turbofish) = &call.turbofish
+                && let Some(syn::GenericArgument::Type(t)) = turbofish.args.first()
+            {
+                match call.method.to_string().as_str() {
+                    "owns" | "owns_with" => {
+                        self.0.push(quote!(::kubeforge::rbac::owns::<#t>()));
+                    }
+                    "watches" => self.0.push(quote!(::kubeforge::rbac::watches::<#t>())),
+                    _ => {}
+                }
+            }
+            syn::visit::visit_expr_method_call(self, call);
+        }
+
+        fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+            let segments: Vec<_> = path.path.segments.iter().collect();
+            if let [.., controller, new] = segments.as_slice()
+                && controller.ident == "Controller"
+                && new.ident == "new"
+                && let syn::PathArguments::AngleBracketed(args) = &controller.arguments
+                && let Some(syn::GenericArgument::Type(t)) = args.args.first()
+            {
+                self.0.push(quote!(::kubeforge::rbac::reconciles::<#t>()));
+            }
+            syn::visit::visit_expr_path(self, path);
+        }
+    }
+
+    let Ok(function) = syn::parse2::<syn::ItemFn>(item.clone()) else {
+        return Vec::new();
+    };
+    let mut calls = Calls::default();
+    calls.visit_item_fn(&function);
+    calls.0
 }
 
 #[cfg(test)]
@@ -217,6 +269,36 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("& [\"get\" , \"list\" , \"watch\"]"), "{out}");
+    }
+
+    #[test]
+    fn kinds_are_read_from_the_controller_builder() {
+        let out = expand(
+            quote!(),
+            quote!(
+                pub fn add_to_manager(manager: &mut Manager) {
+                    let controller = Controller::<Memcached>::new(manager, NAME)
+                        .owns::<Deployment>()
+                        .owns_with::<Service>(vec![])
+                        .watches::<ConfigMap>(|c| vec![]);
+                    manager.add(controller.reconcile(reconcile, context));
+                }
+            ),
+        )
+        .unwrap()
+        .to_string();
+        assert!(out.contains("reconciles :: < Memcached >"), "{out}");
+        assert!(out.contains("owns :: < Deployment >"), "{out}");
+        assert!(out.contains("owns :: < Service >"), "{out}");
+        assert!(out.contains("watches :: < ConfigMap >"), "{out}");
+        let e = expand(
+            quote!(),
+            quote!(
+                fn nothing() {}
+            ),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("builds the controller"), "{e}");
     }
 
     #[test]
