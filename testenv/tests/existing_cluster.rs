@@ -92,7 +92,10 @@ async fn environments_share_crds_and_clean_up_what_they_created() {
         .await
         .unwrap();
     let second_ns = second.namespace().to_string();
-    assert_ne!(first_ns, second_ns, "each environment gets its own namespace");
+    assert_ne!(
+        first_ns, second_ns,
+        "each environment gets its own namespace"
+    );
 
     // The installed CRD serves objects in the environment's namespace.
     let widget_gvk = GroupVersionKind::gvk("cleanup.kubeforge.dev", "v1", "Widget");
@@ -106,7 +109,10 @@ async fn environments_share_crds_and_clean_up_what_they_created() {
         "metadata": {"name": "w"}, "spec": {"size": 1},
     }))
     .unwrap();
-    widgets.create(&PostParams::default(), &widget).await.unwrap();
+    widgets
+        .create(&PostParams::default(), &widget)
+        .await
+        .unwrap();
 
     drop(first);
     assert!(
@@ -136,7 +142,9 @@ async fn environments_share_crds_and_clean_up_what_they_created() {
     );
     let marks = gadgets.metadata.annotations.unwrap_or_default();
     assert!(
-        !marks.keys().any(|k| k.starts_with("testenv.kubeforge.dev/")),
+        !marks
+            .keys()
+            .any(|k| k.starts_with("testenv.kubeforge.dev/")),
         "no environment's mark is left behind: {marks:?}"
     );
 

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use kubeforge_e2e::{build_lock, cargo, kubeforge, share_lockfile};
+use kubeforge_e2e::{build_lock, cargo, kubeforge, share_lockfile, target_dir};
 
 fn init(dir: &Path, name: &str, extra: &[&str]) {
     let mut args = vec!["init", "--domain", "example.com", "--project-name", name];
@@ -91,6 +91,57 @@ fn single_group_operator_builds_reconciles_and_writes_manifests() {
     let role = read(dir, "config/rbac/role.yaml");
     assert_contains(&role, "kind: ClusterRole");
     assert_contains(&role, "memcacheds");
+
+    // The user adds a field with a validation attribute: `manifests --check` reports the drift
+    // (for CI), and the regenerated CRD carries the field with its bounds.
+    let type_file = dir.join("src/api/v1alpha1/memcached.rs");
+    let source = read(dir, "src/api/v1alpha1/memcached.rs");
+    let anchor = "pub struct MemcachedSpec {\n";
+    assert_contains(&source, anchor);
+    assert!(!crd.contains("replicas:"), "{crd}");
+    let field = "    /// How many memcached instances to run.\n    \
+                 #[kubeforge(minimum = 1, maximum = 5)]\n    \
+                 #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    \
+                 pub replicas: Option<i32>,\n";
+    std::fs::write(
+        &type_file,
+        source.replacen(anchor, &format!("{anchor}{field}"), 1),
+    )
+    .unwrap();
+    let check =
+        std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args(["run", "--quiet", "--", "manifests", "--check"])
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", target_dir())
+            .output()
+            .unwrap();
+    assert!(
+        !check.status.success(),
+        "--check must fail once the type changed"
+    );
+    assert_contains(
+        &String::from_utf8_lossy(&check.stderr),
+        "cache.example.com_memcacheds.yaml",
+    );
+    cargo(dir, &["run", "--quiet", "--", "manifests"]);
+    let crd = read(dir, "config/crd/bases/cache.example.com_memcacheds.yaml");
+    let replicas: String = crd
+        .split("replicas:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no replicas field in the CRD:\n{crd}"))
+        .lines()
+        .take(8)
+        .collect::<Vec<_>>()
+        .join("\n");
+    for needle in [
+        "maximum: 5",
+        "minimum: 1",
+        "type: integer",
+        "How many memcached instances to run.",
+    ] {
+        assert_contains(&replicas, needle);
+    }
+    cargo(dir, &["run", "--quiet", "--", "manifests", "--check"]);
 
     // The kustomize bases render into one install manifest.
     if let Some(rendered) = kustomize_default(dir) {

@@ -9,13 +9,13 @@ use crate::cli::GenerateArgs;
 use crate::error::Error;
 use crate::project;
 
-/// Runs `cargo run --quiet -- manifests` in the project (with `--role-namespace system` for a
-/// namespaced project).
+/// Runs `cargo run -- manifests` in the project (with `--role-namespace system` for a
+/// namespaced project); cargo's progress shows while the operator compiles.
 pub fn run(args: GenerateArgs) -> Result<(), Error> {
     let root = super::project_dir(args.dir.as_deref())?;
     let project = project::load(&root)?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut args = vec!["run", "--quiet", "--", "manifests"];
+    let mut args = vec!["run", "--", "manifests"];
     if project.namespaced {
         // The rules go into a Role in the manager's namespace (kustomize renames `system`).
         args.extend(["--role-namespace", "system"]);
