@@ -127,6 +127,12 @@ fn hint_for(error: &SchemeError) -> Option<String> {
     structural::explain_raw(&t.raw_schema())
 }
 
+/// A registry error, with the explanation of how to fix it.
+fn scheme_error(source: SchemeError) -> Error {
+    let hint = hint_for(&source);
+    Error::Scheme { source, hint }
+}
+
 /// Checks every version of a CRD against the structural-schema rules.
 pub fn check_crd(crd: &CustomResourceDefinition) -> Result<(), Error> {
     let name = crd.metadata.name.clone().unwrap_or_default();
@@ -151,10 +157,7 @@ pub fn check_crd(crd: &CustomResourceDefinition) -> Result<(), Error> {
 
 /// The CRD of one registered kind (versions merged), checked; errors carry explanations.
 pub fn crd(group: &str, kind: &str) -> Result<CustomResourceDefinition, Error> {
-    let crd = scheme::crd_for(group, kind).map_err(|source| {
-        let hint = hint_for(&source);
-        Error::Scheme { source, hint }
-    })?;
+    let crd = scheme::crd_for(group, kind).map_err(scheme_error)?;
     check_crd(&crd)?;
     Ok(crd)
 }
@@ -162,28 +165,10 @@ pub fn crd(group: &str, kind: &str) -> Result<CustomResourceDefinition, Error> {
 /// Generates every manifest in memory (no file access).
 pub fn generate(args: &ManifestsArgs) -> Result<Generated, Error> {
     let mut out = Generated::default();
-    let crds = scheme::crds().map_err(|source| {
-        let hint = hint_for(&source);
-        Error::Scheme { source, hint }
-    })?;
+    let crds = scheme::crds().map_err(scheme_error)?;
     for crd in &crds {
+        check_crd(crd)?;
         let name = crd.metadata.name.clone().unwrap_or_default();
-        for v in &crd.spec.versions {
-            let schema = v
-                .schema
-                .as_ref()
-                .and_then(|s| s.open_api_v3_schema.as_ref())
-                .map(|s| serde_json::to_value(s).expect("schemas serialize"))
-                .unwrap_or(serde_json::Value::Null);
-            let violations = structural::check(&schema);
-            if !violations.is_empty() {
-                return Err(Error::NotStructural {
-                    crd: name,
-                    version: v.name.clone(),
-                    violations,
-                });
-            }
-        }
         let value = crd_value(crd, args.no_descriptions);
         out.warnings.extend(size_warning(&name, &value));
         let file = format!(
