@@ -392,36 +392,21 @@ fn plan_resource(
             format!("pub use {}::*;", layout.kind_mod),
         ],
     )?;
-    if multigroup {
-        let group_mod = layout
-            .api_dir
-            .parent()
-            .unwrap_or(&layout.api_dir)
-            .join("mod.rs");
-        module_file(
-            plan,
-            renderer,
-            ctx,
-            group_mod.clone(),
-            format!("The {} API group: one module per version.", ctx.api_group),
-        )?;
-        plan.insert(
-            &group_mod,
-            Marker("modules"),
-            &[format!("pub mod {};", layout.version_mod)],
-        )?;
-        plan.insert(
-            "src/api/mod.rs",
-            Marker("modules"),
-            &[format!("pub mod {};", layout.group_mod)],
-        )?;
-    } else {
-        plan.insert(
-            "src/api/mod.rs",
-            Marker("modules"),
-            &[format!("pub mod {};", layout.version_mod)],
-        )?;
-    }
+    let api_group_dir = layout.api_dir.parent().unwrap_or(&layout.api_dir);
+    declare_module(
+        plan,
+        renderer,
+        ctx,
+        "src/api/mod.rs",
+        multigroup.then(|| {
+            (
+                api_group_dir,
+                format!("The {} API group: one module per version.", ctx.api_group),
+            )
+        }),
+        &layout.group_mod,
+        &layout.version_mod,
+    )?;
     plan.insert(
         "src/lib.rs",
         Marker("crds"),
@@ -472,6 +457,31 @@ fn plan_resource(
     Ok(())
 }
 
+/// Declares module `leaf` under `root` (`src/api/mod.rs` or `src/controllers/mod.rs`). In a
+/// multigroup project, `group` gives the group's folder and the doc of its `mod.rs` (created if
+/// missing): `leaf` is declared there, and the group module `group_mod` in `root`.
+fn declare_module(
+    plan: &mut Plan,
+    renderer: &kubeforge_templates::Renderer,
+    ctx: &ApiContext,
+    root: &str,
+    group: Option<(&std::path::Path, String)>,
+    group_mod: &str,
+    leaf: &str,
+) -> Result<(), Error> {
+    let Some((group_dir, doc)) = group else {
+        return plan.insert(root, Marker("modules"), &[format!("pub mod {leaf};")]);
+    };
+    let group_file = group_dir.join("mod.rs");
+    module_file(plan, renderer, ctx, group_file.clone(), doc)?;
+    plan.insert(
+        &group_file,
+        Marker("modules"),
+        &[format!("pub mod {leaf};")],
+    )?;
+    plan.insert(root, Marker("modules"), &[format!("pub mod {group_mod};")])
+}
+
 /// Plans the controller, its registration in main.rs and modules, and its test.
 fn plan_controller(
     plan: &mut Plan,
@@ -494,43 +504,29 @@ fn plan_controller(
         renderer.render(controller_template, ctx)?,
         force,
     )?;
-    if multigroup {
-        let group_mod = layout
-            .controller_file
-            .parent()
-            .unwrap_or(&layout.controller_file)
-            .join("mod.rs");
-        module_file(
-            plan,
-            renderer,
-            ctx,
-            group_mod.clone(),
-            format!(
-                "The controllers of the {} group.",
-                if ctx.api_group.is_empty() {
-                    "core"
-                } else {
-                    &ctx.api_group
-                }
-            ),
-        )?;
-        plan.insert(
-            &group_mod,
-            Marker("modules"),
-            &[format!("pub mod {};", layout.kind_mod)],
-        )?;
-        plan.insert(
-            "src/controllers/mod.rs",
-            Marker("modules"),
-            &[format!("pub mod {};", layout.group_mod)],
-        )?;
+    let group_name = if ctx.api_group.is_empty() {
+        "core"
     } else {
-        plan.insert(
-            "src/controllers/mod.rs",
-            Marker("modules"),
-            &[format!("pub mod {};", layout.kind_mod)],
-        )?;
-    }
+        &ctx.api_group
+    };
+    let controller_group_dir = layout
+        .controller_file
+        .parent()
+        .unwrap_or(&layout.controller_file);
+    declare_module(
+        plan,
+        renderer,
+        ctx,
+        "src/controllers/mod.rs",
+        multigroup.then(|| {
+            (
+                controller_group_dir,
+                format!("The controllers of the {group_name} group."),
+            )
+        }),
+        &layout.group_mod,
+        &layout.kind_mod,
+    )?;
     plan.insert(
         "src/main.rs",
         Marker("imports"),
