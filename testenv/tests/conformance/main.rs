@@ -5,6 +5,7 @@
 mod common;
 mod crds;
 mod crud;
+mod discovery;
 mod kubectl;
 mod listing;
 mod patches;
