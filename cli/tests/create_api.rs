@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{kubeforge, project, read, refused, tree};
+use common::{create_api, kubeforge, project, read, refused, tree};
 
 const MEMCACHED: &[&str] = &[
     "create",
@@ -111,19 +111,12 @@ fn plural_and_cluster_scope() {
     let dir = temp.path();
     kubeforge(
         dir,
-        &[
-            "create",
-            "api",
-            "--group",
+        &create_api(
             "ops",
-            "--version",
             "v1",
-            "--kind",
             "Fleet",
-            "--plural",
-            "fleetz",
-            "--namespaced=false",
-        ],
+            &["--plural", "fleetz", "--namespaced=false"],
+        ),
     )
     .success();
     let ty = read(dir, "src/api/v1/fleet.rs");
@@ -148,33 +141,12 @@ fn controller_for_built_in_kinds() {
     kubeforge(dir, MEMCACHED).success();
     kubeforge(
         dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "apps",
-            "--version",
-            "v1",
-            "--kind",
-            "Deployment",
-            "--resource=false",
-        ],
+        &create_api("apps", "v1", "Deployment", &["--resource=false"]),
     )
     .success();
     kubeforge(
         dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "core",
-            "--version",
-            "v1",
-            "--kind",
-            "ConfigMap",
-            "--resource",
-            "false",
-        ],
+        &create_api("core", "v1", "ConfigMap", &["--resource", "false"]),
     )
     .success();
     let deployment = read(dir, "src/controllers/deployment.rs");
@@ -235,33 +207,10 @@ fn multigroup_layout() {
     let temp = project(&["--multigroup"]);
     let dir = temp.path();
     kubeforge(dir, MEMCACHED).success();
+    kubeforge(dir, &create_api("ship", "v1beta1", "Frigate", &[])).success();
     kubeforge(
         dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "ship",
-            "--version",
-            "v1beta1",
-            "--kind",
-            "Frigate",
-        ],
-    )
-    .success();
-    kubeforge(
-        dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "apps",
-            "--version",
-            "v1",
-            "--kind",
-            "Deployment",
-            "--resource=false",
-        ],
+        &create_api("apps", "v1", "Deployment", &["--resource=false"]),
     )
     .success();
     for file in [
@@ -324,20 +273,7 @@ fn force_rescaffolds_and_insertions_are_idempotent() {
 #[test]
 fn warns_about_unusual_versions() {
     let temp = project(&[]);
-    let run = kubeforge(
-        temp.path(),
-        &[
-            "create",
-            "api",
-            "--group",
-            "cache",
-            "--version",
-            "first",
-            "--kind",
-            "Memcached",
-        ],
-    )
-    .success();
+    let run = kubeforge(temp.path(), &create_api("cache", "first", "Memcached", &[])).success();
     assert!(
         run.stderr
             .contains("warning: version \"first\" is not of the form v1, v1beta1 or v2alpha3"),
@@ -346,17 +282,7 @@ fn warns_about_unusual_versions() {
     );
     let run = kubeforge(
         temp.path(),
-        &[
-            "create",
-            "api",
-            "--group",
-            "cache",
-            "--version",
-            "v1",
-            "--kind",
-            "Memcached",
-            "--controller=false",
-        ],
+        &create_api("cache", "v1", "Memcached", &["--controller=false"]),
     )
     .success();
     assert!(!run.stderr.contains("warning"), "{}", run.stderr);
@@ -453,46 +379,14 @@ fn refuses_a_second_group_in_a_single_group_project() {
     kubeforge(dir, MEMCACHED).success();
     refused(
         dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "ship",
-            "--version",
-            "v1",
-            "--kind",
-            "Frigate",
-        ],
+        &create_api("ship", "v1", "Frigate", &[]),
         &["multiple groups", "\"cache\"", "--multigroup"],
     );
     // Same group, and built-in kinds, are fine.
+    kubeforge(dir, &create_api("cache", "v1", "Redis", &[])).success();
     kubeforge(
         dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "cache",
-            "--version",
-            "v1",
-            "--kind",
-            "Redis",
-        ],
-    )
-    .success();
-    kubeforge(
-        dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "apps",
-            "--version",
-            "v1",
-            "--kind",
-            "Deployment",
-            "--resource=false",
-        ],
+        &create_api("apps", "v1", "Deployment", &["--resource=false"]),
     )
     .success();
 }
@@ -558,33 +452,14 @@ fn refuses_when_a_marker_was_deleted() {
     .unwrap();
     refused(
         dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "cache",
-            "--version",
-            "v1",
-            "--kind",
-            "Redis",
-        ],
+        &create_api("cache", "v1", "Redis", &[]),
         &[file, "crdkustomizeresource"],
     );
     // A deleted file.
     std::fs::remove_file(dir.join("src/controllers/mod.rs")).unwrap();
     refused(
         dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "apps",
-            "--version",
-            "v1",
-            "--kind",
-            "Deployment",
-            "--resource=false",
-        ],
+        &create_api("apps", "v1", "Deployment", &["--resource=false"]),
         &["src/controllers/mod.rs is missing"],
     );
 }
@@ -622,47 +497,17 @@ fn generated_rust_is_rustfmt_clean() {
         kubeforge(dir, MEMCACHED).success();
         kubeforge(
             dir,
-            &[
-                "create",
-                "api",
-                "--group",
-                "cache",
-                "--version",
-                "v1",
-                "--kind",
-                "MemcachedCluster",
-                "--namespaced=false",
-            ],
+            &create_api("cache", "v1", "MemcachedCluster", &["--namespaced=false"]),
         )
         .success();
         kubeforge(
             dir,
-            &[
-                "create",
-                "api",
-                "--group",
-                "apps",
-                "--version",
-                "v1",
-                "--kind",
-                "Deployment",
-                "--resource=false",
-            ],
+            &create_api("apps", "v1", "Deployment", &["--resource=false"]),
         )
         .success();
         kubeforge(
             dir,
-            &[
-                "create",
-                "api",
-                "--group",
-                "core",
-                "--version",
-                "v1",
-                "--kind",
-                "ConfigMap",
-                "--resource=false",
-            ],
+            &create_api("core", "v1", "ConfigMap", &["--resource=false"]),
         )
         .success();
         let files: Vec<_> = tree(dir)

@@ -5,7 +5,7 @@ mod common;
 use std::fmt::Write;
 use std::path::Path;
 
-use common::{kubeforge, project, tree};
+use common::{create_api, kubeforge, project, tree};
 
 fn render_tree(dir: &Path) -> String {
     let mut out = String::new();
@@ -30,16 +30,7 @@ fn single_group_with_an_api() {
     let temp = project(&["--owner", "The demo Authors"]);
     kubeforge(
         temp.path(),
-        &[
-            "create",
-            "api",
-            "--group",
-            "cache",
-            "--version",
-            "v1alpha1",
-            "--kind",
-            "Memcached",
-        ],
+        &create_api("cache", "v1alpha1", "Memcached", &[]),
     )
     .success();
     insta::assert_snapshot!("single_group", render_tree(temp.path()));
@@ -56,63 +47,20 @@ fn multigroup_namespaced_cluster_scoped_and_built_in() {
         "1.34",
     ]);
     let dir = temp.path();
+    kubeforge(dir, &create_api("cache", "v1alpha1", "Memcached", &[])).success();
     kubeforge(
         dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "cache",
-            "--version",
-            "v1alpha1",
-            "--kind",
-            "Memcached",
-        ],
+        &create_api("infra", "v1", "Cluster", &["--namespaced=false"]),
     )
     .success();
     kubeforge(
         dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "infra",
-            "--version",
-            "v1",
-            "--kind",
-            "Cluster",
-            "--namespaced=false",
-        ],
+        &create_api("apps", "v1", "Deployment", &["--resource=false"]),
     )
     .success();
     kubeforge(
         dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "apps",
-            "--version",
-            "v1",
-            "--kind",
-            "Deployment",
-            "--resource=false",
-        ],
-    )
-    .success();
-    kubeforge(
-        dir,
-        &[
-            "create",
-            "api",
-            "--group",
-            "core",
-            "--version",
-            "v1",
-            "--kind",
-            "ConfigMap",
-            "--resource=false",
-        ],
+        &create_api("core", "v1", "ConfigMap", &["--resource=false"]),
     )
     .success();
     insta::assert_snapshot!("multigroup", render_tree(dir));

@@ -135,3 +135,24 @@ pub fn project(extra_init_args: &[&str]) -> tempfile::TempDir {
 pub fn read(dir: &Path, rel: &str) -> String {
     std::fs::read_to_string(dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
+
+/// The arguments of `kubeforge create api --group G --version V --kind K`, then `extra`.
+pub fn create_api<'a>(
+    group: &'a str,
+    version: &'a str,
+    kind: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        "create",
+        "api",
+        "--group",
+        group,
+        "--version",
+        version,
+        "--kind",
+        kind,
+    ];
+    args.extend_from_slice(extra);
+    args
+}
