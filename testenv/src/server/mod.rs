@@ -17,6 +17,7 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
+use tokio::sync::oneshot;
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_rustls::TlsAcceptor;
 
@@ -38,8 +39,9 @@ pub(crate) struct Shared {
     acceptor: TlsAcceptor,
     api: Arc<Api>,
     faults: Arc<FaultState>,
-    /// The accept loop; aborting it drops the listener and every connection.
-    task: Mutex<Option<JoinHandle<()>>>,
+    /// The accept loop and its stop signal; stopping (or aborting) it drops the listener and
+    /// every connection.
+    task: Mutex<Option<(JoinHandle<()>, oneshot::Sender<()>)>>,
     /// Set once the server is dropped: a restart in progress must not start serving again.
     stopped: AtomicBool,
     /// One restart at a time.
@@ -94,14 +96,14 @@ impl Server {
 impl Drop for Server {
     fn drop(&mut self) {
         self.shared.stopped.store(true, Ordering::SeqCst);
-        if let Some(task) = self.shared.task().take() {
+        if let Some((task, _)) = self.shared.task().take() {
             task.abort();
         }
     }
 }
 
 impl Shared {
-    fn task(&self) -> std::sync::MutexGuard<'_, Option<JoinHandle<()>>> {
+    fn task(&self) -> std::sync::MutexGuard<'_, Option<(JoinHandle<()>, oneshot::Sender<()>)>> {
         self.task.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -112,11 +114,9 @@ impl Shared {
             return;
         }
         let this = Arc::downgrade(self);
-        *task = Some(tokio::spawn(accept_loop(
-            listener,
-            self.acceptor.clone(),
-            this,
-        )));
+        let (stop, stopped) = oneshot::channel();
+        let handle = tokio::spawn(accept_loop(listener, self.acceptor.clone(), this, stopped));
+        *task = Some((handle, stop));
     }
 
     /// Forgets the watch history up to the current resourceVersion.
@@ -128,13 +128,13 @@ impl Shared {
     pub(crate) async fn restart(self: &Arc<Self>) -> Result<(), Error> {
         let _one = self.restarting.lock().await;
         let old = self.task().take();
-        let Some(old) = old else {
+        let Some((old, stop)) = old else {
             return Ok(()); // dropped: nothing to restart
         };
-        old.abort();
-        // The loop (with the listener and the connection set) is gone once the handle resolves.
+        // The loop closes the listener and ends every connection (and its watches) before the
+        // handle resolves.
+        let _ = stop.send(());
         let _ = old.await;
-        tokio::task::yield_now().await;
         let port = self.addr.port();
         let mut attempt = 0;
         let listener = loop {
@@ -157,11 +157,17 @@ async fn accept_loop(
     listener: TcpListener,
     acceptor: TlsAcceptor,
     shared: std::sync::Weak<Shared>,
+    mut stop: oneshot::Receiver<()>,
 ) {
     // Connections live in this set: aborting the loop drops the set, which aborts them all.
     let mut connections = JoinSet::new();
     loop {
         tokio::select! {
+            _ = &mut stop => {
+                drop(listener);
+                connections.shutdown().await;
+                return;
+            }
             accepted = listener.accept() => {
                 let Ok((tcp, _)) = accepted else { continue };
                 let Some(shared) = shared.upgrade() else { return };
