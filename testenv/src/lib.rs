@@ -35,7 +35,6 @@ pub mod dev_server;
 mod discovery;
 mod env;
 mod error;
-pub mod faults;
 mod jsonpath;
 mod kubeconfig;
 pub mod openapi;
@@ -54,3 +53,6 @@ pub use env::{MODE_VAR, TestEnv, TestEnvBuilder};
 pub use error::Error;
 pub use rest::review::{Policy, UserInfo};
 pub use status::ApiError;
+
+// Fault injection for tests (`TestEnv::faults`), kept apart from the module list above.
+pub mod faults;

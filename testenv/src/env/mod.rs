@@ -4,7 +4,6 @@
 mod crds;
 mod embedded;
 mod existing;
-mod faults;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -15,6 +14,9 @@ use crate::Error;
 use crate::rest::{ApiOptions, Policy};
 pub use crds::{CrdSource, load as load_crds};
 pub use embedded::install_crds;
+
+// `TestEnv::faults`, kept apart from the module list above.
+mod faults;
 
 /// Environment variable selecting where tests run: unset (or `embedded`) for the in-process
 /// server, `existing` for the cluster of `KUBECONFIG`.
