@@ -459,3 +459,32 @@ async fn a_lost_event_is_healed_by_a_periodic_requeue_that_reads_live() {
     );
     running.stop().await;
 }
+
+#[tokio::test]
+async fn a_list_that_keeps_failing_ends_start_up_with_the_servers_error() {
+    let env = env().await;
+    let faults = env.faults().unwrap();
+    faults.fail_next(
+        Matcher::any().verb("list").resource("widgets"),
+        usize::MAX,
+        Failure::status(500).message("etcd is down"),
+    );
+    let mut options = options();
+    options.cache.sync_timeout = Duration::from_secs(2);
+    let mut manager = Manager::new(env.client(), options);
+    let reconcile =
+        |_: Arc<Widget>, _: Arc<()>| async { Ok::<_, ReconcileError>(Action::await_change()) };
+    manager.add(Controller::<Widget>::new(&manager, "widget").reconcile(reconcile, Arc::new(())));
+    let err = manager.run().await.unwrap_err();
+    let message = err.to_string();
+    assert!(
+        matches!(err, kubeforge::Error::CacheSyncTimeout { .. }),
+        "{message}"
+    );
+    assert!(message.contains("Widget"), "{message}");
+    assert!(
+        message.contains("Internal error occurred: etcd is down"),
+        "{message}"
+    );
+    assert!(faults.injected() >= 1);
+}
