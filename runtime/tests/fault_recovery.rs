@@ -488,3 +488,82 @@ async fn a_list_that_keeps_failing_ends_start_up_with_the_servers_error() {
     );
     assert!(faults.injected() >= 1);
 }
+
+#[tokio::test]
+async fn every_change_survives_rounds_of_mixed_faults() {
+    let running = Running::new(None, false).await.start();
+    let names: Vec<String> = (0..8).map(|i| format!("w{i}")).collect();
+    for name in &names {
+        create_widget(&running.env, name, 0).await;
+    }
+    for name in &names {
+        running.converged(name, 0).await;
+    }
+    for round in 1..=4 {
+        watching(&running.faults).await;
+        match round {
+            1 => assert_eq!(running.faults.close_watches(), 1),
+            2 => {
+                running.faults.compact();
+                assert_eq!(running.faults.close_watches(), 1);
+            }
+            3 => running.faults.restart().await,
+            _ => {
+                running
+                    .faults
+                    .fail_next(widget_watch(), 1, Failure::status(500));
+                assert_eq!(running.faults.close_watches(), 1);
+            }
+        }
+        // Every widget changes while the cache recovers from the fault.
+        for name in &names {
+            running.resize(name, round).await;
+        }
+    }
+    for name in &names {
+        running.converged(name, 4).await;
+    }
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn a_reconcile_stuck_on_a_slow_server_times_out_and_is_retried() {
+    let env = env().await;
+    let faults = env.faults().unwrap();
+    let mut manager = Manager::new(env.client(), options());
+    let ctx = Arc::new(Ctx {
+        client: manager.client(),
+        requeue: None,
+        live_read: false,
+        seen: Mutex::new(Vec::new()),
+        writes: Mutex::new(Vec::new()),
+    });
+    manager.add(
+        Controller::<Widget>::new(&manager, "widget")
+            .reconcile_timeout(Duration::from_millis(200))
+            .reconcile(reconcile, ctx.clone()),
+    );
+    // Status writes hang for 2 s: longer than the reconcile may take.
+    faults.latency(
+        Matcher::any().verb("update").resource("widgets/status"),
+        Duration::from_secs(2),
+    );
+    let running = Running {
+        env,
+        faults,
+        manager,
+        ctx,
+    }
+    .start();
+    create_widget(&running.env, "slow", 5).await;
+    eventually(CONVERGE, "a write attempt timed out", || async {
+        running.ctx.writes("slow") >= 1
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The server recovers; the retried reconcile completes.
+    running.faults.clear();
+    running.converged("slow", 5).await;
+    assert!(running.ctx.writes("slow") >= 2, "the write was retried");
+    running.stop().await;
+}
