@@ -85,6 +85,13 @@ impl FaultState {
         *self.rules() = Rules::default();
     }
 
+    /// Whether any request fault (failure or latency) is pending; when none is, the server
+    /// skips deriving the request's attributes.
+    pub fn armed(&self) -> bool {
+        let rules = self.rules();
+        !rules.failures.is_empty() || !rules.latencies.is_empty()
+    }
+
     /// The latency and failure for a request, consuming one pending failure if it matches.
     pub fn on_request(&self, info: &RequestInfo) -> Decision {
         let mut rules = self.rules();
@@ -235,7 +242,9 @@ mod tests {
             ]
         );
         assert_eq!(s.injected(), 4 + 3);
+        assert!(s.armed());
         s.clear();
+        assert!(!s.armed());
         let d = s.on_request(&info("list", "pods"));
         assert!(d.delay.is_zero() && d.failure.is_none());
         assert_eq!(s.injected(), 7);

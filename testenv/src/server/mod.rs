@@ -216,19 +216,21 @@ async fn serve(shared: Arc<Shared>, req: http::Request<Incoming>) -> http::Respo
         body,
     };
     tracing::debug!(method = %request.method, path = %request.path, "request");
-    let info = RequestInfo::parse(
-        &request.method,
-        &request.path,
-        request.query.flag("watch"),
-        request.query.get("fieldSelector"),
-    );
-    let decision = shared.faults.on_request(&info);
-    if !decision.delay.is_zero() {
-        tokio::time::sleep(decision.delay).await;
-    }
-    if let Some(failure) = decision.failure {
-        tracing::debug!(verb = %info.verb, resource = %info.resource, code = failure.code(), "injected failure");
-        return body::error_response(failure.to_error(&info));
+    if shared.faults.armed() {
+        let info = RequestInfo::parse(
+            &request.method,
+            &request.path,
+            request.query.flag("watch"),
+            request.query.get("fieldSelector"),
+        );
+        let decision = shared.faults.on_request(&info);
+        if !decision.delay.is_zero() {
+            tokio::time::sleep(decision.delay).await;
+        }
+        if let Some(failure) = decision.failure {
+            tracing::debug!(verb = %info.verb, resource = %info.resource, code = failure.code(), "injected failure");
+            return body::error_response(failure.to_error(&info));
+        }
     }
     match rest::handle(&shared.api, request).await {
         Reply::Watch(stream) => body::into_response(Reply::Watch(shared.faults.track(stream))),
