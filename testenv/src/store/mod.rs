@@ -89,7 +89,7 @@ impl Store {
     }
 
     /// Forgets the history up to now: watches from older versions get 410 Gone, as after an
-    /// etcd compaction. Used once the bootstrap objects exist.
+    /// etcd compaction. Used once the bootstrap objects exist, and by fault injection.
     pub fn compact(&mut self) {
         self.history.compact_to(self.rv);
     }
