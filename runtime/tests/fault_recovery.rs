@@ -38,9 +38,22 @@ struct Ctx {
     seen: Mutex<Vec<(String, i32, i32)>>,
     /// Names of the objects whose status write was attempted, once per attempt.
     writes: Mutex<Vec<String>>,
+    /// (name, error) of every failed status write.
+    failures: Mutex<Vec<(String, String)>>,
 }
 
 impl Ctx {
+    fn new(client: kube::Client, requeue: Option<Duration>, live_read: bool) -> Ctx {
+        Ctx {
+            client,
+            requeue,
+            live_read,
+            seen: Mutex::new(Vec::new()),
+            writes: Mutex::new(Vec::new()),
+            failures: Mutex::new(Vec::new()),
+        }
+    }
+
     fn attempts(&self, name: &str) -> usize {
         self.seen
             .lock()
@@ -79,8 +92,16 @@ async fn reconcile(w: Arc<Widget>, ctx: Arc<Ctx>) -> Result<Action, ReconcileErr
         updated.status = Some(WidgetStatus {
             observed: Some(current.spec.size),
         });
-        api.replace_status(&w.name_any(), &PostParams::default(), &updated)
-            .await?;
+        if let Err(e) = api
+            .replace_status(&w.name_any(), &PostParams::default(), &updated)
+            .await
+        {
+            ctx.failures
+                .lock()
+                .unwrap()
+                .push((w.name_any(), e.to_string()));
+            return Err(e.into());
+        }
     }
     Ok(match ctx.requeue {
         Some(after) => Action::requeue(after),
@@ -98,7 +119,10 @@ struct Running {
 
 impl Running {
     async fn new(requeue: Option<Duration>, live_read: bool) -> Running {
-        let env = env().await;
+        Self::new_in(env().await, requeue, live_read)
+    }
+
+    fn new_in(env: TestEnv, requeue: Option<Duration>, live_read: bool) -> Running {
         let client = env.client();
         Self::with_client(env, client, requeue, live_read)
     }
@@ -111,13 +135,7 @@ impl Running {
     ) -> Running {
         let faults = env.faults().expect("embedded server");
         let mut manager = Manager::new(client, options());
-        let ctx = Arc::new(Ctx {
-            client: manager.client(),
-            requeue,
-            live_read,
-            seen: Mutex::new(Vec::new()),
-            writes: Mutex::new(Vec::new()),
-        });
+        let ctx = Arc::new(Ctx::new(manager.client(), requeue, live_read));
         manager
             .add(Controller::<Widget>::new(&manager, "widget").reconcile(reconcile, ctx.clone()));
         Running {
@@ -531,13 +549,7 @@ async fn a_reconcile_stuck_on_a_slow_server_times_out_and_is_retried() {
     let env = env().await;
     let faults = env.faults().unwrap();
     let mut manager = Manager::new(env.client(), options());
-    let ctx = Arc::new(Ctx {
-        client: manager.client(),
-        requeue: None,
-        live_read: false,
-        seen: Mutex::new(Vec::new()),
-        writes: Mutex::new(Vec::new()),
-    });
+    let ctx = Arc::new(Ctx::new(manager.client(), None, false));
     manager.add(
         Controller::<Widget>::new(&manager, "widget")
             .reconcile_timeout(Duration::from_millis(200))
@@ -565,5 +577,33 @@ async fn a_reconcile_stuck_on_a_slow_server_times_out_and_is_retried() {
     running.faults.clear();
     running.converged("slow", 5).await;
     assert!(running.ctx.writes("slow") >= 2, "the write was retried");
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn a_write_whose_answer_was_lost_is_reconciled_idempotently() {
+    let env = env().await;
+    env.faults().unwrap().fail_next(
+        Matcher::any().verb("update").resource("widgets/status"),
+        1,
+        Failure::status(504).after_handling(),
+    );
+    let running = Running::new_in(env, None, false).start();
+    create_widget(&running.env, "a", 3).await;
+    running.converged("a", 3).await;
+    assert_eq!(running.faults.injected(), 1);
+    // The status was written, the 504 was retried by kube's client with the now stale
+    // resourceVersion (409), and the error policy's retry found nothing left to do.
+    // (The status is visible before the client sees its answer: wait for the reconcile's.)
+    eventually(CONVERGE, "the reconcile saw its write fail", || async {
+        !running.ctx.failures.lock().unwrap().is_empty()
+    })
+    .await;
+    let failures = running.ctx.failures.lock().unwrap().clone();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].1.contains("Conflict") || failures[0].1.contains("modified"),
+        "{failures:?}"
+    );
     running.stop().await;
 }

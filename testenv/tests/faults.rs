@@ -536,3 +536,33 @@ async fn faults_are_refused_clearly_in_real_cluster_mode() {
     assert!(message.contains("KUBEFORGE_TEST_CLUSTER"), "{message}");
     assert!(message.contains(&cluster.url()), "{message}");
 }
+
+#[tokio::test]
+async fn a_failure_after_handling_loses_the_answer_but_not_the_write() {
+    let (env, faults) = env().await;
+    let api: Api<ConfigMap> = Api::default_namespaced(env.client());
+    faults.fail_next(
+        Matcher::any().verb("create").resource("configmaps"),
+        1,
+        Failure::status(500).after_handling(),
+    );
+    let err = api
+        .create(&PostParams::default(), &configmap("done"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, kube::Error::Api(s) if s.code == 500),
+        "{err:?}"
+    );
+    // It happened anyway: the object exists, and retrying the create says so.
+    assert!(api.get_opt("done").await.unwrap().is_some());
+    let err = api
+        .create(&PostParams::default(), &configmap("done"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, kube::Error::Api(s) if s.reason == "AlreadyExists"),
+        "{err:?}"
+    );
+    assert_eq!(faults.injected(), 1);
+}

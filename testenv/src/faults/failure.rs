@@ -20,6 +20,7 @@ pub struct Failure {
     code: u16,
     retry_after: Option<Duration>,
     message: Option<String>,
+    after_handling: bool,
 }
 
 impl Failure {
@@ -30,6 +31,7 @@ impl Failure {
             code,
             retry_after: (code == 429).then_some(Duration::from_secs(1)),
             message: None,
+            after_handling: false,
         }
     }
 
@@ -40,6 +42,7 @@ impl Failure {
             code: 429,
             retry_after: Some(retry_after),
             message: None,
+            after_handling: false,
         }
     }
 
@@ -56,6 +59,21 @@ impl Failure {
     pub fn message(mut self, message: impl Into<String>) -> Failure {
         self.message = Some(message.into());
         self
+    }
+
+    /// Lets the request be handled (a write is stored, and its watch event sent) and only then
+    /// answers with the failure: the answer was lost after the work was done, like a 504 from
+    /// an apiserver whose etcd write succeeded. Clients must cope with "it failed but it
+    /// happened" (a retried create gets AlreadyExists, a retried update a Conflict).
+    #[must_use]
+    pub fn after_handling(mut self) -> Failure {
+        self.after_handling = true;
+        self
+    }
+
+    /// Whether the request is handled before the failure is answered.
+    pub fn is_after_handling(&self) -> bool {
+        self.after_handling
     }
 
     /// The HTTP status code.

@@ -229,6 +229,10 @@ async fn serve(shared: Arc<Shared>, req: http::Request<Incoming>) -> http::Respo
         }
         if let Some(failure) = decision.failure {
             tracing::debug!(verb = %info.verb, resource = %info.resource, code = failure.code(), "injected failure");
+            if failure.is_after_handling() {
+                // The work is done (a watch reply is dropped at once), the answer is lost.
+                drop(rest::handle(&shared.api, request).await);
+            }
             return body::error_response(failure.to_error(&info));
         }
     }
