@@ -6,6 +6,7 @@ mod common;
 mod crds;
 mod crud;
 mod discovery;
+mod gc;
 mod kubectl;
 mod listing;
 mod patches;
