@@ -160,6 +160,34 @@ pub fn dependents_of(cluster: &Cluster, owner_uid: &str) -> Vec<Dependent> {
     out
 }
 
+/// Every uid named by an ownerReference of any object.
+pub fn referenced_uids(cluster: &Cluster) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut seen = HashSet::new();
+    for def in cluster.registry.all() {
+        if !seen.insert(def.storage_key.as_str()) {
+            continue;
+        }
+        for obj in cluster
+            .store
+            .bucket(&def.storage_key)
+            .into_iter()
+            .flat_map(|b| b.values())
+        {
+            for r in obj["metadata"]["ownerReferences"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                if let Some(uid) = r["uid"].as_str() {
+                    out.insert(uid.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `object` without the owner references whose uid is in `uids` (the field is dropped when
 /// none is left).
 pub fn without_references(object: &Value, uids: &[String]) -> Value {
