@@ -497,3 +497,102 @@ async fn delete_options_preconditions_grace_and_dry_run() {
     wait_for(|| gone(&cms, "opt-owner")).await;
     wait_for(|| gone(&cms, "opt-dep")).await;
 }
+
+#[tokio::test]
+async fn foreground_cascades_through_a_chain() {
+    let env = env().await;
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    let top = create(&cms, cm("chain-top", "chain", vec![], &[])).await;
+    let mid = create(
+        &cms,
+        cm("chain-mid", "chain", vec![reference(&top, true)], &[]),
+    )
+    .await;
+    create(
+        &cms,
+        cm("chain-leaf", "chain", vec![reference(&mid, true)], &[HOLD]),
+    )
+    .await;
+    let rv = cms
+        .get("chain-leaf")
+        .await
+        .unwrap()
+        .metadata
+        .resource_version
+        .unwrap();
+    cms.delete("chain-top", &DeleteParams::foreground())
+        .await
+        .unwrap();
+    // The middle object is deleted in the foreground too (it has a dependent), so both
+    // wait for the held leaf.
+    wait_for(|| async {
+        cms.get("chain-mid").await.is_ok_and(|c| {
+            c.metadata.deletion_timestamp.is_some()
+                && c.metadata
+                    .finalizers
+                    .unwrap_or_default()
+                    .contains(&"foregroundDeletion".to_string())
+        })
+    })
+    .await;
+    assert!(cms.get("chain-top").await.is_ok());
+    release(&cms, "chain-leaf").await;
+    wait_for(|| gone(&cms, "chain-top")).await;
+    let events = events_until(&cms, "chain", &rv, |e| deleted(e, &["chain-top"])).await;
+    let leaf = position(&events, "DELETED", "chain-leaf");
+    let mid = position(&events, "DELETED", "chain-mid");
+    assert!(leaf < mid && mid < position(&events, "DELETED", "chain-top"));
+}
+
+#[tokio::test]
+async fn a_bound_pod_waits_for_its_grace_period() {
+    use k8s_openapi::api::core::v1::{Container, Pod, PodSpec};
+    let env = env().await;
+    let pods: Api<Pod> = Api::namespaced(env.client(), env.namespace());
+    let pod = Pod {
+        metadata: ObjectMeta {
+            name: Some("graceful".into()),
+            ..Default::default()
+        },
+        spec: Some(PodSpec {
+            node_name: Some("kubeforge-no-such-node".into()),
+            termination_grace_period_seconds: Some(45),
+            containers: vec![Container {
+                name: "main".into(),
+                image: Some("registry.k8s.io/pause:3.10".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    pods.create(&PostParams::default(), &pod).await.unwrap();
+    let answer = pods
+        .delete("graceful", &DeleteParams::default())
+        .await
+        .unwrap();
+    let pending = answer.left().expect("a bound pod waits for its kubelet");
+    assert_eq!(pending.metadata.deletion_grace_period_seconds, Some(45));
+    assert!(pending.metadata.deletion_timestamp.is_some());
+    assert!(pods.get("graceful").await.is_ok());
+    // A shorter period replaces the longer one; zero removes the pod at once.
+    let shorter = pods
+        .delete("graceful", &DeleteParams::default().grace_period(10))
+        .await
+        .unwrap();
+    assert_eq!(
+        shorter
+            .left()
+            .unwrap()
+            .metadata
+            .deletion_grace_period_seconds,
+        Some(10)
+    );
+    pods.delete("graceful", &DeleteParams::default().grace_period(0))
+        .await
+        .unwrap();
+    let gone_pod = || async {
+        matches!(pods.get("graceful").await, Err(kube::Error::Api(s)) if s.code == 404)
+    };
+    wait_for(gone_pod).await;
+}
