@@ -268,6 +268,41 @@ mod tests {
     }
 
     #[test]
+    fn kubernetes_and_extension_libraries() {
+        let v = json!({"url": "https://example.com:8443/a?x=1", "ip": "10.0.0.7", "mem": "1536Mi",
+            "names": ["a", "b", "c"], "m": {"k": 2}});
+        for rule in [
+            "url(self.url).getHostname() == 'example.com' && url(self.url).getPort() == '8443'",
+            "url(self.url).getScheme() == 'https' && url(self.url).getQuery()['x'] == ['1']",
+            "isURL('/path') && !isURL('no way')",
+            "ip(self.ip).family() == 4 && !ip(self.ip).isLoopback() && ip('::1').isLoopback()",
+            "cidr('10.0.0.0/8').containsIP(self.ip) && !cidr('10.0.0.0/8').containsIP('11.0.0.1')",
+            "cidr('10.0.0.0/8').containsCIDR('10.1.0.0/16') && cidr('10.1.2.3/16').prefixLength() == 16",
+            "isIP('1.2.3.4') && !isIP('1.2.3') && isCIDR('::/0') && ip.isCanonical('::1')",
+            "quantity(self.mem).isGreaterThan(quantity('1Gi')) && quantity(self.mem) == quantity('1.5Gi')",
+            "quantity('1').add(quantity('500m')).asApproximateFloat() == 1.5 && quantity('2k').asInteger() == 2000",
+            "quantity('1Gi').compareTo(quantity('1G')) == 1 && quantity('-1').sign() == -1 && isQuantity('3Mi')",
+            "'abc123def45'.find('[0-9]+') == '123' && 'abc123def45'.findAll('[0-9]+') == ['123', '45']",
+            "sets.contains(self.names, ['a']) && sets.intersects(self.names, ['z', 'c']) && sets.equivalent(['a', 'b'], ['b', 'a'])",
+            "self.names.lastIndexOf('c') == 2 && self.names.indexOf('z') == -1 && self.names.isSorted()",
+            "[1.5, 2.5].sum() == 4.0 && ['b', 'a'].min() == 'a'",
+            "math.greatest(1, 5, 3) == 5 && [3, 1, 2].sort() == [1, 2, 3] && 'abc'.charAt(1) == 'b'",
+            "optional.of(1).hasValue() && !optional.none().hasValue() && optional.none().orValue(3) == 3",
+            "self.m.all(k, self.m[k] > 1) && self.m.exists(k, k == 'k')",
+        ] {
+            assert_eq!(check(rule, v.clone()), Ok(true), "{rule}");
+        }
+        assert!(matches!(
+            check("quantity('12 parsecs') == quantity('1')", v.clone()),
+            Err(CelError::Runtime(_))
+        ));
+        assert!(matches!(
+            check("[].max() == 1", v),
+            Err(CelError::Runtime(m)) if m.contains("empty")
+        ));
+    }
+
+    #[test]
     fn transition_rules() {
         let p = compile("self == oldSelf").unwrap();
         assert!(p.uses_old_self);

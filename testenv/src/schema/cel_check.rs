@@ -155,14 +155,16 @@ fn walk(e: &IdedExpr, scope: &mut Vec<String>) -> Result<(), String> {
         }
         Expr::Call(call) => {
             let name = call.func_name.as_str();
-            let internal = name.starts_with('_') || name.starts_with('@') || name == "!_";
+            // Operators (`_+_`, `!_`) and the helpers macros expand to (`@in`, `math.@max`).
+            let last = name.rsplit('.').next().unwrap_or(name);
+            let internal = name.starts_with('_') || last.starts_with('@') || name == "!_";
             match call.target.as_deref() {
                 Some(IdedExpr {
                     expr: Expr::Ident(ns),
                     ..
                 }) if NAMESPACES.contains(&ns.as_str()) && !scope.contains(ns) => {
                     let full = format!("{ns}.{name}");
-                    if !GLOBAL_FUNCTIONS.contains(&full.as_str()) {
+                    if !internal && !GLOBAL_FUNCTIONS.contains(&full.as_str()) {
                         return Err(format!("undeclared reference to '{full}'"));
                     }
                 }
@@ -178,7 +180,16 @@ fn walk(e: &IdedExpr, scope: &mut Vec<String>) -> Result<(), String> {
                     }
                 }
             }
-            call.args.iter().try_for_each(|a| walk(a, scope))
+            // Macros cel-rust leaves unexpanded (`cel.bind`, two-variable comprehensions,
+            // `transformList`, ...) declare their leading identifier arguments for the rest.
+            let declared = macro_variables(call);
+            let depth = scope.len();
+            scope.extend(declared.iter().map(|v| v.to_string()));
+            let r = call.args[declared.len()..]
+                .iter()
+                .try_for_each(|a| walk(a, scope));
+            scope.truncate(depth);
+            r
         }
         Expr::Comprehension(c) => {
             walk(&c.iter_range, scope)?;
@@ -207,6 +218,26 @@ fn walk(e: &IdedExpr, scope: &mut Vec<String>) -> Result<(), String> {
         }),
         Expr::Literal(_) | Expr::Unspecified => Ok(()),
     }
+}
+
+/// The variables an unexpanded macro call declares: its leading identifier arguments
+/// (`cel.bind(x, init, body)`, `list.all(i, v, pred)`, `map.transformMap(k, v, expr)`).
+fn macro_variables(call: &cel::common::ast::CallExpr) -> Vec<&str> {
+    let max = match call.func_name.as_str() {
+        "bind" | "cel.bind" if call.args.len() == 3 => 1,
+        "all" | "exists" | "exists_one" | "existsOne" if call.args.len() == 3 => 2,
+        "transformList" | "transformMap" | "transformMapEntry" if call.args.len() >= 3 => 2,
+        "map" | "filter" | "all" | "exists" | "exists_one" | "sortBy" if call.args.len() >= 2 => 1,
+        _ => 0,
+    };
+    call.args
+        .iter()
+        .take(max)
+        .map_while(|a| match &a.expr {
+            Expr::Ident(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Type identifiers usable as values (`type(self) == string`).

@@ -339,5 +339,19 @@ mod tests {
             "p[0].optionalOldSelf: Forbidden: may not be set if oldSelf is not used in rule"
         );
         assert!(rule_errors(&json!({"rule": "self.all(x, x > 0)"}), "p[0]").is_empty());
+        // Macros the evaluator lacks still compile (they are not enforced), as on the real
+        // server.
+        for rule in [
+            "cel.bind(x, self.a, x > 0)",
+            "self.m.all(k, v, v > 0)",
+            "self.l.transformList(i, x, x * 2) == []",
+        ] {
+            assert!(
+                rule_errors(&json!({"rule": rule}), "p[0]").is_empty(),
+                "{rule}"
+            );
+        }
+        let errs = rule_errors(&json!({"rule": "self.m.all(k, v, w > 0)"}), "p[0]");
+        assert!(errs[0].to_message().contains("undeclared reference to 'w'"));
     }
 }
