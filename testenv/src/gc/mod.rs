@@ -18,6 +18,7 @@
 //! served, a namespaced owner of a cluster-scoped dependent) make it leave the dependent
 //! alone, as the real one does.
 
+/// Owner references: resolution, classification, dependents.
 pub mod owners;
 
 use std::cell::{Cell, RefCell};

@@ -7,6 +7,7 @@ use cel::{DeclarationError, Env, ExecutionError, Value};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+/// Declares this library's functions on `env` (called once, when the environment is built).
 pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     env.add_member_overload("isSorted", "list.isSorted()", LIST_TYPE, vec![], is_sorted)?;
     env.add_member_overload("sum", "list.sum()", LIST_TYPE, vec![], sum)?;

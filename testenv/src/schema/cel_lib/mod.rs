@@ -48,7 +48,7 @@ pub(crate) fn fail(function: &str, message: impl Into<String>) -> ExecutionError
 }
 
 /// The string argument `i`.
-pub(crate) fn str_arg<'a>(args: &'a [Value], i: usize) -> Result<&'a str, ExecutionError> {
+pub(crate) fn str_arg(args: &[Value], i: usize) -> Result<&str, ExecutionError> {
     match args.get(i) {
         Some(Value::String(s)) => Ok(s.as_str()),
         Some(other) => Err(ExecutionError::UnexpectedType {

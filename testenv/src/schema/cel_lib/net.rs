@@ -110,6 +110,17 @@ fn cidr_arg(a: &[Value], i: usize) -> Result<Cidr, ExecutionError> {
     }
 }
 
+/// The CEL type of an IP address.
+fn ip_type() -> cel::common::types::Type {
+    opaque_type(IP_TYPE)
+}
+
+/// The CEL type of a CIDR.
+fn cidr_type() -> cel::common::types::Type {
+    opaque_type(CIDR_TYPE)
+}
+
+/// Declares this library's functions on `env` (called once, when the environment is built).
 pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     env.add_overload("ip", "string_to_ip", vec![STRING_TYPE], to_ip)?;
     env.add_overload("isIP", "is_ip", vec![STRING_TYPE], is_ip)?;
@@ -254,12 +265,4 @@ mod tests {
         assert!(parse_cidr("10.0.0.0/33").is_err());
         assert!(parse_ip("::ffff:1.2.3.4").is_err());
     }
-}
-
-fn ip_type() -> cel::common::types::Type {
-    opaque_type(IP_TYPE)
-}
-
-fn cidr_type() -> cel::common::types::Type {
-    opaque_type(CIDR_TYPE)
 }

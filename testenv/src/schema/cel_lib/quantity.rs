@@ -117,6 +117,12 @@ fn operand(a: &[Value]) -> Result<i128, ExecutionError> {
     }
 }
 
+/// The CEL type of a quantity.
+fn quantity_type() -> cel::common::types::Type {
+    opaque_type(TYPE_NAME)
+}
+
+/// Declares this library's functions on `env` (called once, when the environment is built).
 pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     env.add_overload(
         "quantity",
@@ -130,51 +136,75 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
         vec![STRING_TYPE],
         is_quantity,
     )?;
-    env.add_member_overload("sign", "quantity_sign", ty_type(), vec![], sign)?;
+    env.add_member_overload("sign", "quantity_sign", quantity_type(), vec![], sign)?;
     env.add_member_overload(
         "isInteger",
         "quantity_is_integer",
-        ty_type(),
+        quantity_type(),
         vec![],
         is_integer,
     )?;
     env.add_member_overload(
         "asInteger",
         "quantity_get_integer",
-        ty_type(),
+        quantity_type(),
         vec![],
         as_integer,
     )?;
     env.add_member_overload(
         "asApproximateFloat",
         "quantity_get_float",
-        ty_type(),
+        quantity_type(),
         vec![],
         as_float,
     )?;
-    env.add_member_overload("add", "quantity_add", ty_type(), vec![ty_type()], add)?;
-    env.add_member_overload("add", "quantity_add_int", ty_type(), vec![INT_TYPE], add)?;
-    env.add_member_overload("sub", "quantity_sub", ty_type(), vec![ty_type()], sub)?;
-    env.add_member_overload("sub", "quantity_sub_int", ty_type(), vec![INT_TYPE], sub)?;
+    env.add_member_overload(
+        "add",
+        "quantity_add",
+        quantity_type(),
+        vec![quantity_type()],
+        add,
+    )?;
+    env.add_member_overload(
+        "add",
+        "quantity_add_int",
+        quantity_type(),
+        vec![INT_TYPE],
+        add,
+    )?;
+    env.add_member_overload(
+        "sub",
+        "quantity_sub",
+        quantity_type(),
+        vec![quantity_type()],
+        sub,
+    )?;
+    env.add_member_overload(
+        "sub",
+        "quantity_sub_int",
+        quantity_type(),
+        vec![INT_TYPE],
+        sub,
+    )?;
     env.add_member_overload(
         "isLessThan",
         "quantity_less",
-        ty_type(),
-        vec![ty_type()],
+        quantity_type(),
+        vec![quantity_type()],
         less,
     )?;
     env.add_member_overload(
         "isGreaterThan",
         "quantity_greater",
-        ty_type(),
-        vec![ty_type()],
+        quantity_type(),
+        vec![quantity_type()],
         greater,
     )?;
     env.add_member_overload(
         "compareTo",
         "quantity_compare",
-        ty_type(),
-        vec![ty_type()],
+        quantity_type(),
+        vec![quantity_type()],
         compare,
     )?;
     Ok(())
@@ -242,8 +272,4 @@ mod tests {
         assert!(n("abc").is_err());
         assert!(n("").is_err());
     }
-}
-
-fn ty_type() -> cel::common::types::Type {
-    opaque_type(TYPE_NAME)
 }

@@ -94,6 +94,12 @@ fn s(v: &str) -> Value {
     Value::String(Arc::new(v.to_string()))
 }
 
+/// The CEL type of a URL.
+fn url_type() -> cel::common::types::Type {
+    opaque_type(TYPE_NAME)
+}
+
+/// Declares this library's functions on `env` (called once, when the environment is built).
 pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     env.add_overload("url", "string_to_url", vec![STRING_TYPE], to_url)?;
     env.add_overload("isURL", "is_url_string", vec![STRING_TYPE], is_url)?;
@@ -105,7 +111,7 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
         ("getEscapedPath", get_path),
         ("getQuery", get_query),
     ] {
-        env.add_member_overload(name, &format!("url_{name}"), ty_type(), vec![], f)?;
+        env.add_member_overload(name, &format!("url_{name}"), url_type(), vec![], f)?;
     }
     Ok(())
 }
@@ -151,8 +157,4 @@ mod tests {
         assert!(parse("not a url").is_err());
         assert!(parse("relative/path").is_err());
     }
-}
-
-fn ty_type() -> cel::common::types::Type {
-    opaque_type(TYPE_NAME)
 }
