@@ -10,7 +10,7 @@ use super::{Api, Cluster, Reply, Req, meta, read, write};
 use crate::gc::owners::{FOREGROUND, ORPHAN};
 use crate::registry::{ResourceDef, crd};
 use crate::rest::route::Target;
-use crate::status::{self, ApiError};
+use crate::status::{self, ApiError, Cause};
 
 /// `DeleteOptions` fields the server honours.
 #[derive(Debug, Default, Clone)]
@@ -30,15 +30,23 @@ pub struct DeleteOptions {
 }
 
 /// 422 Invalid on `DeleteOptions.meta.k8s.io`, as `ValidateDeleteOptions` reports it.
-fn invalid_options(field: &str, message: String) -> ApiError {
+fn invalid_options(causes: Vec<Cause>) -> ApiError {
+    let summary: Vec<String> = causes
+        .iter()
+        .map(|c| format!("{}: {}", c.field, c.message))
+        .collect();
+    let summary = if summary.len() == 1 {
+        summary[0].clone()
+    } else {
+        format!("[{}]", summary.join(", "))
+    };
     ApiError {
         code: 422,
         reason: "Invalid",
-        message: format!("DeleteOptions.meta.k8s.io \"\" is invalid: {field}: {message}"),
-        details: json!({"group": "meta.k8s.io", "kind": "DeleteOptions", "causes": [{
-            "reason": if message.starts_with("Unsupported") { "FieldValueNotSupported" } else { "FieldValueInvalid" },
-            "message": message, "field": field,
-        }]}),
+        message: format!("DeleteOptions.meta.k8s.io \"\" is invalid: {summary}"),
+        details: json!({"group": "meta.k8s.io", "kind": "DeleteOptions",
+            "causes": causes.iter().map(|c| json!({"reason": c.reason, "message": c.message, "field": c.field})).collect::<Vec<_>>(),
+        }),
     }
 }
 
@@ -60,9 +68,15 @@ impl DeleteOptions {
             },
             ..Default::default()
         };
-        if req.body.iter().any(|b| !b.is_ascii_whitespace()) {
-            let body: Value = serde_json::from_slice(&req.body)
-                .map_err(|e| ApiError::bad_request(format!("invalid DeleteOptions: {e}")))?;
+        let body: Option<Value> = if req.body.iter().any(|b| !b.is_ascii_whitespace()) {
+            Some(
+                serde_json::from_slice(&req.body)
+                    .map_err(|e| ApiError::bad_request(format!("invalid DeleteOptions: {e}")))?,
+            )
+        } else {
+            None
+        };
+        if let Some(body) = &body {
             o.uid = body["preconditions"]["uid"].as_str().map(str::to_string);
             o.resource_version = body["preconditions"]["resourceVersion"]
                 .as_str()
@@ -83,23 +97,38 @@ impl DeleteOptions {
                 o.dry_run = true;
             }
         }
+        let mut causes = Vec::new();
         if let Some(p) = &o.propagation {
             if o.orphan_dependents.is_some() {
-                return Err(invalid_options(
-                    "propagationPolicy",
-                    format!(
+                causes.push(Cause {
+                    reason: "FieldValueInvalid".into(),
+                    message: format!(
                         "Invalid value: \"{p}\": orphanDependents and deletionPropagation cannot be both set"
                     ),
-                ));
+                    field: "propagationPolicy".into(),
+                });
             }
             if !matches!(p.as_str(), "Orphan" | "Background" | "Foreground") {
-                return Err(invalid_options(
-                    "propagationPolicy",
-                    format!(
-                        "Unsupported value: \"{p}\": supported values: \"Foreground\", \"Background\", \"Orphan\""
+                causes.push(Cause {
+                    reason: "FieldValueNotSupported".into(),
+                    message: format!(
+                        "Unsupported value: \"{p}\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""
                     ),
-                ));
+                    field: "propagationPolicy".into(),
+                });
             }
+        }
+        for v in dry_run_values(req, body.as_ref()) {
+            if v != "All" {
+                causes.push(Cause {
+                    reason: "FieldValueNotSupported".into(),
+                    message: format!("Unsupported value: \"{v}\": supported values: \"All\""),
+                    field: "dryRun".into(),
+                });
+            }
+        }
+        if !causes.is_empty() {
+            return Err(invalid_options(causes));
         }
         Ok(o)
     }
@@ -140,6 +169,20 @@ impl DeleteOptions {
         }
         out
     }
+}
+
+/// The `dryRun` values of the query and the body.
+fn dry_run_values(req: &Req, body: Option<&Value>) -> Vec<String> {
+    let mut out: Vec<String> = req
+        .query
+        .get("dryRun")
+        .map(str::to_string)
+        .into_iter()
+        .collect();
+    if let Some(values) = body.and_then(|b| b["dryRun"].as_array()) {
+        out.extend(values.iter().filter_map(Value::as_str).map(str::to_string));
+    }
+    out
 }
 
 /// Resources whose default policy is still Orphan: core/v1 ReplicationControllers, kept so
@@ -397,7 +440,10 @@ fn finish_namespace_if_empty(cluster: &mut Cluster, ns: &str) {
     let mut last = (*namespace).clone();
     last["spec"]["finalizers"] = json!([]);
     if meta::finalizers(&last).is_empty() {
-        cluster.store.remove("/namespaces", "", ns, Some(last));
+        // A namespace can own cluster-scoped objects.
+        if let Some(removed) = cluster.store.remove("/namespaces", "", ns, Some(last)) {
+            crate::gc::removed(cluster, &removed, "");
+        }
     } else {
         cluster.store.put("/namespaces", "", ns, last);
     }

@@ -53,7 +53,8 @@ fn rules_schema() -> Value {
                  "message": "version may not decrease"},
                 {"rule": "self >= 1", "message": "version starts at 1"},
             ]},
-            "tags": {"type": "array", "items": {"type": "string"}, "x-kubernetes-validations": [
+            "tags": {"type": "array", "maxItems": 10, "items": {"type": "string", "maxLength": 20},
+                "x-kubernetes-validations": [
                 {"rule": "self.all(t, self.exists_one(u, u == t))", "reason": "FieldValueDuplicate"},
             ]},
             "memory": {"type": "string", "x-kubernetes-validations": [
