@@ -596,3 +596,59 @@ async fn a_bound_pod_waits_for_its_grace_period() {
     };
     wait_for(gone_pod).await;
 }
+
+#[tokio::test]
+async fn a_second_delete_with_another_policy_swaps_the_finalizers() {
+    let env = env().await;
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    let owner = create(&cms, cm("swap-owner", "swap", vec![], &[])).await;
+    create(&cms, cm("swap-held", "swap", vec![reference(&owner, true)], &[HOLD])).await;
+    cms.delete("swap-owner", &DeleteParams::foreground())
+        .await
+        .unwrap();
+    wait_for(|| async {
+        cms.get("swap-held")
+            .await
+            .is_ok_and(|c| c.metadata.deletion_timestamp.is_some())
+    })
+    .await;
+    assert!(cms.get("swap-owner").await.is_ok(), "held by its blocking dependent");
+    // Orphan now: the owner stops waiting, its dependent loses the reference.
+    cms.delete("swap-owner", &DeleteParams::orphan())
+        .await
+        .unwrap();
+    wait_for(|| gone(&cms, "swap-owner")).await;
+    let held = cms.get("swap-held").await.unwrap();
+    assert!(held.metadata.owner_references.unwrap_or_default().is_empty());
+    release(&cms, "swap-held").await;
+}
+
+#[tokio::test]
+async fn replication_controllers_orphan_by_default() {
+    use k8s_openapi::api::core::v1::ReplicationController;
+    let env = env().await;
+    let rcs: Api<ReplicationController> = Api::namespaced(env.client(), env.namespace());
+    let rc: ReplicationController = serde_json::from_value(json!({
+        "metadata": {"name": "legacy-rc"},
+        "spec": {"replicas": 0, "selector": {"app": "legacy"}, "template": {
+            "metadata": {"labels": {"app": "legacy"}},
+            "spec": {"containers": [{"name": "main", "image": "registry.k8s.io/pause:3.10"}]}}},
+    }))
+    .unwrap();
+    let rc = rcs.create(&PostParams::default(), &rc).await.unwrap();
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    create(&cms, cm("rc-dep", "rc", vec![reference(&rc, false)], &[])).await;
+    rcs.delete("legacy-rc", &DeleteParams::default())
+        .await
+        .unwrap();
+    wait_for(|| async {
+        matches!(rcs.get("legacy-rc").await, Err(kube::Error::Api(s)) if s.code == 404)
+    })
+    .await;
+    wait_for(|| async {
+        cms.get("rc-dep")
+            .await
+            .is_ok_and(|c| c.metadata.owner_references.unwrap_or_default().is_empty())
+    })
+    .await;
+}
