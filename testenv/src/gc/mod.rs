@@ -10,7 +10,9 @@
 //! - an object marked with `foregroundDeletion`: its dependents are deleted, and the
 //!   finalizer is removed once no dependent with `blockOwnerDeletion: true` remains;
 //! - an object marked with `orphan`: its dependents lose their reference to it, then the
-//!   finalizer is removed.
+//!   finalizer is removed;
+//! - an object created with a reference to an owner that does not exist: it is examined at
+//!   once (the real collector's "virtual owner" check).
 //!
 //! A dependent is deleted when none of its owners is left (absent, or present with another
 //! uid); one with a live owner left only loses its references to gone owners and to owners
@@ -146,6 +148,39 @@ pub fn marked(cluster: &mut Cluster, def: &std::sync::Arc<ResourceDef>, object: 
     }
     if !work.is_empty() {
         enqueue(cluster, work);
+    }
+}
+
+/// An object was created: as the real collector's check of "virtual" owners, a reference
+/// to an owner that does not exist (or exists with another uid) is dealt with at once: the
+/// object is deleted when no owner is left, or loses the dangling references otherwise.
+pub fn created(cluster: &mut Cluster, def: &ResourceDef, object: &Value, ns: &str) {
+    let Some(refs) = object["metadata"]["ownerReferences"].as_array() else {
+        return;
+    };
+    let dangling = refs
+        .iter()
+        .any(|r| matches!(owners::resolve(cluster, r, ns), Owner::Absent));
+    let Some(def) = cluster
+        .registry
+        .by_storage_key(&def.storage_key)
+        .next()
+        .cloned()
+    else {
+        return;
+    };
+    if dangling {
+        let item = ObjRef {
+            def,
+            ns: ns.to_string(),
+            name: meta::meta_str(object, "name")
+                .unwrap_or_default()
+                .to_string(),
+            uid: meta::meta_str(object, "uid")
+                .unwrap_or_default()
+                .to_string(),
+        };
+        enqueue(cluster, [Work::AttemptToDelete(item)]);
     }
 }
 

@@ -602,7 +602,11 @@ async fn a_second_delete_with_another_policy_swaps_the_finalizers() {
     let env = env().await;
     let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
     let owner = create(&cms, cm("swap-owner", "swap", vec![], &[])).await;
-    create(&cms, cm("swap-held", "swap", vec![reference(&owner, true)], &[HOLD])).await;
+    create(
+        &cms,
+        cm("swap-held", "swap", vec![reference(&owner, true)], &[HOLD]),
+    )
+    .await;
     cms.delete("swap-owner", &DeleteParams::foreground())
         .await
         .unwrap();
@@ -612,14 +616,22 @@ async fn a_second_delete_with_another_policy_swaps_the_finalizers() {
             .is_ok_and(|c| c.metadata.deletion_timestamp.is_some())
     })
     .await;
-    assert!(cms.get("swap-owner").await.is_ok(), "held by its blocking dependent");
+    assert!(
+        cms.get("swap-owner").await.is_ok(),
+        "held by its blocking dependent"
+    );
     // Orphan now: the owner stops waiting, its dependent loses the reference.
     cms.delete("swap-owner", &DeleteParams::orphan())
         .await
         .unwrap();
     wait_for(|| gone(&cms, "swap-owner")).await;
     let held = cms.get("swap-held").await.unwrap();
-    assert!(held.metadata.owner_references.unwrap_or_default().is_empty());
+    assert!(
+        held.metadata
+            .owner_references
+            .unwrap_or_default()
+            .is_empty()
+    );
     release(&cms, "swap-held").await;
 }
 
@@ -649,6 +661,35 @@ async fn replication_controllers_orphan_by_default() {
         cms.get("rc-dep")
             .await
             .is_ok_and(|c| c.metadata.owner_references.unwrap_or_default().is_empty())
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_dependent_created_for_an_absent_owner_is_collected() {
+    let env = env().await;
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    let live = create(&cms, cm("va-live", "va", vec![], &[])).await;
+    let mut ghost = reference(&live, false);
+    ghost.name = "va-ghost".into();
+    ghost.uid = "00000000-0000-0000-0000-000000000000".into();
+    cms.create(
+        &PostParams::default(),
+        &cm("va-orphan", "va", vec![ghost.clone()], &[]),
+    )
+    .await
+    .unwrap();
+    cms.create(
+        &PostParams::default(),
+        &cm("va-mixed", "va", vec![reference(&live, false), ghost], &[]),
+    )
+    .await
+    .unwrap();
+    wait_for(|| gone(&cms, "va-orphan")).await;
+    wait_for(|| async {
+        cms.get("va-mixed")
+            .await
+            .is_ok_and(|c| c.metadata.owner_references.unwrap_or_default().len() == 1)
     })
     .await;
 }
