@@ -24,7 +24,7 @@
 pub mod owners;
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use serde_json::{Value, json};
 
@@ -50,26 +50,28 @@ thread_local! {
     // request and needs no synchronisation of its own.
     static QUEUE: RefCell<VecDeque<Work>> = const { RefCell::new(VecDeque::new()) };
     static DRAINING: Cell<bool> = const { Cell::new(false) };
-    // uids named by any ownerReference when the drain started. A drain only removes
-    // objects and references, so this stays a superset and lets most "dependents of"
-    // scans be skipped (a fan-out of N dependents would otherwise scan the store N times).
-    static REFERENCED: RefCell<Option<HashSet<String>>> = const { RefCell::new(None) };
+    // Who names which owner uid, indexed at the first lookup of a drain. A drain only
+    // removes objects and references, so the index stays a superset of the truth (entries are
+    // checked against the store when used) and a fan-out or a chain of N objects costs one
+    // store scan instead of N.
+    static INDEX: RefCell<Option<HashMap<String, Vec<owners::Location>>>> =
+        const { RefCell::new(None) };
 }
 
-/// Every object whose ownerReferences name `uid` (see [`owners::dependents_of`]), skipping
-/// the scan during a drain when no object referenced `uid` at its start.
+/// Every object whose ownerReferences name `uid`: a store scan outside a drain, the drain's
+/// index inside one.
 fn dependents(cluster: &Cluster, uid: &str) -> Vec<owners::Dependent> {
-    if DRAINING.with(Cell::get) {
-        let known = REFERENCED.with(|r| {
-            r.borrow_mut()
-                .get_or_insert_with(|| owners::referenced_uids(cluster))
-                .contains(uid)
-        });
-        if !known {
-            return Vec::new();
-        }
+    if !DRAINING.with(Cell::get) {
+        return owners::dependents_of(cluster, uid);
     }
-    owners::dependents_of(cluster, uid)
+    INDEX.with(|index| {
+        let mut index = index.borrow_mut();
+        let index = index.get_or_insert_with(|| owners::reference_index(cluster));
+        match index.get(uid) {
+            Some(candidates) => owners::dependents_among(cluster, uid, candidates),
+            None => Vec::new(),
+        }
+    })
 }
 
 /// Resets the drain state even if processing panics.
@@ -79,7 +81,7 @@ impl Drop for DrainGuard {
     fn drop(&mut self) {
         DRAINING.with(|d| d.set(false));
         QUEUE.with(|q| q.borrow_mut().clear());
-        REFERENCED.with(|r| r.borrow_mut().take());
+        INDEX.with(|r| r.borrow_mut().take());
     }
 }
 
@@ -347,5 +349,85 @@ fn remove_finalizer(cluster: &mut Cluster, obj: &ObjRef, latest: &Value, finaliz
         cluster
             .store
             .put(&obj.def.storage_key, &obj.ns, &obj.name, updated);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rest::{Api, ApiOptions, Query, write};
+
+    /// Creates `n` configmaps in `default`, each owned by the previous (the first by none),
+    /// with `blockOwnerDeletion`; returns their names.
+    fn chain(cluster: &mut Cluster, n: usize) -> Vec<String> {
+        let def = cluster.registry.get("", "v1", "configmaps").unwrap();
+        let mut names = Vec::new();
+        let mut owner: Option<(String, String)> = None;
+        for i in 0..n {
+            let name = format!("link-{i}");
+            let mut object =
+                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}});
+            if let Some((owner_name, uid)) = &owner {
+                object["metadata"]["ownerReferences"] = json!([{"apiVersion": "v1", "kind": "ConfigMap",
+                    "name": owner_name, "uid": uid, "blockOwnerDeletion": true}]);
+            }
+            let (stored, _) =
+                write::create_object(cluster, &def, Some("default"), object, &Query::parse(None))
+                    .unwrap();
+            owner = Some((
+                name.clone(),
+                meta::meta_str(&stored, "uid").unwrap().to_string(),
+            ));
+            names.push(name);
+        }
+        names
+    }
+
+    fn remaining(cluster: &Cluster, names: &[String]) -> usize {
+        names
+            .iter()
+            .filter(|n| cluster.store.get("/configmaps", "default", n).is_some())
+            .count()
+    }
+
+    #[test]
+    fn long_chains_are_collected_without_recursion() {
+        for policy in ["Background", "Foreground"] {
+            let api = Api::new(ApiOptions::default());
+            let mut cluster = api.lock();
+            let names = chain(&mut cluster, 2000);
+            let def = cluster.registry.get("", "v1", "configmaps").unwrap();
+            let options = DeleteOptions {
+                propagation: Some(policy.to_string()),
+                ..Default::default()
+            };
+            delete::delete_object(&mut cluster, &def, "default", "link-0", &options).unwrap();
+            assert_eq!(remaining(&cluster, &names), 0, "{policy}");
+            assert!(!DRAINING.with(Cell::get));
+        }
+    }
+
+    #[test]
+    fn orphaned_chain_members_keep_their_own_dependents() {
+        let api = Api::new(ApiOptions::default());
+        let mut cluster = api.lock();
+        let names = chain(&mut cluster, 3);
+        let def = cluster.registry.get("", "v1", "configmaps").unwrap();
+        let options = DeleteOptions {
+            propagation: Some("Orphan".into()),
+            ..Default::default()
+        };
+        delete::delete_object(&mut cluster, &def, "default", "link-0", &options).unwrap();
+        assert_eq!(remaining(&cluster, &names), 2);
+        let middle = cluster
+            .store
+            .get("/configmaps", "default", "link-1")
+            .unwrap();
+        assert!(middle["metadata"].get("ownerReferences").is_none());
+        let last = cluster
+            .store
+            .get("/configmaps", "default", "link-2")
+            .unwrap();
+        assert_eq!(last["metadata"]["ownerReferences"][0]["name"], "link-1");
     }
 }

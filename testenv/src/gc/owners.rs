@@ -1,7 +1,7 @@
 //! Owner references as the garbage collector reads them: resolving a reference to the live
 //! owner, classifying a dependent's owners, and finding the dependents of an owner.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -160,32 +160,61 @@ pub fn dependents_of(cluster: &Cluster, owner_uid: &str) -> Vec<Dependent> {
     out
 }
 
-/// Every uid named by an ownerReference of any object.
-pub fn referenced_uids(cluster: &Cluster) -> HashSet<String> {
-    let mut out = HashSet::new();
+/// Where an object is stored: its resource, namespace and name.
+pub type Location = (Arc<ResourceDef>, String, String);
+
+/// Every object naming each owner uid in its ownerReferences (one scan of the store).
+pub fn reference_index(cluster: &Cluster) -> HashMap<String, Vec<Location>> {
+    let mut out: HashMap<String, Vec<Location>> = HashMap::new();
     let mut seen = HashSet::new();
     for def in cluster.registry.all() {
         if !seen.insert(def.storage_key.as_str()) {
             continue;
         }
-        for obj in cluster
-            .store
-            .bucket(&def.storage_key)
-            .into_iter()
-            .flat_map(|b| b.values())
-        {
+        for ((ns, name), obj) in cluster.store.bucket(&def.storage_key).into_iter().flatten() {
             for r in obj["metadata"]["ownerReferences"]
                 .as_array()
                 .into_iter()
                 .flatten()
             {
                 if let Some(uid) = r["uid"].as_str() {
-                    out.insert(uid.to_string());
+                    out.entry(uid.to_string()).or_default().push((
+                        def.clone(),
+                        ns.clone(),
+                        name.clone(),
+                    ));
                 }
             }
         }
     }
     out
+}
+
+/// The objects among `candidates` that still exist and still name `owner_uid`.
+pub fn dependents_among(
+    cluster: &Cluster,
+    owner_uid: &str,
+    candidates: &[Location],
+) -> Vec<Dependent> {
+    candidates
+        .iter()
+        .filter_map(|(def, ns, name)| {
+            let obj = cluster.store.get(&def.storage_key, ns, name)?;
+            let reference = obj["metadata"]["ownerReferences"]
+                .as_array()?
+                .iter()
+                .find(|r| r["uid"].as_str() == Some(owner_uid))?;
+            Some(Dependent {
+                blocks: reference["blockOwnerDeletion"].as_bool() == Some(true),
+                obj: ObjRef {
+                    def: def.clone(),
+                    ns: ns.clone(),
+                    name: name.clone(),
+                    uid: meta::meta_str(&obj, "uid").unwrap_or_default().to_string(),
+                },
+            })
+        })
+        .collect()
 }
 
 /// `object` without the owner references whose uid is in `uids` (the field is dropped when
