@@ -92,11 +92,16 @@ pub fn compile(src: &str) -> Result<Arc<Program>, CelError> {
     if let Some(p) = cache().lock().unwrap_or_else(|e| e.into_inner()).get(src) {
         return Ok(p.clone());
     }
-    let program = env()
-        .compile(src)
-        .map_err(|e| CelError::Compile(e.to_string()))?;
-    super::cel_check::check_references(program.expression())
-        .map_err(|e| CelError::Compile(format!("ERROR: <input>: {e}")))?;
+    // The parser descends once per nesting level with large frames: parse on a thread
+    // with room for it, so that no rule can overflow a request thread's stack.
+    let program = on_large_stack(|| {
+        let program = env()
+            .compile(src)
+            .map_err(|e| CelError::Compile(e.to_string()))?;
+        super::cel_check::check_references(program.expression())
+            .map_err(|e| CelError::Compile(format!("ERROR: <input>: {e}")))?;
+        Ok(program)
+    })?;
     let uses_old_self = program.references().has_variable("oldSelf");
     let program = Arc::new(Program {
         program,
@@ -108,6 +113,29 @@ pub fn compile(src: &str) -> Result<Arc<Program>, CelError> {
     }
     cache.insert(src.to_string(), program.clone());
     Ok(program)
+}
+
+/// Stack for compiling and evaluating rules: the evaluator recurses once per level of the
+/// expression (several KiB per level in debug builds), up to the depth limit of
+/// [`super::cel_check`]. Only the pages used are committed.
+const STACK: usize = 64 << 20;
+
+/// Runs `f` on a scoped thread with a [`STACK`]-sized stack.
+pub fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        match std::thread::Builder::new()
+            .name("cel".into())
+            .stack_size(STACK)
+            .spawn_scoped(scope, f)
+        {
+            Ok(handle) => match handle.join() {
+                Ok(v) => v,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            // No thread to be had: a programming or resource error the caller cannot fix.
+            Err(e) => panic!("cannot start a thread for CEL: {e}"),
+        }
+    })
 }
 
 /// What `oldSelf` is bound to.
@@ -300,6 +328,21 @@ mod tests {
             check("[].max() == 1", v),
             Err(CelError::Runtime(m)) if m.contains("empty")
         ));
+    }
+
+    #[test]
+    fn deep_expressions_are_refused_not_overflowing() {
+        let nested = format!("{}self{} == 1", "(".repeat(300), ")".repeat(300));
+        assert!(matches!(compile(&nested), Err(CelError::Compile(_))));
+        let chain = format!("{} == 1", vec!["self"; 2000].join(" + "));
+        assert!(
+            matches!(compile(&chain), Err(CelError::Compile(m)) if m.contains("recursion limit")),
+        );
+        // Within the limit, evaluation runs on the large stack (see `rules`).
+        let sum = format!("{} == 240", vec!["self"; 240].join(" + "));
+        let p = compile(&sum).unwrap();
+        let ok = on_large_stack(|| eval_bool(&p, &json!(1), OldSelf::Unbound, &json!({})));
+        assert_eq!(ok, Ok(true));
     }
 
     #[test]

@@ -138,13 +138,23 @@ const MEMBER_FUNCTIONS: &[&str] = &[
 /// Namespaces of global functions (`math.greatest(...)` parses as a call on `math`).
 const NAMESPACES: &[&str] = &["optional", "strings", "lists", "sets", "math", "cel", "ip"];
 
-/// Checks `expr` for undeclared references; the error is cel-go's text.
+/// cel-go's default limit on expression nesting; deeper expressions are refused, which
+/// also bounds the evaluator's recursion.
+pub const MAX_DEPTH: usize = 250;
+
+/// Checks `expr` for undeclared references and excessive nesting; the error is cel-go's
+/// text.
 pub fn check_references(expr: &IdedExpr) -> Result<(), String> {
     let mut scope = vec!["self".to_string(), "oldSelf".to_string()];
-    walk(expr, &mut scope)
+    walk(expr, &mut scope, 0)
 }
 
-fn walk(e: &IdedExpr, scope: &mut Vec<String>) -> Result<(), String> {
+fn walk(e: &IdedExpr, scope: &mut Vec<String>, depth: usize) -> Result<(), String> {
+    if depth > MAX_DEPTH {
+        return Err(format!("expression recursion limit exceeded: {MAX_DEPTH}"));
+    }
+    let depth = depth + 1;
+    let walk = |e: &IdedExpr, scope: &mut Vec<String>| walk(e, scope, depth);
     match &e.expr {
         Expr::Ident(name) => {
             if scope.iter().any(|s| s == name) || is_type_name(name) {

@@ -15,7 +15,38 @@ use serde_json::Value;
 
 /// Evaluates the rules of every node of `v` (and, on update, the transition rules against
 /// `old`), appending the failures to `errs` with the real server's paths and texts.
+///
+/// Schemas with rules are evaluated on a thread with a large stack (see
+/// [`cel::on_large_stack`]): one thread per validated write, none without rules.
 pub fn check_rules(
+    v: &Value,
+    schema: &Value,
+    old: Option<&Value>,
+    is_update: bool,
+    path: &str,
+    errs: &mut Vec<FieldError>,
+) {
+    if !has_rules(schema) {
+        return;
+    }
+    let found = cel::on_large_stack(|| {
+        let mut found = Vec::new();
+        check_node(v, schema, old, is_update, path, &mut found);
+        found
+    });
+    errs.extend(found);
+}
+
+/// Whether `schema` has `x-kubernetes-validations` anywhere.
+fn has_rules(schema: &Value) -> bool {
+    match schema {
+        Value::Object(m) => m.contains_key("x-kubernetes-validations") || m.values().any(has_rules),
+        Value::Array(items) => items.iter().any(has_rules),
+        _ => false,
+    }
+}
+
+fn check_node(
     v: &Value,
     schema: &Value,
     old: Option<&Value>,
@@ -46,7 +77,7 @@ pub fn check_rules(
                 if let Some(sub) = property_schema(s, key) {
                     let old_child = old.and_then(|o| o.get(key.as_str()));
                     let p = child(path, key);
-                    check_rules(&obj[key.as_str()], sub, old_child, is_update, &p, errs);
+                    check_node(&obj[key.as_str()], sub, old_child, is_update, &p, errs);
                 }
             }
         }
