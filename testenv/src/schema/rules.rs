@@ -132,8 +132,12 @@ fn check_rule(
     };
     // A rule that does not compile was refused with its CRD; one that slipped in (stored
     // before this check) is not enforced.
-    let Ok(program) = cel::compile(text) else {
-        return;
+    let program = match cel::compile(text) {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::debug!(rule = text, error = %e, "x-kubernetes-validations rule not enforced");
+            return;
+        }
     };
     let optional_old = rule.get("optionalOldSelf").and_then(Value::as_bool) == Some(true);
     let old_self = if !program.uses_old_self {
@@ -168,7 +172,9 @@ fn check_rule(
                 &format!("{e} evaluating rule: {shown}"),
             ));
         }
-        Err(_) => {}
+        Err(e) => {
+            tracing::debug!(rule = text, field, error = %e, "x-kubernetes-validations rule not enforced: the evaluator lacks what it uses");
+        }
     }
 }
 
