@@ -1,14 +1,16 @@
 //! DELETE of objects and collections: finalizers, deletionTimestamp, preconditions,
-//! namespace and CRD cascades, and owner-reference garbage collection.
+//! namespace and CRD cascades; owner-reference garbage collection follows a removal or a
+//! marking (see `crate::gc`).
 
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
 use super::{Api, Cluster, Reply, Req, meta, read, write};
+use crate::gc::owners::{FOREGROUND, ORPHAN};
 use crate::registry::{ResourceDef, crd};
 use crate::rest::route::Target;
-use crate::status::{self, ApiError};
+use crate::status::{self, ApiError, Cause};
 
 /// `DeleteOptions` fields the server honours.
 #[derive(Debug, Default, Clone)]
@@ -17,29 +19,76 @@ pub struct DeleteOptions {
     pub uid: Option<String>,
     /// `preconditions.resourceVersion`
     pub resource_version: Option<String>,
-    /// `propagationPolicy`: Orphan, Background (default) or Foreground.
+    /// `propagationPolicy`: Orphan, Background or Foreground.
     pub propagation: Option<String>,
+    /// The legacy `orphanDependents` (true is Orphan, false Background).
+    pub orphan_dependents: Option<bool>,
+    /// `gracePeriodSeconds` (honoured for pods bound to a node; other kinds go at once).
+    pub grace_period: Option<i64>,
     /// `dryRun: ["All"]` in the body or `?dryRun=All`.
     pub dry_run: bool,
 }
 
+/// 422 Invalid on `DeleteOptions.meta.k8s.io`, as `ValidateDeleteOptions` reports it.
+fn invalid_options(causes: Vec<Cause>) -> ApiError {
+    let summary: Vec<String> = causes
+        .iter()
+        .map(|c| format!("{}: {}", c.field, c.message))
+        .collect();
+    let summary = if summary.len() == 1 {
+        summary[0].clone()
+    } else {
+        format!("[{}]", summary.join(", "))
+    };
+    ApiError {
+        code: 422,
+        reason: "Invalid",
+        message: format!("DeleteOptions.meta.k8s.io \"\" is invalid: {summary}"),
+        details: json!({"group": "meta.k8s.io", "kind": "DeleteOptions",
+            "causes": causes.iter().map(|c| json!({"reason": c.reason, "message": c.message, "field": c.field})).collect::<Vec<_>>(),
+        }),
+    }
+}
+
 impl DeleteOptions {
-    /// Reads the options from the body (if any) and the query.
+    /// Reads the options from the body (if any) and the query, and validates them as the
+    /// real server does.
     pub fn from_request(req: &Req) -> Result<Self, ApiError> {
         let mut o = DeleteOptions {
             dry_run: req.query.dry_run(),
             propagation: req.query.get("propagationPolicy").map(str::to_string),
+            orphan_dependents: req.query.get("orphanDependents").map(|v| v == "true"),
+            grace_period: match req.query.get("gracePeriodSeconds") {
+                Some(g) => Some(g.parse().map_err(|_| {
+                    ApiError::bad_request(format!(
+                        "invalid gracePeriodSeconds {g:?}: must be an integer"
+                    ))
+                })?),
+                None => None,
+            },
             ..Default::default()
         };
-        if req.body.iter().any(|b| !b.is_ascii_whitespace()) {
-            let body: Value = serde_json::from_slice(&req.body)
-                .map_err(|e| ApiError::bad_request(format!("invalid DeleteOptions: {e}")))?;
+        let body: Option<Value> = if req.body.iter().any(|b| !b.is_ascii_whitespace()) {
+            Some(
+                serde_json::from_slice(&req.body)
+                    .map_err(|e| ApiError::bad_request(format!("invalid DeleteOptions: {e}")))?,
+            )
+        } else {
+            None
+        };
+        if let Some(body) = &body {
             o.uid = body["preconditions"]["uid"].as_str().map(str::to_string);
             o.resource_version = body["preconditions"]["resourceVersion"]
                 .as_str()
                 .map(str::to_string);
             if let Some(p) = body["propagationPolicy"].as_str() {
                 o.propagation = Some(p.to_string());
+            }
+            if let Some(b) = body["orphanDependents"].as_bool() {
+                o.orphan_dependents = Some(b);
+            }
+            if let Some(g) = body["gracePeriodSeconds"].as_i64() {
+                o.grace_period = Some(g);
             }
             if body["dryRun"]
                 .as_array()
@@ -48,29 +97,139 @@ impl DeleteOptions {
                 o.dry_run = true;
             }
         }
-        if let Some(p) = &o.propagation
-            && !matches!(p.as_str(), "Orphan" | "Background" | "Foreground")
-        {
-            return Err(ApiError::bad_request(format!(
-                "propagationPolicy: Unsupported value: \"{p}\": supported values: \"Foreground\", \"Background\", \"Orphan\""
-            )));
+        let mut causes = Vec::new();
+        if let Some(p) = &o.propagation {
+            if o.orphan_dependents.is_some() {
+                causes.push(Cause {
+                    reason: "FieldValueInvalid".into(),
+                    message: format!(
+                        "Invalid value: \"{p}\": orphanDependents and deletionPropagation cannot be both set"
+                    ),
+                    field: "propagationPolicy".into(),
+                });
+            }
+            if !matches!(p.as_str(), "Orphan" | "Background" | "Foreground") {
+                causes.push(Cause {
+                    reason: "FieldValueNotSupported".into(),
+                    message: format!(
+                        "Unsupported value: \"{p}\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""
+                    ),
+                    field: "propagationPolicy".into(),
+                });
+            }
+        }
+        for v in dry_run_values(req, body.as_ref()) {
+            if v != "All" {
+                causes.push(Cause {
+                    reason: "FieldValueNotSupported".into(),
+                    message: format!("Unsupported value: \"{v}\": supported values: \"All\""),
+                    field: "dryRun".into(),
+                });
+            }
+        }
+        if !causes.is_empty() {
+            return Err(invalid_options(causes));
         }
         Ok(o)
     }
+
+    /// Whether the request names a policy (a policy named on a second DELETE of an object
+    /// already being deleted replaces the garbage-collection finalizers).
+    fn explicit_policy(&self) -> bool {
+        self.propagation.is_some() || self.orphan_dependents.is_some()
+    }
+
+    /// The finalizers of `current` once this deletion is applied, as the real server's
+    /// `deletionFinalizersForGarbageCollection` computes them: the user's ones, then
+    /// `orphan` or `foregroundDeletion` as the policy (explicit, then already present, then
+    /// the resource's default) asks.
+    fn finalizers_for(&self, def: &ResourceDef, current: &Value) -> Vec<String> {
+        let existing = meta::finalizers(current);
+        let had_orphan = existing.iter().any(|f| f == ORPHAN);
+        let had_foreground = existing.iter().any(|f| f == FOREGROUND);
+        let orphan = match (self.orphan_dependents, self.propagation.as_deref()) {
+            (Some(b), _) => b,
+            (None, Some(p)) => p == "Orphan",
+            (None, None) => had_orphan || (!had_foreground && orphans_by_default(def)),
+        };
+        let foreground = match (self.orphan_dependents, self.propagation.as_deref()) {
+            (Some(_), _) => false,
+            (None, Some(p)) => p == "Foreground",
+            (None, None) => had_foreground,
+        };
+        let mut out: Vec<String> = existing
+            .into_iter()
+            .filter(|f| f != ORPHAN && f != FOREGROUND)
+            .collect();
+        if orphan {
+            out.push(ORPHAN.to_string());
+        }
+        if foreground {
+            out.push(FOREGROUND.to_string());
+        }
+        out
+    }
+}
+
+/// The `dryRun` values of the query and the body.
+fn dry_run_values(req: &Req, body: Option<&Value>) -> Vec<String> {
+    let mut out: Vec<String> = req
+        .query
+        .get("dryRun")
+        .map(str::to_string)
+        .into_iter()
+        .collect();
+    if let Some(values) = body.and_then(|b| b["dryRun"].as_array()) {
+        out.extend(values.iter().filter_map(Value::as_str).map(str::to_string));
+    }
+    out
+}
+
+/// Resources whose default policy is still Orphan: core/v1 ReplicationControllers, kept so
+/// for backward compatibility by the real server; every other resource defaults to
+/// Background.
+fn orphans_by_default(def: &ResourceDef) -> bool {
+    def.group.is_empty() && def.plural == "replicationcontrollers"
+}
+
+/// The grace period of a pod deletion, when the pod waits for its kubelet: it is bound to
+/// a node, not finished, and the period (asked, or `terminationGracePeriodSeconds`,
+/// default 30) is not zero. Negative periods count as 1 s, as on the real server.
+fn pod_grace_period(def: &ResourceDef, pod: &Value, options: &DeleteOptions) -> Option<i64> {
+    if !(def.group.is_empty() && def.plural == "pods") {
+        return None;
+    }
+    let bound = pod["spec"]["nodeName"]
+        .as_str()
+        .is_some_and(|n| !n.is_empty());
+    let finished = matches!(
+        pod["status"]["phase"].as_str(),
+        Some("Succeeded" | "Failed")
+    );
+    if !bound || finished {
+        return None;
+    }
+    let grace = options
+        .grace_period
+        .or_else(|| pod["spec"]["terminationGracePeriodSeconds"].as_i64())
+        .unwrap_or(30);
+    let grace = if grace < 0 { 1 } else { grace };
+    (grace > 0).then_some(grace)
 }
 
 /// Whether the object was removed or is now waiting for finalizers.
 pub enum Deleted {
     /// Gone from the store; the last state.
     Removed(Arc<Value>),
-    /// Marked with deletionTimestamp; finalizers pending.
+    /// Marked with deletionTimestamp; finalizers pending. The state right after marking
+    /// (the garbage collector may already have finished the deletion).
     Pending(Arc<Value>),
 }
 
 /// Deletes one object following the real server's rules.
 pub fn delete_object(
     cluster: &mut Cluster,
-    def: &ResourceDef,
+    def: &Arc<ResourceDef>,
     ns: &str,
     name: &str,
     options: &DeleteOptions,
@@ -103,12 +262,6 @@ pub fn delete_object(
             ));
         }
     }
-    if options.propagation.as_deref() == Some("Orphan")
-        && !options.dry_run
-        && let Some(uid) = meta::meta_str(&current, "uid")
-    {
-        orphan_dependents(cluster, uid);
-    }
     let is_namespace = def.group.is_empty() && def.plural == "namespaces";
     if is_namespace && matches!(name, "default" | "kube-system" | "kube-public") {
         return Err(ApiError::forbidden(
@@ -118,7 +271,18 @@ pub fn delete_object(
         ));
     }
     let is_crd = write::is_crd(def);
-    let needs_wait = !meta::finalizers(&current).is_empty() || is_namespace || is_crd;
+    // Namespaces and CRDs have their own deletion machinery; garbage-collection
+    // finalizers are for everything else.
+    let finalizers = if is_namespace || is_crd {
+        meta::finalizers(&current)
+    } else {
+        options.finalizers_for(def, &current)
+    };
+    let grace = pod_grace_period(def, &current, options);
+    if meta::is_deleting(&current) {
+        return redelete(cluster, def, ns, name, &current, options, finalizers, grace);
+    }
+    let needs_wait = !finalizers.is_empty() || is_namespace || is_crd || grace.is_some();
     if !needs_wait {
         if options.dry_run {
             return Ok(Deleted::Removed(current));
@@ -127,15 +291,14 @@ pub fn delete_object(
             .ok_or_else(|| ApiError::not_found(def, name))?;
         return Ok(Deleted::Removed(removed));
     }
-    if meta::is_deleting(&current) {
-        return Ok(Deleted::Pending(current));
-    }
     let mut marked = (*current).clone();
-    marked["metadata"]["deletionTimestamp"] = Value::String(meta::now());
-    marked["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+    let grace_secs = grace.unwrap_or(0);
+    marked["metadata"]["deletionTimestamp"] = Value::String(timestamp_in(grace_secs));
+    marked["metadata"]["deletionGracePeriodSeconds"] = json!(grace_secs);
     if let Some(g) = marked["metadata"]["generation"].as_i64() {
         marked["metadata"]["generation"] = json!(g + 1);
     }
+    set_finalizers(&mut marked, &finalizers);
     if is_namespace {
         marked["status"]["phase"] = json!("Terminating");
     }
@@ -149,11 +312,84 @@ pub fn delete_object(
     if is_crd {
         empty_crd(cluster, &stored);
     }
-    // The cascades may have finished the deletion already.
-    Ok(match cluster.store.get(&def.storage_key, ns, name) {
-        Some(obj) => Deleted::Pending(obj),
-        None => Deleted::Removed(stored),
-    })
+    if is_namespace || is_crd {
+        // The cascades may have finished the deletion already.
+        return Ok(match cluster.store.get(&def.storage_key, ns, name) {
+            Some(obj) => Deleted::Pending(obj),
+            None => Deleted::Removed(stored),
+        });
+    }
+    crate::gc::marked(cluster, def, &stored, ns);
+    Ok(Deleted::Pending(stored))
+}
+
+/// DELETE of an object already being deleted: a named policy replaces the
+/// garbage-collection finalizers, a shorter pod grace period replaces the longer one; the
+/// object goes if nothing holds it any more.
+#[allow(clippy::too_many_arguments)]
+fn redelete(
+    cluster: &mut Cluster,
+    def: &Arc<ResourceDef>,
+    ns: &str,
+    name: &str,
+    current: &Arc<Value>,
+    options: &DeleteOptions,
+    finalizers: Vec<String>,
+    grace: Option<i64>,
+) -> Result<Deleted, ApiError> {
+    let mut updated = (**current).clone();
+    let old_grace = current["metadata"]["deletionGracePeriodSeconds"].as_i64();
+    let pod_waiting = old_grace.is_some_and(|g| g > 0);
+    let mut grace_left = pod_waiting;
+    if pod_waiting && grace.is_none_or(|g| Some(g) < old_grace) {
+        let g = grace.unwrap_or(0);
+        updated["metadata"]["deletionTimestamp"] = Value::String(timestamp_in(g));
+        updated["metadata"]["deletionGracePeriodSeconds"] = json!(g);
+        grace_left = g > 0;
+    }
+    if options.explicit_policy() {
+        set_finalizers(&mut updated, &finalizers);
+    }
+    if updated == **current {
+        return Ok(Deleted::Pending(current.clone()));
+    }
+    if finalizers_empty(&updated) && !grace_left {
+        if options.dry_run {
+            return Ok(Deleted::Removed(Arc::new(updated)));
+        }
+        let removed = remove_now(cluster, def, ns, name, Some(updated))
+            .ok_or_else(|| ApiError::not_found(def, name))?;
+        return Ok(Deleted::Removed(removed));
+    }
+    if options.dry_run {
+        return Ok(Deleted::Pending(Arc::new(updated)));
+    }
+    let stored = cluster.store.put(&def.storage_key, ns, name, updated);
+    crate::gc::marked(cluster, def, &stored, ns);
+    Ok(Deleted::Pending(stored))
+}
+
+fn finalizers_empty(object: &Value) -> bool {
+    meta::finalizers(object).is_empty()
+}
+
+fn set_finalizers(object: &mut Value, finalizers: &[String]) {
+    if finalizers.is_empty() {
+        if let Some(m) = object["metadata"].as_object_mut() {
+            m.remove("finalizers");
+        }
+    } else {
+        object["metadata"]["finalizers"] = json!(finalizers);
+    }
+}
+
+/// RFC 3339 time `secs` seconds from now (a deletionTimestamp).
+fn timestamp_in(secs: i64) -> String {
+    if secs <= 0 {
+        return meta::now();
+    }
+    let at = jiff::Timestamp::now() + jiff::SignedDuration::from_secs(secs);
+    at.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
 /// Removes an object now (no finalizers left) and runs what follows a removal: garbage
@@ -173,9 +409,7 @@ pub fn remove_now(
             .remove_bucket(&crd::storage_key(&group, &plural));
         cluster.registry.remove_resource(&group, &plural);
     }
-    if let Some(uid) = meta::meta_str(&removed, "uid") {
-        collect_dependents(cluster, uid);
-    }
+    crate::gc::removed(cluster, &removed, ns);
     if !ns.is_empty() {
         finish_namespace_if_empty(cluster, ns);
     }
@@ -183,79 +417,6 @@ pub fn remove_now(
         finish_crd_if_empty(cluster, def);
     }
     Some(removed)
-}
-
-/// Every (resource, namespace, name) whose ownerReferences name `owner_uid`.
-fn dependents_of(cluster: &Cluster, owner_uid: &str) -> Vec<(Arc<ResourceDef>, String, String)> {
-    let mut dependents = Vec::new();
-    let mut seen_keys = std::collections::HashSet::new();
-    for def in cluster.registry.all() {
-        if !seen_keys.insert(def.storage_key.clone()) {
-            continue;
-        }
-        let Some(bucket) = cluster.store.bucket(&def.storage_key) else {
-            continue;
-        };
-        for ((ns, name), obj) in bucket {
-            let owners = obj["metadata"]["ownerReferences"].as_array();
-            if owners.is_some_and(|o| o.iter().any(|r| r["uid"].as_str() == Some(owner_uid))) {
-                dependents.push((def.clone(), ns.clone(), name.clone()));
-            }
-        }
-    }
-    dependents
-}
-
-/// `propagationPolicy: Orphan`: dependents lose their reference to the owner and stay.
-fn orphan_dependents(cluster: &mut Cluster, owner_uid: &str) {
-    for (def, ns, name) in dependents_of(cluster, owner_uid) {
-        let Some(obj) = cluster.store.get(&def.storage_key, &ns, &name) else {
-            continue;
-        };
-        let mut obj = (*obj).clone();
-        if let Some(refs) = obj["metadata"]["ownerReferences"].as_array_mut() {
-            refs.retain(|r| r["uid"].as_str() != Some(owner_uid));
-            if refs.is_empty()
-                && let Some(m) = obj["metadata"].as_object_mut()
-            {
-                m.remove("ownerReferences");
-            }
-        }
-        cluster.store.put(&def.storage_key, &ns, &name, obj);
-    }
-}
-
-/// Background garbage collection: objects whose owners are all gone are deleted.
-fn collect_dependents(cluster: &mut Cluster, owner_uid: &str) {
-    let dependents = dependents_of(cluster, owner_uid);
-    for (def, ns, name) in dependents {
-        let Some(obj) = cluster.store.get(&def.storage_key, &ns, &name) else {
-            continue;
-        };
-        let owners: Vec<Value> = obj["metadata"]["ownerReferences"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        let remaining: Vec<Value> = owners
-            .iter()
-            .filter(|r| r["uid"].as_str() != Some(owner_uid) && owner_exists(cluster, r))
-            .cloned()
-            .collect();
-        if remaining.is_empty() {
-            let _ = delete_object(cluster, &def, &ns, &name, &DeleteOptions::default());
-        }
-    }
-}
-
-fn owner_exists(cluster: &Cluster, reference: &Value) -> bool {
-    let uid = reference["uid"].as_str().unwrap_or_default();
-    let kind = reference["kind"].as_str().unwrap_or_default();
-    cluster.registry.all().filter(|d| d.kind == kind).any(|d| {
-        cluster
-            .store
-            .bucket(&d.storage_key)
-            .is_some_and(|b| b.values().any(|o| meta::meta_str(o, "uid") == Some(uid)))
-    })
 }
 
 /// Deletes everything in a terminating namespace; the namespace goes once it is empty.
@@ -279,7 +440,10 @@ fn finish_namespace_if_empty(cluster: &mut Cluster, ns: &str) {
     let mut last = (*namespace).clone();
     last["spec"]["finalizers"] = json!([]);
     if meta::finalizers(&last).is_empty() {
-        cluster.store.remove("/namespaces", "", ns, Some(last));
+        // A namespace can own cluster-scoped objects.
+        if let Some(removed) = cluster.store.remove("/namespaces", "", ns, Some(last)) {
+            crate::gc::removed(cluster, &removed, "");
+        }
     } else {
         cluster.store.put("/namespaces", "", ns, last);
     }
@@ -344,7 +508,16 @@ pub fn delete(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
     let def = &target.def;
     Ok(
         match delete_object(&mut cluster, def, ns, name, &options)? {
-            Deleted::Pending(obj) => Reply::json(202, write::as_version(def, &obj)),
+            // 202 only when `orphanDependents: false` was asked, as the real server (kept
+            // for old clients); otherwise 200 with the object being deleted.
+            Deleted::Pending(obj) => {
+                let code = if options.orphan_dependents == Some(false) {
+                    202
+                } else {
+                    200
+                };
+                Reply::json(code, write::as_version(def, &obj))
+            }
             Deleted::Removed(obj) => {
                 if def.group.is_empty() && matches!(def.plural.as_str(), "namespaces" | "pods") {
                     Reply::json(200, write::as_version(def, &obj))

@@ -237,6 +237,7 @@ pub fn create_object(
     if is_crd {
         register_crd(cluster, &stored);
     }
+    crate::gc::created(cluster, def, &stored, &ns);
     Ok((stored, warnings))
 }
 

@@ -8,8 +8,9 @@
 //! - [`apply_defaults`]: structural defaulting, including the nullable rules;
 //! - [`validate`]: OpenAPI v3 validation of an object, with kube-openapi's paths and texts,
 //!   the list-type and embedded-resource checks, and the `x-kubernetes-validations` CEL rules
-//!   of a supported subset; [`validate_update`] also runs the transition rules that use
-//!   `oldSelf` and ratchets (drops errors about values the update did not change);
+//!   (evaluated with the `cel` crate, see the `cel` and `rules` modules); [`validate_update`]
+//!   also runs the transition rules that use `oldSelf` and ratchets (drops errors about
+//!   values the update did not change);
 //! - [`FieldError`] and the message helpers ([`invalid_status_message`],
 //!   [`strict_decoding_status_message`], [`unknown_field_message`]) that print what the real
 //!   server prints.
@@ -19,12 +20,16 @@
 //! [`check_structural`].
 
 mod cel;
+mod cel_check;
+mod cel_lib;
+mod cel_value;
 mod crd;
 mod default;
 mod errors;
 mod formats;
 mod prune;
 mod ratchet;
+mod rules;
 mod structural;
 mod validate;
 

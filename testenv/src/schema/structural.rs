@@ -699,6 +699,7 @@ fn validation_rules(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldErro
                 &reasons,
             ));
         }
+        errs.extend(super::rules::rule_errors(rule, &p));
     }
 }
 

@@ -6,7 +6,7 @@
 //! Paths are kube-openapi's (`spec.list[0].name`), messages the real server's, e.g.
 //! `spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"`.
 
-use super::errors::{FieldError, FieldErrorKind, go_float, go_quote};
+use super::errors::{FieldError, go_float, go_quote};
 use super::formats::check_format;
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -19,7 +19,7 @@ pub fn validate(object: &Value, schema: &Value) -> Vec<FieldError> {
     let mut errs = Vec::new();
     validate_node(object, schema, "", &mut errs);
     check_list_types_and_embedded(object, schema, "", &mut errs);
-    check_rules(object, schema, None, "", &mut errs);
+    super::rules::check_rules(object, schema, None, false, "", &mut errs);
     errs
 }
 
@@ -34,142 +34,9 @@ pub fn validate_update(object: &Value, old: &Value, schema: &Value) -> Vec<Field
     validate_node(object, schema, "", &mut schema_errs);
     let mut errs = super::ratchet::ratchet(schema_errs, object, old, schema);
     check_list_types_and_embedded(object, schema, "", &mut errs);
-    let mut rule_errs = Vec::new();
-    check_rules(object, schema, Some(old), "", &mut rule_errs);
-    errs.extend(super::ratchet::ratchet(rule_errs, object, old, schema));
+    // CEL rules ratchet per node (see the `rules` module).
+    super::rules::check_rules(object, schema, Some(old), true, "", &mut errs);
     errs
-}
-
-/// Evaluates the `x-kubernetes-validations` rules of every node that has a value (see
-/// [`super::cel`] for the supported subset; rules outside it are not enforced).
-fn check_rules(
-    v: &Value,
-    schema: &Value,
-    old: Option<&Value>,
-    path: &str,
-    errs: &mut Vec<FieldError>,
-) {
-    let Some(s) = schema.as_object() else {
-        return;
-    };
-    if v.is_null() {
-        return;
-    }
-    for rule in s
-        .get("x-kubernetes-validations")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let Some(text) = rule.get("rule").and_then(Value::as_str) else {
-            continue;
-        };
-        let Ok(program) = super::cel::compile(text) else {
-            continue;
-        };
-        if program.uses_old_self
-            && (old.is_none() || rule.get("optionalOldSelf").and_then(Value::as_bool) == Some(true))
-        {
-            continue;
-        }
-        let ty = Value::from(s.get("type").and_then(Value::as_str).unwrap_or(""));
-        match super::cel::eval_bool(&program, v, old) {
-            Ok(false) => {}
-            Err(e) if e.is_no_such_key() => {
-                // Runtime errors name the rule (or its message) like the real server.
-                let shown = rule
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .map(str::trim)
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or(text.trim());
-                let field = if path.is_empty() { "<nil>" } else { path };
-                errs.push(FieldError::invalid(
-                    field,
-                    &ty,
-                    &format!("{e} evaluating rule: {shown}"),
-                ));
-                continue;
-            }
-            _ => continue,
-        }
-        // messageExpression wins when it evaluates to a string, then message, then the
-        // default text.
-        let from_expression = rule
-            .get("messageExpression")
-            .and_then(Value::as_str)
-            .and_then(|e| super::cel::compile(e).ok())
-            .and_then(|p| super::cel::eval(&p, v, old).ok())
-            .and_then(|m| m.as_str().map(str::to_string))
-            .filter(|m| !m.is_empty());
-        let message = from_expression.unwrap_or_else(|| {
-            rule.get("message")
-                .and_then(Value::as_str)
-                .filter(|m| !m.is_empty())
-                .map_or_else(|| format!("failed rule: {text}"), str::to_string)
-        });
-        let mut field = if path.is_empty() {
-            "<nil>".to_string()
-        } else {
-            path.to_string()
-        };
-        if let Some(fp) = rule
-            .get("fieldPath")
-            .and_then(Value::as_str)
-            .filter(|f| !f.is_empty())
-        {
-            field = if path.is_empty() {
-                fp.trim_start_matches('.').to_string()
-            } else {
-                format!("{path}{fp}")
-            };
-        }
-        let kind = match rule.get("reason").and_then(Value::as_str) {
-            Some("FieldValueRequired") => FieldErrorKind::Required,
-            Some("FieldValueForbidden") => FieldErrorKind::Forbidden,
-            Some("FieldValueDuplicate") => FieldErrorKind::Duplicate,
-            _ => FieldErrorKind::Invalid,
-        };
-        errs.push(FieldError::new(field, kind, Some(&ty), &message));
-    }
-    match v {
-        Value::Object(obj) => {
-            let mut keys: Vec<&String> = obj.keys().collect();
-            keys.sort();
-            for key in keys {
-                if let Some(sub) = property_schema(s, key) {
-                    let old_child = old.and_then(|o| o.get(key.as_str()));
-                    check_rules(&obj[key.as_str()], sub, old_child, &child(path, key), errs);
-                }
-            }
-        }
-        Value::Array(items) => {
-            let Some(item_schema) = s.get("items").filter(|i| i.is_object()) else {
-                return;
-            };
-            let map_keys: Vec<&str> =
-                if s.get("x-kubernetes-list-type").and_then(Value::as_str) == Some("map") {
-                    s.get("x-kubernetes-list-map-keys")
-                        .and_then(Value::as_array)
-                        .map(|k| k.iter().filter_map(Value::as_str).collect())
-                        .unwrap_or_default()
-                } else {
-                    Vec::new()
-                };
-            let old_items = old.and_then(Value::as_array);
-            for (i, item) in items.iter().enumerate() {
-                let old_item = old_items.filter(|_| !map_keys.is_empty()).and_then(|olds| {
-                    olds.iter().find(|o| {
-                        map_keys
-                            .iter()
-                            .all(|k| o.get(*k).is_some() && o.get(*k) == item.get(*k))
-                    })
-                });
-                check_rules(item, item_schema, old_item, &index(path, i), errs);
-            }
-        }
-        _ => {}
-    }
 }
 
 /// Appends `key` to a kube-openapi path (`spec` + `replicas` = `spec.replicas`).

@@ -2,10 +2,12 @@
 //! is installed). They describe Kubernetes, not this implementation, so they also pass with
 //! `KUBEFORGE_TEST_CLUSTER=existing` against a real cluster.
 
+mod cel;
 mod common;
 mod crds;
 mod crud;
 mod discovery;
+mod gc;
 mod kubectl;
 mod listing;
 mod patches;

@@ -1,0 +1,398 @@
+//! `x-kubernetes-validations` CEL rules: evaluated on create and update with `self`,
+//! transition rules with `oldSelf` (and `optionalOldSelf`), `message`,
+//! `messageExpression`, `reason`, `fieldPath`, ratcheting, the real error shape, and rules
+//! refused at CRD creation.
+
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::api::{Api, ApiResource, DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
+use kube::core::GroupVersionKind;
+use serde_json::{Value, json};
+
+use crate::common::api_error;
+
+const GROUP: &str = "cel.conformance.kubeforge.dev";
+
+fn crd(plural: &str, kind: &str, spec_schema: Value) -> CustomResourceDefinition {
+    serde_json::from_value(json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": format!("{plural}.{GROUP}")},
+        "spec": {"group": GROUP, "scope": "Namespaced",
+                 "names": {"plural": plural, "singular": kind.to_lowercase(), "kind": kind, "listKind": format!("{kind}List")},
+                 "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": spec_schema}}}}]},
+    }))
+    .unwrap()
+}
+
+fn rules_schema() -> Value {
+    json!({
+        "type": "object",
+        "x-kubernetes-validations": [
+            {"rule": "!has(self.minReplicas) || !has(self.maxReplicas) || self.minReplicas <= self.maxReplicas",
+             "message": "minReplicas must not exceed maxReplicas"},
+            {"rule": "!has(self.forbidden)", "reason": "FieldValueForbidden", "fieldPath": ".forbidden",
+             "message": "forbidden may not be set"},
+            {"rule": "has(self.owner)", "reason": "FieldValueRequired", "fieldPath": ".owner",
+             "message": "owner is required"},
+        ],
+        "properties": {
+            "owner": {"type": "string"},
+            "forbidden": {"type": "string"},
+            "minReplicas": {"type": "integer"},
+            "maxReplicas": {"type": "integer", "x-kubernetes-validations": [
+                {"rule": "self <= 100", "messageExpression": "'maxReplicas is ' + string(self) + ', the limit is 100'"},
+            ]},
+            "mode": {"type": "string", "x-kubernetes-validations": [
+                {"rule": "self == oldSelf", "message": "mode is immutable"},
+            ]},
+            "port": {"x-kubernetes-int-or-string": true, "x-kubernetes-validations": [
+                {"rule": "self == oldSelf", "message": "port is immutable"},
+            ]},
+            "version": {"type": "integer", "x-kubernetes-validations": [
+                {"rule": "!oldSelf.hasValue() || self >= oldSelf.value()", "optionalOldSelf": true,
+                 "message": "version may not decrease"},
+                {"rule": "self >= 1", "message": "version starts at 1"},
+            ]},
+            "tags": {"type": "array", "maxItems": 10, "items": {"type": "string", "maxLength": 20},
+                "x-kubernetes-validations": [
+                {"rule": "self.all(t, self.exists_one(u, u == t))", "reason": "FieldValueDuplicate"},
+            ]},
+            "memory": {"type": "string", "x-kubernetes-validations": [
+                {"rule": "isQuantity(self) && quantity(self).isLessThan(quantity('1Gi'))",
+                 "message": "memory must be a quantity below 1Gi"},
+            ]},
+        },
+    })
+}
+
+async fn install(
+    env: &kubeforge_testenv::TestEnv,
+    def: &CustomResourceDefinition,
+) -> Result<(), kube::Error> {
+    let crds: Api<CustomResourceDefinition> = Api::all(env.client());
+    let name = def.metadata.name.clone().unwrap();
+    let _ = crds.delete(&name, &DeleteParams::default()).await;
+    crate::semantics::wait_for(|| async { crds.get(&name).await.is_err() }).await;
+    crds.create(&PostParams::default(), def).await?;
+    for _ in 0..300 {
+        let established = crds
+            .get(&name)
+            .await?
+            .status
+            .and_then(|s| s.conditions)
+            .unwrap_or_default()
+            .iter()
+            .any(|c| c.type_ == "Established" && c.status == "True");
+        if established {
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            return Ok(());
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{name} not Established");
+}
+
+async fn uninstall(env: &kubeforge_testenv::TestEnv, plural: &str) {
+    let crds: Api<CustomResourceDefinition> = Api::all(env.client());
+    let _ = crds
+        .delete(&format!("{plural}.{GROUP}"), &DeleteParams::default())
+        .await;
+}
+
+fn api(env: &kubeforge_testenv::TestEnv, kind: &str, plural: &str) -> Api<DynamicObject> {
+    let gvk = GroupVersionKind::gvk(GROUP, "v1", kind);
+    Api::namespaced_with(
+        env.client(),
+        env.namespace(),
+        &ApiResource::from_gvk_with_plural(&gvk, plural),
+    )
+}
+
+fn object(kind: &str, name: &str, spec: Value) -> DynamicObject {
+    serde_json::from_value(
+        json!({"apiVersion": format!("{GROUP}/v1"), "kind": kind, "metadata": {"name": name}, "spec": spec}),
+    )
+    .unwrap()
+}
+
+/// The (reason, field, message) causes of a 422 Invalid, sorted (the real server walks
+/// object fields in map order).
+fn causes(status: &kube::core::Status) -> Vec<(String, String, String)> {
+    assert_eq!((status.code, status.reason.as_str()), (422, "Invalid"));
+    let mut found: Vec<_> = status
+        .details
+        .as_ref()
+        .map(|d| d.causes.clone())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| (c.reason, c.field, c.message))
+        .collect();
+    found.sort();
+    found
+}
+
+fn sorted<const N: usize>(
+    mut expected: [(String, String, String); N],
+) -> Vec<(String, String, String)> {
+    expected.sort();
+    expected.to_vec()
+}
+
+fn cause(reason: &str, field: &str, message: &str) -> (String, String, String) {
+    (reason.into(), field.into(), message.into())
+}
+
+#[tokio::test]
+async fn rules_on_create_with_reasons_field_paths_and_messages() {
+    let env = kubeforge_testenv::TestEnv::start().await.unwrap();
+    install(&env, &crd("celrules", "CelRule", rules_schema()))
+        .await
+        .unwrap();
+    let rules = api(&env, "CelRule", "celrules");
+    let pp = PostParams::default();
+
+    let ok = json!({"owner": "me", "minReplicas": 1, "maxReplicas": 3, "mode": "a", "port": 80,
+        "version": 1, "tags": ["x", "y"], "memory": "512Mi"});
+    rules
+        .create(&pp, &object("CelRule", "good", ok.clone()))
+        .await
+        .unwrap();
+
+    let status = api_error(
+        rules
+            .create(
+                &pp,
+                &object(
+                    "CelRule",
+                    "bad",
+                    json!({"minReplicas": 5, "maxReplicas": 2, "forbidden": "x"}),
+                ),
+            )
+            .await,
+    );
+    assert_eq!(
+        causes(&status),
+        sorted([
+            cause(
+                "FieldValueInvalid",
+                "spec",
+                r#"Invalid value: "object": minReplicas must not exceed maxReplicas"#
+            ),
+            cause(
+                "FieldValueForbidden",
+                "spec.forbidden",
+                "Forbidden: forbidden may not be set"
+            ),
+            cause(
+                "FieldValueRequired",
+                "spec.owner",
+                "Required value: owner is required"
+            ),
+        ])
+    );
+    assert!(
+        status
+            .message
+            .starts_with(r#"CelRule.cel.conformance.kubeforge.dev "bad" is invalid: ["#),
+        "{}",
+        status.message
+    );
+
+    let mut spec = ok.clone();
+    spec["maxReplicas"] = json!(200);
+    spec["minReplicas"] = json!(1);
+    spec["tags"] = json!(["x", "x"]);
+    spec["memory"] = json!("2Gi");
+    let status = api_error(rules.create(&pp, &object("CelRule", "bad2", spec)).await);
+    assert_eq!(
+        causes(&status),
+        sorted([
+            cause(
+                "FieldValueInvalid",
+                "spec.maxReplicas",
+                r#"Invalid value: "integer": maxReplicas is 200, the limit is 100"#
+            ),
+            cause(
+                "FieldValueInvalid",
+                "spec.memory",
+                r#"Invalid value: "string": memory must be a quantity below 1Gi"#
+            ),
+            cause(
+                "FieldValueDuplicate",
+                "spec.tags",
+                r#"Duplicate value: "array""#
+            ),
+        ])
+    );
+    uninstall(&env, "celrules").await;
+}
+
+#[tokio::test]
+async fn transition_rules_on_update() {
+    let env = kubeforge_testenv::TestEnv::start().await.unwrap();
+    install(
+        &env,
+        &crd("celtransitions", "CelTransition", rules_schema()),
+    )
+    .await
+    .unwrap();
+    let rules = api(&env, "CelTransition", "celtransitions");
+    let spec = json!({"owner": "me", "mode": "a", "port": "80", "version": 2});
+    // Transition rules are not evaluated on create: there is no old value.
+    rules
+        .create(&PostParams::default(), &object("CelTransition", "t", spec))
+        .await
+        .unwrap();
+    let patch = |spec: Value| {
+        let rules = rules.clone();
+        async move {
+            rules
+                .patch(
+                    "t",
+                    &PatchParams::default(),
+                    &Patch::Merge(json!({"spec": spec})),
+                )
+                .await
+        }
+    };
+    let status = api_error(patch(json!({"mode": "b"})).await);
+    assert_eq!(
+        causes(&status),
+        sorted([cause(
+            "FieldValueInvalid",
+            "spec.mode",
+            r#"Invalid value: "string": mode is immutable"#
+        )])
+    );
+    // int-or-string: the string "80" and the integer 80 differ.
+    let status = api_error(patch(json!({"port": 80})).await);
+    assert_eq!(
+        causes(&status),
+        sorted([cause(
+            "FieldValueInvalid",
+            "spec.port",
+            r#"Invalid value: "": port is immutable"#
+        )])
+    );
+    let status = api_error(patch(json!({"version": 1})).await);
+    assert_eq!(
+        causes(&status),
+        sorted([cause(
+            "FieldValueInvalid",
+            "spec.version",
+            r#"Invalid value: "integer": version may not decrease"#
+        )])
+    );
+    patch(json!({"version": 3, "mode": "a", "port": "80"}))
+        .await
+        .unwrap();
+    // optionalOldSelf: evaluated on create too, with oldSelf absent.
+    let status = api_error(
+        rules
+            .create(
+                &PostParams::default(),
+                &object(
+                    "CelTransition",
+                    "zero",
+                    json!({"owner": "me", "version": 0}),
+                ),
+            )
+            .await,
+    );
+    assert_eq!(
+        causes(&status),
+        sorted([cause(
+            "FieldValueInvalid",
+            "spec.version",
+            r#"Invalid value: "integer": version starts at 1"#
+        )])
+    );
+    uninstall(&env, "celtransitions").await;
+}
+
+#[tokio::test]
+async fn unchanged_values_are_not_revalidated() {
+    let env = kubeforge_testenv::TestEnv::start().await.unwrap();
+    let loose = json!({"type": "object", "properties": {
+        "name": {"type": "string"}, "size": {"type": "integer"}}});
+    let mut strict = loose.clone();
+    strict["properties"]["name"]["x-kubernetes-validations"] =
+        json!([{"rule": "self.size() <= 5", "message": "name is too long"}]);
+    install(&env, &crd("celratchets", "CelRatchet", loose))
+        .await
+        .unwrap();
+    let objects = api(&env, "CelRatchet", "celratchets");
+    objects
+        .create(
+            &PostParams::default(),
+            &object(
+                "CelRatchet",
+                "r",
+                json!({"name": "much-too-long", "size": 1}),
+            ),
+        )
+        .await
+        .unwrap();
+    // Tighten the schema under the stored object.
+    let crds: Api<CustomResourceDefinition> = Api::all(env.client());
+    let name = format!("celratchets.{GROUP}");
+    crds.patch(
+        &name,
+        &PatchParams::default(),
+        &Patch::Json::<()>(
+            serde_json::from_value(json!([{"op": "replace",
+                "path": "/spec/versions/0/schema/openAPIV3Schema/properties/spec", "value": strict}]))
+            .unwrap(),
+        ),
+    )
+    .await
+    .unwrap();
+    let patch = |spec: Value| {
+        let objects = objects.clone();
+        async move {
+            objects
+                .patch(
+                    "r",
+                    &PatchParams::default(),
+                    &Patch::Merge(json!({"spec": spec})),
+                )
+                .await
+        }
+    };
+    // The stored, now invalid, name is unchanged: the update is accepted.
+    crate::semantics::wait_for(|| async { patch(json!({"size": 2})).await.is_ok() }).await;
+    // A changed, still invalid, name is refused.
+    let status = api_error(patch(json!({"name": "also-too-long"})).await);
+    assert_eq!(
+        causes(&status),
+        sorted([cause(
+            "FieldValueInvalid",
+            "spec.name",
+            r#"Invalid value: "string": name is too long"#
+        )])
+    );
+    uninstall(&env, "celratchets").await;
+}
+
+#[tokio::test]
+async fn rules_that_do_not_compile_are_refused_with_the_crd() {
+    let env = kubeforge_testenv::TestEnv::start().await.unwrap();
+    let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}},
+    "x-kubernetes-validations": [
+        {"rule": "self.a <"},
+        {"rule": "nope(self.a)"},
+    ]});
+    let status = api_error(install(&env, &crd("celbroken", "CelBroken", schema)).await);
+    let found = causes(&status);
+    let prefix =
+        "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations";
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_eq!(found[0].1, format!("{prefix}[0].rule"));
+    assert!(found[0].2.contains("compilation failed"), "{}", found[0].2);
+    assert_eq!(found[1].1, format!("{prefix}[1].rule"));
+    assert!(
+        found[1].2.contains("undeclared reference to 'nope'"),
+        "{}",
+        found[1].2
+    );
+}
