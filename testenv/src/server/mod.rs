@@ -113,6 +113,7 @@ async fn serve(api: Arc<Api>, req: http::Request<Incoming>) -> http::Response<Re
         query: Query::parse(parts.uri.query()),
         accept: header(http::header::ACCEPT),
         content_type: header(http::header::CONTENT_TYPE),
+        user_agent: header(http::header::USER_AGENT),
         body,
     };
     tracing::debug!(method = %request.method, path = %request.path, "request");
