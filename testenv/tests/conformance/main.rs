@@ -3,6 +3,7 @@
 //! `KUBEFORGE_TEST_CLUSTER=existing` against a real cluster.
 
 mod apply;
+mod apply_kubectl;
 mod common;
 mod crds;
 mod crud;
