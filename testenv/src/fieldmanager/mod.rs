@@ -218,19 +218,25 @@ pub fn update(
 }
 
 /// The manager of a request: `fieldManager`, or else the User-Agent up to its first `/`
-/// (printable characters only, at most 128), as the real server defaults it.
+/// (printable characters only, at most 128), or `unknown` without either, as the real
+/// server names it.
 pub fn default_manager(field_manager: Option<&str>, user_agent: &str) -> String {
     if let Some(m) = field_manager.filter(|m| !m.is_empty()) {
         return m.to_string();
     }
-    user_agent
+    let prefix: String = user_agent
         .split('/')
         .next()
         .unwrap_or_default()
         .chars()
         .filter(|c| !c.is_control())
         .take(128)
-        .collect()
+        .collect();
+    if prefix.is_empty() {
+        "unknown".to_string()
+    } else {
+        prefix
+    }
 }
 
 #[cfg(test)]

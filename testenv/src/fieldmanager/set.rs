@@ -155,15 +155,14 @@ impl FieldSet {
     pub fn to_fields_v1(&self) -> Value {
         let mut out = Map::new();
         for pe in self.elements() {
-            let mut node = match self.children.get(&pe) {
-                Some(c) => match c.to_fields_v1() {
-                    Value::Object(m) => m,
-                    _ => Map::new(),
-                },
-                None => Map::new(),
-            };
-            if self.members.contains(&pe) && self.children.contains_key(&pe) {
-                node.insert(".".into(), Value::Object(Map::new()));
+            let mut node = Map::new();
+            if let Some(c) = self.children.get(&pe) {
+                if self.members.contains(&pe) {
+                    node.insert(".".into(), Value::Object(Map::new()));
+                }
+                if let Value::Object(m) = c.to_fields_v1() {
+                    node.extend(m);
+                }
             }
             out.insert(pe.to_key(), Value::Object(node));
         }

@@ -274,4 +274,5 @@ fn update_bodies_with_managed_fields_keep_them() {
     );
     assert_eq!(default_manager(None, "kubectl/v1.35.0 (linux/amd64)"), "kubectl");
     assert_eq!(default_manager(Some("mine"), "kubectl/v1"), "mine");
+    assert_eq!(default_manager(None, ""), "unknown");
 }

@@ -201,7 +201,8 @@ pub enum Fields {
 }
 
 impl Fields {
-    /// The update operation of the manager a bare query names (`fieldManager`, else none).
+    /// The update operation of the manager a bare query names (`fieldManager`, else
+    /// `unknown`).
     fn of_query(query: &Query) -> Self {
         Fields::Update(fieldmanager::default_manager(query.get("fieldManager"), ""))
     }

@@ -506,3 +506,15 @@ async fn updates_keep_managed_fields_sent_in_the_body() {
     let cleared = cms.replace("keep", &PostParams::default(), &cleared).await.unwrap();
     assert!(managed(&cleared.metadata).is_empty(), "{:?}", cleared.metadata.managed_fields);
 }
+
+#[tokio::test]
+async fn requests_without_field_manager_are_unknown_updates() {
+    let env = env().await;
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    // kube::Client sends no User-Agent: the real server names the manager "unknown".
+    let cm: ConfigMap = serde_json::from_value(config_map("anon", json!({"a": "1"}))).unwrap();
+    let created = cms.create(&PostParams::default(), &cm).await.unwrap();
+    let entries = managed(&created.metadata);
+    let e = entry(&entries, "unknown", "Update").unwrap_or_else(|| panic!("{entries:?}"));
+    assert_eq!(e["fieldsV1"], json!({"f:data": {".": {}, "f:a": {}}}));
+}
