@@ -3,8 +3,9 @@
 //!
 //! Custom resources read `x-kubernetes-list-type`, `x-kubernetes-list-map-keys` and
 //! `x-kubernetes-map-type` from the CRD's openAPIV3Schema; built-in kinds (and the
-//! `metadata` of every object) use the merge keys the strategic merge patch knows. Lists
-//! without a type are atomic and maps granular, as on the real server.
+//! `metadata` of every object) use the merge keys the strategic merge patch knows, and treat
+//! selectors as atomic maps. Lists without a type are atomic and maps granular, as on the
+//! real server.
 
 use serde_json::Value;
 
@@ -155,6 +156,18 @@ impl<'a> Node<'a> {
             Crd::At(Some(s)) => {
                 s.get("x-kubernetes-map-type").and_then(Value::as_str) == Some("atomic")
             }
+            // Label selectors and selector maps of built-in kinds are atomic in their
+            // OpenAPI (`+structType=atomic` / `+mapType=atomic`).
+            Crd::Builtin if !self.types.custom => self.names.last().is_some_and(|n| {
+                matches!(
+                    n.as_str(),
+                    "selector"
+                        | "nodeSelector"
+                        | "labelSelector"
+                        | "namespaceSelector"
+                        | "podSelector"
+                )
+            }),
             _ => false,
         }
     }

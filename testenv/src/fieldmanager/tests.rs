@@ -231,7 +231,7 @@ fn builtin_kinds_use_the_strategic_merge_keys() {
     let def = registry.get("apps", "v1", "deployments").unwrap();
     let config = json!({"apiVersion": "apps/v1", "kind": "Deployment",
         "metadata": {"name": "d", "labels": {"app": "d"}, "finalizers": ["f"]},
-        "spec": {"template": {"spec": {"containers": [
+        "spec": {"selector": {"matchLabels": {"app": "d"}}, "template": {"spec": {"containers": [
             {"name": "c", "image": "i", "env": [{"name": "E", "value": "1"}], "args": ["a"]}]}}}});
     let request = ApplyRequest {
         owner: Owner {
@@ -248,7 +248,7 @@ fn builtin_kinds_use_the_strategic_merge_keys() {
         fields_of(&managed, "m"),
         json!({
             "f:metadata": {"f:labels": {"f:app": {}}, "f:finalizers": {"v:\"f\"": {}}},
-            "f:spec": {"f:template": {"f:spec": {"f:containers": {"k:{\"name\":\"c\"}": {
+            "f:spec": {"f:selector": {}, "f:template": {"f:spec": {"f:containers": {"k:{\"name\":\"c\"}": {
                 ".": {}, "f:name": {}, "f:image": {}, "f:args": {},
                 "f:env": {"k:{\"name\":\"E\"}": {".": {}, "f:name": {}, "f:value": {}}}}}}}}})
     );

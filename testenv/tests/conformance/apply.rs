@@ -518,3 +518,41 @@ async fn requests_without_field_manager_are_unknown_updates() {
     let e = entry(&entries, "unknown", "Update").unwrap_or_else(|| panic!("{entries:?}"));
     assert_eq!(e["fieldsV1"], json!({"f:data": {".": {}, "f:a": {}}}));
 }
+
+#[tokio::test]
+async fn builtin_lists_merge_by_their_keys() {
+    use k8s_openapi::api::apps::v1::Deployment;
+    let env = env().await;
+    let deployments: Api<Deployment> = Api::namespaced(env.client(), env.namespace());
+    let base = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "spec": {"selector": {"matchLabels": {"app": "web"}},
+            "template": {"metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "app", "image": "nginx:1.27"}]}}}});
+    deployments
+        .patch("web", &PatchParams::apply("deployer"), &Patch::Apply(&base))
+        .await
+        .unwrap();
+    let sidecar = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "spec": {"template": {"spec": {"containers": [
+            {"name": "app", "env": [{"name": "MODE", "value": "on"}]}]}}}});
+    let merged = deployments
+        .patch("web", &PatchParams::apply("injector"), &Patch::Apply(&sidecar))
+        .await
+        .unwrap();
+    let containers = merged.spec.unwrap().template.spec.unwrap().containers;
+    assert_eq!(containers.len(), 1);
+    assert_eq!(containers[0].image.as_deref(), Some("nginx:1.27"));
+    assert_eq!(containers[0].env.as_ref().unwrap()[0].name, "MODE");
+    let entries = managed(&merged.metadata);
+    assert_eq!(
+        entry(&entries, "injector", "Apply").unwrap()["fieldsV1"],
+        json!({"f:spec": {"f:template": {"f:spec": {"f:containers": {"k:{\"name\":\"app\"}": {
+            ".": {}, "f:name": {},
+            "f:env": {"k:{\"name\":\"MODE\"}": {".": {}, "f:name": {}, "f:value": {}}}}}}}}})
+    );
+    assert_eq!(
+        entry(&entries, "deployer", "Apply").unwrap()["fieldsV1"]["f:spec"]["f:selector"],
+        json!({}),
+        "a label selector is owned as a whole"
+    );
+}
