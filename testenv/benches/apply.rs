@@ -54,9 +54,13 @@ async fn pass(api: &Api<Deployment>, apply: bool, round: usize) -> Figures {
         let doc = desired(&name, round * REQUESTS + i);
         let t = Instant::now();
         if apply {
-            api.patch(&name, &PatchParams::apply("bench").force(), &Patch::Apply(&doc))
-                .await
-                .expect("apply");
+            api.patch(
+                &name,
+                &PatchParams::apply("bench").force(),
+                &Patch::Apply(&doc),
+            )
+            .await
+            .expect("apply");
         } else {
             let params = PatchParams {
                 field_manager: Some("bench-merge".into()),
@@ -91,9 +95,13 @@ async fn main() {
     let api: Api<Deployment> = Api::namespaced(env.client(), env.namespace());
     for i in 0..OBJECTS {
         let name = format!("d-{i}");
-        api.patch(&name, &PatchParams::apply("bench"), &Patch::Apply(&desired(&name, 1)))
-            .await
-            .expect("create by apply");
+        api.patch(
+            &name,
+            &PatchParams::apply("bench"),
+            &Patch::Apply(&desired(&name, 1)),
+        )
+        .await
+        .expect("create by apply");
     }
     // Warm-up of both paths, then two alternating measured passes each.
     pass(&api, false, 0).await;
@@ -108,7 +116,8 @@ async fn main() {
         print(&format!("merge patch, pass {}", i + 1), m);
         print(&format!("apply patch, pass {}", i + 1), a);
     }
-    let mean = |v: &[Figures], f: fn(&Figures) -> f64| v.iter().map(f).sum::<f64>() / v.len() as f64;
+    let mean =
+        |v: &[Figures], f: fn(&Figures) -> f64| v.iter().map(f).sum::<f64>() / v.len() as f64;
     println!(
         "apply / merge: throughput {:.2}x, p50 latency {:.2}x, p99 latency {:.2}x",
         mean(&apply, |f| f.per_second) / mean(&merge, |f| f.per_second),

@@ -159,11 +159,12 @@ impl ManagedFields {
         self.entries.iter().find(|e| e.belongs_to(owner))
     }
 
-    /// Sets the fields of `owner`'s entry: the time moves to `now` when they changed.
-    pub fn set(&mut self, owner: &Owner, fields: FieldSet, now: &str) {
+    /// Sets the fields of `owner`'s entry. Its time becomes `now` when the operation changed
+    /// the object (`touched`) or the entry is new, as the real server stamps it.
+    pub fn set(&mut self, owner: &Owner, fields: FieldSet, now: &str, touched: bool) {
         match self.entries.iter_mut().find(|e| e.belongs_to(owner)) {
             Some(e) => {
-                if e.fields != fields || e.owner.api_version != owner.api_version {
+                if touched {
                     e.time = Some(now.to_string());
                 }
                 e.owner.api_version = owner.api_version.clone();

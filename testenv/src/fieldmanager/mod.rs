@@ -149,10 +149,9 @@ pub fn apply(
     now: &str,
 ) -> Result<(Value, ManagedFields), ApplyError> {
     let root = types.root();
-    let applied = request
-        .scope
-        .restrict(typed::to_field_set(config, &root)?);
-    let merged = typed::merge(live, config, &root)?.unwrap_or_else(|| Value::Object(Default::default()));
+    let applied = request.scope.restrict(typed::to_field_set(config, &root)?);
+    let merged =
+        typed::merge(live, config, &root)?.unwrap_or_else(|| Value::Object(Default::default()));
     let mut merged = request.scope.reset(live, merged);
     let owner = &request.owner;
     let last = managed.find(owner).map(|e| e.fields.clone());
@@ -185,7 +184,8 @@ pub fn apply(
     for e in &mut managed.entries {
         e.fields = e.fields.difference(&cmp.removed);
     }
-    managed.set(owner, applied, now);
+    let touched = !changed.is_empty() || !cmp.removed.is_empty();
+    managed.set(owner, applied, now, touched);
     managed.drop_empty();
     Ok((merged, managed))
 }
@@ -211,7 +211,7 @@ pub fn update(
     }
     own = own.union(&changed).difference(&cmp.removed);
     if !own.is_empty() || managed.find(owner).is_some() {
-        managed.set(owner, own, now);
+        managed.set(owner, own, now, !changed.is_empty());
     }
     managed.drop_empty();
     managed

@@ -142,7 +142,11 @@ mod tests {
 
     #[test]
     fn keys_round_trip_and_print() {
-        let pe = key_of(&json!({"port": 80, "name": "http", "x": 1}), &["port".into(), "name".into()]).unwrap();
+        let pe = key_of(
+            &json!({"port": 80, "name": "http", "x": 1}),
+            &["port".into(), "name".into()],
+        )
+        .unwrap();
         assert_eq!(pe.to_key(), r#"k:{"name":"http","port":80}"#);
         assert_eq!(PathElement::from_key(&pe.to_key()).unwrap(), pe);
         assert_eq!(pe.to_string(), r#"[name="http",port=80]"#);
@@ -151,7 +155,11 @@ mod tests {
         assert!(key_of(&json!({"port": 80}), &["name".into()]).is_none());
         let v = PathElement::from_key(r#"v:"a""#).unwrap();
         assert_eq!(v.to_string(), r#"[="a"]"#);
-        let path = [PathElement::Field("spec".into()), pe, PathElement::Field("image".into())];
+        let path = [
+            PathElement::Field("spec".into()),
+            pe,
+            PathElement::Field("image".into()),
+        ];
         assert_eq!(display(&path), r#".spec[name="http",port=80].image"#);
         assert!(PathElement::from_key("x:1").is_err());
     }

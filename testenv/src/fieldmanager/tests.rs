@@ -50,7 +50,14 @@ fn apply_as(
         force,
         scope: Scope::Whole,
     };
-    apply(Types::of(def), live, managed, &config, &request, "2026-01-01T00:00:00Z")
+    apply(
+        Types::of(def),
+        live,
+        managed,
+        &config,
+        &request,
+        "2026-01-01T00:00:00Z",
+    )
 }
 
 fn fields_of(managed: &ManagedFields, manager: &str) -> Value {
@@ -71,8 +78,15 @@ fn apply_records_fields_in_the_real_format() {
     let def = crd_def();
     let config = probe(json!({"x": "1", "items": [{"name": "a", "value": "v"}],
         "tags": ["t"], "args": ["--v"], "selector": {"app": "w"}}));
-    let (object, managed) =
-        apply_as(&def, None, ManagedFields::default(), "m", config.clone(), false).unwrap();
+    let (object, managed) = apply_as(
+        &def,
+        None,
+        ManagedFields::default(),
+        "m",
+        config.clone(),
+        false,
+    )
+    .unwrap();
     assert_eq!(object["spec"], config["spec"]);
     assert_eq!(
         fields_of(&managed, "m"),
@@ -119,7 +133,11 @@ fn two_appliers_merge_map_lists_and_sets_and_removal_spares_the_other() {
         o3["spec"],
         json!({"items": [{"name": "b", "value": "2"}], "tags": ["z"]})
     );
-    assert_eq!(fields_of(&m3, "a"), Value::Null, "an empty entry disappears");
+    assert_eq!(
+        fields_of(&m3, "a"),
+        Value::Null,
+        "an empty entry disappears"
+    );
     // b drops everything: spec is left empty and removed.
     let (o4, m4) = apply_as(&def, Some(&o3), m3, "b", probe(json!({})), false).unwrap();
     assert!(o4.get("spec").is_none(), "{o4}");
@@ -205,10 +223,7 @@ fn updates_move_changed_fields_to_their_manager() {
     .unwrap();
     let mut edited = live.clone();
     edited["spec"]["x"] = json!("2");
-    edited["spec"]
-        .as_object_mut()
-        .unwrap()
-        .remove("y");
+    edited["spec"].as_object_mut().unwrap().remove("y");
     let after = update(
         Types::of(&def),
         Some(&live),
@@ -243,7 +258,15 @@ fn builtin_kinds_use_the_strategic_merge_keys() {
         force: false,
         scope: Scope::WithoutStatus,
     };
-    let (_, managed) = apply(Types::of(&def), None, ManagedFields::default(), &config, &request, "t").unwrap();
+    let (_, managed) = apply(
+        Types::of(&def),
+        None,
+        ManagedFields::default(),
+        &config,
+        &request,
+        "t",
+    )
+    .unwrap();
     assert_eq!(
         fields_of(&managed, "m"),
         json!({
@@ -254,9 +277,19 @@ fn builtin_kinds_use_the_strategic_merge_keys() {
     );
     let missing = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
         "spec": {"template": {"spec": {"containers": [{"image": "i"}]}}}});
-    let err = apply(Types::of(&def), None, ManagedFields::default(), &missing, &request, "t")
-        .unwrap_err();
-    assert!(err.to_string().contains("omits key field \"name\""), "{err}");
+    let err = apply(
+        Types::of(&def),
+        None,
+        ManagedFields::default(),
+        &missing,
+        &request,
+        "t",
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("omits key field \"name\""),
+        "{err}"
+    );
 }
 
 #[test]
@@ -267,12 +300,21 @@ fn update_bodies_with_managed_fields_keep_them() {
         {"manager": "b", "operation": "Update", "apiVersion": "v1", "fieldsType": "FieldsV1", "fieldsV1": {"f:data": {"f:y": {}}}}]);
     let kept = ManagedFields::for_update(Some(&sent), &stored);
     assert_eq!(kept.entries[0].owner.manager, "b");
-    assert!(ManagedFields::for_update(Some(&json!([{}])), &stored).entries.is_empty());
+    assert!(
+        ManagedFields::for_update(Some(&json!([{}])), &stored)
+            .entries
+            .is_empty()
+    );
     assert_eq!(
-        ManagedFields::for_update(Some(&json!([])), &stored).entries[0].owner.manager,
+        ManagedFields::for_update(Some(&json!([])), &stored).entries[0]
+            .owner
+            .manager,
         "a"
     );
-    assert_eq!(default_manager(None, "kubectl/v1.35.0 (linux/amd64)"), "kubectl");
+    assert_eq!(
+        default_manager(None, "kubectl/v1.35.0 (linux/amd64)"),
+        "kubectl"
+    );
     assert_eq!(default_manager(Some("mine"), "kubectl/v1"), "mine");
     assert_eq!(default_manager(None, ""), "unknown");
 }

@@ -237,12 +237,7 @@ fn walk_compare(
 }
 
 /// A map or list that appears or disappears as a whole is itself added or removed.
-fn leaf_presence(
-    l: Option<&Value>,
-    r: Option<&Value>,
-    path: &[PathElement],
-    out: &mut Comparison,
-) {
+fn leaf_presence(l: Option<&Value>, r: Option<&Value>, path: &[PathElement], out: &mut Comparison) {
     match (l, r) {
         (None, Some(_)) => out.added.insert(path),
         (Some(_), None) => out.removed.insert(path),
@@ -253,7 +248,11 @@ fn leaf_presence(
 /// Merges an applied configuration into the live object: maps merge field by field
 /// (unless atomic), set and map lists item by item (live order kept, new items where the
 /// configuration puts them), atomic lists and leaves are replaced; `null` removes.
-pub fn merge(live: Option<&Value>, config: &Value, node: &Node<'_>) -> Result<Option<Value>, TypedError> {
+pub fn merge(
+    live: Option<&Value>,
+    config: &Value,
+    node: &Node<'_>,
+) -> Result<Option<Value>, TypedError> {
     merge_at(live, config, node, &mut Vec::new())
 }
 
@@ -320,21 +319,19 @@ fn merge_list(
     let mut out = Vec::with_capacity(la.len() + ca.len());
     let in_config = |pe: &PathElement| cids.iter().position(|c| c == pe);
     let in_live = |pe: &PathElement| lids.iter().position(|c| c == pe);
-    let emit_config = |j: usize,
-                           out: &mut Vec<Value>,
-                           path: &mut Vec<PathElement>|
-     -> Result<(), TypedError> {
-        if keyed {
-            let live_item = in_live(&cids[j]).map(|i| &la[i]);
-            path.push(cids[j].clone());
-            let merged = merge_at(live_item, &ca[j], &items, path)?;
-            path.pop();
-            out.extend(merged);
-        } else {
-            out.push(ca[j].clone());
-        }
-        Ok(())
-    };
+    let emit_config =
+        |j: usize, out: &mut Vec<Value>, path: &mut Vec<PathElement>| -> Result<(), TypedError> {
+            if keyed {
+                let live_item = in_live(&cids[j]).map(|i| &la[i]);
+                path.push(cids[j].clone());
+                let merged = merge_at(live_item, &ca[j], &items, path)?;
+                path.pop();
+                out.extend(merged);
+            } else {
+                out.push(ca[j].clone());
+            }
+            Ok(())
+        };
     let (mut i, mut j) = (0, 0);
     loop {
         while i < la.len() && done.contains(&lids[i]) {

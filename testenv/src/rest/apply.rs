@@ -183,7 +183,11 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
     let endpoint = endpoint_of(target);
     let request = ApplyRequest {
         owner: Owner {
-            manager: req.query.get("fieldManager").unwrap_or_default().to_string(),
+            manager: req
+                .query
+                .get("fieldManager")
+                .unwrap_or_default()
+                .to_string(),
             operation: Operation::Apply,
             api_version: def.api_version(),
             subresource: target.subresource.clone().unwrap_or_default(),
@@ -202,9 +206,15 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
         if endpoint != Endpoint::Main {
             return Err(ApiError::not_found(def, name));
         }
-        let (mut object, managed) =
-            fieldmanager::apply(types, None, ManagedFields::default(), &config, &request, &now)
-                .map_err(|e| conflict_error(e, def))?;
+        let (mut object, managed) = fieldmanager::apply(
+            types,
+            None,
+            ManagedFields::default(),
+            &config,
+            &request,
+            &now,
+        )
+        .map_err(|e| conflict_error(e, def))?;
         meta::ensure_metadata(&mut object);
         object["metadata"]["name"] = Value::String(name.to_string());
         let (stored, warnings) = create_object_as(

@@ -268,7 +268,14 @@ pub fn create_object(
     object: Value,
     query: &Query,
 ) -> Result<(Arc<Value>, Vec<String>), ApiError> {
-    create_object_as(cluster, def, target_ns, object, query, Fields::of_query(query))
+    create_object_as(
+        cluster,
+        def,
+        target_ns,
+        object,
+        query,
+        Fields::of_query(query),
+    )
 }
 
 /// Creates one object, recording its managedFields as `fields` says.

@@ -101,7 +101,11 @@ async fn apply_publishes_managed_fields() {
     let mut config = config_map("mf", json!({"a": "1"}));
     config["metadata"]["labels"] = json!({"app": "x"});
     let applied = cms
-        .patch("mf", &PatchParams::apply("conformance-a"), &Patch::Apply(&config))
+        .patch(
+            "mf",
+            &PatchParams::apply("conformance-a"),
+            &Patch::Apply(&config),
+        )
         .await
         .unwrap();
     let entries = managed(&applied.metadata);
@@ -121,7 +125,11 @@ async fn apply_publishes_managed_fields() {
     let read = cms.get("mf").await.unwrap();
     assert_eq!(managed(&read.metadata), entries);
     let listed = cms.list(&Default::default()).await.unwrap();
-    let item = listed.items.iter().find(|c| c.metadata.name.as_deref() == Some("mf")).unwrap();
+    let item = listed
+        .items
+        .iter()
+        .find(|c| c.metadata.name.as_deref() == Some("mf"))
+        .unwrap();
     assert_eq!(managed(&item.metadata), entries);
 }
 
@@ -129,7 +137,8 @@ async fn apply_publishes_managed_fields() {
 async fn updates_are_recorded_per_manager() {
     let env = env().await;
     let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
-    let cm: ConfigMap = serde_json::from_value(config_map("upd", json!({"a": "1", "b": "1"}))).unwrap();
+    let cm: ConfigMap =
+        serde_json::from_value(config_map("upd", json!({"a": "1", "b": "1"}))).unwrap();
     let post = PostParams {
         field_manager: Some("creator".into()),
         ..Default::default()
@@ -137,7 +146,10 @@ async fn updates_are_recorded_per_manager() {
     let created = cms.create(&post, &cm).await.unwrap();
     let entries = managed(&created.metadata);
     let e = entry(&entries, "creator", "Update").expect("the creator's entry");
-    assert_eq!(e["fieldsV1"], json!({"f:data": {".": {}, "f:a": {}, "f:b": {}}}));
+    assert_eq!(
+        e["fieldsV1"],
+        json!({"f:data": {".": {}, "f:a": {}, "f:b": {}}})
+    );
     // A merge patch by another manager moves the changed field.
     let patched = cms
         .patch(
@@ -268,11 +280,19 @@ async fn two_apply_managers_like_controllers() {
         "metadata": {"name": "w", "labels": {"team": "b"}}});
     for _ in 0..2 {
         widgets
-            .patch("w", &PatchParams::apply("controller-a"), &Patch::Apply(spec("red")))
+            .patch(
+                "w",
+                &PatchParams::apply("controller-a"),
+                &Patch::Apply(spec("red")),
+            )
             .await
             .unwrap();
         widgets
-            .patch("w", &PatchParams::apply("controller-b"), &Patch::Apply(&labels))
+            .patch(
+                "w",
+                &PatchParams::apply("controller-b"),
+                &Patch::Apply(&labels),
+            )
             .await
             .unwrap();
     }
@@ -292,7 +312,11 @@ async fn two_apply_managers_like_controllers() {
     // b wants the color too: an apply manager's conflict names it without an API version.
     let err = api_error(
         widgets
-            .patch("w", &PatchParams::apply("controller-b"), &Patch::Apply(spec("blue")))
+            .patch(
+                "w",
+                &PatchParams::apply("controller-b"),
+                &Patch::Apply(spec("blue")),
+            )
             .await,
     );
     assert_eq!(err.code, 409);
@@ -301,13 +325,24 @@ async fn two_apply_managers_like_controllers() {
         "Apply failed with 1 conflict: conflict with \"controller-a\": .spec.color"
     );
     widgets
-        .patch("w", &PatchParams::apply("controller-b").force(), &Patch::Apply(spec("blue")))
+        .patch(
+            "w",
+            &PatchParams::apply("controller-b").force(),
+            &Patch::Apply(spec("blue")),
+        )
         .await
         .unwrap();
     // b's new configuration no longer has the label: it goes.
     let w = widgets.get("w").await.unwrap();
     assert_eq!(w.spec.color, "blue");
-    assert!(w.metadata.labels.clone().unwrap_or_default().get("team").is_none());
+    assert!(
+        w.metadata
+            .labels
+            .clone()
+            .unwrap_or_default()
+            .get("team")
+            .is_none()
+    );
     let entries = managed(&w.metadata);
     assert_eq!(
         entry(&entries, "controller-a", "Apply").unwrap()["fieldsV1"],
@@ -322,13 +357,25 @@ async fn map_lists_merge_between_managers_and_dropped_items_go() {
     let apply = |manager: &'static str, spec: Value| {
         let api = api.clone();
         async move {
-            api.patch("p", &PatchParams::apply(manager), &Patch::Apply(probe(spec)))
-                .await
-                .unwrap()
+            api.patch(
+                "p",
+                &PatchParams::apply(manager),
+                &Patch::Apply(probe(spec)),
+            )
+            .await
+            .unwrap()
         }
     };
-    apply("a", json!({"items": [{"name": "one", "value": "1"}], "tags": ["x"], "args": ["--a"]})).await;
-    let both = apply("b", json!({"items": [{"name": "two", "value": "2"}], "tags": ["y"]})).await;
+    apply(
+        "a",
+        json!({"items": [{"name": "one", "value": "1"}], "tags": ["x"], "args": ["--a"]}),
+    )
+    .await;
+    let both = apply(
+        "b",
+        json!({"items": [{"name": "two", "value": "2"}], "tags": ["y"]}),
+    )
+    .await;
     assert_eq!(
         both.data["spec"]["items"],
         json!([{"name": "one", "value": "1"}, {"name": "two", "value": "2"}])
@@ -375,10 +422,17 @@ async fn status_apply_and_create_by_apply() {
         "metadata": {"name": "sw"}, "spec": {"color": "ignored", "replicas": 1},
         "status": {"ready": true, "replicas": 3}});
     let after = widgets
-        .patch_status("sw", &PatchParams::apply("status-owner"), &Patch::Apply(&status))
+        .patch_status(
+            "sw",
+            &PatchParams::apply("status-owner"),
+            &Patch::Apply(&status),
+        )
         .await
         .unwrap();
-    assert_eq!(after.spec.color, "red", "only status changes through /status");
+    assert_eq!(
+        after.spec.color, "red",
+        "only status changes through /status"
+    );
     let st = after.status.clone().unwrap();
     assert!(st.ready);
     assert_eq!(st.replicas, 3);
@@ -394,9 +448,11 @@ async fn status_apply_and_create_by_apply() {
         .patch(
             "sw",
             &PatchParams::apply("spec-owner"),
-            &Patch::Apply(json!({"apiVersion": "conformance.kubeforge.dev/v1", "kind": "Widget",
+            &Patch::Apply(
+                json!({"apiVersion": "conformance.kubeforge.dev/v1", "kind": "Widget",
                 "metadata": {"name": "sw"}, "spec": {"color": "green", "replicas": 1},
-                "status": {"ready": false, "replicas": 0}})),
+                "status": {"ready": false, "replicas": 0}}),
+            ),
         )
         .await
         .unwrap();
@@ -410,7 +466,13 @@ async fn status_apply_and_create_by_apply() {
 }
 
 /// A raw PATCH, for options kube-rs refuses to send.
-async fn raw_patch(env: &TestEnv, name: &str, query: &str, content_type: &str, body: Value) -> kube::core::Status {
+async fn raw_patch(
+    env: &TestEnv,
+    name: &str,
+    query: &str,
+    content_type: &str,
+    body: Value,
+) -> kube::core::Status {
     let request = http::Request::patch(format!(
         "/api/v1/namespaces/{}/configmaps/{name}?{query}",
         env.namespace()
@@ -425,9 +487,13 @@ async fn raw_patch(env: &TestEnv, name: &str, query: &str, content_type: &str, b
 async fn apply_options_are_checked() {
     let env = env().await;
     let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
-    cms.patch("opt", &PatchParams::apply("m"), &Patch::Apply(config_map("opt", json!({"a": "1"}))))
-        .await
-        .unwrap();
+    cms.patch(
+        "opt",
+        &PatchParams::apply("m"),
+        &Patch::Apply(config_map("opt", json!({"a": "1"}))),
+    )
+    .await
+    .unwrap();
     let err = raw_patch(
         &env,
         "opt",
@@ -450,7 +516,11 @@ async fn apply_options_are_checked() {
     )
     .await;
     assert_eq!(err.code, 422);
-    assert!(err.message.contains("fieldManager: Required value"), "{}", err.message);
+    assert!(
+        err.message.contains("fieldManager: Required value"),
+        "{}",
+        err.message
+    );
     let long = "m".repeat(129);
     let err = raw_patch(
         &env,
@@ -461,7 +531,11 @@ async fn apply_options_are_checked() {
     )
     .await;
     assert_eq!(err.code, 422);
-    assert!(err.message.contains("fieldManager: Too long"), "{}", err.message);
+    assert!(
+        err.message.contains("fieldManager: Too long"),
+        "{}",
+        err.message
+    );
     let mut with_managed = config_map("opt", json!({"a": "2"}));
     with_managed["metadata"]["managedFields"] = json!([{"manager": "x", "operation": "Apply"}]);
     let err = raw_patch(
@@ -473,7 +547,11 @@ async fn apply_options_are_checked() {
     )
     .await;
     assert_eq!(err.code, 400);
-    assert!(err.message.contains("metadata.managedFields must be nil"), "{}", err.message);
+    assert!(
+        err.message.contains("metadata.managedFields must be nil"),
+        "{}",
+        err.message
+    );
 }
 
 #[tokio::test]
@@ -481,30 +559,50 @@ async fn updates_keep_managed_fields_sent_in_the_body() {
     let env = env().await;
     let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
     let applied = cms
-        .patch("keep", &PatchParams::apply("m"), &Patch::Apply(config_map("keep", json!({"a": "1"}))))
+        .patch(
+            "keep",
+            &PatchParams::apply("m"),
+            &Patch::Apply(config_map("keep", json!({"a": "1"}))),
+        )
         .await
         .unwrap();
     // A PUT of the object as read leaves managedFields as they are.
-    let same = cms.replace("keep", &PostParams::default(), &applied).await.unwrap();
+    let same = cms
+        .replace("keep", &PostParams::default(), &applied)
+        .await
+        .unwrap();
     assert_eq!(managed(&same.metadata), managed(&applied.metadata));
     // managedFields sent different from the stored ones are kept as sent.
     let mut sent: ConfigMap = same.clone();
     let mut entries = sent.metadata.managed_fields.clone().unwrap();
     entries[0].manager = Some("renamed".into());
     sent.metadata.managed_fields = Some(entries);
-    let renamed = cms.replace("keep", &PostParams::default(), &sent).await.unwrap();
+    let renamed = cms
+        .replace("keep", &PostParams::default(), &sent)
+        .await
+        .unwrap();
     let got = managed(&renamed.metadata);
     assert!(entry(&got, "renamed", "Apply").is_some(), "{got:?}");
     assert!(entry(&got, "m", "Apply").is_none(), "{got:?}");
     // An empty list leaves them unchanged; `[{}]` clears them.
     let mut empty = renamed.clone();
     empty.metadata.managed_fields = Some(vec![]);
-    let unchanged = cms.replace("keep", &PostParams::default(), &empty).await.unwrap();
+    let unchanged = cms
+        .replace("keep", &PostParams::default(), &empty)
+        .await
+        .unwrap();
     assert_eq!(managed(&unchanged.metadata), got);
     let mut cleared = unchanged.clone();
     cleared.metadata.managed_fields = Some(vec![Default::default()]);
-    let cleared = cms.replace("keep", &PostParams::default(), &cleared).await.unwrap();
-    assert!(managed(&cleared.metadata).is_empty(), "{:?}", cleared.metadata.managed_fields);
+    let cleared = cms
+        .replace("keep", &PostParams::default(), &cleared)
+        .await
+        .unwrap();
+    assert!(
+        managed(&cleared.metadata).is_empty(),
+        "{:?}",
+        cleared.metadata.managed_fields
+    );
 }
 
 #[tokio::test]
@@ -536,7 +634,11 @@ async fn builtin_lists_merge_by_their_keys() {
         "spec": {"template": {"spec": {"containers": [
             {"name": "app", "env": [{"name": "MODE", "value": "on"}]}]}}}});
     let merged = deployments
-        .patch("web", &PatchParams::apply("injector"), &Patch::Apply(&sidecar))
+        .patch(
+            "web",
+            &PatchParams::apply("injector"),
+            &Patch::Apply(&sidecar),
+        )
         .await
         .unwrap();
     let containers = merged.spec.unwrap().template.spec.unwrap().containers;

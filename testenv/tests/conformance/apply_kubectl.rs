@@ -12,7 +12,14 @@ const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: NAME\ndata
 async fn managed_fields(env: &kubeforge_testenv::TestEnv, name: &str) -> Vec<Value> {
     let out = run(
         env,
-        &["get", "configmap", name, "-o", "json", "--show-managed-fields"],
+        &[
+            "get",
+            "configmap",
+            name,
+            "-o",
+            "json",
+            "--show-managed-fields",
+        ],
         None,
     )
     .await
@@ -59,9 +66,19 @@ async fn kubectl_server_side_apply_conflicts_and_force() {
     let forced = [&args[..], &["--force-conflicts"]].concat();
     let out = run(&env, &forced, Some(&changed)).await.unwrap();
     assert!(out.status.success(), "{}", text(&out));
-    let out = run(&env, &["get", "configmap", "ssa-kubectl", "-o", "jsonpath={.data.a}"], None)
-        .await
-        .unwrap();
+    let out = run(
+        &env,
+        &[
+            "get",
+            "configmap",
+            "ssa-kubectl",
+            "-o",
+            "jsonpath={.data.a}",
+        ],
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "2");
 }
 
@@ -82,8 +99,14 @@ async fn kubectl_client_side_then_server_side_apply() {
     );
     // Client-side apply keeps working through its last-applied annotation.
     let changed = cm.replace("a: \"1\"", "a: \"2\"");
-    let out = run(&env, &["apply", "-f", "-"], Some(&changed)).await.unwrap();
-    assert!(text(&out).contains("configmap/csa configured"), "{}", text(&out));
+    let out = run(&env, &["apply", "-f", "-"], Some(&changed))
+        .await
+        .unwrap();
+    assert!(
+        text(&out).contains("configmap/csa configured"),
+        "{}",
+        text(&out)
+    );
     // Server-side apply takes the object over from client-side apply.
     let out = run(&env, &["apply", "--server-side", "-f", "-"], Some(&changed))
         .await
@@ -101,8 +124,12 @@ async fn kubectl_client_side_then_server_side_apply() {
         .await
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
-    let out = run(&env, &["get", "configmap", "csa", "-o", "jsonpath={.data}"], None)
-        .await
-        .unwrap();
+    let out = run(
+        &env,
+        &["get", "configmap", "csa", "-o", "jsonpath={.data}"],
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"b\":\"3\"}");
 }
