@@ -109,9 +109,13 @@ pub fn apply_patch(
     }
 }
 
-/// Parses a patch body: YAML for apply patches, JSON otherwise.
+/// Parses a patch body: YAML for apply patches (JSON, which is YAML, read directly), JSON
+/// otherwise.
 fn patch_body(req: &Req, kind: PatchType) -> Result<Value, ApiError> {
     if kind == PatchType::Apply {
+        if let Ok(v) = serde_json::from_slice::<Value>(&req.body) {
+            return Ok(v);
+        }
         let text =
             std::str::from_utf8(&req.body).map_err(|e| ApiError::bad_request(e.to_string()))?;
         serde_saphyr::from_str::<Value>(text)

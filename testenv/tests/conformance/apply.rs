@@ -335,14 +335,8 @@ async fn two_apply_managers_like_controllers() {
     // b's new configuration no longer has the label: it goes.
     let w = widgets.get("w").await.unwrap();
     assert_eq!(w.spec.color, "blue");
-    assert!(
-        w.metadata
-            .labels
-            .clone()
-            .unwrap_or_default()
-            .get("team")
-            .is_none()
-    );
+    let labels = w.metadata.labels.clone().unwrap_or_default();
+    assert!(!labels.contains_key("team"), "{labels:?}");
     let entries = managed(&w.metadata);
     assert_eq!(
         entry(&entries, "controller-a", "Apply").unwrap()["fieldsV1"],
