@@ -32,7 +32,14 @@ impl FieldSet {
             [last] => {
                 self.members.insert(last.clone());
             }
-            [first, rest @ ..] => self.children.entry(first.clone()).or_default().insert(rest),
+            [first, rest @ ..] => match self.children.get_mut(first) {
+                Some(child) => child.insert(rest),
+                None => {
+                    let mut child = FieldSet::new();
+                    child.insert(rest);
+                    self.children.insert(first.clone(), child);
+                }
+            },
         }
     }
 
