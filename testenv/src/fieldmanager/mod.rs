@@ -161,7 +161,7 @@ pub fn apply(
         .filter(|e| !e.belongs_to(owner))
         .fold(applied.clone(), |acc, e| acc.union(&e.fields));
     if let Some(last) = &last {
-        typed::prune(&mut merged, last, Some(&keep));
+        typed::prune(&mut merged, last, Some(&keep), &root);
     }
     let cmp = typed::compare(live, Some(&merged), &root);
     let changed = cmp.changed();

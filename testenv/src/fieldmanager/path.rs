@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::schema::MapKey;
+
 /// One step from a value to one of its children.
 ///
 /// The derived order (fields, then keys, then values, then indexes) is the order the real
@@ -41,29 +43,19 @@ pub fn canonical(v: &Value) -> String {
     }
 }
 
-/// The `k:` element of a map-list item: its key fields, or `None` when one is missing.
-pub fn key_of(item: &Value, keys: &[String]) -> Option<PathElement> {
+/// The `k:` element of a map-list item: its key fields (a missing one takes its default),
+/// or `None` when one is missing without a default.
+pub fn key_of(item: &Value, keys: &[MapKey]) -> Option<PathElement> {
     let m = item.as_object()?;
     let mut out = serde_json::Map::new();
     for k in keys {
-        let v = m.get(k).filter(|v| !v.is_null())?;
-        out.insert(k.clone(), v.clone());
+        let v = m
+            .get(&k.name)
+            .filter(|v| !v.is_null())
+            .or(k.default.as_ref())?;
+        out.insert(k.name.clone(), v.clone());
     }
     Some(PathElement::Key(canonical(&Value::Object(out))))
-}
-
-/// Whether a list item is the one `pe` designates (a `k:` or `v:` element).
-pub fn matches(pe: &PathElement, item: &Value) -> bool {
-    match pe {
-        PathElement::Key(k) => {
-            let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(k) else {
-                return false;
-            };
-            fields.iter().all(|(name, v)| item.get(name) == Some(v))
-        }
-        PathElement::Value(v) => canonical(item) == *v,
-        _ => false,
-    }
 }
 
 impl PathElement {
@@ -142,17 +134,27 @@ mod tests {
 
     #[test]
     fn keys_round_trip_and_print() {
+        let key = |name: &str| MapKey {
+            name: name.into(),
+            default: None,
+        };
         let pe = key_of(
             &json!({"port": 80, "name": "http", "x": 1}),
-            &["port".into(), "name".into()],
+            &[key("port"), key("name")],
         )
         .unwrap();
         assert_eq!(pe.to_key(), r#"k:{"name":"http","port":80}"#);
         assert_eq!(PathElement::from_key(&pe.to_key()).unwrap(), pe);
         assert_eq!(pe.to_string(), r#"[name="http",port=80]"#);
-        assert!(matches(&pe, &json!({"name": "http", "port": 80, "y": 2})));
-        assert!(!matches(&pe, &json!({"name": "http", "port": 81})));
-        assert!(key_of(&json!({"port": 80}), &["name".into()]).is_none());
+        assert!(key_of(&json!({"port": 80}), &[key("name")]).is_none());
+        let protocol = MapKey {
+            name: "protocol".into(),
+            default: Some(json!("TCP")),
+        };
+        assert_eq!(
+            key_of(&json!({"port": 80}), &[key("port"), protocol]),
+            Some(PathElement::Key(r#"{"port":80,"protocol":"TCP"}"#.into()))
+        );
         let v = PathElement::from_key(r#"v:"a""#).unwrap();
         assert_eq!(v.to_string(), r#"[="a"]"#);
         let path = [

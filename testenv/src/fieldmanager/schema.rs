@@ -20,7 +20,16 @@ pub enum ListType {
     /// A set of scalars, each owned on its own (`v:`).
     Set,
     /// Objects identified by these key fields, each owned on its own (`k:`).
-    Map(Vec<String>),
+    Map(Vec<MapKey>),
+}
+
+/// One key field of a map list, with the default that stands in when an item omits it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapKey {
+    /// The field name.
+    pub name: String,
+    /// The schema default of the field, if any.
+    pub default: Option<Value>,
 }
 
 /// The types of one resource: its group and kind, and its schema for custom resources.
@@ -116,12 +125,18 @@ impl<'a> Node<'a> {
             Crd::At(Some(s)) => match s.get("x-kubernetes-list-type").and_then(Value::as_str) {
                 Some("set") => ListType::Set,
                 Some("map") => {
-                    let keys: Vec<String> = s
+                    let keys: Vec<MapKey> = s
                         .get("x-kubernetes-list-map-keys")
                         .and_then(Value::as_array)
                         .into_iter()
                         .flatten()
-                        .filter_map(|k| k.as_str().map(str::to_string))
+                        .filter_map(Value::as_str)
+                        .map(|k| MapKey {
+                            name: k.to_string(),
+                            default: s
+                                .pointer(&format!("/items/properties/{k}/default"))
+                                .cloned(),
+                        })
                         .collect();
                     if keys.is_empty() {
                         ListType::Atomic
@@ -144,7 +159,21 @@ impl<'a> Node<'a> {
                 match strategic::apply_list_type(group, self.types.kind, parent, field) {
                     None => ListType::Atomic,
                     Some(None) => ListType::Set,
-                    Some(Some(key)) => ListType::Map(vec![key.to_string()]),
+                    Some(Some(key)) => {
+                        let mut keys = vec![MapKey {
+                            name: key.to_string(),
+                            default: None,
+                        }];
+                        // Container and Service ports are keyed by port and protocol in the
+                        // built-in OpenAPI, protocol defaulting to TCP.
+                        if matches!(key, "containerPort" | "port") {
+                            keys.push(MapKey {
+                                name: "protocol".into(),
+                                default: Some(Value::String("TCP".into())),
+                            });
+                        }
+                        ListType::Map(keys)
+                    }
                 }
             }
         }

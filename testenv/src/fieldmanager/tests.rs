@@ -247,7 +247,7 @@ fn builtin_kinds_use_the_strategic_merge_keys() {
     let config = json!({"apiVersion": "apps/v1", "kind": "Deployment",
         "metadata": {"name": "d", "labels": {"app": "d"}, "finalizers": ["f"]},
         "spec": {"selector": {"matchLabels": {"app": "d"}}, "template": {"spec": {"containers": [
-            {"name": "c", "image": "i", "env": [{"name": "E", "value": "1"}], "args": ["a"]}]}}}});
+            {"name": "c", "image": "i", "env": [{"name": "E", "value": "1"}], "args": ["a"], "ports": [{"containerPort": 80}]}]}}}});
     let request = ApplyRequest {
         owner: Owner {
             manager: "m".into(),
@@ -273,7 +273,8 @@ fn builtin_kinds_use_the_strategic_merge_keys() {
             "f:metadata": {"f:labels": {"f:app": {}}, "f:finalizers": {"v:\"f\"": {}}},
             "f:spec": {"f:selector": {}, "f:template": {"f:spec": {"f:containers": {"k:{\"name\":\"c\"}": {
                 ".": {}, "f:name": {}, "f:image": {}, "f:args": {},
-                "f:env": {"k:{\"name\":\"E\"}": {".": {}, "f:name": {}, "f:value": {}}}}}}}}})
+                "f:env": {"k:{\"name\":\"E\"}": {".": {}, "f:name": {}, "f:value": {}}},
+                "f:ports": {"k:{\"containerPort\":80,\"protocol\":\"TCP\"}": {".": {}, "f:containerPort": {}}}}}}}}})
     );
     let missing = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
         "spec": {"template": {"spec": {"containers": [{"image": "i"}]}}}});

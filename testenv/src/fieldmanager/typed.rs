@@ -5,8 +5,8 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::path::{PathElement, canonical, key_of, matches};
-use super::schema::{ListType, Node};
+use super::path::{PathElement, canonical, key_of};
+use super::schema::{ListType, MapKey, Node};
 use super::set::FieldSet;
 
 /// Why an applied configuration cannot be merged.
@@ -58,7 +58,11 @@ fn config_identities(
             ListType::Map(keys) => key_of(item, keys).ok_or_else(|| TypedError::MissingKey {
                 path: super::path::display(path),
                 index,
-                key: keys.join(","),
+                key: keys
+                    .iter()
+                    .map(|k| k.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(","),
             })?,
             _ => PathElement::Value(canonical(item)),
         };
@@ -378,58 +382,80 @@ fn strip_nulls(v: &Value) -> Value {
 /// Removes from `object` the fields of `last` (what a manager applied before) that nobody
 /// keeps: not in `keep` (its new configuration and every other manager's fields). A map or
 /// item left empty by the removal goes too; fields nobody owns are left alone.
-pub fn prune(object: &mut Value, last: &FieldSet, keep: Option<&FieldSet>) {
+pub fn prune(object: &mut Value, last: &FieldSet, keep: Option<&FieldSet>, node: &Node<'_>) {
+    let keys = match node.list_type() {
+        ListType::Map(keys) if object.is_array() => keys,
+        _ => Vec::new(),
+    };
+    let items = node.items();
     for pe in last.elements() {
         let keep_child = keep.and_then(|k| k.child(&pe));
         let kept = keep.is_some_and(|k| k.touches(&pe));
-        let Some(child) = child_mut(object, &pe) else {
+        let child_node = match &pe {
+            PathElement::Field(f) => node.field(f),
+            _ => items.clone(),
+        };
+        let Some(child) = child_mut(object, &pe, &keys) else {
             continue;
         };
         if kept {
             if let Some(lc) = last.child(&pe) {
-                prune(child, lc, keep_child);
+                prune(child, lc, keep_child, &child_node);
             }
             continue;
         }
         if last.has_member(&pe) {
-            remove_child(object, &pe);
+            remove_child(object, &pe, &keys);
             continue;
         }
         if let Some(lc) = last.child(&pe) {
-            prune(child, lc, None);
+            prune(child, lc, None, &child_node);
             let emptied = match child {
                 Value::Object(m) => m.is_empty(),
                 Value::Array(a) => a.is_empty(),
                 _ => false,
             };
             if emptied {
-                remove_child(object, &pe);
+                remove_child(object, &pe, &keys);
             }
         }
     }
 }
 
-fn child_mut<'v>(v: &'v mut Value, pe: &PathElement) -> Option<&'v mut Value> {
+/// Whether list item `item` is the one `pe` (a `k:`, `v:` or `i:` element) designates.
+fn item_is(pe: &PathElement, index: usize, item: &Value, keys: &[MapKey]) -> bool {
+    match pe {
+        PathElement::Key(_) => key_of(item, keys).as_ref() == Some(pe),
+        PathElement::Value(v) => canonical(item) == *v,
+        PathElement::Index(i) => *i == index,
+        PathElement::Field(_) => false,
+    }
+}
+
+fn child_mut<'v>(v: &'v mut Value, pe: &PathElement, keys: &[MapKey]) -> Option<&'v mut Value> {
     match (v, pe) {
         (Value::Object(m), PathElement::Field(f)) => m.get_mut(f),
-        (Value::Array(a), PathElement::Key(_) | PathElement::Value(_)) => {
-            a.iter_mut().find(|item| matches(pe, item))
-        }
-        (Value::Array(a), PathElement::Index(i)) => a.get_mut(*i),
+        (Value::Array(a), _) => a
+            .iter_mut()
+            .enumerate()
+            .find(|(i, item)| item_is(pe, *i, item, keys))
+            .map(|(_, item)| item),
         _ => None,
     }
 }
 
-fn remove_child(v: &mut Value, pe: &PathElement) {
+fn remove_child(v: &mut Value, pe: &PathElement, keys: &[MapKey]) {
     match (v, pe) {
         (Value::Object(m), PathElement::Field(f)) => {
             m.remove(f);
         }
-        (Value::Array(a), PathElement::Key(_) | PathElement::Value(_)) => {
-            a.retain(|item| !matches(pe, item));
-        }
-        (Value::Array(a), PathElement::Index(i)) if *i < a.len() => {
-            a.remove(*i);
+        (Value::Array(a), _) => {
+            let mut index = 0;
+            a.retain(|item| {
+                let keep = !item_is(pe, index, item, keys);
+                index += 1;
+                keep
+            });
         }
         _ => {}
     }

@@ -619,7 +619,8 @@ async fn builtin_lists_merge_by_their_keys() {
     let base = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
         "spec": {"selector": {"matchLabels": {"app": "web"}},
             "template": {"metadata": {"labels": {"app": "web"}},
-                "spec": {"containers": [{"name": "app", "image": "nginx:1.27"}]}}}});
+                "spec": {"containers": [{"name": "app", "image": "nginx:1.27",
+                    "ports": [{"containerPort": 80}]}]}}}});
     deployments
         .patch("web", &PatchParams::apply("deployer"), &Patch::Apply(&base))
         .await
@@ -650,5 +651,11 @@ async fn builtin_lists_merge_by_their_keys() {
         entry(&entries, "deployer", "Apply").unwrap()["fieldsV1"]["f:spec"]["f:selector"],
         json!({}),
         "a label selector is owned as a whole"
+    );
+    let deployer = &entry(&entries, "deployer", "Apply").unwrap()["fieldsV1"];
+    assert_eq!(
+        deployer["f:spec"]["f:template"]["f:spec"]["f:containers"]["k:{\"name\":\"app\"}"]["f:ports"],
+        json!({"k:{\"containerPort\":80,\"protocol\":\"TCP\"}": {".": {}, "f:containerPort": {}}}),
+        "container ports are keyed by port and protocol (defaulted)"
     );
 }
