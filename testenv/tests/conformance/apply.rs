@@ -659,3 +659,21 @@ async fn builtin_lists_merge_by_their_keys() {
         "container ports are keyed by port and protocol (defaulted)"
     );
 }
+
+#[tokio::test]
+async fn the_user_agent_names_the_default_manager() {
+    let env = env().await;
+    let body = config_map("ua", json!({"a": "1"}));
+    let request = http::Request::post(format!("/api/v1/namespaces/{}/configmaps", env.namespace()))
+        .header("Content-Type", "application/json")
+        .header("User-Agent", "my-tool/1.2.3 (linux/amd64)")
+        .body(serde_json::to_vec(&body).unwrap())
+        .unwrap();
+    let text = env.client().request_text(request).await.unwrap();
+    let created: ConfigMap = serde_json::from_str(&text).unwrap();
+    let entries = managed(&created.metadata);
+    assert!(
+        entry(&entries, "my-tool", "Update").is_some(),
+        "{entries:?}"
+    );
+}
