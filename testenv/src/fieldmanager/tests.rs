@@ -319,3 +319,30 @@ fn update_bodies_with_managed_fields_keep_them() {
     assert_eq!(default_manager(Some("mine"), "kubectl/v1"), "mine");
     assert_eq!(default_manager(None, ""), "unknown");
 }
+
+#[test]
+fn a_shared_item_stays_but_loses_the_fields_only_the_dropper_owned() {
+    let def = crd_def();
+    let (o1, m1) = apply_as(
+        &def,
+        None,
+        ManagedFields::default(),
+        "a",
+        probe(json!({"items": [{"name": "one", "value": "1"}]})),
+        false,
+    )
+    .unwrap();
+    let (o2, m2) = apply_as(
+        &def,
+        Some(&o1),
+        m1,
+        "b",
+        probe(json!({"items": [{"name": "one"}]})),
+        false,
+    )
+    .unwrap();
+    assert_eq!(o2["spec"]["items"], json!([{"name": "one", "value": "1"}]));
+    let (o3, m3) = apply_as(&def, Some(&o2), m2, "a", probe(json!({"x": "k"})), false).unwrap();
+    assert_eq!(o3["spec"], json!({"x": "k", "items": [{"name": "one"}]}));
+    assert_eq!(fields_of(&m3, "a"), json!({"f:spec": {"f:x": {}}}));
+}
