@@ -77,7 +77,8 @@ pub fn conflict_message(conflicts: &[Conflict]) -> String {
     )
 }
 
-/// Which part of the object a request may change (the reset fields of its endpoint).
+/// Which part of the object a request may change (the reset fields of its endpoint); fields
+/// outside it are never owned by the request's manager.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     /// Everything.
@@ -89,7 +90,17 @@ pub enum Scope {
 }
 
 impl Scope {
-    fn restrict(self, set: FieldSet) -> FieldSet {
+    /// The scope of a write to `endpoint` of a kind with (or without) a status subresource.
+    pub fn of(status_subresource: bool, status_endpoint: bool) -> Self {
+        match (status_subresource, status_endpoint) {
+            (_, true) => Scope::OnlyStatus,
+            (true, false) => Scope::WithoutStatus,
+            (false, false) => Scope::Whole,
+        }
+    }
+
+    /// The part of a field set this scope covers.
+    pub fn restrict(self, set: FieldSet) -> FieldSet {
         let status = PathElement::Field("status".into());
         match self {
             Scope::Whole => set,
@@ -191,13 +202,15 @@ pub fn apply(
 }
 
 /// Records an update (create, PUT, non-apply patch) from `old` to `new` by `owner`: the
-/// changed fields become `owner`'s and leave every other entry, removed fields leave all.
+/// changed fields within `scope` become `owner`'s, changed fields leave every other entry,
+/// removed fields leave all.
 pub fn update(
     types: Types<'_>,
     old: Option<&Value>,
     new: &Value,
     mut managed: ManagedFields,
     owner: &Owner,
+    scope: Scope,
     now: &str,
 ) -> ManagedFields {
     let cmp = typed::compare(old, Some(new), &types.root());
@@ -209,9 +222,10 @@ pub fn update(
     for e in managed.entries.iter_mut().filter(|e| !e.belongs_to(owner)) {
         e.fields = e.fields.difference(&changed).difference(&cmp.removed);
     }
-    own = own.union(&changed).difference(&cmp.removed);
+    let taken = scope.restrict(changed);
+    own = own.union(&taken).difference(&cmp.removed);
     if !own.is_empty() || managed.find(owner).is_some() {
-        managed.set(owner, own, now, !changed.is_empty());
+        managed.set(owner, own, now, !taken.is_empty());
     }
     managed.drop_empty();
     managed

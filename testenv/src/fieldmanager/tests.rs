@@ -154,6 +154,7 @@ fn conflicts_sharing_and_force() {
         &created,
         ManagedFields::default(),
         &owner("editor", Operation::Update),
+        Scope::Whole,
         "2026-01-01T00:00:00Z",
     );
     assert_eq!(
@@ -230,6 +231,7 @@ fn updates_move_changed_fields_to_their_manager() {
         &edited,
         managed,
         &owner("editor", Operation::Update),
+        Scope::Whole,
         "2026-01-01T00:00:01Z",
     );
     assert_eq!(fields_of(&after, "editor"), json!({"f:spec": {"f:x": {}}}));

@@ -193,11 +193,7 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
             subresource: target.subresource.clone().unwrap_or_default(),
         },
         force: req.query.flag("force"),
-        scope: match endpoint {
-            Endpoint::Status => Scope::OnlyStatus,
-            Endpoint::Main if def.status_subresource => Scope::WithoutStatus,
-            _ => Scope::Whole,
-        },
+        scope: Scope::of(def.status_subresource, endpoint == Endpoint::Status),
     };
     let types = Types::of(def);
     let now = meta::now();

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::{Api, Cluster, Query, Reply, Req, admission, apply, json_body, meta};
-use crate::fieldmanager::{self, ManagedFields, Operation, Owner, Types};
+use crate::fieldmanager::{self, ManagedFields, Operation, Owner, Scope, Types};
 use crate::registry::{ResourceDef, crd};
 use crate::rest::route::Target;
 use crate::status::{ApiError, Cause};
@@ -255,6 +255,7 @@ fn managers_after(
         new,
         base,
         &owner,
+        Scope::of(def.status_subresource, endpoint == Endpoint::Status),
         &meta::now(),
     )
 }

@@ -677,3 +677,45 @@ async fn the_user_agent_names_the_default_manager() {
         "{entries:?}"
     );
 }
+
+#[tokio::test]
+async fn writes_own_only_what_their_endpoint_changes() {
+    let env = env().await;
+    let widgets: Api<Widget> = Api::namespaced(env.client(), env.namespace());
+    let mut w = crate::common::widget("own", "red");
+    w.status = Some(crate::common::WidgetStatus {
+        ready: true,
+        replicas: 2,
+    });
+    let post = PostParams {
+        field_manager: Some("creator".into()),
+        ..Default::default()
+    };
+    let created = widgets.create(&post, &w).await.unwrap();
+    assert!(created.status.is_none(), "create resets status");
+    let entries = managed(&created.metadata);
+    let fields = &entry(&entries, "creator", "Update").unwrap()["fieldsV1"];
+    assert!(fields.get("f:status").is_none(), "{fields}");
+    assert_eq!(fields["f:spec"]["f:color"], json!({}));
+    // A status update is recorded for the status subresource only.
+    let mut with_status = created.clone();
+    with_status.status = Some(crate::common::WidgetStatus {
+        ready: true,
+        replicas: 2,
+    });
+    let pp = PostParams {
+        field_manager: Some("status-writer".into()),
+        ..Default::default()
+    };
+    let updated = widgets
+        .replace_status("own", &pp, &with_status)
+        .await
+        .unwrap();
+    let entries = managed(&updated.metadata);
+    let e = entry(&entries, "status-writer", "Update").unwrap_or_else(|| panic!("{entries:?}"));
+    assert_eq!(e["subresource"], "status");
+    assert_eq!(
+        e["fieldsV1"],
+        json!({"f:status": {".": {}, "f:ready": {}, "f:replicas": {}}})
+    );
+}
