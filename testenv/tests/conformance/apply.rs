@@ -719,3 +719,30 @@ async fn writes_own_only_what_their_endpoint_changes() {
         json!({"f:status": {".": {}, "f:ready": {}, "f:replicas": {}}})
     );
 }
+
+#[tokio::test]
+async fn dry_run_apply_answers_without_storing() {
+    let env = env().await;
+    let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
+    cms.patch(
+        "dry",
+        &PatchParams::apply("m"),
+        &Patch::Apply(config_map("dry", json!({"a": "1"}))),
+    )
+    .await
+    .unwrap();
+    let params = PatchParams::apply("other").dry_run();
+    let answered = cms
+        .patch(
+            "dry",
+            &params,
+            &Patch::Apply(config_map("dry", json!({"b": "2"}))),
+        )
+        .await
+        .unwrap();
+    assert_eq!(answered.data.unwrap()["b"], "2");
+    assert!(entry(&managed(&answered.metadata), "other", "Apply").is_some());
+    let stored = cms.get("dry").await.unwrap();
+    assert!(!stored.data.unwrap().contains_key("b"));
+    assert!(entry(&managed(&stored.metadata), "other", "Apply").is_none());
+}
