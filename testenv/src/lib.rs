@@ -35,6 +35,7 @@ pub mod dev_server;
 mod discovery;
 mod env;
 mod error;
+mod fieldmanager;
 mod gc;
 mod jsonpath;
 mod kubeconfig;

@@ -1,155 +1,262 @@
-//! Server-side apply, approximated: each field manager's last applied configuration is kept
-//! (in memory, per object uid), so that a field a manager applied before and leaves out
-//! now is removed, unless another manager's applied configuration still sets it. Lists
-//! are merged (strategic keys on built-ins) or replaced (custom resources), not tracked
-//! item by item; `managedFields` are not published and there are no apply conflicts.
+//! Server-side apply requests (`application/apply-patch+yaml`) and the request options of
+//! field management (`fieldManager`, `force`), checked as the real server checks them.
+//!
+//! The merge, conflicts and managedFields bookkeeping are in [`crate::fieldmanager`].
 
-use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::{Value, json};
 
-/// (storage key, namespace, name)
-type Key = (String, String, String);
+use super::patching::PatchType;
+use super::write::{
+    Endpoint, Fields, as_version, create_object_as, endpoint_of, ns_of, update_object_as,
+};
+use super::{Api, Query, Reply, Req, meta};
+use crate::fieldmanager::{
+    self, ApplyError, ApplyRequest, ManagedFields, Operation, Owner, Scope, Types,
+};
+use crate::rest::route::Target;
+use crate::status::{ApiError, Cause};
 
-/// The last configuration each manager applied to each object.
-#[derive(Default)]
-pub struct AppliedConfigs {
-    /// object → (uid, manager → configuration)
-    by_object: HashMap<Key, (String, BTreeMap<String, Value>)>,
-}
+/// The longest `fieldManager` the real server accepts.
+pub const FIELD_MANAGER_MAX: usize = 128;
 
-/// Where an object is stored: (storage key, namespace, name).
-pub type At<'a> = (&'a str, &'a str, &'a str);
-
-fn key((storage_key, ns, name): At<'_>) -> Key {
-    (storage_key.to_string(), ns.to_string(), name.to_string())
-}
-
-/// Paths (as key lists) of object fields present in `before` and absent from `after`.
-fn removed_paths(
-    before: &Map<String, Value>,
-    after: &Map<String, Value>,
-    prefix: &mut Vec<String>,
-    out: &mut Vec<Vec<String>>,
-) {
-    for (k, v) in before {
-        prefix.push(k.clone());
-        match (v, after.get(k)) {
-            (_, None) => out.push(prefix.clone()),
-            (Value::Object(b), Some(Value::Object(a))) => removed_paths(b, a, prefix, out),
-            _ => {}
-        }
-        prefix.pop();
-    }
-}
-
-fn has_path(v: &Value, path: &[String]) -> bool {
-    let mut cur = v;
-    for seg in path {
-        match cur.get(seg) {
-            Some(next) => cur = next,
-            None => return false,
-        }
-    }
-    true
-}
-
-fn remove_path(v: &mut Value, path: &[String]) {
-    let Some((last, parents)) = path.split_last() else {
-        return;
+/// A 422 about request options (`PatchOptions.meta.k8s.io "" is invalid: ...`).
+fn options_invalid(kind: &str, causes: Vec<Cause>) -> ApiError {
+    let summary: Vec<String> = causes
+        .iter()
+        .map(|c| format!("{}: {}", c.field, c.message))
+        .collect();
+    let summary = if summary.len() == 1 {
+        summary[0].clone()
+    } else {
+        format!("[{}]", summary.join(", "))
     };
-    let mut cur = v;
-    for seg in parents {
-        match cur.get_mut(seg) {
-            Some(next) => cur = next,
-            None => return,
-        }
-    }
-    if let Some(m) = cur.as_object_mut() {
-        m.remove(last);
-    }
-}
-
-impl AppliedConfigs {
-    /// Removes from `object` the fields `manager` applied before but not in `config`, unless
-    /// another manager's configuration still sets them.
-    pub fn prune_dropped(
-        &self,
-        at: At<'_>,
-        uid: &str,
-        manager: &str,
-        config: &Value,
-        object: &mut Value,
-    ) {
-        let Some((recorded_uid, managers)) = self.by_object.get(&key(at)) else {
-            return;
-        };
-        if recorded_uid != uid {
-            return;
-        }
-        let (Some(Value::Object(before)), Some(after)) =
-            (managers.get(manager), config.as_object())
-        else {
-            return;
-        };
-        let mut paths = Vec::new();
-        removed_paths(before, after, &mut Vec::new(), &mut paths);
-        for path in paths {
-            let kept_by_other = managers
-                .iter()
-                .any(|(m, c)| m != manager && has_path(c, &path));
-            if !kept_by_other {
-                remove_path(object, &path);
-            }
-        }
-    }
-
-    /// Records what `manager` applied to the object with `uid`.
-    pub fn record(&mut self, at: At<'_>, uid: &str, manager: &str, config: Value) {
-        let entry = self
-            .by_object
-            .entry(key(at))
-            .or_insert_with(|| (uid.to_string(), BTreeMap::new()));
-        if entry.0 != uid {
-            *entry = (uid.to_string(), BTreeMap::new());
-        }
-        entry.1.insert(manager.to_string(), config);
+    ApiError {
+        code: 422,
+        reason: "Invalid",
+        message: format!("{kind}.meta.k8s.io \"\" is invalid: {summary}"),
+        details: json!({
+            "group": "meta.k8s.io",
+            "kind": kind,
+            "causes": causes.iter().map(|c| json!({"reason": c.reason, "message": c.message, "field": c.field})).collect::<Vec<_>>(),
+        }),
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn dropped_fields_go_unless_another_manager_keeps_them() {
-        let mut applied = AppliedConfigs::default();
-        applied.record(
-            ("k", "ns", "o"),
-            "u1",
-            "a",
-            json!({"spec": {"x": 1, "y": 2, "z": 3}}),
-        );
-        applied.record(("k", "ns", "o"), "u1", "b", json!({"spec": {"z": 3}}));
-        let mut object = json!({"spec": {"x": 1, "y": 2, "z": 3, "w": 4}});
-        applied.prune_dropped(
-            ("k", "ns", "o"),
-            "u1",
-            "a",
-            &json!({"spec": {"x": 1}}),
-            &mut object,
-        );
-        assert_eq!(object, json!({"spec": {"x": 1, "z": 3, "w": 4}}));
-        // A re-created object (new uid) starts afresh.
-        let mut fresh = json!({"spec": {"y": 2}});
-        applied.prune_dropped(
-            ("k", "ns", "o"),
-            "u2",
-            "a",
-            &json!({"spec": {}}),
-            &mut fresh,
-        );
-        assert_eq!(fresh, json!({"spec": {"y": 2}}));
+fn field_manager_causes(query: &Query) -> Vec<Cause> {
+    let manager = query.get("fieldManager").unwrap_or_default();
+    let mut causes = Vec::new();
+    if manager.len() > FIELD_MANAGER_MAX {
+        causes.push(Cause {
+            reason: "FieldValueTooLong".into(),
+            message: format!("Too long: may not be more than {FIELD_MANAGER_MAX} bytes"),
+            field: "fieldManager".into(),
+        });
     }
+    if let Some((i, c)) = manager.char_indices().find(|(_, c)| c.is_control()) {
+        causes.push(Cause {
+            reason: "FieldValueInvalid".into(),
+            message: format!(
+                "Invalid value: {manager:?}: invalid character U+{:04X} (at position {i})",
+                c as u32
+            ),
+            field: "fieldManager".into(),
+        });
+    }
+    causes
+}
+
+/// Checks `fieldManager` of a create (`CreateOptions`) or update (`UpdateOptions`).
+pub fn validate_write_options(options_kind: &str, query: &Query) -> Result<(), ApiError> {
+    let causes = field_manager_causes(query);
+    if causes.is_empty() {
+        Ok(())
+    } else {
+        Err(options_invalid(options_kind, causes))
+    }
+}
+
+/// Checks the options of a PATCH: `force` only on apply, `fieldManager` required for apply
+/// and at most 128 printable characters.
+pub fn validate_patch_options(kind: PatchType, query: &Query) -> Result<(), ApiError> {
+    let mut causes = Vec::new();
+    if kind != PatchType::Apply {
+        if query.get("force").is_some() {
+            causes.push(Cause {
+                reason: "FieldValueForbidden".into(),
+                message: "Forbidden: may not be specified for non-apply patch".into(),
+                field: "force".into(),
+            });
+        }
+    } else if query.get("fieldManager").is_none_or(str::is_empty) {
+        causes.push(Cause {
+            reason: "FieldValueRequired".into(),
+            message: "Required value: is required for apply patch".into(),
+            field: "fieldManager".into(),
+        });
+    }
+    causes.extend(field_manager_causes(query));
+    if causes.is_empty() {
+        Ok(())
+    } else {
+        Err(options_invalid("PatchOptions", causes))
+    }
+}
+
+/// The manager an update request (create, PUT, non-apply PATCH) writes as.
+pub fn update_manager(req: &Req) -> String {
+    fieldmanager::default_manager(req.query.get("fieldManager"), &req.user_agent)
+}
+
+/// Refuses applied configurations the real server refuses: not an object, another
+/// apiVersion or kind, managedFields set, another name than the URL's.
+fn check_config(target: &Target, config: &Value) -> Result<(), ApiError> {
+    let def = &target.def;
+    if !config.is_object() {
+        return Err(ApiError::bad_request(
+            "an apply patch must be a YAML or JSON object",
+        ));
+    }
+    let text = |k: &str| config.get(k).and_then(Value::as_str).unwrap_or_default();
+    if text("apiVersion") != def.api_version() {
+        return Err(ApiError::bad_request(format!(
+            "Incorrect version specified in apply patch. Specified patch version: {}, expected: {}",
+            text("apiVersion"),
+            def.api_version()
+        )));
+    }
+    if text("kind") != def.kind {
+        return Err(ApiError::bad_request(format!(
+            "Incorrect kind specified in apply patch. Specified patch kind: {}, expected: {}",
+            text("kind"),
+            def.kind
+        )));
+    }
+    if config
+        .get("metadata")
+        .and_then(|m| m.get("managedFields"))
+        .is_some_and(|m| !m.is_null())
+    {
+        return Err(ApiError::bad_request("metadata.managedFields must be nil"));
+    }
+    let name = target.name.as_deref().unwrap_or_default();
+    let body_name = meta::meta_str(config, "name").unwrap_or_default();
+    if !body_name.is_empty() && body_name != name {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({body_name}) does not match the name on the URL ({name})"
+        )));
+    }
+    Ok(())
+}
+
+/// The 409 of an apply that would change fields other managers own.
+fn conflict_error(e: ApplyError, def: &crate::registry::ResourceDef) -> ApiError {
+    match e {
+        ApplyError::Conflicts(conflicts) => ApiError {
+            code: 409,
+            reason: "Conflict",
+            message: fieldmanager::conflict_message(&conflicts),
+            details: json!({
+                "causes": conflicts.iter().map(|c| json!({
+                    "reason": "FieldManagerConflict",
+                    "message": format!("conflict with {}", c.owner.describe()),
+                    "field": c.field(),
+                })).collect::<Vec<_>>(),
+            }),
+        },
+        ApplyError::Typed(t) => ApiError::bad_request(format!(
+            "failed to create typed patch object ({}, Kind={}): {t}",
+            def.api_version(),
+            def.kind
+        )),
+    }
+}
+
+/// PATCH with an apply patch: creates the object when absent (201), otherwise merges the
+/// configuration, removes what the manager stopped applying, and records its fields.
+pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Result<Reply, ApiError> {
+    check_config(target, &config)?;
+    let def = &target.def;
+    let name = target.name.as_deref().unwrap_or_default();
+    let ns = ns_of(target);
+    let endpoint = endpoint_of(target);
+    let request = ApplyRequest {
+        owner: Owner {
+            manager: req
+                .query
+                .get("fieldManager")
+                .unwrap_or_default()
+                .to_string(),
+            operation: Operation::Apply,
+            api_version: def.api_version(),
+            subresource: target.subresource.clone().unwrap_or_default(),
+        },
+        force: req.query.flag("force"),
+        scope: Scope::of(def.status_subresource, endpoint == Endpoint::Status),
+    };
+    let types = Types::of(def);
+    let now = meta::now();
+    let mut cluster = api.lock();
+    let Some(existing) = cluster.store.get(&def.storage_key, ns, name) else {
+        if endpoint != Endpoint::Main {
+            return Err(ApiError::not_found(def, name));
+        }
+        let (mut object, managed) = fieldmanager::apply(
+            types,
+            None,
+            ManagedFields::default(),
+            &config,
+            &request,
+            &now,
+        )
+        .map_err(|e| conflict_error(e, def))?;
+        meta::ensure_metadata(&mut object);
+        object["metadata"]["name"] = Value::String(name.to_string());
+        let (stored, warnings) = create_object_as(
+            &mut cluster,
+            def,
+            target.namespace.as_deref(),
+            object,
+            &req.query,
+            Fields::Applied(managed),
+        )?;
+        return Ok(Reply::Json {
+            code: 201,
+            body: as_version(def, &stored),
+            content_type: "application/json".into(),
+            warnings,
+        });
+    };
+    let live = as_version(def, &existing);
+    let managed = ManagedFields::of_object(&live).unwrap_or_default();
+    let (mut object, managed) =
+        fieldmanager::apply(types, Some(&live), managed, &config, &request, &now)
+            .map_err(|e| conflict_error(e, def))?;
+    // A configuration may carry a resourceVersion precondition.
+    let current_rv = meta::meta_str(&existing, "resourceVersion")
+        .unwrap_or_default()
+        .to_string();
+    let wanted_rv = meta::meta_str(&config, "resourceVersion").unwrap_or_default();
+    if !wanted_rv.is_empty() && wanted_rv != current_rv {
+        return Err(ApiError::conflict(def, name));
+    }
+    meta::ensure_metadata(&mut object);
+    object["metadata"]["resourceVersion"] = Value::String(current_rv);
+    let (stored, warnings) = update_object_as(
+        &mut cluster,
+        def,
+        ns,
+        name,
+        object,
+        endpoint,
+        &req.query,
+        Fields::Applied(managed),
+    )?;
+    Ok(Reply::Json {
+        code: 200,
+        body: as_version(def, &stored),
+        content_type: "application/json".into(),
+        warnings,
+    })
 }

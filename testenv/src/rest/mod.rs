@@ -37,8 +37,6 @@ pub struct Cluster {
     pub store: Store,
     /// Served resources (built-ins plus established CRDs).
     pub registry: Registry,
-    /// Server-side apply: what each field manager applied last.
-    pub applied: apply::AppliedConfigs,
 }
 
 /// Tunables of the API server.
@@ -76,7 +74,6 @@ impl Api {
         let mut cluster = Cluster {
             store: Store::new(options.history_limit),
             registry: Registry::with_builtins(),
-            applied: apply::AppliedConfigs::default(),
         };
         write::bootstrap(&mut cluster);
         cluster.store.compact();
@@ -107,6 +104,8 @@ pub struct Req {
     pub accept: String,
     /// The `Content-Type` header.
     pub content_type: String,
+    /// The `User-Agent` header (its prefix names the default field manager).
+    pub user_agent: String,
     /// The request body.
     pub body: Bytes,
 }

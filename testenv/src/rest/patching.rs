@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::write::{Endpoint, as_version, create_object, endpoint_of, ns_of, update_object};
-use super::{Api, Cluster, Reply, Req, json_body, meta};
+use super::write::{Fields, as_version, endpoint_of, ns_of, update_object_as};
+use super::{Api, Reply, Req, apply, json_body, meta};
 use crate::patch;
 use crate::registry::ResourceDef;
 use crate::rest::route::Target;
@@ -20,7 +20,7 @@ pub enum PatchType {
     Json,
     /// `application/strategic-merge-patch+json`
     Strategic,
-    /// `application/apply-patch+yaml` (server-side apply, approximated)
+    /// `application/apply-patch+yaml` (server-side apply, see [`super::apply`])
     Apply,
 }
 
@@ -38,7 +38,7 @@ impl PatchType {
     }
 }
 
-/// Applies a patch document of `kind` to `current`.
+/// Applies a merge, JSON or strategic merge patch document to `current`.
 pub fn apply_patch(
     def: &ResourceDef,
     kind: PatchType,
@@ -92,25 +92,30 @@ pub fn apply_patch(
                 ),
             }
         }),
-        PatchType::Strategic | PatchType::Apply => {
+        PatchType::Strategic => {
             if def.custom.is_some() {
-                if kind == PatchType::Strategic {
-                    return Err(ApiError::unsupported_media_type(
-                        "application/strategic-merge-patch+json",
-                    ));
-                }
-                patch::merge_patch(current, patch_doc);
-                return Ok(());
+                return Err(ApiError::unsupported_media_type(
+                    "application/strategic-merge-patch+json",
+                ));
             }
             patch::strategic::strategic_merge(current, patch_doc, &def.group, &def.kind)
                 .map_err(bad)
         }
+        // An apply patch needs the field manager (managers, conflicts): it is served by
+        // `apply::apply`, never as a plain document patch.
+        PatchType::Apply => Err(ApiError::unsupported_media_type(
+            "application/apply-patch+yaml",
+        )),
     }
 }
 
-/// Parses a patch body: YAML for apply patches, JSON otherwise.
+/// Parses a patch body: YAML for apply patches (JSON, which is YAML, read directly), JSON
+/// otherwise.
 fn patch_body(req: &Req, kind: PatchType) -> Result<Value, ApiError> {
     if kind == PatchType::Apply {
+        if let Ok(v) = serde_json::from_slice::<Value>(&req.body) {
+            return Ok(v);
+        }
         let text =
             std::str::from_utf8(&req.body).map_err(|e| ApiError::bad_request(e.to_string()))?;
         serde_saphyr::from_str::<Value>(text)
@@ -120,67 +125,27 @@ fn patch_body(req: &Req, kind: PatchType) -> Result<Value, ApiError> {
     }
 }
 
-/// PATCH on an object, its status, or a namespace's finalize subresource.
+/// PATCH on an object, its status, or a namespace's finalize subresource. Apply patches go
+/// to [`super::apply::apply`]; the others are update operations of the request's manager.
 pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let kind = PatchType::from_content_type(&req.content_type)?;
+    apply::validate_patch_options(kind, &req.query)?;
     let doc = patch_body(req, kind)?;
+    if kind == PatchType::Apply {
+        return apply::apply(api, req, target, doc);
+    }
     let name = target.name.as_deref().unwrap_or_default();
     let ns = ns_of(target);
     let def = &target.def;
     let mut cluster = api.lock();
-    let existing = cluster.store.get(&def.storage_key, ns, name);
-    if kind == PatchType::Apply {
-        if req.query.get("fieldManager").is_none_or(str::is_empty) {
-            return Err(ApiError::invalid(
-                def,
-                name,
-                vec![Cause {
-                    reason: "FieldValueRequired".into(),
-                    message: "Required value: is required for apply patch".into(),
-                    field: "fieldManager".into(),
-                }],
-            ));
-        }
-        if existing.is_none() && endpoint_of(target) == Endpoint::Main {
-            let mut object = doc.clone();
-            meta::ensure_metadata(&mut object);
-            object["metadata"]["name"] = Value::String(name.to_string());
-            let (stored, warnings) = create_object(
-                &mut cluster,
-                def,
-                target.namespace.as_deref(),
-                object,
-                &req.query,
-            )?;
-            if !req.query.dry_run() {
-                record_apply(&mut cluster, def, &stored, req, doc);
-            }
-            return Ok(Reply::Json {
-                code: 201,
-                body: as_version(def, &stored),
-                content_type: "application/json".into(),
-                warnings,
-            });
-        }
-    }
-    let existing = existing.ok_or_else(|| ApiError::not_found(def, name))?;
+    let existing = cluster
+        .store
+        .get(&def.storage_key, ns, name)
+        .ok_or_else(|| ApiError::not_found(def, name))?;
     let mut working = as_version(def, &existing);
     let current_rv = meta::meta_str(&existing, "resourceVersion")
         .unwrap_or_default()
         .to_string();
-    let uid = meta::meta_str(&existing, "uid")
-        .unwrap_or_default()
-        .to_string();
-    if kind == PatchType::Apply && endpoint_of(target) == Endpoint::Main {
-        let manager = req.query.get("fieldManager").unwrap_or_default();
-        cluster.applied.prune_dropped(
-            (&def.storage_key, ns, name),
-            &uid,
-            manager,
-            &doc,
-            &mut working,
-        );
-    }
     apply_patch(def, kind, &mut working, &doc)?;
     // A patch may carry a resourceVersion precondition; otherwise it applies to the latest.
     let patched_rv = meta::meta_str(&working, "resourceVersion")
@@ -191,7 +156,7 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
     }
     meta::ensure_metadata(&mut working);
     working["metadata"]["resourceVersion"] = Value::String(current_rv);
-    let (stored, warnings) = update_object(
+    let (stored, warnings) = update_object_as(
         &mut cluster,
         def,
         ns,
@@ -199,37 +164,12 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         working,
         endpoint_of(target),
         &req.query,
+        Fields::Update(apply::update_manager(req)),
     )?;
-    if kind == PatchType::Apply && endpoint_of(target) == Endpoint::Main && !req.query.dry_run() {
-        record_apply(&mut cluster, def, &stored, req, doc);
-    }
     Ok(Reply::Json {
         code: 200,
         body: as_version(def, &stored),
         content_type: "application/json".into(),
         warnings,
     })
-}
-
-/// Remembers what the request's field manager applied to `stored`.
-fn record_apply(
-    cluster: &mut Cluster,
-    def: &ResourceDef,
-    stored: &Value,
-    req: &Req,
-    config: Value,
-) {
-    let ns = meta::meta_str(stored, "namespace")
-        .unwrap_or_default()
-        .to_string();
-    let name = meta::meta_str(stored, "name")
-        .unwrap_or_default()
-        .to_string();
-    let uid = meta::meta_str(stored, "uid")
-        .unwrap_or_default()
-        .to_string();
-    let manager = req.query.get("fieldManager").unwrap_or_default();
-    cluster
-        .applied
-        .record((&def.storage_key, &ns, &name), &uid, manager, config);
 }

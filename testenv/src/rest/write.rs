@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::{Api, Cluster, Query, Reply, Req, admission, json_body, meta};
+use super::{Api, Cluster, Query, Reply, Req, admission, apply, json_body, meta};
+use crate::fieldmanager::{self, ManagedFields, Operation, Owner, Scope, Types};
 use crate::registry::{ResourceDef, crd};
 use crate::rest::route::Target;
 use crate::status::{ApiError, Cause};
@@ -189,15 +190,109 @@ fn prepare_create_meta(
     Ok(name)
 }
 
-/// Creates one object: the core of POST, used by bootstrap, apply and CRD installation.
+/// Who owns what a write changes (recorded in `metadata.managedFields`).
+#[derive(Debug)]
+pub enum Fields {
+    /// An update operation (create, PUT, non-apply patch) of this manager: the fields it
+    /// changes become its own.
+    Update(String),
+    /// A server-side apply already computed the managers.
+    Applied(ManagedFields),
+}
+
+impl Fields {
+    /// The update operation of the manager a bare query names (`fieldManager`, else
+    /// `unknown`).
+    fn of_query(query: &Query) -> Self {
+        Fields::Update(fieldmanager::default_manager(query.get("fieldManager"), ""))
+    }
+}
+
+/// The managedFields subresource name of an endpoint.
+fn subresource_of(endpoint: Endpoint) -> &'static str {
+    match endpoint {
+        Endpoint::Main => "",
+        Endpoint::Status => "status",
+        Endpoint::Finalize => "finalize",
+    }
+}
+
+/// The managers after a write from `old` (absent on create) to `new`.
+fn managers_after(
+    def: &ResourceDef,
+    old: Option<&Value>,
+    new: &Value,
+    sent: Option<&Value>,
+    endpoint: Endpoint,
+    fields: Fields,
+) -> ManagedFields {
+    let manager = match fields {
+        Fields::Applied(managed) => return managed,
+        Fields::Update(manager) => manager,
+    };
+    let owner = Owner {
+        manager,
+        operation: Operation::Update,
+        api_version: def.api_version(),
+        subresource: subresource_of(endpoint).to_string(),
+    };
+    // A create compares with an empty object of the kind: metadata (and, for built-in
+    // kinds, the spec and status structs) exist there already.
+    let empty = if def.custom.is_some() {
+        json!({"metadata": {}})
+    } else {
+        json!({"metadata": {}, "spec": {}, "status": {}})
+    };
+    // Subresource writes never take managedFields from the body.
+    let base = match old {
+        Some(old) if endpoint == Endpoint::Main => ManagedFields::for_update(sent, old),
+        Some(old) => ManagedFields::of_object(old).unwrap_or_default(),
+        None => ManagedFields::for_update(sent, &empty),
+    };
+    fieldmanager::update(
+        Types::of(def),
+        Some(old.unwrap_or(&empty)),
+        new,
+        base,
+        &owner,
+        Scope::of(def.status_subresource, endpoint == Endpoint::Status),
+        &meta::now(),
+    )
+}
+
+/// Creates one object: the core of POST, used by bootstrap and CRD installation. Fields
+/// are owned by the query's `fieldManager`.
 pub fn create_object(
+    cluster: &mut Cluster,
+    def: &ResourceDef,
+    target_ns: Option<&str>,
+    object: Value,
+    query: &Query,
+) -> Result<(Arc<Value>, Vec<String>), ApiError> {
+    create_object_as(
+        cluster,
+        def,
+        target_ns,
+        object,
+        query,
+        Fields::of_query(query),
+    )
+}
+
+/// Creates one object, recording its managedFields as `fields` says.
+pub fn create_object_as(
     cluster: &mut Cluster,
     def: &ResourceDef,
     target_ns: Option<&str>,
     mut object: Value,
     query: &Query,
+    fields: Fields,
 ) -> Result<(Arc<Value>, Vec<String>), ApiError> {
     check_type(def, &mut object)?;
+    let sent_managed = object
+        .get("metadata")
+        .and_then(|m| m.get("managedFields"))
+        .cloned();
     let mut object = super::convert::to_storage(def, object);
     let ns = resolve_namespace(def, target_ns, &mut object)?;
     let name = prepare_create_meta(cluster, def, &mut object)?;
@@ -230,6 +325,15 @@ pub fn create_object(
     if is_crd {
         install_crd_check(cluster, def, &name, &mut object, &now)?;
     }
+    managers_after(
+        def,
+        None,
+        &object,
+        sent_managed.as_ref(),
+        Endpoint::Main,
+        fields,
+    )
+    .write_to(&mut object);
     if query.dry_run() {
         return Ok((Arc::new(object), warnings));
     }
@@ -310,14 +414,16 @@ pub fn register_crd(cluster: &mut Cluster, crd_obj: &Value) {
 
 /// POST on a collection.
 pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
+    apply::validate_write_options("CreateOptions", &req.query)?;
     let object = json_body(req)?;
     let mut cluster = api.lock();
-    let (stored, warnings) = create_object(
+    let (stored, warnings) = create_object_as(
         &mut cluster,
         &target.def,
         target.namespace.as_deref(),
         object,
         &req.query,
+        Fields::Update(apply::update_manager(req)),
     )?;
     Ok(Reply::Json {
         code: 201,
@@ -340,8 +446,26 @@ pub enum Endpoint {
 
 /// Replaces a stored object with `new` following the update strategy of `endpoint`:
 /// resourceVersion precondition, immutable metadata, generation, finalizer rules, no-op
-/// detection, and removal once a deleting object has no finalizers left.
+/// detection, and removal once a deleting object has no finalizers left. Changed fields
+/// are owned by the query's `fieldManager`.
 pub fn update_object(
+    cluster: &mut Cluster,
+    def: &ResourceDef,
+    ns: &str,
+    name: &str,
+    new: Value,
+    endpoint: Endpoint,
+    query: &Query,
+) -> Result<(Arc<Value>, Vec<String>), ApiError> {
+    let fields = Fields::of_query(query);
+    update_object_as(cluster, def, ns, name, new, endpoint, query, fields)
+}
+
+/// [`update_object`], recording managedFields as `fields` says. A main-endpoint update
+/// whose body carries managedFields keeps them as sent (`[{}]` clears them, an empty list
+/// keeps the stored ones), as the real server does.
+#[allow(clippy::too_many_arguments)]
+pub fn update_object_as(
     cluster: &mut Cluster,
     def: &ResourceDef,
     ns: &str,
@@ -349,6 +473,7 @@ pub fn update_object(
     mut new: Value,
     endpoint: Endpoint,
     query: &Query,
+    fields: Fields,
 ) -> Result<(Arc<Value>, Vec<String>), ApiError> {
     let old = cluster
         .store
@@ -357,6 +482,7 @@ pub fn update_object(
     check_type(def, &mut new)?;
     let mut new = super::convert::to_storage(def, new);
     meta::ensure_metadata(&mut new);
+    let sent_managed = new["metadata"].get("managedFields").cloned();
     let body_name = meta::meta_str(&new, "name").unwrap_or_default();
     if !body_name.is_empty() && body_name != name {
         return Err(ApiError::bad_request(format!(
@@ -512,6 +638,15 @@ pub fn update_object(
         let generation = old["metadata"]["generation"].as_i64().unwrap_or(0) + 1;
         new["metadata"]["generation"] = json!(generation);
     }
+    managers_after(
+        def,
+        Some(&old),
+        &new,
+        sent_managed.as_ref(),
+        endpoint,
+        fields,
+    )
+    .write_to(&mut new);
     let mut old_cmp = (*old).clone();
     new["metadata"]["resourceVersion"] = Value::String(current_rv.clone());
     old_cmp["metadata"]["resourceVersion"] = Value::String(current_rv);
@@ -549,10 +684,11 @@ pub fn ns_of(target: &Target) -> &str {
 
 /// PUT on an object or its status.
 pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
+    apply::validate_write_options("UpdateOptions", &req.query)?;
     let object = json_body(req)?;
     let name = target.name.as_deref().unwrap_or_default();
     let mut cluster = api.lock();
-    let (stored, warnings) = update_object(
+    let (stored, warnings) = update_object_as(
         &mut cluster,
         &target.def,
         ns_of(target),
@@ -560,6 +696,7 @@ pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
         object,
         endpoint_of(target),
         &req.query,
+        Fields::Update(apply::update_manager(req)),
     )?;
     Ok(Reply::Json {
         code: 200,

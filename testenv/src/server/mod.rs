@@ -213,6 +213,7 @@ async fn serve(shared: Arc<Shared>, req: http::Request<Incoming>) -> http::Respo
         query: Query::parse(parts.uri.query()),
         accept: header(http::header::ACCEPT),
         content_type: header(http::header::CONTENT_TYPE),
+        user_agent: header(http::header::USER_AGENT),
         body,
     };
     tracing::debug!(method = %request.method, path = %request.path, "request");

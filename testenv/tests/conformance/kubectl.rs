@@ -6,7 +6,7 @@ use kubeforge_testenv::TestEnv;
 
 use crate::common::env;
 
-fn kubectl_path() -> Option<&'static str> {
+pub(crate) fn kubectl_path() -> Option<&'static str> {
     ["/usr/bin/kubectl", "/usr/local/bin/kubectl"]
         .into_iter()
         .find(|p| std::path::Path::new(p).exists())
@@ -44,7 +44,7 @@ fn kubectl(env: &TestEnv, args: &[&str], stdin: Option<&str>) -> Option<Output> 
     Some(output)
 }
 
-fn text(o: &Output) -> String {
+pub(crate) fn text(o: &Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&o.stdout),
@@ -53,7 +53,7 @@ fn text(o: &Output) -> String {
 }
 
 /// Runs kubectl off the async runtime's worker so the embedded server keeps serving.
-async fn run(env: &TestEnv, args: &[&str], stdin: Option<&str>) -> Option<Output> {
+pub(crate) async fn run(env: &TestEnv, args: &[&str], stdin: Option<&str>) -> Option<Output> {
     tokio::task::block_in_place(|| kubectl(env, args, stdin))
 }
 

@@ -2,6 +2,8 @@
 //! is installed). They describe Kubernetes, not this implementation, so they also pass with
 //! `KUBEFORGE_TEST_CLUSTER=existing` against a real cluster.
 
+mod apply;
+mod apply_kubectl;
 mod cel;
 mod common;
 mod crds;

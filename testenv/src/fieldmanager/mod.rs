@@ -1,0 +1,257 @@
+//! Field management for server-side apply, as the real API server's field manager does it:
+//! field sets in the `fieldsV1` format, `metadata.managedFields` bookkeeping for apply and
+//! update operations, apply conflicts, and the schema-aware apply merge (list types
+//! `atomic` / `set` / `map`, map types `atomic` / `granular`).
+//!
+//! - [`update`] attributes what a create, PUT or non-apply patch changed to its manager
+//!   (and takes it from the other managers);
+//! - [`apply`] merges an applied configuration into the live object, removes what the
+//!   manager stopped applying and nobody else owns, and refuses changes to fields other
+//!   managers own unless forced.
+
+pub mod managed;
+pub mod path;
+pub mod schema;
+pub mod set;
+pub mod typed;
+
+use serde_json::Value;
+
+pub use managed::{ManagedFields, Operation, Owner};
+pub use path::PathElement;
+pub use schema::Types;
+pub use set::FieldSet;
+pub use typed::TypedError;
+
+/// One field an apply would change although another manager owns it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conflict {
+    /// The other manager.
+    pub owner: Owner,
+    /// The field.
+    pub path: Vec<PathElement>,
+}
+
+impl Conflict {
+    /// The field as the real server prints it: `.spec.x`.
+    pub fn field(&self) -> String {
+        path::display(&self.path)
+    }
+}
+
+/// Why an apply was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ApplyError {
+    /// Fields owned by other managers would change; retry with `force=true` to take them.
+    #[error("{}", conflict_message(.0))]
+    Conflicts(Vec<Conflict>),
+    /// The configuration does not fit the schema (missing or duplicate list keys).
+    #[error(transparent)]
+    Typed(#[from] TypedError),
+}
+
+/// The real server's conflict message: `Apply failed with 1 conflict: conflict with "m"
+/// using v1: .spec.x`, or one block per manager for several conflicts.
+pub fn conflict_message(conflicts: &[Conflict]) -> String {
+    if let [one] = conflicts {
+        return format!(
+            "Apply failed with 1 conflict: conflict with {}: {}",
+            one.owner.describe(),
+            one.field()
+        );
+    }
+    let mut managers: Vec<String> = conflicts.iter().map(|c| c.owner.describe()).collect();
+    managers.sort();
+    managers.dedup();
+    let mut lines = Vec::new();
+    for m in managers {
+        lines.push(format!("conflicts with {m}:"));
+        for c in conflicts.iter().filter(|c| c.owner.describe() == m) {
+            lines.push(format!("- {}", c.field()));
+        }
+    }
+    format!(
+        "Apply failed with {} conflicts: {}",
+        conflicts.len(),
+        lines.join("\n")
+    )
+}
+
+/// Which part of the object a request may change (the reset fields of its endpoint); fields
+/// outside it are never owned by the request's manager.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Everything.
+    Whole,
+    /// Everything but `status` (the object of a kind with a status subresource).
+    WithoutStatus,
+    /// Only `status` (the status subresource).
+    OnlyStatus,
+}
+
+impl Scope {
+    /// The scope of a write to `endpoint` of a kind with (or without) a status subresource.
+    pub fn of(status_subresource: bool, status_endpoint: bool) -> Self {
+        match (status_subresource, status_endpoint) {
+            (_, true) => Scope::OnlyStatus,
+            (true, false) => Scope::WithoutStatus,
+            (false, false) => Scope::Whole,
+        }
+    }
+
+    /// The part of a field set this scope covers.
+    pub fn restrict(self, set: FieldSet) -> FieldSet {
+        let status = PathElement::Field("status".into());
+        match self {
+            Scope::Whole => set,
+            Scope::WithoutStatus => set.without_subtree(&status),
+            Scope::OnlyStatus => set.only_subtree(&status),
+        }
+    }
+
+    /// `merged` with the parts outside the scope taken back from `live`.
+    fn reset(self, live: Option<&Value>, merged: Value) -> Value {
+        let live_status = live.and_then(|l| l.get("status")).cloned();
+        match self {
+            Scope::Whole => merged,
+            Scope::WithoutStatus => with_status(merged, live_status),
+            Scope::OnlyStatus => match live {
+                Some(l) => with_status(l.clone(), merged.get("status").cloned()),
+                None => merged,
+            },
+        }
+    }
+}
+
+fn with_status(mut object: Value, status: Option<Value>) -> Value {
+    if let Some(m) = object.as_object_mut() {
+        match status {
+            Some(s) => {
+                m.insert("status".into(), s);
+            }
+            None => {
+                m.remove("status");
+            }
+        }
+    }
+    object
+}
+
+/// An apply request: who applies, whether it takes fields from others, what it may change.
+#[derive(Debug, Clone)]
+pub struct ApplyRequest {
+    /// The applier (operation [`Operation::Apply`]).
+    pub owner: Owner,
+    /// `force=true`: take conflicting fields instead of failing.
+    pub force: bool,
+    /// The part of the object the endpoint changes.
+    pub scope: Scope,
+}
+
+/// Applies `config` to `live` (absent when the apply creates the object) with the managers
+/// of `managed`. Returns the new object (without managedFields bookkeeping written) and the
+/// new managers.
+pub fn apply(
+    types: Types<'_>,
+    live: Option<&Value>,
+    mut managed: ManagedFields,
+    config: &Value,
+    request: &ApplyRequest,
+    now: &str,
+) -> Result<(Value, ManagedFields), ApplyError> {
+    let root = types.root();
+    let applied = request.scope.restrict(typed::to_field_set(config, &root)?);
+    let merged =
+        typed::merge(live, config, &root)?.unwrap_or_else(|| Value::Object(Default::default()));
+    let mut merged = request.scope.reset(live, merged);
+    let owner = &request.owner;
+    let last = managed.find(owner).map(|e| e.fields.clone());
+    let keep = managed
+        .entries
+        .iter()
+        .filter(|e| !e.belongs_to(owner))
+        .fold(applied.clone(), |acc, e| acc.union(&e.fields));
+    if let Some(last) = &last {
+        typed::prune(&mut merged, last, Some(&keep), &root);
+    }
+    let cmp = typed::compare(live, Some(&merged), &root);
+    let changed = cmp.changed();
+    let mut conflicts = Vec::new();
+    for e in managed.entries.iter_mut().filter(|e| !e.belongs_to(owner)) {
+        let taken = e.fields.intersection(&changed);
+        if taken.is_empty() {
+            continue;
+        }
+        conflicts.extend(taken.paths().into_iter().map(|path| Conflict {
+            owner: e.owner.clone(),
+            path,
+        }));
+        e.fields = e.fields.difference(&taken);
+    }
+    if !conflicts.is_empty() && !request.force {
+        conflicts.sort_by(|a, b| (a.owner.describe(), &a.path).cmp(&(b.owner.describe(), &b.path)));
+        return Err(ApplyError::Conflicts(conflicts));
+    }
+    for e in &mut managed.entries {
+        e.fields = e.fields.difference(&cmp.removed);
+    }
+    let touched = !changed.is_empty() || !cmp.removed.is_empty();
+    managed.set(owner, applied, now, touched);
+    managed.drop_empty();
+    Ok((merged, managed))
+}
+
+/// Records an update (create, PUT, non-apply patch) from `old` to `new` by `owner`: the
+/// changed fields within `scope` become `owner`'s, changed fields leave every other entry,
+/// removed fields leave all.
+pub fn update(
+    types: Types<'_>,
+    old: Option<&Value>,
+    new: &Value,
+    mut managed: ManagedFields,
+    owner: &Owner,
+    scope: Scope,
+    now: &str,
+) -> ManagedFields {
+    let cmp = typed::compare(old, Some(new), &types.root());
+    let changed = cmp.changed();
+    let mut own = managed
+        .find(owner)
+        .map(|e| e.fields.clone())
+        .unwrap_or_default();
+    for e in managed.entries.iter_mut().filter(|e| !e.belongs_to(owner)) {
+        e.fields = e.fields.difference(&changed).difference(&cmp.removed);
+    }
+    let taken = scope.restrict(changed);
+    own = own.union(&taken).difference(&cmp.removed);
+    if !own.is_empty() || managed.find(owner).is_some() {
+        managed.set(owner, own, now, !taken.is_empty());
+    }
+    managed.drop_empty();
+    managed
+}
+
+/// The manager of a request: `fieldManager`, or else the User-Agent up to its first `/`
+/// (printable characters only, at most 128), or `unknown` without either, as the real
+/// server names it.
+pub fn default_manager(field_manager: Option<&str>, user_agent: &str) -> String {
+    if let Some(m) = field_manager.filter(|m| !m.is_empty()) {
+        return m.to_string();
+    }
+    let prefix: String = user_agent
+        .split('/')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(128)
+        .collect();
+    if prefix.is_empty() {
+        "unknown".to_string()
+    } else {
+        prefix
+    }
+}
+
+#[cfg(test)]
+mod tests;
