@@ -1,0 +1,109 @@
+//! The per-kind plumbing of a state-of-world controller, type-erased so one controller holds
+//! any number of kinds: subscribing to the shared cache and re-listing from the API server.
+
+use futures::{FutureExt, future::BoxFuture};
+use kube::api::ListParams;
+use std::{any::TypeId, marker::PhantomData, sync::Arc};
+use tokio::sync::mpsc;
+
+use super::{
+    object::{AnyObject, ObjectKey},
+    snapshot::KindMap,
+};
+use crate::cache::{Cache, CacheOptions, Change, Kind};
+
+/// One watch event, kind-erased: `new` is none for a deletion.
+pub(crate) struct Incoming {
+    pub(crate) kind: TypeId,
+    pub(crate) key: ObjectKey,
+    pub(crate) new: Option<AnyObject>,
+}
+
+/// Page size of healing re-lists (the API server's default chunk size in kubectl and client-go
+/// reflectors).
+const PAGE: u32 = 500;
+
+/// What a state-of-world controller needs of one kind.
+pub(crate) trait WatchedKind: Send + Sync {
+    fn type_id(&self) -> TypeId;
+    fn gvk(&self) -> Arc<str>;
+    /// Creates the kind's informer in the shared cache (so the manager waits for its sync).
+    fn register(&self, cache: &Cache);
+    /// Forwards the informer's changes (the current objects first) to `tx` until it closes.
+    fn forward(&self, cache: &Cache, tx: mpsc::UnboundedSender<Incoming>) -> BoxFuture<'static, ()>;
+    /// Lists every object of the kind from the API server, with the cache's scope and selectors.
+    fn relist(&self, cache: &Cache) -> BoxFuture<'static, Result<KindMap, kube::Error>>;
+}
+
+/// The [`WatchedKind`] of `K`.
+pub(crate) struct Typed<K>(PhantomData<fn() -> K>);
+
+/// The erased plumbing of kind `K`.
+pub(crate) fn of<K: Kind>() -> Arc<dyn WatchedKind> {
+    Arc::new(Typed::<K>(PhantomData))
+}
+
+impl<K: Kind> WatchedKind for Typed<K> {
+    fn type_id(&self) -> TypeId {
+        TypeId::of::<K>()
+    }
+
+    fn gvk(&self) -> Arc<str> {
+        K::gvk().into()
+    }
+
+    fn register(&self, cache: &Cache) {
+        cache.informer::<K>();
+    }
+
+    fn forward(&self, cache: &Cache, tx: mpsc::UnboundedSender<Incoming>) -> BoxFuture<'static, ()> {
+        let mut rx = cache.informer::<K>().subscribe();
+        async move {
+            while let Some(change) = rx.recv().await {
+                let (obj, new) = match change {
+                    Change::Added(o) | Change::Updated { new: o, .. } => (o.clone(), Some(o)),
+                    Change::Deleted(o) => (o, None),
+                };
+                let incoming = Incoming {
+                    kind: TypeId::of::<K>(),
+                    key: ObjectKey::of(kube::Resource::meta(obj.as_ref())),
+                    new: new.map(|o| o as AnyObject),
+                };
+                if tx.send(incoming).is_err() {
+                    return;
+                }
+            }
+        }
+        .boxed()
+    }
+
+    fn relist(&self, cache: &Cache) -> BoxFuture<'static, Result<KindMap, kube::Error>> {
+        let options: CacheOptions = cache.config().for_kind::<K>().clone();
+        let api = K::api(cache.client(), options.namespace.as_deref());
+        async move {
+            let mut params = ListParams::default().limit(PAGE);
+            if let Some(labels) = &options.label_selector {
+                params = params.labels(labels);
+            }
+            if let Some(fields) = &options.field_selector {
+                params = params.fields(fields);
+            }
+            let mut objects = KindMap::new();
+            loop {
+                let page = api.list(&params).await?;
+                for mut obj in page.items {
+                    if options.strip_managed_fields {
+                        obj.meta_mut().managed_fields = None;
+                    }
+                    let key = ObjectKey::of(kube::Resource::meta(&obj));
+                    objects.insert(key, Arc::new(obj) as AnyObject);
+                }
+                match page.metadata.continue_ {
+                    Some(token) if !token.is_empty() => params = params.continue_token(&token),
+                    _ => return Ok(objects),
+                }
+            }
+        }
+        .boxed()
+    }
+}
