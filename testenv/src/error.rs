@@ -59,4 +59,12 @@ pub enum Error {
         "KUBEFORGE_TEST_CLUSTER={0} is not understood: use `existing` (with KUBECONFIG) or leave it unset for the embedded server"
     )]
     UnknownMode(String),
+    /// Fault injection was asked for while running against an existing cluster.
+    #[error(
+        "fault injection needs the embedded test API server, but this environment uses the existing cluster at {url} (KUBEFORGE_TEST_CLUSTER=existing): unset KUBEFORGE_TEST_CLUSTER to run this test, or skip it in real-cluster mode"
+    )]
+    FaultsUnavailable {
+        /// The existing cluster's server URL.
+        url: String,
+    },
 }

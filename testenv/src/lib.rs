@@ -35,6 +35,7 @@ pub mod dev_server;
 mod discovery;
 mod env;
 mod error;
+pub mod faults;
 mod jsonpath;
 mod kubeconfig;
 pub mod openapi;

@@ -4,6 +4,7 @@
 mod crds;
 mod embedded;
 mod existing;
+mod faults;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

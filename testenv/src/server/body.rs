@@ -69,6 +69,14 @@ pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
             for w in warnings {
                 builder = builder.header("Warning", quote_warning(&w));
             }
+            // Like the real server's error writer: a Status asking for a retry delay also
+            // says so in `Retry-After`.
+            if code >= 400
+                && let Some(secs) = body["details"]["retryAfterSeconds"].as_u64()
+                && secs > 0
+            {
+                builder = builder.header(http::header::RETRY_AFTER, secs.to_string());
+            }
             let bytes = Bytes::from(serde_json::to_vec(&body).unwrap_or_default());
             builder
                 .body(ResponseBody::Full(Some(bytes)))

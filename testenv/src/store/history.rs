@@ -70,6 +70,11 @@ impl History {
         }
     }
 
+    /// The resourceVersion at and below which events are gone.
+    pub fn compacted(&self) -> u64 {
+        self.compacted
+    }
+
     /// Forgets every event up to `rv`.
     pub fn compact_to(&mut self, rv: u64) {
         while self.events.front().is_some_and(|e| e.rv <= rv) {

@@ -7,7 +7,7 @@
 
 mod history;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -46,12 +46,20 @@ pub enum StoreError {
 /// What a watch starts from: the retained events to replay and the live receiver.
 pub type WatchStart = (Vec<Arc<Event>>, broadcast::Receiver<Arc<Event>>);
 
+/// Decides, for a change of `object` under a storage key, whether its watch event is lost
+/// (fault injection): the store still changes, but no watcher sees the event.
+pub type EventFilter = Arc<dyn Fn(&str, &Value) -> bool + Send + Sync>;
+
 /// Objects, resourceVersion counter and event history.
 pub struct Store {
     rv: u64,
     buckets: HashMap<String, Bucket>,
     history: History,
     events: broadcast::Sender<Arc<Event>>,
+    /// Injected event loss: see [`Store::set_event_filter`].
+    drop_filter: Option<EventFilter>,
+    /// resourceVersions of retained events that no watch may deliver.
+    dropped: BTreeSet<u64>,
 }
 
 impl Store {
@@ -63,7 +71,16 @@ impl Store {
             buckets: HashMap::new(),
             history: History::new(history_limit),
             events,
+            drop_filter: None,
+            dropped: BTreeSet::new(),
         }
+    }
+
+    /// Installs the filter deciding which events are lost for watchers. Lost events stay in
+    /// the history (lists at past resourceVersions stay right) but are never broadcast nor
+    /// replayed to a watch.
+    pub fn set_event_filter(&mut self, filter: EventFilter) {
+        self.drop_filter = Some(filter);
     }
 
     /// The current (latest) resourceVersion.
@@ -169,7 +186,18 @@ impl Store {
             object,
             prev,
         });
+        let lost = self
+            .drop_filter
+            .as_ref()
+            .is_some_and(|drop| drop(&event.key, &event.object));
         self.history.push(event.clone());
+        if !self.dropped.is_empty() {
+            self.dropped = self.dropped.split_off(&(self.history.compacted() + 1));
+        }
+        if lost {
+            self.dropped.insert(event.rv);
+            return;
+        }
         // No receivers is fine: nobody is watching.
         let _ = self.events.send(event);
     }
@@ -217,13 +245,16 @@ impl Store {
                 current: self.rv,
             });
         }
-        let past = self
+        let mut past = self
             .history
             .since(rv)
             .map_err(|oldest| StoreError::TooOld {
                 requested: rv,
                 oldest,
             })?;
+        if !self.dropped.is_empty() {
+            past.retain(|e| !self.dropped.contains(&e.rv));
+        }
         Ok((past, self.events.subscribe()))
     }
 
