@@ -11,7 +11,12 @@ fn scaffolds_a_state_of_world_controller_and_its_test() {
     let dir = temp.path();
     kubeforge(
         dir,
-        &create_api("policy", "v1alpha1", "RatePolicy", &["--reconcile", "state-of-world"]),
+        &create_api(
+            "policy",
+            "v1alpha1",
+            "RatePolicy",
+            &["--reconcile", "state-of-world"],
+        ),
     )
     .success();
 
@@ -27,7 +32,10 @@ fn scaffolds_a_state_of_world_controller_and_its_test() {
         "use crate::api::v1alpha1::RatePolicy;",
         "let api: Api<RatePolicy> = Api::namespaced(ctx.client.clone(), &namespace);",
     ] {
-        assert!(controller.contains(needle), "controller lacks {needle:?}:\n{controller}");
+        assert!(
+            controller.contains(needle),
+            "controller lacks {needle:?}:\n{controller}"
+        );
     }
     assert!(!controller.contains("Controller::<RatePolicy>"));
 
@@ -41,7 +49,10 @@ fn scaffolds_a_state_of_world_controller_and_its_test() {
         assert!(test.contains(needle), "test lacks {needle:?}:\n{test}");
     }
     // Registered like any controller.
-    assert!(read(dir, "src/main.rs").contains("controllers::rate_policy::add_to_manager(&mut manager);"));
+    assert!(
+        read(dir, "src/main.rs")
+            .contains("controllers::rate_policy::add_to_manager(&mut manager);")
+    );
     assert!(read(dir, "src/controllers/mod.rs").contains("pub mod rate_policy;"));
 }
 
@@ -87,7 +98,10 @@ fn refuses_state_of_world_without_a_controller_or_for_a_builtin_kind() {
             "RatePolicy",
             &["--controller=false", "--reconcile", "state-of-world"],
         ),
-        &["invalid --reconcile \"state-of-world\"", "used with a controller"],
+        &[
+            "invalid --reconcile \"state-of-world\"",
+            "used with a controller",
+        ],
     );
     refused(
         dir,
@@ -104,7 +118,12 @@ fn refuses_state_of_world_without_a_controller_or_for_a_builtin_kind() {
     );
     refused(
         dir,
-        &create_api("policy", "v1alpha1", "RatePolicy", &["--reconcile", "everything"]),
+        &create_api(
+            "policy",
+            "v1alpha1",
+            "RatePolicy",
+            &["--reconcile", "everything"],
+        ),
         &["invalid value 'everything'", "per-object", "state-of-world"],
     );
 }

@@ -77,7 +77,12 @@ fn rss_mib() -> f64 {
 }
 
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, JsonSchema)]
-#[kube(group = "bench.kubeforge.dev", version = "v1", kind = "Item", namespaced)]
+#[kube(
+    group = "bench.kubeforge.dev",
+    version = "v1",
+    kind = "Item",
+    namespaced
+)]
 struct ItemSpec {
     size: i32,
 }
@@ -220,13 +225,17 @@ async fn run_variant(variant: &str) {
                 .reconcile(world_reconcile, probe.clone()),
         ),
         _ => {
-            manager.add(Controller::<Item>::new(&manager, "items").reconcile(object_reconcile::<Item>, probe.clone()));
+            manager.add(
+                Controller::<Item>::new(&manager, "items")
+                    .reconcile(object_reconcile::<Item>, probe.clone()),
+            );
             manager.add(
                 Controller::<ConfigMap>::new(&manager, "configmaps")
                     .reconcile(object_reconcile::<ConfigMap>, probe.clone()),
             );
             manager.add(
-                Controller::<Secret>::new(&manager, "secrets").reconcile(object_reconcile::<Secret>, probe.clone()),
+                Controller::<Secret>::new(&manager, "secrets")
+                    .reconcile(object_reconcile::<Secret>, probe.clone()),
             );
         }
     }
@@ -240,7 +249,12 @@ async fn run_variant(variant: &str) {
     let synced = Instant::now();
     let ready = loop {
         let done = match variant {
-            "world" => probe.first_world.lock().unwrap().map(|(n, at)| (n >= total - total % 3).then_some(at)).flatten(),
+            "world" => probe
+                .first_world
+                .lock()
+                .unwrap()
+                .map(|(n, at)| (n >= total - total % 3).then_some(at))
+                .flatten(),
             _ => (probe.reconciled.lock().unwrap().len() >= total - total % 3).then(Instant::now),
         };
         if let Some(at) = done {
@@ -254,9 +268,13 @@ async fn run_variant(variant: &str) {
     for round in 1..=30 {
         let value = round.to_string();
         *probe.expected.lock().unwrap() = Some((value.clone(), Instant::now()));
-        cms.patch(PROBE, &PatchParams::default(), &Patch::Merge(json!({"data": {"v": value}})))
-            .await
-            .expect("patch probe");
+        cms.patch(
+            PROBE,
+            &PatchParams::default(),
+            &Patch::Merge(json!({"data": {"v": value}})),
+        )
+        .await
+        .expect("patch probe");
         let deadline = Instant::now() + Duration::from_secs(10);
         while probe.expected.lock().unwrap().is_some() {
             assert!(Instant::now() < deadline, "change {round} never reconciled");
@@ -312,7 +330,9 @@ fn snapshot_builder(total: usize) {
     let built = started.elapsed();
     let heap = live_mib() - heap_before;
     let started = Instant::now();
-    let listed = snapshot.list::<ConfigMap>().len() + snapshot.list::<Item>().len() + snapshot.list::<Secret>().len();
+    let listed = snapshot.list::<ConfigMap>().len()
+        + snapshot.list::<Item>().len()
+        + snapshot.list::<Secret>().len();
     let list = started.elapsed();
     println!(
         "in-process Snapshot::builder, {listed} objects: build {:.1} ms, heap {:.2} MiB (objects included); typed list of all three kinds {:.2} ms",
@@ -350,12 +370,18 @@ fn main() {
             "{variant} failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let line = String::from_utf8_lossy(&out.stdout).lines().last().unwrap_or("").to_string();
+        let line = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .unwrap_or("")
+            .to_string();
         println!("{line}");
         rows.push(serde_json::from_str::<serde_json::Value>(&line).unwrap());
     }
     println!("\none run per variant:\n");
-    println!("| variant | objects | cache sync (ms) | sync to first world call / all reconciled (ms) | heap growth (MiB) | RSS growth (MiB) | single-change latency p50 (ms) | max (ms) |");
+    println!(
+        "| variant | objects | cache sync (ms) | sync to first world call / all reconciled (ms) | heap growth (MiB) | RSS growth (MiB) | single-change latency p50 (ms) | max (ms) |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     for r in &rows {
         println!(

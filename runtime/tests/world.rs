@@ -146,22 +146,48 @@ async fn one_call_sees_custom_and_builtin_kinds_then_typed_changes() {
     .await;
     let first = rec.calls()[0].clone();
     assert_eq!(first.widgets, ["a=1", "b=2"]);
-    assert!(first.config_maps.contains(&"settings".to_string()), "{first:?}");
-    assert!(first.changes.contains(&"Created test.kubeforge.dev/v1/Widget a".to_string()));
-    assert!(first.changes.contains(&"Created v1/ConfigMap settings".to_string()));
+    assert!(
+        first.config_maps.contains(&"settings".to_string()),
+        "{first:?}"
+    );
+    assert!(
+        first
+            .changes
+            .contains(&"Created test.kubeforge.dev/v1/Widget a".to_string())
+    );
+    assert!(
+        first
+            .changes
+            .contains(&"Created v1/ConfigMap settings".to_string())
+    );
 
     let widgets: Api<Widget> = Api::namespaced(env.client(), env.namespace());
     widgets
-        .patch("a", &PatchParams::default(), &Patch::Merge(json!({"spec": {"size": 5}})))
+        .patch(
+            "a",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"size": 5}})),
+        )
         .await
         .unwrap();
     let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
-    cms.delete("settings", &DeleteParams::default()).await.unwrap();
-    eventually(Duration::from_secs(10), "the update and the deletion", || async {
-        let seen: Vec<String> = rec.calls().iter().skip(1).flat_map(|c| c.changes.clone()).collect();
-        seen.contains(&"Updated test.kubeforge.dev/v1/Widget a".to_string())
-            && seen.contains(&"Deleted v1/ConfigMap settings".to_string())
-    })
+    cms.delete("settings", &DeleteParams::default())
+        .await
+        .unwrap();
+    eventually(
+        Duration::from_secs(10),
+        "the update and the deletion",
+        || async {
+            let seen: Vec<String> = rec
+                .calls()
+                .iter()
+                .skip(1)
+                .flat_map(|c| c.changes.clone())
+                .collect();
+            seen.contains(&"Updated test.kubeforge.dev/v1/Widget a".to_string())
+                && seen.contains(&"Deleted v1/ConfigMap settings".to_string())
+        },
+    )
     .await;
     let last = rec.calls().last().unwrap().clone();
     assert_eq!(last.widgets, ["a=5", "b=2"]);
@@ -190,9 +216,11 @@ async fn changes_during_a_reconcile_are_batched_and_calls_never_overlap() {
     for i in 0..20 {
         create_widget(&env, &format!("w{i:02}"), i).await;
     }
-    eventually(Duration::from_secs(20), "every widget in a snapshot", || async {
-        rec.calls().last().is_some_and(|c| c.widgets.len() == 20)
-    })
+    eventually(
+        Duration::from_secs(20),
+        "every widget in a snapshot",
+        || async { rec.calls().last().is_some_and(|c| c.widgets.len() == 20) },
+    )
     .await;
     let calls = rec.calls();
     let created: usize = calls
@@ -200,13 +228,20 @@ async fn changes_during_a_reconcile_are_batched_and_calls_never_overlap() {
         .flat_map(|c| &c.changes)
         .filter(|c| c.starts_with("Created test.kubeforge.dev/v1/Widget"))
         .count();
-    assert_eq!(created, 20, "each widget reported created exactly once: {calls:?}");
+    assert_eq!(
+        created, 20,
+        "each widget reported created exactly once: {calls:?}"
+    );
     assert!(
         calls.len() <= 10,
         "20 creations during 300 ms reconciles are batched, not one call each: {} calls",
         calls.len()
     );
-    assert_eq!(rec.overlaps.load(Ordering::SeqCst), 0, "two calls overlapped");
+    assert_eq!(
+        rec.overlaps.load(Ordering::SeqCst),
+        0,
+        "two calls overlapped"
+    );
 
     shutdown.shutdown();
     running.await.unwrap().expect("manager stops cleanly");
@@ -245,17 +280,38 @@ async fn a_failing_reconcile_is_retried_with_backoff_on_the_latest_snapshot() {
     // last success, with the latest world.
     let fourth = &calls[3];
     assert_eq!(fourth.widgets, ["first=1", "second=2"]);
-    assert!(fourth.changes.contains(&"Created test.kubeforge.dev/v1/Widget first".to_string()), "{fourth:?}");
-    assert!(fourth.changes.contains(&"Created test.kubeforge.dev/v1/Widget second".to_string()), "{fourth:?}");
+    assert!(
+        fourth
+            .changes
+            .contains(&"Created test.kubeforge.dev/v1/Widget first".to_string()),
+        "{fourth:?}"
+    );
+    assert!(
+        fourth
+            .changes
+            .contains(&"Created test.kubeforge.dev/v1/Widget second".to_string()),
+        "{fourth:?}"
+    );
 
     // After the success nothing is pending: no further call without a change.
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(rec.calls().len(), 4);
 
     let text = metrics.render();
-    assert!(text.contains("controller_runtime_reconcile_errors_total{controller=\"world\"} 3"), "{text}");
-    assert!(text.contains("controller_runtime_reconcile_total{controller=\"world\",result=\"success\"} 1"), "{text}");
-    assert!(text.contains("workqueue_retries_total{name=\"world\",controller=\"world\"} 3"), "{text}");
+    assert!(
+        text.contains("controller_runtime_reconcile_errors_total{controller=\"world\"} 3"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "controller_runtime_reconcile_total{controller=\"world\",result=\"success\"} 1"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("workqueue_retries_total{name=\"world\",controller=\"world\"} 3"),
+        "{text}"
+    );
     shutdown.shutdown();
     running.await.unwrap().expect("manager stops cleanly");
 }
@@ -286,7 +342,11 @@ async fn a_terminal_error_drops_the_batch_until_the_next_change() {
     })
     .await;
     let second = &rec.calls()[1];
-    assert_eq!(second.changes, ["Created v1/ConfigMap next"], "the failed batch is not re-sent");
+    assert_eq!(
+        second.changes,
+        ["Created v1/ConfigMap next"],
+        "the failed batch is not re-sent"
+    );
     assert!(
         metrics
             .render()

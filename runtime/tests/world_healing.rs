@@ -51,12 +51,21 @@ impl Seen {
     }
 }
 
-async fn reconcile(snapshot: Arc<Snapshot>, changes: Changes, seen: Arc<Seen>) -> Result<(), ReconcileError> {
+async fn reconcile(
+    snapshot: Arc<Snapshot>,
+    changes: Changes,
+    seen: Arc<Seen>,
+) -> Result<(), ReconcileError> {
     *seen.world.lock().unwrap() = snapshot
         .list::<ConfigMap>()
         .iter()
         .map(|c| {
-            let value = c.data.as_ref().and_then(|d| d.get("v")).cloned().unwrap_or_default();
+            let value = c
+                .data
+                .as_ref()
+                .and_then(|d| d.get("v"))
+                .cloned()
+                .unwrap_or_default();
             (c.metadata.name.clone().unwrap(), value)
         })
         .collect();
@@ -79,13 +88,20 @@ async fn put(env: &TestEnv, name: &str, value: &str) {
 
 async fn set(env: &TestEnv, name: &str, value: &str) {
     let api: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
-    api.patch(name, &PatchParams::default(), &Patch::Merge(json!({"data": {"v": value}})))
-        .await
-        .unwrap();
+    api.patch(
+        name,
+        &PatchParams::default(),
+        &Patch::Merge(json!({"data": {"v": value}})),
+    )
+    .await
+    .unwrap();
 }
 
 fn expect(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
 }
 
 /// Starts a manager with a world controller over ConfigMaps, waits for its first call.
@@ -132,7 +148,10 @@ async fn lost_watch_events_are_healed_within_one_resync_period() {
         .iter()
         .map(|c| c.metadata.name.clone().unwrap())
         .collect();
-    assert!(cached.contains(&"b".to_string()), "the watch lost the deletion: {cached:?}");
+    assert!(
+        cached.contains(&"b".to_string()),
+        "the watch lost the deletion: {cached:?}"
+    );
 
     let started = tokio::time::Instant::now();
     eventually(Duration::from_secs(5), "the healed world", || async {
@@ -140,7 +159,10 @@ async fn lost_watch_events_are_healed_within_one_resync_period() {
     })
     .await;
     let took = started.elapsed();
-    assert!(took <= period + Duration::from_secs(1), "healed after {took:?}, period {period:?}");
+    assert!(
+        took <= period + Duration::from_secs(1),
+        "healed after {took:?}, period {period:?}"
+    );
     assert_eq!(seen.healed(), ["Created c", "Deleted b", "Updated a"]);
 
     // Later events apply on top of the healed world as usual.
@@ -176,7 +198,10 @@ async fn compacted_history_and_closed_watches_converge_through_the_cache_relist(
         seen.world() == expect(&[("a", "2")])
     })
     .await;
-    assert!(seen.healed().is_empty(), "the cache's re-list healed it, not a resync");
+    assert!(
+        seen.healed().is_empty(),
+        "the cache's re-list healed it, not a resync"
+    );
     shutdown.shutdown();
     running.await.unwrap().expect("manager stops cleanly");
 }
@@ -193,12 +218,18 @@ async fn a_failing_resync_keeps_the_world_and_heals_at_the_next_period() {
         seen.world() == expect(&[("a", "1")])
     })
     .await;
-    faults.fail_next(Matcher::any().verb("list").resource("configmaps"), 1, Failure::status(503));
+    faults.fail_next(
+        Matcher::any().verb("list").resource("configmaps"),
+        1,
+        Failure::status(503),
+    );
     faults.drop_watch_events(Matcher::any().resource("configmaps"), 1);
     set(&env, "a", "2").await;
-    eventually(Duration::from_secs(5), "healing after the failed list", || async {
-        seen.world() == expect(&[("a", "2")])
-    })
+    eventually(
+        Duration::from_secs(5),
+        "healing after the failed list",
+        || async { seen.world() == expect(&[("a", "2")]) },
+    )
     .await;
     assert!(faults.injected() >= 2, "both faults fired");
     assert_eq!(seen.healed(), ["Updated a"]);

@@ -52,7 +52,11 @@ fn verdict(snapshot: &Snapshot, policy: &ReplicaPolicy) -> (bool, &'static str, 
     let topology = snapshot.topology();
     let Some(target) = topology.targets_of::<Deployment>(policy).into_iter().next() else {
         let name = &policy.spec.target_ref.name;
-        return (false, "TargetNotFound", format!("Deployment {name} does not exist"));
+        return (
+            false,
+            "TargetNotFound",
+            format!("Deployment {name} does not exist"),
+        );
     };
     // Every policy on the same Deployment: the oldest wins (then the name, for a stable order).
     let mut rivals = topology.policies_of::<ReplicaPolicy>(target.as_ref());
@@ -61,9 +65,17 @@ fn verdict(snapshot: &Snapshot, policy: &ReplicaPolicy) -> (bool, &'static str, 
         Some(winner) if winner.name_any() != policy.name_any() => (
             false,
             "Conflicted",
-            format!("ReplicaPolicy {} already targets Deployment {}", winner.name_any(), target.name_any()),
+            format!(
+                "ReplicaPolicy {} already targets Deployment {}",
+                winner.name_any(),
+                target.name_any()
+            ),
         ),
-        _ => (true, "Accepted", format!("Enforced on Deployment {}", target.name_any())),
+        _ => (
+            true,
+            "Accepted",
+            format!("Enforced on Deployment {}", target.name_any()),
+        ),
     }
 }
 
@@ -84,13 +96,21 @@ pub async fn reconcile(
         let namespace = policy.namespace().unwrap_or_default();
         let (accepted, reason, message) = verdict(&snapshot, &policy);
         if accepted {
-            for target in snapshot.topology().targets_of::<Deployment>(policy.as_ref()) {
+            for target in snapshot
+                .topology()
+                .targets_of::<Deployment>(policy.as_ref())
+            {
                 let replicas = target.spec.as_ref().and_then(|s| s.replicas).unwrap_or(1);
                 if replicas < policy.spec.min_replicas {
-                    let deployments: Api<Deployment> = Api::namespaced(ctx.client.clone(), &namespace);
+                    let deployments: Api<Deployment> =
+                        Api::namespaced(ctx.client.clone(), &namespace);
                     let patch = json!({"spec": {"replicas": policy.spec.min_replicas}});
                     deployments
-                        .patch(&target.name_any(), &PatchParams::default(), &Patch::Merge(&patch))
+                        .patch(
+                            &target.name_any(),
+                            &PatchParams::default(),
+                            &Patch::Merge(&patch),
+                        )
                         .await?;
                 }
             }
@@ -109,7 +129,11 @@ pub async fn reconcile(
         if conditions::set(&mut status.conditions, condition) {
             let policies: Api<ReplicaPolicy> = Api::namespaced(ctx.client.clone(), &namespace);
             policies
-                .patch_status(&policy.name_any(), &PatchParams::default(), &Patch::Merge(json!({"status": status})))
+                .patch_status(
+                    &policy.name_any(),
+                    &PatchParams::default(),
+                    &Patch::Merge(json!({"status": status})),
+                )
                 .await?;
         }
     }
@@ -126,7 +150,10 @@ pub fn add_to_manager(manager: &mut Manager) {
         .watches::<Deployment>()
         .debounce(Duration::from_millis(50))
         .resync(Duration::from_secs(300))
-        .topology(Topology::new().target_ref::<ReplicaPolicy, Deployment, _>(|p| p.spec.target_ref.clone()))
+        .topology(
+            Topology::new()
+                .target_ref::<ReplicaPolicy, Deployment, _>(|p| p.spec.target_ref.clone()),
+        )
         .reconcile(reconcile, context);
     manager.add(world);
 }
@@ -147,7 +174,12 @@ async fn deployment(api: &Api<Deployment>, name: &str, replicas: i32) -> anyhow:
     Ok(())
 }
 
-async fn policy(api: &Api<ReplicaPolicy>, name: &str, target: &str, min: i32) -> anyhow::Result<()> {
+async fn policy(
+    api: &Api<ReplicaPolicy>,
+    name: &str,
+    target: &str,
+    min: i32,
+) -> anyhow::Result<()> {
     let p = ReplicaPolicy::new(
         name,
         ReplicaPolicySpec {
@@ -166,7 +198,10 @@ where
 {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
     while !check().await? {
-        anyhow::ensure!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
+        anyhow::ensure!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     Ok(())

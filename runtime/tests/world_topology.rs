@@ -16,13 +16,23 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, JsonSchema)]
-#[kube(group = "policy.example.com", version = "v1", kind = "Policy", namespaced)]
+#[kube(
+    group = "policy.example.com",
+    version = "v1",
+    kind = "Policy",
+    namespaced
+)]
 pub struct PolicySpec {
     pub target_ref: TargetRef,
 }
 
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, JsonSchema)]
-#[kube(group = "net.example.com", version = "v1", kind = "Gateway", namespaced)]
+#[kube(
+    group = "net.example.com",
+    version = "v1",
+    kind = "Gateway",
+    namespaced
+)]
 pub struct GatewaySpec {}
 
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, JsonSchema)]
@@ -37,7 +47,12 @@ fn meta(name: &str, labels: &[(&str, &str)]) -> ObjectMeta {
         name: Some(name.into()),
         namespace: Some("shop".into()),
         uid: Some(format!("uid-{name}")),
-        labels: Some(labels.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()),
+        labels: Some(
+            labels
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        ),
         ..Default::default()
     }
 }
@@ -98,7 +113,9 @@ fn topology() -> Topology {
     Topology::new()
         .target_ref::<Policy, Deployment, _>(|p| p.spec.target_ref.clone())
         .owner::<Deployment, ReplicaSet>()
-        .label_selector::<ReplicaSet, Pod, _>(|rs| rs.spec.as_ref().and_then(|s| s.selector.clone().into()))
+        .label_selector::<ReplicaSet, Pod, _>(|rs| {
+            rs.spec.as_ref().and_then(|s| s.selector.clone().into())
+        })
         .label_selector::<Service, Pod, _>(|s| s.spec.as_ref().and_then(|s| s.selector.clone()))
         .parent_ref::<Route, Gateway, _>(|r| r.spec.parent_refs.clone())
         .target_ref::<Route, Service, _>(|r| r.spec.backend.clone())
@@ -154,7 +171,10 @@ fn snapshot() -> Snapshot {
 }
 
 fn names<K: kube::Resource>(objects: &[std::sync::Arc<K>]) -> Vec<String> {
-    let mut names: Vec<String> = objects.iter().map(|o| o.meta().name.clone().unwrap()).collect();
+    let mut names: Vec<String> = objects
+        .iter()
+        .map(|o| o.meta().name.clone().unwrap())
+        .collect();
     names.sort();
     names
 }
@@ -165,10 +185,20 @@ fn policies_find_their_targets_and_targets_their_policies() {
     let topology = snapshot.topology();
     let web = snapshot.get::<Deployment>(Some("shop"), "web").unwrap();
     let rate_limit = snapshot.get::<Policy>(Some("shop"), "rate-limit").unwrap();
-    assert_eq!(names(&topology.targets_of::<Deployment>(rate_limit.as_ref())), ["web"]);
-    assert_eq!(names(&topology.policies_of::<Policy>(web.as_ref())), ["rate-limit"]);
+    assert_eq!(
+        names(&topology.targets_of::<Deployment>(rate_limit.as_ref())),
+        ["web"]
+    );
+    assert_eq!(
+        names(&topology.policies_of::<Policy>(web.as_ref())),
+        ["rate-limit"]
+    );
     let dangling = snapshot.get::<Policy>(Some("shop"), "dangling").unwrap();
-    assert!(topology.targets_of::<Deployment>(dangling.as_ref()).is_empty());
+    assert!(
+        topology
+            .targets_of::<Deployment>(dangling.as_ref())
+            .is_empty()
+    );
     let wrong = snapshot.get::<Policy>(Some("shop"), "wrong-kind").unwrap();
     assert!(topology.targets_of::<Deployment>(wrong.as_ref()).is_empty());
 }
@@ -178,14 +208,23 @@ fn owner_references_and_label_selectors_link_parents_and_children() {
     let snapshot = snapshot();
     let topology = snapshot.topology();
     let web = snapshot.get::<Deployment>(Some("shop"), "web").unwrap();
-    assert_eq!(names(&topology.children::<ReplicaSet>(web.as_ref())), ["web-1"]);
+    assert_eq!(
+        names(&topology.children::<ReplicaSet>(web.as_ref())),
+        ["web-1"]
+    );
     let rs = snapshot.get::<ReplicaSet>(Some("shop"), "web-1").unwrap();
-    assert_eq!(names(&topology.children::<Pod>(rs.as_ref())), ["web-a", "web-b"]);
+    assert_eq!(
+        names(&topology.children::<Pod>(rs.as_ref())),
+        ["web-a", "web-b"]
+    );
     assert_eq!(names(&topology.parents::<Deployment>(rs.as_ref())), ["web"]);
     let pod = snapshot.get::<Pod>(Some("shop"), "web-a").unwrap();
     assert_eq!(names(&topology.parents::<Service>(pod.as_ref())), ["web"]);
     // Selectors link independently of ownership: the orphaned ReplicaSet selects the pod too.
-    assert_eq!(names(&topology.parents::<ReplicaSet>(pod.as_ref())), ["web-1", "web-old"]);
+    assert_eq!(
+        names(&topology.parents::<ReplicaSet>(pod.as_ref())),
+        ["web-1", "web-old"]
+    );
     let stale = snapshot.get::<ReplicaSet>(Some("shop"), "web-old").unwrap();
     assert!(topology.parents::<Deployment>(stale.as_ref()).is_empty());
 }

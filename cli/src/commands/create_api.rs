@@ -187,7 +187,10 @@ fn check_reconcile_mode(args: &CreateApiArgs, target: &Target) -> Result<(), Err
     }
     if let Target::Builtin(_) = target {
         return Err(invalid(
-            &format!("a state-of-world controller of the built-in kind {}", args.kind),
+            &format!(
+                "a state-of-world controller of the built-in kind {}",
+                args.kind
+            ),
             "about a kind of this project",
             "scaffold your own kind with --reconcile state-of-world and add .watches::<K>() for the built-in kinds it relates, or use --reconcile per-object",
         ));

@@ -59,9 +59,7 @@ impl Batch {
         let slot = (entry.kind, entry.key.clone());
         match self.index.get(&slot) {
             Some(&i) => {
-                let existing = self.entries[i]
-                    .as_mut()
-                    .expect("indexed entries are live");
+                let existing = self.entries[i].as_mut().expect("indexed entries are live");
                 existing.new = entry.new;
                 existing.healed |= entry.healed;
                 if existing.old.is_none() && existing.new.is_none() {
@@ -203,7 +201,9 @@ mod tests {
             .of::<ConfigMap>()
             .iter()
             .map(|c| match c {
-                Change::Added(o) => format!("added {}@{}", o.metadata.name.as_ref().unwrap(), rv(o)),
+                Change::Added(o) => {
+                    format!("added {}@{}", o.metadata.name.as_ref().unwrap(), rv(o))
+                }
                 Change::Updated { old, new } => format!(
                     "updated {}@{}->{}",
                     new.metadata.name.as_ref().unwrap(),
@@ -234,7 +234,11 @@ mod tests {
             describe(&changes),
             ["added a@2", "updated b@1->3", "updated d@1->5"]
         );
-        assert!(changes.of::<k8s_openapi::api::core::v1::Secret>().is_empty());
+        assert!(
+            changes
+                .of::<k8s_openapi::api::core::v1::Secret>()
+                .is_empty()
+        );
         assert_eq!(changes.summaries()[0].change, ChangeType::Created);
         assert_eq!(changes.healed(), 0);
     }

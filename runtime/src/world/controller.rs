@@ -202,7 +202,10 @@ impl std::fmt::Debug for WorldController {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WorldController")
             .field("name", &self.name)
-            .field("kinds", &self.kinds.iter().map(|k| k.gvk()).collect::<Vec<_>>())
+            .field(
+                "kinds",
+                &self.kinds.iter().map(|k| k.gvk()).collect::<Vec<_>>(),
+            )
             .field("debounce", &self.debounce)
             .field("resync", &self.resync)
             .finish_non_exhaustive()
@@ -305,7 +308,8 @@ impl Loop {
     async fn heal(&mut self) {
         // Watch events delivered before the list must not be applied after it.
         self.drain();
-        let lists = futures::future::join_all(self.kinds.iter().map(|k| k.relist(&self.cache))).await;
+        let lists =
+            futures::future::join_all(self.kinds.iter().map(|k| k.relist(&self.cache))).await;
         let mut fresh = Vec::with_capacity(lists.len());
         for (kind, list) in self.kinds.iter().zip(lists) {
             match list {

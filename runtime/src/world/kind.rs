@@ -30,7 +30,8 @@ pub(crate) trait WatchedKind: Send + Sync {
     /// Creates the kind's informer in the shared cache (so the manager waits for its sync).
     fn register(&self, cache: &Cache);
     /// Forwards the informer's changes (the current objects first) to `tx` until it closes.
-    fn forward(&self, cache: &Cache, tx: mpsc::UnboundedSender<Incoming>) -> BoxFuture<'static, ()>;
+    fn forward(&self, cache: &Cache, tx: mpsc::UnboundedSender<Incoming>)
+    -> BoxFuture<'static, ()>;
     /// Lists every object of the kind from the API server, with the cache's scope and selectors.
     fn relist(&self, cache: &Cache) -> BoxFuture<'static, Result<KindMap, kube::Error>>;
 }
@@ -56,7 +57,11 @@ impl<K: Kind> WatchedKind for Typed<K> {
         cache.informer::<K>();
     }
 
-    fn forward(&self, cache: &Cache, tx: mpsc::UnboundedSender<Incoming>) -> BoxFuture<'static, ()> {
+    fn forward(
+        &self,
+        cache: &Cache,
+        tx: mpsc::UnboundedSender<Incoming>,
+    ) -> BoxFuture<'static, ()> {
         let mut rx = cache.informer::<K>().subscribe();
         async move {
             while let Some(change) = rx.recv().await {

@@ -34,7 +34,10 @@ pub(crate) struct State {
 
 impl State {
     /// An empty world of the given kinds (`TypeId` and `group/version/Kind`).
-    pub(crate) fn new(kinds: impl IntoIterator<Item = (TypeId, Arc<str>)>, topology: Topology) -> Self {
+    pub(crate) fn new(
+        kinds: impl IntoIterator<Item = (TypeId, Arc<str>)>,
+        topology: Topology,
+    ) -> Self {
         Self {
             kinds: kinds
                 .into_iter()
@@ -300,7 +303,11 @@ impl SnapshotBuilder {
     pub fn object<K: Kind>(self, obj: K) -> Self {
         let mut this = self.kind::<K>();
         let key = ObjectKey::of(kube::Resource::meta(&obj));
-        let kind = this.state.kinds.get_mut(&TypeId::of::<K>()).expect("declared above");
+        let kind = this
+            .state
+            .kinds
+            .get_mut(&TypeId::of::<K>())
+            .expect("declared above");
         Arc::make_mut(&mut kind.objects).insert(key, Arc::new(obj));
         this
     }
@@ -352,11 +359,26 @@ mod tests {
         let mut state = state();
         let mut batch = Batch::default();
         let id = TypeId::of::<ConfigMap>();
-        state.apply(id, ObjectKey::new(Some("a"), "x"), Some(cm("a", "x", "1")), &mut batch);
-        state.apply(id, ObjectKey::new(Some("b"), "y"), Some(cm("b", "y", "2")), &mut batch);
+        state.apply(
+            id,
+            ObjectKey::new(Some("a"), "x"),
+            Some(cm("a", "x", "1")),
+            &mut batch,
+        );
+        state.apply(
+            id,
+            ObjectKey::new(Some("b"), "y"),
+            Some(cm("b", "y", "2")),
+            &mut batch,
+        );
         let first = state.snapshot();
         state.apply(id, ObjectKey::new(Some("a"), "x"), None, &mut batch);
-        state.apply(id, ObjectKey::new(Some("a"), "z"), Some(cm("a", "z", "3")), &mut batch);
+        state.apply(
+            id,
+            ObjectKey::new(Some("a"), "z"),
+            Some(cm("a", "z", "3")),
+            &mut batch,
+        );
         let second = state.snapshot();
         let names = |s: &Snapshot| -> Vec<String> {
             s.list::<ConfigMap>()
@@ -394,7 +416,12 @@ mod tests {
         let id = TypeId::of::<ConfigMap>();
         let mut batch = Batch::default();
         for (name, rv) in [("keep", "1"), ("stale", "2"), ("ghost", "3")] {
-            state.apply(id, ObjectKey::new(Some("a"), name), Some(cm("a", name, rv)), &mut batch);
+            state.apply(
+                id,
+                ObjectKey::new(Some("a"), name),
+                Some(cm("a", name, rv)),
+                &mut batch,
+            );
         }
         let mut fresh = KindMap::new();
         for (name, rv) in [("keep", "1"), ("stale", "9"), ("missed", "8")] {
@@ -408,7 +435,10 @@ mod tests {
             .map(|s| format!("{:?} {}", s.change, s.key))
             .collect();
         seen.sort();
-        assert_eq!(seen, ["Created a/missed", "Deleted a/ghost", "Updated a/stale"]);
+        assert_eq!(
+            seen,
+            ["Created a/missed", "Deleted a/ghost", "Updated a/stale"]
+        );
         assert!(summaries.iter().all(|s| s.healed));
         assert_eq!(state.len(), 3);
         let mut none = Batch::default();

@@ -346,7 +346,10 @@ impl Topology {
 impl std::fmt::Debug for Topology {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Topology")
-            .field("links", &self.links.iter().map(|l| l.link).collect::<Vec<_>>())
+            .field(
+                "links",
+                &self.links.iter().map(|l| l.link).collect::<Vec<_>>(),
+            )
             .finish()
     }
 }
@@ -404,7 +407,11 @@ impl TopologyView {
         view
     }
 
-    fn typed<K: Kind>(&self, nodes: Option<&Vec<(Node, LinkType)>>, only: Option<LinkType>) -> Vec<Arc<K>> {
+    fn typed<K: Kind>(
+        &self,
+        nodes: Option<&Vec<(Node, LinkType)>>,
+        only: Option<LinkType>,
+    ) -> Vec<Arc<K>> {
         let kind = TypeId::of::<K>();
         nodes
             .into_iter()
