@@ -136,7 +136,12 @@ async fn one_call_sees_custom_and_builtin_kinds_then_typed_changes() {
 
     let mut manager = Manager::new(env.client(), options());
     let rec = Arc::new(Recorder::default());
-    manager.add(world(&manager).reconcile(reconcile, rec.clone()));
+    // No debounce: the first call must still hold the whole world.
+    manager.add(
+        world(&manager)
+            .debounce(Duration::ZERO)
+            .reconcile(reconcile, rec.clone()),
+    );
     let shutdown = manager.shutdown_handle();
     let running = tokio::spawn(manager.run());
 
@@ -354,4 +359,20 @@ async fn a_terminal_error_drops_the_batch_until_the_next_change() {
     );
     shutdown.shutdown();
     running.await.unwrap().expect("manager stops cleanly");
+}
+
+#[tokio::test]
+async fn a_world_of_no_kind_is_refused_with_the_fix() {
+    let env = env().await;
+    let mut manager = Manager::new(env.client(), options());
+    manager.add(
+        WorldController::new(&manager, "empty").reconcile(reconcile, Arc::new(Recorder::default())),
+    );
+    let err = manager
+        .run()
+        .await
+        .expect_err("a controller watching nothing is a mistake");
+    let message = err.to_string();
+    assert!(message.contains("\"empty\" watches no kind"), "{message}");
+    assert!(message.contains("add .watches::<K>()"), "{message}");
 }

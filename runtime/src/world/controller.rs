@@ -139,6 +139,7 @@ impl WorldController {
     /// `()` or a [`Requeue`]. Errors are retried with backoff on the latest snapshot, with the
     /// failed call's changes plus those that arrived since, unless
     /// [terminal](crate::ReconcileError::terminal); panics are caught, counted and retried.
+    /// A controller that watches no kind makes the manager stop with an error saying so.
     pub fn reconcile<Ctx, F, Fut, R, E>(self, reconcile: F, context: Arc<Ctx>) -> Runnable
     where
         Ctx: Send + Sync + 'static,
@@ -150,6 +151,12 @@ impl WorldController {
         let name = self.name.clone();
         Runnable::new(name, true, move |rc| {
             Box::pin(async move {
+                if self.kinds.is_empty() {
+                    return Err(crate::Error::Config(format!(
+                        "state-of-world controller {:?} watches no kind: add .watches::<K>() (or a .topology(..) naming kinds) to its builder",
+                        self.name
+                    )));
+                }
                 self.run(reconcile, context, rc).await;
                 Ok(())
             })
@@ -167,8 +174,11 @@ impl WorldController {
         let (tx, rx) = mpsc::unbounded_channel();
         // Aborted when dropped: the subscriptions end with the controller.
         let mut forwarders = JoinSet::new();
+        let mut initial = Vec::new();
         for kind in &self.kinds {
-            forwarders.spawn(kind.forward(&self.cache, tx.clone()));
+            let (objects, forward) = kind.subscribe(&self.cache, tx.clone());
+            initial.extend(objects);
+            forwarders.spawn(forward);
         }
         drop(tx);
         let state = State::new(
@@ -192,7 +202,15 @@ impl WorldController {
             retry_at: None,
             requeue_at: None,
         };
-        tracing::info!(controller = %world.name, kinds = world.kinds.len(), "starting state-of-world controller");
+        for incoming in initial {
+            world.apply(incoming);
+        }
+        tracing::info!(
+            controller = %world.name,
+            kinds = world.kinds.len(),
+            objects = world.state.len(),
+            "starting state-of-world controller"
+        );
         world.run(&reconcile, &context, &rc).await;
         tracing::info!(controller = %world.name, "state-of-world controller stopped");
     }

@@ -29,11 +29,28 @@ pub(crate) trait WatchedKind: Send + Sync {
     fn gvk(&self) -> Arc<str>;
     /// Creates the kind's informer in the shared cache (so the manager waits for its sync).
     fn register(&self, cache: &Cache);
-    /// Forwards the informer's changes (the current objects first) to `tx` until it closes.
-    fn forward(&self, cache: &Cache, tx: mpsc::UnboundedSender<Incoming>)
-    -> BoxFuture<'static, ()>;
+    /// Subscribes to the informer: returns the objects it holds now (its replay) and a future
+    /// forwarding every later change to `tx` until `tx` closes.
+    fn subscribe(
+        &self,
+        cache: &Cache,
+        tx: mpsc::UnboundedSender<Incoming>,
+    ) -> (Vec<Incoming>, BoxFuture<'static, ()>);
     /// Lists every object of the kind from the API server, with the cache's scope and selectors.
     fn relist(&self, cache: &Cache) -> BoxFuture<'static, Result<KindMap, kube::Error>>;
+}
+
+/// A cache change as a kind-erased watch event.
+fn incoming<K: Kind>(change: Change<K>) -> Incoming {
+    let (obj, new) = match change {
+        Change::Added(o) | Change::Updated { new: o, .. } => (o.clone(), Some(o)),
+        Change::Deleted(o) => (o, None),
+    };
+    Incoming {
+        kind: TypeId::of::<K>(),
+        key: ObjectKey::of(obj.meta()),
+        new: new.map(|o| o as AnyObject),
+    }
 }
 
 /// The [`WatchedKind`] of `K`.
@@ -57,29 +74,26 @@ impl<K: Kind> WatchedKind for Typed<K> {
         cache.informer::<K>();
     }
 
-    fn forward(
+    fn subscribe(
         &self,
         cache: &Cache,
         tx: mpsc::UnboundedSender<Incoming>,
-    ) -> BoxFuture<'static, ()> {
+    ) -> (Vec<Incoming>, BoxFuture<'static, ()>) {
         let mut rx = cache.informer::<K>().subscribe();
-        async move {
+        // A synced informer replays its objects into the channel at once: take them now, so
+        // the first call sees the whole world whatever the debounce.
+        let mut initial = Vec::new();
+        while let Ok(change) = rx.try_recv() {
+            initial.push(incoming(change));
+        }
+        let forward = async move {
             while let Some(change) = rx.recv().await {
-                let (obj, new) = match change {
-                    Change::Added(o) | Change::Updated { new: o, .. } => (o.clone(), Some(o)),
-                    Change::Deleted(o) => (o, None),
-                };
-                let incoming = Incoming {
-                    kind: TypeId::of::<K>(),
-                    key: ObjectKey::of(kube::Resource::meta(obj.as_ref())),
-                    new: new.map(|o| o as AnyObject),
-                };
-                if tx.send(incoming).is_err() {
+                if tx.send(incoming(change)).is_err() {
                     return;
                 }
             }
-        }
-        .boxed()
+        };
+        (initial, forward.boxed())
     }
 
     fn relist(&self, cache: &Cache) -> BoxFuture<'static, Result<KindMap, kube::Error>> {
@@ -100,7 +114,7 @@ impl<K: Kind> WatchedKind for Typed<K> {
                     if options.strip_managed_fields {
                         obj.meta_mut().managed_fields = None;
                     }
-                    let key = ObjectKey::of(kube::Resource::meta(&obj));
+                    let key = ObjectKey::of(obj.meta());
                     objects.insert(key, Arc::new(obj) as AnyObject);
                 }
                 match page.metadata.continue_ {
