@@ -159,8 +159,9 @@ async fn lost_watch_events_are_healed_within_one_resync_period() {
     })
     .await;
     let took = started.elapsed();
+    // One period until the next re-list, plus slack for the list and the call on a loaded machine.
     assert!(
-        took <= period + Duration::from_secs(1),
+        took <= period + Duration::from_secs(2),
         "healed after {took:?}, period {period:?}"
     );
     assert_eq!(seen.healed(), ["Created c", "Deleted b", "Updated a"]);

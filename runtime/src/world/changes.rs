@@ -93,7 +93,8 @@ impl Batch {
 }
 
 /// The changes since the previous reconcile: one net change per object, in the order the
-/// objects first changed. Cheap to clone.
+/// objects first changed (the first call's: kind by kind in the order they were added to the
+/// builder, each by namespace and name). Cheap to clone.
 ///
 /// ```ignore
 /// for change in changes.of::<Policy>() {

@@ -86,6 +86,8 @@ impl<K: Kind> WatchedKind for Typed<K> {
         while let Ok(change) = rx.try_recv() {
             initial.push(incoming(change));
         }
+        // The cache replays in hash order: report the initial world by namespace and name.
+        initial.sort_by(|a, b| a.key.cmp(&b.key));
         let forward = async move {
             while let Some(change) = rx.recv().await {
                 if tx.send(incoming(change)).is_err() {
