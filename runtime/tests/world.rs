@@ -376,3 +376,58 @@ async fn a_world_of_no_kind_is_refused_with_the_fix() {
     assert!(message.contains("\"empty\" watches no kind"), "{message}");
     assert!(message.contains("add .watches::<K>()"), "{message}");
 }
+
+#[tokio::test]
+async fn panics_are_caught_and_retried_and_requeue_after_calls_again_without_changes() {
+    let env = env().await;
+    let mut manager = Manager::new(env.client(), options());
+    struct Ctx {
+        calls: AtomicUsize,
+        empty_calls: AtomicUsize,
+    }
+    let ctx = Arc::new(Ctx {
+        calls: AtomicUsize::new(0),
+        empty_calls: AtomicUsize::new(0),
+    });
+    async fn reconcile(
+        _snapshot: Arc<Snapshot>,
+        changes: Changes,
+        ctx: Arc<Ctx>,
+    ) -> Result<kubeforge::world::Requeue, ReconcileError> {
+        if ctx.calls.fetch_add(1, Ordering::SeqCst) == 0 {
+            panic!("first call panics");
+        }
+        if changes.is_empty() {
+            ctx.empty_calls.fetch_add(1, Ordering::SeqCst);
+        }
+        Ok(kubeforge::world::Requeue::After(Duration::from_millis(50)))
+    }
+    manager.add(
+        world(&manager)
+            .rate_limit(RateLimit {
+                base_delay: Duration::from_millis(10),
+                ..RateLimit::default()
+            })
+            .reconcile(reconcile, ctx.clone()),
+    );
+    let metrics = manager.metrics();
+    let shutdown = manager.shutdown_handle();
+    let running = tokio::spawn(manager.run());
+    eventually(Duration::from_secs(10), "requeued calls", || async {
+        ctx.empty_calls.load(Ordering::SeqCst) >= 3
+    })
+    .await;
+    let text = metrics.render();
+    assert!(
+        text.contains("controller_runtime_reconcile_panics_total{controller=\"world\"} 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "controller_runtime_reconcile_total{controller=\"world\",result=\"requeue_after\"}"
+        ),
+        "{text}"
+    );
+    shutdown.shutdown();
+    running.await.unwrap().expect("manager stops cleanly");
+}
