@@ -1,7 +1,8 @@
 //! Healing of state-of-world controllers, proved with the embedded API server's fault
 //! injection: watch events that never arrive are corrected by the periodic re-list within one
 //! period; compacted history with closed watches is corrected by the cache's own re-list; a
-//! failing re-list keeps the world and heals at the next period.
+//! failing re-list keeps the world and heals at the next period. Also: the world reads the
+//! shared cache (one watch per kind, whatever the number of controllers).
 
 mod common;
 
@@ -234,6 +235,34 @@ async fn a_failing_resync_keeps_the_world_and_heals_at_the_next_period() {
     .await;
     assert!(faults.injected() >= 2, "both faults fired");
     assert_eq!(seen.healed(), ["Updated a"]);
+    shutdown.shutdown();
+    running.await.unwrap().expect("manager stops cleanly");
+}
+
+#[tokio::test]
+async fn the_world_shares_the_cache_watches_with_per_object_controllers() {
+    let env = env().await;
+    let faults = env.faults().expect("embedded server");
+    let (mut manager, seen) = start(&env, None).await;
+    async fn noop(_: Arc<ConfigMap>, _: Arc<()>) -> Result<kubeforge::Action, ReconcileError> {
+        Ok(kubeforge::Action::await_change())
+    }
+    manager.add(
+        kubeforge::Controller::<ConfigMap>::new(&manager, "per-object")
+            .reconcile(noop, Arc::new(())),
+    );
+    let shutdown = manager.shutdown_handle();
+    let running = tokio::spawn(manager.run());
+    put(&env, "a", "1").await;
+    eventually(Duration::from_secs(10), "the world call", || async {
+        seen.world() == expect(&[("a", "1")])
+    })
+    .await;
+    assert_eq!(
+        faults.open_watches(),
+        1,
+        "one ConfigMap watch for both controllers"
+    );
     shutdown.shutdown();
     running.await.unwrap().expect("manager stops cleanly");
 }
