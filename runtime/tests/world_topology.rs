@@ -137,6 +137,17 @@ fn snapshot() -> Snapshot {
         .object(pod("web-a", "web"))
         .object(pod("web-b", "web"))
         .object(pod("api-a", "api"))
+        // Same labels, other namespaces: never selected across namespaces.
+        .object({
+            let mut p = pod("web-elsewhere", "web");
+            p.metadata.namespace = Some("shop-2".into());
+            p
+        })
+        .object({
+            let mut p = pod("web-before", "web");
+            p.metadata.namespace = Some("sho".into());
+            p
+        })
         .object(policy("rate-limit", TargetRef::to::<Deployment>("web")))
         .object(policy("dangling", TargetRef::to::<Deployment>("missing")))
         .object(policy(

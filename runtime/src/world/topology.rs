@@ -277,22 +277,33 @@ impl Topology {
     ) -> Self {
         let resolve: Resolve = Arc::new(move |kinds| {
             let mut edges = Vec::new();
-            let children: Vec<_> = objects::<C>(kinds).collect();
+            let Some(children) = kinds.get(&TypeId::of::<C>()) else {
+                return edges;
+            };
+            let same_namespace = P::namespaced() && C::namespaced();
             for (parent_key, parent) in objects::<P>(kinds) {
                 let Some(selector) = selector(&parent).into_selector() else {
                     continue;
                 };
-                let same_namespace = P::namespaced() && C::namespaced();
-                for (child_key, child) in &children {
-                    if same_namespace && child_key.namespace != parent_key.namespace {
-                        continue;
-                    }
-                    let labels = kube::Resource::meta(child.as_ref())
-                        .labels
-                        .clone()
-                        .unwrap_or_default();
+                // Children are ordered by namespace: only the parent's namespace is scanned.
+                let candidates: Box<dyn Iterator<Item = _>> = if same_namespace {
+                    let start = ObjectKey {
+                        namespace: parent_key.namespace.clone(),
+                        name: String::new(),
+                    };
+                    Box::new(
+                        children
+                            .objects
+                            .range(start..)
+                            .take_while(|(k, _)| k.namespace == parent_key.namespace),
+                    )
+                } else {
+                    Box::new(children.objects.iter())
+                };
+                for (child_key, child) in candidates {
+                    let labels = child.meta().labels.clone().unwrap_or_default();
                     if selector.matches(&labels) {
-                        edges.push((parent_key.clone(), (*child_key).clone()));
+                        edges.push((parent_key.clone(), child_key.clone()));
                     }
                 }
             }
