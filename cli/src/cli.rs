@@ -127,6 +127,9 @@ pub struct CreateApiArgs {
     /// Scaffold the files again even if the API or controller exists (overwrites them).
     #[arg(long)]
     pub force: bool,
+    /// How the controller reconciles: one object at a time, or the whole world at once.
+    #[arg(long, value_enum, default_value = "per-object")]
+    pub reconcile: crate::commands::create_api::ReconcileMode,
     /// Project directory [default: the current directory].
     #[arg(long)]
     pub dir: Option<PathBuf>,

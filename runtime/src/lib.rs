@@ -13,6 +13,8 @@
 //! - [`helpers`]: finalizers, owner references, create-or-update, server-side apply, events,
 //!   and [`conditions`].
 //! - [`logging`]: tracing set-up from kubebuilder-style flags.
+//! - [`world`]: state-of-world controllers: one reconcile over a snapshot of every watched
+//!   object and the batch of changes, with a topology of links and periodic healing re-lists.
 
 pub mod cache;
 pub mod client;
@@ -25,6 +27,7 @@ pub mod manager;
 pub mod metrics;
 pub mod server;
 pub mod webhook;
+pub mod world;
 
 pub mod manifests;
 pub mod rbac;
@@ -47,6 +50,7 @@ pub use kube;
 pub mod prelude {
     pub use crate::conditions;
     pub use crate::webhook::{Defaulter, Denied, Validator, Warnings, WebhookServer};
+    pub use crate::world::{Changes, Requeue, Snapshot, TargetRef, Topology, WorldController};
     pub use crate::{
         Action, Controller, Manager, ManagerArgs, ManagerOptions, ReconcileError, ReconcileFailure,
     };

@@ -58,6 +58,8 @@ templates![
     "api/controller_builtin.rs",
     "api/controller_test.rs",
     "api/controller_builtin_test.rs",
+    "api/controller_world.rs",
+    "api/controller_world_test.rs",
     "api/sample.yaml",
     "api/crd_kustomization.yaml",
     "api/samples_kustomization.yaml",

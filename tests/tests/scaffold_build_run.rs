@@ -2,8 +2,8 @@
 //! the embedded API server.
 //!
 //! One single-group project (one namespaced API) and one multigroup, namespace-scoped project
-//! (a namespaced API, a cluster-scoped API, and controllers for the built-in Deployment and
-//! ConfigMap) cover every template; both build into the workspace's target directory.
+//! (a namespaced API, a cluster-scoped API, controllers for the built-in Deployment and
+//! ConfigMap, and a state-of-world controller) cover every template; both build into the workspace's target directory.
 
 use std::path::Path;
 
@@ -203,6 +203,16 @@ fn multigroup_operator_with_cluster_scoped_api_and_built_in_controllers() {
             "ConfigMap",
             "--resource=false",
         ],
+        &[
+            "--group",
+            "policy",
+            "--version",
+            "v1alpha1",
+            "--kind",
+            "RatePolicy",
+            "--reconcile",
+            "state-of-world",
+        ],
     ] {
         let mut all = vec!["create", "api"];
         all.extend_from_slice(args);
@@ -217,6 +227,7 @@ fn multigroup_operator_with_cluster_scoped_api_and_built_in_controllers() {
         "cluster_sample_becomes_ready",
         "deployment_is_reconciled",
         "config_map_is_reconciled",
+        "rate_policy_world_converges_every_object",
     ] {
         assert_contains(&test.stdout, &format!("test {name} ... ok"));
     }
@@ -236,7 +247,13 @@ fn multigroup_operator_with_cluster_scoped_api_and_built_in_controllers() {
     let role = read(dir, "config/rbac/role.yaml");
     assert_contains(&role, "kind: Role");
     assert!(!role.contains("kind: ClusterRole"), "{role}");
-    for resource in ["memcacheds", "clusters", "deployments", "configmaps"] {
+    for resource in [
+        "memcacheds",
+        "clusters",
+        "deployments",
+        "configmaps",
+        "ratepolicies",
+    ] {
         assert_contains(&role, resource);
     }
     for crd in [

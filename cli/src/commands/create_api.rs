@@ -11,6 +11,17 @@ use crate::project::{self, ApiInfo, PROJECT_FILE, ProjectFile, Resource};
 use crate::scaffold::{Marker, Plan};
 use crate::{naming, validate};
 
+/// How the scaffolded controller reconciles (`--reconcile`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ReconcileMode {
+    /// One object at a time: `Controller::<Kind>` calls the reconcile with each changed object.
+    #[default]
+    PerObject,
+    /// The whole world at once: a `WorldController` calls one reconcile with a snapshot of
+    /// every watched object and the changes since the previous call.
+    StateOfWorld,
+}
+
 /// What type the controller (and API) is about.
 enum Target {
     /// A type of this project (a CRD).
@@ -35,6 +46,7 @@ pub fn run(args: CreateApiArgs) -> Result<(), Error> {
         .find(&args.group, &args.version, &args.kind)
         .cloned();
     let target = resolve_target(&args, &project, existing.as_ref())?;
+    check_reconcile_mode(&args, &target)?;
     if args.controller && !args.force && existing.as_ref().is_some_and(|r| r.controller) {
         return Err(Error::ControllerExists {
             group: args.group.clone(),
@@ -71,7 +83,7 @@ pub fn run(args: CreateApiArgs) -> Result<(), Error> {
             &renderer,
             &ctx,
             &layout,
-            &target,
+            (&target, args.reconcile),
             args.force,
             project.multigroup,
         )?;
@@ -149,6 +161,39 @@ fn check_names(args: &CreateApiArgs) -> Result<(), Error> {
             rule: "non-empty".into(),
             fix: "pass a group such as --group cache".into(),
         });
+    }
+    Ok(())
+}
+
+/// `--reconcile state-of-world` scaffolds a controller of this project's own kind (built-in
+/// kinds join its world with `.watches::<K>()`).
+fn check_reconcile_mode(args: &CreateApiArgs, target: &Target) -> Result<(), Error> {
+    if args.reconcile != ReconcileMode::StateOfWorld {
+        return Ok(());
+    }
+    let invalid = |subject: &str, rule: &str, fix: &str| Error::InvalidInput {
+        flag: "--reconcile",
+        value: "state-of-world".into(),
+        subject: subject.into(),
+        rule: rule.into(),
+        fix: fix.into(),
+    };
+    if !args.controller {
+        return Err(invalid(
+            "the reconcile mode",
+            "used with a controller",
+            "drop --controller=false, or drop --reconcile",
+        ));
+    }
+    if let Target::Builtin(_) = target {
+        return Err(invalid(
+            &format!(
+                "a state-of-world controller of the built-in kind {}",
+                args.kind
+            ),
+            "about a kind of this project",
+            "scaffold your own kind with --reconcile state-of-world and add .watches::<K>() for the built-in kinds it relates, or use --reconcile per-object",
+        ));
     }
     Ok(())
 }
@@ -488,13 +533,18 @@ fn plan_controller(
     renderer: &kubeforge_templates::Renderer,
     ctx: &ApiContext,
     layout: &Layout,
-    target: &Target,
+    (target, mode): (&Target, ReconcileMode),
     force: bool,
     multigroup: bool,
 ) -> Result<(), Error> {
-    let (controller_template, test_template) = match target {
-        Target::Own { .. } => ("api/controller.rs", "api/controller_test.rs"),
-        Target::Builtin(_) => (
+    let (controller_template, test_template) = match (target, mode) {
+        (Target::Own { .. }, ReconcileMode::StateOfWorld) => {
+            ("api/controller_world.rs", "api/controller_world_test.rs")
+        }
+        (Target::Own { .. }, ReconcileMode::PerObject) => {
+            ("api/controller.rs", "api/controller_test.rs")
+        }
+        (Target::Builtin(_), _) => (
             "api/controller_builtin.rs",
             "api/controller_builtin_test.rs",
         ),
