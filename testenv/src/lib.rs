@@ -48,6 +48,7 @@ mod server;
 mod status;
 mod store;
 mod tls;
+mod webhooks;
 
 pub use env::{MODE_VAR, TestEnv, TestEnvBuilder};
 pub use error::Error;
