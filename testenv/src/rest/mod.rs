@@ -190,12 +190,13 @@ pub async fn handle(api: &Arc<Api>, req: Req) -> Reply {
     };
     match route {
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
-        Ok(Route::Object(target)) => handle_object(api, &req, target).await.into(),
+        Ok(Route::Object(target)) => crate::conversion::serve(api, &req, target).await.into(),
         Ok(other) => crate::discovery::serve(api, &req, other),
     }
 }
 
-async fn handle_object(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, ApiError> {
+/// Answers a request to an object, a collection or a subresource, as stored (no conversion).
+pub(crate) async fn handle_object(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, ApiError> {
     let sub = target.subresource.as_deref();
     if let Some(s) = sub {
         let known = match s {
