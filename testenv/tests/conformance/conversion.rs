@@ -114,7 +114,14 @@ fn answer(behaviour: Behaviour, review: &Value) -> Value {
     json!({"apiVersion": review["apiVersion"], "kind": "ConversionReview", "response": response})
 }
 
-fn gadget_crd(group: &str, client_config: Value, review_versions: &[&str]) -> CustomResourceDefinition {
+fn gadget_crd(
+    group: &str,
+    client_config: Value,
+    review_versions: &[&str],
+) -> CustomResourceDefinition {
+    let columns = |name: &str, field: &str| {
+        json!([{"name": name, "type": "string", "jsonPath": format!(".spec.{field}")}])
+    };
     let schema = |field: &str| {
         json!({"openAPIV3Schema": {"type": "object", "properties": {
             "spec": {"type": "object", "properties": {
@@ -130,9 +137,9 @@ fn gadget_crd(group: &str, client_config: Value, review_versions: &[&str]) -> Cu
             "names": {"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
             "versions": [
                 {"name": "v1beta1", "served": true, "storage": false, "schema": schema("host"),
-                 "subresources": {"status": {}}},
+                 "subresources": {"status": {}}, "additionalPrinterColumns": columns("Host", "host")},
                 {"name": "v1", "served": true, "storage": true, "schema": schema("hostname"),
-                 "subresources": {"status": {}}},
+                 "subresources": {"status": {}}, "additionalPrinterColumns": columns("Hostname", "hostname")},
             ],
             "conversion": {"strategy": "Webhook", "webhook": {
                 "conversionReviewVersions": review_versions, "clientConfig": client_config}},
@@ -409,4 +416,97 @@ async fn a_webhook_that_changes_the_name_is_refused() {
             f.group
         )
     );
+}
+
+/// A raw request through the environment's client.
+async fn raw(f: &Fixture, req: http::Request<Vec<u8>>) -> Result<Value, kube::Error> {
+    f.env.client().request::<Value>(req).await
+}
+
+#[tokio::test]
+async fn bodies_are_admitted_in_the_version_they_were_sent_in() {
+    let Some(f) = fixture("admitted", Behaviour::Rename, &["v1"]).await else {
+        return;
+    };
+    let path = format!(
+        "/apis/{}/v1beta1/namespaces/{}/gadgets",
+        f.group,
+        f.env.namespace()
+    );
+    let post = |query: &str, spec: Value| {
+        let body = json!({"apiVersion": format!("{}/v1beta1", f.group), "kind": "Gadget",
+            "metadata": {"name": "a"}, "spec": spec});
+        http::Request::post(format!("{path}{query}"))
+            .header("Content-Type", "application/json")
+            .body(serde_json::to_vec(&body).unwrap())
+            .unwrap()
+    };
+    // `hostname` is a v1 field: unknown in v1beta1, whatever the webhook would make of it.
+    let e = api_error(raw(&f, post("?fieldValidation=Strict", json!({"hostname": "h"}))).await);
+    assert_eq!(e.code, 400);
+    assert!(e.message.contains(r#"unknown field "spec.hostname""#), "{}", e.message);
+    let e = api_error(raw(&f, post("", json!({"host": "h", "port": "eighty"}))).await);
+    assert_eq!(e.code, 422);
+    assert!(e.message.contains("spec.port"), "{}", e.message);
+    raw(&f, post("", json!({"host": "h", "port": 80}))).await.unwrap();
+
+    // kubectl's Tables use the printer columns of the version asked for.
+    let table = raw(
+        &f,
+        http::Request::get(&path)
+            .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json")
+            .body(Vec::new())
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(table["kind"], "Table");
+    let names: Vec<&str> = table["columnDefinitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert!(names.contains(&"Host"), "{names:?}");
+    assert!(table["rows"][0]["cells"].as_array().unwrap().contains(&json!("h")));
+}
+
+#[tokio::test]
+async fn status_writes_and_deletions_in_the_non_storage_version() {
+    let Some(f) = fixture("statusdelete", Behaviour::Rename, &["v1"]).await else {
+        return;
+    };
+    let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
+    let mut held = f.object("v1", "held", json!({"hostname": "a"}));
+    held.metadata.finalizers = Some(vec!["conversion.kubeforge.dev/hold".into()]);
+    v1.create(&PostParams::default(), &held).await.unwrap();
+    let mut current = beta.get("held").await.unwrap();
+    current.data["status"] = json!({"ready": true});
+    let written = beta
+        .replace_status(
+            "held",
+            &PostParams::default(),
+            &current,
+        )
+        .await
+        .unwrap();
+    assert_eq!(written.data["status"]["ready"], true);
+    assert_eq!(spec(&written), &json!({"host": "a"}));
+    // A deletion waiting for a finalizer answers with the object, in the version asked for.
+    let deleting = beta
+        .delete("held", &Default::default())
+        .await
+        .unwrap()
+        .left()
+        .expect("the object, not a Status");
+    assert_eq!(spec(&deleting), &json!({"host": "a"}));
+    assert!(deleting.metadata.deletion_timestamp.is_some());
+    v1.patch(
+        "held",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"metadata": {"finalizers": null}})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(api_error(beta.get("held").await).code, 404);
 }
