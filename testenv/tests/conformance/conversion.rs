@@ -6,7 +6,8 @@
 //! In real-cluster mode the cluster must reach the webhook: these tests run only when
 //! `KUBEFORGE_TEST_WEBHOOK_HOST` names this machine's address as the cluster sees it.
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -30,6 +31,9 @@ enum Behaviour {
     Fail,
     /// Converts, but changes `metadata.name`.
     ChangeName,
+    /// Renames, and the first two times it converts the object `raced` to v1beta1 it writes
+    /// that object itself (through v1) before answering: a concurrent write during a patch.
+    RaceOnce,
 }
 
 /// One review the webhook received: its apiVersion, desiredAPIVersion and object count.
@@ -96,7 +100,7 @@ fn answer(behaviour: Behaviour, review: &Value) -> Value {
             "uid": request["uid"],
             "result": {"status": "Failure", "message": "hosts cannot be converted today"},
         }),
-        Behaviour::Rename | Behaviour::ChangeName => {
+        Behaviour::Rename | Behaviour::ChangeName | Behaviour::RaceOnce => {
             let converted: Vec<Value> = objects
                 .iter()
                 .map(|o| {
@@ -162,6 +166,9 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
     };
     let seen = Arc::new(Mutex::new(Vec::new()));
     let record = seen.clone();
+    let storage_api: Arc<OnceLock<Api<DynamicObject>>> = Arc::new(OnceLock::new());
+    let racer = storage_api.clone();
+    let races_left = Arc::new(AtomicUsize::new(2));
     let hook = WebhookServer::start(&[host.as_str()], move |_path, review: Value| {
         record.lock().unwrap().push(Seen {
             review_version: review["apiVersion"].as_str().unwrap_or_default().into(),
@@ -174,7 +181,24 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
                 .map_or(0, Vec::len),
         });
         let out = answer(behaviour, &review);
-        async move { out }
+        let race = matches!(behaviour, Behaviour::RaceOnce)
+            && review["request"]["desiredAPIVersion"]
+                .as_str()
+                .is_some_and(|d| d.ends_with("/v1beta1"))
+            && review["request"]["objects"][0]["metadata"]["name"] == "raced"
+            && races_left
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok();
+        let racer = racer.get().filter(|_| race).cloned();
+        async move {
+            if let Some(api) = racer {
+                let change = Patch::Merge(json!({"spec": {"port": 2}}));
+                api.patch("raced", &PatchParams::default(), &change)
+                    .await
+                    .expect("the concurrent write succeeds");
+            }
+            out
+        }
     })
     .await;
     let url = format!("https://{host}:{}/convert", hook.addr().port());
@@ -185,12 +209,14 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
         .start()
         .await
         .expect("test environment starts");
-    Some(Fixture {
+    let f = Fixture {
         env,
         group,
         seen,
         _hook: hook,
-    })
+    };
+    let _ = storage_api.set(f.api("v1"));
+    Some(f)
 }
 
 fn spec(o: &DynamicObject) -> &Value {
@@ -509,4 +535,44 @@ async fn status_writes_and_deletions_in_the_non_storage_version() {
     .await
     .unwrap();
     assert_eq!(api_error(beta.get("held").await).code, 404);
+}
+
+#[tokio::test]
+async fn a_patch_racing_another_write_is_retried_unless_it_has_a_precondition() {
+    let Some(f) = fixture("racing", Behaviour::RaceOnce, &["v1"]).await else {
+        return;
+    };
+    let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
+    let created = v1
+        .create(
+            &PostParams::default(),
+            &f.object("v1", "raced", json!({"hostname": "a", "port": 1})),
+        )
+        .await
+        .unwrap();
+    // With a precondition the concurrent write makes it a conflict.
+    let guarded = json!({"metadata": {"resourceVersion": created.metadata.resource_version},
+        "spec": {"host": "x"}});
+    let e = api_error(
+        beta.patch("raced", &PatchParams::default(), &Patch::Merge(guarded))
+            .await,
+    );
+    assert_eq!(e.code, 409);
+    // Without one the patch applies to the fresh object.
+    v1.patch(
+        "raced",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"spec": {"port": 1}})),
+    )
+    .await
+    .unwrap();
+    let patched = beta
+        .patch(
+            "raced",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"host": "b"}})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(spec(&patched), &json!({"host": "b", "port": 2}));
 }
