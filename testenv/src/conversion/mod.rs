@@ -11,8 +11,8 @@
 //! The conversions run outside the store lock: a slow webhook delays only its own request.
 
 pub mod caller;
-pub mod plan;
 mod patch;
+pub mod plan;
 mod reads;
 pub mod review;
 mod watch;

@@ -106,19 +106,29 @@ mod tests {
             let mut o = review["request"]["objects"][0].clone();
             o["apiVersion"] = review["request"]["desiredAPIVersion"].clone();
             o["spec"] = json!({"converted": true});
-            Ok(json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+            Ok(
+                json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
                 "response": {"uid": review["request"]["uid"], "result": {"status": "Success"},
-                             "convertedObjects": [o]}}))
+                             "convertedObjects": [o]}}),
+            )
         }));
         let object = json!({"apiVersion": "example.dev/v1", "kind": "Gadget",
             "metadata": {"name": "a", "resourceVersion": "3"}, "spec": {}});
-        let out = parse(&convert_line(&conv, &event("MODIFIED", object)).await.unwrap());
+        let out = parse(
+            &convert_line(&conv, &event("MODIFIED", object))
+                .await
+                .unwrap(),
+        );
         assert_eq!(out["type"], "MODIFIED");
         assert_eq!(out["object"]["apiVersion"], "example.dev/v1beta1");
         assert_eq!(out["object"]["spec"], json!({"converted": true}));
         let bookmark = json!({"apiVersion": "example.dev/v1", "kind": "Gadget",
             "metadata": {"resourceVersion": "9"}});
-        let out = parse(&convert_line(&conv, &event("BOOKMARK", bookmark)).await.unwrap());
+        let out = parse(
+            &convert_line(&conv, &event("BOOKMARK", bookmark))
+                .await
+                .unwrap(),
+        );
         assert_eq!(out["object"]["apiVersion"], "example.dev/v1beta1");
         assert_eq!(out["object"]["metadata"]["resourceVersion"], "9");
     }
@@ -128,7 +138,9 @@ mod tests {
         let conv = converter(FnCaller::new(|_| Err("connection refused".into())));
         let object = json!({"apiVersion": "example.dev/v1", "kind": "Gadget",
             "metadata": {"name": "a"}});
-        let e = convert_line(&conv, &event("ADDED", object)).await.unwrap_err();
+        let e = convert_line(&conv, &event("ADDED", object))
+            .await
+            .unwrap_err();
         assert_eq!(e.code, 500);
         assert_eq!(
             e.message,

@@ -123,9 +123,7 @@ fn gadget_crd(
     client_config: Value,
     review_versions: &[&str],
 ) -> CustomResourceDefinition {
-    let columns = |name: &str, field: &str| {
-        json!([{"name": name, "type": "string", "jsonPath": format!(".spec.{field}")}])
-    };
+    let columns = |name: &str, field: &str| json!([{"name": name, "type": "string", "jsonPath": format!(".spec.{field}")}]);
     let schema = |field: &str| {
         json!({"openAPIV3Schema": {"type": "object", "properties": {
             "spec": {"type": "object", "properties": {
@@ -159,7 +157,9 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
     let host = match std::env::var("KUBEFORGE_TEST_WEBHOOK_HOST") {
         Ok(h) if !h.is_empty() => h,
         _ if existing => {
-            eprintln!("skipped: the cluster cannot reach the test webhook (set KUBEFORGE_TEST_WEBHOOK_HOST)");
+            eprintln!(
+                "skipped: the cluster cannot reach the test webhook (set KUBEFORGE_TEST_WEBHOOK_HOST)"
+            );
             return None;
         }
         _ => "127.0.0.1".to_string(),
@@ -176,9 +176,7 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
                 .as_str()
                 .unwrap_or_default()
                 .into(),
-            objects: review["request"]["objects"]
-                .as_array()
-                .map_or(0, Vec::len),
+            objects: review["request"]["objects"].as_array().map_or(0, Vec::len),
         });
         let out = answer(behaviour, &review);
         let race = matches!(behaviour, Behaviour::RaceOnce)
@@ -231,10 +229,16 @@ async fn written_in_one_version_read_in_the_other() {
     let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
     let pp = PostParams::default();
     let created = beta
-        .create(&pp, &f.object("v1beta1", "old", json!({"host": "a.example", "port": 80})))
+        .create(
+            &pp,
+            &f.object("v1beta1", "old", json!({"host": "a.example", "port": 80})),
+        )
         .await
         .unwrap();
-    assert_eq!(created.types.as_ref().unwrap().api_version, format!("{}/v1beta1", f.group));
+    assert_eq!(
+        created.types.as_ref().unwrap().api_version,
+        format!("{}/v1beta1", f.group)
+    );
     assert_eq!(spec(&created), &json!({"host": "a.example", "port": 80}));
     let as_v1 = v1.get("old").await.unwrap();
     assert_eq!(spec(&as_v1), &json!({"hostname": "a.example", "port": 80}));
@@ -246,26 +250,46 @@ async fn written_in_one_version_read_in_the_other() {
     v1.list(&ListParams::default()).await.unwrap();
     assert_eq!(f.reviews().len(), before);
 
-    v1.create(&pp, &f.object("v1", "new", json!({"hostname": "b.example"})))
-        .await
-        .unwrap();
+    v1.create(
+        &pp,
+        &f.object("v1", "new", json!({"hostname": "b.example"})),
+    )
+    .await
+    .unwrap();
     let as_beta = beta.get("new").await.unwrap();
     assert_eq!(spec(&as_beta), &json!({"host": "b.example"}));
-    assert_eq!(as_beta.types.as_ref().unwrap().api_version, format!("{}/v1beta1", f.group));
+    assert_eq!(
+        as_beta.types.as_ref().unwrap().api_version,
+        format!("{}/v1beta1", f.group)
+    );
 
     // Updates through the non-storage version are stored converted.
     let mut changed = as_beta.clone();
     changed.data["spec"]["host"] = json!("c.example");
     let replaced = beta.replace("new", &pp, &changed).await.unwrap();
     assert_eq!(spec(&replaced), &json!({"host": "c.example"}));
-    assert_eq!(spec(&v1.get("new").await.unwrap()), &json!({"hostname": "c.example"}));
+    assert_eq!(
+        spec(&v1.get("new").await.unwrap()),
+        &json!({"hostname": "c.example"})
+    );
 
     let reviews = f.reviews();
-    assert!(reviews.iter().all(|s| s.review_version == "apiextensions.k8s.io/v1"));
-    assert!(reviews.iter().any(|s| s.desired == format!("{}/v1", f.group)));
+    assert!(
+        reviews
+            .iter()
+            .all(|s| s.review_version == "apiextensions.k8s.io/v1")
+    );
+    assert!(
+        reviews
+            .iter()
+            .any(|s| s.desired == format!("{}/v1", f.group))
+    );
     let crds: Api<CustomResourceDefinition> = Api::all(f.env.client());
     let crd = crds.get(&format!("gadgets.{}", f.group)).await.unwrap();
-    assert_eq!(crd.status.unwrap().stored_versions, Some(vec!["v1".to_string()]));
+    assert_eq!(
+        crd.status.unwrap().stored_versions,
+        Some(vec!["v1".to_string()])
+    );
 
     // Deleting through the non-storage version.
     beta.delete("old", &Default::default()).await.unwrap();
@@ -304,7 +328,11 @@ async fn list_and_watch_in_the_non_storage_version() {
     assert_eq!(reviews[before].desired, format!("{}/v1beta1", f.group));
 
     let rv = list.metadata.resource_version.clone().unwrap();
-    let mut events = beta.watch(&WatchParams::default().timeout(20), &rv).await.unwrap().boxed();
+    let mut events = beta
+        .watch(&WatchParams::default().timeout(20), &rv)
+        .await
+        .unwrap()
+        .boxed();
     v1.create(&pp, &f.object("v1", "three", json!({"hostname": "c"})))
         .await
         .unwrap();
@@ -348,17 +376,27 @@ async fn patches_apply_to_the_object_as_seen_in_their_version() {
         .await
         .unwrap();
     assert_eq!(spec(&merged), &json!({"host": "b", "port": 1}));
-    assert_eq!(spec(&v1.get("p").await.unwrap()), &json!({"hostname": "b", "port": 1}));
+    assert_eq!(
+        spec(&v1.get("p").await.unwrap()),
+        &json!({"hostname": "b", "port": 1})
+    );
 
     let ops = json!([{"op": "replace", "path": "/spec/host", "value": "c"}]);
-    beta.patch("p", &pp, &Patch::Json::<()>(serde_json::from_value(ops).unwrap()))
-        .await
-        .unwrap();
+    beta.patch(
+        "p",
+        &pp,
+        &Patch::Json::<()>(serde_json::from_value(ops).unwrap()),
+    )
+    .await
+    .unwrap();
     assert_eq!(spec(&v1.get("p").await.unwrap())["hostname"], "c");
 
     // A stale resourceVersion in the patch is a conflict, as on the storage version.
     let stale = json!({"metadata": {"resourceVersion": created.metadata.resource_version}, "spec": {"host": "x"}});
-    assert_eq!(api_error(beta.patch("p", &pp, &Patch::Merge(stale)).await).code, 409);
+    assert_eq!(
+        api_error(beta.patch("p", &pp, &Patch::Merge(stale)).await).code,
+        409
+    );
 
     let status = beta
         .patch_status("p", &pp, &Patch::Merge(json!({"status": {"ready": true}})))
@@ -370,12 +408,18 @@ async fn patches_apply_to_the_object_as_seen_in_their_version() {
     let apply = PatchParams::apply("conversion-test");
     let applied = json!({"apiVersion": format!("{}/v1beta1", f.group), "kind": "Gadget",
         "metadata": {"name": "q"}, "spec": {"host": "e", "port": 5}});
-    let created = beta.patch("q", &apply, &Patch::Apply(applied.clone())).await.unwrap();
+    let created = beta
+        .patch("q", &apply, &Patch::Apply(applied.clone()))
+        .await
+        .unwrap();
     assert_eq!(spec(&created), &json!({"host": "e", "port": 5}));
     let mut again = applied;
     again["spec"] = json!({"host": "f", "port": 5});
     beta.patch("q", &apply, &Patch::Apply(again)).await.unwrap();
-    assert_eq!(spec(&v1.get("q").await.unwrap()), &json!({"hostname": "f", "port": 5}));
+    assert_eq!(
+        spec(&v1.get("q").await.unwrap()),
+        &json!({"hostname": "f", "port": 5})
+    );
 }
 
 #[tokio::test]
@@ -384,13 +428,23 @@ async fn v1beta1_reviews_when_listed_first() {
         return;
     };
     f.api("v1beta1")
-        .create(&PostParams::default(), &f.object("v1beta1", "b", json!({"host": "h"})))
+        .create(
+            &PostParams::default(),
+            &f.object("v1beta1", "b", json!({"host": "h"})),
+        )
         .await
         .unwrap();
-    assert_eq!(spec(&f.api("v1").get("b").await.unwrap()), &json!({"hostname": "h"}));
+    assert_eq!(
+        spec(&f.api("v1").get("b").await.unwrap()),
+        &json!({"hostname": "h"})
+    );
     let reviews = f.reviews();
     assert!(!reviews.is_empty());
-    assert!(reviews.iter().all(|s| s.review_version == "apiextensions.k8s.io/v1beta1"));
+    assert!(
+        reviews
+            .iter()
+            .all(|s| s.review_version == "apiextensions.k8s.io/v1beta1")
+    );
 }
 
 #[tokio::test]
@@ -399,29 +453,46 @@ async fn a_failing_webhook_answers_500_with_its_message() {
         return;
     };
     let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
-    v1.create(&PostParams::default(), &f.object("v1", "x", json!({"hostname": "a"})))
-        .await
-        .expect("the storage version needs no conversion");
+    v1.create(
+        &PostParams::default(),
+        &f.object("v1", "x", json!({"hostname": "a"})),
+    )
+    .await
+    .expect("the storage version needs no conversion");
     let e = api_error(beta.get("x").await);
     assert_eq!(e.code, 500);
     assert_eq!(e.status, Some(kube::core::response::StatusSummary::Failure));
     assert_eq!(
         e.message,
-        format!("conversion webhook for {}/v1, Kind=Gadget failed: hosts cannot be converted today", f.group)
+        format!(
+            "conversion webhook for {}/v1, Kind=Gadget failed: hosts cannot be converted today",
+            f.group
+        )
     );
     let e = api_error(
-        beta.create(&PostParams::default(), &f.object("v1beta1", "y", json!({"host": "b"})))
-            .await,
+        beta.create(
+            &PostParams::default(),
+            &f.object("v1beta1", "y", json!({"host": "b"})),
+        )
+        .await,
     );
     assert_eq!(e.code, 500);
     assert_eq!(
         e.message,
-        format!("conversion webhook for {}/v1beta1, Kind=Gadget failed: hosts cannot be converted today", f.group)
+        format!(
+            "conversion webhook for {}/v1beta1, Kind=Gadget failed: hosts cannot be converted today",
+            f.group
+        )
     );
     assert_eq!(api_error(v1.get("y").await).code, 404, "nothing stored");
     let e = api_error(beta.list(&ListParams::default()).await);
     assert_eq!(e.code, 500);
-    assert!(e.message.ends_with("failed: hosts cannot be converted today"), "{}", e.message);
+    assert!(
+        e.message
+            .ends_with("failed: hosts cannot be converted today"),
+        "{}",
+        e.message
+    );
 }
 
 #[tokio::test]
@@ -430,9 +501,12 @@ async fn a_webhook_that_changes_the_name_is_refused() {
         return;
     };
     let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
-    v1.create(&PostParams::default(), &f.object("v1", "n", json!({"hostname": "a"})))
-        .await
-        .unwrap();
+    v1.create(
+        &PostParams::default(),
+        &f.object("v1", "n", json!({"hostname": "a"})),
+    )
+    .await
+    .unwrap();
     let e = api_error(beta.get("n").await);
     assert_eq!(e.code, 500);
     assert_eq!(
@@ -468,19 +542,34 @@ async fn bodies_are_admitted_in_the_version_they_were_sent_in() {
             .unwrap()
     };
     // `hostname` is a v1 field: unknown in v1beta1, whatever the webhook would make of it.
-    let e = api_error(raw(&f, post("?fieldValidation=Strict", json!({"hostname": "h"}))).await);
+    let e = api_error(
+        raw(
+            &f,
+            post("?fieldValidation=Strict", json!({"hostname": "h"})),
+        )
+        .await,
+    );
     assert_eq!(e.code, 400);
-    assert!(e.message.contains(r#"unknown field "spec.hostname""#), "{}", e.message);
+    assert!(
+        e.message.contains(r#"unknown field "spec.hostname""#),
+        "{}",
+        e.message
+    );
     let e = api_error(raw(&f, post("", json!({"host": "h", "port": "eighty"}))).await);
     assert_eq!(e.code, 422);
     assert!(e.message.contains("spec.port"), "{}", e.message);
-    raw(&f, post("", json!({"host": "h", "port": 80}))).await.unwrap();
+    raw(&f, post("", json!({"host": "h", "port": 80})))
+        .await
+        .unwrap();
 
     // kubectl's Tables use the printer columns of the version asked for.
     let table = raw(
         &f,
         http::Request::get(&path)
-            .header("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io,application/json")
+            .header(
+                "Accept",
+                "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
+            )
             .body(Vec::new())
             .unwrap(),
     )
@@ -494,7 +583,12 @@ async fn bodies_are_admitted_in_the_version_they_were_sent_in() {
         .filter_map(|c| c["name"].as_str())
         .collect();
     assert!(names.contains(&"Host"), "{names:?}");
-    assert!(table["rows"][0]["cells"].as_array().unwrap().contains(&json!("h")));
+    assert!(
+        table["rows"][0]["cells"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("h"))
+    );
 }
 
 #[tokio::test]
@@ -509,11 +603,7 @@ async fn status_writes_and_deletions_in_the_non_storage_version() {
     let mut current = beta.get("held").await.unwrap();
     current.data["status"] = json!({"ready": true});
     let written = beta
-        .replace_status(
-            "held",
-            &PostParams::default(),
-            &current,
-        )
+        .replace_status("held", &PostParams::default(), &current)
         .await
         .unwrap();
     assert_eq!(written.data["status"]["ready"], true);
