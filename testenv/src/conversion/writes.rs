@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::{Converter, inner_request};
 use crate::registry::ResourceDef;
 use crate::rest::route::Target;
-use crate::rest::{Api, Reply, Req, admission, handle_object, json_body};
+use crate::rest::{Api, Reply, Req, admission, handle_object, json_body, write};
 use crate::status::ApiError;
 
 /// Refuses a body of another apiVersion or kind, with the real server's messages, and
@@ -102,7 +102,9 @@ pub async fn create(
     Ok(with_warnings(conv.reply_to_served(reply).await?, warnings))
 }
 
-/// PUT on an object or its status.
+/// PUT on an object or its status. The stored object is converted to the requested version
+/// first, as the real server decodes it, so that validation ratchets and transition rules
+/// compare like with like.
 pub async fn update(
     api: &Arc<Api>,
     req: &Req,
@@ -110,7 +112,20 @@ pub async fn update(
     conv: &Converter,
 ) -> Result<Reply, ApiError> {
     let body = json_body(req)?;
-    let (stored, warnings) = admitted_storage_form(conv, req, body, None).await?;
+    let name = storage.name.as_deref().unwrap_or_default();
+    let existing = api
+        .lock()
+        .store
+        .get(&conv.storage().storage_key, write::ns_of(&storage), name);
+    let Some(existing) = existing else {
+        // The storage version's handler answers 404 (or its own error) without converting.
+        let inner = inner_request(req, Method::PUT, None);
+        return handle_object(api, &inner, storage).await;
+    };
+    let old = conv
+        .to_served(write::as_version(conv.storage(), &existing))
+        .await?;
+    let (stored, warnings) = admitted_storage_form(conv, req, body, Some(&old)).await?;
     let inner = inner_request(req, Method::PUT, Some(&stored));
     let reply = handle_object(api, &inner, storage).await?;
     Ok(with_warnings(conv.reply_to_served(reply).await?, warnings))
