@@ -82,3 +82,70 @@ fn storage_def(
         .find(|d| d.version == version)
         .map(Arc::new)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::rest::{Api, ApiOptions, Query, write};
+
+    fn cluster_with(conversion: Value, storage_served: bool) -> Arc<Api> {
+        let api = Api::new(ApiOptions::default());
+        let crd_obj = json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "gadgets.example.dev"},
+            "spec": {"group": "example.dev", "scope": "Namespaced",
+                "names": {"plural": "gadgets", "kind": "Gadget"},
+                "versions": [
+                    {"name": "v1beta1", "served": true, "storage": false,
+                     "schema": {"openAPIV3Schema": {"type": "object"}}},
+                    {"name": "v1", "served": storage_served, "storage": true,
+                     "schema": {"openAPIV3Schema": {"type": "object"}}}],
+                "conversion": conversion},
+        });
+        {
+            let mut cluster = api.lock();
+            let def = cluster
+                .registry
+                .get("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+                .unwrap();
+            write::create_object(&mut cluster, &def, None, crd_obj, &Query::default()).unwrap();
+        }
+        api
+    }
+
+    fn plan_for(api: &Api, version: &str) -> Option<Plan> {
+        let cluster = api.lock();
+        let def = cluster.registry.get("example.dev", version, "gadgets")?;
+        lookup(&cluster, &def)
+    }
+
+    fn webhook(versions: Value) -> Value {
+        json!({"strategy": "Webhook", "webhook": {"conversionReviewVersions": versions,
+            "clientConfig": {"url": "https://127.0.0.1:1/convert"}}})
+    }
+
+    #[test]
+    fn only_non_storage_versions_of_webhook_crds_are_converted() {
+        let none = cluster_with(json!({"strategy": "None"}), true);
+        assert!(plan_for(&none, "v1beta1").is_none());
+        let api = cluster_with(webhook(json!(["v1beta1", "v1"])), true);
+        assert!(plan_for(&api, "v1").is_none(), "the storage version is served as stored");
+        let plan = plan_for(&api, "v1beta1").unwrap();
+        assert_eq!(plan.served.version, "v1beta1");
+        assert_eq!(plan.storage.version, "v1");
+        assert_eq!(plan.review_version, Some(ReviewVersion::V1beta1));
+        assert_eq!(plan.client_config["url"], "https://127.0.0.1:1/convert");
+    }
+
+    #[test]
+    fn an_unserved_storage_version_still_stores() {
+        let api = cluster_with(webhook(json!(["v1"])), false);
+        assert!(plan_for(&api, "v1").is_none(), "not served at all");
+        let plan = plan_for(&api, "v1beta1").unwrap();
+        assert_eq!(plan.storage.api_version(), "example.dev/v1");
+        assert_eq!(plan.storage.storage_key, plan.served.storage_key);
+        assert_eq!(plan.review_version, Some(ReviewVersion::V1));
+    }
+}
