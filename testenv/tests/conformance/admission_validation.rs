@@ -424,7 +424,9 @@ async fn ca_bundle_is_verified() {
         err.message
     );
     assert!(
-        err.message.to_lowercase().contains("certificate"),
+        err.message.contains(
+            "tls: failed to verify certificate: x509: certificate signed by unknown authority"
+        ),
         "{}",
         err.message
     );
@@ -432,5 +434,36 @@ async fn ca_bundle_is_verified() {
         seen.lock().unwrap().is_empty(),
         "the request never reached the webhook"
     );
+    // A certificate that does not name the service is refused too.
+    if !ctx.env.is_existing_cluster() {
+        ctx.env
+            .route_service(ctx.ns(), "misnamed", server.addr())
+            .unwrap();
+        ctx.validating(
+            "wrong-name",
+            vec![ctx.hook(
+                "wrongname.conformance.kubeforge.dev",
+                json!({"service": {"namespace": ctx.ns(), "name": "misnamed"}, "caBundle": server.ca_bundle()}),
+                rules("", &["secrets"], &["CREATE"]),
+                json!({}),
+            )],
+        )
+        .await;
+        let secrets: Api<k8s_openapi::api::core::v1::Secret> =
+            Api::namespaced(ctx.env.client(), ctx.ns());
+        let err = api_error(
+            secrets
+                .create(
+                    &PostParams::default(),
+                    &serde_json::from_value(json!({"metadata": {"name": "s"}})).unwrap(),
+                )
+                .await,
+        );
+        let expected = format!(
+            "x509: certificate is not valid for misnamed.{}.svc",
+            ctx.ns()
+        );
+        assert!(err.message.contains(&expected), "{}", err.message);
+    }
     ctx.cleanup().await;
 }
