@@ -33,7 +33,11 @@ impl Ctx {
     /// The environment, or None (after saying why) on a real cluster that cannot reach
     /// webhooks in this process.
     pub async fn new() -> Option<Ctx> {
-        let env = env().await;
+        Self::with_env(env().await)
+    }
+
+    /// [`Ctx::new`] with an environment of the caller's.
+    pub fn with_env(env: TestEnv) -> Option<Ctx> {
         if env.is_existing_cluster() && std::env::var(webhook_server::HOST_VAR).is_err() {
             eprintln!(
                 "skipping: the cluster must reach this process's webhook; set {} to an address of this machine it can reach",
@@ -501,6 +505,105 @@ async fn dry_run_reaches_webhooks_without_side_effects() {
         ),
         "{}",
         err.message
+    );
+    ctx.cleanup().await;
+}
+
+const GADGETS: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.conformance.kubeforge.dev
+spec:
+  group: conformance.kubeforge.dev
+  scope: Namespaced
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
+  - name: v2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, x-kubernetes-preserve-unknown-fields: true}
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn match_policy_equivalent_calls_in_the_rule_version() {
+    let env = TestEnv::builder().crd_yaml(GADGETS).start().await.unwrap();
+    let Some(ctx) = Ctx::with_env(env) else {
+        return;
+    };
+    let (server, seen) = recording_server(&[], |review| {
+        webhook_server::patch(
+            review,
+            json!([{"op": "add", "path": "/spec/seen", "value": true}]),
+        )
+    })
+    .await;
+    let v1_only = json!([{"apiGroups": ["conformance.kubeforge.dev"], "apiVersions": ["v1"],
+        "resources": ["gadgets"], "operations": ["CREATE"]}]);
+    ctx.mutating(
+        "equivalent",
+        vec![ctx.hook(
+            "equivalent.conformance.kubeforge.dev",
+            server.client_config("/m"),
+            v1_only.clone(),
+            json!({}),
+        )],
+    )
+    .await;
+    ctx.validating(
+        "exact",
+        vec![ctx.hook(
+            "exact.conformance.kubeforge.dev",
+            server.client_config("/v"),
+            v1_only,
+            json!({"matchPolicy": "Exact"}),
+        )],
+    )
+    .await;
+    let ar = ApiResource {
+        group: "conformance.kubeforge.dev".into(),
+        version: "v2".into(),
+        api_version: "conformance.kubeforge.dev/v2".into(),
+        kind: "Gadget".into(),
+        plural: "gadgets".into(),
+    };
+    let gadgets: Api<DynamicObject> = Api::namespaced_with(ctx.env.client(), ctx.ns(), &ar);
+    let created = gadgets
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(json!({"apiVersion": "conformance.kubeforge.dev/v2",
+                "kind": "Gadget", "metadata": {"name": "g"}, "spec": {}}))
+            .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        created.types.unwrap().api_version,
+        "conformance.kubeforge.dev/v2"
+    );
+    assert_eq!(created.data["spec"]["seen"], true);
+    let reviews = seen.lock().unwrap().clone();
+    assert_eq!(reviews.len(), 1, "the Exact webhook is not called for v2");
+    let request = &reviews[0]["request"];
+    assert_eq!(request["kind"]["version"], "v1");
+    assert_eq!(request["resource"]["version"], "v1");
+    assert_eq!(request["requestKind"]["version"], "v2");
+    assert_eq!(request["requestResource"]["version"], "v2");
+    assert_eq!(
+        request["object"]["apiVersion"],
+        "conformance.kubeforge.dev/v1"
     );
     ctx.cleanup().await;
 }

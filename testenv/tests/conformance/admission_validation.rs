@@ -350,6 +350,32 @@ async fn delete_is_validated_with_the_old_object() {
     assert!(request["object"].is_null());
     assert_eq!(request["oldObject"]["metadata"]["name"], "keep");
     assert_eq!(request["options"]["kind"], "DeleteOptions");
+
+    // A collection delete asks for each object: the allowed ones go, the refusal is the answer.
+    cms.create(
+        &PostParams::default(),
+        &configmap("batch-a", json!({"batch": "1"})),
+    )
+    .await
+    .unwrap();
+    cms.create(
+        &PostParams::default(),
+        &configmap("batch-b", json!({"batch": "1", "protected": "true"})),
+    )
+    .await
+    .unwrap();
+    let calls_before = seen.lock().unwrap().len();
+    let err = api_error(
+        cms.delete_collection(
+            &DeleteParams::default(),
+            &kube::api::ListParams::default().labels("batch=1"),
+        )
+        .await,
+    );
+    assert_eq!(err.code, 403);
+    assert_eq!(seen.lock().unwrap().len(), calls_before + 2);
+    assert_eq!(api_error(cms.get("batch-a").await).code, 404);
+    cms.get("batch-b").await.expect("the protected one stays");
     ctx.cleanup().await;
 }
 
