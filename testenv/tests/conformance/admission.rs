@@ -365,8 +365,7 @@ async fn subresources_are_admitted_with_their_name() {
         err.message,
         "admission webhook \"sub.conformance.kubeforge.dev\" denied the request: scaling is frozen"
     );
-    let seen = seen.lock().unwrap();
-    let request = &seen[1]["request"];
+    let request = seen.lock().unwrap()[1]["request"].clone();
     assert_eq!(
         request["kind"],
         json!({"group": "autoscaling", "version": "v1", "kind": "Scale"})
@@ -374,7 +373,6 @@ async fn subresources_are_admitted_with_their_name() {
     assert_eq!(request["resource"]["resource"], "widgets");
     assert_eq!(request["object"]["spec"]["replicas"], 5);
     assert_eq!(request["oldObject"]["spec"]["replicas"], 1);
-    drop(seen);
     let unchanged = ctx.widgets().get("s").await.unwrap();
     assert_eq!(unchanged.data["spec"]["replicas"], 1);
     ctx.cleanup().await;
