@@ -605,3 +605,188 @@ async fn match_policy_equivalent_calls_in_the_rule_version() {
     );
     ctx.cleanup().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generated_names_are_final_for_validating_webhooks() {
+    let Some(ctx) = Ctx::new().await else { return };
+    let (mutator, mutate_seen) = recording_server(&[], webhook_server::allow).await;
+    let (validator, validate_seen) = recording_server(&[], webhook_server::allow).await;
+    let rule = || rules("conformance.kubeforge.dev", &["widgets"], &["CREATE"]);
+    ctx.mutating(
+        "generate-m",
+        vec![ctx.hook(
+            "gm.conformance.kubeforge.dev",
+            mutator.client_config("/m"),
+            rule(),
+            json!({}),
+        )],
+    )
+    .await;
+    ctx.validating(
+        "generate-v",
+        vec![ctx.hook(
+            "gv.conformance.kubeforge.dev",
+            validator.client_config("/v"),
+            rule(),
+            json!({}),
+        )],
+    )
+    .await;
+    let widget: DynamicObject = serde_json::from_value(json!({
+        "apiVersion": "conformance.kubeforge.dev/v1", "kind": "Widget",
+        "metadata": {"generateName": "gen-"}, "spec": {"color": "red"},
+    }))
+    .unwrap();
+    let created = ctx
+        .widgets()
+        .create(&PostParams::default(), &widget)
+        .await
+        .unwrap();
+    let name = created.metadata.name.unwrap();
+    assert!(name.starts_with("gen-"), "{name}");
+    // Mutating webhooks run before the name is generated (as on the real server)...
+    let m = mutate_seen.lock().unwrap()[0]["request"].clone();
+    assert_eq!(m["name"], "");
+    assert!(m["object"]["metadata"].get("name").is_none());
+    assert!(m["object"]["metadata"].get("uid").is_none());
+    // ...validating webhooks see the name that is stored.
+    let v = validate_seen.lock().unwrap()[0]["request"].clone();
+    assert_eq!(v["name"], name.as_str());
+    assert_eq!(v["object"]["metadata"]["name"], name.as_str());
+    ctx.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_responses_follow_the_failure_policy() {
+    let Some(ctx) = Ctx::new().await else { return };
+    // Answers with another uid than the request's.
+    let (server, _) = recording_server(&[], |_| {
+        json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+            "response": {"uid": "not-the-request", "allowed": true}})
+    })
+    .await;
+    let rule = || rules("conformance.kubeforge.dev", &["widgets"], &["CREATE"]);
+    ctx.validating(
+        "bad-answer-ignore",
+        vec![ctx.hook(
+            "ignore.conformance.kubeforge.dev",
+            server.client_config("/v"),
+            rule(),
+            json!({"failurePolicy": "Ignore"}),
+        )],
+    )
+    .await;
+    ctx.widgets()
+        .create(
+            &PostParams::default(),
+            &widget_json("passes", json!({"color": "red"})),
+        )
+        .await
+        .expect("Ignore lets the request through");
+    ctx.validating(
+        "bad-answer-fail",
+        vec![ctx.hook(
+            "fail.conformance.kubeforge.dev",
+            server.client_config("/v"),
+            rule(),
+            json!({}),
+        )],
+    )
+    .await;
+    let err = api_error(
+        ctx.widgets()
+            .create(
+                &PostParams::default(),
+                &widget_json("refused", json!({"color": "red"})),
+            )
+            .await,
+    );
+    assert_eq!(err.code, 500);
+    assert!(
+        err.message.starts_with(
+            "Internal error occurred: failed calling webhook \"fail.conformance.kubeforge.dev\": received invalid webhook response: expected response.uid="
+        ),
+        "{}",
+        err.message
+    );
+    ctx.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_during_the_webhook_call_restarts_the_update() {
+    let Some(ctx) = Ctx::new().await else { return };
+    ctx.widgets()
+        .create(
+            &PostParams::default(),
+            &widget_json("raced", json!({"color": "red"})),
+        )
+        .await
+        .unwrap();
+    // The first call writes the same object (a concurrent writer) before answering; the
+    // request then meets a newer resourceVersion and, having no precondition, starts over.
+    let widgets = ctx.widgets();
+    let calls = Arc::new(Mutex::new(0usize));
+    let counter = calls.clone();
+    let server = WebhookServer::start(&[], move |_, review| {
+        let widgets = widgets.clone();
+        let counter = counter.clone();
+        async move {
+            let call = {
+                let mut c = counter.lock().unwrap();
+                *c += 1;
+                *c
+            };
+            let concurrent = review["request"]["object"]["metadata"]["labels"]["writer"] == "concurrent";
+            if call == 1 && !concurrent {
+                widgets
+                    .patch(
+                        "raced",
+                        &PatchParams::default(),
+                        &Patch::Merge(json!({"metadata": {"labels": {"writer": "concurrent"}}})),
+                    )
+                    .await
+                    .unwrap();
+            }
+            if concurrent && review["request"]["object"]["spec"]["color"] == "red" {
+                // The concurrent writer's own request.
+                return webhook_server::allow(&review);
+            }
+            webhook_server::patch(
+                &review,
+                json!([{"op": "add", "path": "/metadata/annotations", "value": {"webhook": "yes"}}]),
+            )
+        }
+    })
+    .await;
+    ctx.mutating(
+        "race",
+        vec![ctx.hook(
+            "race.conformance.kubeforge.dev",
+            server.client_config("/m"),
+            rules("conformance.kubeforge.dev", &["widgets"], &["UPDATE"]),
+            json!({}),
+        )],
+    )
+    .await;
+    let updated = ctx
+        .widgets()
+        .patch(
+            "raced",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"color": "green"}})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(updated.data["spec"]["color"], "green");
+    let labels = updated.metadata.labels.unwrap_or_default();
+    assert_eq!(
+        labels.get("writer").map(String::as_str),
+        Some("concurrent"),
+        "the concurrent write is kept"
+    );
+    let annotations = updated.metadata.annotations.unwrap_or_default();
+    assert_eq!(annotations.get("webhook").map(String::as_str), Some("yes"));
+    // First call, the concurrent writer's call, the restarted call.
+    assert_eq!(*calls.lock().unwrap(), 3);
+    ctx.cleanup().await;
+}
