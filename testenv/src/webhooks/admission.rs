@@ -88,11 +88,16 @@ pub fn plan(api: &Api, req: &Req, target: &Target) -> Option<Plan> {
     if !has_any(config::MUTATING_KEY) && !has_any(config::VALIDATING_KEY) {
         return None;
     }
-    let versions: Vec<Arc<ResourceDef>> = cluster
-        .registry
-        .by_storage_key(&target.def.storage_key)
-        .cloned()
-        .collect();
+    // Only custom resources have equivalent versions to match (matchPolicy Equivalent).
+    let versions: Vec<Arc<ResourceDef>> = if target.def.custom.is_some() {
+        cluster
+            .registry
+            .by_storage_key(&target.def.storage_key)
+            .cloned()
+            .collect()
+    } else {
+        Vec::new()
+    };
     let sub = target.subresource.as_deref();
     let covers = |h: &Hook| {
         operations(kind).iter().any(|op| {

@@ -355,7 +355,8 @@ async fn exchange(
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(tls))
         .await
         .map_err(|e| transport(e.to_string()))?;
-    let driver = tokio::spawn(connection);
+    // The connection task ends with this call, also when the call is cut short by the timeout.
+    let _driver = AbortOnDrop(tokio::spawn(connection));
     let host = match &config.endpoint {
         Endpoint::Url { .. } => url
             .trim_start_matches("https://")
@@ -387,7 +388,6 @@ async fn exchange(
         .await
         .map_err(|e| transport(e.to_string()))?
         .to_bytes();
-    driver.abort();
     if !status.is_success() {
         let text = String::from_utf8_lossy(&bytes);
         return Err(CallError::Status {
@@ -400,6 +400,15 @@ async fn exchange(
         url: url.to_string(),
         reason: e.to_string(),
     })
+}
+
+/// Aborts a spawned task when dropped.
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// A connection failure worded like Go's net package (`dial tcp <addr>: connect: ...`).

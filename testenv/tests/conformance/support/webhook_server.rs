@@ -113,6 +113,8 @@ impl WebhookServer {
                 let Ok((tcp, _)) = listener.accept().await else {
                     continue;
                 };
+                // Answers go out at once (no Nagle delay waiting for the client's ACK).
+                let _ = tcp.set_nodelay(true);
                 let acceptor = acceptor.clone();
                 let handler = handler.clone();
                 connections.spawn(async move {
