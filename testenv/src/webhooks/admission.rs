@@ -51,6 +51,8 @@ enum Kind {
     Write,
     /// DELETE of one object.
     Delete,
+    /// DELETE of a collection: each object is validated as a DELETE of its own.
+    DeleteCollection,
 }
 
 fn kind_of(req: &Req, target: &Target) -> Option<Kind> {
@@ -59,6 +61,7 @@ fn kind_of(req: &Req, target: &Target) -> Option<Kind> {
         Method::POST if !named && target.subresource.is_none() => Some(Kind::Create),
         Method::PUT | Method::PATCH if named => Some(Kind::Write),
         Method::DELETE if named && target.subresource.is_none() => Some(Kind::Delete),
+        Method::DELETE if target.subresource.is_none() => Some(Kind::DeleteCollection),
         _ => None,
     }
 }
@@ -67,7 +70,7 @@ fn operations(kind: Kind) -> &'static [Operation] {
     match kind {
         Kind::Create => &[Operation::Create],
         Kind::Write => &[Operation::Update, Operation::Create],
-        Kind::Delete => &[Operation::Delete],
+        Kind::Delete | Kind::DeleteCollection => &[Operation::Delete],
     }
 }
 
@@ -85,11 +88,16 @@ pub fn plan(api: &Api, req: &Req, target: &Target) -> Option<Plan> {
     if !has_any(config::MUTATING_KEY) && !has_any(config::VALIDATING_KEY) {
         return None;
     }
-    let versions: Vec<Arc<ResourceDef>> = cluster
-        .registry
-        .by_storage_key(&target.def.storage_key)
-        .cloned()
-        .collect();
+    // Only custom resources have equivalent versions to match (matchPolicy Equivalent).
+    let versions: Vec<Arc<ResourceDef>> = if target.def.custom.is_some() {
+        cluster
+            .registry
+            .by_storage_key(&target.def.storage_key)
+            .cloned()
+            .collect()
+    } else {
+        Vec::new()
+    };
     let sub = target.subresource.as_deref();
     let covers = |h: &Hook| {
         operations(kind).iter().any(|op| {
@@ -99,7 +107,7 @@ pub fn plan(api: &Api, req: &Req, target: &Target) -> Option<Plan> {
     };
     let mut mutating = config::load(&cluster, config::MUTATING_KEY);
     let mut validating = config::load(&cluster, config::VALIDATING_KEY);
-    if kind == Kind::Delete {
+    if matches!(kind, Kind::Delete | Kind::DeleteCollection) {
         // Mutating webhooks cannot change a deletion; only validation is called.
         mutating.clear();
     }
@@ -125,6 +133,7 @@ pub async fn run(
 ) -> Result<Reply, ApiError> {
     match kind_of(req, target) {
         Some(Kind::Delete) => delete(api, req, target, &plan, handler).await,
+        Some(Kind::DeleteCollection) => delete_collection(api, req, target, &plan, handler).await,
         Some(_) => write(api, req, target, &plan, handler).await,
         None => handler(api, req, target),
     }
@@ -471,24 +480,17 @@ fn delete_options(req: &Req) -> Value {
     options
 }
 
-async fn delete(
-    api: &Arc<Api>,
-    req: &Req,
-    target: &Target,
-    plan: &Plan,
-    handler: fn(&Arc<Api>, &Req, &Target) -> Result<Reply, ApiError>,
-) -> Result<Reply, ApiError> {
-    let Some(old) = current(api, req, target, handler) else {
-        // Not there: the handler answers NotFound.
-        return handler(api, req, target);
-    };
+/// The admission attributes of deleting `old`.
+fn delete_attributes(req: &Req, target: &Target, old: Value) -> Attributes {
     let options = delete_options(req);
-    let attrs = Attributes {
+    Attributes {
         operation: Operation::Delete,
         def: target.def.clone(),
         subresource: None,
-        namespace: target.namespace.clone().unwrap_or_default(),
-        name: target.name.clone().unwrap_or_default(),
+        namespace: meta::meta_str(&old, "namespace")
+            .unwrap_or_default()
+            .to_string(),
+        name: meta::meta_str(&old, "name").unwrap_or_default().to_string(),
         object: None,
         old_object: Some(old),
         dry_run: req.query.dry_run()
@@ -496,12 +498,11 @@ async fn delete(
                 .as_array()
                 .is_some_and(|a| a.iter().any(|v| v == "All")),
         options,
-    };
-    let mut warnings = Vec::new();
-    let validating = select(api, &plan.validating, &attrs, &plan.versions);
-    dispatch::validate(api, &validating, &attrs, &mut warnings).await?;
-    let reply = handler(api, req, target)?;
-    Ok(match reply {
+    }
+}
+
+fn with_warnings(reply: Reply, mut warnings: Vec<String>) -> Reply {
+    match reply {
         Reply::Json {
             code,
             body,
@@ -517,5 +518,96 @@ async fn delete(
             }
         }
         other => other,
-    })
+    }
+}
+
+async fn delete(
+    api: &Arc<Api>,
+    req: &Req,
+    target: &Target,
+    plan: &Plan,
+    handler: fn(&Arc<Api>, &Req, &Target) -> Result<Reply, ApiError>,
+) -> Result<Reply, ApiError> {
+    let Some(old) = current(api, req, target, handler) else {
+        // Not there: the handler answers NotFound.
+        return handler(api, req, target);
+    };
+    let attrs = delete_attributes(req, target, old);
+    let mut warnings = Vec::new();
+    let validating = select(api, &plan.validating, &attrs, &plan.versions);
+    dispatch::validate(api, &validating, &attrs, &mut warnings).await?;
+    Ok(with_warnings(handler(api, req, target)?, warnings))
+}
+
+/// DELETE of a collection with validating webhooks: every selected object is validated as
+/// a DELETE of its own and deleted when allowed; the first refusal is the answer once the
+/// allowed ones are gone (the real server deletes items independently too).
+async fn delete_collection(
+    api: &Arc<Api>,
+    req: &Req,
+    target: &Target,
+    plan: &Plan,
+    handler: fn(&Arc<Api>, &Req, &Target) -> Result<Reply, ApiError>,
+) -> Result<Reply, ApiError> {
+    let mut list_query = Query::default();
+    for key in ["labelSelector", "fieldSelector"] {
+        if let Some(v) = req.query.get(key) {
+            list_query.set(key, v);
+        }
+    }
+    let (_, list, _) = parts(handler(
+        api,
+        &inner(req, Method::GET, None, list_query),
+        target,
+    )?)?;
+    let mut warnings = Vec::new();
+    let mut items = Vec::new();
+    let mut refusal = None;
+    for old in list["items"].as_array().cloned().unwrap_or_default() {
+        let mut old = old;
+        // List items carry no apiVersion/kind; webhooks get whole objects.
+        old["apiVersion"] = json!(target.def.api_version());
+        old["kind"] = json!(target.def.kind);
+        let attrs = delete_attributes(req, target, old.clone());
+        let validating = select(api, &plan.validating, &attrs, &plan.versions);
+        if let Err(e) = dispatch::validate(api, &validating, &attrs, &mut warnings).await {
+            refusal.get_or_insert(e);
+            continue;
+        }
+        let one = Target {
+            name: Some(attrs.name.clone()),
+            namespace: (!attrs.namespace.is_empty()).then(|| attrs.namespace.clone()),
+            ..target.clone()
+        };
+        let single = Req {
+            body: req.body.clone(),
+            query: req.query.clone(),
+            ..inner(req, Method::DELETE, None, Query::default())
+        };
+        match handler(api, &single, &one).and_then(parts) {
+            // 202: still there, waiting for finalizers; the object is the answer.
+            Ok((202, body, _)) => items.push(body),
+            Ok(_) => items.push(old),
+            Err(e) if e.code == 404 => {}
+            Err(e) => {
+                refusal.get_or_insert(e);
+            }
+        }
+    }
+    if let Some(e) = refusal {
+        return Err(e);
+    }
+    let rv = list["metadata"]["resourceVersion"].clone();
+    Ok(with_warnings(
+        Reply::json(
+            200,
+            json!({
+                "apiVersion": target.def.api_version(),
+                "kind": format!("{}List", target.def.kind),
+                "metadata": {"resourceVersion": rv},
+                "items": items,
+            }),
+        ),
+        warnings,
+    ))
 }

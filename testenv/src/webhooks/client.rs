@@ -337,22 +337,26 @@ async fn exchange(
         url: url.to_string(),
         reason,
     };
-    let tcp = match dial_target(api, config, url)? {
-        Dial::Addr(addr) => TcpStream::connect(addr).await,
-        Dial::Host(host, port) => TcpStream::connect((host.as_str(), port)).await,
-    }
-    .map_err(|e| transport(format!("dial tcp: {e}")))?;
+    let (tcp, dialed) = match dial_target(api, config, url)? {
+        Dial::Addr(addr) => (TcpStream::connect(addr).await, addr.to_string()),
+        Dial::Host(host, port) => (
+            TcpStream::connect((host.as_str(), port)).await,
+            format!("{host}:{port}"),
+        ),
+    };
+    let tcp = tcp.map_err(|e| transport(dial_error(&dialed, &e)))?;
     let _ = tcp.set_nodelay(true);
     let server_name = ServerName::try_from(config.server_name())
         .map_err(|e| transport(format!("invalid TLS server name: {e}")))?;
     let tls = tls_connector(config, url)?
         .connect(server_name, tcp)
         .await
-        .map_err(|e| transport(format!("tls: {e}")))?;
+        .map_err(|e| transport(tls_error(&e, &config.server_name())))?;
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(tls))
         .await
         .map_err(|e| transport(e.to_string()))?;
-    let driver = tokio::spawn(connection);
+    // The connection task ends with this call, also when the call is cut short by the timeout.
+    let _driver = AbortOnDrop(tokio::spawn(connection));
     let host = match &config.endpoint {
         Endpoint::Url { .. } => url
             .trim_start_matches("https://")
@@ -384,7 +388,6 @@ async fn exchange(
         .await
         .map_err(|e| transport(e.to_string()))?
         .to_bytes();
-    driver.abort();
     if !status.is_success() {
         let text = String::from_utf8_lossy(&bytes);
         return Err(CallError::Status {
@@ -397,6 +400,49 @@ async fn exchange(
         url: url.to_string(),
         reason: e.to_string(),
     })
+}
+
+/// Aborts a spawned task when dropped.
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// A connection failure worded like Go's net package (`dial tcp <addr>: connect: ...`).
+fn dial_error(addr: &str, e: &std::io::Error) -> String {
+    let why = match e.kind() {
+        std::io::ErrorKind::ConnectionRefused => "connection refused".to_string(),
+        _ => e.to_string(),
+    };
+    format!("dial tcp {addr}: connect: {why}")
+}
+
+/// A TLS failure worded like Go's crypto/tls and x509 (the rustls reason in parentheses).
+fn tls_error(e: &std::io::Error, server_name: &str) -> String {
+    use rustls::CertificateError as C;
+    let rustls_error = e.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>());
+    match rustls_error {
+        Some(rustls::Error::InvalidCertificate(cert)) => {
+            let why = match cert {
+                C::UnknownIssuer | C::BadSignature => {
+                    "x509: certificate signed by unknown authority".to_string()
+                }
+                C::NotValidForName | C::NotValidForNameContext { .. } => {
+                    format!("x509: certificate is not valid for {server_name}")
+                }
+                C::Expired | C::ExpiredContext { .. } | C::NotValidYet => {
+                    "x509: certificate has expired or is not yet valid".to_string()
+                }
+                _ => "x509: certificate is not valid".to_string(),
+            };
+            format!("tls: failed to verify certificate: {why} ({cert:?})")
+        }
+        Some(other) => format!("tls: {other}"),
+        None => format!("tls: {e}"),
+    }
 }
 
 /// POSTs `body` as JSON over HTTPS, trusting only caBundle (system roots when it is absent),

@@ -126,7 +126,8 @@ pub struct Hook {
 }
 
 impl Hook {
-    fn parse(v: &Value) -> Self {
+    /// Reads one `webhooks[]` entry (defaults for absent fields as the server sets them).
+    pub fn parse(v: &Value) -> Self {
         Hook {
             name: v["name"].as_str().unwrap_or_default().to_string(),
             client_config: v["clientConfig"].clone(),

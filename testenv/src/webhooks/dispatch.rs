@@ -219,6 +219,55 @@ pub async fn validate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::Registry;
+    use crate::rest::ApiOptions;
+    use crate::webhooks::config::Operation;
+
+    #[tokio::test]
+    async fn dry_run_needs_side_effect_free_webhooks() {
+        let api = Api::new(ApiOptions::default());
+        let def = Registry::with_builtins()
+            .get("", "v1", "configmaps")
+            .unwrap();
+        let hook = |effects: &str| {
+            Hook::parse(&json!({"name": "h.example.com", "sideEffects": effects,
+                // Nothing listens there: a call would fail with failurePolicy Fail.
+                "clientConfig": {"url": "https://127.0.0.1:1/x"}}))
+        };
+        let mut attrs = Attributes {
+            operation: Operation::Create,
+            def: def.clone(),
+            subresource: None,
+            namespace: "default".into(),
+            name: "c".into(),
+            object: Some(json!({"metadata": {"name": "c"}})),
+            old_object: None,
+            dry_run: true,
+            options: json!({}),
+        };
+        for effects in ["Some", "Unknown"] {
+            let hooks = vec![(hook(effects), def.clone())];
+            let e = validate(&api, &hooks, &attrs, &mut Vec::new())
+                .await
+                .unwrap_err();
+            assert_eq!(e.code, 400);
+            assert_eq!(
+                e.message,
+                "admission webhook \"h.example.com\" does not support dry run"
+            );
+            let e = mutate(&api, &hooks, &mut attrs, &mut Vec::new())
+                .await
+                .unwrap_err();
+            assert_eq!(e.code, 400);
+        }
+        // NoneOnDryRun is called (and fails here for want of a server).
+        let hooks = vec![(hook("NoneOnDryRun"), def.clone())];
+        let e = validate(&api, &hooks, &attrs, &mut Vec::new())
+            .await
+            .unwrap_err();
+        assert_eq!(e.code, 500);
+        assert!(e.message.contains("connection refused"), "{}", e.message);
+    }
 
     #[test]
     fn denial_wording_and_code() {

@@ -20,7 +20,7 @@ use kubeforge_testenv::{MODE_VAR, TestEnv};
 use serde_json::{Value, json};
 
 use crate::common::api_error;
-use crate::support::webhook_server::WebhookServer;
+use crate::support::webhook_server::{self, WebhookServer};
 
 /// What the in-test webhook does with a review.
 #[derive(Clone, Copy)]
@@ -154,16 +154,14 @@ fn gadget_crd(
 /// None in real-cluster mode without `KUBEFORGE_TEST_WEBHOOK_HOST`.
 async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> Option<Fixture> {
     let existing = std::env::var(MODE_VAR).is_ok_and(|m| m == "existing");
-    let host = match std::env::var("KUBEFORGE_TEST_WEBHOOK_HOST") {
-        Ok(h) if !h.is_empty() => h,
-        _ if existing => {
-            eprintln!(
-                "skipped: the cluster cannot reach the test webhook (set KUBEFORGE_TEST_WEBHOOK_HOST)"
-            );
-            return None;
-        }
-        _ => "127.0.0.1".to_string(),
-    };
+    if existing && std::env::var(webhook_server::HOST_VAR).is_err() {
+        eprintln!(
+            "skipping: the cluster must reach this process's conversion webhook; set {} to an address of this machine it can reach",
+            webhook_server::HOST_VAR
+        );
+        return None;
+    }
+    let host = webhook_server::webhook_host();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let record = seen.clone();
     let storage_api: Arc<OnceLock<Api<DynamicObject>>> = Arc::new(OnceLock::new());
@@ -199,9 +197,8 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
         }
     })
     .await;
-    let url = format!("https://{host}:{}/convert", hook.addr().port());
     let group = format!("{tag}.conversion.kubeforge.dev");
-    let client_config = json!({"url": url, "caBundle": hook.ca_bundle()});
+    let client_config = hook.client_config("/convert");
     let env = TestEnv::builder()
         .crd(gadget_crd(&group, client_config, review_versions))
         .start()
