@@ -131,7 +131,10 @@ mod tests {
         let none = cluster_with(json!({"strategy": "None"}), true);
         assert!(plan_for(&none, "v1beta1").is_none());
         let api = cluster_with(webhook(json!(["v1beta1", "v1"])), true);
-        assert!(plan_for(&api, "v1").is_none(), "the storage version is served as stored");
+        assert!(
+            plan_for(&api, "v1").is_none(),
+            "the storage version is served as stored"
+        );
         let plan = plan_for(&api, "v1beta1").unwrap();
         assert_eq!(plan.served.version, "v1beta1");
         assert_eq!(plan.storage.version, "v1");
