@@ -622,6 +622,37 @@ async fn status_writes_and_deletions_in_the_non_storage_version() {
     .await
     .unwrap();
     assert_eq!(api_error(beta.get("held").await).code, 404);
+
+    // A collection deletion answers with the deleted objects, converted with one review.
+    for (name, host) in [("c1", "x"), ("c2", "y")] {
+        v1.create(
+            &PostParams::default(),
+            &f.object("v1", name, json!({"hostname": host})),
+        )
+        .await
+        .unwrap();
+    }
+    let before = f.reviews().len();
+    let deleted = beta
+        .delete_collection(&Default::default(), &ListParams::default())
+        .await
+        .unwrap()
+        .left()
+        .expect("the deleted objects");
+    let hosts: Vec<&Value> = deleted
+        .items
+        .iter()
+        .map(|o| &o.data["spec"]["host"])
+        .collect();
+    assert_eq!(hosts, [&json!("x"), &json!("y")]);
+    assert_eq!(f.reviews().len(), before + 1);
+    assert!(
+        v1.list(&ListParams::default())
+            .await
+            .unwrap()
+            .items
+            .is_empty()
+    );
 }
 
 #[tokio::test]
