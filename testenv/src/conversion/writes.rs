@@ -88,13 +88,18 @@ pub fn with_warnings(reply: Reply, mut earlier: Vec<String>) -> Reply {
     }
 }
 
-/// POST on a collection.
+/// POST on a collection. A dry run is answered in the requested version without any
+/// conversion, as the real server converts only what it stores.
 pub async fn create(
     api: &Arc<Api>,
     req: &Req,
+    served: Target,
     storage: Target,
     conv: &Converter,
 ) -> Result<Reply, ApiError> {
+    if req.query.dry_run() {
+        return handle_object(api, req, served).await;
+    }
     let body = json_body(req)?;
     let (stored, warnings) = admitted_storage_form(conv, req, body, None).await?;
     let inner = inner_request(req, Method::POST, Some(&stored));

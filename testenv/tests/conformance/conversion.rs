@@ -555,6 +555,15 @@ async fn bodies_are_admitted_in_the_version_they_were_sent_in() {
     let e = api_error(raw(&f, post("", json!({"host": "h", "port": "eighty"}))).await);
     assert_eq!(e.code, 422);
     assert!(e.message.contains("spec.port"), "{}", e.message);
+    // A dry run is admitted in its version too, and stores nothing (nor converts anything).
+    let before = f.reviews().len();
+    let dry = raw(&f, post("?dryRun=All", json!({"host": "h", "port": 80})))
+        .await
+        .unwrap();
+    assert_eq!(dry["spec"], json!({"host": "h", "port": 80}));
+    assert_eq!(dry["apiVersion"], format!("{}/v1beta1", f.group));
+    assert_eq!(f.reviews().len(), before);
+    assert_eq!(api_error(f.api("v1").get("a").await).code, 404);
     raw(&f, post("", json!({"host": "h", "port": 80})))
         .await
         .unwrap();
