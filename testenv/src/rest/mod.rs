@@ -74,6 +74,8 @@ pub struct Api {
     pub options: ApiOptions,
     /// Where webhook service references lead: (namespace, name) → address.
     service_routes: Mutex<HashMap<(String, String), SocketAddr>>,
+    /// Idle keep-alive connections to webhooks.
+    webhook_connections: crate::webhooks::client::Connections,
 }
 
 impl Api {
@@ -96,6 +98,7 @@ impl Api {
             cluster: Mutex::new(cluster),
             options,
             service_routes: Mutex::new(routes),
+            webhook_connections: Default::default(),
         })
     }
 
@@ -113,6 +116,11 @@ impl Api {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert((namespace.to_string(), name.to_string()), to);
+    }
+
+    /// Idle connections to webhooks, reused across calls.
+    pub fn webhook_connections(&self) -> &crate::webhooks::client::Connections {
+        &self.webhook_connections
     }
 
     /// The address registered for the service `namespace/name`, if any.

@@ -5,12 +5,14 @@
 //! service reference reaches the address registered with [`Api::route_service`] (the TLS
 //! server name stays `<name>.<namespace>.svc`, so the webhook's certificate must name it).
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
+use hyper::client::conn::http1;
 use hyper_util::rt::TokioIo;
 use rustls::RootCertStore;
 use rustls_pki_types::pem::PemObject;
@@ -326,6 +328,98 @@ fn dial_target(api: &Api, config: &ClientConfig, url: &str) -> Result<Dial, Call
     }
 }
 
+/// An HTTP/1.1 connection to a webhook and the task driving it (aborted on drop).
+struct Connection {
+    sender: http1::SendRequest<Full<Bytes>>,
+    _driver: AbortOnDrop<()>,
+}
+
+/// What makes connections interchangeable: the address, the TLS server name and the
+/// trusted CAs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct PoolKey {
+    dial: String,
+    server_name: String,
+    trust: u64,
+}
+
+/// Idle keep-alive connections to webhooks, reused as kube-apiserver's webhook clients
+/// reuse theirs (one TLS handshake per connection, not per call).
+#[derive(Default)]
+pub struct Connections(Mutex<HashMap<PoolKey, Vec<Connection>>>);
+
+/// Idle connections kept per webhook endpoint.
+const MAX_IDLE: usize = 8;
+
+impl Connections {
+    fn take(&self, key: &PoolKey) -> Option<Connection> {
+        let mut idle = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let list = idle.get_mut(key)?;
+        while let Some(conn) = list.pop() {
+            if !conn.sender.is_closed() {
+                return Some(conn);
+            }
+        }
+        None
+    }
+
+    fn put(&self, key: PoolKey, conn: Connection) {
+        let mut idle = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let list = idle.entry(key).or_default();
+        if list.len() < MAX_IDLE {
+            list.push(conn);
+        }
+    }
+}
+
+fn pool_key(config: &ClientConfig, dialed: &str) -> PoolKey {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for cert in &config.ca_bundle {
+        cert.as_ref().hash(&mut hasher);
+    }
+    PoolKey {
+        dial: dialed.to_string(),
+        server_name: config.server_name(),
+        trust: hasher.finish(),
+    }
+}
+
+/// Opens a new TLS connection to the webhook.
+async fn connect(
+    config: &ClientConfig,
+    dial: &Dial,
+    dialed: &str,
+    url: &str,
+) -> Result<Connection, CallError> {
+    let transport = |reason: String| CallError::Transport {
+        url: url.to_string(),
+        reason,
+    };
+    let tcp = match dial {
+        Dial::Addr(addr) => TcpStream::connect(addr).await,
+        Dial::Host(host, port) => TcpStream::connect((host.as_str(), *port)).await,
+    }
+    .map_err(|e| transport(dial_error(dialed, &e)))?;
+    let _ = tcp.set_nodelay(true);
+    let server_name = ServerName::try_from(config.server_name())
+        .map_err(|e| transport(format!("invalid TLS server name: {e}")))?;
+    let tls = tls_connector(config, url)?
+        .connect(server_name, tcp)
+        .await
+        .map_err(|e| transport(tls_error(&e, &config.server_name())))?;
+    let (sender, connection) = http1::handshake(TokioIo::new(tls))
+        .await
+        .map_err(|e| transport(e.to_string()))?;
+    let driver = tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    Ok(Connection {
+        sender,
+        _driver: AbortOnDrop(driver),
+    })
+}
+
 async fn exchange(
     api: &Api,
     config: &ClientConfig,
@@ -337,26 +431,11 @@ async fn exchange(
         url: url.to_string(),
         reason,
     };
-    let (tcp, dialed) = match dial_target(api, config, url)? {
-        Dial::Addr(addr) => (TcpStream::connect(addr).await, addr.to_string()),
-        Dial::Host(host, port) => (
-            TcpStream::connect((host.as_str(), port)).await,
-            format!("{host}:{port}"),
-        ),
+    let dial = dial_target(api, config, url)?;
+    let dialed = match &dial {
+        Dial::Addr(addr) => addr.to_string(),
+        Dial::Host(host, port) => format!("{host}:{port}"),
     };
-    let tcp = tcp.map_err(|e| transport(dial_error(&dialed, &e)))?;
-    let _ = tcp.set_nodelay(true);
-    let server_name = ServerName::try_from(config.server_name())
-        .map_err(|e| transport(format!("invalid TLS server name: {e}")))?;
-    let tls = tls_connector(config, url)?
-        .connect(server_name, tcp)
-        .await
-        .map_err(|e| transport(tls_error(&e, &config.server_name())))?;
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(tls))
-        .await
-        .map_err(|e| transport(e.to_string()))?;
-    // The connection task ends with this call, also when the call is cut short by the timeout.
-    let _driver = AbortOnDrop(tokio::spawn(connection));
     let host = match &config.endpoint {
         Endpoint::Url { .. } => url
             .trim_start_matches("https://")
@@ -366,21 +445,41 @@ async fn exchange(
             .to_string(),
         Endpoint::Service { .. } => config.server_name(),
     };
-    let payload = serde_json::to_vec(body).map_err(|e| transport(e.to_string()))?;
-    let request = http::Request::post(format!(
-        "{}?timeout={}s",
-        config.path(),
-        timeout.as_secs().max(1)
-    ))
-    .header(http::header::HOST, host)
-    .header(http::header::CONTENT_TYPE, "application/json")
-    .header(http::header::ACCEPT, "application/json")
-    .body(Full::new(Bytes::from(payload)))
-    .map_err(|e| transport(e.to_string()))?;
-    let response = sender
-        .send_request(request)
-        .await
-        .map_err(|e| transport(e.to_string()))?;
+    let payload = Bytes::from(serde_json::to_vec(body).map_err(|e| transport(e.to_string()))?);
+    let request = || {
+        http::Request::post(format!(
+            "{}?timeout={}s",
+            config.path(),
+            timeout.as_secs().max(1)
+        ))
+        .header(http::header::HOST, host.as_str())
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .header(http::header::ACCEPT, "application/json")
+        .body(Full::new(payload.clone()))
+        .map_err(|e| transport(e.to_string()))
+    };
+    let key = pool_key(config, &dialed);
+    let pool = api.webhook_connections();
+    // A kept connection the webhook closed meanwhile fails at once: then dial afresh.
+    let mut reused = None;
+    if let Some(mut conn) = pool.take(&key)
+        && conn.sender.ready().await.is_ok()
+        && let Ok(response) = conn.sender.send_request(request()?).await
+    {
+        reused = Some((conn, response));
+    }
+    let (conn, response) = match reused {
+        Some(pair) => pair,
+        None => {
+            let mut conn = connect(config, &dial, &dialed, url).await?;
+            let response = conn
+                .sender
+                .send_request(request()?)
+                .await
+                .map_err(|e| transport(e.to_string()))?;
+            (conn, response)
+        }
+    };
     let status = response.status();
     let bytes = response
         .into_body()
@@ -388,6 +487,9 @@ async fn exchange(
         .await
         .map_err(|e| transport(e.to_string()))?
         .to_bytes();
+    if !conn.sender.is_closed() {
+        pool.put(key, conn);
+    }
     if !status.is_success() {
         let text = String::from_utf8_lossy(&bytes);
         return Err(CallError::Status {

@@ -493,3 +493,35 @@ async fn ca_bundle_is_verified() {
     }
     ctx.cleanup().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_to_a_webhook_are_kept_alive() {
+    let Some(ctx) = Ctx::new().await else { return };
+    if ctx.env.is_existing_cluster() {
+        eprintln!("skipping: how a real cluster pools connections is its own business");
+        return;
+    }
+    let (server, seen) = recording_server(&[], webhook_server::allow).await;
+    ctx.validating(
+        "keepalive",
+        vec![ctx.hook(
+            "keepalive.conformance.kubeforge.dev",
+            server.client_config("/v"),
+            rules("", &["configmaps"], &["CREATE"]),
+            json!({}),
+        )],
+    )
+    .await;
+    for i in 0..3 {
+        ctx.configmaps()
+            .create(
+                &PostParams::default(),
+                &configmap(&format!("kept-{i}"), json!({})),
+            )
+            .await
+            .unwrap();
+    }
+    assert_eq!(seen.lock().unwrap().len(), 3);
+    assert_eq!(server.connections(), 1, "one connection for three calls");
+    ctx.cleanup().await;
+}

@@ -38,6 +38,7 @@ pub fn webhook_host() -> String {
 pub struct WebhookServer {
     addr: SocketAddr,
     host: String,
+    accepted: Arc<std::sync::atomic::AtomicUsize>,
     ca_pem: String,
     task: tokio::task::JoinHandle<()>,
 }
@@ -107,12 +108,15 @@ impl WebhookServer {
         let listener = TcpListener::bind(bind).await.unwrap();
         let addr = listener.local_addr().unwrap();
         let acceptor = TlsAcceptor::from(config);
+        let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = accepted.clone();
         let task = tokio::spawn(async move {
             let mut connections = tokio::task::JoinSet::new();
             loop {
                 let Ok((tcp, _)) = listener.accept().await else {
                     continue;
                 };
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 // Answers go out at once (no Nagle delay waiting for the client's ACK).
                 let _ = tcp.set_nodelay(true);
                 let acceptor = acceptor.clone();
@@ -146,9 +150,15 @@ impl WebhookServer {
         WebhookServer {
             addr,
             host: webhook_host(),
+            accepted,
             ca_pem,
             task,
         }
+    }
+
+    /// How many TCP connections the server accepted so far.
+    pub fn connections(&self) -> usize {
+        self.accepted.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// The loopback address of the server (for `TestEnv::route_service`).
