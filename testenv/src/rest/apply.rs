@@ -173,14 +173,17 @@ fn conflict_error(e: ApplyError, def: &crate::registry::ResourceDef) -> ApiError
     }
 }
 
-/// PATCH with an apply patch: creates the object when absent (201), otherwise merges the
-/// configuration, removes what the manager stopped applying, and records its fields.
-pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Result<Reply, ApiError> {
-    check_config(target, &config)?;
+/// Merges an applied configuration into `live` (absent when the apply creates the object)
+/// for the request's manager, as `target`'s version sees it: the checked configuration,
+/// conflicts, pruning of what the manager stopped applying, and the new managers.
+pub fn merge_config(
+    req: &Req,
+    target: &Target,
+    live: Option<&Value>,
+    config: &Value,
+) -> Result<(Value, ManagedFields), ApiError> {
+    check_config(target, config)?;
     let def = &target.def;
-    let name = target.name.as_deref().unwrap_or_default();
-    let ns = ns_of(target);
-    let endpoint = endpoint_of(target);
     let request = ApplyRequest {
         owner: Owner {
             manager: req
@@ -193,24 +196,38 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
             subresource: target.subresource.clone().unwrap_or_default(),
         },
         force: req.query.flag("force"),
-        scope: Scope::of(def.status_subresource, endpoint == Endpoint::Status),
+        scope: Scope::of(
+            def.status_subresource,
+            endpoint_of(target) == Endpoint::Status,
+        ),
     };
-    let types = Types::of(def);
-    let now = meta::now();
+    let managed = live
+        .and_then(|l| ManagedFields::of_object(l).ok())
+        .unwrap_or_default();
+    fieldmanager::apply(
+        Types::of(def),
+        live,
+        managed,
+        config,
+        &request,
+        &meta::now(),
+    )
+    .map_err(|e| conflict_error(e, def))
+}
+
+/// PATCH with an apply patch: creates the object when absent (201), otherwise merges the
+/// configuration, removes what the manager stopped applying, and records its fields.
+pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Result<Reply, ApiError> {
+    let def = &target.def;
+    let name = target.name.as_deref().unwrap_or_default();
+    let ns = ns_of(target);
+    let endpoint = endpoint_of(target);
     let mut cluster = api.lock();
     let Some(existing) = cluster.store.get(&def.storage_key, ns, name) else {
         if endpoint != Endpoint::Main {
             return Err(ApiError::not_found(def, name));
         }
-        let (mut object, managed) = fieldmanager::apply(
-            types,
-            None,
-            ManagedFields::default(),
-            &config,
-            &request,
-            &now,
-        )
-        .map_err(|e| conflict_error(e, def))?;
+        let (mut object, managed) = merge_config(req, target, None, &config)?;
         meta::ensure_metadata(&mut object);
         object["metadata"]["name"] = Value::String(name.to_string());
         let (stored, warnings) = create_object_as(
@@ -229,10 +246,7 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
         });
     };
     let live = as_version(def, &existing);
-    let managed = ManagedFields::of_object(&live).unwrap_or_default();
-    let (mut object, managed) =
-        fieldmanager::apply(types, Some(&live), managed, &config, &request, &now)
-            .map_err(|e| conflict_error(e, def))?;
+    let (mut object, managed) = merge_config(req, target, Some(&live), &config)?;
     // A configuration may carry a resourceVersion precondition.
     let current_rv = meta::meta_str(&existing, "resourceVersion")
         .unwrap_or_default()

@@ -201,6 +201,19 @@ pub enum Fields {
 }
 
 impl Fields {
+    /// The fields of a POST or PUT: the managedFields of the body when the server computed
+    /// them itself (a replayed write, see [`Query::managed_fields_computed`]), otherwise
+    /// an update operation of the request's manager.
+    pub fn of_request(req: &Req, body: &Value) -> Self {
+        if req.query.has_computed_managed_fields()
+            && let Ok(managed) = ManagedFields::of_object(body)
+            && !managed.entries.is_empty()
+        {
+            return Fields::Applied(managed);
+        }
+        Fields::Update(apply::update_manager(req))
+    }
+
     /// The update operation of the manager a bare query names (`fieldManager`, else
     /// `unknown`).
     fn of_query(query: &Query) -> Self {
@@ -416,6 +429,7 @@ pub fn register_crd(cluster: &mut Cluster, crd_obj: &Value) {
 pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     apply::validate_write_options("CreateOptions", &req.query)?;
     let object = json_body(req)?;
+    let fields = Fields::of_request(req, &object);
     let mut cluster = api.lock();
     let (stored, warnings) = create_object_as(
         &mut cluster,
@@ -423,7 +437,7 @@ pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
         target.namespace.as_deref(),
         object,
         &req.query,
-        Fields::Update(apply::update_manager(req)),
+        fields,
     )?;
     Ok(Reply::Json {
         code: 201,
@@ -686,6 +700,7 @@ pub fn ns_of(target: &Target) -> &str {
 pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     apply::validate_write_options("UpdateOptions", &req.query)?;
     let object = json_body(req)?;
+    let fields = Fields::of_request(req, &object);
     let name = target.name.as_deref().unwrap_or_default();
     let mut cluster = api.lock();
     let (stored, warnings) = update_object_as(
@@ -696,7 +711,7 @@ pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
         object,
         endpoint_of(target),
         &req.query,
-        Fields::Update(apply::update_manager(req)),
+        fields,
     )?;
     Ok(Reply::Json {
         code: 200,

@@ -2,10 +2,13 @@
 //! is installed). They describe Kubernetes, not this implementation, so they also pass with
 //! `KUBEFORGE_TEST_CLUSTER=existing` against a real cluster.
 
+mod admission;
+mod admission_validation;
 mod apply;
 mod apply_kubectl;
 mod cel;
 mod common;
+mod conversion;
 mod crds;
 mod crud;
 mod discovery;
@@ -15,4 +18,5 @@ mod listing;
 mod patches;
 mod semantics;
 mod subresources;
+mod support;
 mod watch;
