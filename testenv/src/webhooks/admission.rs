@@ -422,7 +422,8 @@ async fn write_attempt(
         (Method::PUT, target.clone())
     };
     // Phase 3: validation of the full object, without storing it.
-    let mut full_query = req.query.clone();
+    // The first phase recorded the request's managedFields; the replays store them as they are.
+    let mut full_query = req.query.clone().managed_fields_computed();
     // Unknown fields were reported on the request; webhooks' additions are pruned quietly.
     full_query.set("fieldValidation", "Ignore");
     let check = inner(req, method.clone(), Some(&mutated), dry_run(&full_query));
