@@ -109,7 +109,7 @@ mod with_http2 {
                 enable_http2: true,
                 ..WebhookOptions::default()
             })
-            .conversion()
+            .conversion::<k8s_openapi::api::core::v1::ConfigMap>()
             .build()
             .unwrap();
         let bound = server.bind().await.unwrap();

@@ -51,7 +51,7 @@ async fn the_manager_runs_and_stops_the_webhook_server() {
     let server = WebhookServer::builder()
         .bind_address(addr)
         .cert_dir(dir.path())
-        .conversion()
+        .conversion::<k8s_openapi::api::core::v1::ConfigMap>()
         .build()
         .unwrap();
     let mut manager = Manager::new(env.client(), options());

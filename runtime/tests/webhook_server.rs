@@ -222,7 +222,7 @@ async fn start_with(options: impl FnOnce(WebhookOptions) -> WebhookOptions) -> R
         .options(options(base))
         .defaulter::<v1::Widget>(WidgetDefaulter)
         .validator::<v1::Widget>(WidgetValidator)
-        .conversion()
+        .conversion::<v1::Widget>()
         .build()
         .unwrap();
     let bound = server.bind().await.unwrap();
@@ -779,7 +779,7 @@ async fn missing_certificates_and_duplicate_paths_are_errors() {
     let paths = WebhookServer::builder()
         .defaulter::<v1::Widget>(WidgetDefaulter)
         .validator::<v1::Widget>(WidgetValidator)
-        .conversion()
+        .conversion::<v1::Widget>()
         .build()
         .unwrap();
     assert_eq!(paths.paths(), ["/convert", MUTATE, VALIDATE]);

@@ -54,6 +54,11 @@ pub enum Error {
     /// Real-cluster mode: a call to the existing cluster failed.
     #[error("existing cluster: {0}")]
     Cluster(String),
+    /// Webhook service routes were asked for in real-cluster mode.
+    #[error(
+        "route_service({0}) only applies to the embedded API server: a real cluster resolves webhook services through its own network; deploy the webhook as that Service, or use clientConfig.url with an address the cluster can reach (KUBEFORGE_TEST_WEBHOOK_HOST)"
+    )]
+    RouteNeedsEmbedded(String),
     /// `KUBEFORGE_TEST_CLUSTER` has a value this crate does not know.
     #[error(
         "KUBEFORGE_TEST_CLUSTER={0} is not understood: use `existing` (with KUBECONFIG) or leave it unset for the embedded server"

@@ -30,6 +30,7 @@
 //! The crate's README lists what is implemented, what is not yet, and the benchmark figures
 //! (start-to-ready in about 2 ms against envtest's 5 to 7 s).
 
+mod conversion;
 pub mod defaults;
 pub mod dev_server;
 mod discovery;
@@ -48,6 +49,7 @@ mod server;
 mod status;
 mod store;
 mod tls;
+mod webhooks;
 
 pub use env::{MODE_VAR, TestEnv, TestEnvBuilder};
 pub use error::Error;

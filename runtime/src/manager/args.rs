@@ -58,6 +58,17 @@ pub struct ManagerArgs {
     /// Development mode defaults (human logs at debug level), like --zap-devel.
     #[arg(long, default_value_t = false)]
     pub zap_devel: bool,
+    /// The port the webhook server listens on.
+    #[arg(long, default_value_t = crate::webhook::DEFAULT_PORT)]
+    pub webhook_port: u16,
+    /// Directory with the webhook server's tls.crt and tls.key (with --webhook-local: where the
+    /// generated certificate is written).
+    #[arg(long, default_value = crate::webhook::DEFAULT_CERT_DIR)]
+    pub webhook_cert_dir: PathBuf,
+    /// Local development (`make run`): serve webhooks on 127.0.0.1 with a generated self-signed
+    /// certificate and install their configurations, pointing there, into the API server.
+    #[arg(long, default_value_t = false)]
+    pub webhook_local: bool,
 }
 
 impl Default for ManagerArgs {
@@ -75,6 +86,9 @@ impl Default for ManagerArgs {
             log_format: LogFormat::Human,
             log_level: "info".into(),
             zap_devel: false,
+            webhook_port: crate::webhook::DEFAULT_PORT,
+            webhook_cert_dir: crate::webhook::DEFAULT_CERT_DIR.into(),
+            webhook_local: false,
         }
     }
 }
@@ -151,5 +165,28 @@ mod tests {
         assert!(o.metrics.is_none());
         assert!(o.leader_election.is_none());
         assert_eq!(o.health_probe_bind_address.as_deref(), Some(":8081"));
+    }
+
+    #[test]
+    fn webhook_flags_default_like_controller_runtime() {
+        let defaults = Cli::parse_from(["op"]).manager;
+        assert_eq!(defaults.webhook_port, 9443);
+        assert_eq!(
+            defaults.webhook_cert_dir,
+            PathBuf::from("/tmp/k8s-webhook-server/serving-certs")
+        );
+        assert!(!defaults.webhook_local);
+        assert_eq!(defaults.webhook_port, ManagerArgs::default().webhook_port);
+        let local = Cli::parse_from([
+            "op",
+            "--webhook-local",
+            "--webhook-port=0",
+            "--webhook-cert-dir",
+            "certs",
+        ])
+        .manager;
+        assert!(local.webhook_local);
+        assert_eq!(local.webhook_port, 0);
+        assert_eq!(local.webhook_cert_dir, PathBuf::from("certs"));
     }
 }

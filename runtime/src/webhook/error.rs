@@ -34,6 +34,19 @@ pub enum WebhookError {
     /// Two handlers were registered for the same path.
     #[error("two webhooks registered for path {0}")]
     DuplicatePath(String),
+    /// Installing (or removing) the local webhook configurations in the API server failed.
+    #[error("installing the local webhooks: {what}: {source}")]
+    Install {
+        /// What was being written (`MutatingWebhookConfiguration mutating-webhook-configuration`).
+        what: String,
+        /// The API server's answer.
+        #[source]
+        source: kube::Error,
+    },
+    /// A converted kind's CRD is not in the API server, so its conversion cannot be pointed at
+    /// the local server.
+    #[error("the CRD {0} is not installed in the API server: install the CRDs first (`make install`, or TestEnv::builder().crds_from_dir(\"config/crd/bases\"))")]
+    CrdMissing(String),
 }
 
 impl From<WebhookError> for crate::Error {

@@ -10,6 +10,12 @@
 //!   with [`conversion!`](crate::conversion) (hub and spokes); [`check_round_trip`] tests that
 //!   a version survives the trip to the hub and back.
 //!
+//! Registrations are also recorded as [`Declarations`]: `manifests` writes
+//! `config/webhook/manifests.yaml` and CRD `spec.conversion` from them
+//! ([`run_with_webhooks`](crate::manifests::run_with_webhooks)), [`add_to_manager`] runs the
+//! server from the manager flags, and [`local`] installs the same configurations pointing at
+//! `https://127.0.0.1:<port>` for `make run --webhook-local` and tests ([`LocalWebhooks`]).
+//!
 //! Paths follow controller-runtime ([`mutate_path`], [`validate_path`], [`CONVERT_PATH`]), so
 //! kubebuilder-style webhook configurations match. The server listens on 9443 with
 //! `tls.crt`/`tls.key` from [`DEFAULT_CERT_DIR`], reloads them when they change
@@ -20,23 +26,33 @@
 //! let server = WebhookServer::builder()
 //!     .defaulter::<Memcached>(MemcachedDefaulter)
 //!     .validator::<Memcached>(MemcachedValidator)
-//!     .conversion()
+//!     .conversion::<Memcached>()
 //!     .build()?;
 //! manager.add(server); // or: server.run(shutdown_future).await?
+//! // in main: kubeforge::webhook::add_to_manager(&mut manager, builder, &cli.manager).await?
 //! ```
 
 mod admission;
 mod certs;
 mod conversion;
+mod declare;
 mod error;
+pub mod local;
 mod patch;
 mod paths;
 mod review;
 mod server;
+mod setup;
 
 pub use admission::{Defaulter, Denied, Validator, Warnings};
 pub use certs::{CA_FILE, CERT_FILE, CertWatcher, KEY_FILE, SelfSigned, generate_self_signed};
 pub use conversion::{RoundTripError, check_round_trip};
+pub use declare::{
+    AdmissionDeclaration, AdmissionType, Configurations, ConversionHub, Declarations, Endpoint,
+    MUTATING_CONFIGURATION, SERVICE_NAME, SERVICE_NAMESPACE, VALIDATING_CONFIGURATION,
+};
+pub use local::LocalWebhooks;
+pub use setup::add_to_manager;
 pub use error::WebhookError;
 pub use paths::{CONVERT_PATH, mutate_path, validate_path};
 pub use review::WebhookObject;

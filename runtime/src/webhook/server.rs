@@ -19,7 +19,8 @@ use crate::server::conn::{self, HttpVersions};
 
 use super::{
     CertWatcher, Defaulter, Validator, WebhookError, WebhookObject,
-    paths::{CONVERT_PATH, mutate_path, validate_path},
+    declare::{AdmissionDeclaration, AdmissionType, ConversionHub, Declarations},
+    paths::CONVERT_PATH,
     review::{self, AdmissionHandler},
 };
 
@@ -71,11 +72,23 @@ enum Route {
     Convert,
 }
 
-/// Registers webhooks and options; [`WebhookServer::builder`] starts one.
+/// Registers webhooks and options; [`WebhookServer::builder`] starts one. Besides the
+/// handlers it records what was registered ([`WebhookServerBuilder::declarations`]), from which
+/// the manifests and the local installation are generated.
 pub struct WebhookServerBuilder {
     options: WebhookOptions,
     routes: BTreeMap<String, Route>,
     duplicate: Option<String>,
+    declarations: Declarations,
+}
+
+impl std::fmt::Debug for WebhookServerBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebhookServerBuilder")
+            .field("options", &self.options)
+            .field("declarations", &self.declarations)
+            .finish_non_exhaustive()
+    }
 }
 
 impl WebhookServerBuilder {
@@ -114,25 +127,77 @@ impl WebhookServerBuilder {
         self
     }
 
-    /// Serves `defaulter` for kind `K` at `/mutate-<group>-<version>-<kind>`.
+    fn admission(
+        mut self,
+        declaration: AdmissionDeclaration,
+        handler: review::AdmissionHandler,
+    ) -> Self {
+        let path = declaration.path.clone();
+        self.declarations.admission.push(declaration);
+        self.route(path, Route::Admission(handler))
+    }
+
+    /// Serves `defaulter` for kind `K` at `/mutate-<group>-<version>-<kind>`, registered for
+    /// CREATE and UPDATE (kubebuilder's `verbs=create;update`).
     #[must_use]
     pub fn defaulter<K: WebhookObject>(self, defaulter: impl Defaulter<K>) -> Self {
-        let path = mutate_path(&K::group(&()), &K::version(&()), &K::kind(&()));
-        self.route(path, Route::Admission(review::defaulting(defaulter)))
+        let declaration =
+            AdmissionDeclaration::new::<K>(AdmissionType::Mutating, vec!["CREATE", "UPDATE"]);
+        self.admission(declaration, review::defaulting(defaulter))
     }
 
-    /// Serves `validator` for kind `K` at `/validate-<group>-<version>-<kind>`.
+    /// Serves `validator` for kind `K` at `/validate-<group>-<version>-<kind>`, registered for
+    /// CREATE and UPDATE; [`validator_with_delete`](Self::validator_with_delete) adds DELETE.
     #[must_use]
     pub fn validator<K: WebhookObject>(self, validator: impl Validator<K>) -> Self {
-        let path = validate_path(&K::group(&()), &K::version(&()), &K::kind(&()));
-        self.route(path, Route::Admission(review::validating(validator)))
+        let declaration =
+            AdmissionDeclaration::new::<K>(AdmissionType::Validating, vec!["CREATE", "UPDATE"]);
+        self.admission(declaration, review::validating(validator))
     }
 
-    /// Serves the CRD conversion webhook at `/convert`, converting through the conversions
-    /// registered with [`conversion!`](crate::conversion) ([`crate::scheme::review`]).
+    /// Like [`validator`](Self::validator), also registered for DELETE, so
+    /// [`Validator::validate_delete`] is called (kubebuilder's `verbs=create;update;delete`).
     #[must_use]
-    pub fn conversion(self) -> Self {
-        self.route(CONVERT_PATH.to_string(), Route::Convert)
+    pub fn validator_with_delete<K: WebhookObject>(self, validator: impl Validator<K>) -> Self {
+        let declaration = AdmissionDeclaration::new::<K>(
+            AdmissionType::Validating,
+            vec!["CREATE", "UPDATE", "DELETE"],
+        );
+        self.admission(declaration, review::validating(validator))
+    }
+
+    /// Declares that the CRD of `Hub`'s kind converts through this server (its manifests get
+    /// `spec.conversion` with strategy `Webhook`) and serves `/convert`. The endpoint converts
+    /// every kind through the conversions registered with [`conversion!`](crate::conversion)
+    /// ([`crate::scheme::review`]); calling this for several kinds serves it once.
+    #[must_use]
+    pub fn conversion<Hub: WebhookObject>(mut self) -> Self {
+        let hub = ConversionHub::new::<Hub>();
+        if self
+            .declarations
+            .conversions
+            .iter()
+            .any(|h| h.group == hub.group && h.kind == hub.kind)
+        {
+            return self;
+        }
+        let first = self.declarations.conversions.is_empty();
+        self.declarations.conversions.push(hub);
+        if first {
+            self.route(CONVERT_PATH.to_string(), Route::Convert)
+        } else {
+            self
+        }
+    }
+
+    /// What was registered: the admission webhooks and the converted kinds.
+    pub fn declarations(&self) -> &Declarations {
+        &self.declarations
+    }
+
+    /// The options set so far.
+    pub fn current_options(&self) -> &WebhookOptions {
+        &self.options
     }
 
     /// The server; fails if two webhooks claim the same path.
@@ -170,6 +235,7 @@ impl WebhookServer {
             options: WebhookOptions::default(),
             routes: BTreeMap::new(),
             duplicate: None,
+            declarations: Declarations::default(),
         }
     }
 

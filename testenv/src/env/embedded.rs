@@ -11,6 +11,8 @@ use crate::server::Server;
 pub struct Embedded {
     /// The HTTPS server (stopped on drop).
     pub server: Server,
+    /// The server's state (webhook service routes are registered on it).
+    pub api: std::sync::Arc<Api>,
     /// Holds the kubeconfig and CA files until the environment is dropped.
     _dir: tempfile::TempDir,
 }
@@ -41,7 +43,7 @@ pub fn install_crds(api: &Api, crds: Vec<Value>) -> Result<(), Error> {
 pub async fn start(options: ApiOptions, crds: Vec<Value>) -> Result<TestEnv, Error> {
     let api = Api::new(options);
     install_crds(&api, crds)?;
-    let server = Server::start(api, 0).await?;
+    let server = Server::start(api.clone(), 0).await?;
     let dir = tempfile::Builder::new()
         .prefix("kubeforge-testenv-")
         .tempdir()
@@ -53,7 +55,11 @@ pub async fn start(options: ApiOptions, crds: Vec<Value>) -> Result<TestEnv, Err
     crate::kubeconfig::write(&kubeconfig_path, &server.url(), server.ca_pem())?;
     let client = crate::kubeconfig::client_from(&kubeconfig_path).await?;
     Ok(TestEnv {
-        backend: Backend::Embedded(Embedded { server, _dir: dir }),
+        backend: Backend::Embedded(Embedded {
+            server,
+            api,
+            _dir: dir,
+        }),
         client,
         kubeconfig_path,
         namespace: "default".into(),

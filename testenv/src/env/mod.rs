@@ -4,6 +4,7 @@
 mod crds;
 mod embedded;
 mod existing;
+mod webhooks;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -74,6 +75,9 @@ impl TestEnvBuilder {
         let crds = crds::load(&self.crds)?;
         match std::env::var(MODE_VAR).ok().as_deref() {
             None | Some("") | Some("embedded") => embedded::start(self.options, crds).await,
+            Some("existing") if !self.options.service_routes.is_empty() => {
+                Err(webhooks::routes_need_embedded(&self.options.service_routes))
+            }
             Some("existing") => existing::start(crds).await,
             Some(other) => Err(Error::UnknownMode(other.to_string())),
         }

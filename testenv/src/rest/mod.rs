@@ -17,6 +17,8 @@ pub mod table;
 pub mod watch;
 pub mod write;
 
+use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -50,6 +52,8 @@ pub struct ApiOptions {
     pub bookmark_interval: Duration,
     /// How many events the watch history keeps before older resourceVersions expire.
     pub history_limit: usize,
+    /// Webhook service routes registered before start: (namespace, name, address).
+    pub service_routes: Vec<(String, String, SocketAddr)>,
 }
 
 impl Default for ApiOptions {
@@ -58,6 +62,7 @@ impl Default for ApiOptions {
             policy: Policy::default(),
             bookmark_interval: Duration::from_secs(60),
             history_limit: 10_000,
+            service_routes: Vec::new(),
         }
     }
 }
@@ -67,6 +72,8 @@ pub struct Api {
     cluster: Mutex<Cluster>,
     /// The server's tunables.
     pub options: ApiOptions,
+    /// Where webhook service references lead: (namespace, name) → address.
+    service_routes: Mutex<HashMap<(String, String), SocketAddr>>,
 }
 
 impl Api {
@@ -80,9 +87,15 @@ impl Api {
         };
         write::bootstrap(&mut cluster);
         cluster.store.compact();
+        let routes = options
+            .service_routes
+            .iter()
+            .map(|(ns, name, to)| ((ns.clone(), name.clone()), *to))
+            .collect();
         Arc::new(Api {
             cluster: Mutex::new(cluster),
             options,
+            service_routes: Mutex::new(routes),
         })
     }
 
@@ -91,6 +104,24 @@ impl Api {
         // A panic while holding the lock cannot leave the store half-written in a way that
         // matters more than failing every later request, so recover the guard.
         self.cluster.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Makes webhook calls to the service `namespace/name` (any port) connect to `to`: the
+    /// embedded server has no cluster network to resolve services through.
+    pub fn route_service(&self, namespace: &str, name: &str, to: SocketAddr) {
+        self.service_routes
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert((namespace.to_string(), name.to_string()), to);
+    }
+
+    /// The address registered for the service `namespace/name`, if any.
+    pub fn service_route(&self, namespace: &str, name: &str) -> Option<SocketAddr> {
+        self.service_routes
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&(namespace.to_string(), name.to_string()))
+            .copied()
     }
 }
 
@@ -159,12 +190,13 @@ pub async fn handle(api: &Arc<Api>, req: Req) -> Reply {
     };
     match route {
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
-        Ok(Route::Object(target)) => handle_object(api, &req, target).await.into(),
+        Ok(Route::Object(target)) => crate::conversion::serve(api, &req, target).await.into(),
         Ok(other) => crate::discovery::serve(api, &req, other),
     }
 }
 
-async fn handle_object(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, ApiError> {
+/// Answers a request to an object, a collection or a subresource, as stored (no conversion).
+pub(crate) async fn handle_object(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, ApiError> {
     let sub = target.subresource.as_deref();
     if let Some(s) = sub {
         let known = match s {

@@ -11,4 +11,5 @@ mod listing;
 mod patches;
 mod semantics;
 mod subresources;
+mod support;
 mod watch;

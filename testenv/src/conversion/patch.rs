@@ -1,0 +1,183 @@
+//! PATCH in a non-storage version, as kube-apiserver does it: the stored object is converted
+//! to the requested version, the patch applies there, the result is admitted in that version,
+//! converted back and written with a resourceVersion precondition. When the client gave no
+//! resourceVersion of its own, a conflict (a concurrent write between the read and the write)
+//! is retried on the fresh object.
+
+use std::sync::Arc;
+
+use http::Method;
+use serde_json::Value;
+
+use super::writes::{admitted_storage_form, with_warnings};
+use super::{Converter, inner_request};
+use crate::rest::patching::{self, PatchType};
+use crate::rest::route::Target;
+use crate::rest::write::{self, Endpoint};
+use crate::rest::{Api, Reply, Req, handle_object, json_body, meta};
+use crate::status::{ApiError, Cause};
+
+/// How many times a patch without a client precondition is retried on conflict.
+const ATTEMPTS: usize = 5;
+
+/// Parses a patch body: YAML for apply patches, JSON otherwise.
+fn patch_body(req: &Req, kind: PatchType) -> Result<Value, ApiError> {
+    if kind == PatchType::Apply {
+        let text =
+            std::str::from_utf8(&req.body).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        serde_saphyr::from_str::<Value>(text)
+            .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")))
+    } else {
+        json_body(req)
+    }
+}
+
+/// Whether the patch itself sets `metadata.resourceVersion` (a client precondition).
+pub fn sets_resource_version(kind: PatchType, doc: &Value) -> bool {
+    match kind {
+        PatchType::Json => doc.as_array().is_some_and(|ops| {
+            ops.iter()
+                .any(|op| op["path"].as_str() == Some("/metadata/resourceVersion"))
+        }),
+        _ => doc["metadata"]["resourceVersion"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty()),
+    }
+}
+
+/// PATCH on an object or its status in the requested version.
+pub async fn patch(
+    api: &Arc<Api>,
+    req: &Req,
+    target: &Target,
+    storage: Target,
+    conv: &Converter,
+) -> Result<Reply, ApiError> {
+    let kind = PatchType::from_content_type(&req.content_type)?;
+    let doc = patch_body(req, kind)?;
+    let served = conv.served();
+    let name = target.name.as_deref().unwrap_or_default();
+    let ns = write::ns_of(target);
+    let endpoint = write::endpoint_of(target);
+    let manager = req.query.get("fieldManager").unwrap_or_default();
+    let applying = kind == PatchType::Apply && endpoint == Endpoint::Main;
+    if kind == PatchType::Apply && manager.is_empty() {
+        return Err(ApiError::invalid(
+            served,
+            name,
+            vec![Cause {
+                reason: "FieldValueRequired".into(),
+                message: "Required value: is required for apply patch".into(),
+                field: "fieldManager".into(),
+            }],
+        ));
+    }
+    let retry = !sets_resource_version(kind, &doc);
+    let key = conv.storage().storage_key.clone();
+    for _ in 0..ATTEMPTS {
+        let existing = api.lock().store.get(&key, ns, name);
+        let Some(existing) = existing else {
+            if applying {
+                return apply_create(api, req, storage, conv, doc).await;
+            }
+            return Err(ApiError::not_found(served, name));
+        };
+        let current_rv = meta::meta_str(&existing, "resourceVersion")
+            .unwrap_or_default()
+            .to_string();
+        let uid = meta::meta_str(&existing, "uid")
+            .unwrap_or_default()
+            .to_string();
+        let before = conv
+            .to_served(write::as_version(conv.storage(), &existing))
+            .await?;
+        let mut working = before.clone();
+        if applying {
+            api.lock()
+                .applied
+                .prune_dropped((&key, ns, name), &uid, manager, &doc, &mut working);
+        }
+        patching::apply_patch(served, kind, &mut working, &doc)?;
+        let patched_rv = meta::meta_str(&working, "resourceVersion").unwrap_or_default();
+        if !patched_rv.is_empty() && patched_rv != current_rv {
+            return Err(ApiError::conflict(served, name));
+        }
+        meta::ensure_metadata(&mut working);
+        working["metadata"]["resourceVersion"] = Value::String(current_rv);
+        let (stored, warnings) = admitted_storage_form(conv, req, working, Some(&before)).await?;
+        let inner = inner_request(req, Method::PUT, Some(&stored));
+        match handle_object(api, &inner, storage.clone()).await {
+            Err(e) if e.code == 409 && e.reason == "Conflict" && retry => continue,
+            Err(e) => return Err(e),
+            Ok(reply) => {
+                if applying && !req.query.dry_run() {
+                    api.lock()
+                        .applied
+                        .record((&key, ns, name), &uid, manager, doc);
+                }
+                return Ok(with_warnings(conv.reply_to_served(reply).await?, warnings));
+            }
+        }
+    }
+    Err(ApiError::conflict(served, name))
+}
+
+/// An apply patch for an object that does not exist: created from the applied configuration.
+async fn apply_create(
+    api: &Arc<Api>,
+    req: &Req,
+    storage: Target,
+    conv: &Converter,
+    doc: Value,
+) -> Result<Reply, ApiError> {
+    let name = storage.name.clone().unwrap_or_default();
+    let ns = write::ns_of(&storage).to_string();
+    let mut object = doc.clone();
+    meta::ensure_metadata(&mut object);
+    object["metadata"]["name"] = Value::String(name.clone());
+    let (stored, warnings) = admitted_storage_form(conv, req, object, None).await?;
+    let collection = Target {
+        name: None,
+        subresource: None,
+        ..storage
+    };
+    let inner = inner_request(req, Method::POST, Some(&stored));
+    let reply = handle_object(api, &inner, collection).await?;
+    if let Reply::Json { body, .. } = &reply
+        && !req.query.dry_run()
+    {
+        let uid = meta::meta_str(body, "uid").unwrap_or_default();
+        let manager = req.query.get("fieldManager").unwrap_or_default();
+        let key = conv.storage().storage_key.clone();
+        api.lock()
+            .applied
+            .record((&key, &ns, &name), uid, manager, doc);
+    }
+    Ok(with_warnings(conv.reply_to_served(reply).await?, warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn client_preconditions() {
+        assert!(sets_resource_version(
+            PatchType::Merge,
+            &json!({"metadata": {"resourceVersion": "5"}})
+        ));
+        assert!(!sets_resource_version(
+            PatchType::Merge,
+            &json!({"spec": {"a": 1}})
+        ));
+        assert!(sets_resource_version(
+            PatchType::Json,
+            &json!([{"op": "test", "path": "/metadata/resourceVersion", "value": "5"}])
+        ));
+        assert!(!sets_resource_version(
+            PatchType::Json,
+            &json!([{"op": "replace", "path": "/spec/a", "value": 1}])
+        ));
+    }
+}

@@ -1,0 +1,3 @@
+//! Test support shared by conformance modules.
+
+pub mod webhook_server;

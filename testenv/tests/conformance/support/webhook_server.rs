@@ -1,0 +1,176 @@
+//! A tiny HTTPS server for webhook tests: serves JSON POSTs from an async handler closure,
+//! with a certificate from its own fresh CA (so tests can pass the right, or a wrong,
+//! caBundle).
+
+#![allow(dead_code)]
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, KeyUsagePurpose};
+use rustls_pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+use serde_json::Value;
+use tokio::net::TcpListener;
+use tokio_rustls::TlsAcceptor;
+
+type Handler =
+    dyn Fn(String, Value) -> std::pin::Pin<Box<dyn Future<Output = Value> + Send>> + Send + Sync;
+
+/// A running HTTPS webhook on 127.0.0.1; dropping it stops the server.
+pub struct WebhookServer {
+    addr: SocketAddr,
+    ca_pem: String,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for WebhookServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// A CA and a server certificate for `names` (plus `localhost` and `127.0.0.1`).
+fn certificates(names: &[&str]) -> (String, Arc<rustls::ServerConfig>) {
+    let ca_key = KeyPair::generate().unwrap();
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params
+        .distinguished_name
+        .push(DnType::CommonName, "webhook-test-ca");
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca_params.key_usages = vec![
+        KeyUsagePurpose::KeyCertSign,
+        KeyUsagePurpose::DigitalSignature,
+    ];
+    let ca_cert = ca_params.self_signed(&ca_key).unwrap();
+    let issuer = Issuer::new(ca_params, ca_key);
+    let mut sans: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    sans.extend(["localhost".to_string(), "127.0.0.1".to_string()]);
+    let key = KeyPair::generate().unwrap();
+    let cert = CertificateParams::new(sans)
+        .unwrap()
+        .signed_by(&key, &issuer)
+        .unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![CertificateDer::from(cert.der().to_vec())],
+            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
+        )
+        .unwrap();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    (ca_cert.pem(), Arc::new(config))
+}
+
+impl WebhookServer {
+    /// Starts serving on 127.0.0.1 (random port). `handler` gets the request path and the
+    /// JSON body and returns the JSON answer (HTTP 200). The certificate names `names`
+    /// (for example `hook.default.svc`) besides `localhost` and `127.0.0.1`.
+    pub async fn start<F, Fut>(names: &[&str], handler: F) -> WebhookServer
+    where
+        F: Fn(String, Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Value> + Send + 'static,
+    {
+        let handler: Arc<Handler> = Arc::new(move |path, body| Box::pin(handler(path, body)));
+        let (ca_pem, config) = certificates(names);
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let acceptor = TlsAcceptor::from(config);
+        let task = tokio::spawn(async move {
+            let mut connections = tokio::task::JoinSet::new();
+            loop {
+                let Ok((tcp, _)) = listener.accept().await else {
+                    continue;
+                };
+                let acceptor = acceptor.clone();
+                let handler = handler.clone();
+                connections.spawn(async move {
+                    let Ok(tls) = acceptor.accept(tcp).await else {
+                        return;
+                    };
+                    let service = service_fn(move |req: http::Request<hyper::body::Incoming>| {
+                        let handler = handler.clone();
+                        async move {
+                            let path = req.uri().path().to_string();
+                            let bytes = req.into_body().collect().await.unwrap().to_bytes();
+                            let body: Value = serde_json::from_slice(&bytes).unwrap_or_default();
+                            let answer = handler(path, body).await;
+                            let out = serde_json::to_vec(&answer).unwrap();
+                            Ok::<_, Infallible>(
+                                http::Response::builder()
+                                    .header("content-type", "application/json")
+                                    .body(Full::new(Bytes::from(out)))
+                                    .unwrap(),
+                            )
+                        }
+                    });
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(tls), service)
+                        .await;
+                });
+            }
+        });
+        WebhookServer { addr, ca_pem, task }
+    }
+
+    /// The listening address (for `TestEnv::route_service`).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `https://127.0.0.1:<port><path>`
+    pub fn url(&self, path: &str) -> String {
+        format!("https://{}{path}", self.addr)
+    }
+
+    /// PEM of the CA that signed the server certificate.
+    pub fn ca_pem(&self) -> &str {
+        &self.ca_pem
+    }
+
+    /// The CA as a `caBundle` value (base64 of the PEM).
+    pub fn ca_bundle(&self) -> Value {
+        serde_json::to_value(k8s_openapi::ByteString(self.ca_pem.as_bytes().to_vec())).unwrap()
+    }
+}
+
+/// An AdmissionReview response allowing the request of `review`.
+pub fn allow(review: &Value) -> Value {
+    respond(review, serde_json::json!({"allowed": true}))
+}
+
+/// An AdmissionReview response with the given `response` fields (uid is filled in).
+pub fn respond(review: &Value, mut response: Value) -> Value {
+    response["uid"] = review["request"]["uid"].clone();
+    serde_json::json!({
+        "apiVersion": "admission.k8s.io/v1",
+        "kind": "AdmissionReview",
+        "response": response,
+    })
+}
+
+/// An AdmissionReview response allowing the request with a JSONPatch.
+pub fn patch(review: &Value, ops: Value) -> Value {
+    let encoded =
+        serde_json::to_value(k8s_openapi::ByteString(serde_json::to_vec(&ops).unwrap())).unwrap();
+    respond(
+        review,
+        serde_json::json!({"allowed": true, "patchType": "JSONPatch", "patch": encoded}),
+    )
+}
+
+/// An AdmissionReview response denying the request.
+pub fn deny(review: &Value, code: u16, message: &str) -> Value {
+    respond(
+        review,
+        serde_json::json!({"allowed": false, "status": {"code": code, "message": message}}),
+    )
+}
