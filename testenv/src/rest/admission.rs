@@ -1,6 +1,11 @@
 //! Admission of written objects, in the real server's order: built-in defaulting for
 //! built-in kinds; for custom resources pruning (with `fieldValidation` Strict/Warn/Ignore),
-//! schema defaulting and schema validation; for CRDs themselves the structural checks.
+//! schema defaulting and schema validation; for CRDs themselves the structural checks; for
+//! webhook configurations the real server's validation.
+//!
+//! A request with mutating webhooks runs this twice: first stopping after defaulting
+//! ([`Query::stop_before_validation`]), to get the object the webhooks mutate, then in full
+//! on what they return.
 
 use serde_json::Value;
 
@@ -66,7 +71,14 @@ pub fn admit(
     query: &Query,
 ) -> Result<Vec<String>, ApiError> {
     let validation = FieldValidation::from_query(query)?;
-    let meta_causes = super::meta::validate_labels_and_annotations(object);
+    // With mutating webhooks, the first phase stops after defaulting: validation runs on
+    // the object the webhooks return.
+    let mutation_only = query.stops_before_validation();
+    let meta_causes = if mutation_only {
+        Vec::new()
+    } else {
+        super::meta::validate_labels_and_annotations(object)
+    };
     if !meta_causes.is_empty() {
         return Err(ApiError::invalid(def, &name_of(object), meta_causes));
     }
@@ -90,6 +102,9 @@ pub fn admit(
             }
         }
         schema::apply_defaults(object, openapi);
+        if mutation_only {
+            return Ok(warnings);
+        }
         let errors = match old {
             Some(old) => schema::validate_update(object, old, openapi),
             None => schema::validate(object, openapi),
@@ -101,6 +116,9 @@ pub fn admit(
     }
     if super::write::is_crd(def) {
         schema::apply_crd_defaults(object);
+        if mutation_only {
+            return Ok(warnings);
+        }
         let checked = match old {
             Some(old) => schema::check_structural_update(object, old),
             None => schema::check_structural(object),
@@ -111,5 +129,14 @@ pub fn admit(
         return Ok(warnings);
     }
     defaults::apply_builtin_defaults(&def.group, &def.version, &def.kind, object);
+    if mutation_only {
+        return Ok(warnings);
+    }
+    if let Some(mutating) = crate::webhooks::validate::configuration_kind(def) {
+        let causes = crate::webhooks::validate::configuration(object, old, mutating);
+        if !causes.is_empty() {
+            return Err(ApiError::invalid(def, &name_of(object), causes));
+        }
+    }
     Ok(warnings)
 }

@@ -219,6 +219,16 @@ pub(crate) async fn handle_object(api: &Arc<Api>, req: &Req, target: Target) -> 
             )))
         };
     }
+    if let Some(plan) = crate::webhooks::admission::plan(api, req, &target) {
+        return crate::webhooks::admission::run(api, req, &target, plan, dispatch).await;
+    }
+    dispatch(api, req, &target)
+}
+
+/// Runs the handler of a request on an object or collection (no admission webhooks).
+pub fn dispatch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
+    let target = target.clone();
+    let sub = target.subresource.as_deref();
     let watching = req.query.flag("watch") || target.legacy_watch;
     match (&req.method, target.name.as_deref(), sub) {
         (&Method::GET, None, _) if watching => watch::start(api, req, &target),

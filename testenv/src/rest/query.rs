@@ -2,9 +2,16 @@
 
 use std::collections::HashMap;
 
-/// Decoded query parameters (last value wins).
+/// Decoded query parameters (last value wins), plus internal flags no URL can set.
 #[derive(Debug, Clone, Default)]
-pub struct Query(HashMap<String, String>);
+pub struct Query(HashMap<String, String>, Internal);
+
+/// Flags the server sets on the requests it makes to itself.
+#[derive(Debug, Clone, Copy, Default)]
+struct Internal {
+    /// Admission stops before validation (after defaulting): the object mutating webhooks see.
+    stop_before_validation: bool,
+}
 
 fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
@@ -38,7 +45,24 @@ impl Query {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
             map.insert(percent_decode(k), percent_decode(v));
         }
-        Query(map)
+        Query(map, Internal::default())
+    }
+
+    /// Sets a parameter (requests the server makes to itself).
+    pub fn set(&mut self, key: &str, value: &str) {
+        self.0.insert(key.to_string(), value.to_string());
+    }
+
+    /// Makes admission stop after defaulting, before any validation: the first phase of a
+    /// write with mutating webhooks. Not reachable from a URL.
+    pub fn stop_before_validation(mut self) -> Self {
+        self.1.stop_before_validation = true;
+        self
+    }
+
+    /// Whether admission stops before validation (see [`Query::stop_before_validation`]).
+    pub fn stops_before_validation(&self) -> bool {
+        self.1.stop_before_validation
     }
 
     /// A parameter's value.
@@ -67,5 +91,8 @@ mod tests {
         assert_eq!(q.get("labelSelector"), Some("app=web,tier in (a)"));
         assert!(q.flag("watch"));
         assert_eq!(q.get("x"), Some(""));
+        assert!(!q.stops_before_validation());
+        assert!(!Query::parse(Some("stop_before_validation=true")).stops_before_validation());
+        assert!(q.stop_before_validation().stops_before_validation());
     }
 }

@@ -3,6 +3,7 @@
 //! `KUBEFORGE_TEST_CLUSTER=existing` against a real cluster.
 
 mod common;
+mod conversion;
 mod crds;
 mod crud;
 mod discovery;

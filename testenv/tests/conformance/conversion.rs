@@ -1,0 +1,412 @@
+//! CRD conversion webhooks: a kind served as `v1beta1` (`spec.host`) and `v1` (`spec.hostname`,
+//! the storage version), converted by an in-test HTTPS webhook. Objects written in one version
+//! read back in the other; lists, watches and patches work across versions; failures answer
+//! with the real server's 500 messages.
+//!
+//! In real-cluster mode the cluster must reach the webhook: these tests run only when
+//! `KUBEFORGE_TEST_WEBHOOK_HOST` names this machine's address as the cluster sees it.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures::StreamExt;
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::api::{
+    Api, ApiResource, DynamicObject, GroupVersionKind, ListParams, Patch, PatchParams, PostParams,
+    WatchEvent, WatchParams,
+};
+use kubeforge_testenv::{MODE_VAR, TestEnv};
+use serde_json::{Value, json};
+
+use crate::common::api_error;
+use crate::support::webhook_server::WebhookServer;
+
+/// What the in-test webhook does with a review.
+#[derive(Clone, Copy)]
+enum Behaviour {
+    /// Renames `spec.host` (v1beta1) and `spec.hostname` (v1) into each other.
+    Rename,
+    /// Answers `result.status: Failure` with a message.
+    Fail,
+    /// Converts, but changes `metadata.name`.
+    ChangeName,
+}
+
+/// One review the webhook received: its apiVersion, desiredAPIVersion and object count.
+#[derive(Debug, Clone, PartialEq)]
+struct Seen {
+    review_version: String,
+    desired: String,
+    objects: usize,
+}
+
+struct Fixture {
+    env: TestEnv,
+    group: String,
+    seen: Arc<Mutex<Vec<Seen>>>,
+    _hook: WebhookServer,
+}
+
+impl Fixture {
+    fn api(&self, version: &str) -> Api<DynamicObject> {
+        let gvk = GroupVersionKind::gvk(&self.group, version, "Gadget");
+        Api::namespaced_with(
+            self.env.client(),
+            self.env.namespace(),
+            &ApiResource::from_gvk_with_plural(&gvk, "gadgets"),
+        )
+    }
+
+    fn object(&self, version: &str, name: &str, spec: Value) -> DynamicObject {
+        serde_json::from_value(json!({
+            "apiVersion": format!("{}/{version}", self.group), "kind": "Gadget",
+            "metadata": {"name": name}, "spec": spec,
+        }))
+        .unwrap()
+    }
+
+    fn reviews(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+fn rename(object: &Value, desired: &str) -> Value {
+    let mut o = object.clone();
+    if let Some(spec) = o["spec"].as_object_mut() {
+        let (from, to) = if desired.ends_with("/v1") {
+            ("host", "hostname")
+        } else {
+            ("hostname", "host")
+        };
+        if let Some(v) = spec.remove(from) {
+            spec.insert(to.to_string(), v);
+        }
+    }
+    o["apiVersion"] = json!(desired);
+    o
+}
+
+/// The webhook's answer to `review`.
+fn answer(behaviour: Behaviour, review: &Value) -> Value {
+    let request = &review["request"];
+    let desired = request["desiredAPIVersion"].as_str().unwrap_or_default();
+    let objects = request["objects"].as_array().cloned().unwrap_or_default();
+    let response = match behaviour {
+        Behaviour::Fail => json!({
+            "uid": request["uid"],
+            "result": {"status": "Failure", "message": "hosts cannot be converted today"},
+        }),
+        Behaviour::Rename | Behaviour::ChangeName => {
+            let converted: Vec<Value> = objects
+                .iter()
+                .map(|o| {
+                    let mut c = rename(o, desired);
+                    if matches!(behaviour, Behaviour::ChangeName) {
+                        let name = c["metadata"]["name"].as_str().unwrap_or_default();
+                        c["metadata"]["name"] = json!(format!("{name}-renamed"));
+                    }
+                    c
+                })
+                .collect();
+            json!({"uid": request["uid"], "result": {"status": "Success"}, "convertedObjects": converted})
+        }
+    };
+    json!({"apiVersion": review["apiVersion"], "kind": "ConversionReview", "response": response})
+}
+
+fn gadget_crd(group: &str, client_config: Value, review_versions: &[&str]) -> CustomResourceDefinition {
+    let schema = |field: &str| {
+        json!({"openAPIV3Schema": {"type": "object", "properties": {
+            "spec": {"type": "object", "properties": {
+                field: {"type": "string"}, "port": {"type": "integer"}}},
+            "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}},
+        }}})
+    };
+    serde_json::from_value(json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": format!("gadgets.{group}")},
+        "spec": {
+            "group": group, "scope": "Namespaced",
+            "names": {"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
+            "versions": [
+                {"name": "v1beta1", "served": true, "storage": false, "schema": schema("host"),
+                 "subresources": {"status": {}}},
+                {"name": "v1", "served": true, "storage": true, "schema": schema("hostname"),
+                 "subresources": {"status": {}}},
+            ],
+            "conversion": {"strategy": "Webhook", "webhook": {
+                "conversionReviewVersions": review_versions, "clientConfig": client_config}},
+        },
+    }))
+    .unwrap()
+}
+
+/// A started environment with a Gadget CRD converted by a webhook behaving as asked, or
+/// None in real-cluster mode without `KUBEFORGE_TEST_WEBHOOK_HOST`.
+async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> Option<Fixture> {
+    let existing = std::env::var(MODE_VAR).is_ok_and(|m| m == "existing");
+    let host = match std::env::var("KUBEFORGE_TEST_WEBHOOK_HOST") {
+        Ok(h) if !h.is_empty() => h,
+        _ if existing => {
+            eprintln!("skipped: the cluster cannot reach the test webhook (set KUBEFORGE_TEST_WEBHOOK_HOST)");
+            return None;
+        }
+        _ => "127.0.0.1".to_string(),
+    };
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = seen.clone();
+    let hook = WebhookServer::start(&[host.as_str()], move |_path, review: Value| {
+        record.lock().unwrap().push(Seen {
+            review_version: review["apiVersion"].as_str().unwrap_or_default().into(),
+            desired: review["request"]["desiredAPIVersion"]
+                .as_str()
+                .unwrap_or_default()
+                .into(),
+            objects: review["request"]["objects"]
+                .as_array()
+                .map_or(0, Vec::len),
+        });
+        let out = answer(behaviour, &review);
+        async move { out }
+    })
+    .await;
+    let url = format!("https://{host}:{}/convert", hook.addr().port());
+    let group = format!("{tag}.conversion.kubeforge.dev");
+    let client_config = json!({"url": url, "caBundle": hook.ca_bundle()});
+    let env = TestEnv::builder()
+        .crd(gadget_crd(&group, client_config, review_versions))
+        .start()
+        .await
+        .expect("test environment starts");
+    Some(Fixture {
+        env,
+        group,
+        seen,
+        _hook: hook,
+    })
+}
+
+fn spec(o: &DynamicObject) -> &Value {
+    &o.data["spec"]
+}
+
+#[tokio::test]
+async fn written_in_one_version_read_in_the_other() {
+    let Some(f) = fixture("roundtrip", Behaviour::Rename, &["v1", "v1beta1"]).await else {
+        return;
+    };
+    let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
+    let pp = PostParams::default();
+    let created = beta
+        .create(&pp, &f.object("v1beta1", "old", json!({"host": "a.example", "port": 80})))
+        .await
+        .unwrap();
+    assert_eq!(created.types.as_ref().unwrap().api_version, format!("{}/v1beta1", f.group));
+    assert_eq!(spec(&created), &json!({"host": "a.example", "port": 80}));
+    let as_v1 = v1.get("old").await.unwrap();
+    assert_eq!(spec(&as_v1), &json!({"hostname": "a.example", "port": 80}));
+    assert_eq!(as_v1.metadata.uid, created.metadata.uid);
+
+    // Reads of the storage version never call the webhook.
+    let before = f.reviews().len();
+    v1.get("old").await.unwrap();
+    v1.list(&ListParams::default()).await.unwrap();
+    assert_eq!(f.reviews().len(), before);
+
+    v1.create(&pp, &f.object("v1", "new", json!({"hostname": "b.example"})))
+        .await
+        .unwrap();
+    let as_beta = beta.get("new").await.unwrap();
+    assert_eq!(spec(&as_beta), &json!({"host": "b.example"}));
+    assert_eq!(as_beta.types.as_ref().unwrap().api_version, format!("{}/v1beta1", f.group));
+
+    // Updates through the non-storage version are stored converted.
+    let mut changed = as_beta.clone();
+    changed.data["spec"]["host"] = json!("c.example");
+    let replaced = beta.replace("new", &pp, &changed).await.unwrap();
+    assert_eq!(spec(&replaced), &json!({"host": "c.example"}));
+    assert_eq!(spec(&v1.get("new").await.unwrap()), &json!({"hostname": "c.example"}));
+
+    let reviews = f.reviews();
+    assert!(reviews.iter().all(|s| s.review_version == "apiextensions.k8s.io/v1"));
+    assert!(reviews.iter().any(|s| s.desired == format!("{}/v1", f.group)));
+    let crds: Api<CustomResourceDefinition> = Api::all(f.env.client());
+    let crd = crds.get(&format!("gadgets.{}", f.group)).await.unwrap();
+    assert_eq!(crd.status.unwrap().stored_versions, Some(vec!["v1".to_string()]));
+
+    // Deleting through the non-storage version.
+    beta.delete("old", &Default::default()).await.unwrap();
+    assert_eq!(api_error(v1.get("old").await).code, 404);
+}
+
+type Events = futures::stream::BoxStream<'static, kube::Result<WatchEvent<DynamicObject>>>;
+
+async fn next_event(events: &mut Events) -> WatchEvent<DynamicObject> {
+    tokio::time::timeout(Duration::from_secs(10), events.next())
+        .await
+        .expect("an event within 10s")
+        .expect("the watch continues")
+        .expect("no watch error")
+}
+
+#[tokio::test]
+async fn list_and_watch_in_the_non_storage_version() {
+    let Some(f) = fixture("listwatch", Behaviour::Rename, &["v1"]).await else {
+        return;
+    };
+    let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
+    let pp = PostParams::default();
+    for (name, host) in [("one", "a"), ("two", "b")] {
+        v1.create(&pp, &f.object("v1", name, json!({"hostname": host})))
+            .await
+            .unwrap();
+    }
+    let before = f.reviews().len();
+    let list = beta.list(&ListParams::default()).await.unwrap();
+    let hosts: Vec<&Value> = list.items.iter().map(|o| &o.data["spec"]["host"]).collect();
+    assert_eq!(hosts, [&json!("a"), &json!("b")]);
+    let reviews = f.reviews();
+    assert_eq!(reviews.len(), before + 1, "one review for the whole list");
+    assert_eq!(reviews[before].objects, 2);
+    assert_eq!(reviews[before].desired, format!("{}/v1beta1", f.group));
+
+    let rv = list.metadata.resource_version.clone().unwrap();
+    let mut events = beta.watch(&WatchParams::default().timeout(20), &rv).await.unwrap().boxed();
+    v1.create(&pp, &f.object("v1", "three", json!({"hostname": "c"})))
+        .await
+        .unwrap();
+    match next_event(&mut events).await {
+        WatchEvent::Added(o) => {
+            assert_eq!(o.metadata.name.as_deref(), Some("three"));
+            assert_eq!(spec(&o), &json!({"host": "c"}));
+            assert_eq!(o.types.unwrap().api_version, format!("{}/v1beta1", f.group));
+        }
+        other => panic!("expected ADDED, got {other:?}"),
+    }
+    v1.patch(
+        "three",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"spec": {"hostname": "d"}})),
+    )
+    .await
+    .unwrap();
+    match next_event(&mut events).await {
+        WatchEvent::Modified(o) => assert_eq!(spec(&o), &json!({"host": "d"})),
+        other => panic!("expected MODIFIED, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn patches_apply_to_the_object_as_seen_in_their_version() {
+    let Some(f) = fixture("patching", Behaviour::Rename, &["v1"]).await else {
+        return;
+    };
+    let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
+    let created = v1
+        .create(
+            &PostParams::default(),
+            &f.object("v1", "p", json!({"hostname": "a", "port": 1})),
+        )
+        .await
+        .unwrap();
+    let pp = PatchParams::default();
+    let merged = beta
+        .patch("p", &pp, &Patch::Merge(json!({"spec": {"host": "b"}})))
+        .await
+        .unwrap();
+    assert_eq!(spec(&merged), &json!({"host": "b", "port": 1}));
+    assert_eq!(spec(&v1.get("p").await.unwrap()), &json!({"hostname": "b", "port": 1}));
+
+    let ops = json!([{"op": "replace", "path": "/spec/host", "value": "c"}]);
+    beta.patch("p", &pp, &Patch::Json::<()>(serde_json::from_value(ops).unwrap()))
+        .await
+        .unwrap();
+    assert_eq!(spec(&v1.get("p").await.unwrap())["hostname"], "c");
+
+    // A stale resourceVersion in the patch is a conflict, as on the storage version.
+    let stale = json!({"metadata": {"resourceVersion": created.metadata.resource_version}, "spec": {"host": "x"}});
+    assert_eq!(api_error(beta.patch("p", &pp, &Patch::Merge(stale)).await).code, 409);
+
+    let status = beta
+        .patch_status("p", &pp, &Patch::Merge(json!({"status": {"ready": true}})))
+        .await
+        .unwrap();
+    assert_eq!(status.data["status"]["ready"], true);
+    assert_eq!(v1.get("p").await.unwrap().data["status"]["ready"], true);
+
+    let apply = PatchParams::apply("conversion-test");
+    let applied = json!({"apiVersion": format!("{}/v1beta1", f.group), "kind": "Gadget",
+        "metadata": {"name": "q"}, "spec": {"host": "e", "port": 5}});
+    let created = beta.patch("q", &apply, &Patch::Apply(applied.clone())).await.unwrap();
+    assert_eq!(spec(&created), &json!({"host": "e", "port": 5}));
+    let mut again = applied;
+    again["spec"] = json!({"host": "f", "port": 5});
+    beta.patch("q", &apply, &Patch::Apply(again)).await.unwrap();
+    assert_eq!(spec(&v1.get("q").await.unwrap()), &json!({"hostname": "f", "port": 5}));
+}
+
+#[tokio::test]
+async fn v1beta1_reviews_when_listed_first() {
+    let Some(f) = fixture("betareview", Behaviour::Rename, &["v1beta1", "v1"]).await else {
+        return;
+    };
+    f.api("v1beta1")
+        .create(&PostParams::default(), &f.object("v1beta1", "b", json!({"host": "h"})))
+        .await
+        .unwrap();
+    assert_eq!(spec(&f.api("v1").get("b").await.unwrap()), &json!({"hostname": "h"}));
+    let reviews = f.reviews();
+    assert!(!reviews.is_empty());
+    assert!(reviews.iter().all(|s| s.review_version == "apiextensions.k8s.io/v1beta1"));
+}
+
+#[tokio::test]
+async fn a_failing_webhook_answers_500_with_its_message() {
+    let Some(f) = fixture("failing", Behaviour::Fail, &["v1"]).await else {
+        return;
+    };
+    let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
+    v1.create(&PostParams::default(), &f.object("v1", "x", json!({"hostname": "a"})))
+        .await
+        .expect("the storage version needs no conversion");
+    let e = api_error(beta.get("x").await);
+    assert_eq!(e.code, 500);
+    assert_eq!(e.status, Some(kube::core::response::StatusSummary::Failure));
+    assert_eq!(
+        e.message,
+        format!("conversion webhook for {}/v1, Kind=Gadget failed: hosts cannot be converted today", f.group)
+    );
+    let e = api_error(
+        beta.create(&PostParams::default(), &f.object("v1beta1", "y", json!({"host": "b"})))
+            .await,
+    );
+    assert_eq!(e.code, 500);
+    assert_eq!(
+        e.message,
+        format!("conversion webhook for {}/v1beta1, Kind=Gadget failed: hosts cannot be converted today", f.group)
+    );
+    assert_eq!(api_error(v1.get("y").await).code, 404, "nothing stored");
+    let e = api_error(beta.list(&ListParams::default()).await);
+    assert_eq!(e.code, 500);
+    assert!(e.message.ends_with("failed: hosts cannot be converted today"), "{}", e.message);
+}
+
+#[tokio::test]
+async fn a_webhook_that_changes_the_name_is_refused() {
+    let Some(f) = fixture("renaming", Behaviour::ChangeName, &["v1"]).await else {
+        return;
+    };
+    let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
+    v1.create(&PostParams::default(), &f.object("v1", "n", json!({"hostname": "a"})))
+        .await
+        .unwrap();
+    let e = api_error(beta.get("n").await);
+    assert_eq!(e.code, 500);
+    assert_eq!(
+        e.message,
+        format!(
+            "conversion webhook for {}/v1, Kind=Gadget returned invalid object: must have the same name: n != n-renamed",
+            f.group
+        )
+    );
+}
