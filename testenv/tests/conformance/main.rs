@@ -2,6 +2,8 @@
 //! is installed). They describe Kubernetes, not this implementation, so they also pass with
 //! `KUBEFORGE_TEST_CLUSTER=existing` against a real cluster.
 
+mod admission;
+mod admission_validation;
 mod common;
 mod conversion;
 mod crds;

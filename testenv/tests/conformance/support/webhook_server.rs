@@ -22,9 +22,22 @@ use tokio_rustls::TlsAcceptor;
 type Handler =
     dyn Fn(String, Value) -> std::pin::Pin<Box<dyn Future<Output = Value> + Send>> + Send + Sync;
 
+/// Environment variable naming an address of this machine a real cluster can reach:
+/// webhook servers then listen on every interface and their URLs use that host.
+pub const HOST_VAR: &str = "KUBEFORGE_TEST_WEBHOOK_HOST";
+
+/// The host webhook URLs use: `KUBEFORGE_TEST_WEBHOOK_HOST`, or 127.0.0.1.
+pub fn webhook_host() -> String {
+    std::env::var(HOST_VAR)
+        .ok()
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "127.0.0.1".to_string())
+}
+
 /// A running HTTPS webhook on 127.0.0.1; dropping it stops the server.
 pub struct WebhookServer {
     addr: SocketAddr,
+    host: String,
     ca_pem: String,
     task: tokio::task::JoinHandle<()>,
 }
@@ -51,6 +64,10 @@ fn certificates(names: &[&str]) -> (String, Arc<rustls::ServerConfig>) {
     let issuer = Issuer::new(ca_params, ca_key);
     let mut sans: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     sans.extend(["localhost".to_string(), "127.0.0.1".to_string()]);
+    let host = webhook_host();
+    if !sans.contains(&host) {
+        sans.push(host);
+    }
     let key = KeyPair::generate().unwrap();
     let cert = CertificateParams::new(sans)
         .unwrap()
@@ -71,7 +88,8 @@ fn certificates(names: &[&str]) -> (String, Arc<rustls::ServerConfig>) {
 }
 
 impl WebhookServer {
-    /// Starts serving on 127.0.0.1 (random port). `handler` gets the request path and the
+    /// Starts serving on 127.0.0.1 (every interface with `KUBEFORGE_TEST_WEBHOOK_HOST`),
+    /// random port. `handler` gets the request path and the
     /// JSON body and returns the JSON answer (HTTP 200). The certificate names `names`
     /// (for example `hook.default.svc`) besides `localhost` and `127.0.0.1`.
     pub async fn start<F, Fut>(names: &[&str], handler: F) -> WebhookServer
@@ -81,7 +99,12 @@ impl WebhookServer {
     {
         let handler: Arc<Handler> = Arc::new(move |path, body| Box::pin(handler(path, body)));
         let (ca_pem, config) = certificates(names);
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let bind = if std::env::var(HOST_VAR).is_ok_and(|h| !h.is_empty()) {
+            "0.0.0.0:0"
+        } else {
+            "127.0.0.1:0"
+        };
+        let listener = TcpListener::bind(bind).await.unwrap();
         let addr = listener.local_addr().unwrap();
         let acceptor = TlsAcceptor::from(config);
         let task = tokio::spawn(async move {
@@ -118,17 +141,27 @@ impl WebhookServer {
                 });
             }
         });
-        WebhookServer { addr, ca_pem, task }
+        WebhookServer {
+            addr,
+            host: webhook_host(),
+            ca_pem,
+            task,
+        }
     }
 
-    /// The listening address (for `TestEnv::route_service`).
+    /// The loopback address of the server (for `TestEnv::route_service`).
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        SocketAddr::from(([127, 0, 0, 1], self.addr.port()))
     }
 
-    /// `https://127.0.0.1:<port><path>`
+    /// `https://<host>:<port><path>` (host 127.0.0.1 unless `KUBEFORGE_TEST_WEBHOOK_HOST`).
     pub fn url(&self, path: &str) -> String {
-        format!("https://{}{path}", self.addr)
+        format!("https://{}:{}{path}", self.host, self.addr.port())
+    }
+
+    /// A `clientConfig` with this server's URL and CA.
+    pub fn client_config(&self, path: &str) -> Value {
+        serde_json::json!({"url": self.url(path), "caBundle": self.ca_bundle()})
     }
 
     /// PEM of the CA that signed the server certificate.

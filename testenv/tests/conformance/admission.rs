@@ -1,0 +1,506 @@
+//! Admission webhooks: what kube-apiserver sends to Mutating- and
+//! ValidatingWebhookConfigurations and what it does with the answers.
+//!
+//! Every test runs an HTTPS webhook in the test process. Against a real cluster
+//! (`KUBEFORGE_TEST_CLUSTER=existing`) the cluster must reach it: the tests are skipped
+//! unless `KUBEFORGE_TEST_WEBHOOK_HOST` names an address of this machine the cluster can
+//! reach (webhooks then listen on every interface).
+
+use std::sync::{Arc, Mutex};
+
+use k8s_openapi::api::admissionregistration::v1::{
+    MutatingWebhookConfiguration, ValidatingWebhookConfiguration,
+};
+use k8s_openapi::api::core::v1::ConfigMap;
+use kube::api::{Api, ApiResource, DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
+use kubeforge_testenv::TestEnv;
+use serde_json::{Value, json};
+
+use crate::common::{Widget, api_error, env};
+use crate::support::webhook_server::{self, WebhookServer};
+
+/// One test's environment, and the webhook configurations it created (deleted by
+/// [`Ctx::cleanup`], as they are cluster-scoped on a real cluster).
+pub struct Ctx {
+    pub env: TestEnv,
+    configs: Mutex<Vec<(bool, String)>>,
+}
+
+/// Reviews a webhook received.
+pub type Seen = Arc<Mutex<Vec<Value>>>;
+
+impl Ctx {
+    /// The environment, or None (after saying why) on a real cluster that cannot reach
+    /// webhooks in this process.
+    pub async fn new() -> Option<Ctx> {
+        let env = env().await;
+        if env.is_existing_cluster() && std::env::var(webhook_server::HOST_VAR).is_err() {
+            eprintln!(
+                "skipping: the cluster must reach this process's webhook; set {} to an address of this machine it can reach",
+                webhook_server::HOST_VAR
+            );
+            return None;
+        }
+        Some(Ctx {
+            env,
+            configs: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub fn ns(&self) -> &str {
+        self.env.namespace()
+    }
+
+    /// A webhook entry: the given clientConfig and rules, limited to this test's namespace
+    /// (namespaceSelector), sideEffects None, 5 s timeout; `extra` fields override.
+    pub fn hook(&self, name: &str, client_config: Value, rules: Value, extra: Value) -> Value {
+        let mut hook = json!({
+            "name": name,
+            "clientConfig": client_config,
+            "rules": rules,
+            "sideEffects": "None",
+            "admissionReviewVersions": ["v1"],
+            "timeoutSeconds": 5,
+            "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": self.ns()}},
+        });
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            hook[k] = v.clone();
+        }
+        hook
+    }
+
+    fn config_name(&self, name: &str) -> String {
+        format!("{name}-{}", self.ns())
+    }
+
+    /// Creates a MutatingWebhookConfiguration `name` (suffixed with the namespace).
+    pub async fn mutating(&self, name: &str, hooks: Vec<Value>) {
+        let name = self.config_name(name);
+        let cfg: MutatingWebhookConfiguration = serde_json::from_value(json!({
+            "metadata": {"name": name}, "webhooks": hooks,
+        }))
+        .unwrap();
+        Api::<MutatingWebhookConfiguration>::all(self.env.client())
+            .create(&PostParams::default(), &cfg)
+            .await
+            .unwrap();
+        self.configs.lock().unwrap().push((true, name));
+    }
+
+    /// Creates a ValidatingWebhookConfiguration `name` (suffixed with the namespace).
+    pub async fn validating(&self, name: &str, hooks: Vec<Value>) {
+        let name = self.config_name(name);
+        let cfg: ValidatingWebhookConfiguration = serde_json::from_value(json!({
+            "metadata": {"name": name}, "webhooks": hooks,
+        }))
+        .unwrap();
+        Api::<ValidatingWebhookConfiguration>::all(self.env.client())
+            .create(&PostParams::default(), &cfg)
+            .await
+            .unwrap();
+        self.configs.lock().unwrap().push((false, name));
+    }
+
+    /// Deletes the configurations this test created.
+    pub async fn cleanup(self) {
+        let configs = std::mem::take(&mut *self.configs.lock().unwrap());
+        for (mutating, name) in configs {
+            let dp = DeleteParams::default();
+            if mutating {
+                let _ = Api::<MutatingWebhookConfiguration>::all(self.env.client())
+                    .delete(&name, &dp)
+                    .await;
+            } else {
+                let _ = Api::<ValidatingWebhookConfiguration>::all(self.env.client())
+                    .delete(&name, &dp)
+                    .await;
+            }
+        }
+    }
+
+    pub fn widgets(&self) -> Api<DynamicObject> {
+        let ar = ApiResource::erase::<Widget>(&());
+        Api::namespaced_with(self.env.client(), self.ns(), &ar)
+    }
+
+    pub fn configmaps(&self) -> Api<ConfigMap> {
+        Api::namespaced(self.env.client(), self.ns())
+    }
+}
+
+/// Rules for one resource of the conformance group (or the core group with `group: ""`).
+pub fn rules(group: &str, resources: &[&str], operations: &[&str]) -> Value {
+    json!([{"apiGroups": [group], "apiVersions": ["*"], "resources": resources, "operations": operations}])
+}
+
+/// A webhook that records every review and answers with `answer(review)`.
+pub async fn recording_server(
+    names: &[&str],
+    answer: impl Fn(&Value) -> Value + Send + Sync + 'static,
+) -> (WebhookServer, Seen) {
+    let seen: Seen = Arc::default();
+    let record = seen.clone();
+    let answer = Arc::new(answer);
+    let server = WebhookServer::start(names, move |_path, review| {
+        record.lock().unwrap().push(review.clone());
+        let answer = answer.clone();
+        async move { answer(&review) }
+    })
+    .await;
+    (server, seen)
+}
+
+pub fn widget_json(name: &str, spec: Value) -> DynamicObject {
+    serde_json::from_value(json!({
+        "apiVersion": "conformance.kubeforge.dev/v1", "kind": "Widget",
+        "metadata": {"name": name}, "spec": spec,
+    }))
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutation_runs_before_schema_validation() {
+    let Some(ctx) = Ctx::new().await else { return };
+    let (server, seen) = recording_server(&[], |review| {
+        webhook_server::patch(
+            review,
+            json!([{"op": "add", "path": "/spec/color", "value": "blue"}]),
+        )
+    })
+    .await;
+    ctx.mutating(
+        "default-color",
+        vec![ctx.hook(
+            "color.conformance.kubeforge.dev",
+            server.client_config("/mutate"),
+            rules("conformance.kubeforge.dev", &["widgets"], &["CREATE"]),
+            json!({}),
+        )],
+    )
+    .await;
+    // `color` is required by the schema: only the webhook's default makes this valid.
+    let created = ctx
+        .widgets()
+        .create(
+            &PostParams::default(),
+            &widget_json("defaulted", json!({"replicas": 2})),
+        )
+        .await
+        .expect("the webhook's default satisfies the schema");
+    assert_eq!(created.data["spec"]["color"], "blue");
+    let stored = ctx.widgets().get("defaulted").await.unwrap();
+    assert_eq!(stored.data["spec"]["color"], "blue");
+
+    let reviews = seen.lock().unwrap().clone();
+    assert_eq!(reviews.len(), 1, "one call for one create");
+    let review = &reviews[0];
+    assert_eq!(review["apiVersion"], "admission.k8s.io/v1");
+    let request = &review["request"];
+    assert_eq!(request["operation"], "CREATE");
+    assert_eq!(
+        request["kind"],
+        json!({"group": "conformance.kubeforge.dev", "version": "v1", "kind": "Widget"})
+    );
+    assert_eq!(
+        request["resource"],
+        json!({"group": "conformance.kubeforge.dev", "version": "v1", "resource": "widgets"})
+    );
+    assert_eq!(request["requestKind"], request["kind"]);
+    assert_eq!(request["requestResource"], request["resource"]);
+    assert_eq!(request["name"], "defaulted");
+    assert_eq!(request["namespace"], ctx.ns());
+    assert_eq!(request["dryRun"], false);
+    assert_eq!(request["options"]["kind"], "CreateOptions");
+    assert!(request["uid"].as_str().is_some_and(|u| !u.is_empty()));
+    assert!(request["userInfo"]["username"].is_string());
+    assert!(request["object"]["spec"].get("color").is_none());
+    assert!(request["oldObject"].is_null());
+    ctx.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutating_an_update_sees_the_old_object() {
+    let Some(ctx) = Ctx::new().await else { return };
+    let (server, seen) = recording_server(&[], |review| {
+        webhook_server::patch(
+            review,
+            json!([{"op": "add", "path": "/metadata/annotations", "value": {"mutated": "yes"}}]),
+        )
+    })
+    .await;
+    ctx.widgets()
+        .create(
+            &PostParams::default(),
+            &widget_json("w", json!({"color": "red", "replicas": 1})),
+        )
+        .await
+        .unwrap();
+    ctx.mutating(
+        "annotate",
+        vec![ctx.hook(
+            "annotate.conformance.kubeforge.dev",
+            server.client_config("/mutate"),
+            rules("conformance.kubeforge.dev", &["widgets"], &["UPDATE"]),
+            json!({}),
+        )],
+    )
+    .await;
+    let patched = ctx
+        .widgets()
+        .patch(
+            "w",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"color": "green"}})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(patched.data["spec"]["color"], "green");
+    assert_eq!(
+        patched
+            .metadata
+            .annotations
+            .unwrap()
+            .get("mutated")
+            .map(String::as_str),
+        Some("yes")
+    );
+    let request = seen.lock().unwrap()[0]["request"].clone();
+    assert_eq!(request["operation"], "UPDATE");
+    assert_eq!(request["options"]["kind"], "UpdateOptions");
+    assert_eq!(request["object"]["spec"]["color"], "green");
+    assert_eq!(request["oldObject"]["spec"]["color"], "red");
+    assert!(request.get("subResource").is_none());
+
+    // Server-side apply goes through the same webhooks.
+    let applied = ctx
+        .widgets()
+        .patch(
+            "w",
+            &PatchParams::apply("conformance").force(),
+            &Patch::Apply(json!({
+                "apiVersion": "conformance.kubeforge.dev/v1", "kind": "Widget",
+                "metadata": {"name": "w"}, "spec": {"color": "black"},
+            })),
+        )
+        .await
+        .unwrap();
+    assert_eq!(applied.data["spec"]["color"], "black");
+    assert_eq!(seen.lock().unwrap().len(), 2);
+    ctx.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn subresources_are_admitted_with_their_name() {
+    let Some(ctx) = Ctx::new().await else { return };
+    let (server, seen) = recording_server(&[], |review| {
+        if review["request"]["subResource"] == "scale" {
+            webhook_server::deny(review, 403, "scaling is frozen")
+        } else {
+            webhook_server::allow(review)
+        }
+    })
+    .await;
+    ctx.widgets()
+        .create(
+            &PostParams::default(),
+            &widget_json("s", json!({"color": "red", "replicas": 1})),
+        )
+        .await
+        .unwrap();
+    ctx.validating(
+        "subresources",
+        vec![ctx.hook(
+            "sub.conformance.kubeforge.dev",
+            server.client_config("/validate"),
+            rules(
+                "conformance.kubeforge.dev",
+                &["widgets/status", "widgets/scale"],
+                &["UPDATE"],
+            ),
+            json!({}),
+        )],
+    )
+    .await;
+    // The main resource is not covered by `widgets/status`.
+    ctx.widgets()
+        .patch(
+            "s",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"color": "blue"}})),
+        )
+        .await
+        .unwrap();
+    assert!(seen.lock().unwrap().is_empty());
+    ctx.widgets()
+        .patch_status(
+            "s",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"status": {"ready": true, "replicas": 1}})),
+        )
+        .await
+        .unwrap();
+    {
+        let seen = seen.lock().unwrap();
+        let request = &seen[0]["request"];
+        assert_eq!(request["subResource"], "status");
+        assert_eq!(request["requestSubResource"], "status");
+        assert_eq!(request["kind"]["kind"], "Widget");
+        assert_eq!(request["object"]["status"]["ready"], true);
+    }
+    let err = api_error(
+        ctx.widgets()
+            .patch_scale(
+                "s",
+                &PatchParams::default(),
+                &Patch::Merge(json!({"spec": {"replicas": 5}})),
+            )
+            .await,
+    );
+    assert_eq!(err.code, 403);
+    assert_eq!(
+        err.message,
+        "admission webhook \"sub.conformance.kubeforge.dev\" denied the request: scaling is frozen"
+    );
+    let seen = seen.lock().unwrap();
+    let request = &seen[1]["request"];
+    assert_eq!(
+        request["kind"],
+        json!({"group": "autoscaling", "version": "v1", "kind": "Scale"})
+    );
+    assert_eq!(request["resource"]["resource"], "widgets");
+    assert_eq!(request["object"]["spec"]["replicas"], 5);
+    assert_eq!(request["oldObject"]["spec"]["replicas"], 1);
+    drop(seen);
+    let unchanged = ctx.widgets().get("s").await.unwrap();
+    assert_eq!(unchanged.data["spec"]["replicas"], 1);
+    ctx.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reinvocation_if_needed() {
+    let Some(ctx) = Ctx::new().await else { return };
+    // "a" runs first (configurations in name order) and records its calls; "b" changes the
+    // object after it, so with IfNeeded "a" is called once more.
+    for (policy, expected_calls) in [("IfNeeded", 2), ("Never", 1)] {
+        let (a, a_seen) = recording_server(&[], webhook_server::allow).await;
+        let (b, _) = recording_server(&[], |review| {
+            webhook_server::patch(
+                review,
+                json!([{"op": "add", "path": "/metadata/labels", "value": {"b": "done"}}]),
+            )
+        })
+        .await;
+        let name = format!("reinvoke-{}", policy.to_lowercase());
+        ctx.mutating(
+            &format!("{name}-a"),
+            vec![ctx.hook(
+                "a.conformance.kubeforge.dev",
+                a.client_config("/a"),
+                rules("conformance.kubeforge.dev", &["widgets"], &["CREATE"]),
+                json!({"reinvocationPolicy": policy}),
+            )],
+        )
+        .await;
+        ctx.mutating(
+            &format!("{name}-b"),
+            vec![ctx.hook(
+                "b.conformance.kubeforge.dev",
+                b.client_config("/b"),
+                rules("conformance.kubeforge.dev", &["widgets"], &["CREATE"]),
+                json!({}),
+            )],
+        )
+        .await;
+        let created = ctx
+            .widgets()
+            .create(
+                &PostParams::default(),
+                &widget_json(&name, json!({"color": "red"})),
+            )
+            .await
+            .unwrap();
+        assert_eq!(created.metadata.labels.unwrap()["b"], "done");
+        let calls = a_seen.lock().unwrap().clone();
+        assert_eq!(calls.len(), expected_calls, "reinvocationPolicy {policy}");
+        if expected_calls == 2 {
+            // The second call sees the other webhook's change.
+            assert_eq!(
+                calls[1]["request"]["object"]["metadata"]["labels"]["b"],
+                "done"
+            );
+        }
+        // Remove this round's configurations before the next.
+        for suffix in ["a", "b"] {
+            Api::<MutatingWebhookConfiguration>::all(ctx.env.client())
+                .delete(
+                    &ctx.config_name(&format!("{name}-{suffix}")),
+                    &DeleteParams::default(),
+                )
+                .await
+                .unwrap();
+        }
+    }
+    ctx.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dry_run_reaches_webhooks_without_side_effects() {
+    let Some(ctx) = Ctx::new().await else { return };
+    let (server, seen) = recording_server(&[], |review| {
+        webhook_server::patch(
+            review,
+            json!([{"op": "add", "path": "/data", "value": {"k": "from-webhook"}}]),
+        )
+    })
+    .await;
+    ctx.mutating(
+        "dry",
+        vec![ctx.hook(
+            "dry.conformance.kubeforge.dev",
+            server.client_config("/m"),
+            rules("", &["configmaps"], &["CREATE"]),
+            json!({"sideEffects": "NoneOnDryRun"}),
+        )],
+    )
+    .await;
+    let cm: ConfigMap = serde_json::from_value(json!({"metadata": {"name": "dry"}})).unwrap();
+    let answered = ctx
+        .configmaps()
+        .create(
+            &PostParams {
+                dry_run: true,
+                ..Default::default()
+            },
+            &cm,
+        )
+        .await
+        .unwrap();
+    assert_eq!(answered.data.unwrap()["k"], "from-webhook");
+    let request = seen.lock().unwrap()[0]["request"].clone();
+    assert_eq!(request["dryRun"], true);
+    assert_eq!(request["options"]["dryRun"], json!(["All"]));
+    assert_eq!(api_error(ctx.configmaps().get("dry").await).code, 404);
+
+    // sideEffects other than None/NoneOnDryRun are refused by admissionregistration/v1.
+    let bad: Result<ValidatingWebhookConfiguration, _> = Api::all(ctx.env.client())
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(json!({
+                "metadata": {"name": ctx.config_name("side-effects")},
+                "webhooks": [ctx.hook("se.conformance.kubeforge.dev", server.client_config("/v"),
+                    rules("", &["configmaps"], &["CREATE"]), json!({"sideEffects": "Some"}))],
+            }))
+            .unwrap(),
+        )
+        .await;
+    let err = api_error(bad);
+    assert_eq!(err.code, 422);
+    assert!(
+        err.message.contains(
+            "webhooks[0].sideEffects: Unsupported value: \"Some\": supported values: \"None\", \"NoneOnDryRun\""
+        ),
+        "{}",
+        err.message
+    );
+    ctx.cleanup().await;
+}
