@@ -147,16 +147,16 @@ pub fn run(args: CreateWebhookArgs) -> Result<(), Error> {
 
 /// Refuses flag combinations that ask for nothing or make no sense.
 fn check_flags(args: &CreateWebhookArgs) -> Result<(), Error> {
+    if !args.conversion && !args.spokes.is_empty() {
+        return Err(Error::SpokeWithoutConversion {
+            spokes: args.spokes.join(","),
+        });
+    }
     if !args.defaulting && !args.programmatic_validation && !args.conversion {
         return Err(Error::NoWebhookType {
             group: args.group.clone(),
             version: args.version.clone(),
             kind: args.kind.clone(),
-        });
-    }
-    if !args.conversion && !args.spokes.is_empty() {
-        return Err(Error::SpokeWithoutConversion {
-            spokes: args.spokes.join(","),
         });
     }
     validate::dns1123_label(&args.version).map_err(|v| Error::InvalidInput {
