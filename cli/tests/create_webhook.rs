@@ -15,7 +15,14 @@ fn create_webhook<'a>(
     extra: &[&'a str],
 ) -> Vec<&'a str> {
     let mut args = vec![
-        "create", "webhook", "--group", group, "--version", version, "--kind", kind,
+        "create",
+        "webhook",
+        "--group",
+        group,
+        "--version",
+        version,
+        "--kind",
+        kind,
     ];
     args.extend_from_slice(extra);
     args
@@ -96,7 +103,10 @@ fn scaffolds_defaulting_validation_and_conversion() {
     assert_has(
         dir,
         "Makefile",
-        &["RUN_FLAGS += --webhook-local\n", "$(CARGO) run -- $(RUN_FLAGS)"],
+        &[
+            "RUN_FLAGS += --webhook-local\n",
+            "$(CARGO) run -- $(RUN_FLAGS)",
+        ],
     );
 
     // Conversion lives with the spoke, which stops being the storage version.
@@ -179,7 +189,9 @@ fn scaffolds_defaulting_validation_and_conversion() {
     assert_has(
         dir,
         "PROJECT",
-        &["  webhooks:\n    conversion: true\n    defaulting: true\n    spoke:\n    - v1beta1\n    validation: true\n    webhookVersion: v1\n"],
+        &[
+            "  webhooks:\n    conversion: true\n    defaulting: true\n    spoke:\n    - v1beta1\n    validation: true\n    webhookVersion: v1\n",
+        ],
     );
 }
 
@@ -218,7 +230,10 @@ fn a_second_webhook_type_keeps_the_first_and_the_users_code() {
     assert!(second.contains("use kubeforge::webhook::{Defaulter, Denied, Validator, Warnings};"));
     assert_eq!(second.matches("pub const TEAM_LABEL").count(), 1);
     let tests = read(dir, "tests/memcached_webhook.rs");
-    assert!(tests.starts_with(&tests_before), "the first test was rewritten");
+    assert!(
+        tests.starts_with(&tests_before),
+        "the first test was rewritten"
+    );
     assert!(tests.contains("async fn memcached_v1_is_validated()"));
     let registry = read(dir, "src/webhooks/mod.rs");
     assert_eq!(registry.matches(".defaulter::<").count(), 1, "{registry}");
@@ -257,7 +272,10 @@ fn a_second_webhook_type_keeps_the_first_and_the_users_code() {
         ),
     )
     .success();
-    assert!(dir.join("src/api/v1alpha1/memcached_conversion.rs").is_file());
+    assert!(
+        dir.join("src/api/v1alpha1/memcached_conversion.rs")
+            .is_file()
+    );
     let tests = read(dir, "tests/memcached_webhook.rs");
     assert_eq!(tests.matches("_converts_to_v1_and_back()").count(), 2);
     assert_eq!(
@@ -318,8 +336,8 @@ fn webhooks_for_built_in_kinds_warn_about_the_operators_own_objects() {
     for needle in [
         "warning: a webhook on Pod (v1)",
         "the operator's own included",
-        "namespaceSelector",
-        "values: [demo-system, kube-system]",
+        "config/webhook/pod_v1_mutating_scope.yaml gives it a namespaceSelector that leaves out demo-system",
+        "config/webhook/pod_v1_validating_scope.yaml gives it",
         "objectSelector",
     ] {
         assert!(run.stderr.contains(needle), "{needle}:\n{}", run.stderr);
@@ -348,9 +366,29 @@ fn webhooks_for_built_in_kinds_warn_about_the_operators_own_objects() {
     assert_has(
         dir,
         "PROJECT",
-        &["- domain: k8s.io\n  group: core\n  kind: Pod\n  path: k8s_openapi::api::core::v1::Pod\n  version: v1\n  webhooks:\n"],
+        &[
+            "- domain: k8s.io\n  group: core\n  kind: Pod\n  path: k8s_openapi::api::core::v1::Pod\n  version: v1\n  webhooks:\n",
+        ],
     );
     assert!(!dir.join("config/crd/patches").exists());
+    assert_has(
+        dir,
+        "config/webhook/pod_v1_mutating_scope.yaml",
+        &[
+            "kind: MutatingWebhookConfiguration\nmetadata:\n  name: mutating-webhook-configuration\nwebhooks:\n- name: mpod-v1.kb.io\n  namespaceSelector:",
+            "      operator: NotIn\n      values:\n      - demo-system\n      - kube-system\n",
+        ],
+    );
+    assert_has(
+        dir,
+        "config/webhook/pod_v1_validating_scope.yaml",
+        &["- name: vpod-v1.kb.io\n"],
+    );
+    assert_has(
+        dir,
+        "config/webhook/kustomization.yaml",
+        &["patches:\n- path: pod_v1_validating_scope.yaml\n- path: pod_v1_mutating_scope.yaml\n"],
+    );
 
     // A built-in kind that has a controller (create api --resource=false) keeps it.
     kubeforge(
@@ -363,6 +401,11 @@ fn webhooks_for_built_in_kinds_warn_about_the_operators_own_objects() {
         &create_webhook("apps", "v1", "Deployment", &["--defaulting"]),
     )
     .success();
+    assert_has(
+        dir,
+        "config/webhook/deployment_v1_mutating_scope.yaml",
+        &["- name: mdeployment-v1.apps.kb.io\n"],
+    );
     let project_file = read(dir, "PROJECT");
     assert!(
         project_file.contains("- controller: true\n  domain: k8s.io\n  group: apps\n  kind: Deployment\n  path: k8s_openapi::api::apps::v1::Deployment\n  version: v1\n  webhooks:\n    defaulting: true\n"),
@@ -469,7 +512,9 @@ fn refuses_what_kubebuilder_refuses_and_writes_nothing() {
         refused(
             dir,
             &create_webhook("cache", "v1", "Memcached", &[flag]),
-            &[&format!("the {which} webhook of cache/v1 Memcached already exists")],
+            &[&format!(
+                "the {which} webhook of cache/v1 Memcached already exists"
+            )],
         );
     }
     refused(
@@ -588,11 +633,7 @@ fn generated_rust_is_rustfmt_clean() {
             &create_webhook("cache", "v1", "Memcached", &["--programmatic-validation"]),
         )
         .success();
-        kubeforge(
-            dir,
-            &create_api("cache", "v1", "MemcachedCluster", &[]),
-        )
-        .success();
+        kubeforge(dir, &create_api("cache", "v1", "MemcachedCluster", &[])).success();
         kubeforge(
             dir,
             &create_webhook(

@@ -85,6 +85,7 @@ templates![
     "webhook/config/crd_conversion_patch.yaml",
     "webhook/config/crd_kustomizeconfig.yaml",
     "webhook/config/default_replacements.yaml",
+    "webhook/config/scope_patch.yaml",
 ];
 
 #[cfg(test)]

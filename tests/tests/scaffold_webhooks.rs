@@ -148,13 +148,12 @@ fn operator_with_defaulting_validation_conversion_and_a_built_in_webhook() {
                 "kind: Issuer",
                 "containerPort: 9443",
                 "secretName: webhook-server-cert",
+                "name: mpod-v1.kb.io\n  namespaceSelector:\n    matchExpressions:\n    - key: kubernetes.io/metadata.name\n      operator: NotIn\n      values:\n      - webhook-operator-system\n      - kube-system\n",
             ] {
                 assert_contains(&rendered, needle);
             }
             assert_eq!(
-                rendered
-                    .matches("cert-manager.io/inject-ca-from:")
-                    .count(),
+                rendered.matches("cert-manager.io/inject-ca-from:").count(),
                 3,
                 "the mutating and validating configurations and the CRD get the CA:\n{rendered}"
             );

@@ -101,6 +101,11 @@ pub fn run(args: CreateWebhookArgs) -> Result<(), Error> {
     scaffold.registration(&mut plan, requested, args.conversion)?;
     let run_flags_added = scaffold.project_wiring(&mut plan)?;
     scaffold.kustomize(&mut plan, all, args.conversion || had.conversion)?;
+    let scope_patches = if target.builtin {
+        scaffold.scope_patches(&mut plan, requested)?
+    } else {
+        Vec::new()
+    };
 
     let mut resource = existing.unwrap_or_else(|| Resource {
         api: None,
@@ -134,7 +139,7 @@ pub fn run(args: CreateWebhookArgs) -> Result<(), Error> {
     let changes = plan.commit()?;
     super::print_changes(&changes);
     if target.builtin {
-        eprintln!("{}", bootstrap_warning(&target, &project.project_name));
+        eprintln!("{}", bootstrap_warning(&target, &scope_patches));
     }
     if !run_flags_added {
         eprintln!(
@@ -434,7 +439,10 @@ impl Scaffold<'_> {
 
     /// The `use` lines of a new webhook file.
     fn imports(&self, types: Types) -> String {
-        let webhook = format!("use kubeforge::webhook::{{{}}};", webhook_imports(types).join(", "));
+        let webhook = format!(
+            "use kubeforge::webhook::{{{}}};",
+            webhook_imports(types).join(", ")
+        );
         if self.target.builtin {
             format!("use {};\n{webhook}", self.target.type_path)
         } else {
@@ -472,11 +480,7 @@ impl Scaffold<'_> {
         values.spoke_api_version = spoke_target.api_version.clone();
         values.spoke_module = spoke_target.type_module.clone();
         values.hub_module = format!("crate::{}", self.target.type_module);
-        values.fn_prefix = format!(
-            "{}_{}",
-            naming::snake_case(kind),
-            naming::file_stem(spoke)
-        );
+        values.fn_prefix = format!("{}_{}", naming::snake_case(kind), naming::file_stem(spoke));
         let hub = values.hub_version.clone();
         let spec = (format!("hub::{kind}Spec"), format!("{kind}Spec"));
         let status = (format!("hub::{kind}Status"), format!("{kind}Status"));
@@ -484,10 +488,18 @@ impl Scaffold<'_> {
             fields::mapping("spec", &spec.0, (&spoke_spec, spoke), (&hub_spec, &hub));
         values.spec_from_hub =
             fields::mapping("spec", &spec.1, (&hub_spec, &hub), (&spoke_spec, spoke));
-        values.status_to_hub =
-            fields::mapping("status", &status.0, (&spoke_status, spoke), (&hub_status, &hub));
-        values.status_from_hub =
-            fields::mapping("status", &status.1, (&hub_status, &hub), (&spoke_status, spoke));
+        values.status_to_hub = fields::mapping(
+            "status",
+            &status.0,
+            (&spoke_status, spoke),
+            (&hub_status, &hub),
+        );
+        values.status_from_hub = fields::mapping(
+            "status",
+            &status.1,
+            (&hub_status, &hub),
+            (&spoke_status, spoke),
+        );
         let conversion_mod = format!("{}_conversion", naming::snake_case(kind));
         let path = spoke_dir.join(format!("{}.rs", naming::file_stem(&conversion_mod)));
         plan.create(
@@ -535,7 +547,11 @@ impl Scaffold<'_> {
                         }
                     }
                 }
-                (self.render("webhook/test.rs", self.values)?, all, all_spokes)
+                (
+                    self.render("webhook/test.rs", self.values)?,
+                    all,
+                    all_spokes,
+                )
             }
         };
         if types.defaulting {
@@ -570,7 +586,12 @@ impl Scaffold<'_> {
 
     /// Plans src/webhooks/mod.rs (created on first use), the webhook module and the
     /// registrations of what this command adds.
-    fn registration(&self, plan: &mut Plan, requested: Types, conversion: bool) -> Result<(), Error> {
+    fn registration(
+        &self,
+        plan: &mut Plan,
+        requested: Types,
+        conversion: bool,
+    ) -> Result<(), Error> {
         plan.ensure("src/webhooks/mod.rs", || {
             self.render("webhook/mod.rs", self.values)
         })?;
@@ -607,18 +628,26 @@ impl Scaffold<'_> {
     /// Plans `pub mod webhooks;`, the server in main.rs and `--webhook-local` for `make run`.
     /// Returns whether the Makefile got the flag (its marker may predate webhooks).
     fn project_wiring(&self, plan: &mut Plan) -> Result<bool, Error> {
-        plan.insert("src/lib.rs", Marker("modules"), &["pub mod webhooks;".into()])?;
+        plan.insert(
+            "src/lib.rs",
+            Marker("modules"),
+            &["pub mod webhooks;".into()],
+        )?;
         let crate_name = &self.values.crate_name;
         plan.insert(
             "src/main.rs",
             Marker("webhook-builder"),
-            &[format!("let webhooks = {crate_name}::webhooks::register(webhooks);")],
+            &[format!(
+                "let webhooks = {crate_name}::webhooks::register(webhooks);"
+            )],
         )?;
         plan.insert(
             "src/main.rs",
             Marker("webhook-server"),
-            &["kubeforge::webhook::add_to_manager(&mut manager, webhooks, &cli.manager).await?;"
-                .into()],
+            &[
+                "kubeforge::webhook::add_to_manager(&mut manager, webhooks, &cli.manager).await?;"
+                    .into(),
+            ],
         )?;
         let marker = Marker("run-flags").line_for(Path::new("Makefile"));
         let has_marker = plan
@@ -634,19 +663,113 @@ impl Scaffold<'_> {
         Ok(has_marker)
     }
 
+    /// Plans, for a webhook on a built-in kind, a patch per requested type that gives the
+    /// webhook a namespaceSelector leaving out the operator's namespace and kube-system, listed
+    /// in config/webhook/kustomization.yaml. Returns the patch files with the namespace left
+    /// out.
+    fn scope_patches(
+        &self,
+        plan: &mut Plan,
+        requested: Types,
+    ) -> Result<Vec<(PathBuf, String)>, Error> {
+        let namespace = plan
+            .current(Path::new("config/default/kustomization.yaml"))?
+            .and_then(|text| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix("namespace:").map(|n| n.trim().to_owned()))
+            })
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| format!("{}-system", self.values.project_name));
+        let mut written = Vec::new();
+        for (wanted, prefix, configuration_kind, configuration_name, suffix) in [
+            (
+                requested.defaulting,
+                'm',
+                "MutatingWebhookConfiguration",
+                "mutating-webhook-configuration",
+                "mutating",
+            ),
+            (
+                requested.validation,
+                'v',
+                "ValidatingWebhookConfiguration",
+                "validating-webhook-configuration",
+                "validating",
+            ),
+        ] {
+            if !wanted {
+                continue;
+            }
+            let values = ScopeValues {
+                webhook_name: webhook_name(prefix, self.target),
+                configuration_kind,
+                configuration_name,
+                namespace: namespace.clone(),
+                kind: &self.target.kind,
+                plural: &self.target.plural,
+                domain: &self.values.domain,
+            };
+            let file = format!(
+                "{}_{}_{suffix}_scope.yaml",
+                self.values.kind_lower,
+                naming::file_stem(&self.target.version)
+            );
+            let path = PathBuf::from("config/webhook").join(&file);
+            let contents = self
+                .renderer
+                .render("webhook/config/scope_patch.yaml", &values)?;
+            if self.force {
+                plan.create(&path, contents, true)?;
+            } else {
+                plan.ensure(&path, || Ok(contents))?;
+            }
+            plan.edit("config/webhook/kustomization.yaml", "resources:", |text| {
+                Ok(kustomize::ensure_entry(
+                    text,
+                    "patches:",
+                    &format!("- path: {file}"),
+                    "# Narrow the webhooks on built-in kinds to the objects they are for.\n",
+                ))
+            })?;
+            written.push((path, namespace.clone()));
+        }
+        Ok(written)
+    }
+
     /// Plans config/webhook, config/certmanager, the manager patch, the default
     /// kustomization's webhook entries and CA injection, and the CRD conversion patch.
     fn kustomize(&self, plan: &mut Plan, all: Types, conversion: bool) -> Result<(), Error> {
         let v = self.values;
         for (file, template) in [
-            ("config/webhook/kustomization.yaml", "webhook/config/webhook_kustomization.yaml"),
+            (
+                "config/webhook/kustomization.yaml",
+                "webhook/config/webhook_kustomization.yaml",
+            ),
             ("config/webhook/service.yaml", "webhook/config/service.yaml"),
-            ("config/webhook/kustomizeconfig.yaml", "webhook/config/webhook_kustomizeconfig.yaml"),
-            ("config/certmanager/kustomization.yaml", "webhook/config/certmanager_kustomization.yaml"),
-            ("config/certmanager/kustomizeconfig.yaml", "webhook/config/certmanager_kustomizeconfig.yaml"),
-            ("config/certmanager/issuer.yaml", "webhook/config/issuer.yaml"),
-            ("config/certmanager/certificate.yaml", "webhook/config/certificate.yaml"),
-            ("config/default/manager_webhook_patch.yaml", "webhook/config/manager_webhook_patch.yaml"),
+            (
+                "config/webhook/kustomizeconfig.yaml",
+                "webhook/config/webhook_kustomizeconfig.yaml",
+            ),
+            (
+                "config/certmanager/kustomization.yaml",
+                "webhook/config/certmanager_kustomization.yaml",
+            ),
+            (
+                "config/certmanager/kustomizeconfig.yaml",
+                "webhook/config/certmanager_kustomizeconfig.yaml",
+            ),
+            (
+                "config/certmanager/issuer.yaml",
+                "webhook/config/issuer.yaml",
+            ),
+            (
+                "config/certmanager/certificate.yaml",
+                "webhook/config/certificate.yaml",
+            ),
+            (
+                "config/default/manager_webhook_patch.yaml",
+                "webhook/config/manager_webhook_patch.yaml",
+            ),
         ] {
             plan.ensure(file, || self.render(template, v))?;
         }
@@ -692,7 +815,11 @@ impl Scaffold<'_> {
         }
         for (index, marker) in [(0, "cainjection-namespace"), (1, "cainjection-name")] {
             for (kind, name) in &targets {
-                plan.insert_block(default, Marker(marker), &injection_target(kind, name.as_deref(), index))?;
+                plan.insert_block(
+                    default,
+                    Marker(marker),
+                    &injection_target(kind, name.as_deref(), index),
+                )?;
             }
         }
 
@@ -740,6 +867,34 @@ fn chained_call(method: &str, ty: &str, argument: &str) -> Vec<String> {
             "    )".to_owned(),
         ]
     }
+}
+
+/// The values of a scope patch.
+#[derive(Serialize)]
+struct ScopeValues<'a> {
+    webhook_name: String,
+    configuration_kind: &'static str,
+    configuration_name: &'static str,
+    namespace: String,
+    kind: &'a str,
+    plural: &'a str,
+    domain: &'a str,
+}
+
+/// The name the runtime gives a webhook in its configuration (kubebuilder's style):
+/// `m<kind>-<version>.<group>`, with `kb.io` for the core group and after a group without a
+/// dot (`mpod-v1.kb.io`, `mdeployment-v1.apps.kb.io`).
+fn webhook_name(prefix: char, target: &Target) -> String {
+    let domain = match target.api_group.as_str() {
+        "" => "kb.io".to_owned(),
+        g if g.contains('.') => g.to_owned(),
+        g => format!("{g}.kb.io"),
+    };
+    format!(
+        "{prefix}{}-{}.{domain}",
+        target.kind.to_lowercase(),
+        target.version
+    )
 }
 
 /// The kubeforge::webhook names a webhook file with these types uses.
@@ -843,20 +998,28 @@ fn read_type(plan: &Plan, path: &Path) -> Result<String, Error> {
 }
 
 /// The warning for webhooks on built-in kinds: they see the operator's own objects too.
-fn bootstrap_warning(target: &Target, project_name: &str) -> String {
+fn bootstrap_warning(target: &Target, scope_patches: &[(PathBuf, String)]) -> String {
+    let kind = &target.kind;
     let plural = &target.plural;
-    format!(
-        "warning: a webhook on {kind} ({api_version}) is called for every {kind} of the cluster, the operator's own included. \
+    let mut text = format!(
+        "warning: a webhook on {kind} ({}) is called for every {kind} of the cluster, the operator's own included. \
 With failurePolicy Fail, while the operator is down the API server refuses those writes, so the operator's own {plural} \
-(and those of the cluster's system components) may never come back up.\n  \
-fix: scope the webhook to the objects it is for, with a kustomize patch in config/webhook/kustomization.yaml on the \
-webhook configuration that `make manifests` writes: a namespaceSelector that leaves out the operator's namespace and \
-kube-system, e.g.\n    namespaceSelector:\n      matchExpressions:\n      - key: kubernetes.io/metadata.name\n        \
-operator: NotIn\n        values: [{project_name}-system, kube-system]\n  or an objectSelector on a label that only \
-the {plural} it is about carry, e.g. objectSelector: {{matchLabels: {{webhook.example.com/enabled: \"true\"}}}}.",
-        kind = target.kind,
-        api_version = target.api_version,
-    )
+(and those of the cluster's system components) might not come back up.",
+        target.api_version
+    );
+    for (path, namespace) in scope_patches {
+        text.push_str(&format!(
+            "\n  {} gives it a namespaceSelector that leaves out {namespace} (the operator's namespace) and kube-system.",
+            path.display()
+        ));
+    }
+    text.push_str(&format!(
+        "\n  fix: scope the webhook to the {plural} it is for: keep a namespaceSelector (matchExpressions on the label \
+kubernetes.io/metadata.name, operator NotIn, the operator's namespace and kube-system) in the scope patch under \
+config/webhook, and add an objectSelector on a label only those {plural} carry, e.g. \
+objectSelector: {{matchLabels: {{example.com/webhook: enabled}}}}."
+    ));
+    text
 }
 
 /// What to do next, numbered.
@@ -877,7 +1040,9 @@ fn print_next_steps(values: &Values, requested: Types, spokes: &[String]) {
             naming::snake_case(&values.kind)
         ));
     }
-    steps.push("make manifests   # writes config/webhook/manifests.yaml (and the CRD conversion)".into());
+    steps.push(
+        "make manifests   # writes config/webhook/manifests.yaml (and the CRD conversion)".into(),
+    );
     steps.push(format!(
         "make test        # {} runs the webhooks against the embedded API server",
         values.test_file
@@ -895,7 +1060,8 @@ mod tests {
 
     #[test]
     fn imports_merge_sorted_and_once() {
-        let text = "//! Doc\n\nuse kubeforge::webhook::{Defaulter, Denied};\n\nuse crate::api::v1::M;\n";
+        let text =
+            "//! Doc\n\nuse kubeforge::webhook::{Defaulter, Denied};\n\nuse crate::api::v1::M;\n";
         let names = webhook_imports(Types {
             defaulting: false,
             validation: true,

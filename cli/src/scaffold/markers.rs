@@ -164,8 +164,16 @@ mod tests {
     #[test]
     fn blocks_are_inserted_once_even_when_they_share_lines() {
         let text = "targets:\n  # +kubeforge:scaffold:x\n";
-        let a: Vec<String> = vec!["- select:".into(), "    kind: A".into(), "  index: 0".into()];
-        let b: Vec<String> = vec!["- select:".into(), "    kind: B".into(), "  index: 0".into()];
+        let a: Vec<String> = vec![
+            "- select:".into(),
+            "    kind: A".into(),
+            "  index: 0".into(),
+        ];
+        let b: Vec<String> = vec![
+            "- select:".into(),
+            "    kind: B".into(),
+            "  index: 0".into(),
+        ];
         let once = insert_block_before_marker(text, "# +kubeforge:scaffold:x", &a).unwrap();
         let both = insert_block_before_marker(&once, "# +kubeforge:scaffold:x", &b).unwrap();
         assert_eq!(

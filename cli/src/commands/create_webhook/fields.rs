@@ -80,7 +80,9 @@ pub fn mapping(
             reads = true;
         } else {
             items.push((
-                vec![format!("// `{field}` is not in {from_version}: it starts at its default.")],
+                vec![format!(
+                    "// `{field}` is not in {from_version}: it starts at its default."
+                )],
                 Some(format!("{field}: Default::default()")),
             ));
         }
@@ -88,13 +90,19 @@ pub fn mapping(
     for field in from.iter().filter(|f| !to.contains(f)) {
         items.push((
             vec![
-                format!("// `{var}.{field}` has no {to_version} field of that name: map it to one above"),
+                format!(
+                    "// `{var}.{field}` has no {to_version} field of that name: map it to one above"
+                ),
                 "// (or keep it in an annotation), otherwise the round trip loses it.".to_owned(),
             ],
             None,
         ));
     }
-    let param = if reads { var.to_owned() } else { format!("_{var}") };
+    let param = if reads {
+        var.to_owned()
+    } else {
+        format!("_{var}")
+    };
     let has_comments = items.iter().any(|(comments, _)| !comments.is_empty());
     let one_line: Vec<&str> = items.iter().filter_map(|(_, f)| f.as_deref()).collect();
     let joined = one_line.join(", ");
@@ -163,7 +171,11 @@ pub struct MemcachedStatus {
         let m = mapping("spec", "hub::S", (&from, "v1beta1"), (&to, "v1"));
         assert_eq!(m.param, "spec");
         assert!(m.body.starts_with("hub::S {\n"), "{}", m.body);
-        assert!(m.body.contains("            size: spec.size,\n"), "{}", m.body);
+        assert!(
+            m.body.contains("            size: spec.size,\n"),
+            "{}",
+            m.body
+        );
         assert!(m.body.contains("new: Default::default(),"), "{}", m.body);
         assert!(m.body.contains("`spec.old` has no v1 field"), "{}", m.body);
         assert!(m.body.ends_with("\n        }"), "{}", m.body);

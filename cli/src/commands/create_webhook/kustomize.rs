@@ -52,7 +52,10 @@ mod tests {
         let text = "resources:\n- ../crd\n";
         let once = switch_on(text, "resources:", "- ../webhook").unwrap();
         assert_eq!(once, "resources:\n- ../webhook\n- ../crd\n");
-        assert_eq!(switch_on(&once, "resources:", "- ../webhook").unwrap(), once);
+        assert_eq!(
+            switch_on(&once, "resources:", "- ../webhook").unwrap(),
+            once
+        );
         assert_eq!(switch_on(text, "patches:", "- path: x.yaml"), None);
     }
 
