@@ -7,6 +7,12 @@
 //! round-trip latency p50/p99 (request written to response body read) and sustained requests
 //! per second over the whole run.
 //!
+//! Second table: the same webhooks installed with `kubeforge::webhook::local::start` into the
+//! embedded API server (kubeforge-testenv), which calls them on every write. ConfigMap creates
+//! through `kube::Client` over HTTPS, sequentially, `BENCH_WEBHOOK_API_REQUESTS` (default 2,000)
+//! per row, 20 s cap: without webhooks (baseline), then with the defaulting and validating
+//! webhook. The difference is what admission webhooks add to a write, end to end.
+//!
 //! Run: `cargo bench -p kubeforge --bench webhook`.
 
 use std::{
@@ -234,5 +240,71 @@ fn main() {
         }
         let _ = stop.send(());
         let _ = tokio::time::timeout(Duration::from_secs(5), serving).await;
+
+        let creates = env("BENCH_WEBHOOK_API_REQUESTS", 2_000);
+        println!(
+            "\nConfigMap creates through the embedded API server, sequential, {creates} per row (20 s cap)"
+        );
+        println!("| webhooks | creates | p50 | p99 | creates/s |\n|---|---:|---:|---:|---:|");
+        let testenv = kubeforge_testenv::TestEnv::start().await.expect("test env");
+        let api: kube::Api<ConfigMap> = kube::Api::namespaced(testenv.client(), testenv.namespace());
+        // Warm-up: connection pool and first-write paths.
+        api_run(&api, "warm", 50).await;
+        let baseline = api_run(&api, "plain", creates).await;
+        print_row("none (baseline)", &baseline);
+        let local = webhook::local::start(
+            testenv.client(),
+            WebhookServer::builder()
+                .defaulter::<ConfigMap>(LabelDefaulter)
+                .validator::<ConfigMap>(SizeValidator),
+        )
+        .await
+        .expect("local webhooks");
+        let hooked = api_run(&api, "hooked", creates).await;
+        let defaulted = api.get("hooked-0").await.expect("created");
+        assert_eq!(
+            defaulted.metadata.labels.unwrap_or_default().get("defaulted").map(String::as_str),
+            Some("true"),
+            "the API server called the defaulting webhook"
+        );
+        print_row("defaulting + validating", &hooked);
+        local.stop().await.expect("stop");
     });
+}
+
+async fn api_run(api: &kube::Api<ConfigMap>, prefix: &str, count: usize) -> Run {
+    let start = Instant::now();
+    let deadline = start + TIME_LIMIT;
+    let mut latencies = Vec::with_capacity(count);
+    for i in 0..count {
+        if Instant::now() > deadline {
+            break;
+        }
+        let cm: ConfigMap = serde_json::from_value(json!({
+            "metadata": {"name": format!("{prefix}-{i}"), "labels": {"app": "bench"}},
+            "data": {"key": "value"}
+        }))
+        .expect("configmap");
+        let sent = Instant::now();
+        api.create(&kube::api::PostParams::default(), &cm)
+            .await
+            .expect("create");
+        latencies.push(sent.elapsed());
+    }
+    Run {
+        latencies,
+        elapsed: start.elapsed(),
+    }
+}
+
+fn print_row(name: &str, run: &Run) {
+    let mut sorted = run.latencies.clone();
+    sorted.sort();
+    println!(
+        "| {name} | {} | {:.0} µs | {:.0} µs | {:.0} |",
+        sorted.len(),
+        percentile(&sorted, 0.50).as_secs_f64() * 1e6,
+        percentile(&sorted, 0.99).as_secs_f64() * 1e6,
+        sorted.len() as f64 / run.elapsed.as_secs_f64(),
+    );
 }

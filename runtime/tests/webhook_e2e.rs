@@ -521,3 +521,132 @@ async fn an_object_written_as_v1beta1_reads_back_as_v1_and_the_other_way_round()
     sizes.sort();
     assert_eq!(sizes, [Some(4), Some(7)]);
 }
+
+/// Refuses to delete objects labelled `protected`.
+struct DeleteGuard;
+
+impl Validator<v1::Memcached> for DeleteGuard {
+    async fn validate_create(&self, _: &v1::Memcached) -> Result<Warnings, Denied> {
+        Ok(Vec::new())
+    }
+    async fn validate_update(
+        &self,
+        _: &v1::Memcached,
+        _: &v1::Memcached,
+    ) -> Result<Warnings, Denied> {
+        Ok(Vec::new())
+    }
+    async fn validate_delete(&self, m: &v1::Memcached) -> Result<Warnings, Denied> {
+        let protected = m
+            .metadata
+            .labels
+            .as_ref()
+            .is_some_and(|l| l.contains_key("protected"));
+        if protected {
+            return Err(Denied::new("protected objects cannot be deleted"));
+        }
+        Ok(Vec::new())
+    }
+}
+
+#[tokio::test]
+async fn validator_with_delete_is_asked_about_deletions_and_validator_is_not() {
+    use kube::api::DeleteParams;
+    let env = env().await;
+    let mut protected = memcached("protected", Some(1), "memcached:1.6");
+    protected.metadata.labels = Some([("protected".to_string(), "yes".to_string())].into());
+    let api: Api<v1::Memcached> = Api::namespaced(env.client(), env.namespace());
+
+    // Registered without DELETE: the validator's validate_delete is never called.
+    let webhooks = LocalWebhooks::start(
+        env.client(),
+        WebhookServer::builder().validator::<v1::Memcached>(DeleteGuard),
+    )
+    .await
+    .unwrap();
+    api.create(&PostParams::default(), &protected)
+        .await
+        .unwrap();
+    api.delete("protected", &DeleteParams::default())
+        .await
+        .unwrap();
+    webhooks.stop().await.unwrap();
+
+    let webhooks = LocalWebhooks::start(
+        env.client(),
+        WebhookServer::builder().validator_with_delete::<v1::Memcached>(DeleteGuard),
+    )
+    .await
+    .unwrap();
+    api.create(&PostParams::default(), &protected)
+        .await
+        .unwrap();
+    let err = api
+        .delete("protected", &DeleteParams::default())
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("protected objects cannot be deleted"),
+        "{err}"
+    );
+    assert!(api.get_opt("protected").await.unwrap().is_some());
+    api.create(
+        &PostParams::default(),
+        &memcached("free", Some(1), "memcached:1.6"),
+    )
+    .await
+    .unwrap();
+    api.delete("free", &DeleteParams::default()).await.unwrap();
+    webhooks.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn crds_from_the_generated_manifests_are_pointed_at_the_local_server() {
+    // What a generated project's test does: install config/crd/bases (whose conversion names
+    // the in-cluster Service), then start the webhooks locally.
+    let dir = tempfile::tempdir().unwrap();
+    kubeforge::manifests::run_with_webhooks(
+        kubeforge::manifests::ManifestsArgs {
+            output_dir: dir.path().to_path_buf(),
+            ..Default::default()
+        },
+        &register(WebhookServer::builder()),
+    )
+    .unwrap();
+    let env = TestEnv::builder()
+        .crds_from_dir(dir.path().join("crd/bases"))
+        .start()
+        .await
+        .unwrap();
+    let before = crd_conversion(&env.client()).await;
+    assert_eq!(
+        before["webhook"]["clientConfig"]["service"]["name"],
+        "webhook-service"
+    );
+    let _webhooks = LocalWebhooks::start(env.client(), register(WebhookServer::builder()))
+        .await
+        .unwrap();
+    let after = crd_conversion(&env.client()).await;
+    assert!(
+        after["webhook"]["clientConfig"].get("service").is_none(),
+        "{after}"
+    );
+    let old: Api<v1beta1::Memcached> = Api::namespaced(env.client(), env.namespace());
+    old.create(
+        &PostParams::default(),
+        &v1beta1::Memcached::new(
+            "beta",
+            v1beta1::MemcachedSpec {
+                replicas: None,
+                image: "memcached:1.6".into(),
+            },
+        ),
+    )
+    .await
+    .unwrap();
+    // Converted to v1, defaulted there, stored, and read back in both versions.
+    let new: Api<v1::Memcached> = Api::namespaced(env.client(), env.namespace());
+    assert_eq!(new.get("beta").await.unwrap().spec.size, Some(1));
+    assert_eq!(old.get("beta").await.unwrap().spec.replicas, Some(1));
+}

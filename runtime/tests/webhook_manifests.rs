@@ -138,7 +138,10 @@ fn webhook_manifests_are_written_as_controller_gen_does() {
     let docs = documents(&yaml);
     assert_eq!(docs.len(), 2, "{yaml}");
     assert_eq!(docs[0]["kind"], "MutatingWebhookConfiguration");
-    assert_eq!(docs[0]["metadata"]["name"], "mutating-webhook-configuration");
+    assert_eq!(
+        docs[0]["metadata"]["name"],
+        "mutating-webhook-configuration"
+    );
     assert_eq!(docs[1]["kind"], "ValidatingWebhookConfiguration");
     let memcached = docs[0]["webhooks"]
         .as_array()
@@ -187,17 +190,15 @@ fn the_hub_kinds_crd_converts_through_the_webhook_service() {
             "conversionReviewVersions": ["v1"]
         }})
     );
-    let backup = &documents(&file(&generated, "crd/bases/cache.example.com_backups.yaml"))[0];
+    let backup = &documents(&file(
+        &generated,
+        "crd/bases/cache.example.com_backups.yaml",
+    ))[0];
     assert!(backup["spec"].get("conversion").is_none(), "{backup}");
 
     // Without webhooks, the plain `run` output has neither.
     let plain = manifests::generate(&ManifestsArgs::default()).unwrap();
-    assert!(
-        plain
-            .files
-            .iter()
-            .all(|(p, _)| !p.starts_with("webhook"))
-    );
+    assert!(plain.files.iter().all(|(p, _)| !p.starts_with("webhook")));
     let crd = &documents(&file(&plain, "crd/bases/cache.example.com_memcacheds.yaml"))[0];
     assert!(crd["spec"].get("conversion").is_none(), "{crd}");
 }
@@ -238,7 +239,7 @@ fn check_covers_the_webhook_manifests() {
     let more = webhooks().validator::<ConfigMap>(Allow);
     let err = manifests::run_with_webhooks(check.clone(), &more).unwrap_err();
     match &err {
-        manifests::Error::Drift { files } => assert_eq!(files, &[path.clone()]),
+        manifests::Error::Drift { files } => assert_eq!(files, std::slice::from_ref(&path)),
         other => panic!("expected drift, got {other}"),
     }
     // A hand edit is drift too.

@@ -45,7 +45,9 @@ pub enum WebhookError {
     },
     /// A converted kind's CRD is not in the API server, so its conversion cannot be pointed at
     /// the local server.
-    #[error("the CRD {0} is not installed in the API server: install the CRDs first (`make install`, or TestEnv::builder().crds_from_dir(\"config/crd/bases\"))")]
+    #[error(
+        "the CRD {0} is not installed in the API server: install the CRDs first (`make install`, or TestEnv::builder().crds_from_dir(\"config/crd/bases\"))"
+    )]
     CrdMissing(String),
 }
 

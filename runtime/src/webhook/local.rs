@@ -73,7 +73,10 @@ where
     match api.create(&PostParams::default(), &object).await {
         Ok(_) => Ok(()),
         Err(e) if is_status(&e, 409) => {
-            let current = api.get(&object.name_any()).await.map_err(install_error(what))?;
+            let current = api
+                .get(&object.name_any())
+                .await
+                .map_err(install_error(what))?;
             object.meta_mut().resource_version = current.meta().resource_version.clone();
             api.replace(&object.name_any(), &PostParams::default(), &object)
                 .await

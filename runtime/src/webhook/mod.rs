@@ -51,15 +51,15 @@ pub use declare::{
     AdmissionDeclaration, AdmissionType, Configurations, ConversionHub, Declarations, Endpoint,
     MUTATING_CONFIGURATION, SERVICE_NAME, SERVICE_NAMESPACE, VALIDATING_CONFIGURATION,
 };
-pub use local::LocalWebhooks;
-pub use setup::add_to_manager;
 pub use error::WebhookError;
+pub use local::LocalWebhooks;
 pub use paths::{CONVERT_PATH, mutate_path, validate_path};
 pub use review::WebhookObject;
 pub use server::{
     BoundWebhookServer, DEFAULT_CERT_DIR, DEFAULT_PORT, MAX_REQUEST_BYTES, WebhookOptions,
     WebhookServer, WebhookServerBuilder,
 };
+pub use setup::add_to_manager;
 
 /// The webhook server runs as a manager runnable on every replica (not only the leader: the
 /// API server calls any ready endpoint), stopping when the manager shuts down.

@@ -43,8 +43,8 @@ pub async fn add_to_manager(
     let bound = builder.options(options).build()?.bind().await?;
     let addr = bound.local_addr();
     let client = manager.client();
-    let installed = local::install(&client, &declarations, &local::endpoint(addr, &ca.ca_pem))
-        .await?;
+    let installed =
+        local::install(&client, &declarations, &local::endpoint(addr, &ca.ca_pem)).await?;
     tracing::info!(address = %addr, "serving webhooks locally");
     manager.add(Runnable::new("webhook-server", false, move |context| {
         Box::pin(async move {
