@@ -62,7 +62,9 @@ pub(crate) mod tests {
 
     impl FnCaller {
         /// A caller answering every review with `handler`.
-        pub fn new(handler: impl Fn(Value) -> Result<Value, String> + Send + Sync + 'static) -> Self {
+        pub fn new(
+            handler: impl Fn(Value) -> Result<Value, String> + Send + Sync + 'static,
+        ) -> Self {
             FnCaller {
                 handler: Box::new(handler),
                 calls: AtomicUsize::new(0),

@@ -11,8 +11,8 @@
 //! The conversions run outside the store lock: a slow webhook delays only its own request.
 
 pub mod caller;
-pub mod plan;
 mod patch;
+pub mod plan;
 mod reads;
 pub mod review;
 mod watch;
@@ -35,6 +35,9 @@ use review::ConversionError;
 /// Answers a request to an object, a collection or a subresource: directly when no
 /// conversion is involved, otherwise through the CRD's conversion webhook.
 pub async fn serve(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, ApiError> {
+    if target.def.custom.is_none() {
+        return handle_object(api, req, target).await;
+    }
     let plan = {
         let cluster = api.lock();
         plan::lookup(&cluster, &target.def)

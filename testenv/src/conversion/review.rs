@@ -151,7 +151,11 @@ fn meta_field<'a>(object: &'a Value, field: &str) -> &'a str {
 /// kube-apiserver's `validateConvertedObject`: kind, name, namespace and uid must not change.
 fn validate_identity(original: &Value, converted: &Value) -> Result<(), String> {
     let pairs = [
-        ("kind", original["kind"].as_str(), converted["kind"].as_str()),
+        (
+            "kind",
+            original["kind"].as_str(),
+            converted["kind"].as_str(),
+        ),
         (
             "name",
             Some(meta_field(original, "name")),
@@ -190,8 +194,10 @@ fn restore_metadata(original: &Value, converted: &mut Value) -> Result<(), Strin
             ));
         }
     };
-    let mut restored: Map<String, Value> =
-        original["metadata"].as_object().cloned().unwrap_or_default();
+    let mut restored: Map<String, Value> = original["metadata"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
     for field in ["labels", "annotations"] {
         let answer = match answered.get(field) {
             None | Some(Value::Null) => {
@@ -234,7 +240,10 @@ fn restore_metadata(original: &Value, converted: &mut Value) -> Result<(), Strin
 
 /// The group/version part of an apiVersion as Go prints a `GroupVersion`.
 fn group_version(object: &Value) -> String {
-    object["apiVersion"].as_str().unwrap_or_default().to_string()
+    object["apiVersion"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Converts `objects` to `desired` through `caller`, checking the answer like kube-apiserver.
@@ -350,7 +359,10 @@ mod tests {
     /// A webhook renaming `spec.host` (v1beta1) to `spec.hostname` (v1) and back.
     fn renaming() -> FnCaller {
         FnCaller::new(|review: Value| {
-            let desired = review["request"]["desiredAPIVersion"].as_str().unwrap().to_string();
+            let desired = review["request"]["desiredAPIVersion"]
+                .as_str()
+                .unwrap()
+                .to_string();
             let objects: Vec<Value> = review["request"]["objects"]
                 .as_array()
                 .unwrap()
@@ -441,31 +453,39 @@ mod tests {
 
     async fn single(caller: &FnCaller, version: ReviewVersion) -> Result<Vec<Value>, String> {
         let input = widget("v1beta1", "a");
-        convert(caller, version, &input, false, vec![input.clone()], "example.dev/v1")
-            .await
-            .map_err(|e| e.to_string())
+        convert(
+            caller,
+            version,
+            &input,
+            false,
+            vec![input.clone()],
+            "example.dev/v1",
+        )
+        .await
+        .map_err(|e| e.to_string())
     }
 
     #[tokio::test]
     async fn failures_carry_the_real_messages() {
-        let review = |response: Value| {
-            json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview", "response": response})
-        };
+        let review = |response: Value| json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview", "response": response});
         let failed = answering(review(json!({"uid": "SAME",
             "result": {"status": "Failure", "message": "spec.host is required"}})));
         assert_eq!(
             single(&failed, ReviewVersion::V1).await.unwrap_err(),
             "conversion webhook for example.dev/v1beta1, Kind=Widget failed: spec.host is required"
         );
-        let no_message =
-            answering(review(json!({"uid": "SAME", "result": {"status": "Failure"}})));
+        let no_message = answering(review(
+            json!({"uid": "SAME", "result": {"status": "Failure"}}),
+        ));
         assert!(
             single(&no_message, ReviewVersion::V1)
                 .await
                 .unwrap_err()
                 .ends_with("failed: response.result.status was 'Failure', not 'Success'")
         );
-        let wrong_uid = answering(review(json!({"uid": "other", "result": {"status": "Success"}})));
+        let wrong_uid = answering(review(
+            json!({"uid": "other", "result": {"status": "Success"}}),
+        ));
         let e = single(&wrong_uid, ReviewVersion::V1).await.unwrap_err();
         assert!(e.contains("failed: expected response.uid=\""), "{e}");
         assert!(e.ends_with("got \"other\""), "{e}");
@@ -485,25 +505,34 @@ mod tests {
     }
 
     fn success(objects: Value) -> FnCaller {
-        answering(json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
-            "response": {"uid": "SAME", "result": {"status": "Success"}, "convertedObjects": objects}}))
+        answering(
+            json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+            "response": {"uid": "SAME", "result": {"status": "Success"}, "convertedObjects": objects}}),
+        )
     }
 
     #[tokio::test]
     async fn converted_objects_are_checked() {
         let gvk = "conversion webhook for example.dev/v1beta1, Kind=Widget";
-        let e = single(&success(json!([])), ReviewVersion::V1).await.unwrap_err();
+        let e = single(&success(json!([])), ReviewVersion::V1)
+            .await
+            .unwrap_err();
         assert_eq!(e, format!("{gvk} returned 0 objects, expected 1"));
         let e = single(&success(json!([widget("v1beta1", "a")])), ReviewVersion::V1)
             .await
             .unwrap_err();
         assert_eq!(
             e,
-            format!("{gvk} returned invalid object at index 0: invalid groupVersion (expected example.dev/v1, received example.dev/v1beta1)")
+            format!(
+                "{gvk} returned invalid object at index 0: invalid groupVersion (expected example.dev/v1, received example.dev/v1beta1)"
+            )
         );
-        let e = single(&success(json!([widget("v1", "renamed")])), ReviewVersion::V1)
-            .await
-            .unwrap_err();
+        let e = single(
+            &success(json!([widget("v1", "renamed")])),
+            ReviewVersion::V1,
+        )
+        .await
+        .unwrap_err();
         assert_eq!(
             e,
             format!("{gvk} returned invalid object: must have the same name: a != renamed")
@@ -581,7 +610,9 @@ mod tests {
 
     #[test]
     fn review_versions() {
-        let v = |l: &[&str]| ReviewVersion::choose(&l.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let v = |l: &[&str]| {
+            ReviewVersion::choose(&l.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        };
         assert_eq!(v(&["v1", "v1beta1"]), Some(ReviewVersion::V1));
         assert_eq!(v(&["v1beta1", "v1"]), Some(ReviewVersion::V1beta1));
         assert_eq!(v(&["v2", "v1"]), Some(ReviewVersion::V1));

@@ -67,3 +67,84 @@ async fn convert_line(conv: &Converter, line: &Bytes) -> Result<Bytes, ApiError>
     };
     Ok(to_line(&event_type, &object))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conversion::caller::tests::FnCaller;
+    use crate::conversion::plan::Plan;
+    use crate::conversion::review::ReviewVersion;
+    use crate::registry::crd;
+
+    fn converter(caller: FnCaller) -> Converter {
+        let crd_obj = json!({"spec": {"group": "example.dev", "scope": "Namespaced",
+            "names": {"plural": "gadgets", "kind": "Gadget"},
+            "versions": [{"name": "v1beta1", "served": true}, {"name": "v1", "served": true, "storage": true}]}});
+        let defs = crd::resources_of(&crd_obj);
+        let def = |v: &str| Arc::new(defs.iter().find(|d| d.version == v).unwrap().clone());
+        let plan = Plan {
+            served: def("v1beta1"),
+            storage: def("v1"),
+            review_version: Some(ReviewVersion::V1),
+            client_config: Value::Null,
+        };
+        Converter::new(plan, Box::new(caller))
+    }
+
+    fn event(event_type: &str, object: Value) -> Bytes {
+        to_line(event_type, &object)
+    }
+
+    fn parse(line: &Bytes) -> Value {
+        assert!(line.ends_with(b"\n"));
+        serde_json::from_slice(line).unwrap()
+    }
+
+    #[tokio::test]
+    async fn events_are_converted_and_bookmarks_relabelled() {
+        let conv = converter(FnCaller::new(|review: Value| {
+            let mut o = review["request"]["objects"][0].clone();
+            o["apiVersion"] = review["request"]["desiredAPIVersion"].clone();
+            o["spec"] = json!({"converted": true});
+            Ok(
+                json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+                "response": {"uid": review["request"]["uid"], "result": {"status": "Success"},
+                             "convertedObjects": [o]}}),
+            )
+        }));
+        let object = json!({"apiVersion": "example.dev/v1", "kind": "Gadget",
+            "metadata": {"name": "a", "resourceVersion": "3"}, "spec": {}});
+        let out = parse(
+            &convert_line(&conv, &event("MODIFIED", object))
+                .await
+                .unwrap(),
+        );
+        assert_eq!(out["type"], "MODIFIED");
+        assert_eq!(out["object"]["apiVersion"], "example.dev/v1beta1");
+        assert_eq!(out["object"]["spec"], json!({"converted": true}));
+        let bookmark = json!({"apiVersion": "example.dev/v1", "kind": "Gadget",
+            "metadata": {"resourceVersion": "9"}});
+        let out = parse(
+            &convert_line(&conv, &event("BOOKMARK", bookmark))
+                .await
+                .unwrap(),
+        );
+        assert_eq!(out["object"]["apiVersion"], "example.dev/v1beta1");
+        assert_eq!(out["object"]["metadata"]["resourceVersion"], "9");
+    }
+
+    #[tokio::test]
+    async fn a_failed_conversion_is_a_500_status() {
+        let conv = converter(FnCaller::new(|_| Err("connection refused".into())));
+        let object = json!({"apiVersion": "example.dev/v1", "kind": "Gadget",
+            "metadata": {"name": "a"}});
+        let e = convert_line(&conv, &event("ADDED", object))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code, 500);
+        assert_eq!(
+            e.message,
+            "conversion webhook for example.dev/v1, Kind=Gadget failed: connection refused"
+        );
+    }
+}

@@ -1,8 +1,9 @@
 //! Conversion between the stored form and a served version, for kinds served by two groups
 //! with different field names: `events.k8s.io/v1` Events are stored as core `v1` Events (one
 //! storage, as in kube-apiserver), so `kubectl get events` sees what kube-runtime's event
-//! recorder wrote. Every other kind is stored as sent (custom resources use `None`
-//! conversion: only `apiVersion` changes between versions).
+//! recorder wrote. Every other kind is stored as sent: custom resources with `None` conversion
+//! only change `apiVersion` between versions, and those with `Webhook` conversion reach the
+//! handlers already in their storage version (see `crate::conversion`).
 
 use serde_json::{Map, Value};
 

@@ -196,7 +196,11 @@ pub async fn handle(api: &Arc<Api>, req: Req) -> Reply {
 }
 
 /// Answers a request to an object, a collection or a subresource, as stored (no conversion).
-pub(crate) async fn handle_object(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, ApiError> {
+pub(crate) async fn handle_object(
+    api: &Arc<Api>,
+    req: &Req,
+    target: Target,
+) -> Result<Reply, ApiError> {
     let sub = target.subresource.as_deref();
     if let Some(s) = sub {
         let known = match s {

@@ -6,7 +6,8 @@
 //! In real-cluster mode the cluster must reach the webhook: these tests run only when
 //! `KUBEFORGE_TEST_WEBHOOK_HOST` names this machine's address as the cluster sees it.
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -30,6 +31,9 @@ enum Behaviour {
     Fail,
     /// Converts, but changes `metadata.name`.
     ChangeName,
+    /// Renames, and the first two times it converts the object `raced` to v1beta1 it writes
+    /// that object itself (through v1) before answering: a concurrent write during a patch.
+    RaceOnce,
 }
 
 /// One review the webhook received: its apiVersion, desiredAPIVersion and object count.
@@ -96,7 +100,7 @@ fn answer(behaviour: Behaviour, review: &Value) -> Value {
             "uid": request["uid"],
             "result": {"status": "Failure", "message": "hosts cannot be converted today"},
         }),
-        Behaviour::Rename | Behaviour::ChangeName => {
+        Behaviour::Rename | Behaviour::ChangeName | Behaviour::RaceOnce => {
             let converted: Vec<Value> = objects
                 .iter()
                 .map(|o| {
@@ -114,7 +118,12 @@ fn answer(behaviour: Behaviour, review: &Value) -> Value {
     json!({"apiVersion": review["apiVersion"], "kind": "ConversionReview", "response": response})
 }
 
-fn gadget_crd(group: &str, client_config: Value, review_versions: &[&str]) -> CustomResourceDefinition {
+fn gadget_crd(
+    group: &str,
+    client_config: Value,
+    review_versions: &[&str],
+) -> CustomResourceDefinition {
+    let columns = |name: &str, field: &str| json!([{"name": name, "type": "string", "jsonPath": format!(".spec.{field}")}]);
     let schema = |field: &str| {
         json!({"openAPIV3Schema": {"type": "object", "properties": {
             "spec": {"type": "object", "properties": {
@@ -130,9 +139,9 @@ fn gadget_crd(group: &str, client_config: Value, review_versions: &[&str]) -> Cu
             "names": {"plural": "gadgets", "singular": "gadget", "kind": "Gadget", "listKind": "GadgetList"},
             "versions": [
                 {"name": "v1beta1", "served": true, "storage": false, "schema": schema("host"),
-                 "subresources": {"status": {}}},
+                 "subresources": {"status": {}}, "additionalPrinterColumns": columns("Host", "host")},
                 {"name": "v1", "served": true, "storage": true, "schema": schema("hostname"),
-                 "subresources": {"status": {}}},
+                 "subresources": {"status": {}}, "additionalPrinterColumns": columns("Hostname", "hostname")},
             ],
             "conversion": {"strategy": "Webhook", "webhook": {
                 "conversionReviewVersions": review_versions, "clientConfig": client_config}},
@@ -148,13 +157,18 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
     let host = match std::env::var("KUBEFORGE_TEST_WEBHOOK_HOST") {
         Ok(h) if !h.is_empty() => h,
         _ if existing => {
-            eprintln!("skipped: the cluster cannot reach the test webhook (set KUBEFORGE_TEST_WEBHOOK_HOST)");
+            eprintln!(
+                "skipped: the cluster cannot reach the test webhook (set KUBEFORGE_TEST_WEBHOOK_HOST)"
+            );
             return None;
         }
         _ => "127.0.0.1".to_string(),
     };
     let seen = Arc::new(Mutex::new(Vec::new()));
     let record = seen.clone();
+    let storage_api: Arc<OnceLock<Api<DynamicObject>>> = Arc::new(OnceLock::new());
+    let racer = storage_api.clone();
+    let races_left = Arc::new(AtomicUsize::new(2));
     let hook = WebhookServer::start(&[host.as_str()], move |_path, review: Value| {
         record.lock().unwrap().push(Seen {
             review_version: review["apiVersion"].as_str().unwrap_or_default().into(),
@@ -162,12 +176,27 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
                 .as_str()
                 .unwrap_or_default()
                 .into(),
-            objects: review["request"]["objects"]
-                .as_array()
-                .map_or(0, Vec::len),
+            objects: review["request"]["objects"].as_array().map_or(0, Vec::len),
         });
         let out = answer(behaviour, &review);
-        async move { out }
+        let race = matches!(behaviour, Behaviour::RaceOnce)
+            && review["request"]["desiredAPIVersion"]
+                .as_str()
+                .is_some_and(|d| d.ends_with("/v1beta1"))
+            && review["request"]["objects"][0]["metadata"]["name"] == "raced"
+            && races_left
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok();
+        let racer = racer.get().filter(|_| race).cloned();
+        async move {
+            if let Some(api) = racer {
+                let change = Patch::Merge(json!({"spec": {"port": 2}}));
+                api.patch("raced", &PatchParams::default(), &change)
+                    .await
+                    .expect("the concurrent write succeeds");
+            }
+            out
+        }
     })
     .await;
     let url = format!("https://{host}:{}/convert", hook.addr().port());
@@ -178,12 +207,14 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
         .start()
         .await
         .expect("test environment starts");
-    Some(Fixture {
+    let f = Fixture {
         env,
         group,
         seen,
         _hook: hook,
-    })
+    };
+    let _ = storage_api.set(f.api("v1"));
+    Some(f)
 }
 
 fn spec(o: &DynamicObject) -> &Value {
@@ -198,10 +229,16 @@ async fn written_in_one_version_read_in_the_other() {
     let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
     let pp = PostParams::default();
     let created = beta
-        .create(&pp, &f.object("v1beta1", "old", json!({"host": "a.example", "port": 80})))
+        .create(
+            &pp,
+            &f.object("v1beta1", "old", json!({"host": "a.example", "port": 80})),
+        )
         .await
         .unwrap();
-    assert_eq!(created.types.as_ref().unwrap().api_version, format!("{}/v1beta1", f.group));
+    assert_eq!(
+        created.types.as_ref().unwrap().api_version,
+        format!("{}/v1beta1", f.group)
+    );
     assert_eq!(spec(&created), &json!({"host": "a.example", "port": 80}));
     let as_v1 = v1.get("old").await.unwrap();
     assert_eq!(spec(&as_v1), &json!({"hostname": "a.example", "port": 80}));
@@ -213,26 +250,46 @@ async fn written_in_one_version_read_in_the_other() {
     v1.list(&ListParams::default()).await.unwrap();
     assert_eq!(f.reviews().len(), before);
 
-    v1.create(&pp, &f.object("v1", "new", json!({"hostname": "b.example"})))
-        .await
-        .unwrap();
+    v1.create(
+        &pp,
+        &f.object("v1", "new", json!({"hostname": "b.example"})),
+    )
+    .await
+    .unwrap();
     let as_beta = beta.get("new").await.unwrap();
     assert_eq!(spec(&as_beta), &json!({"host": "b.example"}));
-    assert_eq!(as_beta.types.as_ref().unwrap().api_version, format!("{}/v1beta1", f.group));
+    assert_eq!(
+        as_beta.types.as_ref().unwrap().api_version,
+        format!("{}/v1beta1", f.group)
+    );
 
     // Updates through the non-storage version are stored converted.
     let mut changed = as_beta.clone();
     changed.data["spec"]["host"] = json!("c.example");
     let replaced = beta.replace("new", &pp, &changed).await.unwrap();
     assert_eq!(spec(&replaced), &json!({"host": "c.example"}));
-    assert_eq!(spec(&v1.get("new").await.unwrap()), &json!({"hostname": "c.example"}));
+    assert_eq!(
+        spec(&v1.get("new").await.unwrap()),
+        &json!({"hostname": "c.example"})
+    );
 
     let reviews = f.reviews();
-    assert!(reviews.iter().all(|s| s.review_version == "apiextensions.k8s.io/v1"));
-    assert!(reviews.iter().any(|s| s.desired == format!("{}/v1", f.group)));
+    assert!(
+        reviews
+            .iter()
+            .all(|s| s.review_version == "apiextensions.k8s.io/v1")
+    );
+    assert!(
+        reviews
+            .iter()
+            .any(|s| s.desired == format!("{}/v1", f.group))
+    );
     let crds: Api<CustomResourceDefinition> = Api::all(f.env.client());
     let crd = crds.get(&format!("gadgets.{}", f.group)).await.unwrap();
-    assert_eq!(crd.status.unwrap().stored_versions, Some(vec!["v1".to_string()]));
+    assert_eq!(
+        crd.status.unwrap().stored_versions,
+        Some(vec!["v1".to_string()])
+    );
 
     // Deleting through the non-storage version.
     beta.delete("old", &Default::default()).await.unwrap();
@@ -271,7 +328,11 @@ async fn list_and_watch_in_the_non_storage_version() {
     assert_eq!(reviews[before].desired, format!("{}/v1beta1", f.group));
 
     let rv = list.metadata.resource_version.clone().unwrap();
-    let mut events = beta.watch(&WatchParams::default().timeout(20), &rv).await.unwrap().boxed();
+    let mut events = beta
+        .watch(&WatchParams::default().timeout(20), &rv)
+        .await
+        .unwrap()
+        .boxed();
     v1.create(&pp, &f.object("v1", "three", json!({"hostname": "c"})))
         .await
         .unwrap();
@@ -315,17 +376,27 @@ async fn patches_apply_to_the_object_as_seen_in_their_version() {
         .await
         .unwrap();
     assert_eq!(spec(&merged), &json!({"host": "b", "port": 1}));
-    assert_eq!(spec(&v1.get("p").await.unwrap()), &json!({"hostname": "b", "port": 1}));
+    assert_eq!(
+        spec(&v1.get("p").await.unwrap()),
+        &json!({"hostname": "b", "port": 1})
+    );
 
     let ops = json!([{"op": "replace", "path": "/spec/host", "value": "c"}]);
-    beta.patch("p", &pp, &Patch::Json::<()>(serde_json::from_value(ops).unwrap()))
-        .await
-        .unwrap();
+    beta.patch(
+        "p",
+        &pp,
+        &Patch::Json::<()>(serde_json::from_value(ops).unwrap()),
+    )
+    .await
+    .unwrap();
     assert_eq!(spec(&v1.get("p").await.unwrap())["hostname"], "c");
 
     // A stale resourceVersion in the patch is a conflict, as on the storage version.
     let stale = json!({"metadata": {"resourceVersion": created.metadata.resource_version}, "spec": {"host": "x"}});
-    assert_eq!(api_error(beta.patch("p", &pp, &Patch::Merge(stale)).await).code, 409);
+    assert_eq!(
+        api_error(beta.patch("p", &pp, &Patch::Merge(stale)).await).code,
+        409
+    );
 
     let status = beta
         .patch_status("p", &pp, &Patch::Merge(json!({"status": {"ready": true}})))
@@ -337,12 +408,18 @@ async fn patches_apply_to_the_object_as_seen_in_their_version() {
     let apply = PatchParams::apply("conversion-test");
     let applied = json!({"apiVersion": format!("{}/v1beta1", f.group), "kind": "Gadget",
         "metadata": {"name": "q"}, "spec": {"host": "e", "port": 5}});
-    let created = beta.patch("q", &apply, &Patch::Apply(applied.clone())).await.unwrap();
+    let created = beta
+        .patch("q", &apply, &Patch::Apply(applied.clone()))
+        .await
+        .unwrap();
     assert_eq!(spec(&created), &json!({"host": "e", "port": 5}));
     let mut again = applied;
     again["spec"] = json!({"host": "f", "port": 5});
     beta.patch("q", &apply, &Patch::Apply(again)).await.unwrap();
-    assert_eq!(spec(&v1.get("q").await.unwrap()), &json!({"hostname": "f", "port": 5}));
+    assert_eq!(
+        spec(&v1.get("q").await.unwrap()),
+        &json!({"hostname": "f", "port": 5})
+    );
 }
 
 #[tokio::test]
@@ -351,13 +428,23 @@ async fn v1beta1_reviews_when_listed_first() {
         return;
     };
     f.api("v1beta1")
-        .create(&PostParams::default(), &f.object("v1beta1", "b", json!({"host": "h"})))
+        .create(
+            &PostParams::default(),
+            &f.object("v1beta1", "b", json!({"host": "h"})),
+        )
         .await
         .unwrap();
-    assert_eq!(spec(&f.api("v1").get("b").await.unwrap()), &json!({"hostname": "h"}));
+    assert_eq!(
+        spec(&f.api("v1").get("b").await.unwrap()),
+        &json!({"hostname": "h"})
+    );
     let reviews = f.reviews();
     assert!(!reviews.is_empty());
-    assert!(reviews.iter().all(|s| s.review_version == "apiextensions.k8s.io/v1beta1"));
+    assert!(
+        reviews
+            .iter()
+            .all(|s| s.review_version == "apiextensions.k8s.io/v1beta1")
+    );
 }
 
 #[tokio::test]
@@ -366,29 +453,46 @@ async fn a_failing_webhook_answers_500_with_its_message() {
         return;
     };
     let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
-    v1.create(&PostParams::default(), &f.object("v1", "x", json!({"hostname": "a"})))
-        .await
-        .expect("the storage version needs no conversion");
+    v1.create(
+        &PostParams::default(),
+        &f.object("v1", "x", json!({"hostname": "a"})),
+    )
+    .await
+    .expect("the storage version needs no conversion");
     let e = api_error(beta.get("x").await);
     assert_eq!(e.code, 500);
     assert_eq!(e.status, Some(kube::core::response::StatusSummary::Failure));
     assert_eq!(
         e.message,
-        format!("conversion webhook for {}/v1, Kind=Gadget failed: hosts cannot be converted today", f.group)
+        format!(
+            "conversion webhook for {}/v1, Kind=Gadget failed: hosts cannot be converted today",
+            f.group
+        )
     );
     let e = api_error(
-        beta.create(&PostParams::default(), &f.object("v1beta1", "y", json!({"host": "b"})))
-            .await,
+        beta.create(
+            &PostParams::default(),
+            &f.object("v1beta1", "y", json!({"host": "b"})),
+        )
+        .await,
     );
     assert_eq!(e.code, 500);
     assert_eq!(
         e.message,
-        format!("conversion webhook for {}/v1beta1, Kind=Gadget failed: hosts cannot be converted today", f.group)
+        format!(
+            "conversion webhook for {}/v1beta1, Kind=Gadget failed: hosts cannot be converted today",
+            f.group
+        )
     );
     assert_eq!(api_error(v1.get("y").await).code, 404, "nothing stored");
     let e = api_error(beta.list(&ListParams::default()).await);
     assert_eq!(e.code, 500);
-    assert!(e.message.ends_with("failed: hosts cannot be converted today"), "{}", e.message);
+    assert!(
+        e.message
+            .ends_with("failed: hosts cannot be converted today"),
+        "{}",
+        e.message
+    );
 }
 
 #[tokio::test]
@@ -397,9 +501,12 @@ async fn a_webhook_that_changes_the_name_is_refused() {
         return;
     };
     let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
-    v1.create(&PostParams::default(), &f.object("v1", "n", json!({"hostname": "a"})))
-        .await
-        .unwrap();
+    v1.create(
+        &PostParams::default(),
+        &f.object("v1", "n", json!({"hostname": "a"})),
+    )
+    .await
+    .unwrap();
     let e = api_error(beta.get("n").await);
     assert_eq!(e.code, 500);
     assert_eq!(
@@ -409,4 +516,153 @@ async fn a_webhook_that_changes_the_name_is_refused() {
             f.group
         )
     );
+}
+
+/// A raw request through the environment's client.
+async fn raw(f: &Fixture, req: http::Request<Vec<u8>>) -> Result<Value, kube::Error> {
+    f.env.client().request::<Value>(req).await
+}
+
+#[tokio::test]
+async fn bodies_are_admitted_in_the_version_they_were_sent_in() {
+    let Some(f) = fixture("admitted", Behaviour::Rename, &["v1"]).await else {
+        return;
+    };
+    let path = format!(
+        "/apis/{}/v1beta1/namespaces/{}/gadgets",
+        f.group,
+        f.env.namespace()
+    );
+    let post = |query: &str, spec: Value| {
+        let body = json!({"apiVersion": format!("{}/v1beta1", f.group), "kind": "Gadget",
+            "metadata": {"name": "a"}, "spec": spec});
+        http::Request::post(format!("{path}{query}"))
+            .header("Content-Type", "application/json")
+            .body(serde_json::to_vec(&body).unwrap())
+            .unwrap()
+    };
+    // `hostname` is a v1 field: unknown in v1beta1, whatever the webhook would make of it.
+    let e = api_error(
+        raw(
+            &f,
+            post("?fieldValidation=Strict", json!({"hostname": "h"})),
+        )
+        .await,
+    );
+    assert_eq!(e.code, 400);
+    assert!(
+        e.message.contains(r#"unknown field "spec.hostname""#),
+        "{}",
+        e.message
+    );
+    let e = api_error(raw(&f, post("", json!({"host": "h", "port": "eighty"}))).await);
+    assert_eq!(e.code, 422);
+    assert!(e.message.contains("spec.port"), "{}", e.message);
+    raw(&f, post("", json!({"host": "h", "port": 80})))
+        .await
+        .unwrap();
+
+    // kubectl's Tables use the printer columns of the version asked for.
+    let table = raw(
+        &f,
+        http::Request::get(&path)
+            .header(
+                "Accept",
+                "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
+            )
+            .body(Vec::new())
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(table["kind"], "Table");
+    let names: Vec<&str> = table["columnDefinitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert!(names.contains(&"Host"), "{names:?}");
+    assert!(
+        table["rows"][0]["cells"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("h"))
+    );
+}
+
+#[tokio::test]
+async fn status_writes_and_deletions_in_the_non_storage_version() {
+    let Some(f) = fixture("statusdelete", Behaviour::Rename, &["v1"]).await else {
+        return;
+    };
+    let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
+    let mut held = f.object("v1", "held", json!({"hostname": "a"}));
+    held.metadata.finalizers = Some(vec!["conversion.kubeforge.dev/hold".into()]);
+    v1.create(&PostParams::default(), &held).await.unwrap();
+    let mut current = beta.get("held").await.unwrap();
+    current.data["status"] = json!({"ready": true});
+    let written = beta
+        .replace_status("held", &PostParams::default(), &current)
+        .await
+        .unwrap();
+    assert_eq!(written.data["status"]["ready"], true);
+    assert_eq!(spec(&written), &json!({"host": "a"}));
+    // A deletion waiting for a finalizer answers with the object, in the version asked for.
+    let deleting = beta
+        .delete("held", &Default::default())
+        .await
+        .unwrap()
+        .left()
+        .expect("the object, not a Status");
+    assert_eq!(spec(&deleting), &json!({"host": "a"}));
+    assert!(deleting.metadata.deletion_timestamp.is_some());
+    v1.patch(
+        "held",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"metadata": {"finalizers": null}})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(api_error(beta.get("held").await).code, 404);
+}
+
+#[tokio::test]
+async fn a_patch_racing_another_write_is_retried_unless_it_has_a_precondition() {
+    let Some(f) = fixture("racing", Behaviour::RaceOnce, &["v1"]).await else {
+        return;
+    };
+    let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
+    let created = v1
+        .create(
+            &PostParams::default(),
+            &f.object("v1", "raced", json!({"hostname": "a", "port": 1})),
+        )
+        .await
+        .unwrap();
+    // With a precondition the concurrent write makes it a conflict.
+    let guarded = json!({"metadata": {"resourceVersion": created.metadata.resource_version},
+        "spec": {"host": "x"}});
+    let e = api_error(
+        beta.patch("raced", &PatchParams::default(), &Patch::Merge(guarded))
+            .await,
+    );
+    assert_eq!(e.code, 409);
+    // Without one the patch applies to the fresh object.
+    v1.patch(
+        "raced",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"spec": {"port": 1}})),
+    )
+    .await
+    .unwrap();
+    let patched = beta
+        .patch(
+            "raced",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"spec": {"host": "b"}})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(spec(&patched), &json!({"host": "b", "port": 2}));
 }
