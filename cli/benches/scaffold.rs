@@ -1,4 +1,4 @@
-//! Wall time of `kubeforge init` and `kubeforge create api`, as a user sees it (process start to
+//! Wall time of `kubeforge init`, `kubeforge create api` and `kubeforge create webhook`, as a user sees it (process start to
 //! exit, files written). Target: under 50 ms each.
 //!
 //! Run: `cargo bench -p kubeforge-cli --bench scaffold` (KUBEFORGE_BENCH_RUNS=N to change the
@@ -31,7 +31,7 @@ fn report(name: &str, mut samples: Vec<Duration>) {
     let median = samples[samples.len() / 2];
     let verdict = if median < TARGET { "within" } else { "OVER" };
     println!(
-        "{name:<12} median {:>6.1} ms   min {:>6.1} ms   max {:>6.1} ms   ({} runs; {verdict} the {} ms target)",
+        "{name:<14} median {:>6.1} ms   min {:>6.1} ms   max {:>6.1} ms   ({} runs; {verdict} the {} ms target)",
         median.as_secs_f64() * 1e3,
         samples[0].as_secs_f64() * 1e3,
         samples[samples.len() - 1].as_secs_f64() * 1e3,
@@ -53,6 +53,7 @@ fn main() {
     };
     let mut init = Vec::with_capacity(runs);
     let mut create = Vec::with_capacity(runs);
+    let mut webhook = Vec::with_capacity(runs);
     for _ in 0..runs {
         let temp = tempfile::tempdir().expect("temp dir");
         init.push(kubeforge(
@@ -72,7 +73,23 @@ fn main() {
                 "Memcached",
             ],
         ));
+        webhook.push(kubeforge(
+            temp.path(),
+            &[
+                "create",
+                "webhook",
+                "--group",
+                "cache",
+                "--version",
+                "v1alpha1",
+                "--kind",
+                "Memcached",
+                "--defaulting",
+                "--programmatic-validation",
+            ],
+        ));
     }
     report("init", init);
     report("create api", create);
+    report("create webhook", webhook);
 }

@@ -59,6 +59,11 @@ pub enum CreateCommand {
         after_help = "Examples:\n  # an API and its controller\n  kubeforge create api --group cache --version v1alpha1 --kind Memcached\n\n  # a cluster-scoped API\n  kubeforge create api --group ops --version v1 --kind Cluster --namespaced=false\n\n  # a controller for a built-in kind\n  kubeforge create api --group apps --version v1 --kind Deployment --resource=false\n  kubeforge create api --group core --version v1 --kind ConfigMap --resource=false"
     )]
     Api(CreateApiArgs),
+    /// Scaffold admission (defaulting, validating) and conversion webhooks for an API.
+    #[command(
+        after_help = "Examples:\n  # defaulting and validation for an API of this project\n  kubeforge create webhook --group cache --version v1 --kind Memcached --defaulting --programmatic-validation\n\n  # conversion: v1 is the hub (storage) version, v1beta1 converts through it\n  kubeforge create webhook --group cache --version v1 --kind Memcached --conversion --spoke v1beta1\n\n  # a webhook for a built-in kind\n  kubeforge create webhook --group core --version v1 --kind Pod --defaulting"
+    )]
+    Webhook(CreateWebhookArgs),
 }
 
 /// License header of generated files.
@@ -130,6 +135,38 @@ pub struct CreateApiArgs {
     /// How the controller reconciles: one object at a time, or the whole world at once.
     #[arg(long, value_enum, default_value = "per-object")]
     pub reconcile: crate::commands::create_api::ReconcileMode,
+    /// Project directory [default: the current directory].
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+/// Flags of `kubeforge create webhook`.
+#[derive(Debug, Args)]
+pub struct CreateWebhookArgs {
+    /// API group, without the domain (e.g. `cache`; `core`, `apps`, ... for built-in kinds).
+    #[arg(long)]
+    pub group: String,
+    /// API version of the kind the webhooks are for (with --conversion: the hub version).
+    #[arg(long)]
+    pub version: String,
+    /// Kind, CamelCase (e.g. Memcached).
+    #[arg(long)]
+    pub kind: String,
+    /// Scaffold a defaulting (mutating) webhook.
+    #[arg(long)]
+    pub defaulting: bool,
+    /// Scaffold a validating webhook (create and update).
+    #[arg(long)]
+    pub programmatic_validation: bool,
+    /// Scaffold a conversion webhook; --version is the hub (storage) version.
+    #[arg(long)]
+    pub conversion: bool,
+    /// Versions converted to and from the hub (with --conversion); comma-separated or repeated.
+    #[arg(long = "spoke", value_delimiter = ',')]
+    pub spokes: Vec<String>,
+    /// Scaffold the webhook files again even if the webhooks exist (overwrites them).
+    #[arg(long)]
+    pub force: bool,
     /// Project directory [default: the current directory].
     #[arg(long)]
     pub dir: Option<PathBuf>,

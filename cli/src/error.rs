@@ -99,6 +99,111 @@ pub enum Error {
         "nothing to scaffold: --resource=false and --controller=false.\n  fix: leave at least one of them true"
     )]
     NothingToDo,
+    /// `create webhook` with none of the webhook flags.
+    #[error(
+        "no webhook type given: `kubeforge create webhook` needs at least one of --defaulting, --programmatic-validation and --conversion.\n  fix: e.g. kubeforge create webhook --group {group} --version {version} --kind {kind} --defaulting --programmatic-validation"
+    )]
+    NoWebhookType {
+        /// Group.
+        group: String,
+        /// Version.
+        version: String,
+        /// Kind.
+        kind: String,
+    },
+    /// `create webhook` for a kind that is neither an API of the project nor built-in.
+    #[error(
+        "{group}/{version} {kind} is not an API of this project ({known}) nor a built-in Kubernetes kind, so there is no type to put a webhook on.\n  fix: create the API first with `kubeforge create api --group {group} --version {version} --kind {kind}`, or correct --group, --version or --kind"
+    )]
+    NoSuchApi {
+        /// Group.
+        group: String,
+        /// Version.
+        version: String,
+        /// Kind.
+        kind: String,
+        /// What PROJECT has of that kind, in words.
+        known: String,
+    },
+    /// `--spoke` without `--conversion`.
+    #[error(
+        "--spoke {spokes} was given without --conversion: spoke versions belong to a conversion webhook.\n  fix: add --conversion, or drop --spoke"
+    )]
+    SpokeWithoutConversion {
+        /// The spokes given.
+        spokes: String,
+    },
+    /// `--conversion` without any spoke.
+    #[error(
+        "--conversion needs at least one --spoke: {kind} {version} is the hub that the other versions convert through, and no other version was named ({known}).\n  fix: pass --spoke <version> for each other version (e.g. --spoke v1beta1); add a version first with `kubeforge create api --group {group} --version <version> --kind {kind}`"
+    )]
+    NoSpokes {
+        /// Group.
+        group: String,
+        /// The hub version.
+        version: String,
+        /// Kind.
+        kind: String,
+        /// The versions PROJECT has, in words.
+        known: String,
+    },
+    /// A spoke version the project does not have.
+    #[error(
+        "spoke version {spoke} of {group} {kind} does not exist ({known}).\n  fix: create it first with `kubeforge create api --group {group} --version {spoke} --kind {kind}`, or name an existing version in --spoke"
+    )]
+    UnknownSpoke {
+        /// Group.
+        group: String,
+        /// Kind.
+        kind: String,
+        /// The missing version.
+        spoke: String,
+        /// The versions PROJECT has, in words.
+        known: String,
+    },
+    /// The hub named as its own spoke.
+    #[error(
+        "--spoke {version} is the hub version itself (--version {version}).\n  fix: list only the other versions of the kind in --spoke"
+    )]
+    SpokeIsHub {
+        /// The version.
+        version: String,
+    },
+    /// `--conversion` on a built-in kind.
+    #[error(
+        "--conversion is for the project's own APIs: {kind} is a built-in Kubernetes kind, whose versions the API server converts itself.\n  fix: drop --conversion"
+    )]
+    ConversionForBuiltin {
+        /// Kind.
+        kind: String,
+    },
+    /// A webhook type that exists already.
+    #[error(
+        "the {which} webhook of {group}/{version} {kind} already exists (PROJECT records it).\n  fix: pass --force to scaffold it again (its files are overwritten), or drop {flag}"
+    )]
+    WebhookExists {
+        /// Group.
+        group: String,
+        /// Version.
+        version: String,
+        /// Kind.
+        kind: String,
+        /// `defaulting`, `validating` or `conversion`.
+        which: &'static str,
+        /// The flag that asked for it.
+        flag: &'static str,
+    },
+    /// A type file lacks a struct the command works with.
+    #[error(
+        "{} has no `pub struct {name} {{ ... }}`: the scaffolded conversion maps its fields.\n  fix: restore the struct (or its name), then run the command again",
+        path.display()
+    )]
+    TypeNotFound {
+        /// The file (relative to the project root).
+        path: PathBuf,
+        /// The struct, e.g. `MemcachedSpec`.
+        name: String,
+    },
     /// A scaffold marker was removed from a file.
     #[error(
         "{} has no scaffold marker `{marker}`: kubeforge inserts code just before it, so nothing was written.\n  fix: put the line `{marker}` back where the inserted code belongs (see a freshly scaffolded project), then run the command again",

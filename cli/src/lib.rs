@@ -1,7 +1,7 @@
 //! kubeforge-cli: the `kubeforge` command, kubebuilder for Rust.
 //!
 //! * [`cli`] — commands and flags (clap).
-//! * [`commands`] — one module per command (`init`, `create api`, `generate`, `dev-server`, `version`, `completion`).
+//! * [`commands`] — one module per command (`init`, `create api`, `create webhook`, `generate`, `dev-server`, `version`, `completion`).
 //! * [`project`] — the PROJECT file.
 //! * [`scaffold`] — the in-memory plan of writes, marker insertion, the all-or-nothing commit.
 //! * [`validate`], [`naming`], [`kubernetes`] — input rules and derived names.
@@ -29,6 +29,7 @@ pub fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Init(args) => commands::init::run(args),
         Command::Create(CreateCommand::Api(args)) => commands::create_api::run(args),
+        Command::Create(CreateCommand::Webhook(args)) => commands::create_webhook::run(args),
         Command::Generate(args) => commands::generate::run(args),
         Command::Version => commands::version::run(),
         Command::Completion(args) => commands::completion::run(args.shell),

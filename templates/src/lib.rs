@@ -7,7 +7,8 @@
 //!
 //! * `project/**` — what `kubeforge init` writes (one template per generated file).
 //! * `api/**` — what `kubeforge create api` writes (type, controller, test, sample, roles).
-//! * `fragments/**` — lines that later commands insert before scaffold markers.
+//! * `webhook/**` — what `kubeforge create webhook` writes (webhook modules, conversions,
+//!   tests, config/webhook, config/certmanager and the CRD conversion patch).
 //!
 //! Which file a template becomes, and with which values, is the CLI's decision (see
 //! `kubeforge-cli`'s `scaffold` module); this crate only knows the texts.

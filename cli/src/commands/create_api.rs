@@ -112,6 +112,7 @@ pub fn run(args: CreateApiArgs) -> Result<(), Error> {
         plural: (ctx.plural != naming::plural(&args.kind) && matches!(target, Target::Own { .. }))
             .then(|| ctx.plural.clone()),
         version: args.version.clone(),
+        webhooks: existing.as_ref().and_then(|r| r.webhooks.clone()),
     };
     match project
         .resources

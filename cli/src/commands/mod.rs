@@ -2,6 +2,7 @@
 
 pub mod completion;
 pub mod create_api;
+pub mod create_webhook;
 #[cfg(feature = "dev-server")]
 pub mod dev_server;
 pub mod generate;

@@ -70,6 +70,29 @@ pub struct Resource {
     pub plural: Option<String>,
     /// The version.
     pub version: String,
+    /// The webhooks scaffolded for the kind at this version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhooks: Option<WebhookInfo>,
+}
+
+/// The webhooks of a resource (kubebuilder's `webhooks` entry of PROJECT).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WebhookInfo {
+    /// A conversion webhook: this version is the hub the spokes convert through.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub conversion: bool,
+    /// A defaulting (mutating) webhook.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub defaulting: bool,
+    /// The versions converted to and from this hub version.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spoke: Vec<String>,
+    /// A validating webhook.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub validation: bool,
+    /// The AdmissionReview/ConversionReview version the webhooks speak, `v1`.
+    pub webhook_version: String,
 }
 
 /// The CRD side of a resource.
@@ -163,6 +186,13 @@ mod tests {
                 path: Some("demo::api::v1alpha1::Memcached".into()),
                 plural: None,
                 version: "v1alpha1".into(),
+                webhooks: Some(WebhookInfo {
+                    conversion: true,
+                    defaulting: true,
+                    spoke: vec!["v1beta1".into()],
+                    validation: false,
+                    webhook_version: "v1".into(),
+                }),
             }],
             version: "3".into(),
         }

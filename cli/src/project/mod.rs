@@ -4,4 +4,4 @@
 
 mod file;
 
-pub use file::{ApiInfo, LAYOUT, PROJECT_FILE, ProjectFile, Resource, load, render};
+pub use file::{ApiInfo, LAYOUT, PROJECT_FILE, ProjectFile, Resource, WebhookInfo, load, render};

@@ -49,6 +49,43 @@ pub fn insert_before_marker(text: &str, marker_line: &str, lines: &[String]) -> 
     Some(all.concat())
 }
 
+/// Inserts `block` (several lines that belong together) just before the line holding
+/// `marker_line`, each line indented like the marker. Unlike [`insert_before_marker`], the
+/// block is skipped only when all its lines already stand together in the text (trimmed
+/// match), so blocks that share lines such as `fieldPaths:` are still inserted. Returns `None`
+/// when the marker is missing.
+pub fn insert_block_before_marker(
+    text: &str,
+    marker_line: &str,
+    block: &[String],
+) -> Option<String> {
+    let mut all: Vec<String> = text.split_inclusive('\n').map(str::to_owned).collect();
+    let marker = all.iter().position(|l| l.trim() == marker_line)?;
+    let present = !block.is_empty()
+        && all.windows(block.len()).any(|window| {
+            window
+                .iter()
+                .zip(block)
+                .all(|(have, want)| have.trim() == want.trim())
+        });
+    if present {
+        return Some(text.to_owned());
+    }
+    let indent: String = all[marker]
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect();
+    let lines = block.iter().map(|line| {
+        if line.is_empty() {
+            "\n".to_owned()
+        } else {
+            format!("{indent}{line}\n")
+        }
+    });
+    all.splice(marker..marker, lines);
+    Some(all.concat())
+}
+
 /// Compares like rustfmt's version sort: runs of digits compare as numbers (`v2` < `v10`).
 fn version_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     fn chunks(s: &str) -> Vec<(bool, &str)> {
@@ -122,6 +159,29 @@ mod tests {
             out,
             "pub mod v1;\npub mod v1alpha1;\npub mod v2;\npub mod v10;\n// +kubeforge:scaffold:modules\n"
         );
+    }
+
+    #[test]
+    fn blocks_are_inserted_once_even_when_they_share_lines() {
+        let text = "targets:\n  # +kubeforge:scaffold:x\n";
+        let a: Vec<String> = vec![
+            "- select:".into(),
+            "    kind: A".into(),
+            "  index: 0".into(),
+        ];
+        let b: Vec<String> = vec![
+            "- select:".into(),
+            "    kind: B".into(),
+            "  index: 0".into(),
+        ];
+        let once = insert_block_before_marker(text, "# +kubeforge:scaffold:x", &a).unwrap();
+        let both = insert_block_before_marker(&once, "# +kubeforge:scaffold:x", &b).unwrap();
+        assert_eq!(
+            both,
+            "targets:\n  - select:\n      kind: A\n    index: 0\n  - select:\n      kind: B\n    index: 0\n  # +kubeforge:scaffold:x\n"
+        );
+        let again = insert_block_before_marker(&both, "# +kubeforge:scaffold:x", &a).unwrap();
+        assert_eq!(again, both);
     }
 
     #[test]

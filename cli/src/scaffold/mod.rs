@@ -6,5 +6,5 @@ mod commit;
 mod markers;
 mod plan;
 
-pub use markers::{Marker, insert_before_marker};
+pub use markers::{Marker, insert_before_marker, insert_block_before_marker};
 pub use plan::{Change, Plan};

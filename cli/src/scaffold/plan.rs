@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::commit;
-use super::markers::{Marker, insert_before_marker};
+use super::markers::{Marker, insert_before_marker, insert_block_before_marker};
 use crate::error::Error;
 
 /// What will happen to one file.
@@ -126,6 +126,49 @@ impl Plan {
             }
         })?;
         self.set(rel, updated)
+    }
+
+    /// Plans inserting `block` (lines that belong together, e.g. a YAML list item) before
+    /// `marker` in an existing (or planned) file, unless the whole block is there already.
+    pub fn insert_block(
+        &mut self,
+        rel: impl AsRef<Path>,
+        marker: Marker,
+        block: &[String],
+    ) -> Result<(), Error> {
+        let rel = rel.as_ref();
+        let marker_line = marker.line_for(rel);
+        let text = self.existing(rel, &marker_line)?;
+        let updated = insert_block_before_marker(&text, &marker_line, block).ok_or_else(|| {
+            Error::MarkerMissing {
+                path: rel.to_owned(),
+                marker: marker_line.clone(),
+            }
+        })?;
+        self.set(rel, updated)
+    }
+
+    /// Plans rewriting an existing (or planned) file with `edit`, which gets its current
+    /// contents; `what` names what the edit needs in the file, for the error when the file is
+    /// missing.
+    pub fn edit(
+        &mut self,
+        rel: impl AsRef<Path>,
+        what: &str,
+        edit: impl FnOnce(&str) -> Result<String, Error>,
+    ) -> Result<(), Error> {
+        let rel = rel.as_ref();
+        let text = self.existing(rel, what)?;
+        let updated = edit(&text)?;
+        self.set(rel, updated)
+    }
+
+    /// The current contents of a file that must exist.
+    fn existing(&self, rel: &Path, marker: &str) -> Result<String, Error> {
+        self.current(rel)?.ok_or_else(|| Error::FileMissing {
+            path: rel.to_owned(),
+            marker: marker.to_owned(),
+        })
     }
 
     /// The planned changes, in path order (files whose contents end up unchanged are left out).

@@ -1,0 +1,174 @@
+//! Which type a webhook is for: an API of the project (a CRD kind at one version) or a built-in
+//! Kubernetes kind, with every name and path the scaffold needs about it.
+
+use std::path::PathBuf;
+
+use crate::error::Error;
+use crate::kubernetes;
+use crate::naming;
+use crate::project::{ProjectFile, Resource};
+
+/// A kind at one version, as the scaffold refers to it.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// A built-in kind (k8s-openapi type) rather than one of the project's APIs.
+    pub builtin: bool,
+    /// The group as given on the command line (`cache`, `core`).
+    pub group: String,
+    /// The version.
+    pub version: String,
+    /// The kind.
+    pub kind: String,
+    /// Full API group (`cache.example.com`, `apps`, `` for core).
+    pub api_group: String,
+    /// `apiVersion` of its objects.
+    pub api_version: String,
+    /// Resource (plural) name.
+    pub plural: String,
+    /// Whether objects live in namespaces.
+    pub namespaced: bool,
+    /// Module of the type relative to the crate root (`api::v1`); empty for built-in kinds.
+    pub type_module: String,
+    /// The type's path from inside the crate (`crate::api::v1::Memcached`,
+    /// `k8s_openapi::api::core::v1::Pod`).
+    pub type_path: String,
+    /// The type file (`src/api/v1/memcached.rs`); `None` for built-in kinds.
+    pub type_file: Option<PathBuf>,
+    /// The folder of the version's modules (`src/api/v1`); `None` for built-in kinds.
+    pub api_dir: Option<PathBuf>,
+    /// The sample under config/samples (`cache_v1_memcached.yaml`).
+    pub sample_file: String,
+}
+
+impl Target {
+    /// The project's own API `group/version kind` (its PROJECT entry is `resource`).
+    pub fn own(project: &ProjectFile, resource: &Resource, namespaced: bool) -> Self {
+        let kind_file = naming::file_stem(&naming::snake_case(&resource.kind));
+        let version_file = naming::file_stem(&resource.version);
+        let version_mod = naming::module_ident(&resource.version);
+        let (type_module, api_dir) = if project.multigroup {
+            (
+                format!(
+                    "api::{}::{version_mod}",
+                    naming::module_ident(&resource.group)
+                ),
+                PathBuf::from(format!(
+                    "src/api/{}/{version_file}",
+                    naming::file_stem(&resource.group)
+                )),
+            )
+        } else {
+            (
+                format!("api::{version_mod}"),
+                PathBuf::from(format!("src/api/{version_file}")),
+            )
+        };
+        let api_group = format!("{}.{}", resource.group, project.domain);
+        Target {
+            builtin: false,
+            group: resource.group.clone(),
+            version: resource.version.clone(),
+            kind: resource.kind.clone(),
+            api_version: format!("{api_group}/{}", resource.version),
+            api_group,
+            plural: resource
+                .plural
+                .clone()
+                .unwrap_or_else(|| naming::plural(&resource.kind)),
+            namespaced,
+            type_path: format!("crate::{type_module}::{}", resource.kind),
+            type_module,
+            type_file: Some(api_dir.join(format!("{kind_file}.rs"))),
+            api_dir: Some(api_dir),
+            sample_file: sample_file(&resource.group, &resource.version, &resource.kind),
+        }
+    }
+
+    /// A built-in kind of `group` (`core`, `apps`, ...), or `None` when the group is not one.
+    pub fn builtin(group: &str, version: &str, kind: &str) -> Option<Self> {
+        let builtin = kubernetes::builtin_group(group)?;
+        let api_version = if builtin.api_group.is_empty() {
+            version.to_owned()
+        } else {
+            format!("{}/{version}", builtin.api_group)
+        };
+        Some(Target {
+            builtin: true,
+            group: group.to_owned(),
+            version: version.to_owned(),
+            kind: kind.to_owned(),
+            api_group: builtin.api_group.to_owned(),
+            api_version,
+            plural: naming::plural(kind),
+            namespaced: kubernetes::builtin_namespaced(kind),
+            type_module: String::new(),
+            type_path: format!("k8s_openapi::api::{}::{version}::{kind}", builtin.module),
+            type_file: None,
+            api_dir: None,
+            sample_file: sample_file(group, version, kind),
+        })
+    }
+
+    /// The type's path from a test of the project (`demo::api::v1::Memcached`).
+    pub fn test_type_path(&self, crate_name: &str) -> String {
+        match self.type_path.strip_prefix("crate::") {
+            Some(rest) => format!("{crate_name}::{rest}"),
+            None => self.type_path.clone(),
+        }
+    }
+}
+
+fn sample_file(group: &str, version: &str, kind: &str) -> String {
+    format!("{group}_{version}_{}.yaml", kind.to_ascii_lowercase())
+}
+
+/// Resolves `group/version kind`: an API of the project (PROJECT has it with `api`), else a
+/// built-in kind, else the refusal naming what PROJECT has of that kind.
+pub fn resolve(
+    project: &ProjectFile,
+    group: &str,
+    version: &str,
+    kind: &str,
+) -> Result<Target, Error> {
+    if let Some(resource) = project.find(group, version, kind)
+        && let Some(api) = &resource.api
+    {
+        return Ok(Target::own(project, resource, api.namespaced));
+    }
+    if let Some(target) = Target::builtin(group, version, kind) {
+        return Ok(target);
+    }
+    Err(Error::NoSuchApi {
+        group: group.to_owned(),
+        version: version.to_owned(),
+        kind: kind.to_owned(),
+        known: known_versions(project, group, kind),
+    })
+}
+
+/// The versions of `group kind` that PROJECT has as APIs.
+pub fn api_versions(project: &ProjectFile, group: &str, kind: &str) -> Vec<String> {
+    project
+        .resources
+        .iter()
+        .filter(|r| r.group == group && r.kind == kind && r.api.is_some())
+        .map(|r| r.version.clone())
+        .collect()
+}
+
+/// What PROJECT has of `group kind`, in words for error messages.
+pub fn known_versions(project: &ProjectFile, group: &str, kind: &str) -> String {
+    let versions = api_versions(project, group, kind);
+    if versions.is_empty() {
+        format!("PROJECT has no API of kind {kind} in group {group}")
+    } else {
+        format!(
+            "PROJECT has {group} {kind} at {}",
+            versions
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
