@@ -15,23 +15,11 @@ use crate::rest::apply;
 use crate::rest::patching::{self, PatchType};
 use crate::rest::route::Target;
 use crate::rest::write::{self, Endpoint};
-use crate::rest::{Api, Reply, Req, handle_object, json_body, meta};
+use crate::rest::{Api, Reply, Req, handle_object, meta};
 use crate::status::{ApiError, Cause};
 
 /// How many times a patch without a client precondition is retried on conflict.
 const ATTEMPTS: usize = 5;
-
-/// Parses a patch body: YAML for apply patches, JSON otherwise.
-fn patch_body(req: &Req, kind: PatchType) -> Result<Value, ApiError> {
-    if kind == PatchType::Apply {
-        let text =
-            std::str::from_utf8(&req.body).map_err(|e| ApiError::bad_request(e.to_string()))?;
-        serde_saphyr::from_str::<Value>(text)
-            .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")))
-    } else {
-        json_body(req)
-    }
-}
 
 /// Whether the patch itself sets `metadata.resourceVersion` (a client precondition).
 pub fn sets_resource_version(kind: PatchType, doc: &Value) -> bool {
@@ -55,7 +43,7 @@ pub async fn patch(
     conv: &Converter,
 ) -> Result<Reply, ApiError> {
     let kind = PatchType::from_content_type(&req.content_type)?;
-    let doc = patch_body(req, kind)?;
+    let doc = patching::patch_body(req, kind)?;
     let served = conv.served();
     let name = target.name.as_deref().unwrap_or_default();
     let ns = write::ns_of(target);

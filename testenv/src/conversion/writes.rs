@@ -16,33 +16,6 @@ use crate::rest::route::Target;
 use crate::rest::{Api, Reply, Req, admission, handle_object, json_body, write};
 use crate::status::ApiError;
 
-/// Refuses a body of another apiVersion or kind, with the real server's messages, and
-/// fills both in when they are missing.
-pub fn check_type(def: &ResourceDef, object: &mut Value) -> Result<(), ApiError> {
-    if !object.is_object() {
-        return Err(ApiError::bad_request(
-            "the request body must be a JSON object",
-        ));
-    }
-    let api_version = object["apiVersion"].as_str().unwrap_or_default();
-    if !api_version.is_empty() && api_version != def.api_version() {
-        return Err(ApiError::bad_request(format!(
-            "the API version in the data ({api_version}) does not match the expected API version ({})",
-            def.api_version()
-        )));
-    }
-    let kind = object["kind"].as_str().unwrap_or_default();
-    if !kind.is_empty() && kind != def.kind {
-        return Err(ApiError::bad_request(format!(
-            "the kind in the data ({kind}) does not match the expected kind ({})",
-            def.kind
-        )));
-    }
-    object["apiVersion"] = Value::String(def.api_version());
-    object["kind"] = Value::String(def.kind.clone());
-    Ok(())
-}
-
 /// Drops what the storage schema does not know (the real server prunes converted objects
 /// without complaint).
 pub fn prune_to(def: &ResourceDef, object: &mut Value) {
@@ -60,7 +33,7 @@ pub async fn admitted_storage_form(
     old: Option<&Value>,
 ) -> Result<(Value, Vec<String>), ApiError> {
     let served = conv.served();
-    check_type(served, &mut object)?;
+    write::check_type(served, &mut object)?;
     let warnings = admission::admit(served, &mut object, old, &req.query)?;
     let mut stored = conv.to_storage(object).await?;
     prune_to(conv.storage(), &mut stored);

@@ -21,8 +21,9 @@ use crate::status::{ApiError, Cause};
 /// The longest `fieldManager` the real server accepts.
 pub const FIELD_MANAGER_MAX: usize = 128;
 
-/// A 422 about request options (`PatchOptions.meta.k8s.io "" is invalid: ...`).
-fn options_invalid(kind: &str, causes: Vec<Cause>) -> ApiError {
+/// A 422 about request options (`PatchOptions.meta.k8s.io "" is invalid: ...`), as the
+/// real server reports invalid Create-, Update-, Patch- and DeleteOptions.
+pub fn options_invalid(kind: &str, causes: Vec<Cause>) -> ApiError {
     let summary: Vec<String> = causes
         .iter()
         .map(|c| format!("{}: {}", c.field, c.message))

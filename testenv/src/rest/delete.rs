@@ -29,27 +29,6 @@ pub struct DeleteOptions {
     pub dry_run: bool,
 }
 
-/// 422 Invalid on `DeleteOptions.meta.k8s.io`, as `ValidateDeleteOptions` reports it.
-fn invalid_options(causes: Vec<Cause>) -> ApiError {
-    let summary: Vec<String> = causes
-        .iter()
-        .map(|c| format!("{}: {}", c.field, c.message))
-        .collect();
-    let summary = if summary.len() == 1 {
-        summary[0].clone()
-    } else {
-        format!("[{}]", summary.join(", "))
-    };
-    ApiError {
-        code: 422,
-        reason: "Invalid",
-        message: format!("DeleteOptions.meta.k8s.io \"\" is invalid: {summary}"),
-        details: json!({"group": "meta.k8s.io", "kind": "DeleteOptions",
-            "causes": causes.iter().map(|c| json!({"reason": c.reason, "message": c.message, "field": c.field})).collect::<Vec<_>>(),
-        }),
-    }
-}
-
 impl DeleteOptions {
     /// Reads the options from the body (if any) and the query, and validates them as the
     /// real server does.
@@ -128,7 +107,7 @@ impl DeleteOptions {
             }
         }
         if !causes.is_empty() {
-            return Err(invalid_options(causes));
+            return Err(super::apply::options_invalid("DeleteOptions", causes));
         }
         Ok(o)
     }

@@ -111,7 +111,7 @@ pub fn apply_patch(
 
 /// Parses a patch body: YAML for apply patches (JSON, which is YAML, read directly), JSON
 /// otherwise.
-fn patch_body(req: &Req, kind: PatchType) -> Result<Value, ApiError> {
+pub fn patch_body(req: &Req, kind: PatchType) -> Result<Value, ApiError> {
     if kind == PatchType::Apply {
         if let Ok(v) = serde_json::from_slice::<Value>(&req.body) {
             return Ok(v);

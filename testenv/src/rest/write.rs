@@ -84,7 +84,9 @@ fn check_namespace(
     }
 }
 
-fn check_type(def: &ResourceDef, object: &mut Value) -> Result<(), ApiError> {
+/// Refuses a body of another apiVersion or kind, with the real server's messages, and
+/// fills both in when they are missing.
+pub fn check_type(def: &ResourceDef, object: &mut Value) -> Result<(), ApiError> {
     if !object.is_object() {
         return Err(ApiError::bad_request(
             "the request body must be a JSON object",

@@ -790,3 +790,84 @@ async fn a_write_during_the_webhook_call_restarts_the_update() {
     assert_eq!(*calls.lock().unwrap(), 3);
     ctx.cleanup().await;
 }
+
+/// The managedFields entries of `object` as (manager, operation) pairs.
+fn managers(object: &DynamicObject) -> Vec<(String, String)> {
+    object
+        .metadata
+        .managed_fields
+        .iter()
+        .flatten()
+        .map(|e| {
+            (
+                e.manager.clone().unwrap_or_default(),
+                e.operation.clone().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_apply_through_a_mutating_webhook_stays_its_managers_apply() {
+    let Some(ctx) = Ctx::new().await else { return };
+    let (server, seen) = recording_server(&[], |review| {
+        webhook_server::patch(
+            review,
+            json!([{"op": "add", "path": "/metadata/labels", "value": {"mutated": "yes"}}]),
+        )
+    })
+    .await;
+    ctx.mutating(
+        "label-applied",
+        vec![ctx.hook(
+            "label.conformance.kubeforge.dev",
+            server.client_config("/mutate"),
+            rules(
+                "conformance.kubeforge.dev",
+                &["widgets"],
+                &["CREATE", "UPDATE"],
+            ),
+            json!({}),
+        )],
+    )
+    .await;
+    let params = PatchParams::apply("applier");
+    let config = |color: &str| widget_json("applied", json!({"color": color, "replicas": 1}));
+    let created = ctx
+        .widgets()
+        .patch("applied", &params, &Patch::Apply(config("red")))
+        .await
+        .expect("an apply that creates");
+    assert_eq!(created.metadata.labels.as_ref().unwrap()["mutated"], "yes");
+    assert_eq!(
+        managers(&created),
+        vec![("applier".to_string(), "Apply".to_string())],
+        "the create by apply is the applier's Apply, not an Update of the replayed write"
+    );
+    let updated = ctx
+        .widgets()
+        .patch("applied", &params, &Patch::Apply(config("blue")))
+        .await
+        .expect("an apply that updates");
+    assert_eq!(updated.data["spec"]["color"], "blue");
+    assert_eq!(
+        managers(&updated),
+        vec![("applier".to_string(), "Apply".to_string())]
+    );
+    let fields = &updated.metadata.managed_fields.as_ref().unwrap()[0];
+    let owned = serde_json::to_value(fields.fields_v1.as_ref().unwrap()).unwrap();
+    assert!(owned["f:spec"].get("f:color").is_some(), "{owned}");
+    // A second manager's conflicting apply is refused as without webhooks.
+    let conflict = api_error(
+        ctx.widgets()
+            .patch(
+                "applied",
+                &PatchParams::apply("other"),
+                &Patch::Apply(config("green")),
+            )
+            .await,
+    );
+    assert_eq!(conflict.code, 409, "a conflict with the applier");
+    assert!(seen.lock().unwrap().len() >= 2, "the webhook was called");
+    ctx.cleanup().await;
+}

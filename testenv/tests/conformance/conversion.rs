@@ -412,11 +412,29 @@ async fn patches_apply_to_the_object_as_seen_in_their_version() {
     assert_eq!(spec(&created), &json!({"host": "e", "port": 5}));
     let mut again = applied;
     again["spec"] = json!({"host": "f", "port": 5});
-    beta.patch("q", &apply, &Patch::Apply(again)).await.unwrap();
+    beta.patch("q", &apply, &Patch::Apply(again.clone()))
+        .await
+        .unwrap();
     assert_eq!(
         spec(&v1.get("q").await.unwrap()),
         &json!({"hostname": "f", "port": 5})
     );
+    // The apply is recorded as the manager's Apply in the version it was made in.
+    let read = beta.get("q").await.unwrap();
+    let entries = read.metadata.managed_fields.clone().unwrap_or_default();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert_eq!(entries[0].manager.as_deref(), Some("conversion-test"));
+    assert_eq!(entries[0].operation.as_deref(), Some("Apply"));
+    assert_eq!(
+        entries[0].api_version.as_deref(),
+        Some(format!("{}/v1beta1", f.group).as_str())
+    );
+    let owned = serde_json::to_value(entries[0].fields_v1.as_ref().unwrap()).unwrap();
+    assert!(owned["f:spec"].get("f:host").is_some(), "{owned}");
+    // A field the manager stops applying, and nobody else owns, is removed.
+    again["spec"] = json!({"host": "f"});
+    beta.patch("q", &apply, &Patch::Apply(again)).await.unwrap();
+    assert_eq!(spec(&v1.get("q").await.unwrap()), &json!({"hostname": "f"}));
 }
 
 #[tokio::test]
