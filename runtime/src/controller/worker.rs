@@ -3,7 +3,6 @@
 
 use futures::{FutureExt, future::BoxFuture};
 use kube::{Resource, ResourceExt, runtime::controller::Action};
-use prometheus_client::metrics::{counter::Counter, gauge::Gauge, histogram::Histogram};
 use std::{
     collections::HashMap,
     error::Error as StdError,
@@ -17,28 +16,10 @@ use super::{
     error::{ReconcileFailure, WorkerError},
     rate_limit::{RateLimit, RateLimiter},
 };
-use crate::metrics::{Metrics, controller_labels, queue_labels};
+use crate::metrics::{ControllerHandles, Metrics};
 
 /// Identifies an object within one controller's queue.
 pub(crate) type Key = (Option<String>, String);
-
-/// Metric handles of one controller, resolved once.
-struct Handles {
-    success: Counter,
-    error: Counter,
-    requeue: Counter,
-    requeue_after: Counter,
-    errors: Counter,
-    terminal: Counter,
-    panics: Counter,
-    reconcile_time: Histogram,
-    active: Gauge,
-    depth: Gauge,
-    adds: Counter,
-    retries: Counter,
-    queue_duration: Histogram,
-    work_duration: Histogram,
-}
 
 /// Shared state of one controller's workers.
 pub(crate) struct Worker {
@@ -47,7 +28,7 @@ pub(crate) struct Worker {
     limiter: RateLimiter<Key>,
     /// Objects waiting in the queue, with the time they were added (for depth and latency).
     pending: Mutex<HashMap<Key, Instant>>,
-    m: Handles,
+    m: ControllerHandles,
 }
 
 impl Worker {
@@ -58,37 +39,12 @@ impl Worker {
         timeout: Option<Duration>,
         max_concurrent: u16,
     ) -> Self {
-        let f = metrics.families();
-        let c = controller_labels(name);
-        let q = queue_labels(name);
-        let result = |r: &str| {
-            f.reconcile_total
-                .get_or_create_owned(&[("controller", name.to_string()), ("result", r.to_string())])
-        };
-        f.max_concurrent
-            .get_or_create(&c)
-            .set(i64::from(max_concurrent));
         Self {
             name: name.to_string(),
             timeout,
             limiter: RateLimiter::new(rate_limit),
             pending: Mutex::new(HashMap::new()),
-            m: Handles {
-                success: result("success"),
-                error: result("error"),
-                requeue: result("requeue"),
-                requeue_after: result("requeue_after"),
-                errors: f.reconcile_errors.get_or_create_owned(&c),
-                terminal: f.terminal_errors.get_or_create_owned(&c),
-                panics: f.reconcile_panics.get_or_create_owned(&c),
-                reconcile_time: f.reconcile_time.get_or_create_owned(&c),
-                active: f.active_workers.get_or_create_owned(&c),
-                depth: f.queue_depth.get_or_create_owned(&q),
-                adds: f.queue_adds.get_or_create_owned(&q),
-                retries: f.queue_retries.get_or_create_owned(&q),
-                queue_duration: f.queue_duration.get_or_create_owned(&q),
-                work_duration: f.work_duration.get_or_create_owned(&q),
-            },
+            m: ControllerHandles::new(name, metrics, max_concurrent),
         }
     }
 

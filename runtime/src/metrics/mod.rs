@@ -4,6 +4,9 @@
 //! Every [`Manager`](crate::Manager) owns one [`Metrics`]; operators may register their own
 //! metrics in the same registry through [`Metrics::registry`].
 
+mod handles;
+pub(crate) use handles::ControllerHandles;
+
 use prometheus_client::{
     encoding::text::encode,
     metrics::{counter::Counter, family::Family, gauge::Gauge, histogram::Histogram},

@@ -9,7 +9,6 @@ use tracing::Instrument;
 use super::{
     changes::{Batch, Changes},
     kind::{self, Incoming, WatchedKind},
-    metrics::WorldMetrics,
     snapshot::{Snapshot, State},
     topology::Topology,
 };
@@ -17,6 +16,7 @@ use crate::{
     cache::{Cache, Kind},
     controller::{RateLimit, RateLimiter, ReconcileFailure, WorkerError},
     manager::{Manager, RunContext, Runnable},
+    metrics::ControllerHandles,
 };
 
 /// What the controller does after a successful reconcile.
@@ -186,7 +186,7 @@ impl WorldController {
             self.topology,
         );
         let mut world = Loop {
-            metrics: WorldMetrics::new(&self.name, &rc.metrics),
+            metrics: ControllerHandles::new(&self.name, &rc.metrics, 1),
             name: self.name,
             cache: self.cache,
             kinds: self.kinds,
@@ -240,7 +240,7 @@ struct Loop {
     pending: Batch,
     rx: mpsc::UnboundedReceiver<Incoming>,
     open: bool,
-    metrics: WorldMetrics,
+    metrics: ControllerHandles,
     limiter: RateLimiter<()>,
     timeout: Option<Duration>,
     debounce: Duration,

@@ -33,7 +33,6 @@
 mod changes;
 mod controller;
 mod kind;
-mod metrics;
 mod object;
 mod snapshot;
 mod topology;

@@ -1,15 +1,16 @@
-//! The state-of-world controller's metrics: controller-runtime's reconcile and workqueue
-//! families, with the controller's name, so the same dashboards show it. The "queue" is the set
-//! of objects changed since the last successful reconcile.
+//! The metric handles one controller updates on every reconcile, resolved once from the
+//! families so that the hot path never looks up labels. Per-object controllers and
+//! state-of-world controllers share them, so both show up on the same dashboards.
 
 use prometheus_client::metrics::{counter::Counter, gauge::Gauge, histogram::Histogram};
 
-use crate::metrics::{Metrics, controller_labels, queue_labels};
+use super::{Metrics, controller_labels, queue_labels};
 
-/// Metric handles of one state-of-world controller, resolved once.
-pub(crate) struct WorldMetrics {
+/// controller-runtime's reconcile and workqueue series of one controller.
+pub(crate) struct ControllerHandles {
     pub(crate) success: Counter,
     pub(crate) error: Counter,
+    pub(crate) requeue: Counter,
     pub(crate) requeue_after: Counter,
     pub(crate) errors: Counter,
     pub(crate) terminal: Counter,
@@ -23,8 +24,9 @@ pub(crate) struct WorldMetrics {
     pub(crate) work_duration: Histogram,
 }
 
-impl WorldMetrics {
-    pub(crate) fn new(name: &str, metrics: &Metrics) -> Self {
+impl ControllerHandles {
+    /// Resolves the series of controller `name` and records its `max_concurrent` reconciles.
+    pub(crate) fn new(name: &str, metrics: &Metrics, max_concurrent: u16) -> Self {
         let f = metrics.families();
         let c = controller_labels(name);
         let q = queue_labels(name);
@@ -32,11 +34,13 @@ impl WorldMetrics {
             f.reconcile_total
                 .get_or_create_owned(&[("controller", name.to_string()), ("result", r.to_string())])
         };
-        // One reconcile at a time, whatever the number of objects.
-        f.max_concurrent.get_or_create(&c).set(1);
+        f.max_concurrent
+            .get_or_create(&c)
+            .set(i64::from(max_concurrent));
         Self {
             success: result("success"),
             error: result("error"),
+            requeue: result("requeue"),
             requeue_after: result("requeue_after"),
             errors: f.reconcile_errors.get_or_create_owned(&c),
             terminal: f.terminal_errors.get_or_create_owned(&c),
