@@ -114,14 +114,7 @@ pub fn run(args: CreateApiArgs) -> Result<(), Error> {
         version: args.version.clone(),
         webhooks: existing.as_ref().and_then(|r| r.webhooks.clone()),
     };
-    match project
-        .resources
-        .iter_mut()
-        .find(|r| r.group == args.group && r.version == args.version && r.kind == args.kind)
-    {
-        Some(slot) => *slot = resource,
-        None => project.resources.push(resource),
-    }
+    project.upsert(resource);
     plan.create(PROJECT_FILE, project::render(&project)?, true)?;
 
     println!("Writing scaffold for you to edit...");

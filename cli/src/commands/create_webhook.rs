@@ -125,14 +125,7 @@ pub fn run(args: CreateWebhookArgs) -> Result<(), Error> {
         validation: all.validation,
         webhook_version: "v1".into(),
     });
-    match project
-        .resources
-        .iter_mut()
-        .find(|r| r.group == args.group && r.version == args.version && r.kind == args.kind)
-    {
-        Some(slot) => *slot = resource,
-        None => project.resources.push(resource),
-    }
+    project.upsert(resource);
     plan.create(PROJECT_FILE, project::render(&project)?, true)?;
 
     println!("Writing scaffold for you to edit...");

@@ -125,6 +125,16 @@ impl ProjectFile {
             .iter()
             .find(|r| r.group == group && r.version == version && r.kind == kind)
     }
+
+    /// Puts `resource` in place of the entry with its group, version and kind, or appends it.
+    pub fn upsert(&mut self, resource: Resource) {
+        match self.resources.iter_mut().find(|r| {
+            r.group == resource.group && r.version == resource.version && r.kind == resource.kind
+        }) {
+            Some(slot) => *slot = resource,
+            None => self.resources.push(resource),
+        }
+    }
 }
 
 /// Renders PROJECT as YAML with kubebuilder's header comment.
