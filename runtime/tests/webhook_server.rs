@@ -659,7 +659,7 @@ async fn malformed_reviews_get_400_with_a_message() {
 }
 
 #[tokio::test]
-async fn oversized_reviews_get_413() {
+async fn oversized_reviews_get_400_with_a_message() {
     let running = start_with(|o| WebhookOptions {
         max_request_bytes: 16 * 1024,
         ..o
@@ -670,8 +670,8 @@ async fn oversized_reviews_get_413() {
     let (status, answer) = client
         .post(MUTATE, &admission("CREATE", big, Value::Null))
         .await;
-    assert_eq!(status, 413);
-    assert_eq!(answer["response"]["status"]["code"], 413);
+    assert_eq!(status, 400);
+    assert_eq!(answer["response"]["status"]["code"], 400);
     assert!(
         answer["response"]["status"]["message"]
             .as_str()
@@ -700,7 +700,7 @@ async fn oversized_reviews_get_413() {
         .expect("answered")
         .unwrap();
     let text = String::from_utf8_lossy(&answer[..n]);
-    assert!(text.starts_with("HTTP/1.1 413"), "{text}");
+    assert!(text.starts_with("HTTP/1.1 400"), "{text}");
     running.stop().await;
 }
 

@@ -19,8 +19,8 @@
 //! Paths follow controller-runtime ([`mutate_path`], [`validate_path`], [`CONVERT_PATH`]), so
 //! kubebuilder-style webhook configurations match. The server listens on 9443 with
 //! `tls.crt`/`tls.key` from [`DEFAULT_CERT_DIR`], reloads them when they change
-//! ([`CertWatcher`]), speaks HTTP/1.1 only, limits requests to [`MAX_REQUEST_BYTES`] (413
-//! beyond) and answers unreadable reviews with 400 and a message.
+//! ([`CertWatcher`]), speaks HTTP/1.1 only, limits requests to [`MAX_REQUEST_BYTES`] and
+//! answers larger or unreadable reviews with 400 and a message.
 //!
 //! ```ignore
 //! let server = WebhookServer::builder()

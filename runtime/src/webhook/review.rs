@@ -185,7 +185,7 @@ pub(crate) fn render(api_version: &str, uid: &str, outcome: &Outcome) -> Vec<u8>
     serde_json::to_vec(&review).expect("an AdmissionReview serializes")
 }
 
-/// Renders the answer to a review that could not be read (HTTP 400/413 bodies).
+/// Renders the answer to a review that could not be read (HTTP 400 bodies).
 pub(crate) fn render_error(code: u16, message: &str) -> Vec<u8> {
     render(API_VERSIONS[0], "", &Outcome::error(code, message))
 }

@@ -42,7 +42,7 @@ pub struct WebhookOptions {
     pub cert_dir: PathBuf,
     /// How often the certificate files are checked for changes; default 10 s.
     pub cert_poll_interval: Duration,
-    /// The request body limit; default [`MAX_REQUEST_BYTES`]. Larger requests get 413.
+    /// The request body limit; default [`MAX_REQUEST_BYTES`]. Larger requests get 400 with a message (as controller-runtime answers them).
     pub max_request_bytes: usize,
     /// Time allowed for the TLS handshake, the request head, and the body each; default 10 s.
     pub read_timeout: Duration,
@@ -425,13 +425,13 @@ async fn handle(
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if declared.is_some_and(|n| n > options.max_request_bytes as u64) {
-        return refuse(StatusCode::PAYLOAD_TOO_LARGE, &too_large);
+        return refuse(StatusCode::BAD_REQUEST, &too_large);
     }
     let body = Limited::new(request.into_body(), options.max_request_bytes).collect();
     let body = match tokio::time::timeout(options.read_timeout, body).await {
         Ok(Ok(collected)) => collected.to_bytes(),
         Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
-            return refuse(StatusCode::PAYLOAD_TOO_LARGE, &too_large);
+            return refuse(StatusCode::BAD_REQUEST, &too_large);
         }
         Ok(Err(e)) => {
             return refuse(
