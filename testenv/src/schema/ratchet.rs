@@ -126,8 +126,9 @@ fn split_indices(part: &str) -> (&str, Vec<usize>) {
     (&part[..key_end], indices)
 }
 
-/// The old list item a new one correlates with, if the list type allows correlation.
-fn correlate<'a>(
+/// The old list item a new one correlates with, if the list type allows correlation: by
+/// the map keys of a `map` list (which must declare some), by value in a `set`.
+pub(super) fn correlate<'a>(
     item: &Value,
     old_list: &'a Value,
     s: &serde_json::Map<String, Value>,
@@ -141,6 +142,9 @@ fn correlate<'a>(
                 .iter()
                 .filter_map(Value::as_str)
                 .collect();
+            if keys.is_empty() {
+                return None;
+            }
             olds.iter().find(|o| {
                 keys.iter()
                     .all(|k| o.get(*k).is_some() && o.get(*k) == item.get(*k))

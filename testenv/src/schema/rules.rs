@@ -17,7 +17,8 @@ use serde_json::Value;
 /// `old`), appending the failures to `errs` with the real server's paths and texts.
 ///
 /// Schemas with rules are evaluated on a thread with a large stack (see
-/// [`cel::on_large_stack`]): one thread per validated write, none without rules.
+/// [`cel::on_large_stack`]): one thread per validated write of a kind with rules, none
+/// without rules.
 pub fn check_rules(
     v: &Value,
     schema: &Value,
@@ -85,24 +86,10 @@ fn check_node(
             let Some(item_schema) = s.get("items").filter(|i| i.is_object()) else {
                 return;
             };
-            let list_type = s.get("x-kubernetes-list-type").and_then(Value::as_str);
-            let map_keys: Vec<&str> = s
-                .get("x-kubernetes-list-map-keys")
-                .and_then(Value::as_array)
-                .map(|k| k.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            let old_items = old.and_then(Value::as_array);
             for (i, item) in items.iter().enumerate() {
-                let old_item = old_items.and_then(|olds| match list_type {
-                    Some("map") if !map_keys.is_empty() => olds.iter().find(|o| {
-                        map_keys
-                            .iter()
-                            .all(|k| o.get(*k).is_some() && o.get(*k) == item.get(*k))
-                    }),
-                    Some("set") => olds.iter().find(|o| json_eq(o, item)),
-                    _ => None,
-                });
-                check_rules(
+                let old_item = old.and_then(|olds| super::ratchet::correlate(item, olds, s));
+                // Already on the large stack: recurse, never a thread per item.
+                check_node(
                     item,
                     item_schema,
                     old_item,
