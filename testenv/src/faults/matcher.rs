@@ -93,15 +93,8 @@ impl RequestInfo {
 
 /// The name a field selector pins with `metadata.name=<name>` (or `==`), if any.
 fn exact_name(selector: &str) -> Option<String> {
-    selector.split(',').find_map(|term| {
-        let value = term
-            .trim()
-            .strip_prefix("metadata.name")?
-            .trim_start_matches("==")
-            .trim_start_matches('=');
-        // `!=` is not an exact match.
-        (!term.contains("!=") && !value.is_empty()).then(|| value.to_string())
-    })
+    let parsed = crate::selector::field::FieldSelector::parse(selector).ok()?;
+    parsed.equals("metadata.name").map(str::to_string)
 }
 
 /// Selects requests (and watch events) by verb, resource, group, namespace and name; every
@@ -299,6 +292,13 @@ mod tests {
                 false,
                 Some("metadata.name!=w"),
                 "list test.dev|widgets ns= name=",
+            ),
+            (
+                Method::GET,
+                "/api/v1/namespaces/default/configmaps",
+                false,
+                Some("metadata.namespace=default"),
+                "list |configmaps ns=default name=",
             ),
             (Method::GET, "/version", false, None, "get | ns= name="),
             (

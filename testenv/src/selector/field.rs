@@ -39,6 +39,14 @@ impl FieldSelector {
         Ok(FieldSelector { terms })
     }
 
+    /// The value an equality term (`path=value` or `path==value`) pins `path` to, if any.
+    pub fn equals(&self, path: &str) -> Option<&str> {
+        self.terms
+            .iter()
+            .find(|t| t.path == path && !t.negate && !t.value.is_empty())
+            .map(|t| t.value.as_str())
+    }
+
     /// The field paths used, so the caller can refuse unsupported ones.
     pub fn fields(&self) -> impl Iterator<Item = &str> {
         self.terms.iter().map(|t| t.path.as_str())
