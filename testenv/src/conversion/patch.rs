@@ -21,19 +21,6 @@ use crate::status::{ApiError, Cause};
 /// How many times a patch without a client precondition is retried on conflict.
 const ATTEMPTS: usize = 5;
 
-/// Whether the patch itself sets `metadata.resourceVersion` (a client precondition).
-pub fn sets_resource_version(kind: PatchType, doc: &Value) -> bool {
-    match kind {
-        PatchType::Json => doc.as_array().is_some_and(|ops| {
-            ops.iter()
-                .any(|op| op["path"].as_str() == Some("/metadata/resourceVersion"))
-        }),
-        _ => doc["metadata"]["resourceVersion"]
-            .as_str()
-            .is_some_and(|s| !s.is_empty()),
-    }
-}
-
 /// PATCH on an object or its status in the requested version.
 pub async fn patch(
     api: &Arc<Api>,
@@ -61,7 +48,7 @@ pub async fn patch(
             }],
         ));
     }
-    let retry = !sets_resource_version(kind, &doc);
+    let retry = !patching::sets_resource_version(&doc);
     let key = conv.storage().storage_key.clone();
     for _ in 0..ATTEMPTS {
         let existing = api.lock().store.get(&key, ns, name);
@@ -144,20 +131,14 @@ mod tests {
 
     #[test]
     fn client_preconditions() {
-        assert!(sets_resource_version(
-            PatchType::Merge,
+        assert!(patching::sets_resource_version(
             &json!({"metadata": {"resourceVersion": "5"}})
         ));
-        assert!(!sets_resource_version(
-            PatchType::Merge,
-            &json!({"spec": {"a": 1}})
-        ));
-        assert!(sets_resource_version(
-            PatchType::Json,
+        assert!(!patching::sets_resource_version(&json!({"spec": {"a": 1}})));
+        assert!(patching::sets_resource_version(
             &json!([{"op": "test", "path": "/metadata/resourceVersion", "value": "5"}])
         ));
-        assert!(!sets_resource_version(
-            PatchType::Json,
+        assert!(!patching::sets_resource_version(
             &json!([{"op": "replace", "path": "/spec/a", "value": 1}])
         ));
     }

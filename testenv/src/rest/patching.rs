@@ -109,6 +109,21 @@ pub fn apply_patch(
     }
 }
 
+/// Whether a write's body asks for a resourceVersion precondition: a JSON patch (an array
+/// of operations) touching `/metadata/resourceVersion`, or an object (a patch or a whole
+/// object) setting `metadata.resourceVersion`. A conflict is then the client's answer, not
+/// a reason for the server to start its write over.
+pub fn sets_resource_version(doc: &Value) -> bool {
+    match doc.as_array() {
+        Some(ops) => ops
+            .iter()
+            .any(|op| op["path"].as_str() == Some("/metadata/resourceVersion")),
+        None => doc["metadata"]["resourceVersion"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty()),
+    }
+}
+
 /// Parses a patch body: YAML for apply patches (JSON, which is YAML, read directly), JSON
 /// otherwise.
 pub fn patch_body(req: &Req, kind: PatchType) -> Result<Value, ApiError> {

@@ -28,7 +28,7 @@ use super::dispatch::{self, Matched};
 use super::review::Attributes;
 use crate::registry::ResourceDef;
 use crate::rest::route::Target;
-use crate::rest::{Api, Cluster, Query, Reply, Req, meta};
+use crate::rest::{Api, Cluster, Query, Reply, Req, meta, patching};
 use crate::status::ApiError;
 
 /// How many times a write with webhooks starts over after a conflict it caused itself.
@@ -228,22 +228,6 @@ fn body_value(req: &Req) -> Option<Value> {
     })
 }
 
-/// Whether the client asked for a resourceVersion precondition (then a conflict is the
-/// client's answer, not a reason to start over).
-fn has_precondition(req: &Req) -> bool {
-    let Some(body) = body_value(req) else {
-        return false;
-    };
-    if let Some(ops) = body.as_array() {
-        return ops
-            .iter()
-            .any(|op| op["path"].as_str() == Some("/metadata/resourceVersion"));
-    }
-    body["metadata"]["resourceVersion"]
-        .as_str()
-        .is_some_and(|rv| !rv.is_empty())
-}
-
 /// `CreateOptions` / `UpdateOptions` of a write.
 fn write_options(op: Operation, query: &Query) -> Value {
     let kind = if op == Operation::Create {
@@ -301,7 +285,7 @@ async fn write(
     plan: &Plan,
     handler: fn(&Arc<Api>, &Req, &Target) -> Result<Reply, ApiError>,
 ) -> Result<Reply, ApiError> {
-    let precondition = has_precondition(req);
+    let precondition = body_value(req).is_some_and(|b| patching::sets_resource_version(&b));
     for _ in 0..MAX_ATTEMPTS {
         match write_attempt(api, req, target, plan, handler, precondition).await {
             Attempt::Done(result) => return result,
