@@ -301,8 +301,11 @@ impl Topology {
                     Box::new(children.objects.iter())
                 };
                 for (child_key, child) in candidates {
-                    let labels = child.meta().labels.clone().unwrap_or_default();
-                    if selector.matches(&labels) {
+                    let matched = match &child.meta().labels {
+                        Some(labels) => selector.matches(labels),
+                        None => selector.matches(&Default::default()),
+                    };
+                    if matched {
                         edges.push((parent_key.clone(), child_key.clone()));
                     }
                 }
