@@ -111,21 +111,7 @@ impl Plan {
         marker: Marker,
         lines: &[String],
     ) -> Result<(), Error> {
-        let rel = rel.as_ref();
-        let marker_line = marker.line_for(rel);
-        let Some(text) = self.current(rel)? else {
-            return Err(Error::FileMissing {
-                path: rel.to_owned(),
-                marker: marker_line,
-            });
-        };
-        let updated = insert_before_marker(&text, &marker_line, lines).ok_or_else(|| {
-            Error::MarkerMissing {
-                path: rel.to_owned(),
-                marker: marker_line.clone(),
-            }
-        })?;
-        self.set(rel, updated)
+        self.insert_with(rel.as_ref(), marker, lines, insert_before_marker)
     }
 
     /// Plans inserting `block` (lines that belong together, e.g. a YAML list item) before
@@ -136,14 +122,23 @@ impl Plan {
         marker: Marker,
         block: &[String],
     ) -> Result<(), Error> {
-        let rel = rel.as_ref();
+        self.insert_with(rel.as_ref(), marker, block, insert_block_before_marker)
+    }
+
+    /// Plans `insert(text, marker_line, lines)` on an existing (or planned) file; None from
+    /// it means the marker is missing.
+    fn insert_with(
+        &mut self,
+        rel: &Path,
+        marker: Marker,
+        lines: &[String],
+        insert: fn(&str, &str, &[String]) -> Option<String>,
+    ) -> Result<(), Error> {
         let marker_line = marker.line_for(rel);
         let text = self.existing(rel, &marker_line)?;
-        let updated = insert_block_before_marker(&text, &marker_line, block).ok_or_else(|| {
-            Error::MarkerMissing {
-                path: rel.to_owned(),
-                marker: marker_line.clone(),
-            }
+        let updated = insert(&text, &marker_line, lines).ok_or_else(|| Error::MarkerMissing {
+            path: rel.to_owned(),
+            marker: marker_line.clone(),
         })?;
         self.set(rel, updated)
     }
