@@ -10,6 +10,7 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 
 use crate::rest::Api;
+use crate::webhooks::client::{ClientConfig, post_json};
 
 /// How long the server waits for a conversion webhook (kube-apiserver's 30 s).
 pub const TIMEOUT: Duration = Duration::from_secs(30);
@@ -24,22 +25,26 @@ pub trait Caller: Send + Sync {
 /// The webhook of one CRD: `spec.conversion.webhook.clientConfig` reached over HTTPS.
 pub struct WebhookCaller {
     api: Arc<Api>,
-    client_config: Value,
+    /// The parsed `clientConfig`, or why it cannot be used (reported by each call, as the
+    /// real server reports it per request).
+    client_config: Result<ClientConfig, String>,
 }
 
 impl WebhookCaller {
-    /// A caller for the webhook described by `client_config`.
+    /// A caller for the webhook described by `client_config` (parsed once, here).
     pub fn new(api: Arc<Api>, client_config: Value) -> Self {
-        WebhookCaller { api, client_config }
+        WebhookCaller {
+            api,
+            client_config: ClientConfig::parse(&client_config).map_err(|e| e.to_string()),
+        }
     }
 }
 
 impl Caller for WebhookCaller {
     fn call(&self, review: Value) -> BoxFuture<'_, Result<Value, String>> {
         Box::pin(async move {
-            let config = crate::webhooks::client::ClientConfig::parse(&self.client_config)
-                .map_err(|e| e.to_string())?;
-            crate::webhooks::client::post_json(&self.api, &config, &review, TIMEOUT)
+            let config = self.client_config.as_ref().map_err(Clone::clone)?;
+            post_json(&self.api, config, &review, TIMEOUT)
                 .await
                 .map_err(|e| e.to_string())
         })
