@@ -99,6 +99,46 @@ impl LabelSelector {
         Ok(LabelSelector { requirements })
     }
 
+    /// A structured `metav1.LabelSelector` (`matchLabels`, `matchExpressions`), as webhook
+    /// configurations carry it; absent parts select everything. A `matchLabels` value that
+    /// is not a string selects objects without that label, and an unknown operator selects
+    /// nothing (the server refuses both when the selector is stored).
+    pub fn from_metav1(selector: &serde_json::Value) -> Self {
+        use serde_json::Value;
+        let strings = |v: &Value| -> Vec<String> {
+            v.as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        };
+        let mut requirements: Vec<Requirement> = selector["matchLabels"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| match v.as_str() {
+                Some(v) => Requirement::Equals(k.clone(), v.to_string()),
+                None => Requirement::DoesNotExist(k.clone()),
+            })
+            .collect();
+        for e in selector["matchExpressions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let key = e["key"].as_str().unwrap_or_default().to_string();
+            requirements.push(match e["operator"].as_str().unwrap_or_default() {
+                "In" => Requirement::In(key, strings(&e["values"])),
+                "NotIn" => Requirement::NotIn(key, strings(&e["values"])),
+                "Exists" => Requirement::Exists(key),
+                "DoesNotExist" => Requirement::DoesNotExist(key),
+                _ => Requirement::In(key, Vec::new()),
+            });
+        }
+        LabelSelector { requirements }
+    }
+
     /// Whether the selector selects everything.
     pub fn is_empty(&self) -> bool {
         self.requirements.is_empty()

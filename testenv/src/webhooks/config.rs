@@ -6,7 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Map, Value};
+use crate::selector::label::LabelSelector;
+use serde_json::Value;
 
 use crate::registry::ResourceDef;
 use crate::rest::Cluster;
@@ -202,31 +203,7 @@ impl Hook {
 /// Whether a `metav1.LabelSelector` (matchLabels, matchExpressions) selects `labels`.
 /// An empty or absent selector selects everything.
 pub fn selector_matches(selector: &Value, labels: &Value) -> bool {
-    let empty = Map::new();
-    let labels = labels.as_object().unwrap_or(&empty);
-    let get = |k: &str| labels.get(k).and_then(Value::as_str);
-    let match_labels = selector["matchLabels"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .all(|(k, v)| get(k) == v.as_str());
-    match_labels
-        && selector["matchExpressions"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .all(|e| {
-                let key = e["key"].as_str().unwrap_or_default();
-                let values = strings(&e["values"]);
-                let have = get(key);
-                match e["operator"].as_str().unwrap_or_default() {
-                    "In" => have.is_some_and(|h| values.iter().any(|v| v == h)),
-                    "NotIn" => have.is_none_or(|h| !values.iter().any(|v| v == h)),
-                    "Exists" => have.is_some(),
-                    "DoesNotExist" => have.is_none(),
-                    _ => false,
-                }
-            })
+    LabelSelector::from_metav1(selector).matches(labels)
 }
 
 /// Every webhook of the stored configurations under `key` (sorted by configuration name,
