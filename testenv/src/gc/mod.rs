@@ -231,8 +231,13 @@ fn attempt_to_delete(cluster: &mut Cluster, item: &ObjRef) {
         );
         return;
     }
-    let policy = if !classes.waiting.is_empty() && !dependents(cluster, &item.uid).is_empty() {
-        unblock_if_circular(cluster, item, &latest);
+    let item_dependents = if classes.waiting.is_empty() {
+        Vec::new()
+    } else {
+        dependents(cluster, &item.uid)
+    };
+    let policy = if !item_dependents.is_empty() {
+        unblock_if_circular(cluster, item, &latest, &item_dependents);
         "Foreground"
     } else {
         let finalizers = meta::finalizers(&latest);
@@ -257,8 +262,13 @@ fn attempt_to_delete(cluster: &mut Cluster, item: &ObjRef) {
 /// An item whose owner waits for it and which itself has a dependent deleting in the
 /// foreground would deadlock: as the real collector, clear `blockOwnerDeletion` on the
 /// item's references first.
-fn unblock_if_circular(cluster: &mut Cluster, item: &ObjRef, latest: &Value) {
-    let circular = dependents(cluster, &item.uid).iter().any(|d| {
+fn unblock_if_circular(
+    cluster: &mut Cluster,
+    item: &ObjRef,
+    latest: &Value,
+    item_dependents: &[owners::Dependent],
+) {
+    let circular = item_dependents.iter().any(|d| {
         d.obj
             .live(cluster)
             .is_some_and(|o| owners::deleting_dependents(&o))
