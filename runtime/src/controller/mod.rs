@@ -27,6 +27,7 @@ use crate::{
     manager::{Manager, RunContext, Runnable},
 };
 use worker::Worker;
+pub(crate) use worker::{reconcile_id, spawn_guarded};
 
 /// Produces the reconcile requests of one watch, once the controller starts.
 type Source<K> = Box<dyn FnOnce(&Cache) -> BoxStream<'static, ObjectRef<K>> + Send>;

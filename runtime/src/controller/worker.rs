@@ -98,29 +98,12 @@ impl Worker {
             object = %key.1,
             reconcile_id = %reconcile_id(),
         );
-        let fut = reconcile(obj, ctx);
-        let timeout = self.timeout;
+        let guarded = spawn_guarded(reconcile(obj, ctx), self.timeout, span.clone());
         let this = self.clone();
-        let task = tokio::spawn(
-            async move {
-                match timeout {
-                    Some(limit) => tokio::time::timeout(limit, fut)
-                        .await
-                        .map_err(|_| WorkerError::Timeout(limit))
-                        .and_then(|r| r.map_err(user_error)),
-                    None => fut.await.map_err(user_error),
-                }
-            }
-            .instrument(span.clone()),
-        );
-        let mut task = AbortOnDrop(task);
         self.m.active.inc();
         let started = Instant::now();
         async move {
-            let result = match task.wait().await {
-                Ok(result) => result,
-                Err(panic) => Err(WorkerError::Panic(panic)),
-            };
+            let result = guarded.await;
             this.finished(&key, started, &result, &span);
             result
         }
@@ -189,8 +172,43 @@ fn user_error<E: StdError + Send + Sync + 'static>(e: E) -> WorkerError {
     }
 }
 
+/// Runs one reconcile on its own task, in `span`, now: the optional timeout, the user's
+/// error (terminal or not), and a panic all come back as the task's [`WorkerError`]. The
+/// task is aborted if the returned future is dropped (forced shutdown). Per-object and
+/// state-of-world controllers both run their reconciles through it.
+pub(crate) fn spawn_guarded<T, E, Fut>(
+    fut: Fut,
+    timeout: Option<Duration>,
+    span: tracing::Span,
+) -> impl Future<Output = Result<T, WorkerError>> + Send + 'static
+where
+    T: Send + 'static,
+    E: StdError + Send + Sync + 'static,
+    Fut: Future<Output = Result<T, E>> + Send + 'static,
+{
+    let task = tokio::spawn(
+        async move {
+            match timeout {
+                Some(limit) => tokio::time::timeout(limit, fut)
+                    .await
+                    .map_err(|_| WorkerError::Timeout(limit))
+                    .and_then(|r| r.map_err(user_error)),
+                None => fut.await.map_err(user_error),
+            }
+        }
+        .instrument(span),
+    );
+    let mut task = AbortOnDrop(task);
+    async move {
+        match task.wait().await {
+            Ok(result) => result,
+            Err(panic) => Err(WorkerError::Panic(panic)),
+        }
+    }
+}
+
 /// A short random id that ties the log lines of one reconcile together.
-fn reconcile_id() -> String {
+pub(crate) fn reconcile_id() -> String {
     format!("{:016x}", rand::random::<u64>())
 }
 

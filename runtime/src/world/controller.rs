@@ -4,7 +4,6 @@
 
 use std::{error::Error as StdError, future::Future, sync::Arc, time::Duration};
 use tokio::{sync::mpsc, task::JoinSet, time::Instant};
-use tracing::Instrument;
 
 use super::{
     changes::{Batch, Changes},
@@ -14,7 +13,7 @@ use super::{
 };
 use crate::{
     cache::{Cache, Kind},
-    controller::{RateLimit, RateLimiter, ReconcileFailure, WorkerError},
+    controller::{RateLimit, RateLimiter, WorkerError, reconcile_id, spawn_guarded},
     manager::{Manager, RunContext, Runnable},
     metrics::ControllerHandles,
 };
@@ -380,33 +379,17 @@ impl Loop {
             changes = changes.len(),
             healed = changes.healed(),
             retry,
-            reconcile_id = %format!("{:016x}", rand::random::<u64>()),
+            reconcile_id = %reconcile_id(),
         );
         let fut = reconcile(snapshot, changes, context.clone());
-        let timeout = self.timeout;
-        let task = tokio::spawn(
-            async move {
-                let result = match timeout {
-                    Some(limit) => match tokio::time::timeout(limit, fut).await {
-                        Ok(result) => result,
-                        Err(_) => return Err(WorkerError::Timeout(limit)),
-                    },
-                    None => fut.await,
-                };
-                result.map(Into::into).map_err(|e| WorkerError::Reconcile {
-                    terminal: ReconcileFailure::is_terminal(&e),
-                    source: Box::new(e),
-                })
-            }
-            .instrument(span.clone()),
+        let guarded = spawn_guarded(
+            async move { fut.await.map(Into::<Requeue>::into) },
+            self.timeout,
+            span.clone(),
         );
-        let mut task = AbortOnDrop(task);
         self.metrics.active.inc();
         let started = Instant::now();
-        let result = match (&mut task.0).await {
-            Ok(result) => result,
-            Err(err) => Err(WorkerError::Panic(panic_message(err))),
-        };
+        let result = guarded.await;
         let elapsed = started.elapsed().as_secs_f64();
         self.metrics.active.dec();
         self.metrics.reconcile_time.observe(elapsed);
@@ -448,25 +431,5 @@ impl Loop {
             }
         }
         self.metrics.depth.set(self.pending.len() as i64);
-    }
-}
-
-fn panic_message(err: tokio::task::JoinError) -> String {
-    match err.try_into_panic() {
-        Ok(payload) => payload
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "non-string panic payload".to_string()),
-        Err(e) => e.to_string(),
-    }
-}
-
-/// Aborts the reconcile task if the controller is dropped mid-call (forced shutdown).
-struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
-
-impl<T> Drop for AbortOnDrop<T> {
-    fn drop(&mut self) {
-        self.0.abort();
     }
 }
