@@ -2,23 +2,48 @@
 //! cert-manager writes them) or a generated self-signed one; ALPN offers the HTTP versions the
 //! server speaks ([`HttpVersions`]).
 
-use rustls::ServerConfig;
+use rustls::{ConfigBuilder, ServerConfig, server::WantsServerCert};
 use rustls_pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
-use std::{path::Path, sync::Arc};
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 use tokio_rustls::TlsAcceptor;
 
 use super::HttpVersions;
 use crate::Error;
 
-/// A TLS acceptor serving `tls.crt` and `tls.key` from `dir`.
-pub fn from_dir(dir: &Path, versions: HttpVersions) -> Result<TlsAcceptor, Error> {
+/// A certificate chain and its key, as read from a directory.
+pub(crate) type Pair = (Vec<CertificateDer<'static>>, PrivateKeyDer<'static>);
+
+/// Reads `tls.crt` and `tls.key` (PEM, as cert-manager writes them) from `dir`; an error
+/// names the file and what is wrong with it. The metrics and webhook servers both load
+/// their certificates through it.
+pub(crate) fn read_pair(dir: &Path) -> Result<Pair, (PathBuf, String)> {
     let cert_file = dir.join("tls.crt");
     let key_file = dir.join("tls.key");
     let certs = CertificateDer::pem_file_iter(&cert_file)
         .and_then(|it| it.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| Error::Tls(format!("{}: {e}", cert_file.display())))?;
-    let key = PrivateKeyDer::from_pem_file(&key_file)
-        .map_err(|e| Error::Tls(format!("{}: {e}", key_file.display())))?;
+        .map_err(|e| (cert_file.clone(), e.to_string()))?;
+    let key = PrivateKeyDer::from_pem_file(&key_file).map_err(|e| (key_file, e.to_string()))?;
+    Ok((certs, key))
+}
+
+/// The server TLS configuration every kubeforge server starts from: the ring provider, the
+/// safe default protocol versions, no client certificates.
+pub(crate) fn config_builder() -> Result<ConfigBuilder<ServerConfig, WantsServerCert>, rustls::Error>
+{
+    Ok(
+        ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+            .with_safe_default_protocol_versions()?
+            .with_no_client_auth(),
+    )
+}
+
+/// A TLS acceptor serving `tls.crt` and `tls.key` from `dir`.
+pub fn from_dir(dir: &Path, versions: HttpVersions) -> Result<TlsAcceptor, Error> {
+    let (certs, key) =
+        read_pair(dir).map_err(|(file, e)| Error::Tls(format!("{}: {e}", file.display())))?;
     acceptor(certs, key, versions)
 }
 
@@ -38,13 +63,9 @@ fn acceptor(
     key: PrivateKeyDer<'static>,
     versions: HttpVersions,
 ) -> Result<TlsAcceptor, Error> {
-    let mut config =
-        ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-            .with_safe_default_protocol_versions()
-            .map_err(|e| Error::Tls(e.to_string()))?
-            .with_no_client_auth()
-            .with_single_cert(certs, key)
-            .map_err(|e| Error::Tls(e.to_string()))?;
+    let mut config = config_builder()
+        .and_then(|b| b.with_single_cert(certs, key))
+        .map_err(|e| Error::Tls(e.to_string()))?;
     config.alpn_protocols = versions.alpn_protocols();
     Ok(TlsAcceptor::from(Arc::new(config)))
 }

@@ -14,7 +14,6 @@ use rustls::{
     server::{ClientHello, ResolvesServerCert},
     sign::CertifiedKey,
 };
-use rustls_pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
 use tokio_util::sync::CancellationToken;
 
 use super::WebhookError;
@@ -46,19 +45,14 @@ fn stamp(dir: &Path) -> Stamp {
 }
 
 fn load(dir: &Path) -> Result<Arc<CertifiedKey>, WebhookError> {
-    let cert_file = dir.join(CERT_FILE);
-    let key_file = dir.join(KEY_FILE);
-    let bad = |path: &Path, message: String| WebhookError::Certificate {
-        path: path.to_path_buf(),
-        message,
-    };
-    let certs = CertificateDer::pem_file_iter(&cert_file)
-        .and_then(|it| it.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| bad(&cert_file, e.to_string()))?;
+    let (certs, key) = crate::server::tls::read_pair(dir)
+        .map_err(|(path, message)| WebhookError::Certificate { path, message })?;
     if certs.is_empty() {
-        return Err(bad(&cert_file, "no certificate in the file".into()));
+        return Err(WebhookError::Certificate {
+            path: dir.join(CERT_FILE),
+            message: "no certificate in the file".into(),
+        });
     }
-    let key = PrivateKeyDer::from_pem_file(&key_file).map_err(|e| bad(&key_file, e.to_string()))?;
     let provider = rustls::crypto::ring::default_provider();
     let certified = CertifiedKey::from_der(certs, key, &provider)
         .map_err(|e| WebhookError::Tls(format!("{}: {e}", dir.display())))?;

@@ -248,13 +248,9 @@ impl WebhookServer {
     /// [`BoundWebhookServer::serve`]. Fails on missing or bad certificates or a taken port.
     pub async fn bind(self) -> Result<BoundWebhookServer, WebhookError> {
         let certs = CertWatcher::load(&self.options.cert_dir)?;
-        let mut config = rustls::ServerConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()
-        .map_err(|e| WebhookError::Tls(e.to_string()))?
-        .with_no_client_auth()
-        .with_cert_resolver(certs.clone());
+        let mut config = crate::server::tls::config_builder()
+            .map_err(|e| WebhookError::Tls(e.to_string()))?
+            .with_cert_resolver(certs.clone());
         let versions = HttpVersions::from_flag(self.options.enable_http2)
             .map_err(|e| WebhookError::Options(e.to_string()))?;
         config.alpn_protocols = versions.alpn_protocols();
