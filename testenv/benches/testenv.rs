@@ -1,14 +1,16 @@
 //! One-run benchmark of the embedded API server: start-to-ready time and create / get / list /
-//! watch-event throughput through kube::Client over HTTPS on 127.0.0.1.
+//! watch-event throughput through kube::Client over HTTPS on 127.0.0.1. With
+//! `KUBEBUILDER_ASSETS` set, also the start-to-ready time of binaries mode (a private
+//! control plane of real etcd and kube-apiserver), as a ratio against the embedded server's.
 //!
-//! Run with `cargo bench -p kubeforge-testenv`; the figures go in the README.
+//! Run with `cargo bench -p kubeforge-testenv --bench testenv`; the figures go in the README.
 
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use k8s_openapi::api::core::v1::{ConfigMap, Namespace};
 use kube::api::{Api, ListParams, ObjectMeta, PostParams, WatchEvent, WatchParams};
-use kubeforge_testenv::TestEnv;
+use kubeforge_testenv::{Binaries, Mode, TestEnv};
 
 fn cm(name: String) -> ConfigMap {
     ConfigMap {
@@ -43,14 +45,94 @@ fn rate(label: &str, n: usize, elapsed: Duration) {
 
 /// Start-to-ready: `TestEnv::start()` returning plus the first successful request.
 async fn start_to_ready() -> Duration {
+    start_to_ready_in(Mode::Embedded, None).await
+}
+
+/// Start-to-ready of an environment in `mode`, with `crd` installed if given.
+async fn start_to_ready_in(mode: Mode, crd: Option<&str>) -> Duration {
     let t = Instant::now();
-    let env = TestEnv::start().await.expect("start");
+    let mut builder = TestEnv::builder().mode(mode);
+    if let Some(crd) = crd {
+        builder = builder.crd_yaml(crd);
+    }
+    let env = builder.start().await.expect("start");
     let namespaces: Api<Namespace> = Api::all(env.client());
     namespaces
-        .list(&ListParams::default())
+        .list(&ListParams::default().limit(1))
         .await
         .expect("ready");
-    t.elapsed()
+    let elapsed = t.elapsed();
+    // Dropped outside the measure (in real-cluster modes this deletes the namespace).
+    drop(env);
+    elapsed
+}
+
+const BENCH_CRD: &str = r#"apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gizmos.bench.kubeforge.dev
+spec:
+  group: bench.kubeforge.dev
+  scope: Namespaced
+  names: {plural: gizmos, singular: gizmo, kind: Gizmo, listKind: GizmoList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+"#;
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// Binaries mode's start-to-ready, against the embedded server's `embedded` median.
+async fn binaries_rows(embedded: Duration) {
+    let binaries = Binaries::from_env();
+    if let Err(e) = binaries.available() {
+        println!("binaries mode: skipped ({e})");
+        return;
+    }
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let ratio = |d: Duration| d.as_secs_f64() / embedded.as_secs_f64();
+    let row = |label: &str, d: Duration| {
+        println!(
+            "binaries: {label}: {:.0} ms ({:.0}x the embedded server's {:.2} ms)",
+            ms(d),
+            ratio(d),
+            ms(embedded)
+        )
+    };
+    let without_kcm = Mode::Binaries(binaries.clone().controller_manager(false));
+    row(
+        "start-to-ready, first in process (certificates, etcd, kube-apiserver, a namespace)",
+        start_to_ready_in(without_kcm, None).await,
+    );
+    let with_kcm = Mode::Binaries(binaries);
+    row(
+        "start-to-ready, first in process, kube-controller-manager started too (when present)",
+        start_to_ready_in(with_kcm.clone(), None).await,
+    );
+    let mut later = Vec::new();
+    for _ in 0..5 {
+        later.push(start_to_ready_in(with_kcm.clone(), None).await);
+    }
+    row(
+        "start-to-ready, later environment (a namespace; median of 5)",
+        median(later),
+    );
+    let mut with_crd = Vec::new();
+    for _ in 0..3 {
+        with_crd.push(start_to_ready_in(with_kcm.clone(), Some(BENCH_CRD)).await);
+    }
+    row(
+        "start-to-ready, later environment with a CRD to install (median of 3)",
+        median(with_crd),
+    );
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -65,9 +147,14 @@ async fn main() {
     for _ in 0..20 {
         samples.push(start_to_ready().await);
     }
+    let embedded = median(samples.clone());
     stats("start-to-ready", samples);
 
-    let env = TestEnv::start().await.expect("start");
+    let env = TestEnv::builder()
+        .mode(Mode::Embedded)
+        .start()
+        .await
+        .expect("start");
     let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
     let n = 2000;
 
@@ -164,4 +251,8 @@ async fn main() {
     }
     writer.await.unwrap();
     rate("watch events (concurrent writer)", n, t.elapsed());
+    drop(env);
+
+    // Last, so that the control planes' idle load does not weigh on the figures above.
+    binaries_rows(embedded).await;
 }

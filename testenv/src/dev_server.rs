@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::endpoints::ApiOptions;
 use crate::env::load_crds;
-use crate::rest::{Api, ApiOptions};
 use crate::server::Server;
 
 /// Options of `kubeforge dev-server`.
@@ -55,7 +55,7 @@ pub async fn run(options: DevServerOptions) -> Result<(), Error> {
     }
     let crds = load_crds(&sources)?;
     let count = crds.len();
-    let api = Api::new(ApiOptions::default());
+    let api = crate::server::new_api(ApiOptions::default());
     crate::env::install_crds(&api, crds)?;
     let server = Server::start(api, options.port).await?;
     let path = if options.kubeconfig_path.is_absolute() {
@@ -65,7 +65,7 @@ pub async fn run(options: DevServerOptions) -> Result<(), Error> {
             .map(|d| d.join(&options.kubeconfig_path))
             .unwrap_or_else(|_| options.kubeconfig_path.clone())
     };
-    crate::kubeconfig::write(&path, &server.url(), server.ca_pem())?;
+    crate::support::kubeconfig::write(&path, &server.url(), server.ca_pem())?;
     print!("{}", usage(&server.url(), &path, count));
     tokio::signal::ctrl_c().await.map_err(Error::Signal)?;
     drop(server);

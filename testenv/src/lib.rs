@@ -22,7 +22,9 @@
 //!
 //! With `KUBEFORGE_TEST_CLUSTER=existing` the same calls run against the cluster of
 //! `KUBECONFIG`: CRDs are applied there, each environment gets its own namespace, and the
-//! namespace is deleted when the environment is dropped.
+//! namespace is deleted when the environment is dropped. With `KUBEFORGE_TEST_CLUSTER=binaries`
+//! they run against a private control plane of real binaries (`KUBEBUILDER_ASSETS`, envtest's
+//! convention), started once per test process: see [`Mode`].
 //!
 //! [`dev_server::run`] serves the same API standalone (`kubeforge dev-server`), so an operator
 //! can be developed with `make run` and kubectl without any cluster.
@@ -30,33 +32,27 @@
 //! The crate's README lists what is implemented, what is not yet, and the benchmark figures
 //! (start-to-ready in about 2 ms against envtest's 5 to 7 s).
 
-mod conversion;
-pub mod defaults;
+mod admission;
+mod controllers;
 pub mod dev_server;
 mod discovery;
+mod endpoints;
 mod env;
-mod error;
-mod fieldmanager;
-mod gc;
-mod jsonpath;
-mod kubeconfig;
 pub mod openapi;
-pub mod patch;
-mod protobuf;
 mod registry;
-mod rest;
-pub mod schema;
-mod selector;
 mod server;
-mod status;
-mod store;
-mod tls;
-mod webhooks;
+mod storage;
+mod support;
 
-pub use env::{MODE_VAR, TestEnv, TestEnvBuilder};
-pub use error::Error;
-pub use rest::review::{Policy, UserInfo};
-pub use status::ApiError;
+pub use admission::defaults;
+pub use endpoints::review::{Policy, UserInfo};
+pub use env::{
+    ASSETS_VAR, Binaries, CONTROLLER_MANAGER_VAR, MODE_VAR, Mode, TestEnv, TestEnvBuilder,
+};
+pub use registry::schema;
+pub use support::error::Error;
+pub use support::patch;
+pub use support::status::ApiError;
 
 // Fault injection for tests (`TestEnv::faults`), kept apart from the module list above.
 pub mod faults;

@@ -3,9 +3,9 @@
 
 use serde_json::{Value, json};
 
-use super::{groups, resources_of};
+use super::groups::{groups, resources_of};
 use crate::registry::Registry;
-use crate::rest::Reply;
+use crate::support::request::Reply;
 
 const CONTENT_TYPE: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 

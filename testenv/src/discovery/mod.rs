@@ -2,19 +2,20 @@
 //! per-version resource lists, aggregated discovery (apidiscovery.k8s.io/v2), OpenAPI.
 
 mod aggregated;
+mod groups;
 mod openapi;
 mod version;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::registry::{Registry, ResourceDef};
-use crate::rest::route::Route;
-use crate::rest::{Api, Reply, Req};
-use crate::status::ApiError;
-pub use version::compare_versions;
+use crate::endpoints::Api;
+use crate::registry::Registry;
+use crate::support::request::Route;
+use crate::support::request::{Reply, Req};
+use crate::support::status::ApiError;
+use groups::{groups, resources_of};
 
 /// The Kubernetes version the server reports.
 pub const KUBERNETES_MINOR: &str = "35";
@@ -72,24 +73,6 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
     }
 }
 
-/// Named groups (not the core group) with their versions, most preferred first.
-pub fn groups(registry: &Registry) -> BTreeMap<String, Vec<String>> {
-    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for def in registry.all() {
-        if def.group.is_empty() {
-            continue;
-        }
-        let versions = out.entry(def.group.clone()).or_default();
-        if !versions.contains(&def.version) {
-            versions.push(def.version.clone());
-        }
-    }
-    for versions in out.values_mut() {
-        versions.sort_by(|a, b| compare_versions(b, a));
-    }
-    out
-}
-
 fn group_json(group: &str, versions: &[String]) -> Value {
     let gv = |v: &String| json!({"groupVersion": format!("{group}/{v}"), "version": v});
     json!({
@@ -97,17 +80,6 @@ fn group_json(group: &str, versions: &[String]) -> Value {
         "versions": versions.iter().map(gv).collect::<Vec<_>>(),
         "preferredVersion": versions.first().map(gv).unwrap_or(Value::Null),
     })
-}
-
-/// The resources of one group/version in discovery order.
-pub fn resources_of<'a>(
-    registry: &'a Registry,
-    group: &'a str,
-    version: &'a str,
-) -> impl Iterator<Item = &'a Arc<ResourceDef>> {
-    registry
-        .all()
-        .filter(move |d| d.group == group && d.version == version)
 }
 
 fn resource_list(registry: &Registry, group: &str, version: &str) -> Value {

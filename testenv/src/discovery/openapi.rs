@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::openapi;
-use crate::store::Store;
+use crate::storage::Store;
 
 const CRD_KEY: &str = "apiextensions.k8s.io/customresourcedefinitions";
 

@@ -12,7 +12,7 @@ use kube::api::{
 use kube::core::GroupVersionKind;
 use serde_json::{Value, json};
 
-use super::{Backend, TestEnv};
+use super::backend::{Backend, Kind, Started};
 use crate::Error;
 
 /// Field manager used for the server-side apply of CRDs.
@@ -33,8 +33,12 @@ const CRD_WAIT: Duration = Duration::from_secs(60);
 
 /// What an existing-cluster environment must clean up.
 pub struct Existing {
+    /// An existing cluster, or a private control plane set up like one.
+    kind: Kind,
     /// The cluster's URL.
     pub url: String,
+    /// The client configuration, for the clean-up's own client.
+    config: kube::Config,
     /// The test namespace, once created.
     namespace: Option<String>,
     /// The annotation key marking this environment's use of its CRDs.
@@ -205,19 +209,51 @@ async fn release_crd(api: &Api<DynamicObject>, name: &str, user_key: &str) {
     }
 }
 
-/// Connects to the cluster, applies the CRDs, waits until they are Established, and
-/// creates the test namespace.
-pub async fn start(crds: Vec<Value>) -> Result<TestEnv, Error> {
-    let cluster_err = |e: kube::Error| Error::Cluster(e.to_string());
+impl Backend for Existing {
+    fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    fn url(&self) -> String {
+        self.url.clone()
+    }
+}
+
+/// Connects to the cluster of `KUBECONFIG` (or the in-cluster configuration), applies the
+/// CRDs, waits until they are Established, and creates the test namespace.
+pub async fn start(crds: Vec<Value>) -> Result<Started, Error> {
     let config = kube::Config::infer()
         .await
         .map_err(|e| Error::Cluster(e.to_string()))?;
+    set_up(config, kubeconfig_path(), crds, Kind::Existing).await
+}
+
+/// [`start`] for the cluster of the kubeconfig file `path`, reported as `kind` (a private
+/// control plane is set up in the same way as an existing cluster).
+pub async fn connect(path: PathBuf, crds: Vec<Value>, kind: Kind) -> Result<Started, Error> {
+    let file =
+        kube::config::Kubeconfig::read_from(&path).map_err(|e| Error::Client(e.to_string()))?;
+    let config = kube::Config::from_custom_kubeconfig(file, &Default::default())
+        .await
+        .map_err(|e| Error::Client(e.to_string()))?;
+    set_up(config, path, crds, kind).await
+}
+
+async fn set_up(
+    config: kube::Config,
+    kubeconfig_path: PathBuf,
+    crds: Vec<Value>,
+    kind: Kind,
+) -> Result<Started, Error> {
+    let cluster_err = |e: kube::Error| Error::Cluster(e.to_string());
     let url = config.cluster_url.to_string();
-    let client = kube::Client::try_from(config).map_err(cluster_err)?;
+    let client = kube::Client::try_from(config.clone()).map_err(cluster_err)?;
     let crd_api = crd_api(&client);
     // Dropped on any error below, which releases what was set up so far.
     let mut existing = Existing {
+        kind,
         url,
+        config,
         namespace: None,
         user_key: format!("{USER_PREFIX}{}", environment_id()),
         crds: Vec::new(),
@@ -241,10 +277,10 @@ pub async fn start(crds: Vec<Value>) -> Result<TestEnv, Error> {
         .map_err(cluster_err)?;
     let namespace = created.metadata.name.unwrap_or_default();
     existing.namespace = Some(namespace.clone());
-    Ok(TestEnv {
-        backend: Backend::Existing(existing),
+    Ok(Started {
+        backend: Box::new(existing),
         client,
-        kubeconfig_path: kubeconfig_path(),
+        kubeconfig_path,
         namespace,
     })
 }
@@ -254,6 +290,7 @@ impl Drop for Existing {
         let namespace = self.namespace.take();
         let crds = std::mem::take(&mut self.crds);
         let user_key = self.user_key.clone();
+        let config = self.config.clone();
         // Drop cannot await and the test's runtime may be shutting down: clean up from a
         // separate thread with its own runtime and client.
         let cleanup = std::thread::spawn(move || {
@@ -264,7 +301,7 @@ impl Drop for Existing {
                 return;
             };
             rt.block_on(async move {
-                let Ok(client) = kube::Client::try_default().await else {
+                let Ok(client) = kube::Client::try_from(config) else {
                     return;
                 };
                 if let Some(namespace) = namespace {

@@ -1,9 +1,13 @@
-//! [`TestEnv`]: an API server for one test (embedded, or an existing cluster on request),
-//! with a ready client, a kubeconfig file and the caller's CRDs installed.
+//! [`TestEnv`]: an API server for one test (embedded; on request a private control plane of
+//! real binaries, or an existing cluster), with a ready client, a kubeconfig file and the
+//! caller's CRDs installed.
 
+mod backend;
+mod binaries;
 mod crds;
 mod embedded;
 mod existing;
+mod mode;
 mod webhooks;
 
 use std::path::{Path, PathBuf};
@@ -11,23 +15,24 @@ use std::time::Duration;
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 
+use backend::{Backend, Kind, Started};
+
 use crate::Error;
-use crate::rest::{ApiOptions, Policy};
+use crate::endpoints::{ApiOptions, Policy};
+pub use binaries::{ASSETS_VAR, Binaries, CONTROLLER_MANAGER_VAR};
 pub use crds::{CrdSource, load as load_crds};
 pub use embedded::install_crds;
+pub use mode::{MODE_VAR, Mode};
 
 // `TestEnv::faults`, kept apart from the module list above.
 mod faults;
-
-/// Environment variable selecting where tests run: unset (or `embedded`) for the in-process
-/// server, `existing` for the cluster of `KUBECONFIG`.
-pub const MODE_VAR: &str = "KUBEFORGE_TEST_CLUSTER";
 
 /// Configures and starts a [`TestEnv`].
 #[derive(Default)]
 pub struct TestEnvBuilder {
     crds: Vec<CrdSource>,
     options: ApiOptions,
+    mode: Option<Mode>,
 }
 
 impl TestEnvBuilder {
@@ -73,33 +78,52 @@ impl TestEnvBuilder {
         self
     }
 
-    /// Starts the environment selected by `KUBEFORGE_TEST_CLUSTER`.
+    /// Runs against `mode` whatever `KUBEFORGE_TEST_CLUSTER` says (by default the
+    /// environment variable decides).
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = Some(mode);
+        self
+    }
+
+    /// Starts the environment of the builder's mode, else the one selected by
+    /// `KUBEFORGE_TEST_CLUSTER`.
     pub async fn start(self) -> Result<TestEnv, Error> {
         let crds = crds::load(&self.crds)?;
-        match std::env::var(MODE_VAR).ok().as_deref() {
-            None | Some("") | Some("embedded") => embedded::start(self.options, crds).await,
-            Some("existing") if !self.options.service_routes.is_empty() => {
-                Err(webhooks::routes_need_embedded(&self.options.service_routes))
+        let mode = match self.mode {
+            Some(mode) => mode,
+            None => Mode::from_env()?,
+        };
+        let started = match mode {
+            Mode::Embedded => embedded::start(self.options, crds).await?,
+            Mode::Existing | Mode::Binaries(_) if !self.options.service_routes.is_empty() => {
+                return Err(backend::routes_need_embedded(&self.options.service_routes));
             }
-            Some("existing") => existing::start(crds).await,
-            Some(other) => Err(Error::UnknownMode(other.to_string())),
-        }
+            Mode::Existing => existing::start(crds).await?,
+            Mode::Binaries(binaries) => binaries::start(&binaries, crds).await?,
+        };
+        Ok(TestEnv::from(started))
     }
-}
-
-enum Backend {
-    Embedded(embedded::Embedded),
-    Existing(existing::Existing),
 }
 
 /// A running test API server (or a namespace in an existing cluster).
 ///
 /// Dropping it stops the embedded server, or deletes the test namespace in real-cluster mode.
 pub struct TestEnv {
-    backend: Backend,
+    backend: Box<dyn Backend>,
     client: kube::Client,
     kubeconfig_path: PathBuf,
     namespace: String,
+}
+
+impl From<Started> for TestEnv {
+    fn from(started: Started) -> Self {
+        TestEnv {
+            backend: started.backend,
+            client: started.client,
+            kubeconfig_path: started.kubeconfig_path,
+            namespace: started.namespace,
+        }
+    }
 }
 
 impl TestEnv {
@@ -124,21 +148,33 @@ impl TestEnv {
     }
 
     /// The namespace this test should use: `default` on the embedded server, a fresh
-    /// namespace per environment on an existing cluster.
+    /// namespace per environment on a private control plane or an existing cluster.
     pub fn namespace(&self) -> &str {
         &self.namespace
     }
 
     /// The server's base URL.
     pub fn url(&self) -> String {
-        match &self.backend {
-            Backend::Embedded(e) => e.server.url(),
-            Backend::Existing(e) => e.url.clone(),
-        }
+        self.backend.url()
     }
 
-    /// Whether this environment runs against an existing cluster.
+    /// Whether this environment runs against an existing cluster (`KUBECONFIG`'s, which
+    /// may be remote: a webhook in the test process is not necessarily reachable from it).
     pub fn is_existing_cluster(&self) -> bool {
-        matches!(self.backend, Backend::Existing(_))
+        self.backend.kind() == Kind::Existing
+    }
+
+    /// Whether this environment is a namespace of a real kube-apiserver shared with other
+    /// environments (binaries or existing-cluster mode), rather than an embedded server of
+    /// its own: cluster-scoped objects are seen by the other environments, and there is no
+    /// fault injection or service routing.
+    pub fn is_real_cluster(&self) -> bool {
+        self.backend.kind() != Kind::Embedded
+    }
+
+    /// The mode this environment runs in (`embedded`, `binaries` or `existing`, as
+    /// `KUBEFORGE_TEST_CLUSTER` spells it).
+    pub fn mode_name(&self) -> &'static str {
+        self.backend.kind().name()
     }
 }

@@ -5,7 +5,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::matcher::RequestInfo;
-use crate::status::ApiError;
+use crate::support::status::ApiError;
 
 /// An error answer for a matching request, with the real apiserver's `Status` body.
 ///

@@ -93,7 +93,7 @@ impl RequestInfo {
 
 /// The name a field selector pins with `metadata.name=<name>` (or `==`), if any.
 fn exact_name(selector: &str) -> Option<String> {
-    let parsed = crate::selector::field::FieldSelector::parse(selector).ok()?;
+    let parsed = crate::support::selector::field::FieldSelector::parse(selector).ok()?;
     parsed.equals("metadata.name").map(str::to_string)
 }
 

@@ -19,7 +19,7 @@
 //!
 //! Requests are matched on the attributes kube-apiserver's `RequestInfo` derives from
 //! method, path and `?watch` (see [`Matcher`]); faults apply before the request reaches the
-//! REST handlers, so nothing is written by a failed request.
+//! handlers (a filter of the server layer), so nothing is written by a failed request.
 
 mod failure;
 mod matcher;
@@ -32,8 +32,19 @@ pub use failure::Failure;
 pub use matcher::{Matcher, RequestInfo};
 pub(crate) use state::FaultState;
 
+use futures::future::BoxFuture;
+
 use crate::Error;
-use crate::server::Shared;
+
+/// What a fault handle asks of the running server; the server implements it, and hands the
+/// handle a weak reference (a handle outliving its server does nothing).
+pub(crate) trait ServerControl: Send + Sync {
+    /// Forgets the watch history up to the current resourceVersion.
+    fn compact(&self);
+    /// Drops the listener and every connection, stays down for `down`, then listens again on
+    /// the same address.
+    fn restart(self: Arc<Self>, down: Duration) -> BoxFuture<'static, Result<(), Error>>;
+}
 
 /// A handle on the faults of one embedded API server (cheap to clone, `Send + Sync`).
 ///
@@ -43,7 +54,7 @@ use crate::server::Shared;
 #[derive(Clone)]
 pub struct Faults {
     state: Arc<FaultState>,
-    server: Weak<Shared>,
+    server: Weak<dyn ServerControl>,
 }
 
 impl std::fmt::Debug for Faults {
@@ -56,7 +67,7 @@ impl std::fmt::Debug for Faults {
 }
 
 impl Faults {
-    pub(crate) fn new(state: Arc<FaultState>, server: Weak<Shared>) -> Faults {
+    pub(crate) fn new(state: Arc<FaultState>, server: Weak<dyn ServerControl>) -> Faults {
         Faults { state, server }
     }
 
@@ -121,8 +132,27 @@ impl Faults {
     /// [`Faults::restart`], with a failure to listen again returned as
     /// [`Error::Bind`].
     pub async fn try_restart(&self) -> Result<(), Error> {
+        self.try_restart_after(Duration::ZERO).await
+    }
+
+    /// An outage: like [`Faults::restart`], but the server stays down for `down` first (every
+    /// connection is dropped and new ones are refused), as when kube-apiserver is restarted
+    /// or unreachable for a while. Returns when the server accepts connections again.
+    ///
+    /// # Panics
+    ///
+    /// When the address cannot be listened on again (see [`Faults::try_restart_after`]).
+    pub async fn restart_after(&self, down: Duration) {
+        if let Err(e) = self.try_restart_after(down).await {
+            panic!("{e}");
+        }
+    }
+
+    /// [`Faults::restart_after`], with a failure to listen again returned as
+    /// [`Error::Bind`].
+    pub async fn try_restart_after(&self, down: Duration) -> Result<(), Error> {
         match self.server.upgrade() {
-            Some(server) => server.restart().await,
+            Some(server) => server.restart(down).await,
             None => Ok(()),
         }
     }

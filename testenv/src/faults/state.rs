@@ -15,7 +15,7 @@ use tokio::sync::oneshot;
 
 use super::failure::Failure;
 use super::matcher::{Matcher, RequestInfo};
-use crate::rest::watch::WatchStream;
+use crate::support::request::WatchStream;
 
 /// What to do with one request.
 #[derive(Debug, Default)]

@@ -1,6 +1,6 @@
 //! The built-in kinds, with the scope, names and subresources of the real kube-apiserver.
 
-use super::{ResourceDef, ScaleSpec};
+use crate::support::resource::{ResourceDef, ScaleSpec};
 
 /// A compact description of one built-in resource.
 struct Builtin {

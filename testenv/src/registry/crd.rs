@@ -2,7 +2,9 @@
 
 use serde_json::Value;
 
-use super::{CustomVersion, ResourceDef, ScaleSpec};
+use super::Registry;
+use crate::support::resource::{CustomVersion, ResourceDef, ScaleSpec};
+use crate::support::status::{ApiError, Cause};
 
 /// The `<plural>.<group>` storage key of a CRD, which is also its required name.
 pub fn storage_key(group: &str, plural: &str) -> String {
@@ -158,4 +160,67 @@ pub fn establish(crd: &mut Value, now: &str) {
         "acceptedNames": accepted,
         "storedVersions": stored,
     });
+}
+
+/// Whether `def` is the CustomResourceDefinition resource itself.
+pub fn is_crd(def: &ResourceDef) -> bool {
+    def.group == "apiextensions.k8s.io" && def.plural == "customresourcedefinitions"
+}
+
+/// The checks of a CRD write that need the served resources (its name, one storage version,
+/// no built-in group/plural), then its status as established (see [`establish`]).
+pub fn check_install(
+    registry: &Registry,
+    def: &ResourceDef,
+    name: &str,
+    crd_obj: &mut Value,
+    now: &str,
+) -> Result<(), ApiError> {
+    let (group, plural) = group_plural(crd_obj);
+    let expected = format!("{plural}.{group}");
+    if name != expected {
+        return Err(ApiError::invalid(
+            def,
+            name,
+            vec![Cause {
+                reason: "FieldValueInvalid".into(),
+                message: format!(
+                    "Invalid value: \"{name}\": must be spec.names.plural+\".\"+spec.group"
+                ),
+                field: "metadata.name".into(),
+            }],
+        ));
+    }
+    if storage_version(crd_obj).is_none() {
+        return Err(ApiError::invalid(def, name, vec![Cause {
+            reason: "FieldValueInvalid".into(),
+            message: "Invalid value: []apiextensions.CustomResourceDefinitionVersion(nil): must have exactly one version marked as storage version".into(),
+            field: "spec.versions".into(),
+        }]));
+    }
+    let builtin_clash = registry
+        .all()
+        .any(|d| d.custom.is_none() && d.group == group && d.plural == plural);
+    if builtin_clash {
+        return Err(ApiError::invalid(
+            def,
+            name,
+            vec![Cause {
+                reason: "FieldValueInvalid".into(),
+                message: format!("Invalid value: \"{group}\": is a built-in API group"),
+                field: "spec.group".into(),
+            }],
+        ));
+    }
+    establish(crd_obj, now);
+    Ok(())
+}
+
+/// Makes a stored CRD's versions servable (replacing what an older revision served).
+pub fn register(registry: &mut Registry, crd_obj: &Value) {
+    let (group, plural) = group_plural(crd_obj);
+    registry.remove_resource(&group, &plural);
+    for def in resources_of(crd_obj) {
+        registry.insert(def);
+    }
 }

@@ -1,120 +1,22 @@
 //! The catalogue of served resources: the built-in kinds (with their real scope, names and
 //! subresources) plus the kinds of every established CustomResourceDefinition.
 //!
-//! Discovery, routing and the REST handlers all read from here, so a CRD becomes servable
+//! Discovery, routing and the endpoints all read from here, so a CRD becomes servable
 //! in every place at once when it is installed.
 
+pub mod allocate;
 mod builtin;
+pub mod conversion;
 pub mod crd;
+pub mod schema;
+pub mod webhook_configuration;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use builtin::builtin_resources;
 
-/// Where the replica count of a kind lives, for the `scale` subresource.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScaleSpec {
-    /// JSON path of the desired replicas, for example `.spec.replicas`.
-    pub spec_replicas_path: String,
-    /// JSON path of the observed replicas, for example `.status.replicas`.
-    pub status_replicas_path: String,
-    /// JSON path of the label selector string, if any.
-    pub label_selector_path: Option<String>,
-}
-
-/// What the CRD of a custom kind says about one served version.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CustomVersion {
-    /// The version's `openAPIV3Schema`, if it declares one.
-    pub schema: Option<serde_json::Value>,
-    /// `additionalPrinterColumns` of the version.
-    pub printer_columns: Vec<serde_json::Value>,
-    /// JSON paths of the version's `selectableFields`.
-    pub selectable_fields: Vec<String>,
-}
-
-/// One servable resource: a group/version/plural with its kind and behaviour.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ResourceDef {
-    /// API group, empty for the core group.
-    pub group: String,
-    /// API version within the group.
-    pub version: String,
-    /// Object kind, for example `Deployment`.
-    pub kind: String,
-    /// Lower-case plural used in URLs, for example `deployments`.
-    pub plural: String,
-    /// Lower-case singular name.
-    pub singular: String,
-    /// Short names kubectl accepts (`deploy`).
-    pub short_names: Vec<String>,
-    /// Categories (`all`).
-    pub categories: Vec<String>,
-    /// Whether objects live in namespaces.
-    pub namespaced: bool,
-    /// Whether the kind has a `/status` subresource.
-    pub status_subresource: bool,
-    /// The `/scale` subresource, if any.
-    pub scale: Option<ScaleSpec>,
-    /// Whether `metadata.generation` is maintained (bumped on spec changes).
-    pub tracks_generation: bool,
-    /// Whether PUT without `metadata.resourceVersion` is allowed.
-    pub allow_unconditional_update: bool,
-    /// Create-only "virtual" kinds such as TokenReview that are answered, never stored.
-    pub create_only: bool,
-    /// Where objects are stored: shared by every version of the same group and plural.
-    pub storage_key: String,
-    /// For custom kinds, what the CRD declares for this version.
-    pub custom: Option<CustomVersion>,
-}
-
-impl ResourceDef {
-    /// `apiVersion` string of this resource (`v1`, `apps/v1`).
-    pub fn api_version(&self) -> String {
-        if self.group.is_empty() {
-            self.version.clone()
-        } else {
-            format!("{}/{}", self.group, self.version)
-        }
-    }
-
-    /// The "qualified resource" used in error messages: `deployments.apps`, `configmaps`.
-    pub fn qualified(&self) -> String {
-        if self.group.is_empty() {
-            self.plural.clone()
-        } else {
-            format!("{}.{}", self.plural, self.group)
-        }
-    }
-
-    /// The kind qualified by group, as in `Deployment.apps "x" is invalid`.
-    pub fn qualified_kind(&self) -> String {
-        if self.group.is_empty() {
-            self.kind.clone()
-        } else {
-            format!("{}.{}", self.kind, self.group)
-        }
-    }
-
-    /// The verbs discovery advertises for this resource.
-    pub fn verbs(&self) -> Vec<&'static str> {
-        if self.create_only {
-            vec!["create"]
-        } else {
-            vec![
-                "create",
-                "delete",
-                "deletecollection",
-                "get",
-                "list",
-                "patch",
-                "update",
-                "watch",
-            ]
-        }
-    }
-}
+use crate::support::resource::ResourceDef;
 
 /// The set of resources currently served, indexed for routing.
 #[derive(Debug, Clone, Default)]

@@ -6,9 +6,9 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use hyper::body::{Body, Frame, SizeHint};
 
-use crate::rest::Reply;
-use crate::rest::watch::WatchStream;
-use crate::status::ApiError;
+use crate::support::request::Reply;
+use crate::support::request::WatchStream;
+use crate::support::status::ApiError;
 
 /// The body of every response the server sends.
 pub enum ResponseBody {

@@ -1,10 +1,11 @@
 //! Admission webhooks: what kube-apiserver sends to Mutating- and
 //! ValidatingWebhookConfigurations and what it does with the answers.
 //!
-//! Every test runs an HTTPS webhook in the test process. Against a real cluster
-//! (`KUBEFORGE_TEST_CLUSTER=existing`) the cluster must reach it: the tests are skipped
-//! unless `KUBEFORGE_TEST_WEBHOOK_HOST` names an address of this machine the cluster can
-//! reach (webhooks then listen on every interface).
+//! Every test runs an HTTPS webhook in the test process. A private control plane
+//! (`KUBEFORGE_TEST_CLUSTER=binaries`) runs on this machine and reaches it on 127.0.0.1.
+//! An existing cluster (`KUBEFORGE_TEST_CLUSTER=existing`) must reach it too: the tests are
+//! skipped there unless `KUBEFORGE_TEST_WEBHOOK_HOST` names an address of this machine the
+//! cluster can reach (webhooks then listen on every interface).
 
 use std::sync::{Arc, Mutex};
 

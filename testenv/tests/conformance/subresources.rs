@@ -71,8 +71,9 @@ async fn subject_access_review_allows_by_default() {
         },
         ..Default::default()
     };
-    if env.is_existing_cluster() {
-        return; // a real cluster's answer depends on its RBAC
+    if env.is_real_cluster() {
+        eprintln!("skipping: a real cluster's answer depends on its RBAC");
+        return;
     }
     let answered = reviews
         .create(&PostParams::default(), &review)
@@ -135,8 +136,9 @@ async fn unchanged_writes_keep_the_resource_version() {
 async fn token_review_authenticates() {
     use k8s_openapi::api::authentication::v1::{TokenReview, TokenReviewSpec};
     let env = env().await;
-    if env.is_existing_cluster() {
-        return; // tokens are the cluster's own
+    if env.is_real_cluster() {
+        eprintln!("skipping: a real cluster's tokens are its own");
+        return;
     }
     let reviews: Api<TokenReview> = Api::all(env.client());
     let review = TokenReview {

@@ -1,0 +1,142 @@
+//! Admission of written objects, in the real server's order: built-in defaulting for
+//! built-in kinds; for custom resources pruning (with `fieldValidation` Strict/Warn/Ignore),
+//! schema defaulting and schema validation; for CRDs themselves the structural checks; for
+//! webhook configurations the real server's validation.
+//!
+//! A request with mutating webhooks runs this twice: first stopping after defaulting
+//! ([`Query::stop_before_validation`]), to get the object the webhooks mutate, then in full
+//! on what they return.
+
+use serde_json::Value;
+
+use super::defaults;
+use crate::registry::schema::{self, FieldError};
+use crate::support::query::Query;
+use crate::support::resource::ResourceDef;
+use crate::support::status::{ApiError, Cause};
+
+/// How unknown fields of a request are treated (`?fieldValidation=`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FieldValidation {
+    /// Refuse the request (400) naming the unknown fields; kubectl's default.
+    Strict,
+    /// Drop them and answer with `Warning` headers; the server's default.
+    Warn,
+    /// Drop them silently.
+    Ignore,
+}
+
+impl FieldValidation {
+    /// Reads `fieldValidation` (default Warn, as kube-apiserver).
+    pub fn from_query(query: &Query) -> Result<Self, ApiError> {
+        match query.get("fieldValidation").unwrap_or_default() {
+            "" | "Warn" => Ok(FieldValidation::Warn),
+            "Strict" => Ok(FieldValidation::Strict),
+            "Ignore" => Ok(FieldValidation::Ignore),
+            other => Err(ApiError::bad_request(format!(
+                "fieldValidation: Unsupported value: \"{other}\": supported values: \"Ignore\", \"Strict\", \"Warn\""
+            ))),
+        }
+    }
+}
+
+/// A 422 Invalid built from schema field errors, with the real server's message.
+pub fn invalid(def: &ResourceDef, name: &str, errors: &[FieldError]) -> ApiError {
+    let causes = errors
+        .iter()
+        .map(|e| Cause {
+            reason: e.reason().to_string(),
+            message: e.message.clone(),
+            field: e.field.clone(),
+        })
+        .collect();
+    let mut err = ApiError::invalid(def, name, causes);
+    err.message = schema::invalid_status_message(&def.qualified_kind(), name, errors);
+    err
+}
+
+fn name_of(object: &Value) -> String {
+    object["metadata"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Prepares an object for storage (`old` is the stored object on updates); returns
+/// warnings for the `Warning` header.
+pub fn admit(
+    def: &ResourceDef,
+    object: &mut Value,
+    old: Option<&Value>,
+    query: &Query,
+) -> Result<Vec<String>, ApiError> {
+    let validation = FieldValidation::from_query(query)?;
+    // With mutating webhooks, the first phase stops after defaulting: validation runs on
+    // the object the webhooks return.
+    let mutation_only = query.stops_before_validation();
+    let meta_causes = if mutation_only {
+        Vec::new()
+    } else {
+        crate::support::meta::validate_labels_and_annotations(object)
+    };
+    if !meta_causes.is_empty() {
+        return Err(ApiError::invalid(def, &name_of(object), meta_causes));
+    }
+    let mut warnings = Vec::new();
+    if let Some(custom) = &def.custom {
+        let Some(openapi) = &custom.schema else {
+            return Ok(warnings);
+        };
+        let unknown = schema::prune(object, openapi);
+        if !unknown.is_empty() {
+            match validation {
+                FieldValidation::Strict => {
+                    return Err(ApiError::bad_request(
+                        schema::strict_decoding_status_message(&def.kind, &def.version, &unknown),
+                    ));
+                }
+                FieldValidation::Warn => {
+                    warnings.extend(unknown.iter().map(|p| schema::unknown_field_message(p)))
+                }
+                FieldValidation::Ignore => {}
+            }
+        }
+        schema::apply_defaults(object, openapi);
+        if mutation_only {
+            return Ok(warnings);
+        }
+        let errors = match old {
+            Some(old) => schema::validate_update(object, old, openapi),
+            None => schema::validate(object, openapi),
+        };
+        if !errors.is_empty() {
+            return Err(invalid(def, &name_of(object), &errors));
+        }
+        return Ok(warnings);
+    }
+    if crate::registry::crd::is_crd(def) {
+        schema::apply_crd_defaults(object);
+        if mutation_only {
+            return Ok(warnings);
+        }
+        let checked = match old {
+            Some(old) => schema::check_structural_update(object, old),
+            None => schema::check_structural(object),
+        };
+        if let Err(errors) = checked {
+            return Err(invalid(def, &name_of(object), &errors));
+        }
+        return Ok(warnings);
+    }
+    defaults::apply_builtin_defaults(&def.group, &def.version, &def.kind, object);
+    if mutation_only {
+        return Ok(warnings);
+    }
+    if let Some(mutating) = crate::registry::webhook_configuration::configuration_kind(def) {
+        let causes = crate::registry::webhook_configuration::configuration(object, old, mutating);
+        if !causes.is_empty() {
+            return Err(ApiError::invalid(def, &name_of(object), causes));
+        }
+    }
+    Ok(warnings)
+}

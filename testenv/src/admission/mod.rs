@@ -1,0 +1,11 @@
+//! The admission layer: what happens to a written object before the registry stores it.
+//!
+//! - [`defaults`]: the real server's defaulting of built-in kinds;
+//! - [`admit`]: the built-in admission of every write, in the real server's order (defaults,
+//!   pruning and schema defaulting of custom resources, then the registry's validation);
+//! - [`webhooks`]: the admission webhook chain (mutating, then validating
+//!   `*WebhookConfiguration`s) around a write handler the endpoints hand in.
+
+pub mod admit;
+pub mod defaults;
+pub mod webhooks;

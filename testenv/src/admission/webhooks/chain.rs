@@ -1,0 +1,613 @@
+//! Admission webhooks around the write handlers, in kube-apiserver's order: mutating
+//! webhooks, then schema/built-in validation, then validating webhooks, then storage.
+//!
+//! The handlers themselves are synchronous and run under the cluster lock, so a write with
+//! webhooks is made of several runs of the ordinary handler, none holding the lock across
+//! a webhook call:
+//! 1. the request itself in dry-run, stopping admission before validation: the object the
+//!    mutating webhooks see, and (for updates) the resourceVersion it was based on;
+//! 2. the mutating webhooks;
+//! 3. a full-object write of the result (POST for a create, PUT with the old
+//!    resourceVersion as precondition otherwise) in dry-run with full validation: the final
+//!    object;
+//! 4. the validating webhooks, concurrently;
+//! 5. the same full-object write for real (unless the request was a dry run).
+//!
+//! When a later step meets a newer resourceVersion and the client set no precondition,
+//! everything starts over (bounded), as the real server's GuaranteedUpdate does.
+//! Without any matching configuration none of this happens.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::Method;
+use serde_json::{Value, json};
+
+use super::config::{self, Hook, Operation};
+use super::dispatch::{self, Matched};
+use super::review::Attributes;
+use crate::registry::Registry;
+use crate::storage::Store;
+use crate::support::meta;
+use crate::support::query::Query;
+use crate::support::request::Target;
+use crate::support::request::{Reply, Req};
+use crate::support::resource::ResourceDef;
+use crate::support::status::ApiError;
+use crate::support::webhook_client::Transport;
+
+/// The API server the chain runs in, as the endpoints hand it over: the write handler the
+/// chain wraps (run several times, never holding the store lock across a webhook call), the
+/// stored Namespaces (for `namespaceSelector`), and where webhook calls go.
+pub trait Backend: Sync {
+    /// Runs the handler of a request without admission webhooks.
+    fn handle(&self, req: &Req, target: &Target) -> Result<Reply, ApiError>;
+    /// The stored Namespace `name`, if any.
+    fn namespace(&self, name: &str) -> Option<Arc<Value>>;
+    /// Where webhook calls go, and the connections they reuse.
+    fn transport(&self) -> &Transport;
+}
+
+/// How many times a write with webhooks starts over after a conflict it caused itself.
+const MAX_ATTEMPTS: usize = 8;
+
+/// The webhook configurations that may apply to one request.
+pub struct Plan {
+    mutating: Vec<Hook>,
+    validating: Vec<Hook>,
+    /// Every served version of the request's resource (for matchPolicy Equivalent).
+    versions: Vec<Arc<ResourceDef>>,
+}
+
+/// What kind of write a request is, as far as admission is concerned.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    /// POST on a collection.
+    Create,
+    /// PUT, or PATCH (an apply patch may turn out to create).
+    Write,
+    /// DELETE of one object.
+    Delete,
+    /// DELETE of a collection: each object is validated as a DELETE of its own.
+    DeleteCollection,
+}
+
+fn kind_of(req: &Req, target: &Target) -> Option<Kind> {
+    let named = target.name.is_some();
+    match req.method {
+        Method::POST if !named && target.subresource.is_none() => Some(Kind::Create),
+        Method::PUT | Method::PATCH if named => Some(Kind::Write),
+        Method::DELETE if named && target.subresource.is_none() => Some(Kind::Delete),
+        Method::DELETE if target.subresource.is_none() => Some(Kind::DeleteCollection),
+        _ => None,
+    }
+}
+
+fn operations(kind: Kind) -> &'static [Operation] {
+    match kind {
+        Kind::Create => &[Operation::Create],
+        Kind::Write => &[Operation::Update, Operation::Create],
+        Kind::Delete | Kind::DeleteCollection => &[Operation::Delete],
+    }
+}
+
+/// Whether webhooks could apply to this request at all: a write (not of a webhook
+/// configuration: a broken webhook could otherwise lock every configuration change out), so
+/// that reads never look at the stored configurations.
+pub fn may_apply(req: &Req, target: &Target) -> bool {
+    kind_of(req, target).is_some()
+        && target.def.group != "admissionregistration.k8s.io"
+        && !target.def.create_only
+}
+
+/// The configurations whose rules cover this request, or `None` (the fast path: the
+/// request is handled as if no webhook existed).
+pub fn plan(store: &Store, registry: &Registry, req: &Req, target: &Target) -> Option<Plan> {
+    if !may_apply(req, target) {
+        return None;
+    }
+    let kind = kind_of(req, target)?;
+    let has_any = |key: &str| store.bucket(key).is_some_and(|b| !b.is_empty());
+    if !has_any(config::MUTATING_KEY) && !has_any(config::VALIDATING_KEY) {
+        return None;
+    }
+    // Only custom resources have equivalent versions to match (matchPolicy Equivalent).
+    let versions: Vec<Arc<ResourceDef>> = if target.def.custom.is_some() {
+        registry
+            .by_storage_key(&target.def.storage_key)
+            .cloned()
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let sub = target.subresource.as_deref();
+    let covers = |h: &Hook| {
+        operations(kind).iter().any(|op| {
+            h.matching_version(*op, &target.def, sub, &versions)
+                .is_some()
+        })
+    };
+    let mut mutating = config::load(store, config::MUTATING_KEY);
+    let mut validating = config::load(store, config::VALIDATING_KEY);
+    if matches!(kind, Kind::Delete | Kind::DeleteCollection) {
+        // Mutating webhooks cannot change a deletion; only validation is called.
+        mutating.clear();
+    }
+    mutating.retain(covers);
+    validating.retain(covers);
+    if mutating.is_empty() && validating.is_empty() {
+        return None;
+    }
+    Some(Plan {
+        mutating,
+        validating,
+        versions,
+    })
+}
+
+/// Runs a request whose [`plan`] found webhooks.
+pub async fn run(
+    backend: &dyn Backend,
+    req: &Req,
+    target: &Target,
+    plan: Plan,
+) -> Result<Reply, ApiError> {
+    match kind_of(req, target) {
+        Some(Kind::Delete) => delete(backend, req, target, &plan).await,
+        Some(Kind::DeleteCollection) => delete_collection(backend, req, target, &plan).await,
+        Some(_) => write(backend, req, target, &plan).await,
+        None => backend.handle(req, target),
+    }
+}
+
+/// The labels the namespaceSelector is matched against: the namespace's for namespaced
+/// objects, the object's own for Namespaces, none for other cluster-scoped objects.
+fn namespace_labels(backend: &dyn Backend, attrs: &Attributes) -> Option<Value> {
+    let def = &attrs.def;
+    if def.group.is_empty() && def.plural == "namespaces" {
+        let own = attrs.object.as_ref().or(attrs.old_object.as_ref());
+        return Some(own.map_or(Value::Null, |o| o["metadata"]["labels"].clone()));
+    }
+    if !def.namespaced {
+        return None;
+    }
+    Some(
+        backend
+            .namespace(&attrs.namespace)
+            .map_or(Value::Null, |n| n["metadata"]["labels"].clone()),
+    )
+}
+
+/// The webhooks of `hooks` that apply to `attrs` (rules, namespaceSelector, objectSelector).
+fn select(
+    backend: &dyn Backend,
+    hooks: &[Hook],
+    attrs: &Attributes,
+    versions: &[Arc<ResourceDef>],
+) -> Vec<Matched> {
+    if hooks.is_empty() {
+        return Vec::new();
+    }
+    let ns_labels = namespace_labels(backend, attrs);
+    let sub = attrs.subresource.as_deref();
+    hooks
+        .iter()
+        .filter(|h| h.namespace_matches(ns_labels.as_ref()))
+        .filter(|h| h.object_matches(attrs.object.as_ref(), attrs.old_object.as_ref()))
+        .filter_map(|h| {
+            h.matching_version(attrs.operation, &attrs.def, sub, versions)
+                .map(|d| (h.clone(), d))
+        })
+        .collect()
+}
+
+/// The reply's parts (every write handler answers with JSON).
+fn parts(reply: Reply) -> Result<(u16, Value, Vec<String>), ApiError> {
+    match reply {
+        Reply::Json {
+            code,
+            body,
+            warnings,
+            ..
+        } => Ok((code, body, warnings)),
+        Reply::Watch(_) => Err(ApiError::internal("a write answered with a watch")),
+    }
+}
+
+fn is_conflict(e: &ApiError) -> bool {
+    e.code == 409 && e.reason == "Conflict"
+}
+
+/// A request the server makes to itself on behalf of `req`.
+fn inner(req: &Req, method: Method, body: Option<&Value>, query: Query) -> Req {
+    Req {
+        method,
+        path: req.path.clone(),
+        query,
+        accept: "application/json".into(),
+        content_type: "application/json".into(),
+        body: body.map_or_else(Bytes::new, |b| {
+            Bytes::from(serde_json::to_vec(b).unwrap_or_default())
+        }),
+        user_agent: req.user_agent.clone(),
+    }
+}
+
+fn dry_run(query: &Query) -> Query {
+    let mut q = query.clone();
+    q.set("dryRun", "All");
+    q
+}
+
+/// The request body as JSON (YAML for apply patches), if it parses.
+fn body_value(req: &Req) -> Option<Value> {
+    serde_json::from_slice(&req.body).ok().or_else(|| {
+        std::str::from_utf8(&req.body)
+            .ok()
+            .and_then(|t| serde_saphyr::from_str::<Value>(t).ok())
+    })
+}
+
+/// `CreateOptions` / `UpdateOptions` of a write.
+fn write_options(op: Operation, query: &Query) -> Value {
+    let kind = if op == Operation::Create {
+        "CreateOptions"
+    } else {
+        "UpdateOptions"
+    };
+    let mut options = json!({"kind": kind, "apiVersion": "meta.k8s.io/v1"});
+    if query.dry_run() {
+        options["dryRun"] = json!(["All"]);
+    }
+    for field in ["fieldManager", "fieldValidation"] {
+        if let Some(v) = query.get(field).filter(|v| !v.is_empty()) {
+            options[field] = json!(v);
+        }
+    }
+    options
+}
+
+fn rv_of(object: &Value) -> &str {
+    meta::meta_str(object, "resourceVersion").unwrap_or_default()
+}
+
+fn merge_warnings(into: &mut Vec<String>, more: Vec<String>) {
+    for w in more {
+        if !into.contains(&w) {
+            into.push(w);
+        }
+    }
+}
+
+/// The current object (or Scale) in the request's version, if it exists.
+fn current(backend: &dyn Backend, req: &Req, target: &Target) -> Option<Value> {
+    let get = inner(req, Method::GET, None, Query::default());
+    backend
+        .handle(&get, target)
+        .ok()
+        .and_then(|r| parts(r).ok())
+        .map(|(_, body, _)| body)
+}
+
+enum Attempt {
+    Done(Result<Reply, ApiError>),
+    Again,
+}
+
+async fn write(
+    backend: &dyn Backend,
+    req: &Req,
+    target: &Target,
+    plan: &Plan,
+) -> Result<Reply, ApiError> {
+    let precondition = body_value(req).is_some_and(|b| meta::sets_resource_version(&b));
+    for _ in 0..MAX_ATTEMPTS {
+        match write_attempt(backend, req, target, plan, precondition).await {
+            Attempt::Done(result) => return result,
+            Attempt::Again => continue,
+        }
+    }
+    Err(ApiError::conflict(
+        &target.def,
+        target.name.as_deref().unwrap_or_default(),
+    ))
+}
+
+async fn write_attempt(
+    backend: &dyn Backend,
+    req: &Req,
+    target: &Target,
+    plan: &Plan,
+    precondition: bool,
+) -> Attempt {
+    let retry_or = |e: ApiError| {
+        if is_conflict(&e) && !precondition {
+            Attempt::Again
+        } else {
+            Attempt::Done(Err(e))
+        }
+    };
+    // Phase 1: the object the mutating webhooks see.
+    let old = match req.method {
+        Method::POST => None,
+        _ => current(backend, req, target),
+    };
+    let first = inner(
+        req,
+        req.method.clone(),
+        None,
+        dry_run(&req.query).stop_before_validation(),
+    );
+    let first = Req {
+        body: req.body.clone(),
+        content_type: req.content_type.clone(),
+        ..first
+    };
+    let (code, mut object, mut warnings) = match backend.handle(&first, target).and_then(parts) {
+        Ok(p) => p,
+        Err(e) => return retry_or(e),
+    };
+    let operation = if code == 201 {
+        Operation::Create
+    } else {
+        Operation::Update
+    };
+    let old = if operation == Operation::Create {
+        None
+    } else {
+        match old {
+            Some(old) if rv_of(&old) == rv_of(&object) => Some(old),
+            // Changed between the read and the dry run: read again.
+            _ => return Attempt::Again,
+        }
+    };
+    let generated_name = operation == Operation::Create
+        && body_value(req).is_some_and(|b| {
+            b["metadata"]["name"].as_str().is_none_or(str::is_empty) && target.name.is_none()
+        });
+    if operation == Operation::Create
+        && let Some(m) = object["metadata"].as_object_mut()
+    {
+        // Set by the storage layer after mutating admission, as on the real server.
+        for field in ["uid", "creationTimestamp", "generation", "resourceVersion"] {
+            m.remove(field);
+        }
+        if generated_name {
+            m.remove("name");
+        }
+    }
+    let mut attrs = Attributes {
+        operation,
+        def: target.def.clone(),
+        subresource: target.subresource.clone(),
+        namespace: target.namespace.clone().unwrap_or_default(),
+        name: target
+            .name
+            .clone()
+            .or_else(|| meta::meta_str(&object, "name").map(str::to_string))
+            .unwrap_or_default(),
+        object: Some(object),
+        old_object: old.clone(),
+        dry_run: req.query.dry_run(),
+        options: write_options(operation, &req.query),
+    };
+    if target.namespace.is_none() && target.def.namespaced {
+        attrs.namespace = attrs
+            .object
+            .as_ref()
+            .and_then(|o| meta::meta_str(o, "namespace"))
+            .unwrap_or_default()
+            .to_string();
+    }
+    // Phase 2: mutating webhooks.
+    let mutating = select(backend, &plan.mutating, &attrs, &plan.versions);
+    if let Err(e) =
+        dispatch::mutate(backend.transport(), &mutating, &mut attrs, &mut warnings).await
+    {
+        return Attempt::Done(Err(e));
+    }
+    let mut mutated = attrs.object.take().unwrap_or(Value::Null);
+    let (method, write_target) = if operation == Operation::Create {
+        let collection = Target {
+            name: None,
+            subresource: None,
+            ..target.clone()
+        };
+        (Method::POST, collection)
+    } else {
+        if let Some(rv) = old.as_ref().map(rv_of) {
+            meta::ensure_metadata(&mut mutated);
+            mutated["metadata"]["resourceVersion"] = json!(rv);
+        }
+        (Method::PUT, target.clone())
+    };
+    // Phase 3: validation of the full object, without storing it.
+    // The first phase recorded the request's managedFields; the replays store them as they are.
+    let mut full_query = req.query.clone().managed_fields_computed();
+    // Unknown fields were reported on the request; webhooks' additions are pruned quietly.
+    full_query.set("fieldValidation", "Ignore");
+    let check = inner(req, method.clone(), Some(&mutated), dry_run(&full_query));
+    let (check_code, checked, more) = match backend.handle(&check, &write_target).and_then(parts) {
+        Ok(p) => p,
+        Err(e) => return retry_or(e),
+    };
+    merge_warnings(&mut warnings, more);
+    // Phase 4: validating webhooks see the final object.
+    if operation == Operation::Create
+        && let Some(name) = meta::meta_str(&checked, "name")
+    {
+        attrs.name = name.to_string();
+        meta::ensure_metadata(&mut mutated);
+        mutated["metadata"]["name"] = json!(name);
+    }
+    attrs.object = Some(checked.clone());
+    let validating = select(backend, &plan.validating, &attrs, &plan.versions);
+    if let Err(e) =
+        dispatch::validate(backend.transport(), &validating, &attrs, &mut warnings).await
+    {
+        return Attempt::Done(Err(e));
+    }
+    // Phase 5: store.
+    let (code, body) = if req.query.dry_run() {
+        (check_code, checked)
+    } else {
+        let commit = inner(req, method, Some(&mutated), full_query);
+        match backend.handle(&commit, &write_target).and_then(parts) {
+            Ok((code, body, more)) => {
+                merge_warnings(&mut warnings, more);
+                (code, body)
+            }
+            Err(e) => return retry_or(e),
+        }
+    };
+    Attempt::Done(Ok(Reply::Json {
+        code,
+        body,
+        content_type: "application/json".into(),
+        warnings,
+    }))
+}
+
+/// `DeleteOptions` of a delete request (body and query).
+fn delete_options(req: &Req) -> Value {
+    let mut options = body_value(req)
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}));
+    options["kind"] = json!("DeleteOptions");
+    options["apiVersion"] = json!("meta.k8s.io/v1");
+    if req.query.dry_run() {
+        options["dryRun"] = json!(["All"]);
+    }
+    if let Some(p) = req.query.get("propagationPolicy") {
+        options["propagationPolicy"] = json!(p);
+    }
+    options
+}
+
+/// The admission attributes of deleting `old`.
+fn delete_attributes(req: &Req, target: &Target, old: Value) -> Attributes {
+    let options = delete_options(req);
+    Attributes {
+        operation: Operation::Delete,
+        def: target.def.clone(),
+        subresource: None,
+        namespace: meta::meta_str(&old, "namespace")
+            .unwrap_or_default()
+            .to_string(),
+        name: meta::meta_str(&old, "name").unwrap_or_default().to_string(),
+        object: None,
+        old_object: Some(old),
+        dry_run: req.query.dry_run()
+            || options["dryRun"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|v| v == "All")),
+        options,
+    }
+}
+
+fn with_warnings(reply: Reply, mut warnings: Vec<String>) -> Reply {
+    match reply {
+        Reply::Json {
+            code,
+            body,
+            content_type,
+            warnings: more,
+        } => {
+            merge_warnings(&mut warnings, more);
+            Reply::Json {
+                code,
+                body,
+                content_type,
+                warnings,
+            }
+        }
+        other => other,
+    }
+}
+
+async fn delete(
+    backend: &dyn Backend,
+    req: &Req,
+    target: &Target,
+    plan: &Plan,
+) -> Result<Reply, ApiError> {
+    let Some(old) = current(backend, req, target) else {
+        // Not there: the handler answers NotFound.
+        return backend.handle(req, target);
+    };
+    let attrs = delete_attributes(req, target, old);
+    let mut warnings = Vec::new();
+    let validating = select(backend, &plan.validating, &attrs, &plan.versions);
+    dispatch::validate(backend.transport(), &validating, &attrs, &mut warnings).await?;
+    Ok(with_warnings(backend.handle(req, target)?, warnings))
+}
+
+/// DELETE of a collection with validating webhooks: every selected object is validated as
+/// a DELETE of its own and deleted when allowed; the first refusal is the answer once the
+/// allowed ones are gone (the real server deletes items independently too).
+async fn delete_collection(
+    backend: &dyn Backend,
+    req: &Req,
+    target: &Target,
+    plan: &Plan,
+) -> Result<Reply, ApiError> {
+    let mut list_query = Query::default();
+    for key in ["labelSelector", "fieldSelector"] {
+        if let Some(v) = req.query.get(key) {
+            list_query.set(key, v);
+        }
+    }
+    let (_, list, _) = parts(backend.handle(&inner(req, Method::GET, None, list_query), target)?)?;
+    let mut warnings = Vec::new();
+    let mut items = Vec::new();
+    let mut refusal = None;
+    for old in list["items"].as_array().cloned().unwrap_or_default() {
+        let mut old = old;
+        // List items carry no apiVersion/kind; webhooks get whole objects.
+        old["apiVersion"] = json!(target.def.api_version());
+        old["kind"] = json!(target.def.kind);
+        let attrs = delete_attributes(req, target, old.clone());
+        let validating = select(backend, &plan.validating, &attrs, &plan.versions);
+        if let Err(e) =
+            dispatch::validate(backend.transport(), &validating, &attrs, &mut warnings).await
+        {
+            refusal.get_or_insert(e);
+            continue;
+        }
+        let one = Target {
+            name: Some(attrs.name.clone()),
+            namespace: (!attrs.namespace.is_empty()).then(|| attrs.namespace.clone()),
+            ..target.clone()
+        };
+        let single = Req {
+            body: req.body.clone(),
+            query: req.query.clone(),
+            ..inner(req, Method::DELETE, None, Query::default())
+        };
+        match backend.handle(&single, &one).and_then(parts) {
+            // 202: still there, waiting for finalizers; the object is the answer.
+            Ok((202, body, _)) => items.push(body),
+            Ok(_) => items.push(old),
+            Err(e) if e.code == 404 => {}
+            Err(e) => {
+                refusal.get_or_insert(e);
+            }
+        }
+    }
+    if let Some(e) = refusal {
+        return Err(e);
+    }
+    let rv = list["metadata"]["resourceVersion"].clone();
+    Ok(with_warnings(
+        Reply::json(
+            200,
+            json!({
+                "apiVersion": target.def.api_version(),
+                "kind": format!("{}List", target.def.kind),
+                "metadata": {"resourceVersion": rv},
+                "items": items,
+            }),
+        ),
+        warnings,
+    ))
+}

@@ -1,0 +1,292 @@
+//! Calling the matched webhooks of one request: mutating webhooks one after the other
+//! (JSONPatch responses applied, `reinvocationPolicy: IfNeeded` re-invocation), validating
+//! webhooks concurrently; failurePolicy, sideEffects with dryRun, denials and warnings with
+//! the real server's wording.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::config::Hook;
+use super::review::{self, Attributes, Verdict};
+use crate::support::meta;
+use crate::support::resource::ResourceDef;
+use crate::support::status::ApiError;
+use crate::support::webhook_client::{self as client, ClientConfig, Transport};
+
+/// A webhook selected for a request, with the resource version it is called in.
+pub type Matched = (Hook, Arc<ResourceDef>);
+
+/// Calls one webhook; `Err` is the reason of a failed call (transport or invalid response),
+/// to which the failure policy applies.
+async fn call(
+    transport: &Transport,
+    hook: &Hook,
+    attrs: &Attributes,
+    as_def: &ResourceDef,
+) -> Result<Verdict, String> {
+    let config = ClientConfig::parse(&hook.client_config)
+        .map_err(|e| format!("failed to call webhook: {e}"))?;
+    let uid = meta::new_uid();
+    let body = review::request(attrs, as_def, &uid);
+    let answer = client::post_json(transport, &config, &body, hook.timeout)
+        .await
+        .map_err(|e| format!("failed to call webhook: {e}"))?;
+    review::read_response(&answer, &uid)
+        .map_err(|e| format!("received invalid webhook response: {e}"))
+}
+
+/// `Internal error occurred: failed calling webhook "<name>": <reason>` (500).
+fn calling_error(hook: &Hook, reason: &str) -> ApiError {
+    let message = format!("failed calling webhook \"{}\": {reason}", hook.name);
+    let mut e = ApiError::internal(format!("Internal error occurred: {message}"));
+    e.details = json!({"causes": [{"message": message}]});
+    e
+}
+
+/// The `StatusReason`s a webhook may answer with (an unknown one is dropped).
+fn known_reason(reason: &str) -> &'static str {
+    const REASONS: &[&str] = &[
+        "Unauthorized",
+        "Forbidden",
+        "NotFound",
+        "AlreadyExists",
+        "Conflict",
+        "Gone",
+        "Invalid",
+        "ServerTimeout",
+        "Timeout",
+        "TooManyRequests",
+        "BadRequest",
+        "MethodNotAllowed",
+        "NotAcceptable",
+        "RequestEntityTooLarge",
+        "UnsupportedMediaType",
+        "InternalError",
+        "Expired",
+        "ServiceUnavailable",
+    ];
+    REASONS
+        .iter()
+        .find(|r| **r == reason)
+        .copied()
+        .unwrap_or("")
+}
+
+/// A denial: `admission webhook "<name>" denied the request: <message>`, with the code of
+/// `response.status.code` (403 when absent or below 400).
+pub fn denial(hook_name: &str, status: &Value) -> ApiError {
+    let denied_by = format!("admission webhook \"{hook_name}\" denied the request");
+    let code = status["code"]
+        .as_u64()
+        .and_then(|c| u16::try_from(c).ok())
+        .filter(|c| *c >= 400)
+        .unwrap_or(403);
+    let message = status["message"].as_str().unwrap_or_default();
+    let reason = status["reason"].as_str().unwrap_or_default();
+    let message = if !message.is_empty() {
+        format!("{denied_by}: {message}")
+    } else if !reason.is_empty() {
+        format!("{denied_by}: {reason}")
+    } else {
+        format!("{denied_by} without explanation")
+    };
+    let mut e = ApiError::internal(message);
+    e.code = code;
+    e.reason = known_reason(reason);
+    e.details = status.get("details").cloned().unwrap_or(Value::Null);
+    e
+}
+
+/// `admission webhook "<name>" does not support dry run` (400).
+fn dry_run_unsupported(hook: &Hook) -> ApiError {
+    ApiError::bad_request(format!(
+        "admission webhook \"{}\" does not support dry run",
+        hook.name
+    ))
+}
+
+/// What one webhook call means for the request: `Ok(None)` when its failure is ignored.
+fn judge(
+    hook: &Hook,
+    outcome: Result<Verdict, String>,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Verdict>, ApiError> {
+    match outcome {
+        Err(reason) if hook.ignore_failures => {
+            tracing::warn!(webhook = %hook.name, %reason, "failed calling webhook, failing open (failurePolicy: Ignore)");
+            Ok(None)
+        }
+        Err(reason) => Err(calling_error(hook, &reason)),
+        Ok(verdict) => {
+            warnings.extend(verdict.warnings.iter().cloned());
+            if verdict.allowed {
+                Ok(Some(verdict))
+            } else {
+                Err(denial(&hook.name, &verdict.status))
+            }
+        }
+    }
+}
+
+/// Calls one mutating webhook and applies its patch to `attrs.object`; true when the
+/// object changed.
+async fn mutate_once(
+    transport: &Transport,
+    (hook, as_def): &Matched,
+    attrs: &mut Attributes,
+    warnings: &mut Vec<String>,
+) -> Result<bool, ApiError> {
+    if attrs.dry_run && !hook.supports_dry_run() {
+        return Err(dry_run_unsupported(hook));
+    }
+    let outcome = call(transport, hook, attrs, as_def).await;
+    let Some(verdict) = judge(hook, outcome, warnings)? else {
+        return Ok(false);
+    };
+    let (Some(ops), Some(object)) = (verdict.patch, attrs.object.as_ref()) else {
+        return Ok(false);
+    };
+    let sub = attrs.subresource.as_deref();
+    let mut patched = review::in_version(object, as_def, sub);
+    crate::support::patch::json_patch(&mut patched, &ops).map_err(|e| {
+        ApiError::internal(format!(
+            "Internal error occurred: failed to apply the JSONPatch of webhook \"{}\": {e}",
+            hook.name
+        ))
+    })?;
+    let patched = review::in_version(&patched, &attrs.def, sub);
+    let changed = Some(&patched) != attrs.object.as_ref();
+    attrs.object = Some(patched);
+    Ok(changed)
+}
+
+/// Runs the mutating webhooks in order on `attrs.object`; webhooks with
+/// `reinvocationPolicy: IfNeeded` are called once more when a later webhook changed the
+/// object after them.
+pub async fn mutate(
+    transport: &Transport,
+    hooks: &[Matched],
+    attrs: &mut Attributes,
+    warnings: &mut Vec<String>,
+) -> Result<(), ApiError> {
+    // For each reinvocable webhook called: the object right after its call.
+    let mut reinvocable: Vec<(usize, Option<Value>)> = Vec::new();
+    for (i, matched) in hooks.iter().enumerate() {
+        mutate_once(transport, matched, attrs, warnings).await?;
+        if matched.0.reinvoke {
+            reinvocable.push((i, attrs.object.clone()));
+        }
+    }
+    for (i, after_own_call) in reinvocable {
+        if attrs.object != after_own_call {
+            mutate_once(transport, &hooks[i], attrs, warnings).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Calls the validating webhooks concurrently; the first denial or failed call (in
+/// configuration order) fails the request.
+pub async fn validate(
+    transport: &Transport,
+    hooks: &[Matched],
+    attrs: &Attributes,
+    warnings: &mut Vec<String>,
+) -> Result<(), ApiError> {
+    if attrs.dry_run
+        && let Some((hook, _)) = hooks.iter().find(|(h, _)| !h.supports_dry_run())
+    {
+        return Err(dry_run_unsupported(hook));
+    }
+    let outcomes = futures::future::join_all(
+        hooks
+            .iter()
+            .map(|(hook, as_def)| call(transport, hook, attrs, as_def)),
+    )
+    .await;
+    let mut first_error = None;
+    for ((hook, _), outcome) in hooks.iter().zip(outcomes) {
+        if let Err(e) = judge(hook, outcome, warnings)
+            && first_error.is_none()
+        {
+            first_error = Some(e);
+        }
+    }
+    first_error.map_or(Ok(()), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::admission::webhooks::config::Operation;
+    use crate::registry::Registry;
+
+    #[tokio::test]
+    async fn dry_run_needs_side_effect_free_webhooks() {
+        let transport = Transport::default();
+        let def = Registry::with_builtins()
+            .get("", "v1", "configmaps")
+            .unwrap();
+        let hook = |effects: &str| {
+            Hook::parse(&json!({"name": "h.example.com", "sideEffects": effects,
+                // Nothing listens there: a call would fail with failurePolicy Fail.
+                "clientConfig": {"url": "https://127.0.0.1:1/x"}}))
+        };
+        let mut attrs = Attributes {
+            operation: Operation::Create,
+            def: def.clone(),
+            subresource: None,
+            namespace: "default".into(),
+            name: "c".into(),
+            object: Some(json!({"metadata": {"name": "c"}})),
+            old_object: None,
+            dry_run: true,
+            options: json!({}),
+        };
+        for effects in ["Some", "Unknown"] {
+            let hooks = vec![(hook(effects), def.clone())];
+            let e = validate(&transport, &hooks, &attrs, &mut Vec::new())
+                .await
+                .unwrap_err();
+            assert_eq!(e.code, 400);
+            assert_eq!(
+                e.message,
+                "admission webhook \"h.example.com\" does not support dry run"
+            );
+            let e = mutate(&transport, &hooks, &mut attrs, &mut Vec::new())
+                .await
+                .unwrap_err();
+            assert_eq!(e.code, 400);
+        }
+        // NoneOnDryRun is called (and fails here for want of a server).
+        let hooks = vec![(hook("NoneOnDryRun"), def.clone())];
+        let e = validate(&transport, &hooks, &attrs, &mut Vec::new())
+            .await
+            .unwrap_err();
+        assert_eq!(e.code, 500);
+        assert!(e.message.contains("connection refused"), "{}", e.message);
+    }
+
+    #[test]
+    fn denial_wording_and_code() {
+        let e = denial("v.example.com", &json!({"code": 422, "message": "no"}));
+        assert_eq!(e.code, 422);
+        assert_eq!(
+            e.message,
+            "admission webhook \"v.example.com\" denied the request: no"
+        );
+        let e = denial("v.example.com", &Value::Null);
+        assert_eq!(e.code, 403);
+        assert_eq!(
+            e.message,
+            "admission webhook \"v.example.com\" denied the request without explanation"
+        );
+        let e = denial(
+            "v.example.com",
+            &json!({"code": 200, "reason": "Forbidden"}),
+        );
+        assert_eq!((e.code, e.reason), (403, "Forbidden"));
+        assert!(e.message.ends_with("denied the request: Forbidden"));
+    }
+}

@@ -1,0 +1,7 @@
+//! Admission webhooks (Mutating- and ValidatingWebhookConfigurations) around the write
+//! handlers, as kube-apiserver calls them (the HTTPS client is `support::webhook_client`).
+
+pub mod chain;
+pub mod config;
+pub mod dispatch;
+pub mod review;

@@ -1,0 +1,224 @@
+//! AdmissionReview v1: the request sent to a webhook and the reading of its response.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::config::Operation;
+use crate::support::resource::ResourceDef;
+
+/// What is being admitted, in the version the client addressed.
+#[derive(Debug, Clone)]
+pub struct Attributes {
+    /// CREATE, UPDATE or DELETE.
+    pub operation: Operation,
+    /// The addressed resource.
+    pub def: Arc<ResourceDef>,
+    /// `status`, `scale`, ... when a subresource is addressed.
+    pub subresource: Option<String>,
+    /// The namespace (empty for cluster-scoped objects).
+    pub namespace: String,
+    /// The object's name (empty for a create with generateName).
+    pub name: String,
+    /// The new object (None for DELETE).
+    pub object: Option<Value>,
+    /// The stored object (UPDATE and DELETE).
+    pub old_object: Option<Value>,
+    /// Whether the request is a dry run.
+    pub dry_run: bool,
+    /// CreateOptions, UpdateOptions or DeleteOptions of the request.
+    pub options: Value,
+}
+
+/// The identity reviews name: requests are not authenticated by the embedded server, so
+/// every request is attributed to the default policy's admin user.
+fn user_info() -> Value {
+    json!({"username": "kubeforge-testenv", "groups": ["system:masters", "system:authenticated"]})
+}
+
+fn kind_of(def: &ResourceDef, subresource: Option<&str>) -> Value {
+    if subresource == Some("scale") {
+        json!({"group": "autoscaling", "version": "v1", "kind": "Scale"})
+    } else {
+        json!({"group": def.group, "version": def.version, "kind": def.kind})
+    }
+}
+
+fn resource_of(def: &ResourceDef) -> Value {
+    json!({"group": def.group, "version": def.version, "resource": def.plural})
+}
+
+/// `object` as seen in version `def` (custom resources share one schema across versions
+/// with `None` conversion, so only `apiVersion` changes; a Scale stays as it is).
+pub fn in_version(object: &Value, def: &ResourceDef, subresource: Option<&str>) -> Value {
+    let mut out = object.clone();
+    if subresource != Some("scale") && out.is_object() {
+        out["apiVersion"] = Value::String(def.api_version());
+    }
+    out
+}
+
+/// The AdmissionReview sent to a webhook matched through version `as_def` (the request's
+/// own version unless matchPolicy Equivalent picked another one).
+pub fn request(attrs: &Attributes, as_def: &ResourceDef, uid: &str) -> Value {
+    let sub = attrs.subresource.as_deref();
+    let mut request = json!({
+        "uid": uid,
+        "kind": kind_of(as_def, sub),
+        "resource": resource_of(as_def),
+        "requestKind": kind_of(&attrs.def, sub),
+        "requestResource": resource_of(&attrs.def),
+        "name": attrs.name,
+        "operation": attrs.operation.as_str(),
+        "userInfo": user_info(),
+        "object": attrs.object.as_ref().map(|o| in_version(o, as_def, sub)),
+        "oldObject": attrs.old_object.as_ref().map(|o| in_version(o, as_def, sub)),
+        "dryRun": attrs.dry_run,
+        "options": attrs.options,
+    });
+    if let Some(sub) = sub {
+        request["subResource"] = json!(sub);
+        request["requestSubResource"] = json!(sub);
+    }
+    if !attrs.namespace.is_empty() {
+        request["namespace"] = json!(attrs.namespace);
+    }
+    json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request})
+}
+
+/// A webhook's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// `response.allowed`
+    pub allowed: bool,
+    /// The decoded JSONPatch of `response.patch`, if any.
+    pub patch: Option<Value>,
+    /// `response.warnings`
+    pub warnings: Vec<String>,
+    /// `response.status` (code, reason, message, details of a denial).
+    pub status: Value,
+}
+
+/// Reads a webhook's AdmissionReview answer to the request `uid`; `Err` says why the
+/// response is invalid (the real server's "received invalid webhook response" cases).
+pub fn read_response(review: &Value, uid: &str) -> Result<Verdict, String> {
+    let (api_version, kind) = (
+        review["apiVersion"].as_str().unwrap_or_default(),
+        review["kind"].as_str().unwrap_or_default(),
+    );
+    if api_version != "admission.k8s.io/v1" || kind != "AdmissionReview" {
+        return Err(format!(
+            "expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got {api_version}, Kind={kind}"
+        ));
+    }
+    let Some(response) = review.get("response").filter(|r| r.is_object()) else {
+        return Err("response was absent".into());
+    };
+    let got = response["uid"].as_str().unwrap_or_default();
+    if got != uid {
+        return Err(format!("expected response.uid={uid:?}, got {got:?}"));
+    }
+    let patch = match (response.get("patch"), response["patchType"].as_str()) {
+        (None | Some(Value::Null), _) => None,
+        (Some(_), None) => {
+            return Err("webhook returned response.patch but not response.patchType".into());
+        }
+        (Some(encoded), Some("JSONPatch")) => {
+            let bytes: k8s_openapi::ByteString = serde_json::from_value(encoded.clone())
+                .map_err(|e| format!("response.patch is not base64: {e}"))?;
+            let ops: Value = serde_json::from_slice(&bytes.0)
+                .map_err(|e| format!("response.patch is not a JSON patch: {e}"))?;
+            Some(ops)
+        }
+        (Some(_), Some(other)) => {
+            return Err(format!(
+                "webhook returned invalid response.patchType of {other:?}"
+            ));
+        }
+    };
+    Ok(Verdict {
+        allowed: response["allowed"].as_bool().unwrap_or(false),
+        patch,
+        warnings: strings(&response["warnings"]),
+        status: response["status"].clone(),
+    })
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::Registry;
+
+    #[test]
+    fn builds_the_request() {
+        let reg = Registry::with_builtins();
+        let deploy = reg.get("apps", "v1", "deployments").unwrap();
+        let attrs = Attributes {
+            operation: Operation::Update,
+            def: deploy.clone(),
+            subresource: Some("scale".into()),
+            namespace: "ns".into(),
+            name: "d".into(),
+            object: Some(json!({"kind": "Scale"})),
+            old_object: Some(json!({"kind": "Scale"})),
+            dry_run: true,
+            options: json!({"kind": "UpdateOptions", "apiVersion": "meta.k8s.io/v1"}),
+        };
+        let r = request(&attrs, &deploy, "u1");
+        let q = &r["request"];
+        assert_eq!(
+            q["kind"],
+            json!({"group": "autoscaling", "version": "v1", "kind": "Scale"})
+        );
+        assert_eq!(q["resource"]["resource"], "deployments");
+        assert_eq!(q["subResource"], "scale");
+        assert_eq!(q["requestSubResource"], "scale");
+        assert_eq!(q["operation"], "UPDATE");
+        assert_eq!(q["namespace"], "ns");
+        assert_eq!(q["dryRun"], true);
+        assert_eq!(q["uid"], "u1");
+    }
+
+    #[test]
+    fn reads_responses() {
+        let ok = json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+            "response": {"uid": "u", "allowed": true, "patchType": "JSONPatch",
+                // [{"op":"add","path":"/a","value":1}]
+                "patch": "W3sib3AiOiJhZGQiLCJwYXRoIjoiL2EiLCJ2YWx1ZSI6MX1d",
+                "warnings": ["w"]}});
+        let v = read_response(&ok, "u").unwrap();
+        assert!(v.allowed);
+        assert_eq!(
+            v.patch,
+            Some(json!([{"op": "add", "path": "/a", "value": 1}]))
+        );
+        assert_eq!(v.warnings, vec!["w".to_string()]);
+        assert!(
+            read_response(&ok, "other")
+                .unwrap_err()
+                .contains("expected response.uid")
+        );
+        let bad = json!({"apiVersion": "v1", "kind": "Status"});
+        assert!(
+            read_response(&bad, "u")
+                .unwrap_err()
+                .contains("AdmissionReview")
+        );
+        let no_type = json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+            "response": {"uid": "u", "allowed": true, "patch": "W10="}});
+        assert!(
+            read_response(&no_type, "u")
+                .unwrap_err()
+                .contains("patchType")
+        );
+    }
+}

@@ -1,0 +1,43 @@
+//! Namespace lifecycle, as kube-controller-manager's namespace controller runs it: a
+//! namespace marked for deletion (`Terminating`) has everything in it deleted, and goes once
+//! it is empty.
+
+use serde_json::json;
+
+use crate::endpoints::delete_options::DeleteOptions;
+use crate::endpoints::hooks::Client;
+use crate::support::meta;
+
+/// Deletes everything in a terminating namespace; the namespace goes once it is empty.
+pub fn terminating(client: &mut dyn Client, ns: &str) {
+    for (key, name) in client.store().keys_in_namespace(ns) {
+        let Some(def) = client.registry().by_storage_key(&key).next().cloned() else {
+            continue;
+        };
+        let _ = client.delete(&def, ns, &name, &DeleteOptions::default());
+    }
+    finish_if_empty(client, ns);
+}
+
+/// Finishes the deletion of namespace `ns` once nothing is left in it: its `kubernetes`
+/// finalizer goes, and the namespace with it unless other finalizers hold it.
+pub fn finish_if_empty(client: &mut dyn Client, ns: &str) {
+    let Some(namespace) = client.store().get("/namespaces", "", ns) else {
+        return;
+    };
+    if !meta::is_deleting(&namespace) || client.store().namespace_has_content(ns) {
+        return;
+    }
+    let Some(def) = client.registry().get("", "v1", "namespaces") else {
+        return;
+    };
+    let mut last = (*namespace).clone();
+    last["spec"]["finalizers"] = json!([]);
+    if meta::finalizers(&last).is_empty() {
+        // Removed as any object: a namespace can own cluster-scoped objects, which the
+        // garbage collector then examines.
+        client.remove(&def, "", ns, Some(last));
+    } else {
+        client.put(&def, "", ns, last);
+    }
+}

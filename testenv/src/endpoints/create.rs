@@ -1,0 +1,293 @@
+//! POST: creating an object, with the real server's checks (type, namespace, name), the
+//! kind's initial status, admission, allocation and managed fields; and the namespaces every
+//! cluster starts with.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::fields::{Fields, managers_after};
+use super::options;
+use super::state::{Api, Cluster};
+use super::subresource::Endpoint;
+use crate::admission::admit::admit;
+use crate::registry::crd;
+use crate::storage::conversion::builtin::as_version;
+use crate::support::meta;
+use crate::support::query::Query;
+use crate::support::request::{Reply, Req, Target, json_body};
+use crate::support::resource::ResourceDef;
+use crate::support::status::{ApiError, Cause};
+
+/// Creates the namespaces every cluster starts with.
+pub fn bootstrap(cluster: &mut Cluster) {
+    let def = cluster
+        .registry
+        .get("", "v1", "namespaces")
+        .expect("namespaces are a built-in resource");
+    for name in ["default", "kube-system", "kube-public", "kube-node-lease"] {
+        let object = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}});
+        create_object(cluster, &def, None, object, &Query::default())
+            .expect("bootstrap namespaces are valid");
+    }
+}
+
+/// The namespace a request writes into, refusing a body/URL mismatch.
+fn resolve_namespace(
+    def: &ResourceDef,
+    target_ns: Option<&str>,
+    object: &mut Value,
+) -> Result<String, ApiError> {
+    meta::ensure_metadata(object);
+    if !def.namespaced {
+        if let Some(m) = object["metadata"].as_object_mut() {
+            m.remove("namespace");
+        }
+        return Ok(String::new());
+    }
+    let body_ns = meta::meta_str(object, "namespace")
+        .filter(|s| !s.is_empty())
+        .map(str::to_string);
+    let ns = match (target_ns, body_ns) {
+        (Some(url), Some(body)) if url != body => {
+            return Err(ApiError::bad_request(
+                "the namespace of the provided object does not match the namespace sent on the request",
+            ));
+        }
+        (Some(url), _) => url.to_string(),
+        (None, Some(body)) => body,
+        (None, None) => {
+            return Err(ApiError::bad_request(format!(
+                "the server could not find the requested resource: {} is namespaced; send the request to /namespaces/<namespace>/{}",
+                def.qualified(),
+                def.plural
+            )));
+        }
+    };
+    object["metadata"]["namespace"] = Value::String(ns.clone());
+    Ok(ns)
+}
+
+/// Refuses new content in a namespace that is missing or terminating.
+fn check_namespace(
+    cluster: &Cluster,
+    def: &ResourceDef,
+    ns: &str,
+    name: &str,
+) -> Result<(), ApiError> {
+    if ns.is_empty() {
+        return Ok(());
+    }
+    match cluster.store.get("/namespaces", "", ns) {
+        None => Err(ApiError::namespace_not_found(ns)),
+        Some(n) if meta::is_deleting(&n) => Err(ApiError::namespace_terminating(def, name, ns)),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Refuses a body of another apiVersion or kind, with the real server's messages, and
+/// fills both in when they are missing.
+pub fn check_type(def: &ResourceDef, object: &mut Value) -> Result<(), ApiError> {
+    if !object.is_object() {
+        return Err(ApiError::bad_request(
+            "the request body must be a JSON object",
+        ));
+    }
+    let api_version = object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let kind = object
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if !api_version.is_empty() && api_version != def.api_version() {
+        return Err(ApiError::bad_request(format!(
+            "the API version in the data ({api_version}) does not match the expected API version ({})",
+            def.api_version()
+        )));
+    }
+    if !kind.is_empty() && kind != def.kind {
+        return Err(ApiError::bad_request(format!(
+            "the kind in the data ({kind}) does not match the expected kind ({})",
+            def.kind
+        )));
+    }
+    object["apiVersion"] = Value::String(def.api_version());
+    object["kind"] = Value::String(def.kind.clone());
+    Ok(())
+}
+
+/// What a kind's status looks like right after creation: create resets status.
+fn initial_status(def: &ResourceDef, object: &mut Value) {
+    if !def.status_subresource {
+        return;
+    }
+    if let Some(o) = object.as_object_mut() {
+        o.remove("status");
+    }
+    if def.custom.is_some() || crd::is_crd(def) {
+        return;
+    }
+    let status = if def.group.is_empty() && def.kind == "Pod" {
+        let qos = crate::registry::allocate::pod_qos_class(&object["spec"]);
+        Some(json!({"phase": "Pending", "qosClass": qos}))
+    } else {
+        crate::admission::defaults::initial_status(&def.group, &def.version, &def.kind)
+    };
+    if let Some(status) = status {
+        object["status"] = status;
+    }
+}
+
+/// Refuses `metadata.resourceVersion` on create, and checks the name.
+fn prepare_create_meta(
+    cluster: &Cluster,
+    def: &ResourceDef,
+    object: &mut Value,
+) -> Result<String, ApiError> {
+    if meta::meta_str(object, "resourceVersion").is_some_and(|s| !s.is_empty()) {
+        return Err(ApiError::bad_request(
+            "resourceVersion should not be set on objects to be created",
+        ));
+    }
+    let mut name = meta::meta_str(object, "name")
+        .unwrap_or_default()
+        .to_string();
+    if name.is_empty() {
+        let prefix = meta::meta_str(object, "generateName")
+            .unwrap_or_default()
+            .to_string();
+        if prefix.is_empty() {
+            return Err(ApiError::invalid(
+                def,
+                "",
+                vec![Cause {
+                    reason: "FieldValueRequired".into(),
+                    message: "Required value: name or generateName is required".into(),
+                    field: "metadata.name".into(),
+                }],
+            ));
+        }
+        name = meta::generate_name(&prefix);
+        object["metadata"]["name"] = Value::String(name.clone());
+    }
+    if let Some(cause) = meta::validate_name(def, &name) {
+        return Err(ApiError::invalid(def, &name, vec![cause]));
+    }
+    let _ = cluster;
+    Ok(name)
+}
+
+/// Creates one object: the core of POST, used by bootstrap and CRD installation. Fields
+/// are owned by the query's `fieldManager`.
+pub fn create_object(
+    cluster: &mut Cluster,
+    def: &ResourceDef,
+    target_ns: Option<&str>,
+    object: Value,
+    query: &Query,
+) -> Result<(Arc<Value>, Vec<String>), ApiError> {
+    create_object_as(
+        cluster,
+        def,
+        target_ns,
+        object,
+        query,
+        Fields::of_query(query),
+    )
+}
+
+/// Creates one object, recording its managedFields as `fields` says.
+pub fn create_object_as(
+    cluster: &mut Cluster,
+    def: &ResourceDef,
+    target_ns: Option<&str>,
+    mut object: Value,
+    query: &Query,
+    fields: Fields,
+) -> Result<(Arc<Value>, Vec<String>), ApiError> {
+    check_type(def, &mut object)?;
+    let sent_managed = object
+        .get("metadata")
+        .and_then(|m| m.get("managedFields"))
+        .cloned();
+    let mut object = crate::storage::conversion::builtin::to_storage(def, object);
+    let ns = resolve_namespace(def, target_ns, &mut object)?;
+    let name = prepare_create_meta(cluster, def, &mut object)?;
+    check_namespace(cluster, def, &ns, &name)?;
+    if cluster.store.get(&def.storage_key, &ns, &name).is_some() {
+        return Err(ApiError::already_exists(def, &name));
+    }
+    initial_status(def, &mut object);
+    let now = meta::now();
+    {
+        let m = object["metadata"]
+            .as_object_mut()
+            .expect("metadata is an object");
+        m.remove("deletionTimestamp");
+        m.remove("deletionGracePeriodSeconds");
+        m.remove("managedFields");
+        m.insert("uid".into(), Value::String(meta::new_uid()));
+        m.insert("creationTimestamp".into(), Value::String(now.clone()));
+        if def.tracks_generation {
+            m.insert("generation".into(), json!(1));
+        } else {
+            m.remove("generation");
+        }
+    }
+    let warnings = admit(def, &mut object, None, query)?;
+    if is_service(def) {
+        crate::registry::allocate::service(&cluster.store, &mut object, None);
+    }
+    let is_crd = crd::is_crd(def);
+    if is_crd {
+        crd::check_install(&cluster.registry, def, &name, &mut object, &now)?;
+    }
+    managers_after(
+        def,
+        None,
+        &object,
+        sent_managed.as_ref(),
+        Endpoint::Main,
+        fields,
+    )
+    .write_to(&mut object);
+    if query.dry_run() {
+        return Ok((Arc::new(object), warnings));
+    }
+    let stored = cluster.store.put(&def.storage_key, &ns, &name, object);
+    if is_crd {
+        crd::register(&mut cluster.registry, &stored);
+    }
+    let controllers = cluster.controllers.clone();
+    controllers.created(cluster, def, &stored, &ns);
+    Ok((stored, warnings))
+}
+
+/// Whether `def` is the core Service resource (which gets addresses allocated).
+pub fn is_service(def: &ResourceDef) -> bool {
+    def.group.is_empty() && def.plural == "services"
+}
+
+/// POST on a collection.
+pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
+    options::validate_write_options("CreateOptions", &req.query)?;
+    let object = json_body(req)?;
+    let fields = Fields::of_request(req, &object);
+    let mut cluster = api.lock();
+    let (stored, warnings) = create_object_as(
+        &mut cluster,
+        &target.def,
+        target.namespace.as_deref(),
+        object,
+        &req.query,
+        fields,
+    )?;
+    Ok(Reply::Json {
+        code: 201,
+        body: as_version(&target.def, &stored),
+        content_type: "application/json".into(),
+        warnings,
+    })
+}

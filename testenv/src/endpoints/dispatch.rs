@@ -1,0 +1,95 @@
+//! Which handler answers a request to an object, a collection or a subresource, with the
+//! admission webhook chain around the writes that have webhooks.
+
+use std::sync::Arc;
+
+use http::Method;
+use serde_json::Value;
+
+use super::state::Api;
+use super::{create, delete, patch, read, review, scale, update, watch};
+use crate::admission::webhooks::chain;
+use crate::support::request::{Reply, Req, Target};
+use crate::support::status::ApiError;
+use crate::support::webhook_client::Transport;
+
+/// Answers a request to an object, a collection or a subresource, as stored (no conversion).
+pub(crate) async fn handle_object(
+    api: &Arc<Api>,
+    req: &Req,
+    target: Target,
+) -> Result<Reply, ApiError> {
+    let sub = target.subresource.as_deref();
+    if let Some(s) = sub {
+        let known = match s {
+            "status" => target.def.status_subresource,
+            "scale" => target.def.scale.is_some(),
+            "finalize" => target.def.plural == "namespaces" && target.def.group.is_empty(),
+            _ => false,
+        };
+        if !known {
+            return Err(ApiError::no_route(&req.path));
+        }
+    }
+    if target.def.create_only {
+        return if req.method == Method::POST && target.name.is_none() {
+            review::create(&api.options.policy, req, &target)
+        } else {
+            Err(ApiError::method_not_allowed(format!(
+                "the server does not allow this method on the requested resource ({})",
+                target.def.qualified()
+            )))
+        };
+    }
+    let plan = if chain::may_apply(req, &target) {
+        let cluster = api.lock();
+        chain::plan(&cluster.store, &cluster.registry, req, &target)
+    } else {
+        None
+    };
+    if let Some(plan) = plan {
+        return chain::run(&Handlers(api), req, &target, plan).await;
+    }
+    dispatch(api, req, &target)
+}
+
+/// The handlers as the admission webhook chain sees them.
+struct Handlers<'a>(&'a Arc<Api>);
+
+impl chain::Backend for Handlers<'_> {
+    fn handle(&self, req: &Req, target: &Target) -> Result<Reply, ApiError> {
+        dispatch(self.0, req, target)
+    }
+
+    fn namespace(&self, name: &str) -> Option<Arc<Value>> {
+        self.0.lock().store.get("/namespaces", "", name)
+    }
+
+    fn transport(&self) -> &Transport {
+        self.0.transport()
+    }
+}
+
+/// Runs the handler of a request on an object or collection (no admission webhooks).
+pub fn dispatch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
+    let target = target.clone();
+    let sub = target.subresource.as_deref();
+    let watching = req.query.flag("watch") || target.legacy_watch;
+    match (&req.method, target.name.as_deref(), sub) {
+        (&Method::GET, None, _) if watching => watch::start(api, req, &target),
+        (&Method::GET, None, _) => read::list(api, req, &target),
+        (&Method::GET, Some(_), Some("scale")) => scale::get(api, req, &target),
+        (&Method::GET, Some(_), _) => read::get(api, req, &target),
+        (&Method::POST, None, None) => create::create(api, req, &target),
+        (&Method::PUT, Some(_), Some("scale")) => scale::update(api, req, &target),
+        (&Method::PUT, Some(_), _) => update::update(api, req, &target),
+        (&Method::PATCH, Some(_), Some("scale")) => scale::patch(api, req, &target),
+        (&Method::PATCH, Some(_), _) => patch::patch(api, req, &target),
+        (&Method::DELETE, Some(_), None) => delete::delete(api, req, &target),
+        (&Method::DELETE, None, None) => delete::delete_collection(api, req, &target),
+        _ => Err(ApiError::method_not_allowed(format!(
+            "the server does not allow this method on the requested resource ({})",
+            target.def.qualified()
+        ))),
+    }
+}

@@ -1,0 +1,95 @@
+//! Who owns what a write changes: the `metadata.managedFields` a create, update or patch
+//! records (server-side apply computes its own, see `super::apply`).
+
+use serde_json::{Value, json};
+
+use super::options;
+use super::subresource::Endpoint;
+use crate::support::fieldmanager::{self, ManagedFields, Operation, Owner, Scope, Types};
+use crate::support::meta;
+use crate::support::query::Query;
+use crate::support::request::Req;
+use crate::support::resource::ResourceDef;
+
+/// Who owns what a write changes (recorded in `metadata.managedFields`).
+#[derive(Debug)]
+pub enum Fields {
+    /// An update operation (create, PUT, non-apply patch) of this manager: the fields it
+    /// changes become its own.
+    Update(String),
+    /// A server-side apply already computed the managers.
+    Applied(ManagedFields),
+}
+
+impl Fields {
+    /// The fields of a POST or PUT: the managedFields of the body when the server computed
+    /// them itself (a replayed write, see [`Query::managed_fields_computed`]), otherwise
+    /// an update operation of the request's manager.
+    pub fn of_request(req: &Req, body: &Value) -> Self {
+        if req.query.has_computed_managed_fields()
+            && let Ok(managed) = ManagedFields::of_object(body)
+            && !managed.entries.is_empty()
+        {
+            return Fields::Applied(managed);
+        }
+        Fields::Update(options::update_manager(req))
+    }
+
+    /// The update operation of the manager a bare query names (`fieldManager`, else
+    /// `unknown`).
+    pub fn of_query(query: &Query) -> Self {
+        Fields::Update(fieldmanager::default_manager(query.get("fieldManager"), ""))
+    }
+}
+
+/// The managedFields subresource name of an endpoint.
+fn subresource_of(endpoint: Endpoint) -> &'static str {
+    match endpoint {
+        Endpoint::Main => "",
+        Endpoint::Status => "status",
+        Endpoint::Finalize => "finalize",
+    }
+}
+
+/// The managers after a write from `old` (absent on create) to `new`.
+pub fn managers_after(
+    def: &ResourceDef,
+    old: Option<&Value>,
+    new: &Value,
+    sent: Option<&Value>,
+    endpoint: Endpoint,
+    fields: Fields,
+) -> ManagedFields {
+    let manager = match fields {
+        Fields::Applied(managed) => return managed,
+        Fields::Update(manager) => manager,
+    };
+    let owner = Owner {
+        manager,
+        operation: Operation::Update,
+        api_version: def.api_version(),
+        subresource: subresource_of(endpoint).to_string(),
+    };
+    // A create compares with an empty object of the kind: metadata (and, for built-in
+    // kinds, the spec and status structs) exist there already.
+    let empty = if def.custom.is_some() {
+        json!({"metadata": {}})
+    } else {
+        json!({"metadata": {}, "spec": {}, "status": {}})
+    };
+    // Subresource writes never take managedFields from the body.
+    let base = match old {
+        Some(old) if endpoint == Endpoint::Main => ManagedFields::for_update(sent, old),
+        Some(old) => ManagedFields::of_object(old).unwrap_or_default(),
+        None => ManagedFields::for_update(sent, &empty),
+    };
+    fieldmanager::update(
+        Types::of(def),
+        Some(old.unwrap_or(&empty)),
+        new,
+        base,
+        &owner,
+        Scope::of(def.status_subresource, endpoint == Endpoint::Status),
+        &meta::now(),
+    )
+}

@@ -1,0 +1,63 @@
+//! Where the controllers plug into the API. A real control plane runs them outside the API
+//! server (kube-controller-manager), as clients that watch and write; here they run inside
+//! the request that triggers them, so that watchers see the events in the real order (an
+//! owner marked, its dependents deleted, the owner deleted), but they still act only through
+//! a [`Client`], never on the store directly.
+//!
+//! The layer above (`crate::server`) hands the API its [`Controllers`] at construction; the
+//! endpoints tell them what happened and lend them a client for the duration of the call.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::delete_options::{DeleteOptions, Deleted};
+use crate::registry::Registry;
+use crate::storage::Store;
+use crate::support::resource::ResourceDef;
+use crate::support::status::ApiError;
+
+/// The in-process client a controller acts through: reads of the stored objects and of the
+/// served resources, and writes with the API's own rules.
+pub trait Client {
+    /// The stored objects (read only).
+    fn store(&self) -> &Store;
+
+    /// The served resources.
+    fn registry(&self) -> &Registry;
+
+    /// Stores `object` as it is: a controller's change of references, finalizers or status
+    /// (no admission, no managed fields), as the real controllers' patches.
+    fn put(&mut self, def: &ResourceDef, ns: &str, name: &str, object: Value) -> Arc<Value>;
+
+    /// Deletes an object as a DELETE request does: preconditions, finalizers, propagation.
+    fn delete(
+        &mut self,
+        def: &Arc<ResourceDef>,
+        ns: &str,
+        name: &str,
+        options: &DeleteOptions,
+    ) -> Result<Deleted, ApiError>;
+
+    /// Removes an object whose deletion is complete (no finalizers left); `last` is its last
+    /// state, as the DELETED event carries it. None when it was already gone.
+    fn remove(
+        &mut self,
+        def: &ResourceDef,
+        ns: &str,
+        name: &str,
+        last: Option<Value>,
+    ) -> Option<Arc<Value>>;
+}
+
+/// The controllers, told of the changes they react to.
+pub trait Controllers: Send + Sync {
+    /// `object` was created.
+    fn created(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str);
+
+    /// `object` was marked for deletion, or its finalizers changed while it is deleting.
+    fn deleting(&self, client: &mut dyn Client, def: &Arc<ResourceDef>, object: &Value, ns: &str);
+
+    /// `object` was removed from the store (its last state).
+    fn removed(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str);
+}

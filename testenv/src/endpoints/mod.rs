@@ -1,0 +1,38 @@
+//! The endpoints layer: the handlers of a request to an object, a collection or a
+//! subresource, one module per verb family, turning it into store operations with the real
+//! server's semantics, and the result into a JSON reply or a watch stream.
+//!
+//! - [`dispatch`]: which handler answers, with the admission webhook chain around writes;
+//! - verbs: [`read`] (get, list), [`watch`], [`create`], [`update`], [`patch`] and [`apply`],
+//!   [`delete`], [`scale`], [`review`] (TokenReview, SubjectAccessReview); what they share:
+//!   [`options`], [`fields`] (managedFields), [`subresource`], [`patch_types`];
+//! - [`versioned`]: requests to a non-storage version of a CRD converted by webhook;
+//! - [`state`]: the server state the handlers share; [`setup`] builds a fresh one;
+//! - [`hooks`]: where the controllers plug in, and the in-process [`client`] they act
+//!   through;
+//! - [`table`]: the Table output kubectl asks for.
+
+pub mod apply;
+pub mod client;
+pub mod create;
+pub mod delete;
+pub mod delete_options;
+pub mod dispatch;
+pub mod fields;
+pub mod hooks;
+pub mod options;
+pub mod patch;
+pub mod patch_types;
+pub mod read;
+pub mod review;
+pub mod scale;
+pub mod setup;
+pub mod state;
+pub mod subresource;
+pub mod table;
+pub mod update;
+pub mod versioned;
+pub mod watch;
+
+pub use review::Policy;
+pub use state::{Api, ApiOptions};

@@ -1,0 +1,124 @@
+//! The documents of a PATCH request: its type (from `Content-Type`), its body, and applying
+//! a merge, JSON or strategic merge patch to an object.
+
+use serde_json::Value;
+
+use crate::support::meta;
+use crate::support::patch;
+use crate::support::request::{Req, json_body};
+use crate::support::resource::ResourceDef;
+use crate::support::status::{ApiError, Cause};
+
+/// The patch types of `Content-Type`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PatchType {
+    /// `application/merge-patch+json`
+    Merge,
+    /// `application/json-patch+json`
+    Json,
+    /// `application/strategic-merge-patch+json`
+    Strategic,
+    /// `application/apply-patch+yaml` (server-side apply, see `super::apply`)
+    Apply,
+}
+
+impl PatchType {
+    /// Reads the patch type from the request's content type.
+    pub fn from_content_type(ct: &str) -> Result<Self, ApiError> {
+        let base = ct.split(';').next().unwrap_or_default().trim();
+        match base {
+            "application/merge-patch+json" => Ok(PatchType::Merge),
+            "application/json-patch+json" => Ok(PatchType::Json),
+            "application/strategic-merge-patch+json" => Ok(PatchType::Strategic),
+            "application/apply-patch+yaml" | "application/apply-patch+cbor" => Ok(PatchType::Apply),
+            other => Err(ApiError::unsupported_media_type(other)),
+        }
+    }
+}
+
+/// Applies a merge, JSON or strategic merge patch document to `current`.
+pub fn apply_patch(
+    def: &ResourceDef,
+    kind: PatchType,
+    current: &mut Value,
+    patch_doc: &Value,
+) -> Result<(), ApiError> {
+    let object_name = meta::meta_str(current, "name")
+        .unwrap_or_default()
+        .to_string();
+    let bad = |e: patch::PatchError| match e {
+        patch::PatchError::Malformed(_) => ApiError::bad_request(e.to_string()),
+        patch::PatchError::Unsupported(_) => {
+            ApiError::unsupported_media_type("application/strategic-merge-patch+json")
+        }
+        _ => ApiError::invalid(
+            def,
+            &object_name,
+            vec![Cause {
+                reason: "FieldValueInvalid".into(),
+                message: e.to_string(),
+                field: String::new(),
+            }],
+        ),
+    };
+    match kind {
+        PatchType::Merge => {
+            if !patch_doc.is_object() {
+                return Err(ApiError::bad_request(
+                    "a JSON merge patch must be a JSON object",
+                ));
+            }
+            patch::merge_patch(current, patch_doc);
+            Ok(())
+        }
+        PatchType::Json => patch::json_patch(current, patch_doc).map_err(|e| {
+            let name = meta::meta_str(current, "name")
+                .unwrap_or_default()
+                .to_string();
+            match e {
+                patch::PatchError::Malformed(m) => {
+                    ApiError::bad_request(format!("the JSON patch is malformed: {m}"))
+                }
+                other => ApiError::invalid(
+                    def,
+                    &name,
+                    vec![Cause {
+                        reason: "FieldValueInvalid".into(),
+                        message: other.to_string(),
+                        field: String::new(),
+                    }],
+                ),
+            }
+        }),
+        PatchType::Strategic => {
+            if def.custom.is_some() {
+                return Err(ApiError::unsupported_media_type(
+                    "application/strategic-merge-patch+json",
+                ));
+            }
+            patch::strategic::strategic_merge(current, patch_doc, &def.group, &def.kind)
+                .map_err(bad)
+        }
+        // An apply patch needs the field manager (managers, conflicts): it is served by
+        // `apply::apply`, never as a plain document patch.
+        PatchType::Apply => Err(ApiError::unsupported_media_type(
+            "application/apply-patch+yaml",
+        )),
+    }
+}
+
+/// Parses a patch body: YAML for apply patches (JSON, which is YAML, read directly), JSON
+/// otherwise.
+pub fn patch_body(req: &Req, kind: PatchType) -> Result<Value, ApiError> {
+    if kind == PatchType::Apply {
+        if let Ok(v) = serde_json::from_slice::<Value>(&req.body) {
+            return Ok(v);
+        }
+        let text =
+            std::str::from_utf8(&req.body).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        serde_saphyr::from_str::<Value>(text)
+            .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")))
+    } else {
+        json_body(req)
+    }
+}

@@ -1,0 +1,276 @@
+//! GET of one object and of collections: selectors, pagination and resourceVersion
+//! semantics, and Table output for kubectl.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::state::Api;
+use super::table;
+use crate::storage::StoreError;
+use crate::storage::conversion::builtin::as_version;
+use crate::support::query::Query;
+use crate::support::request::Target;
+use crate::support::request::{Reply, Req};
+use crate::support::resource::ResourceDef;
+use crate::support::selector::{FieldSelector, LabelSelector};
+use crate::support::status::ApiError;
+
+/// Label and field selectors of a request.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// `labelSelector`
+    pub labels: LabelSelector,
+    /// `fieldSelector`
+    pub fields: FieldSelector,
+}
+
+impl Filter {
+    /// Parses the selectors, refusing fields the resource does not support.
+    pub fn from_query(def: &ResourceDef, query: &Query) -> Result<Self, ApiError> {
+        let labels = LabelSelector::parse(query.get("labelSelector").unwrap_or_default())
+            .map_err(|e| ApiError::bad_request(format!("unable to parse requirement: {e}")))?;
+        let fields = FieldSelector::parse(query.get("fieldSelector").unwrap_or_default())
+            .map_err(ApiError::bad_request)?;
+        for field in fields.fields() {
+            if !field_supported(def, field) {
+                return Err(ApiError::bad_request(format!(
+                    "field label not supported: {field}"
+                )));
+            }
+        }
+        Ok(Filter { labels, fields })
+    }
+
+    /// Whether an object passes both selectors.
+    pub fn matches(&self, object: &Value) -> bool {
+        (self.labels.is_empty() || self.labels.matches(&object["metadata"]["labels"]))
+            && self.fields.matches(object)
+    }
+}
+
+/// Field selectors the real server supports for a resource.
+fn field_supported(def: &ResourceDef, field: &str) -> bool {
+    if matches!(field, "metadata.name" | "metadata.namespace") {
+        return true;
+    }
+    if let Some(custom) = &def.custom {
+        return custom
+            .selectable_fields
+            .iter()
+            .any(|p| p.trim_start_matches('.') == field);
+    }
+    let allowed: &[&str] = match (def.group.as_str(), def.plural.as_str()) {
+        ("", "pods") => &[
+            "spec.nodeName",
+            "spec.restartPolicy",
+            "spec.schedulerName",
+            "spec.serviceAccountName",
+            "spec.hostNetwork",
+            "status.phase",
+            "status.podIP",
+            "status.nominatedNodeName",
+        ],
+        ("", "events") => &[
+            "involvedObject.kind",
+            "involvedObject.namespace",
+            "involvedObject.name",
+            "involvedObject.uid",
+            "involvedObject.apiVersion",
+            "involvedObject.resourceVersion",
+            "involvedObject.fieldPath",
+            "reason",
+            "reportingComponent",
+            "source",
+            "type",
+        ],
+        ("", "secrets") => &["type"],
+        ("", "namespaces") => &["status.phase"],
+        ("", "nodes") => &["spec.unschedulable"],
+        ("apps", "replicasets") => &["status.replicas"],
+        ("batch", "jobs") => &["status.successful"],
+        _ => &[],
+    };
+    allowed.contains(&field)
+}
+
+/// GET of one object (or its status).
+pub fn get(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
+    let name = target.name.as_deref().unwrap_or_default();
+    let ns = target.namespace.as_deref().unwrap_or_default();
+    let cluster = api.lock();
+    let obj = cluster
+        .store
+        .get(&target.def.storage_key, ns, name)
+        .ok_or_else(|| ApiError::not_found(&target.def, name))?;
+    let obj = as_version(&target.def, &obj);
+    drop(cluster);
+    if table::wants_table(&req.accept) {
+        let rv = obj["metadata"]["resourceVersion"].clone();
+        return Ok(table::reply(
+            &target.def,
+            &[obj],
+            json!({"resourceVersion": rv}),
+            &req.query,
+        ));
+    }
+    Ok(Reply::json(200, obj))
+}
+
+/// The opaque continue token: the list's resourceVersion and the last key returned.
+fn encode_continue(rv: u64, ns: &str, name: &str) -> String {
+    let raw = json!({"rv": rv, "ns": ns, "name": name}).to_string();
+    raw.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+fn decode_continue(token: &str) -> Option<(u64, String, String)> {
+    if !token.len().is_multiple_of(2) {
+        return None;
+    }
+    let bytes: Option<Vec<u8>> = (0..token.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(token.get(i..i + 2)?, 16).ok())
+        .collect();
+    let v: Value = serde_json::from_slice(&bytes?).ok()?;
+    Some((
+        v["rv"].as_u64()?,
+        v["ns"].as_str()?.to_string(),
+        v["name"].as_str()?.to_string(),
+    ))
+}
+
+/// GET of a collection.
+pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
+    let def = &target.def;
+    let filter = Filter::from_query(def, &req.query)?;
+    let limit = match req.query.get("limit").filter(|s| !s.is_empty()) {
+        Some(l) => l.parse::<i64>().map_err(|_| {
+            ApiError::bad_request(format!("invalid limit {l:?}: must be an integer"))
+        })?,
+        None => 0,
+    };
+    let continue_token = req.query.get("continue").filter(|s| !s.is_empty());
+    let rv_param = req.query.get("resourceVersion").filter(|s| !s.is_empty());
+    let rv_match = req
+        .query
+        .get("resourceVersionMatch")
+        .filter(|s| !s.is_empty());
+    if continue_token.is_some() && rv_param.is_some() {
+        return Err(ApiError::bad_request(
+            "specifying resource version is not allowed when using continue",
+        ));
+    }
+    if rv_match.is_some() && rv_param.is_none() {
+        return Err(ApiError::bad_request(
+            "resourceVersionMatch is forbidden unless resourceVersion is provided",
+        ));
+    }
+    let cluster = api.lock();
+    let current = cluster.store.resource_version();
+    let parse_rv = |s: &str| {
+        s.parse::<u64>().map_err(|_| {
+            ApiError::bad_request(format!("invalid resource version {s:?}: not a number"))
+        })
+    };
+    let (snapshot_rv, start_after) = match (continue_token, rv_param, rv_match) {
+        (Some(token), _, _) => {
+            let (rv, ns, name) = decode_continue(token).ok_or_else(|| {
+                ApiError::bad_request(
+                    "continue key is not valid: incorrect encoded start resourceVersion",
+                )
+            })?;
+            (rv, Some((ns, name)))
+        }
+        (None, None, _) => (current, None),
+        (None, Some(rv), Some("Exact")) => (parse_rv(rv)?, None),
+        (None, Some(rv), Some("NotOlderThan") | None) => {
+            let rv = parse_rv(rv)?;
+            if rv > current {
+                return Err(ApiError::too_large_resource_version(rv, current));
+            }
+            (current, None)
+        }
+        (None, Some(_), Some(other)) => {
+            return Err(ApiError::bad_request(format!(
+                "resourceVersionMatch: Unsupported value: \"{other}\": supported values: \"Exact\", \"NotOlderThan\""
+            )));
+        }
+    };
+    let bucket = cluster.store.snapshot_at(&def.storage_key, snapshot_rv).map_err(|e| match e {
+        StoreError::TooOld { .. } if continue_token.is_some() => ApiError::expired(
+            "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.",
+        ),
+        StoreError::TooOld { requested, oldest } => {
+            ApiError::expired(format!("too old resource version: {requested} ({oldest})"))
+        }
+        StoreError::TooLarge { requested, current } => ApiError::too_large_resource_version(requested, current),
+    })?;
+    drop(cluster);
+    let mut items = Vec::new();
+    let mut next = None;
+    let mut remaining = 0i64;
+    for ((ns, name), obj) in bucket.range(
+        start_after
+            .clone()
+            .map(|k| (k.0, format!("{}\u{0}", k.1)))
+            .unwrap_or_default()..,
+    ) {
+        if target.namespace.as_ref().is_some_and(|t| t != ns) || !filter.matches(obj) {
+            continue;
+        }
+        if limit > 0 && items.len() as i64 >= limit {
+            if next.is_none() {
+                let last = items.last().map(|o: &Value| {
+                    (
+                        o["metadata"]["namespace"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_string(),
+                        o["metadata"]["name"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_string(),
+                    )
+                });
+                if let Some((lns, lname)) = last {
+                    next = Some(encode_continue(snapshot_rv, &lns, &lname));
+                }
+            }
+            remaining += 1;
+            continue;
+        }
+        let _ = (ns, name);
+        items.push(as_version(def, obj));
+    }
+    let mut metadata = json!({"resourceVersion": snapshot_rv.to_string()});
+    if let Some(token) = next {
+        metadata["continue"] = json!(token);
+        if filter.labels.is_empty() && filter.fields.fields().next().is_none() {
+            metadata["remainingItemCount"] = json!(remaining);
+        }
+    }
+    if table::wants_table(&req.accept) {
+        return Ok(table::reply(def, &items, metadata, &req.query));
+    }
+    Ok(Reply::json(
+        200,
+        json!({
+            "apiVersion": def.api_version(),
+            "kind": format!("{}List", def.kind),
+            "metadata": metadata,
+            "items": items,
+        }),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn continue_tokens_round_trip() {
+        let t = encode_continue(42, "ns", "a-b");
+        assert_eq!(decode_continue(&t), Some((42, "ns".into(), "a-b".into())));
+        assert_eq!(decode_continue("zz"), None);
+    }
+}

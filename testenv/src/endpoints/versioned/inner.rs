@@ -1,0 +1,25 @@
+//! The inner requests a conversion-aware handler sends to the storage version's handlers.
+
+use bytes::Bytes;
+use http::Method;
+use serde_json::Value;
+
+use crate::support::request::Req;
+
+/// A request for the storage version's handlers: JSON in and out, same query.
+pub fn inner_request(req: &Req, method: Method, body: Option<&Value>) -> Req {
+    Req {
+        method,
+        path: req.path.clone(),
+        query: req.query.clone(),
+        accept: "application/json".into(),
+        content_type: match body {
+            Some(_) => "application/json".into(),
+            None => req.content_type.clone(),
+        },
+        body: body
+            .map(|b| Bytes::from(b.to_string()))
+            .unwrap_or_else(|| req.body.clone()),
+        user_agent: req.user_agent.clone(),
+    }
+}

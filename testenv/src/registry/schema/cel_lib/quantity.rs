@@ -1,0 +1,275 @@
+//! Kubernetes' quantity library: `quantity()`, `isQuantity()` and the methods of a
+//! `kubernetes.Quantity` (`sign`, `isInteger`, `asInteger`, `asApproximateFloat`, `add`,
+//! `sub`, `isLessThan`, `isGreaterThan`, `compareTo`; `==` compares values, so
+//! `quantity('1Gi') == quantity('1024Mi')`).
+//!
+//! A quantity is held exactly as a count of nano-units (`i128`), which covers every suffix
+//! from `n` to `Ei` (2^60 × 10^9 < 2^127).
+
+use super::overload::{fail, opaque_arg, opaque_type, str_arg, value_fn};
+use cel::common::types::{INT_TYPE, STRING_TYPE};
+use cel::objects::Opaque;
+use cel::{DeclarationError, Env, ExecutionError, Value};
+use std::sync::Arc;
+
+const TYPE_NAME: &str = "kubernetes.Quantity";
+const NANO: i128 = 1_000_000_000;
+
+/// A parsed quantity, in nano-units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quantity {
+    nanos: i128,
+}
+
+impl Opaque for Quantity {
+    fn runtime_type_name(&self) -> &str {
+        TYPE_NAME
+    }
+}
+
+const FORMAT_ERROR: &str =
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+/// Parses a Kubernetes quantity (`500m`, `1.5Gi`, `1e3`, `-2k`).
+pub fn parse(s: &str) -> Result<Quantity, String> {
+    let (sign, rest) = match s.as_bytes().first() {
+        Some(b'-') => (-1, &s[1..]),
+        Some(b'+') => (1, &s[1..]),
+        _ => (1, s),
+    };
+    let num_end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(rest.len());
+    let (number, suffix) = rest.split_at(num_end);
+    let (int_part, frac_part) = number.split_once('.').unwrap_or((number, ""));
+    if (int_part.is_empty() && frac_part.is_empty()) || frac_part.contains('.') {
+        return Err(FORMAT_ERROR.into());
+    }
+    // scale: value = digits * 10^-frac_len * multiplier
+    let digits = format!("{int_part}{frac_part}");
+    let digits: i128 = digits
+        .trim_start_matches('0')
+        .parse()
+        .or_else(|e: std::num::ParseIntError| {
+            if digits.chars().all(|c| c == '0') {
+                Ok(0)
+            } else {
+                Err(e.to_string())
+            }
+        })
+        .map_err(|_| FORMAT_ERROR.to_string())?;
+    let frac_len = frac_part.len() as u32;
+    let (num, den): (i128, i128) = match suffix {
+        "" => (NANO, 1),
+        "n" => (1, 1),
+        "u" => (1_000, 1),
+        "m" => (1_000_000, 1),
+        "k" => (1_000 * NANO, 1),
+        "M" => (1_000_000 * NANO, 1),
+        "G" => (1_000_000_000 * NANO, 1),
+        "T" => (1_000_000_000_000 * NANO, 1),
+        "P" => (1_000_000_000_000_000 * NANO, 1),
+        "E" => (1_000_000_000_000_000_000 * NANO, 1),
+        "Ki" => ((1 << 10) * NANO, 1),
+        "Mi" => ((1 << 20) * NANO, 1),
+        "Gi" => ((1 << 30) * NANO, 1),
+        "Ti" => ((1 << 40) * NANO, 1),
+        "Pi" => ((1 << 50) * NANO, 1),
+        "Ei" => ((1 << 60) * NANO, 1),
+        exp if exp.starts_with(['e', 'E']) => {
+            let e: i32 = exp[1..].parse().map_err(|_| FORMAT_ERROR.to_string())?;
+            if !(-9..=18).contains(&e) {
+                return Err("quantity exponent out of the supported range".into());
+            }
+            if e >= -9 {
+                (10i128.pow((e + 9) as u32), 1)
+            } else {
+                (1, 10i128.pow((-e - 9) as u32))
+            }
+        }
+        _ => return Err(FORMAT_ERROR.into()),
+    };
+    let scaled = digits.checked_mul(num).ok_or("quantity too large")?;
+    let divisor = 10i128
+        .checked_pow(frac_len)
+        .and_then(|d| d.checked_mul(den))
+        .ok_or("quantity has too many digits")?;
+    // Below a nano-unit the real server rounds up.
+    let nanos = (scaled + divisor - 1) / divisor;
+    Ok(Quantity {
+        nanos: sign * nanos,
+    })
+}
+
+fn quantity_value(q: Quantity) -> Value {
+    Value::Opaque(Arc::new(q))
+}
+
+fn q(a: &[Value], i: usize) -> Result<Quantity, ExecutionError> {
+    opaque_arg::<Quantity>(a, i).copied()
+}
+
+/// The second argument of `add`/`sub`: a quantity or an int.
+fn operand(a: &[Value]) -> Result<i128, ExecutionError> {
+    match a.get(1) {
+        Some(Value::Int(i)) => Ok(*i as i128 * NANO),
+        _ => Ok(q(a, 1)?.nanos),
+    }
+}
+
+/// The CEL type of a quantity.
+fn quantity_type() -> cel::common::types::Type {
+    opaque_type(TYPE_NAME)
+}
+
+/// Declares this library's functions on `env` (called once, when the environment is built).
+pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
+    env.add_overload(
+        "quantity",
+        "string_to_quantity",
+        vec![STRING_TYPE],
+        quantity,
+    )?;
+    env.add_overload(
+        "isQuantity",
+        "is_quantity_string",
+        vec![STRING_TYPE],
+        is_quantity,
+    )?;
+    env.add_member_overload("sign", "quantity_sign", quantity_type(), vec![], sign)?;
+    env.add_member_overload(
+        "isInteger",
+        "quantity_is_integer",
+        quantity_type(),
+        vec![],
+        is_integer,
+    )?;
+    env.add_member_overload(
+        "asInteger",
+        "quantity_get_integer",
+        quantity_type(),
+        vec![],
+        as_integer,
+    )?;
+    env.add_member_overload(
+        "asApproximateFloat",
+        "quantity_get_float",
+        quantity_type(),
+        vec![],
+        as_float,
+    )?;
+    env.add_member_overload(
+        "add",
+        "quantity_add",
+        quantity_type(),
+        vec![quantity_type()],
+        add,
+    )?;
+    env.add_member_overload(
+        "add",
+        "quantity_add_int",
+        quantity_type(),
+        vec![INT_TYPE],
+        add,
+    )?;
+    env.add_member_overload(
+        "sub",
+        "quantity_sub",
+        quantity_type(),
+        vec![quantity_type()],
+        sub,
+    )?;
+    env.add_member_overload(
+        "sub",
+        "quantity_sub_int",
+        quantity_type(),
+        vec![INT_TYPE],
+        sub,
+    )?;
+    env.add_member_overload(
+        "isLessThan",
+        "quantity_less",
+        quantity_type(),
+        vec![quantity_type()],
+        less,
+    )?;
+    env.add_member_overload(
+        "isGreaterThan",
+        "quantity_greater",
+        quantity_type(),
+        vec![quantity_type()],
+        greater,
+    )?;
+    env.add_member_overload(
+        "compareTo",
+        "quantity_compare",
+        quantity_type(),
+        vec![quantity_type()],
+        compare,
+    )?;
+    Ok(())
+}
+
+value_fn!(quantity, |a| parse(str_arg(a, 0)?)
+    .map(quantity_value)
+    .map_err(|e| fail("quantity", e)));
+value_fn!(is_quantity, |a| Ok(Value::Bool(
+    parse(str_arg(a, 0)?).is_ok()
+)));
+value_fn!(sign, |a| Ok(Value::Int(q(a, 0)?.nanos.signum() as i64)));
+value_fn!(is_integer, |a| {
+    let n = q(a, 0)?.nanos;
+    Ok(Value::Bool(
+        n % NANO == 0 && i64::try_from(n / NANO).is_ok(),
+    ))
+});
+value_fn!(as_integer, |a| {
+    let n = q(a, 0)?.nanos;
+    if n % NANO != 0 {
+        return Err(fail("asInteger", "cannot convert value to integer"));
+    }
+    i64::try_from(n / NANO)
+        .map(Value::Int)
+        .map_err(|_| fail("asInteger", "cannot convert value to integer"))
+});
+value_fn!(as_float, |a| Ok(Value::Float(
+    q(a, 0)?.nanos as f64 / NANO as f64
+)));
+value_fn!(add, |a| q(a, 0)?
+    .nanos
+    .checked_add(operand(a)?)
+    .map(|nanos| quantity_value(Quantity { nanos }))
+    .ok_or_else(|| fail("add", "quantity overflow")));
+value_fn!(sub, |a| q(a, 0)?
+    .nanos
+    .checked_sub(operand(a)?)
+    .map(|nanos| quantity_value(Quantity { nanos }))
+    .ok_or_else(|| fail("sub", "quantity overflow")));
+value_fn!(less, |a| Ok(Value::Bool(q(a, 0)?.nanos < q(a, 1)?.nanos)));
+value_fn!(greater, |a| Ok(Value::Bool(
+    q(a, 0)?.nanos > q(a, 1)?.nanos
+)));
+value_fn!(compare, |a| Ok(Value::Int(
+    q(a, 0)?.nanos.cmp(&q(a, 1)?.nanos) as i64
+)));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_suffix_exactly() {
+        let n = |s: &str| parse(s).map(|q| q.nanos);
+        assert_eq!(n("1"), Ok(NANO));
+        assert_eq!(n("500m"), Ok(NANO / 2));
+        assert_eq!(n("1.5Gi"), Ok(3 * (1 << 29) * NANO));
+        assert_eq!(n("1Gi"), n("1024Mi"));
+        assert_eq!(n("1e3"), n("1k"));
+        assert_eq!(n("-2k"), Ok(-2000 * NANO));
+        assert_eq!(n("0"), Ok(0));
+        assert_eq!(n(".5"), Ok(NANO / 2));
+        assert!(n("1Qi").is_err());
+        assert!(n("abc").is_err());
+        assert!(n("").is_err());
+    }
+}

@@ -1,0 +1,312 @@
+//! Validation of custom resources against their schema, with the real server's messages.
+
+use super::*;
+use serde_json::json;
+
+fn msgs(object: Value, schema: Value) -> Vec<String> {
+    validate(&object, &schema)
+        .iter()
+        .map(FieldError::to_message)
+        .collect()
+}
+
+fn spec(props: Value) -> Value {
+    json!({"type": "object", "properties": {"spec": {"type": "object", "properties": props}}})
+}
+
+#[test]
+fn type_mismatch_message() {
+    assert_eq!(
+        msgs(
+            json!({"spec": {"replicas": "x"}}),
+            spec(json!({"replicas": {"type": "integer"}}))
+        ),
+        vec![
+            r#"spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string""#
+        ]
+    );
+    let errs = validate(
+        &json!({"spec": {"replicas": "x"}}),
+        &spec(json!({"replicas": {"type": "integer"}})),
+    );
+    assert_eq!(errs[0].reason(), "FieldValueTypeInvalid");
+    // 3.0 is an integer, 3.5 is not
+    assert!(
+        msgs(
+            json!({"spec": {"r": 3.0}}),
+            spec(json!({"r": {"type": "integer"}}))
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        msgs(
+            json!({"spec": {"r": 3.5}}),
+            spec(json!({"r": {"type": "integer"}}))
+        ),
+        vec![
+            r#"spec.r: Invalid value: "number": spec.r in body must be of type integer: "number""#
+        ]
+    );
+}
+
+#[test]
+fn required_and_null() {
+    let schema = json!({"type": "object", "properties": {"spec": {"type": "object",
+        "required": ["size"], "properties": {"size": {"type": "integer"}, "n": {"type": "string", "nullable": true}, "s": {"type": "string"}}}}});
+    assert_eq!(
+        msgs(json!({"spec": {"n": null, "s": null}}), schema),
+        vec![
+            "spec.size: Required value",
+            r#"spec.s: Invalid value: "null": spec.s in body must be of type string: "null""#
+        ]
+    );
+}
+
+#[test]
+fn enum_bounds_lengths_pattern() {
+    let schema = spec(json!({
+        "mode": {"type": "string", "enum": ["a", "b"]},
+        "size": {"type": "integer", "minimum": 1, "maximum": 10},
+        "ex": {"type": "number", "minimum": 0, "exclusiveMinimum": true},
+        "name": {"type": "string", "maxLength": 5, "minLength": 2, "pattern": "^[a-z]+$"},
+        "mul": {"type": "integer", "multipleOf": 5},
+    }));
+    let got = msgs(
+        json!({"spec": {"mode": "x", "size": 0, "ex": 0, "name": "ABCDEFG", "mul": 7}}),
+        schema.clone(),
+    );
+    assert_eq!(
+        got,
+        vec![
+            "spec.ex: Invalid value: 0: spec.ex in body should be greater than 0",
+            r#"spec.mode: Unsupported value: "x": supported values: "a", "b""#,
+            "spec.mul: Invalid value: 7: spec.mul in body should be a multiple of 5",
+            "spec.name: Too long: may not be more than 5 bytes",
+            r#"spec.name: Invalid value: "ABCDEFG": spec.name in body should match '^[a-z]+$'"#,
+            "spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1",
+        ]
+    );
+    assert_eq!(
+        msgs(json!({"spec": {"size": 11, "name": "a"}}), schema),
+        vec![
+            r#"spec.name: Invalid value: "a": spec.name in body should be at least 2 chars long"#,
+            "spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10",
+        ]
+    );
+}
+
+#[test]
+fn arrays_and_items() {
+    let schema = spec(json!({
+        "l": {"type": "array", "maxItems": 2, "items": {"type": "string"}},
+        "m": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+        "u": {"type": "array", "uniqueItems": true, "items": {"type": "integer"}},
+    }));
+    assert_eq!(
+        msgs(
+            json!({"spec": {"l": ["a", 1, "c"], "m": [], "u": [1, 1]}}),
+            schema
+        ),
+        vec![
+            r#"spec.l[1]: Invalid value: "integer": spec.l[1] in body must be of type string: "integer""#,
+            "spec.l: Too many: 3: must have at most 2 items",
+            "spec.m: Invalid value: 0: spec.m in body should have at least 1 items",
+            r#"spec.u: Invalid value: "": spec.u in body shouldn't contain duplicates"#,
+        ]
+    );
+}
+
+#[test]
+fn formats_and_int_or_string() {
+    let schema = spec(json!({
+        "when": {"type": "string", "format": "date-time"},
+        "n": {"type": "integer", "format": "int32"},
+        "port": {"x-kubernetes-int-or-string": true},
+    }));
+    assert_eq!(
+        msgs(
+            json!({"spec": {"when": "yesterday", "n": 1_i64 << 40, "port": 8080}}),
+            schema.clone()
+        ),
+        vec![
+            r#"spec.when: Invalid value: "yesterday": spec.when in body must be of type date-time: "yesterday""#
+        ]
+    );
+    assert!(msgs(json!({"spec": {"port": "http"}}), schema.clone()).is_empty());
+    assert_eq!(
+        msgs(json!({"spec": {"port": true}}), schema),
+        vec![
+            r#"spec.port: Invalid value: "boolean": spec.port in body must be of type integer,string: "boolean""#
+        ]
+    );
+}
+
+#[test]
+fn additional_properties_and_property_counts() {
+    let schema = spec(json!({
+        "labels": {"type": "object", "maxProperties": 1, "additionalProperties": {"type": "string"}},
+        "m": {"type": "object", "minProperties": 2, "additionalProperties": {"type": "integer"}},
+    }));
+    assert_eq!(
+        msgs(
+            json!({"spec": {"labels": {"a": "x", "b": 2}, "m": {"x": 1}}}),
+            schema
+        ),
+        vec![
+            "spec.labels: Too many: 2: must have at most 1 item",
+            r#"spec.labels.b: Invalid value: "integer": spec.labels.b in body must be of type string: "integer""#,
+            "spec.m: Invalid value: 2: spec.m in body should have at least 2 properties",
+        ]
+    );
+}
+
+#[test]
+fn composition() {
+    let schema = spec(json!({
+        "v": {"type": "integer", "anyOf": [{"minimum": 10}, {"maximum": 0}]},
+        "w": {"type": "integer", "oneOf": [{"minimum": 0}, {"maximum": 10}]},
+        "x": {"type": "string", "not": {"enum": ["bad"]}},
+    }));
+    let got = msgs(json!({"spec": {"v": 5, "w": 5, "x": "bad"}}), schema);
+    assert_eq!(
+        got,
+        vec![
+            r#"<nil>: Invalid value: "": "spec.v" must validate at least one schema (anyOf)"#,
+            "spec.v: Invalid value: 5: spec.v in body should be greater than or equal to 10",
+            r#"<nil>: Invalid value: "": "spec.w" must validate one and only one schema (oneOf). Found 2 valid alternatives"#,
+            r#"<nil>: Invalid value: "": "spec.x" must not validate the schema (not)"#,
+        ]
+    );
+}
+
+#[test]
+fn list_types_and_embedded_resources() {
+    let schema = spec(json!({
+        "tags": {"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}},
+        "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+            "items": {"type": "object", "properties": {"name": {"type": "string"}, "port": {"type": "integer"}}}},
+        "tpl": {"type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true},
+    }));
+    assert_eq!(
+        msgs(
+            json!({"spec": {"tags": ["a", "b", "a"], "ports": [{"name": "x", "port": 1}, {"name": "x", "port": 2}], "tpl": {"kind": "Pod_x", "apiVersion": ""}}}),
+            schema
+        ),
+        vec![
+            r#"spec.ports[1]: Duplicate value: {"name":"x"}"#,
+            r#"spec.tags[2]: Duplicate value: "a""#,
+            r#"spec.tpl.apiVersion: Invalid value: "": must not be empty"#,
+            r#"spec.tpl.kind: Invalid value: "Pod_x": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"#,
+        ]
+    );
+}
+
+#[test]
+fn cel_rules() {
+    let schema = spec(json!({
+        "min": {"type": "integer"}, "max": {"type": "integer"},
+        "name": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "Value is immutable"}]},
+        "odd": {"type": "string", "x-kubernetes-validations": [{"rule": "self.unsupportedFn()"}]},
+    }));
+    let mut schema = schema;
+    schema["properties"]["spec"]["x-kubernetes-validations"] = json!([
+        {"rule": "self.min <= self.max", "message": "min must be <= max"},
+        {"rule": "!has(self.forbidden)", "reason": "FieldValueForbidden", "fieldPath": ".forbidden"},
+        {"rule": "has(self.min)"},
+        {"rule": "self.max < 100", "messageExpression": "'max is ' + string(self.max)"},
+    ]);
+    assert_eq!(
+        msgs(
+            json!({"spec": {"min": 5, "max": 1, "name": "a", "odd": "x"}}),
+            schema.clone()
+        ),
+        vec![r#"spec: Invalid value: "object": min must be <= max"#]
+    );
+    assert_eq!(
+        msgs(json!({"spec": {"min": 1, "max": 100}}), schema.clone()),
+        vec![r#"spec: Invalid value: "object": max is 100"#]
+    );
+    assert_eq!(
+        msgs(json!({"spec": {"max": 1, "forbidden": 1}}), schema.clone()),
+        vec![
+            r#"spec: Invalid value: "object": no such key: min evaluating rule: min must be <= max"#,
+            "spec.forbidden: Forbidden: failed rule: !has(self.forbidden)",
+            r#"spec: Invalid value: "object": failed rule: has(self.min)"#,
+        ]
+    );
+    let new = json!({"spec": {"min": 1, "max": 2, "name": "b"}});
+    let old = json!({"spec": {"min": 1, "max": 2, "name": "a"}});
+    assert!(validate(&new, &schema).is_empty());
+    assert_eq!(
+        validate_update(&new, &old, &schema)
+            .iter()
+            .map(FieldError::to_message)
+            .collect::<Vec<_>>(),
+        vec![r#"spec.name: Invalid value: "string": Value is immutable"#]
+    );
+    assert!(validate_update(&old, &old, &schema).is_empty());
+}
+
+#[test]
+fn valid_object_has_no_errors() {
+    let schema =
+        spec(json!({"size": {"type": "integer", "minimum": 1}, "image": {"type": "string"}}));
+    assert!(msgs(json!({"apiVersion": "x/v1", "kind": "K", "metadata": {"name": "a"}, "spec": {"size": 3, "image": "m"}}), schema).is_empty());
+}
+
+mod ratcheting {
+    use super::super::validate_update;
+    use serde_json::json;
+
+    fn schema() -> serde_json::Value {
+        json!({"type": "object", "properties": {"spec": {"type": "object", "required": ["mode"], "properties": {
+            "mode": {"type": "string", "enum": ["a", "b"]},
+            "size": {"type": "integer", "maximum": 3},
+            "labels": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 3}},
+            "ports": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+                "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "port": {"type": "integer", "maximum": 100}}}},
+            "raw": {"type": "array", "items": {"type": "integer", "maximum": 1}},
+        }}}})
+    }
+
+    fn msgs(new: serde_json::Value, old: serde_json::Value) -> Vec<String> {
+        validate_update(&new, &old, &schema())
+            .iter()
+            .map(|e| e.to_message())
+            .collect()
+    }
+
+    #[test]
+    fn unchanged_invalid_values_are_excused() {
+        let old = json!({"spec": {"mode": "legacy", "size": 9, "labels": {"app.kubernetes.io/name": "long"},
+            "ports": [{"name": "http", "port": 8080}], "raw": [5]}});
+        // Only `size` changes (and is valid): every old error is excused except in the
+        // atomic list, whose items do not correlate.
+        let mut new = old.clone();
+        new["spec"]["size"] = json!(2);
+        assert_eq!(
+            msgs(new.clone(), old.clone()),
+            [
+                "spec.raw[0]: Invalid value: 5: spec.raw[0] in body should be less than or equal to 1"
+            ]
+        );
+        // Changing an invalid value to another invalid value is reported.
+        new["spec"]["size"] = json!(10);
+        new["spec"]["ports"][0]["port"] = json!(9090);
+        assert_eq!(
+            msgs(new, old.clone()),
+            [
+                "spec.ports[0].port: Invalid value: 9090: spec.ports[0].port in body should be less than or equal to 100",
+                "spec.raw[0]: Invalid value: 5: spec.raw[0] in body should be less than or equal to 1",
+                "spec.size: Invalid value: 10: spec.size in body should be less than or equal to 3",
+            ]
+        );
+        // A missing required field is excused only while its object is unchanged.
+        let old = json!({"spec": {"size": 1}});
+        assert!(msgs(old.clone(), old.clone()).is_empty());
+        assert_eq!(
+            msgs(json!({"spec": {"size": 2}}), old),
+            ["spec.mode: Required value"]
+        );
+    }
+}

@@ -1,0 +1,346 @@
+//! Validation of Mutating- and ValidatingWebhookConfigurations on create and update, with
+//! kube-apiserver's messages, for the fields the dispatcher relies on: names, rules,
+//! failurePolicy, matchPolicy, sideEffects, timeoutSeconds, admissionReviewVersions,
+//! clientConfig, reinvocationPolicy and the selectors.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use crate::support::resource::ResourceDef;
+use crate::support::status::Cause;
+
+/// `Some(true)` for MutatingWebhookConfiguration, `Some(false)` for
+/// ValidatingWebhookConfiguration, `None` for any other resource.
+pub fn configuration_kind(def: &ResourceDef) -> Option<bool> {
+    if def.group != "admissionregistration.k8s.io" {
+        return None;
+    }
+    match def.kind.as_str() {
+        "MutatingWebhookConfiguration" => Some(true),
+        "ValidatingWebhookConfiguration" => Some(false),
+        _ => None,
+    }
+}
+
+struct Causes(Vec<Cause>);
+
+impl Causes {
+    fn push(&mut self, reason: &str, field: String, message: String) {
+        self.0.push(Cause {
+            reason: reason.into(),
+            message,
+            field,
+        });
+    }
+
+    fn required(&mut self, field: String, detail: &str) {
+        let message = if detail.is_empty() {
+            "Required value".to_string()
+        } else {
+            format!("Required value: {detail}")
+        };
+        self.push("FieldValueRequired", field, message);
+    }
+
+    fn unsupported(&mut self, field: String, value: &str, supported: &[&str]) {
+        let list = supported
+            .iter()
+            .map(|s| format!("\"{s}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.push(
+            "FieldValueNotSupported",
+            field,
+            format!("Unsupported value: \"{value}\": supported values: {list}"),
+        );
+    }
+
+    fn invalid(&mut self, field: String, value: &Value, detail: &str) {
+        self.push(
+            "FieldValueInvalid",
+            field,
+            format!("Invalid value: {value}: {detail}"),
+        );
+    }
+
+    /// An optional enum field.
+    fn one_of(&mut self, hook: &Value, field: &str, path: &str, supported: &[&str]) {
+        if let Some(v) = hook.get(field).filter(|v| !v.is_null()) {
+            let s = v.as_str().unwrap_or_default();
+            if !supported.contains(&s) {
+                self.unsupported(format!("{path}.{field}"), s, supported);
+            }
+        }
+    }
+}
+
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+fn check_rule(c: &mut Causes, rule: &Value, path: &str) {
+    let ops = strings(&rule["operations"]);
+    if ops.is_empty() {
+        c.required(format!("{path}.operations"), "");
+    }
+    if ops.len() > 1 && ops.contains(&"*") {
+        c.invalid(
+            format!("{path}.operations"),
+            &rule["operations"],
+            "if '*' is present, must not specify other operations",
+        );
+    }
+    for (i, op) in ops.iter().enumerate() {
+        if !["*", "CREATE", "UPDATE", "DELETE", "CONNECT"].contains(op) {
+            c.unsupported(
+                format!("{path}.operations[{i}]"),
+                op,
+                &["*", "CONNECT", "CREATE", "DELETE", "UPDATE"],
+            );
+        }
+    }
+    for field in ["apiGroups", "apiVersions", "resources"] {
+        if strings(&rule[field]).is_empty() {
+            c.required(format!("{path}.{field}"), "");
+        }
+    }
+    c.one_of(rule, "scope", path, &["*", "Cluster", "Namespaced"]);
+}
+
+fn check_selector(c: &mut Causes, selector: &Value, path: &str) {
+    for (i, e) in selector["matchExpressions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let at = format!("{path}.matchExpressions[{i}]");
+        let values = strings(&e["values"]);
+        match e["operator"].as_str().unwrap_or_default() {
+            "In" | "NotIn" if values.is_empty() => c.required(
+                format!("{at}.values"),
+                "must be specified when `operator` is 'In' or 'NotIn'",
+            ),
+            "Exists" | "DoesNotExist" if !values.is_empty() => c.push(
+                "FieldValueForbidden",
+                format!("{at}.values"),
+                "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+                    .into(),
+            ),
+            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+            _ => c.invalid(
+                format!("{at}.operator"),
+                &e["operator"],
+                "not a valid selector operator",
+            ),
+        }
+    }
+}
+
+fn check_client_config(c: &mut Causes, cfg: &Value, path: &str) {
+    let url = cfg.get("url").filter(|u| !u.is_null());
+    let service = cfg.get("service").filter(|s| !s.is_null());
+    match (url, service) {
+        (Some(url), None) => {
+            let s = url.as_str().unwrap_or_default();
+            let field = format!("{path}.url");
+            match s.parse::<http::Uri>() {
+                Err(e) => c.invalid(field, url, &format!("host must be specified: {e}")),
+                Ok(u) if u.scheme_str() != Some("https") => {
+                    c.invalid(field, url, "'https' is the only allowed URL scheme")
+                }
+                Ok(u) if u.host().is_none_or(str::is_empty) => {
+                    c.invalid(field, url, "host must be specified")
+                }
+                Ok(u) if u.query().is_some() || s.contains('#') => c.invalid(
+                    field,
+                    url,
+                    "query parameters and fragments are not permitted",
+                ),
+                Ok(_) => {}
+            }
+        }
+        (None, Some(service)) => {
+            for field in ["namespace", "name"] {
+                if service[field].as_str().is_none_or(str::is_empty) {
+                    c.required(
+                        format!("{path}.service.{field}"),
+                        &format!("service {field} is required"),
+                    );
+                }
+            }
+            if let Some(p) = service["path"].as_str()
+                && !p.starts_with('/')
+            {
+                c.invalid(
+                    format!("{path}.service.path"),
+                    &service["path"],
+                    "must start with a '/'",
+                );
+            }
+            if let Some(port) = service.get("port").filter(|p| !p.is_null())
+                && !port.as_u64().is_some_and(|p| (1..=65535).contains(&p))
+            {
+                c.invalid(
+                    format!("{path}.service.port"),
+                    port,
+                    "port is not valid: must be between 1 and 65535, inclusive",
+                );
+            }
+        }
+        _ => c.required(
+            path.to_string(),
+            "exactly one of url or service is required",
+        ),
+    }
+}
+
+/// The `sideEffects` values a stored webhook already had (allowed to stay on update).
+fn old_side_effects(old: Option<&Value>) -> HashSet<String> {
+    old.and_then(|o| o["webhooks"].as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|h| h["sideEffects"].as_str())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The validation errors of a webhook configuration (`old` on update).
+pub fn configuration(object: &Value, old: Option<&Value>, mutating: bool) -> Vec<Cause> {
+    let mut c = Causes(Vec::new());
+    let mut names = HashSet::new();
+    let old_effects = old_side_effects(old);
+    for (i, hook) in object["webhooks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let path = format!("webhooks[{i}]");
+        let name = hook["name"].as_str().unwrap_or_default();
+        if name.is_empty() {
+            c.required(format!("{path}.name"), "");
+        } else if name.split('.').filter(|s| !s.is_empty()).count() < 3 {
+            c.invalid(
+                format!("{path}.name"),
+                &hook["name"],
+                "should be a domain with at least three segments separated by dots",
+            );
+        } else if !names.insert(name) {
+            c.push(
+                "FieldValueDuplicate",
+                format!("{path}.name"),
+                format!("Duplicate value: \"{name}\""),
+            );
+        }
+        for (j, rule) in hook["rules"].as_array().into_iter().flatten().enumerate() {
+            check_rule(&mut c, rule, &format!("{path}.rules[{j}]"));
+        }
+        c.one_of(hook, "failurePolicy", &path, &["Fail", "Ignore"]);
+        c.one_of(hook, "matchPolicy", &path, &["Equivalent", "Exact"]);
+        if mutating {
+            c.one_of(hook, "reinvocationPolicy", &path, &["IfNeeded", "Never"]);
+        }
+        match hook["sideEffects"].as_str() {
+            None => c.required(
+                format!("{path}.sideEffects"),
+                "must specify one of None, NoneOnDryRun",
+            ),
+            Some("None" | "NoneOnDryRun") => {}
+            Some(s) if old_effects.contains(s) => {}
+            Some(s) => c.unsupported(format!("{path}.sideEffects"), s, &["None", "NoneOnDryRun"]),
+        }
+        if let Some(t) = hook.get("timeoutSeconds").filter(|t| !t.is_null())
+            && !t.as_i64().is_some_and(|t| (1..=30).contains(&t))
+        {
+            c.invalid(
+                format!("{path}.timeoutSeconds"),
+                t,
+                "the timeout value must be between 1 and 30 seconds",
+            );
+        }
+        let versions = strings(&hook["admissionReviewVersions"]);
+        if versions.is_empty() {
+            c.required(
+                format!("{path}.admissionReviewVersions"),
+                "must specify one of v1, v1beta1",
+            );
+        } else if !versions.iter().any(|v| *v == "v1" || *v == "v1beta1") {
+            c.invalid(
+                format!("{path}.admissionReviewVersions"),
+                &hook["admissionReviewVersions"],
+                "must include at least one of v1, v1beta1",
+            );
+        }
+        check_client_config(
+            &mut c,
+            &hook["clientConfig"],
+            &format!("{path}.clientConfig"),
+        );
+        for selector in ["namespaceSelector", "objectSelector"] {
+            check_selector(&mut c, &hook[selector], &format!("{path}.{selector}"));
+        }
+    }
+    c.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn valid_hook() -> Value {
+        json!({"name": "v.example.com", "sideEffects": "None", "admissionReviewVersions": ["v1"],
+            "clientConfig": {"url": "https://127.0.0.1:9443/v"},
+            "rules": [{"operations": ["CREATE"], "apiGroups": [""], "apiVersions": ["v1"], "resources": ["pods"]}]})
+    }
+
+    fn messages(hooks: Value) -> Vec<String> {
+        configuration(&json!({"webhooks": hooks}), None, true)
+            .into_iter()
+            .map(|c| format!("{}: {}", c.field, c.message))
+            .collect()
+    }
+
+    #[test]
+    fn accepts_a_valid_configuration() {
+        assert!(messages(json!([valid_hook()])).is_empty());
+    }
+
+    #[test]
+    fn real_messages() {
+        let mut h = valid_hook();
+        h["name"] = json!("short");
+        h["sideEffects"] = json!("Some");
+        h["timeoutSeconds"] = json!(31);
+        h["clientConfig"] = json!({"url": "http://x/y"});
+        h["failurePolicy"] = json!("Sometimes");
+        let m = messages(json!([h]));
+        assert!(m.contains(&"webhooks[0].name: Invalid value: \"short\": should be a domain with at least three segments separated by dots".to_string()), "{m:?}");
+        assert!(m.contains(&"webhooks[0].sideEffects: Unsupported value: \"Some\": supported values: \"None\", \"NoneOnDryRun\"".to_string()), "{m:?}");
+        assert!(m.contains(&"webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds".to_string()), "{m:?}");
+        assert!(m.contains(&"webhooks[0].clientConfig.url: Invalid value: \"http://x/y\": 'https' is the only allowed URL scheme".to_string()), "{m:?}");
+        assert!(m.contains(&"webhooks[0].failurePolicy: Unsupported value: \"Sometimes\": supported values: \"Fail\", \"Ignore\"".to_string()), "{m:?}");
+        let m = messages(json!([valid_hook(), valid_hook()]));
+        assert_eq!(
+            m,
+            vec!["webhooks[1].name: Duplicate value: \"v.example.com\"".to_string()]
+        );
+        let mut h = valid_hook();
+        h.as_object_mut().unwrap().remove("sideEffects");
+        h.as_object_mut().unwrap().remove("clientConfig");
+        let m = messages(json!([h]));
+        assert!(
+            m.contains(
+                &"webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun"
+                    .to_string()
+            )
+        );
+        assert!(m.contains(&"webhooks[0].clientConfig: Required value: exactly one of url or service is required".to_string()));
+    }
+}

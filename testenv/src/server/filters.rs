@@ -1,0 +1,74 @@
+//! The filter chain in front of the handlers: the request body read into a [`Req`], injected
+//! faults applied (latency, failures, failures after handling, tracking of watch streams so
+//! they can be closed), then routing.
+
+use std::sync::Arc;
+
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+
+use super::body::{self, ResponseBody};
+use super::routing;
+use crate::endpoints::Api;
+use crate::faults::{FaultState, RequestInfo};
+use crate::support::query::Query;
+use crate::support::request::{Reply, Req};
+
+/// Answers one HTTP request: reads it, applies the injected faults, and hands it to routing.
+pub async fn serve(
+    api: &Arc<Api>,
+    faults: &Arc<FaultState>,
+    req: http::Request<Incoming>,
+) -> http::Response<ResponseBody> {
+    let (parts, body) = req.into_parts();
+    let body = match body.collect().await {
+        Ok(b) => b.to_bytes(),
+        Err(e) => {
+            return body::error_response(crate::support::status::ApiError::bad_request(format!(
+                "could not read the request body: {e}"
+            )));
+        }
+    };
+    let header = |name: http::header::HeaderName| {
+        parts
+            .headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_string()
+    };
+    let request = Req {
+        method: parts.method.clone(),
+        path: parts.uri.path().to_string(),
+        query: Query::parse(parts.uri.query()),
+        accept: header(http::header::ACCEPT),
+        content_type: header(http::header::CONTENT_TYPE),
+        user_agent: header(http::header::USER_AGENT),
+        body,
+    };
+    tracing::debug!(method = %request.method, path = %request.path, "request");
+    if faults.armed() {
+        let info = RequestInfo::parse(
+            &request.method,
+            &request.path,
+            request.query.flag("watch"),
+            request.query.get("fieldSelector"),
+        );
+        let decision = faults.on_request(&info);
+        if !decision.delay.is_zero() {
+            tokio::time::sleep(decision.delay).await;
+        }
+        if let Some(failure) = decision.failure {
+            tracing::debug!(verb = %info.verb, resource = %info.resource, code = failure.code(), "injected failure");
+            if failure.is_after_handling() {
+                // The work is done (a watch reply is dropped at once), the answer is lost.
+                drop(routing::handle(api, request).await);
+            }
+            return body::error_response(failure.to_error(&info));
+        }
+    }
+    match routing::handle(api, request).await {
+        Reply::Watch(stream) => body::into_response(Reply::Watch(faults.track(stream))),
+        reply => body::into_response(reply),
+    }
+}

@@ -1,0 +1,166 @@
+//! Routing: the path of a request parsed against the served resources, and the request
+//! handed to the handlers of what it addresses (an object or collection, or a discovery
+//! document).
+
+use std::sync::Arc;
+
+use crate::endpoints::Api;
+use crate::registry::Registry;
+use crate::support::request::{Reply, Req, Route, RouteError, Target};
+use crate::support::resource::ResourceDef;
+use crate::support::status::ApiError;
+
+/// Answers one request.
+pub async fn handle(api: &Arc<Api>, req: Req) -> Reply {
+    let route = {
+        let cluster = api.lock();
+        parse(&req.path, &cluster.registry)
+    };
+    match route {
+        Err(_) => Reply::error(ApiError::no_route(&req.path)),
+        Ok(Route::Object(target)) => crate::endpoints::versioned::serve(api, &req, target)
+            .await
+            .into(),
+        Ok(other) => crate::discovery::serve(api, &req, other),
+    }
+}
+
+/// Parses a path (without query) against the served resources.
+pub fn parse(path: &str, registry: &Registry) -> Result<Route, RouteError> {
+    let segs: Vec<&str> = path
+        .trim_matches('/')
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    match segs.as_slice() {
+        ["version"] => Ok(Route::Version),
+        ["healthz" | "livez" | "readyz", ..] => Ok(Route::Health),
+        ["api"] => Ok(Route::CoreVersions),
+        ["apis"] => Ok(Route::Groups),
+        ["openapi", "v3"] => Ok(Route::OpenApiV3),
+        ["openapi", "v3", "api", v] => {
+            Ok(Route::OpenApiV3GroupVersion(String::new(), v.to_string()))
+        }
+        ["openapi", "v3", "apis", g, v] => {
+            Ok(Route::OpenApiV3GroupVersion(g.to_string(), v.to_string()))
+        }
+        ["apis", g] => {
+            if registry.all().any(|d| d.group == *g) {
+                Ok(Route::Group(g.to_string()))
+            } else {
+                Err(RouteError::NotFound)
+            }
+        }
+        ["api", v, rest @ ..] => resource_route("", v, rest, registry),
+        ["apis", g, v, rest @ ..] => resource_route(g, v, rest, registry),
+        _ => Err(RouteError::NotFound),
+    }
+}
+
+fn resource_route(
+    group: &str,
+    version: &str,
+    rest: &[&str],
+    registry: &Registry,
+) -> Result<Route, RouteError> {
+    if rest.is_empty() {
+        return if registry.serves_group_version(group, version) {
+            Ok(Route::Resources(group.to_string(), version.to_string()))
+        } else {
+            Err(RouteError::NotFound)
+        };
+    }
+    let (legacy_watch, rest) = match rest {
+        ["watch", tail @ ..] => (true, tail),
+        _ => (false, rest),
+    };
+    let lookup = |plural: &str| {
+        registry
+            .get(group, version, plural)
+            .ok_or(RouteError::NotFound)
+    };
+    let target =
+        |def: Arc<ResourceDef>, namespace: Option<&str>, name: Option<&str>, sub: Option<&str>| {
+            Route::Object(Target {
+                def,
+                namespace: namespace.map(str::to_string),
+                name: name.map(str::to_string),
+                subresource: sub.map(str::to_string),
+                legacy_watch,
+            })
+        };
+    let namespaces_is_resource = group.is_empty();
+    match rest {
+        // A namespaced resource inside a namespace: /namespaces/<ns>/<plural>[/<name>[/<sub>]]
+        ["namespaces", ns, plural, tail @ ..]
+            if !(namespaces_is_resource
+                && matches!(*plural, "status" | "finalize")
+                && tail.is_empty()) =>
+        {
+            let def = lookup(plural)?;
+            if !def.namespaced {
+                return Err(RouteError::NotFound);
+            }
+            match tail {
+                [] => Ok(target(def, Some(ns), None, None)),
+                [name] => Ok(target(def, Some(ns), Some(name), None)),
+                [name, sub] => Ok(target(def, Some(ns), Some(name), Some(sub))),
+                _ => Err(RouteError::NotFound),
+            }
+        }
+        [plural, tail @ ..] => {
+            let def = lookup(plural)?;
+            match tail {
+                [] => Ok(target(def, None, None, None)),
+                [_] | [_, _] if def.namespaced => Err(RouteError::NotFound),
+                [name] => Ok(target(def, None, Some(name), None)),
+                [name, sub] => Ok(target(def, None, Some(name), Some(sub))),
+                _ => Err(RouteError::NotFound),
+            }
+        }
+        [] => Err(RouteError::NotFound),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj(path: &str) -> Target {
+        match parse(path, &Registry::with_builtins()) {
+            Ok(Route::Object(t)) => t,
+            other => panic!("{path}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn paths() {
+        let t = obj("/api/v1/namespaces/default/configmaps/x");
+        assert_eq!(
+            (
+                t.def.plural.as_str(),
+                t.namespace.as_deref(),
+                t.name.as_deref()
+            ),
+            ("configmaps", Some("default"), Some("x"))
+        );
+        let t = obj("/api/v1/namespaces/foo");
+        assert_eq!(
+            (t.def.plural.as_str(), t.name.as_deref()),
+            ("namespaces", Some("foo"))
+        );
+        let t = obj("/api/v1/namespaces/foo/status");
+        assert_eq!(
+            (t.name.as_deref(), t.subresource.as_deref()),
+            (Some("foo"), Some("status"))
+        );
+        let t = obj("/apis/apps/v1/namespaces/a/deployments/d/scale");
+        assert_eq!(t.subresource.as_deref(), Some("scale"));
+        let t = obj("/apis/apps/v1/deployments");
+        assert!(t.namespace.is_none() && t.name.is_none());
+        assert!(parse("/apis/apps/v1/deployments/x", &Registry::with_builtins()).is_err());
+        assert!(parse("/apis/nope/v1/things", &Registry::with_builtins()).is_err());
+        let t = obj("/api/v1/watch/namespaces/default/pods");
+        assert!(t.legacy_watch);
+    }
+}

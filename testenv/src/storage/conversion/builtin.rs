@@ -1,0 +1,82 @@
+//! Conversion between the stored form and a served version, for kinds served by two groups
+//! with different field names: `events.k8s.io/v1` Events are stored as core `v1` Events (one
+//! storage, as in kube-apiserver), so `kubectl get events` sees what kube-runtime's event
+//! recorder wrote. Every other kind is stored as sent: custom resources with `None` conversion
+//! only change `apiVersion` between versions, and those with `Webhook` conversion reach the
+//! handlers already in their storage version (see [`super::codec`]).
+
+use serde_json::{Map, Value};
+
+use crate::support::resource::ResourceDef;
+
+/// (events.k8s.io/v1 field, core/v1 field)
+const EVENT_FIELDS: &[(&str, &str)] = &[
+    ("regarding", "involvedObject"),
+    ("note", "message"),
+    ("reportingController", "reportingComponent"),
+    ("deprecatedSource", "source"),
+    ("deprecatedFirstTimestamp", "firstTimestamp"),
+    ("deprecatedLastTimestamp", "lastTimestamp"),
+    ("deprecatedCount", "count"),
+];
+
+fn is_events_group_event(def: &ResourceDef) -> bool {
+    def.group == "events.k8s.io" && def.kind == "Event"
+}
+
+fn rename(object: &mut Value, from_to: impl Iterator<Item = (&'static str, &'static str)>) {
+    let Some(map) = object.as_object_mut() else {
+        return;
+    };
+    let mut moved = Map::new();
+    for (from, to) in from_to {
+        if let Some(v) = map.remove(from) {
+            moved.insert(to.to_string(), v);
+        }
+    }
+    map.extend(moved);
+}
+
+/// The stored form of an object written through `def`.
+pub fn to_storage(def: &ResourceDef, mut object: Value) -> Value {
+    if is_events_group_event(def) {
+        rename(&mut object, EVENT_FIELDS.iter().copied());
+        object["apiVersion"] = Value::from("v1");
+    }
+    object
+}
+
+/// The object as served by `def` (fields renamed; `apiVersion`/`kind` set by the caller).
+pub fn from_storage(def: &ResourceDef, object: &Value) -> Value {
+    let mut out = object.clone();
+    if is_events_group_event(def) {
+        rename(&mut out, EVENT_FIELDS.iter().map(|(a, b)| (*b, *a)));
+    }
+    out
+}
+
+/// The object with `apiVersion` and `kind` of the served version `def` (None conversion).
+pub fn as_version(def: &ResourceDef, object: &Value) -> Value {
+    let mut out = from_storage(def, object);
+    out["apiVersion"] = Value::String(def.api_version());
+    out["kind"] = Value::String(def.kind.clone());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn events_round_trip() {
+        let def = ResourceDef::named("events.k8s.io", "v1", "Event", "events");
+        let e = json!({"apiVersion": "events.k8s.io/v1", "kind": "Event", "note": "hi", "regarding": {"name": "x"}, "reason": "R"});
+        let stored = to_storage(&def, e.clone());
+        assert_eq!(stored["message"], "hi");
+        assert_eq!(stored["involvedObject"]["name"], "x");
+        let back = from_storage(&def, &stored);
+        assert_eq!(back["note"], "hi");
+        assert_eq!(back["reason"], "R");
+    }
+}

@@ -1,0 +1,93 @@
+//! The crate's error type at its public boundary.
+
+use std::path::PathBuf;
+
+/// Why a test environment could not be started, configured or used.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Generating the CA or server certificate failed.
+    #[error("could not generate the TLS certificates of the test API server: {0}")]
+    Certificate(String),
+    /// Binding the listening socket failed.
+    #[error("could not listen on 127.0.0.1:{port}: {source}")]
+    Bind {
+        /// The port asked for (0 = random).
+        port: u16,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+    /// Writing the kubeconfig or certificate files failed.
+    #[error("could not write {path}: {source}")]
+    Write {
+        /// The file that could not be written.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+    /// Reading a CRD file or directory failed.
+    #[error("could not read {path}: {source}")]
+    Read {
+        /// The file or directory that could not be read.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+    /// A CRD given as YAML or as a typed object could not be parsed.
+    #[error("invalid CustomResourceDefinition {origin}: {message}")]
+    InvalidCrd {
+        /// Where the CRD came from (file name, "YAML document 2", ...).
+        origin: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The API server refused to install a CRD (for example a non-structural schema).
+    #[error("the API server refused CustomResourceDefinition {name}: {message}")]
+    CrdRejected {
+        /// The CRD's name.
+        name: String,
+        /// The server's message (a 422 Invalid with causes, usually).
+        message: String,
+    },
+    /// Building the kube client from the kubeconfig failed.
+    #[error("could not build a kube client: {0}")]
+    Client(String),
+    /// Real-cluster mode: a call to the existing cluster failed.
+    #[error("existing cluster: {0}")]
+    Cluster(String),
+    /// Webhook service routes were asked for in real-cluster mode.
+    #[error(
+        "route_service({0}) only applies to the embedded API server: a real cluster resolves webhook services through its own network; deploy the webhook as that Service, or use clientConfig.url with an address the cluster can reach (KUBEFORGE_TEST_WEBHOOK_HOST)"
+    )]
+    RouteNeedsEmbedded(String),
+    /// `KUBEFORGE_TEST_CLUSTER` has a value this crate does not know.
+    #[error(
+        "KUBEFORGE_TEST_CLUSTER={0} is not understood: use `binaries` (with KUBEBUILDER_ASSETS), `existing` (with KUBECONFIG), or leave it unset for the embedded server"
+    )]
+    UnknownMode(String),
+    /// Fault injection was asked for while running against a real kube-apiserver.
+    #[error(
+        "fault injection needs the embedded test API server, but this environment uses the real API server at {url} (KUBEFORGE_TEST_CLUSTER={mode}): unset KUBEFORGE_TEST_CLUSTER to run this test, or skip it against a real API server"
+    )]
+    FaultsUnavailable {
+        /// The real API server's URL.
+        url: String,
+        /// The environment's mode (`binaries` or `existing`).
+        mode: &'static str,
+    },
+    /// Binaries mode: etcd or kube-apiserver was not found.
+    #[error(
+        "{name} not found at {path} (looked there because of {origin}): set KUBEBUILDER_ASSETS to a directory holding etcd and kube-apiserver (and optionally kube-controller-manager), for example the one `setup-envtest use -p path` prints"
+    )]
+    BinaryNotFound {
+        /// The binary's name.
+        name: &'static str,
+        /// Where it was looked for.
+        path: PathBuf,
+        /// Why there (the variable or directory that named it).
+        origin: String,
+    },
+    /// Binaries mode: the private control plane did not start, or one of its processes
+    /// stopped.
+    #[error("the test control plane (KUBEFORGE_TEST_CLUSTER=binaries): {0}")]
+    ControlPlane(String),
+}

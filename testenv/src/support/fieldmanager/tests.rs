@@ -1,0 +1,349 @@
+//! Unit tests of the field manager on plain JSON (custom-resource schema and built-in rules).
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::support::resource::{CustomVersion, ResourceDef};
+
+fn crd_def() -> ResourceDef {
+    let schema = json!({"type": "object", "properties": {
+                    "spec": {"type": "object", "properties": {
+                        "x": {"type": "string"}, "y": {"type": "string"},
+                        "items": {"type": "array", "x-kubernetes-list-type": "map",
+                            "x-kubernetes-list-map-keys": ["name"],
+                            "items": {"type": "object", "properties": {
+                                "name": {"type": "string"}, "value": {"type": "string"}}}},
+                        "tags": {"type": "array", "x-kubernetes-list-type": "set",
+                            "items": {"type": "string"}},
+                        "args": {"type": "array", "items": {"type": "string"}},
+                        "selector": {"type": "object", "x-kubernetes-map-type": "atomic",
+                            "additionalProperties": {"type": "string"}}}}}});
+    ResourceDef {
+        custom: Some(CustomVersion {
+            schema: Some(schema),
+            printer_columns: Vec::new(),
+            selectable_fields: Vec::new(),
+        }),
+        ..ResourceDef::named("example.com", "v1", "Probe", "probes")
+    }
+}
+
+fn owner(manager: &str, operation: Operation) -> Owner {
+    Owner {
+        manager: manager.into(),
+        operation,
+        api_version: "example.com/v1".into(),
+        subresource: String::new(),
+    }
+}
+
+fn apply_as(
+    def: &ResourceDef,
+    live: Option<&Value>,
+    managed: ManagedFields,
+    manager: &str,
+    config: Value,
+    force: bool,
+) -> Result<(Value, ManagedFields), ApplyError> {
+    let request = ApplyRequest {
+        owner: owner(manager, Operation::Apply),
+        force,
+        scope: Scope::Whole,
+    };
+    apply(
+        Types::of(def),
+        live,
+        managed,
+        &config,
+        &request,
+        "2026-01-01T00:00:00Z",
+    )
+}
+
+fn fields_of(managed: &ManagedFields, manager: &str) -> Value {
+    managed
+        .entries
+        .iter()
+        .find(|e| e.owner.manager == manager)
+        .map(|e| e.fields.to_fields_v1())
+        .unwrap_or(Value::Null)
+}
+
+fn probe(spec: Value) -> Value {
+    json!({"apiVersion": "example.com/v1", "kind": "Probe", "metadata": {"name": "p"}, "spec": spec})
+}
+
+#[test]
+fn apply_records_fields_in_the_real_format() {
+    let def = crd_def();
+    let config = probe(json!({"x": "1", "items": [{"name": "a", "value": "v"}],
+        "tags": ["t"], "args": ["--v"], "selector": {"app": "w"}}));
+    let (object, managed) = apply_as(
+        &def,
+        None,
+        ManagedFields::default(),
+        "m",
+        config.clone(),
+        false,
+    )
+    .unwrap();
+    assert_eq!(object["spec"], config["spec"]);
+    assert_eq!(
+        fields_of(&managed, "m"),
+        json!({"f:spec": {
+            "f:x": {}, "f:args": {}, "f:selector": {}, "f:tags": {"v:\"t\"": {}},
+            "f:items": {"k:{\"name\":\"a\"}": {".": {}, "f:name": {}, "f:value": {}}}}})
+    );
+    let encoded = managed.encode();
+    assert_eq!(encoded[0]["operation"], "Apply");
+    assert_eq!(encoded[0]["fieldsType"], "FieldsV1");
+    assert_eq!(encoded[0]["time"], "2026-01-01T00:00:00Z");
+    assert_eq!(ManagedFields::decode(&encoded).unwrap(), managed);
+}
+
+#[test]
+fn two_appliers_merge_map_lists_and_sets_and_removal_spares_the_other() {
+    let def = crd_def();
+    let (o1, m1) = apply_as(
+        &def,
+        None,
+        ManagedFields::default(),
+        "a",
+        probe(json!({"items": [{"name": "a", "value": "1"}], "tags": ["x"], "y": "a"})),
+        false,
+    )
+    .unwrap();
+    let (o2, m2) = apply_as(
+        &def,
+        Some(&o1),
+        m1,
+        "b",
+        probe(json!({"items": [{"name": "b", "value": "2"}], "tags": ["z"]})),
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        o2["spec"]["items"],
+        json!([{"name": "a", "value": "1"}, {"name": "b", "value": "2"}])
+    );
+    assert_eq!(o2["spec"]["tags"], json!(["x", "z"]));
+    // "a" drops its item, tag and y: they go; b's stay.
+    let (o3, m3) = apply_as(&def, Some(&o2), m2, "a", probe(json!({})), false).unwrap();
+    assert_eq!(
+        o3["spec"],
+        json!({"items": [{"name": "b", "value": "2"}], "tags": ["z"]})
+    );
+    assert_eq!(
+        fields_of(&m3, "a"),
+        Value::Null,
+        "an empty entry disappears"
+    );
+    // b drops everything: spec is left empty and removed.
+    let (o4, m4) = apply_as(&def, Some(&o3), m3, "b", probe(json!({})), false).unwrap();
+    assert!(o4.get("spec").is_none(), "{o4}");
+    assert!(m4.entries.is_empty());
+}
+
+#[test]
+fn conflicts_sharing_and_force() {
+    let def = crd_def();
+    let created = probe(json!({"x": "1", "y": "1"}));
+    let managed = update(
+        Types::of(&def),
+        Some(&json!({"metadata": {}})),
+        &created,
+        ManagedFields::default(),
+        &owner("editor", Operation::Update),
+        Scope::Whole,
+        "2026-01-01T00:00:00Z",
+    );
+    assert_eq!(
+        fields_of(&managed, "editor"),
+        json!({"f:spec": {".": {}, "f:x": {}, "f:y": {}}})
+    );
+    // Same value: shared, no conflict.
+    let (same, shared) = apply_as(
+        &def,
+        Some(&created),
+        managed.clone(),
+        "ssa",
+        probe(json!({"x": "1"})),
+        false,
+    )
+    .unwrap();
+    assert_eq!(same["spec"], created["spec"]);
+    assert_eq!(fields_of(&shared, "ssa"), json!({"f:spec": {"f:x": {}}}));
+    assert_eq!(fields_of(&shared, "editor"), fields_of(&managed, "editor"));
+    // Another value: conflict.
+    let err = apply_as(
+        &def,
+        Some(&created),
+        managed.clone(),
+        "ssa",
+        probe(json!({"x": "2", "y": "2"})),
+        false,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Apply failed with 2 conflicts: conflicts with \"editor\" using example.com/v1:\n- .spec.x\n- .spec.y"
+    );
+    let ApplyError::Conflicts(c) = err else {
+        panic!("conflicts expected")
+    };
+    assert_eq!(c[0].field(), ".spec.x");
+    assert_eq!(c[0].owner.describe(), "\"editor\" using example.com/v1");
+    // Forced: the applier takes the field.
+    let (forced, taken) = apply_as(
+        &def,
+        Some(&created),
+        managed,
+        "ssa",
+        probe(json!({"x": "2"})),
+        true,
+    )
+    .unwrap();
+    assert_eq!(forced["spec"], json!({"x": "2", "y": "1"}));
+    assert_eq!(
+        fields_of(&taken, "editor"),
+        json!({"f:spec": {".": {}, "f:y": {}}})
+    );
+}
+
+#[test]
+fn updates_move_changed_fields_to_their_manager() {
+    let def = crd_def();
+    let (live, managed) = apply_as(
+        &def,
+        None,
+        ManagedFields::default(),
+        "ssa",
+        probe(json!({"x": "1", "y": "1"})),
+        false,
+    )
+    .unwrap();
+    let mut edited = live.clone();
+    edited["spec"]["x"] = json!("2");
+    edited["spec"].as_object_mut().unwrap().remove("y");
+    let after = update(
+        Types::of(&def),
+        Some(&live),
+        &edited,
+        managed,
+        &owner("editor", Operation::Update),
+        Scope::Whole,
+        "2026-01-01T00:00:01Z",
+    );
+    assert_eq!(fields_of(&after, "editor"), json!({"f:spec": {"f:x": {}}}));
+    assert_eq!(fields_of(&after, "ssa"), Value::Null);
+    let encoded = after.encode();
+    assert_eq!(encoded.as_array().unwrap().len(), 1);
+    assert_eq!(encoded[0]["operation"], "Update");
+    assert_eq!(encoded[0]["apiVersion"], "example.com/v1");
+}
+
+#[test]
+fn builtin_kinds_use_the_strategic_merge_keys() {
+    let def = ResourceDef::named("apps", "v1", "Deployment", "deployments");
+    let config = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "d", "labels": {"app": "d"}, "finalizers": ["f"]},
+        "spec": {"selector": {"matchLabels": {"app": "d"}}, "template": {"spec": {"containers": [
+            {"name": "c", "image": "i", "env": [{"name": "E", "value": "1"}], "args": ["a"], "ports": [{"containerPort": 80}]}]}}}});
+    let request = ApplyRequest {
+        owner: Owner {
+            manager: "m".into(),
+            operation: Operation::Apply,
+            api_version: "apps/v1".into(),
+            subresource: String::new(),
+        },
+        force: false,
+        scope: Scope::WithoutStatus,
+    };
+    let (_, managed) = apply(
+        Types::of(&def),
+        None,
+        ManagedFields::default(),
+        &config,
+        &request,
+        "t",
+    )
+    .unwrap();
+    assert_eq!(
+        fields_of(&managed, "m"),
+        json!({
+            "f:metadata": {"f:labels": {"f:app": {}}, "f:finalizers": {"v:\"f\"": {}}},
+            "f:spec": {"f:selector": {}, "f:template": {"f:spec": {"f:containers": {"k:{\"name\":\"c\"}": {
+                ".": {}, "f:name": {}, "f:image": {}, "f:args": {},
+                "f:env": {"k:{\"name\":\"E\"}": {".": {}, "f:name": {}, "f:value": {}}},
+                "f:ports": {"k:{\"containerPort\":80,\"protocol\":\"TCP\"}": {".": {}, "f:containerPort": {}}}}}}}}})
+    );
+    let missing = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+        "spec": {"template": {"spec": {"containers": [{"image": "i"}]}}}});
+    let err = apply(
+        Types::of(&def),
+        None,
+        ManagedFields::default(),
+        &missing,
+        &request,
+        "t",
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("omits key field \"name\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn update_bodies_with_managed_fields_keep_them() {
+    let stored = json!({"metadata": {"managedFields": [
+        {"manager": "a", "operation": "Apply", "apiVersion": "v1", "fieldsType": "FieldsV1", "fieldsV1": {"f:data": {"f:x": {}}}}]}});
+    let sent = json!([
+        {"manager": "b", "operation": "Update", "apiVersion": "v1", "fieldsType": "FieldsV1", "fieldsV1": {"f:data": {"f:y": {}}}}]);
+    let kept = ManagedFields::for_update(Some(&sent), &stored);
+    assert_eq!(kept.entries[0].owner.manager, "b");
+    assert!(
+        ManagedFields::for_update(Some(&json!([{}])), &stored)
+            .entries
+            .is_empty()
+    );
+    assert_eq!(
+        ManagedFields::for_update(Some(&json!([])), &stored).entries[0]
+            .owner
+            .manager,
+        "a"
+    );
+    assert_eq!(
+        default_manager(None, "kubectl/v1.35.0 (linux/amd64)"),
+        "kubectl"
+    );
+    assert_eq!(default_manager(Some("mine"), "kubectl/v1"), "mine");
+    assert_eq!(default_manager(None, ""), "unknown");
+}
+
+#[test]
+fn a_shared_item_stays_but_loses_the_fields_only_the_dropper_owned() {
+    let def = crd_def();
+    let (o1, m1) = apply_as(
+        &def,
+        None,
+        ManagedFields::default(),
+        "a",
+        probe(json!({"items": [{"name": "one", "value": "1"}]})),
+        false,
+    )
+    .unwrap();
+    let (o2, m2) = apply_as(
+        &def,
+        Some(&o1),
+        m1,
+        "b",
+        probe(json!({"items": [{"name": "one"}]})),
+        false,
+    )
+    .unwrap();
+    assert_eq!(o2["spec"]["items"], json!([{"name": "one", "value": "1"}]));
+    let (o3, m3) = apply_as(&def, Some(&o2), m2, "a", probe(json!({"x": "k"})), false).unwrap();
+    assert_eq!(o3["spec"], json!({"x": "k", "items": [{"name": "one"}]}));
+    assert_eq!(fields_of(&m3, "a"), json!({"f:spec": {"f:x": {}}}));
+}

@@ -1,0 +1,285 @@
+//! Object metadata helpers: timestamps, uids, generated names and name validation.
+
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde_json::Value;
+
+use crate::support::resource::ResourceDef;
+use crate::support::status::Cause;
+
+/// The current time as the API server writes it (RFC 3339, seconds, UTC).
+pub fn now() -> String {
+    let ts = jiff::Timestamp::now();
+    ts.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// 64 random bits (std's randomly seeded hasher over a counter; not for cryptography).
+fn random_u64() -> u64 {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    h.finish()
+}
+
+/// A random RFC 4122 version 4 UUID string, as used for `metadata.uid`.
+pub fn new_uid() -> String {
+    let a = random_u64();
+    let b = random_u64();
+    let bytes: Vec<u8> = a.to_be_bytes().into_iter().chain(b.to_be_bytes()).collect();
+    let mut bytes: [u8; 16] = bytes.try_into().unwrap_or([0; 16]);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
+}
+
+/// `generateName` plus five random characters from the apiserver's alphabet.
+pub fn generate_name(prefix: &str) -> String {
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let prefix: String = prefix.chars().take(253 - 5).collect();
+    let mut r = random_u64();
+    let mut suffix = String::new();
+    for _ in 0..5 {
+        suffix.push(ALPHABET[(r % ALPHABET.len() as u64) as usize] as char);
+        r /= ALPHABET.len() as u64;
+    }
+    format!("{prefix}{suffix}")
+}
+
+const DNS1123_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const DNS1123_LABEL: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+
+fn is_label(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 63
+        && s.bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+}
+
+fn is_subdomain(s: &str) -> bool {
+    s.len() <= 253 && s.split('.').all(is_label)
+}
+
+/// Name rules of a kind: namespaces and services are DNS labels, RBAC objects path
+/// segments, everything else DNS subdomains.
+pub fn validate_name(def: &ResourceDef, name: &str) -> Option<Cause> {
+    let invalid = |why: &str| Cause {
+        reason: "FieldValueInvalid".into(),
+        message: format!("Invalid value: \"{name}\": {why}"),
+        field: "metadata.name".into(),
+    };
+    if def.group == "rbac.authorization.k8s.io" {
+        if name == "." || name == ".." {
+            return Some(invalid(&format!("may not be '{name}'")));
+        }
+        if name.contains('/') || name.contains('%') {
+            return Some(invalid("may not contain '/' or '%'"));
+        }
+        return None;
+    }
+    let label_kind =
+        def.group.is_empty() && matches!(def.plural.as_str(), "namespaces" | "services");
+    if label_kind {
+        if name.len() > 63 {
+            return Some(invalid("must be no more than 63 characters"));
+        }
+        if !is_label(name) {
+            return Some(invalid(DNS1123_LABEL));
+        }
+        return None;
+    }
+    if name.len() > 253 {
+        return Some(invalid("must be no more than 253 characters"));
+    }
+    if !is_subdomain(name) {
+        return Some(invalid(DNS1123_SUBDOMAIN));
+    }
+    None
+}
+
+/// Reads `metadata.<field>` as a string.
+pub fn meta_str<'a>(object: &'a Value, field: &str) -> Option<&'a str> {
+    object.get("metadata")?.get(field)?.as_str()
+}
+
+/// The object's finalizers.
+pub fn finalizers(object: &Value) -> Vec<String> {
+    object["metadata"]["finalizers"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|f| f.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether the object carries a deletionTimestamp.
+pub fn is_deleting(object: &Value) -> bool {
+    meta_str(object, "deletionTimestamp").is_some()
+}
+
+/// Sets `metadata` to an empty object if it is missing or not an object.
+pub fn ensure_metadata(object: &mut Value) {
+    if !object.get("metadata").is_some_and(Value::is_object) {
+        object["metadata"] = Value::Object(Default::default());
+    }
+}
+
+/// Whether a write's body asks for a resourceVersion precondition: a JSON patch (an array
+/// of operations) touching `/metadata/resourceVersion`, or an object (a patch or a whole
+/// object) setting `metadata.resourceVersion`. A conflict is then the client's answer, not
+/// a reason for the server to start its write over.
+pub fn sets_resource_version(doc: &Value) -> bool {
+    match doc.as_array() {
+        Some(ops) => ops
+            .iter()
+            .any(|op| op["path"].as_str() == Some("/metadata/resourceVersion")),
+        None => doc["metadata"]["resourceVersion"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn uids_and_names() {
+        let a = new_uid();
+        assert_eq!(a.len(), 36);
+        assert_ne!(a, new_uid());
+        assert_eq!(&a[14..15], "4");
+        let n = generate_name("web-");
+        assert!(n.starts_with("web-") && n.len() == 9);
+        let cm = ResourceDef::named("", "v1", "ConfigMap", "configmaps");
+        assert!(validate_name(&cm, "a.b-c").is_none());
+        assert!(validate_name(&cm, "Upper").is_some());
+        let ns = ResourceDef::named("", "v1", "Namespace", "namespaces");
+        assert!(validate_name(&ns, "a.b").is_some());
+        let role = ResourceDef::named(
+            "rbac.authorization.k8s.io",
+            "v1",
+            "ClusterRole",
+            "clusterroles",
+        );
+        assert!(validate_name(&role, "system:controller:x").is_none());
+        assert!(now().ends_with('Z'));
+    }
+
+    #[test]
+    fn client_preconditions() {
+        assert!(sets_resource_version(
+            &json!({"metadata": {"resourceVersion": "5"}})
+        ));
+        assert!(!sets_resource_version(&json!({"spec": {"a": 1}})));
+        assert!(sets_resource_version(
+            &json!([{"op": "test", "path": "/metadata/resourceVersion", "value": "5"}])
+        ));
+        assert!(!sets_resource_version(
+            &json!([{"op": "replace", "path": "/spec/a", "value": 1}])
+        ));
+    }
+}
+
+const LABEL_VALUE_RULE: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+const NAME_PART_RULE: &str = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+fn is_name_part(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        && b[0].is_ascii_alphanumeric()
+        && b[b.len() - 1].is_ascii_alphanumeric()
+}
+
+/// Problems with a qualified name (`[prefix/]name`), as apimachinery words them.
+fn qualified_name_errors(key: &str) -> Vec<String> {
+    let (prefix, name) = match key.split_once('/') {
+        Some((p, n)) => (Some(p), n),
+        None => (None, key),
+    };
+    let mut errs = Vec::new();
+    if let Some(p) = prefix {
+        if p.is_empty() {
+            errs.push("prefix part must be non-empty".to_string());
+        } else if !is_subdomain(p) {
+            errs.push(format!("prefix part {DNS1123_SUBDOMAIN}"));
+        }
+    }
+    if name.is_empty() {
+        errs.push("name part must be non-empty".to_string());
+    } else if name.len() > 63 {
+        errs.push("name part must be no more than 63 characters".to_string());
+    } else if !is_name_part(name) {
+        errs.push(NAME_PART_RULE.to_string());
+    }
+    errs
+}
+
+/// Validates `metadata.labels` (keys are qualified names, values at most 63 characters
+/// of the label alphabet) and `metadata.annotations` keys, like kube-apiserver.
+pub fn validate_labels_and_annotations(object: &Value) -> Vec<Cause> {
+    let mut causes = Vec::new();
+    let invalid = |field: &str, value: &str, why: &str| Cause {
+        reason: "FieldValueInvalid".into(),
+        message: format!("Invalid value: {value:?}: {why}"),
+        field: field.into(),
+    };
+    if let Some(labels) = object["metadata"]["labels"].as_object() {
+        for (k, v) in labels {
+            for why in qualified_name_errors(k) {
+                causes.push(invalid("metadata.labels", k, &why));
+            }
+            let value = v.as_str().unwrap_or_default();
+            if value.len() > 63 {
+                causes.push(invalid(
+                    "metadata.labels",
+                    value,
+                    "must be no more than 63 characters",
+                ));
+            } else if !value.is_empty() && !is_name_part(value) {
+                causes.push(invalid("metadata.labels", value, LABEL_VALUE_RULE));
+            }
+        }
+    }
+    if let Some(annotations) = object["metadata"]["annotations"].as_object() {
+        for k in annotations.keys() {
+            for why in qualified_name_errors(&k.to_ascii_lowercase()) {
+                causes.push(invalid("metadata.annotations", k, &why));
+            }
+        }
+    }
+    causes
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn labels() {
+        let ok = json!({"metadata": {"labels": {"app.kubernetes.io/name": "web", "empty": ""}, "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}"}}});
+        assert!(validate_labels_and_annotations(&ok).is_empty());
+        let long = "x".repeat(64);
+        let bad = json!({"metadata": {"labels": {"bad key!": "v", "k": long, "v": "-x"}}});
+        let causes = validate_labels_and_annotations(&bad);
+        assert_eq!(causes.len(), 3, "{causes:?}");
+        assert!(causes.iter().all(|c| c.field == "metadata.labels"));
+    }
+}

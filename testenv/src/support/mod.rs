@@ -1,0 +1,27 @@
+//! The bottom layer: leaf utilities every other layer shares, importing nothing above them.
+//!
+//! - the vocabulary of one API call: [`request`] (request, route, reply), [`query`] (query
+//!   options), [`status`] (`Status` errors), [`resource`] (what a served resource is),
+//!   [`meta`] (object metadata helpers);
+//! - algorithms on JSON objects: [`selector`], [`jsonpath`], [`patch`], [`fieldmanager`]
+//!   (managed field sets and server-side apply merges), [`protobuf`] (kubectl's bodies);
+//! - [`scratch`]: private temporary directories (kubeconfig, CA and control-plane files);
+//! - the wire: [`tls`] (the server's certificates), [`kubeconfig`], [`webhook_client`] (the
+//!   HTTPS calls to admission and conversion webhooks);
+//! - [`error`]: the crate's public `Error`.
+
+pub mod error;
+pub mod fieldmanager;
+pub mod jsonpath;
+pub mod kubeconfig;
+pub mod meta;
+pub mod patch;
+pub mod protobuf;
+pub mod query;
+pub mod request;
+pub mod resource;
+pub mod scratch;
+pub mod selector;
+pub mod status;
+pub mod tls;
+pub mod webhook_client;

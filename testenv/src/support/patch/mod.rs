@@ -1,0 +1,114 @@
+//! Patch application for PATCH requests: JSON merge patch (RFC 7386), JSON patch (RFC 6902)
+//! and, for built-in kinds, strategic merge patch (in `strategic`).
+//!
+//! All functions work on `serde_json::Value` so that the endpoints can apply them to any
+//! stored object, built-in or custom.
+
+pub mod strategic;
+
+/// Why a patch could not be applied; the endpoints turn it into a 422/400 `Status`.
+#[derive(Debug, thiserror::Error)]
+pub enum PatchError {
+    /// The patch body is not valid JSON (or not the JSON shape the patch type needs).
+    #[error("the patch body is not valid: {0}")]
+    Malformed(String),
+    /// A JSON patch operation failed (missing path, failed `test`, ...).
+    #[error("the JSON patch could not be applied: {0}")]
+    Operation(String),
+    /// A strategic merge patch was sent for a kind that does not support it (custom resources).
+    #[error(
+        "strategic merge patch is not supported for {0}; use a JSON merge patch or a JSON patch instead"
+    )]
+    Unsupported(String),
+    /// A strategic merge patch directive or list item is invalid.
+    #[error("the strategic merge patch is not valid: {0}")]
+    Invalid(String),
+}
+
+/// Applies an RFC 7386 JSON merge patch to `target` in place.
+///
+/// `null` values in the patch delete fields; objects merge recursively; everything else
+/// (lists included) replaces the target value, as the API server does for
+/// `application/merge-patch+json`.
+pub fn merge_patch(target: &mut serde_json::Value, patch: &serde_json::Value) {
+    json_patch::merge(target, patch);
+}
+
+/// Applies an RFC 6902 JSON patch (`application/json-patch+json`) to `target`.
+///
+/// The patch is applied atomically: on error `target` is left unchanged.
+pub fn json_patch(
+    target: &mut serde_json::Value,
+    patch: &serde_json::Value,
+) -> Result<(), PatchError> {
+    let ops: json_patch::Patch =
+        serde_json::from_value(patch.clone()).map_err(|e| PatchError::Malformed(e.to_string()))?;
+    let mut work = target.clone();
+    for (index, op) in ops.0.into_iter().enumerate() {
+        if tests_absent_as_null(&work, &op) {
+            continue;
+        }
+        json_patch::patch(&mut work, &[op]).map_err(|mut e| {
+            e.operation = index; // the index in the whole patch, as the client sent it
+            PatchError::Operation(e.to_string())
+        })?;
+    }
+    *target = work;
+    Ok(())
+}
+
+/// Whether `op` is a `test` of `null` at a path the document does not have. kube-apiserver's
+/// JSON patch library treats a missing value as `null` there, so the test passes (clients such
+/// as kube-runtime's `finalizer()` rely on it to add the first finalizer safely).
+fn tests_absent_as_null(doc: &serde_json::Value, op: &json_patch::PatchOperation) -> bool {
+    match op {
+        json_patch::PatchOperation::Test(test) => {
+            test.value.is_null() && doc.pointer(test.path.as_str()).is_none()
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_test_of_null_passes_where_the_path_is_absent_and_fails_where_it_has_a_value() {
+        let mut t = json!({"metadata": {"name": "a"}});
+        let add_first = json!([
+            {"op": "test", "path": "/metadata/finalizers", "value": null},
+            {"op": "add", "path": "/metadata/finalizers", "value": ["x"]}
+        ]);
+        json_patch(&mut t, &add_first).unwrap();
+        assert_eq!(t["metadata"]["finalizers"], json!(["x"]));
+        // Now the path holds a value: the same test fails and nothing changes.
+        let before = t.clone();
+        assert!(matches!(
+            json_patch(&mut t, &add_first),
+            Err(PatchError::Operation(_))
+        ));
+        assert_eq!(t, before);
+    }
+
+    #[test]
+    fn merge_patch_deletes_with_null_and_replaces_lists() {
+        let mut t = json!({"a": 1, "b": {"c": 2, "d": 3}, "l": [1, 2]});
+        merge_patch(&mut t, &json!({"b": {"c": null}, "l": [3]}));
+        assert_eq!(t, json!({"a": 1, "b": {"d": 3}, "l": [3]}));
+    }
+
+    #[test]
+    fn json_patch_is_atomic() {
+        let mut t = json!({"a": 1});
+        let err = json_patch(
+            &mut t,
+            &json!([{"op": "replace", "path": "/a", "value": 2}, {"op": "test", "path": "/a", "value": 5}]),
+        );
+        assert!(err.is_err());
+        assert_eq!(t, json!({"a": 1}));
+        json_patch(&mut t, &json!([{"op": "add", "path": "/b", "value": [1]}])).unwrap();
+        assert_eq!(t, json!({"a": 1, "b": [1]}));
+    }
+}

@@ -1,0 +1,150 @@
+//! The request and reply of one API call, as every layer sees them: the parsed HTTP request
+//! ([`Req`]), what its path addresses ([`Route`], [`Target`]), and the answer ([`Reply`], a
+//! JSON document or a [`WatchStream`]).
+
+use std::pin::Pin;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use futures::Stream;
+use http::Method;
+use serde_json::Value;
+
+use super::query::Query;
+use super::resource::ResourceDef;
+use super::status::ApiError;
+
+/// What a request path addresses.
+#[derive(Debug, Clone)]
+pub enum Route {
+    /// `/version`
+    Version,
+    /// `/healthz`, `/livez`, `/readyz`
+    Health,
+    /// `/api`
+    CoreVersions,
+    /// `/apis`
+    Groups,
+    /// `/apis/<group>`
+    Group(String),
+    /// `/api/v1` or `/apis/<group>/<version>`
+    Resources(String, String),
+    /// `/openapi/v3`
+    OpenApiV3,
+    /// `/openapi/v3/apis/<group>/<version>` or `/openapi/v3/api/v1`
+    OpenApiV3GroupVersion(String, String),
+    /// An object, a collection or a subresource.
+    Object(Target),
+}
+
+/// A resource request: which resource, namespace, object and subresource.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The addressed resource.
+    pub def: Arc<ResourceDef>,
+    /// The namespace in the path, if any.
+    pub namespace: Option<String>,
+    /// The object name, None for collections.
+    pub name: Option<String>,
+    /// `status`, `scale`, `finalize`, ...
+    pub subresource: Option<String>,
+    /// Whether the legacy `/watch/` path prefix was used.
+    pub legacy_watch: bool,
+}
+
+/// Why a path could not be routed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RouteError {
+    /// Nothing is served at this path.
+    NotFound,
+}
+
+/// The body of a watch response: one JSON event per line.
+pub struct WatchStream(pub Pin<Box<dyn Stream<Item = Bytes> + Send>>);
+
+/// One HTTP request, already read.
+#[derive(Debug, Clone)]
+pub struct Req {
+    /// HTTP method.
+    pub method: Method,
+    /// Path without query.
+    pub path: String,
+    /// Decoded query parameters.
+    pub query: Query,
+    /// The `Accept` header.
+    pub accept: String,
+    /// The `Content-Type` header.
+    pub content_type: String,
+    /// The `User-Agent` header (its prefix names the default field manager).
+    pub user_agent: String,
+    /// The request body.
+    pub body: Bytes,
+}
+
+/// What to send back.
+pub enum Reply {
+    /// A JSON document with a status code, content type and `Warning` headers.
+    Json {
+        /// HTTP status.
+        code: u16,
+        /// The document.
+        body: Value,
+        /// The `Content-Type` to send.
+        content_type: String,
+        /// Messages for `Warning: 299 - "..."` headers.
+        warnings: Vec<String>,
+    },
+    /// A watch: newline-delimited JSON events.
+    Watch(WatchStream),
+}
+
+impl Reply {
+    /// A JSON reply with `application/json`.
+    pub fn json(code: u16, body: Value) -> Self {
+        Reply::Json {
+            code,
+            body,
+            content_type: "application/json".into(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// An error reply (a `Status` object).
+    pub fn error(e: ApiError) -> Self {
+        Reply::json(e.code, e.to_status())
+    }
+}
+
+impl From<Result<Reply, ApiError>> for Reply {
+    fn from(r: Result<Reply, ApiError>) -> Self {
+        r.unwrap_or_else(Reply::error)
+    }
+}
+
+/// Parses a JSON request body, with the real server's message on failure.
+pub fn json_body(req: &Req) -> Result<Value, ApiError> {
+    if req.content_type.contains("protobuf") || req.content_type.contains("cbor") {
+        // JSON and YAML are understood, plus the protobuf bodies of kubectl's typed commands.
+        let why = match super::protobuf::decode(&req.body) {
+            Ok(object) => return Ok(object),
+            Err(why) => why,
+        };
+        let mut e = ApiError::unsupported_media_type(&req.content_type);
+        e.message = format!(
+            "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml ({} body: {why})",
+            req.content_type
+        );
+        return Err(e);
+    }
+    if req.content_type.contains("yaml") {
+        let text =
+            std::str::from_utf8(&req.body).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        return serde_saphyr::from_str::<Value>(text)
+            .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")));
+    }
+    serde_json::from_slice(&req.body).map_err(|e| {
+        ApiError::bad_request(format!(
+            "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml ({e})"
+        ))
+    })
+}
