@@ -50,6 +50,7 @@ pub fn expand(args: TokenStream, input: DeriveInput) -> syn::Result<TokenStream>
         let doc = format!("{} is the Schema for the {} API.", kube.kind, kube.plural());
         input.attrs.push(syn::parse_quote!(#[kube(doc = #doc)]));
     }
+    kube_attrs::route_schemars(&mut input.attrs)?;
     let Processed { item, extra, .. } = process(input)?;
     let root = format_ident!("{}", kube.root, span = Span::call_site());
     let (group, version, kind) = (&kube.group, &kube.version, &kube.kind);

@@ -77,6 +77,54 @@ fn bool_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<bool> {
     }
 }
 
+/// Where `#[kubeforge::api]` has kube-derive find schemars: schemars itself, with the structural
+/// rewrite added to the settings kube-derive's `crd()` starts from.
+pub const SCHEMARS_FOR_CRDS: &str = "::kubeforge::__private::schemars_for_crds";
+
+/// Sets `crates(schemars = ..)` to [`SCHEMARS_FOR_CRDS`] in the `#[kube(...)]` attributes: inside
+/// the user's own `crates(...)` if there is one (kube accepts it once), else in a new attribute.
+pub fn route_schemars(attrs: &mut Vec<Attribute>) -> syn::Result<()> {
+    use proc_macro2::{Delimiter, Group, TokenTree};
+    let addition: TokenStream = quote::quote!(schemars = #SCHEMARS_FOR_CRDS);
+    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("kube")) {
+        let syn::Meta::List(list) = &mut attr.meta else {
+            continue;
+        };
+        let mut tokens: Vec<TokenTree> = list.tokens.clone().into_iter().collect();
+        let Some(at) = tokens.windows(2).position(|w| {
+            matches!(&w[0], TokenTree::Ident(i) if i == "crates")
+                && matches!(&w[1], TokenTree::Group(g) if g.delimiter() == Delimiter::Parenthesis)
+        }) else {
+            continue;
+        };
+        let TokenTree::Group(group) = &tokens[at + 1] else {
+            unreachable!("checked above")
+        };
+        let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+        if inner
+            .iter()
+            .any(|t| matches!(t, TokenTree::Ident(i) if i == "schemars"))
+        {
+            return Err(syn::Error::new(
+                group.span(),
+                "#[kubeforge::api] sets `crates(schemars = ..)` itself (to make every shape structural); remove `schemars` from `crates(...)`",
+            ));
+        }
+        let mut stream: TokenStream = inner.iter().cloned().collect();
+        if !matches!(inner.last(), None | Some(TokenTree::Punct(_))) {
+            stream.extend(quote::quote!(,));
+        }
+        stream.extend(addition);
+        let mut replaced = Group::new(Delimiter::Parenthesis, stream);
+        replaced.set_span(group.span());
+        tokens[at + 1] = TokenTree::Group(replaced);
+        list.tokens = tokens.into_iter().collect();
+        return Ok(());
+    }
+    attrs.push(syn::parse_quote!(#[kube(crates(#addition))]));
+    Ok(())
+}
+
 /// Parses every `#[kube(...)]` attribute; errors when group, version or kind is missing.
 pub fn parse(attrs: &[Attribute], span: Span) -> syn::Result<KubeAttrs> {
     let mut out = KubeAttrs {
@@ -253,6 +301,37 @@ mod tests {
                 "meshes".into()
             )
         );
+    }
+
+    #[test]
+    fn schemars_is_routed_through_the_structural_settings() {
+        let mut input: syn::DeriveInput = syn::parse_quote! {
+            #[kube(group = "g", version = "v1", kind = "K")]
+            struct S {}
+        };
+        route_schemars(&mut input.attrs).unwrap();
+        let last = &input.attrs[1];
+        assert_eq!(
+            quote::quote!(#last).to_string(),
+            "# [kube (crates (schemars = \"::kubeforge::__private::schemars_for_crds\"))]"
+        );
+        let mut input: syn::DeriveInput = syn::parse_quote! {
+            #[kube(group = "g", version = "v1", kind = "K", crates(kube_core = "::k::core",))]
+            struct S {}
+        };
+        route_schemars(&mut input.attrs).unwrap();
+        assert_eq!(input.attrs.len(), 1);
+        let text = quote::quote!(#input).to_string();
+        assert!(
+            text.contains("crates (kube_core = \"::k::core\" , schemars = \"::kubeforge::__private::schemars_for_crds\")"),
+            "{text}"
+        );
+        let mut input: syn::DeriveInput = syn::parse_quote! {
+            #[kube(group = "g", version = "v1", kind = "K", crates(schemars = "::s"))]
+            struct S {}
+        };
+        let e = route_schemars(&mut input.attrs).unwrap_err();
+        assert!(e.to_string().contains("remove `schemars`"), "{e}");
     }
 
     #[test]

@@ -13,10 +13,13 @@
 mod api;
 mod kube_attrs;
 mod rbac;
+mod rules;
 mod schema;
 mod serde_names;
+mod shapes;
 mod types;
 mod validation;
+mod values;
 
 use proc_macro::TokenStream;
 
@@ -76,9 +79,11 @@ pub fn api(args: TokenStream, input: TokenStream) -> TokenStream {
 
 /// Applies `#[kubeforge(...)]` schema attributes on a nested struct or enum used by an API type.
 ///
-/// Nested types need it for their own attributes, for `list_map_keys` naming their fields,
-/// and (enums with `#[serde(tag = "..")]`) to render internally and adjacently tagged enums as
-/// one structural object with per-variant CEL rules.
+/// Nested types need it only for their own attributes and for `list_map_keys` naming their
+/// fields: every shape (tagged enums, `serde_json::Value`, recursive types, ...) gets a
+/// structural schema without it (see `kubeforge::shapes`). On an enum, it also checks at compile
+/// time that serde can write every variant (an internally tagged newtype variant must hold an
+/// object, no field may take the tag's name).
 ///
 /// Attributes (controller-gen's markers; on a field unless noted, several per attribute):
 ///
@@ -102,7 +107,7 @@ pub fn api(args: TokenStream, input: TokenStream) -> TokenStream {
 /// | `preserve_unknown_fields` | `x-kubernetes-preserve-unknown-fields: true` | any |
 /// | `embedded_resource` | `x-kubernetes-embedded-resource: true` | objects |
 /// | `int_or_string` | `x-kubernetes-int-or-string: true` | strings, integers |
-/// | `schemaless` | drops the field's schema (pair it with `preserve_unknown_fields`; recursive types) | fields |
+/// | `schemaless` | drops the field's schema: its data is kept as free-form JSON, unvalidated | fields |
 /// | `type_ = "string"` | overrides `type` | any |
 /// | `rule = "cel"` or `rule(rule, message, message_expression, reason, field_path, optional_old_self)` | `x-kubernetes-validations` | any; structs and enums too |
 /// | `immutable` / `immutable = "msg"` | rule `self == oldSelf` | any |

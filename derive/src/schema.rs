@@ -52,6 +52,12 @@ fn process_fields(
             }
         };
         let serde = field_serde(&field.attrs);
+        if let Err(e) = crate::shapes::check_field(field, &serde) {
+            match &mut errors {
+                Some(all) => all.combine(e),
+                None => errors = Some(e),
+            }
+        }
         if let Some(ident) = &field.ident
             && !serde.skipped
             && !serde.flatten
@@ -107,13 +113,8 @@ fn key_check_tokens(check: &KeyCheck) -> TokenStream {
 /// Rewrites `input`; `Err` carries every misuse found, each pointing at its attribute.
 pub fn process(mut input: DeriveInput) -> syn::Result<Processed> {
     let rename_rule = container_rename_all(&input.attrs);
+    crate::shapes::check_enum(&input)?;
     let mut container = parse_attrs(&input.attrs, None, Level::Container)?;
-    if let (Data::Enum(_), Some(tag)) = (&input.data, crate::serde_names::enum_tag(&input.attrs)) {
-        // Internally and adjacently tagged enums become one object keyed by the tag.
-        container
-            .patch
-            .insert("@tagged_union".into(), Value::String(tag));
-    }
     strip(&mut input.attrs);
     let mut key_checks = Vec::new();
     let mut field_names = None;

@@ -111,27 +111,6 @@ pub fn container_rename_all(attrs: &[Attribute]) -> Option<RenameRule> {
     rule
 }
 
-/// The tag of an internally or adjacently tagged enum (`#[serde(tag = "...")]`).
-pub fn enum_tag(attrs: &[Attribute]) -> Option<String> {
-    let mut tag = None;
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("tag") {
-                let s: LitStr = meta.value()?.parse()?;
-                tag = Some(s.value());
-            } else if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            } else if meta.input.peek(syn::token::Paren) {
-                let content;
-                syn::parenthesized!(content in meta.input);
-                let _: proc_macro2::TokenStream = content.parse()?;
-            }
-            Ok(())
-        });
-    }
-    tag
-}
-
 /// Reads the `#[serde(...)]` attributes of a field.
 pub fn field_serde(attrs: &[Attribute]) -> FieldSerde {
     let mut out = FieldSerde::default();
@@ -213,22 +192,6 @@ mod tests {
         assert_eq!(RenameRule::ScreamingSnake.apply_to_field("a_b"), "A_B");
         assert_eq!(RenameRule::ScreamingKebab.apply_to_field("a_b"), "A-B");
         assert_eq!(RenameRule::parse("nope"), None);
-    }
-
-    #[test]
-    fn reads_enum_tags() {
-        let e: syn::DeriveInput = syn::parse_quote! {
-            #[serde(rename_all = "camelCase", tag = "type", content = "spec")]
-            enum E { A }
-        };
-        assert_eq!(enum_tag(&e.attrs).as_deref(), Some("type"));
-        let e: syn::DeriveInput = syn::parse_quote!(
-            #[serde(untagged)]
-            enum E {
-                A,
-            }
-        );
-        assert_eq!(enum_tag(&e.attrs), None);
     }
 
     #[test]

@@ -6,9 +6,13 @@ use proc_macro2::Span;
 use serde_json::{Map, Value, json};
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
-use syn::{Expr, Lit, LitStr, Type, UnOp};
+use syn::{Expr, Type};
 
+use crate::rules::{OneOf, parse_rule, push_rule};
 use crate::types::{Shape, shape_of};
+use crate::values::{
+    check_literal, err, flag, json_text, literal_json, non_negative, number, string, string_list,
+};
 
 /// Where an attribute is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,139 +44,6 @@ pub struct Parsed {
     pub one_of_groups: Vec<(Vec<syn::Ident>, Span, OneOf)>,
     /// Where list-related keys were written, for errors found once all keys are known.
     pub list_span: Option<Span>,
-}
-
-/// The three field-group constraints of controller-gen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OneOf {
-    Exactly,
-    AtMost,
-    AtLeast,
-}
-
-impl OneOf {
-    /// The CEL rule and message controller-gen emits for this group.
-    pub fn rule(self, names: &[String]) -> Value {
-        let has = names
-            .iter()
-            .map(|n| format!("has(self.{n})"))
-            .collect::<Vec<_>>()
-            .join(",");
-        let list = names.join(" ");
-        let (op, msg) = match self {
-            OneOf::Exactly => (
-                "== 1",
-                format!("exactly one of the fields in [{list}] must be set"),
-            ),
-            OneOf::AtMost => (
-                "<= 1",
-                format!("at most one of the fields in [{list}] may be set"),
-            ),
-            OneOf::AtLeast => (
-                ">= 1",
-                format!("at least one of the fields in [{list}] must be set"),
-            ),
-        };
-        json!({ "rule": format!("[{has}].filter(x,x==true).size() {op}"), "message": msg })
-    }
-}
-
-fn err<T>(span: Span, msg: impl std::fmt::Display) -> syn::Result<T> {
-    Err(syn::Error::new(span, msg))
-}
-
-/// Turns a literal expression (`1`, `-2.5`, `"x"`, `true`) into JSON.
-pub fn literal_json(expr: &Expr) -> syn::Result<Value> {
-    match expr {
-        Expr::Lit(l) => match &l.lit {
-            Lit::Int(i) => {
-                if let Ok(v) = i.base10_parse::<i64>() {
-                    Ok(json!(v))
-                } else {
-                    Ok(json!(i.base10_parse::<u64>()?))
-                }
-            }
-            Lit::Float(f) => {
-                let v: f64 = f.base10_parse()?;
-                serde_json::Number::from_f64(v)
-                    .map(Value::Number)
-                    .ok_or_else(|| syn::Error::new(f.span(), "not a finite number"))
-            }
-            Lit::Str(s) => Ok(Value::String(s.value())),
-            Lit::Bool(b) => Ok(Value::Bool(b.value)),
-            other => err(other.span(), "expected a number, string or boolean literal"),
-        },
-        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => match literal_json(&u.expr)? {
-            Value::Number(n) if n.is_i64() => Ok(json!(-n.as_i64().unwrap_or_default())),
-            Value::Number(n) => Ok(json!(-n.as_f64().unwrap_or_default())),
-            _ => err(u.span(), "only numbers can be negated"),
-        },
-        Expr::Array(a) => Ok(Value::Array(
-            a.elems
-                .iter()
-                .map(literal_json)
-                .collect::<syn::Result<_>>()?,
-        )),
-        Expr::Path(p) if p.path.is_ident("null") => Ok(Value::Null),
-        other => err(
-            other.span(),
-            "expected a literal (number, string, boolean, null or [..]); use `default_json = \"...\"` for objects",
-        ),
-    }
-}
-
-fn number(meta: &ParseNestedMeta) -> syn::Result<Value> {
-    let expr: Expr = meta.value()?.parse()?;
-    match literal_json(&expr)? {
-        v @ Value::Number(_) => Ok(v),
-        _ => err(expr.span(), "expected a number"),
-    }
-}
-
-fn non_negative(meta: &ParseNestedMeta) -> syn::Result<Value> {
-    let expr: Expr = meta.value()?.parse()?;
-    match literal_json(&expr)? {
-        Value::Number(n) if n.as_u64().is_some() => Ok(Value::Number(n)),
-        _ => err(expr.span(), "expected a non-negative integer"),
-    }
-}
-
-fn string(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
-    meta.value()?.parse()
-}
-
-fn json_text(meta: &ParseNestedMeta) -> syn::Result<Value> {
-    let s = string(meta)?;
-    serde_json::from_str(&s.value())
-        .map_err(|e| syn::Error::new(s.span(), format!("invalid JSON: {e}")))
-}
-
-/// An optional `= true|false` after a flag (`nullable`, `nullable = true`).
-fn flag(meta: &ParseNestedMeta) -> syn::Result<bool> {
-    if meta.input.peek(syn::Token![=]) {
-        let b: syn::LitBool = meta.value()?.parse()?;
-        Ok(b.value)
-    } else {
-        Ok(true)
-    }
-}
-
-fn string_list(meta: &ParseNestedMeta) -> syn::Result<Vec<LitStr>> {
-    let expr: Expr = meta.value()?.parse()?;
-    let items = match &expr {
-        Expr::Array(a) => a.elems.iter().collect::<Vec<_>>(),
-        Expr::Lit(_) => vec![&expr],
-        _ => return err(expr.span(), "expected a string or a list of strings"),
-    };
-    items
-        .into_iter()
-        .map(|e| match e {
-            Expr::Lit(syn::ExprLit {
-                lit: Lit::Str(s), ..
-            }) => Ok(s.clone()),
-            other => err(other.span(), "expected a string"),
-        })
-        .collect()
 }
 
 fn check_shape(
@@ -212,82 +83,6 @@ fn is_scalar(s: &Shape) -> bool {
         s,
         Shape::Integer | Shape::Number | Shape::String | Shape::Boolean | Shape::IntOrString
     )
-}
-
-/// Parses one CEL rule: `rule = "..."` or `rule(rule = "...", message = "...", message_expression
-/// = "...", reason = "FieldValueInvalid", field_path = ".x", optional_old_self)`.
-fn parse_rule(meta: &ParseNestedMeta) -> syn::Result<Value> {
-    if meta.input.peek(syn::Token![=]) {
-        let rule = string(meta)?;
-        return Ok(json!({ "rule": rule.value() }));
-    }
-    let mut out = Map::new();
-    meta.parse_nested_meta(|m| {
-        let key = m.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
-        match key.as_str() {
-            "rule" => out.insert("rule".into(), string(&m)?.value().into()),
-            "message" => out.insert("message".into(), string(&m)?.value().into()),
-            "message_expression" => out.insert("messageExpression".into(), string(&m)?.value().into()),
-            "reason" => {
-                let s = string(&m)?;
-                const REASONS: [&str; 4] =
-                    ["FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"];
-                if !REASONS.contains(&s.value().as_str()) {
-                    return err(s.span(), format!("`reason` must be one of {}", REASONS.join(", ")));
-                }
-                out.insert("reason".into(), s.value().into())
-            }
-            "field_path" => out.insert("fieldPath".into(), string(&m)?.value().into()),
-            "optional_old_self" => out.insert("optionalOldSelf".into(), flag(&m)?.into()),
-            _ => return err(m.path.span(), format!("unknown rule key `{key}` (expected rule, message, message_expression, reason, field_path, optional_old_self)")),
-        };
-        Ok(())
-    })?;
-    if !out.contains_key("rule") {
-        return err(
-            meta.path.span(),
-            "a rule needs `rule = \"<CEL expression>\"`",
-        );
-    }
-    Ok(Value::Object(out))
-}
-
-/// Rejects a literal (default, example, enum value) whose JSON type cannot be the field's.
-fn check_literal(span: Span, key: &str, shape: &Shape, value: &Value) -> syn::Result<()> {
-    let ok = match (shape, value) {
-        (Shape::Integer, Value::Number(n)) => n.is_i64() || n.is_u64(),
-        (Shape::Number, Value::Number(_)) => true,
-        (Shape::String, Value::String(_)) => true,
-        (Shape::Boolean, Value::Bool(_)) => true,
-        (Shape::IntOrString, Value::String(_)) => true,
-        (Shape::IntOrString, Value::Number(n)) => n.is_i64(),
-        (Shape::List(_), Value::Array(_)) => true,
-        (Shape::Map(_), Value::Object(_)) => true,
-        (Shape::Other | Shape::Any, _) => true,
-        (_, Value::Null) => true,
-        _ => false,
-    };
-    if ok {
-        Ok(())
-    } else {
-        err(
-            span,
-            format!(
-                "`{key}` value {value} does not fit a field that is {}",
-                shape.describe()
-            ),
-        )
-    }
-}
-
-fn push_rule(patch: &mut Map<String, Value>, rule: Value) {
-    match patch
-        .entry("x-kubernetes-validations")
-        .or_insert_with(|| Value::Array(Vec::new()))
-    {
-        Value::Array(rules) => rules.push(rule),
-        _ => unreachable!("x-kubernetes-validations is always an array here"),
-    }
 }
 
 /// Parses the keys of one `#[kubeforge(...)]` list into `out`, for a value of type `ty`

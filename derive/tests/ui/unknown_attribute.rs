@@ -1,0 +1,12 @@
+#![allow(unused_imports)]
+use kubeforge_derive as kubeforge;
+
+#[kubeforge::api]
+#[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[kube(group = "ui.example.com", version = "v1", kind = "Thing")]
+pub struct ThingSpec {
+    #[kubeforge(minimun = 1)]
+    pub size: i32,
+}
+
+fn main() {}
