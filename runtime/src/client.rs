@@ -56,7 +56,10 @@ impl CachedClient {
         self.cache
             .informer::<K>()
             .by_index(index, key)
-            .ok_or_else(|| Error::Config(format!("no index {index:?} on {}", K::gvk())))
+            .ok_or_else(|| Error::NoSuchIndex {
+                index: index.to_string(),
+                kind: K::gvk(),
+            })
     }
 
     /// An `Api` for writes (and uncached reads) of `K`, in `namespace` for namespaced kinds.

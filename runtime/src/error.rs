@@ -1,6 +1,12 @@
-//! The crate-level error returned by [`Manager::run`](crate::Manager::run) and friends.
+//! The crate-level error returned by [`Manager::run`](crate::Manager::run) and friends. Every
+//! variant that wraps another failure keeps it as its `source()` (typed, for callers that
+//! inspect the chain) and names it in its message (for logs that print only the top error),
+//! as kube's own errors do.
 
-use std::time::Duration;
+use std::{path::PathBuf, time::Duration};
+
+/// Any error a [`Runnable`](crate::Runnable) may stop with.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// Why the manager (or one of its parts) stopped with a failure.
 #[derive(Debug, thiserror::Error)]
@@ -42,19 +48,63 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// Invalid configuration (bind address, certificates, ...).
-    #[error("invalid configuration: {0}")]
-    Config(String),
-    /// TLS set-up for the metrics server failed.
-    #[error("TLS setup failed: {0}")]
-    Tls(String),
-    /// A runnable (controller) stopped with an error.
-    #[error("runnable {name} failed: {message}")]
+    /// A bind address flag is not `host:port`, `:port` or `0`.
+    #[error(
+        "invalid bind address {address:?}: {source} (expected host:port, :port, or 0 to disable)"
+    )]
+    BindAddress {
+        /// The address as given.
+        address: String,
+        /// Why it does not parse.
+        #[source]
+        source: std::net::AddrParseError,
+    },
+    /// `--enable-http2` was given to an operator built without the crate's `http2` feature.
+    #[error(transparent)]
+    Http2Unavailable(#[from] crate::server::conn::Http2Unavailable),
+    /// A certificate or key file of the metrics server could not be read.
+    #[error("TLS certificate {path}: {source}")]
+    Certificate {
+        /// The file that failed.
+        path: PathBuf,
+        /// What was wrong with it.
+        #[source]
+        source: rustls_pki_types::pem::Error,
+    },
+    /// The metrics server's TLS configuration could not be built (a certificate and key that
+    /// do not belong together, say).
+    #[error("TLS setup of the metrics server failed: {0}")]
+    Tls(#[source] rustls::Error),
+    /// A self-signed certificate for the metrics server could not be generated.
+    #[error("generating a self-signed certificate failed: {0}")]
+    SelfSigned(#[source] rcgen::Error),
+    /// A cache lookup named a field index that was never registered.
+    #[error("no index {index:?} on {kind}: register it with Manager::index_field first")]
+    NoSuchIndex {
+        /// The index name asked for.
+        index: String,
+        /// `group/version/Kind` of the kind.
+        kind: String,
+    },
+    /// A state-of-world controller was built without a kind to watch.
+    #[error(
+        "state-of-world controller {controller:?} watches no kind: add .watches::<K>() (or a .topology(..) naming kinds) to its builder"
+    )]
+    NoWatchedKinds {
+        /// The controller's name.
+        controller: String,
+    },
+    /// The webhook server could not start or keep serving.
+    #[error(transparent)]
+    Webhook(#[from] crate::webhook::WebhookError),
+    /// A runnable (controller, server, user task) stopped with an error or panicked.
+    #[error("runnable {name} failed: {source}")]
     Runnable {
         /// The runnable's name.
         name: String,
         /// What went wrong.
-        message: String,
+        #[source]
+        source: BoxError,
     },
     /// Running reconciles did not finish within the graceful shutdown timeout.
     #[error("graceful shutdown timed out after {0:?} with work still running")]

@@ -32,13 +32,14 @@ pub mod world;
 pub mod manifests;
 pub mod rbac;
 pub mod scheme;
+pub mod shapes;
 /// The attribute macros: `#[kubeforge::api]`, `#[kubeforge::schema]`, `#[kubeforge::rbac(..)]`.
 pub use kubeforge_derive::{api, rbac, schema};
 #[doc(hidden)]
 pub use scheme::private as __private;
 
 pub use controller::{Action, Controller, ReconcileError, ReconcileFailure};
-pub use error::Error;
+pub use error::{BoxError, Error};
 pub use helpers::conditions;
 pub use manager::{Manager, ManagerArgs, ManagerOptions, Runnable, ShutdownHandle};
 

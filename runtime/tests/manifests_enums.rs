@@ -115,7 +115,7 @@ async fn the_api_server_accepts_the_crd_and_enforces_variant_fields() {
         .expect_err("a bucket without a name is rejected");
     assert!(
         err.to_string()
-            .contains("`name` required when type is bucket"),
+            .contains("`name` is required when type is bucket"),
         "{err}"
     );
 }

@@ -1,59 +1,19 @@
-//! Rust shapes with no structural form, and version sets that cannot merge, fail with an
-//! explanation naming the field or the colliding types instead of producing a CRD the API
-//! server rejects.
+//! Version sets that cannot merge fail with an explanation naming the colliding types instead
+//! of producing a CRD the API server rejects; `manifests` lists every such kind in one run and
+//! writes the others only with `--keep-going`.
 
 use kube::CustomResource;
 use kubeforge::manifests::{self, ManifestsArgs};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Variants of different JSON types.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
-pub enum Mixed {
-    Text(String),
-    Number(i64),
-}
-
-/// A spec with an untagged enum of different types.
+/// A kind that generates fine next to the broken ones.
 #[kubeforge::api]
 #[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[kube(group = "bad.example.com", version = "v1", kind = "Untagged")]
-pub struct UntaggedSpec {
-    /// Either text or a number.
-    pub value: Mixed,
-}
-
-/// A recursive type without a schemaless escape hatch.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-pub struct Node {
-    /// Children.
-    pub children: Vec<Node>,
-}
-
-/// A spec holding a recursive type.
-#[kubeforge::api]
-#[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[kube(group = "bad.example.com", version = "v1", kind = "Recursive")]
-pub struct RecursiveSpec {
-    /// The tree.
-    pub root: Node,
-}
-
-/// Unit and data variants mixed.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-pub enum Shape {
-    Empty,
-    Sized { size: i32 },
-}
-
-/// A spec with a mixed enum.
-#[kubeforge::api]
-#[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[kube(group = "bad.example.com", version = "v1", kind = "MixedEnum")]
-pub struct MixedEnumSpec {
-    /// The shape.
-    pub shape: Shape,
+#[kube(group = "bad.example.com", version = "v1", kind = "Fine")]
+pub struct FineSpec {
+    /// A.
+    pub a: String,
 }
 
 pub mod v1 {
@@ -115,29 +75,6 @@ fn error(kind: &str) -> String {
 }
 
 #[test]
-fn untagged_enums_of_different_types_are_explained() {
-    let e = error("Untagged");
-    assert!(e.contains(".spec.value"), "{e}");
-    assert!(
-        e.contains("untagged enum") || e.contains("different JSON types"),
-        "{e}"
-    );
-}
-
-#[test]
-fn recursive_types_are_explained() {
-    let e = error("Recursive");
-    assert!(e.contains("recursive Rust type"), "{e}");
-    assert!(e.contains("schemaless, preserve_unknown_fields"), "{e}");
-}
-
-#[test]
-fn enums_mixing_unit_and_data_variants_are_explained() {
-    let e = error("MixedEnum");
-    assert!(e.contains("MixedEnum") && e.contains("shape"), "{e}");
-}
-
-#[test]
 fn two_storage_versions_name_the_colliding_types() {
     let e = error("Twice");
     assert!(
@@ -160,16 +97,69 @@ fn versions_disagreeing_on_scope_are_rejected() {
 }
 
 #[test]
-fn manifests_refuses_to_write_anything() {
+fn manifests_lists_every_broken_kind_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let err = manifests::run(ManifestsArgs {
         output_dir: dir.path().into(),
         ..Default::default()
-    });
-    assert!(err.is_err());
+    })
+    .expect_err("two kinds are broken")
+    .to_string();
+    assert!(
+        err.starts_with("cannot generate 2 of the operator's kinds (nothing was written; --keep-going writes the other kinds):"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "\n  Scoped.bad.example.com: the versions of scopeds.bad.example.com disagree on scope"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "\n  Twice.bad.example.com: twices.bad.example.com has more than one storage version"
+        ),
+        "{err}"
+    );
     assert_eq!(
         std::fs::read_dir(dir.path()).unwrap().count(),
         0,
         "nothing written on error"
     );
+}
+
+#[test]
+fn keep_going_writes_the_other_kinds_and_still_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = manifests::run(ManifestsArgs {
+        output_dir: dir.path().into(),
+        keep_going: true,
+        ..Default::default()
+    })
+    .expect_err("two kinds are broken")
+    .to_string();
+    assert!(
+        err.starts_with("cannot generate 2 of the operator's kinds (the manifests of the other kinds were written):"),
+        "{err}"
+    );
+    let mut written: Vec<String> = std::fs::read_dir(dir.path().join("crd/bases"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(written, ["bad.example.com_fines.yaml"]);
+    assert!(dir.path().join("rbac/role.yaml").exists());
+
+    // --check never writes, and lists the same failures.
+    let check = tempfile::tempdir().unwrap();
+    let err = manifests::run(ManifestsArgs {
+        output_dir: check.path().into(),
+        keep_going: true,
+        check: true,
+        ..Default::default()
+    })
+    .expect_err("two kinds are broken")
+    .to_string();
+    assert!(err.contains("Twice.bad.example.com"), "{err}");
+    assert_eq!(std::fs::read_dir(check.path()).unwrap().count(), 0);
 }

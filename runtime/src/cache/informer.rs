@@ -1,5 +1,11 @@
-//! One informer per kind: a kube-runtime watcher feeding a reflector store, with change
-//! notifications fanned out to every subscribed controller and field indexes kept current.
+//! One informer per kind: a kube-runtime watcher feeding a reflector store, with every change
+//! fanned out to the subscribed controllers (bounded, with backpressure: see [`super::subscription`])
+//! and field indexes kept current.
+//!
+//! On top of kube-runtime's reflector it adds what controller-runtime's informers give Go
+//! controllers: each change carries the old and the new object, and after a re-list (the watch
+//! expired, or the API server came back) subscribers get the difference from what was cached
+//! before, not every object again.
 
 use futures::StreamExt;
 use kube::{
@@ -7,56 +13,23 @@ use kube::{
     runtime::{
         WatchStreamExt,
         reflector::{ObjectRef, Store, store::Writer},
-        watcher,
+        utils::Backoff,
+        watcher::{self, DefaultBackoff},
     },
 };
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex, RwLock},
 };
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use super::{CacheOptions, Kind, index::Indexes};
-
-/// A change to a cached object, as delivered to subscribers (controllers).
-#[derive(Debug)]
-pub enum Change<K> {
-    /// The object appeared (first list, creation, or replay to a new subscriber).
-    Added(Arc<K>),
-    /// The object changed; both versions are given so predicates can compare them.
-    Updated {
-        /// The previously cached version.
-        old: Arc<K>,
-        /// The new version.
-        new: Arc<K>,
-    },
-    /// The object is gone (last known state).
-    Deleted(Arc<K>),
-}
-
-impl<K> Clone for Change<K> {
-    fn clone(&self) -> Self {
-        match self {
-            Self::Added(o) => Self::Added(o.clone()),
-            Self::Updated { old, new } => Self::Updated {
-                old: old.clone(),
-                new: new.clone(),
-            },
-            Self::Deleted(o) => Self::Deleted(o.clone()),
-        }
-    }
-}
-
-impl<K> Change<K> {
-    /// The most recent state of the object.
-    pub fn object(&self) -> &Arc<K> {
-        match self {
-            Self::Added(o) | Self::Deleted(o) => o,
-            Self::Updated { new, .. } => new,
-        }
-    }
-}
+use super::{
+    CacheOptions, Change, Kind,
+    index::Indexes,
+    recovery::Recovery,
+    subscription::{Subscribers, Subscription},
+};
 
 /// Where an informer is in its start-up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,14 +51,21 @@ pub struct Informer<K: Kind> {
     options: CacheOptions,
     store: Store<K>,
     writer: Mutex<Option<Writer<K>>>,
-    subscribers: Mutex<Vec<mpsc::UnboundedSender<Change<K>>>>,
+    subscribers: Subscribers<K>,
     indexes: RwLock<Indexes<K>>,
     state: watch::Sender<SyncState>,
+    recovery: Arc<Recovery>,
 }
 
 impl<K: Kind> Informer<K> {
-    /// Creates an informer (not yet watching) for `K` with the given scope.
-    pub(crate) fn new(client: kube::Client, options: CacheOptions) -> Self {
+    /// Creates an informer (not yet watching) for `K` with the given scope; each subscriber
+    /// gets a buffer of `buffer` changes, and `recovery` paces retries after watch errors.
+    pub(crate) fn new(
+        client: kube::Client,
+        options: CacheOptions,
+        buffer: usize,
+        recovery: Arc<Recovery>,
+    ) -> Self {
         let api = K::api(client, options.namespace.as_deref());
         let writer = Writer::new(());
         Self {
@@ -93,9 +73,10 @@ impl<K: Kind> Informer<K> {
             store: writer.as_reader(),
             writer: Mutex::new(Some(writer)),
             options,
-            subscribers: Mutex::new(Vec::new()),
+            subscribers: Subscribers::new(buffer),
             indexes: RwLock::new(Indexes::default()),
             state: watch::Sender::new(SyncState::Pending { last_error: None }),
+            recovery,
         }
     }
 
@@ -115,17 +96,28 @@ impl<K: Kind> Informer<K> {
     }
 
     /// Subscribes to changes. Objects already cached are replayed as [`Change::Added`] so a late
-    /// subscriber sees the full state, like an informer event handler added after start.
-    pub fn subscribe(&self) -> mpsc::UnboundedReceiver<Change<K>> {
-        let (tx, rx) = mpsc::unbounded_channel();
-        let mut subscribers = self.subscribers.lock().expect("subscribers lock");
-        if *self.state.borrow() == SyncState::Synced {
-            for obj in self.store.state() {
-                let _ = tx.send(Change::Added(obj));
+    /// subscriber sees the full state, like an informer event handler added after start. A
+    /// change that happens while subscribing may arrive twice (in the replay and as a change),
+    /// never not at all.
+    pub fn subscribe(&self) -> Subscription<K> {
+        self.subscribers.subscribe(|| {
+            if *self.state.borrow() == SyncState::Synced {
+                self.store.state()
+            } else {
+                Vec::new()
             }
-        }
-        subscribers.push(tx);
-        rx
+        })
+    }
+
+    /// The most changes waiting for any one subscriber right now; never more than the cache's
+    /// [`subscriber_buffer`](super::CacheConfig::subscriber_buffer).
+    pub fn queued(&self) -> usize {
+        self.subscribers.queued()
+    }
+
+    /// How many subscriptions are open.
+    pub fn subscribers(&self) -> usize {
+        self.subscribers.len()
     }
 
     /// Registers a field index; existing objects are indexed at once.
@@ -144,6 +136,10 @@ impl<K: Kind> Informer<K> {
     }
 
     /// Runs the watch until `cancel` fires. Called once by the cache.
+    ///
+    /// Watch errors are retried after kube-runtime's default backoff (jittered, 0.8 s doubling
+    /// to 30 s); while the API server cannot be reached at all, [`Recovery`] cuts the wait
+    /// short as soon as the server answers again.
     pub(crate) async fn run(self: Arc<Self>, cancel: CancellationToken) {
         let Some(mut writer) = self.writer.lock().expect("writer lock").take() else {
             return;
@@ -156,10 +152,10 @@ impl<K: Kind> Informer<K> {
             config = config.fields(fields);
         }
         let strip = self.options.strip_managed_fields;
-        let stream = watcher(self.api.clone(), config)
-            .modify(move |obj: &mut K| prepare(obj, strip))
-            .default_backoff();
+        let stream = watcher::watcher(self.api.clone(), config)
+            .modify(move |obj: &mut K| prepare(obj, strip));
         let mut stream = std::pin::pin!(stream);
+        let mut backoff = DefaultBackoff::default();
         let mut relist: Option<HashMap<ObjectRef<K>, Arc<K>>> = None;
         loop {
             let event = tokio::select! {
@@ -168,10 +164,42 @@ impl<K: Kind> Informer<K> {
             };
             let Some(event) = event else { return };
             match event {
-                Ok(event) => self.apply(&mut writer, event, &mut relist),
-                Err(err) => self.record_error(err),
+                Ok(event) => {
+                    backoff.reset();
+                    tokio::select! {
+                        () = cancel.cancelled() => return,
+                        () = self.process(&mut writer, event, &mut relist) => {}
+                    }
+                }
+                Err(err) => {
+                    let unreachable = super::recovery::server_unreachable(&err);
+                    self.record_error(err);
+                    let Some(delay) = backoff.next() else { return };
+                    tokio::select! {
+                        () = cancel.cancelled() => return,
+                        () = self.recovery.wait(delay, unreachable) => {}
+                    }
+                }
             }
         }
+    }
+
+    /// Applies one watch event, then delivers its changes to every subscriber (waiting for
+    /// subscribers whose buffer is full).
+    async fn process(
+        &self,
+        writer: &mut Writer<K>,
+        event: watcher::Event<K>,
+        relist: &mut Option<HashMap<ObjectRef<K>, Arc<K>>>,
+    ) {
+        let changes = self.apply(writer, event, relist);
+        if changes.is_empty() {
+            return;
+        }
+        // Taken after `apply` updated the store and the sync state: a subscriber joining in
+        // between gets these changes, its replay, or both.
+        let targets = self.subscribers.current();
+        self.subscribers.deliver(&targets, changes).await;
     }
 
     fn record_error(&self, err: watcher::Error) {
@@ -192,34 +220,36 @@ impl<K: Kind> Informer<K> {
         });
     }
 
+    /// Applies one watch event to the store and the indexes; returns the changes subscribers
+    /// get for it (none during a list; the difference from before once the list completes).
     fn apply(
         &self,
         writer: &mut Writer<K>,
         event: watcher::Event<K>,
         relist: &mut Option<HashMap<ObjectRef<K>, Arc<K>>>,
-    ) {
+    ) -> Vec<Change<K>> {
         match &event {
             watcher::Event::Apply(obj) => {
                 let key = ObjectRef::from_obj(obj);
                 let old = self.store.get(&key);
                 writer.apply_watcher_event(&event);
                 let Some(new) = self.store.get(&key) else {
-                    return;
+                    return Vec::new();
                 };
                 self.reindex(old.as_deref(), Some(&new));
-                self.dispatch(match old {
+                vec![match old {
                     Some(old) => Change::Updated { old, new },
                     None => Change::Added(new),
-                });
+                }]
             }
             watcher::Event::Delete(obj) => {
                 let key = ObjectRef::from_obj(obj);
                 let old = self.store.get(&key);
                 writer.apply_watcher_event(&event);
                 self.reindex(old.as_deref(), None);
-                self.dispatch(Change::Deleted(
+                vec![Change::Deleted(
                     old.unwrap_or_else(|| Arc::new(obj.clone())),
-                ));
+                )]
             }
             watcher::Event::Init => {
                 *relist = Some(
@@ -230,8 +260,12 @@ impl<K: Kind> Informer<K> {
                         .collect(),
                 );
                 writer.apply_watcher_event(&event);
+                Vec::new()
             }
-            watcher::Event::InitApply(_) => writer.apply_watcher_event(&event),
+            watcher::Event::InitApply(_) => {
+                writer.apply_watcher_event(&event);
+                Vec::new()
+            }
             watcher::Event::InitDone => {
                 writer.apply_watcher_event(&event);
                 let mut before = relist.take().unwrap_or_default();
@@ -253,13 +287,10 @@ impl<K: Kind> Informer<K> {
                     }
                 }
                 changes.extend(before.into_values().map(Change::Deleted));
-                // Mark synced under the subscribers lock so a concurrent `subscribe` either
-                // receives these changes or the replay, never neither.
-                let mut subscribers = self.subscribers.lock().expect("subscribers lock");
-                for change in changes {
-                    subscribers.retain(|tx| tx.send(change.clone()).is_ok());
-                }
+                // Before the caller takes the list of subscribers: one subscribing from now on
+                // is replayed the complete store.
                 self.state.send_replace(SyncState::Synced);
+                changes
             }
         }
     }
@@ -269,11 +300,6 @@ impl<K: Kind> Informer<K> {
         if !indexes.is_empty() {
             indexes.update(old, new);
         }
-    }
-
-    fn dispatch(&self, change: Change<K>) {
-        let mut subscribers = self.subscribers.lock().expect("subscribers lock");
-        subscribers.retain(|tx| tx.send(change.clone()).is_ok());
     }
 }
 
@@ -312,20 +338,25 @@ mod tests {
         }
     }
 
-    fn drain(rx: &mut mpsc::UnboundedReceiver<Change<ConfigMap>>) -> Vec<String> {
+    fn drain(sub: &mut Subscription<ConfigMap>) -> Vec<String> {
         let mut out = Vec::new();
-        while let Ok(c) = rx.try_recv() {
+        while let Some(c) = sub.try_next() {
             out.push(describe(&c));
         }
         out.sort();
         out
     }
 
-    #[tokio::test]
-    async fn initial_list_events_and_relist_diff_reach_subscribers_and_indexes() {
+    fn informer(buffer: usize) -> Informer<ConfigMap> {
         let config = kube::Config::new("http://127.0.0.1:9".parse().unwrap());
         let client = kube::Client::try_from(config).unwrap();
-        let informer = Informer::<ConfigMap>::new(client, CacheOptions::default());
+        let recovery = Recovery::new(client.clone(), std::time::Duration::ZERO);
+        Informer::<ConfigMap>::new(client, CacheOptions::default(), buffer, recovery)
+    }
+
+    #[tokio::test]
+    async fn initial_list_events_and_relist_diff_reach_subscribers_and_indexes() {
+        let informer = informer(64);
         informer.add_index(
             "data",
             Arc::new(|o: &ConfigMap| o.data.iter().flat_map(|d| d.values().cloned()).collect()),
@@ -333,11 +364,15 @@ mod tests {
         let mut writer = informer.writer.lock().unwrap().take().unwrap();
         let mut relist = None;
         let mut rx = informer.subscribe();
-        let mut feed = |e| informer.apply(&mut writer, e, &mut relist);
+        macro_rules! feed {
+            ($e:expr) => {
+                informer.process(&mut writer, $e, &mut relist).await
+            };
+        }
 
-        feed(watcher::Event::Init);
-        feed(watcher::Event::InitApply(cm("a", "1", "x")));
-        feed(watcher::Event::InitApply(cm("b", "1", "x")));
+        feed!(watcher::Event::Init);
+        feed!(watcher::Event::InitApply(cm("a", "1", "x")));
+        feed!(watcher::Event::InitApply(cm("b", "1", "x")));
         assert_eq!(
             *informer.sync_state().borrow(),
             SyncState::Pending { last_error: None }
@@ -346,32 +381,87 @@ mod tests {
             drain(&mut rx).is_empty(),
             "nothing before the list completes"
         );
-        feed(watcher::Event::InitDone);
+        feed!(watcher::Event::InitDone);
         assert_eq!(*informer.sync_state().borrow(), SyncState::Synced);
         assert_eq!(drain(&mut rx), ["added a 1", "added b 1"]);
         assert_eq!(informer.by_index("data", "x").unwrap().len(), 2);
 
-        feed(watcher::Event::Apply(cm("a", "2", "y")));
+        feed!(watcher::Event::Apply(cm("a", "2", "y")));
         assert_eq!(drain(&mut rx), ["updated a 1->2"]);
         assert_eq!(informer.by_index("data", "x").unwrap().len(), 1);
         assert_eq!(informer.by_index("data", "y").unwrap().len(), 1);
 
         // A re-list (after a 410 Gone, say): unchanged objects are not re-sent.
-        feed(watcher::Event::Init);
-        feed(watcher::Event::InitApply(cm("a", "2", "y")));
-        feed(watcher::Event::InitApply(cm("c", "5", "y")));
-        feed(watcher::Event::InitDone);
+        feed!(watcher::Event::Init);
+        feed!(watcher::Event::InitApply(cm("a", "2", "y")));
+        feed!(watcher::Event::InitApply(cm("c", "5", "y")));
+        feed!(watcher::Event::InitDone);
         assert_eq!(drain(&mut rx), ["added c 5", "deleted b 1"]);
         assert_eq!(informer.by_index("data", "y").unwrap().len(), 2);
         assert!(informer.by_index("data", "x").unwrap().is_empty());
 
-        feed(watcher::Event::Delete(cm("c", "6", "y")));
+        feed!(watcher::Event::Delete(cm("c", "6", "y")));
         assert_eq!(drain(&mut rx), ["deleted c 5"]);
 
         // A late subscriber first gets the current state.
         let mut late = informer.subscribe();
+        assert_eq!(late.take_replay().len(), 1);
+        drop(late);
+        let mut late = informer.subscribe();
         assert_eq!(drain(&mut late), ["added a 2"]);
         assert!(informer.by_index("nope", "x").is_none());
+        // Dropped subscriptions no longer count, and are forgotten at the next delivery.
+        assert_eq!(informer.subscribers(), 2);
+        drop(late);
+        assert_eq!(informer.subscribers(), 1);
+        drop(rx);
+        feed!(watcher::Event::Apply(cm("a", "3", "y")));
+        assert_eq!(informer.subscribers(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_subscriber_that_stops_reading_holds_the_informer_at_its_buffer_and_loses_nothing() {
+        const BUFFER: usize = 8;
+        const EVENTS: usize = 2_000;
+        let informer = Arc::new(informer(BUFFER));
+        let mut writer = informer.writer.lock().unwrap().take().unwrap();
+        let mut blocked = informer.subscribe();
+        let processed = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let feeder = {
+            let (informer, processed) = (informer.clone(), processed.clone());
+            tokio::spawn(async move {
+                let mut relist = None;
+                informer
+                    .process(&mut writer, watcher::Event::Init, &mut relist)
+                    .await;
+                informer
+                    .process(&mut writer, watcher::Event::InitDone, &mut relist)
+                    .await;
+                for i in 1..=EVENTS {
+                    let event = watcher::Event::Apply(cm("a", &i.to_string(), "x"));
+                    informer.process(&mut writer, event, &mut relist).await;
+                    processed.store(i, std::sync::atomic::Ordering::SeqCst);
+                }
+            })
+        };
+        // The subscriber reads nothing: the informer stops once its buffer is full.
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let stalled_at = processed.load(std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(stalled_at, BUFFER, "the informer waits for the full buffer");
+        assert_eq!(informer.queued(), BUFFER);
+        assert!(!feeder.is_finished());
+
+        // Once it reads again, every change arrives, in order, the queue never above the buffer.
+        let mut versions = Vec::new();
+        while versions.len() < EVENTS {
+            assert!(informer.queued() <= BUFFER);
+            let change = futures::StreamExt::next(&mut blocked).await.unwrap();
+            versions.push(change.object().metadata.resource_version.clone().unwrap());
+        }
+        feeder.await.unwrap();
+        let expected: Vec<String> = (1..=EVENTS).map(|i| i.to_string()).collect();
+        assert_eq!(versions, expected);
+        assert_eq!(informer.queued(), 0);
     }
 
     #[test]

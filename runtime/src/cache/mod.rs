@@ -3,16 +3,26 @@
 //!
 //! Informers are created on first use; those created before the cache starts begin watching when
 //! it starts, later ones at once (like controller-runtime's lazily started informers).
+//!
+//! Each informer hands its changes to its subscribers over bounded buffers: a subscriber that
+//! falls behind slows the watch down rather than growing memory ([`Subscription`]). After an API
+//! server outage, watches resume within about a probe interval of the server's return
+//! ([`CacheConfig::recovery_probe_interval`]).
 
+mod change;
 mod index;
 mod informer;
 mod kind;
 mod options;
+mod recovery;
+mod subscription;
 
+pub use change::Change;
 pub use index::IndexFn;
-pub use informer::{Change, Informer, SyncState};
+pub use informer::{Informer, SyncState};
 pub use kind::{Kind, ScopeApi};
 pub use options::{CacheConfig, CacheOptions};
+pub use subscription::Subscription;
 
 use std::{
     any::{Any, TypeId},
@@ -24,6 +34,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::Error;
+use recovery::Recovery;
 
 /// Type-erased view of an informer, so the cache can start and await informers of any kind.
 trait AnyInformer: Send + Sync {
@@ -54,6 +65,8 @@ struct Inner {
     client: kube::Client,
     config: CacheConfig,
     informers: Mutex<HashMap<TypeId, Arc<dyn AnyInformer>>>,
+    /// The readiness probe every informer's watch waits on after losing the API server.
+    recovery: Arc<Recovery>,
     /// Set once started: new informers start immediately with this token.
     running: Mutex<Option<CancellationToken>>,
 }
@@ -69,6 +82,7 @@ impl Cache {
     pub fn new(client: kube::Client, config: CacheConfig) -> Self {
         Self {
             inner: Arc::new(Inner {
+                recovery: Recovery::new(client.clone(), config.recovery_probe_interval),
                 client,
                 config,
                 informers: Mutex::new(HashMap::new()),
@@ -85,6 +99,8 @@ impl Cache {
             let informer = Entry(Arc::new(Informer::<K>::new(
                 self.inner.client.clone(),
                 options,
+                self.inner.config.subscriber_buffer,
+                self.inner.recovery.clone(),
             )));
             if let Some(cancel) = &*self.inner.running.lock().expect("running lock") {
                 informer.start(cancel.clone());

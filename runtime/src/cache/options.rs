@@ -56,7 +56,8 @@ impl CacheOptions {
     }
 }
 
-/// Cache configuration of a manager: defaults, per-kind overrides and the sync timeout.
+/// Cache configuration of a manager: defaults, per-kind overrides, the sync timeout, and how
+/// changes reach subscribers and watches recover.
 #[derive(Clone, Debug)]
 pub struct CacheConfig {
     /// Options for kinds without an override.
@@ -65,6 +66,13 @@ pub struct CacheConfig {
     pub by_kind: HashMap<TypeId, CacheOptions>,
     /// How long start-up waits for every cache's initial list before failing.
     pub sync_timeout: Duration,
+    /// How many changes may wait for one subscriber before its informer waits for it
+    /// (backpressure; default 1024). Bounds the memory a slow subscriber can hold.
+    pub subscriber_buffer: usize,
+    /// While watches fail because the API server cannot be reached, the server is probed
+    /// (`GET /readyz`, one probe per cache) this often, and watches resume as soon as it
+    /// answers, instead of waiting out their backoff (default 500 ms; zero: backoff only).
+    pub recovery_probe_interval: Duration,
 }
 
 impl Default for CacheConfig {
@@ -73,6 +81,8 @@ impl Default for CacheConfig {
             default: CacheOptions::default(),
             by_kind: HashMap::new(),
             sync_timeout: Duration::from_secs(120),
+            subscriber_buffer: 1024,
+            recovery_probe_interval: Duration::from_millis(500),
         }
     }
 }

@@ -16,7 +16,7 @@ pub use kube::runtime::controller::Action;
 pub use predicate::Predicate;
 pub use rate_limit::{RateLimit, RateLimiter};
 
-use futures::{StreamExt, stream::BoxStream};
+use futures::StreamExt;
 use kube::runtime::{applier, controller::Config, reflector::ObjectRef};
 use std::{
     convert::Infallible, error::Error as StdError, future::Future, sync::Arc, time::Duration,
@@ -24,13 +24,11 @@ use std::{
 
 use crate::{
     cache::{Cache, Kind},
-    manager::{Manager, RunContext, Runnable},
+    manager::{Manager, RunContext, Runnable, from_fn},
 };
+use source::Source;
 use worker::Worker;
 pub(crate) use worker::{reconcile_id, spawn_guarded};
-
-/// Produces the reconcile requests of one watch, once the controller starts.
-type Source<K> = Box<dyn FnOnce(&Cache) -> BoxStream<'static, ObjectRef<K>> + Send>;
 
 /// Builds a controller reconciling kind `K`.
 ///
@@ -143,7 +141,7 @@ impl<K: Kind> Controller<K> {
     ///
     /// `reconcile` is `async fn(Arc<K>, Arc<Ctx>) -> Result<Action, E>`; errors are retried with
     /// backoff unless [terminal](ReconcileFailure); panics are caught, counted and retried.
-    pub fn reconcile<Ctx, F, Fut, E>(self, reconcile: F, context: Arc<Ctx>) -> Runnable
+    pub fn reconcile<Ctx, F, Fut, E>(self, reconcile: F, context: Arc<Ctx>) -> impl Runnable
     where
         Ctx: Send + Sync + 'static,
         F: Fn(Arc<K>, Arc<Ctx>) -> Fut + Send + Sync + 'static,
@@ -151,9 +149,7 @@ impl<K: Kind> Controller<K> {
         E: StdError + Send + Sync + 'static,
     {
         let name = self.name.clone();
-        Runnable::new(name, true, move |rc| {
-            Box::pin(self.run(reconcile, context, rc))
-        })
+        from_fn(name, move |rc| self.run(reconcile, context, rc)).leader_elected()
     }
 
     async fn run<Ctx, F, Fut, E>(
@@ -161,7 +157,7 @@ impl<K: Kind> Controller<K> {
         reconcile: F,
         context: Arc<Ctx>,
         rc: RunContext,
-    ) -> Result<(), crate::Error>
+    ) -> Result<(), std::convert::Infallible>
     where
         Ctx: Send + Sync + 'static,
         F: Fn(Arc<K>, Arc<Ctx>) -> Fut + Send + Sync + 'static,

@@ -1,13 +1,15 @@
 //! Watch sources: subscribe to a kind's shared informer, filter with predicates, map each change
 //! to the objects to reconcile.
 
-use futures::StreamExt;
+use futures::{StreamExt, stream::BoxStream};
 use kube::{ResourceExt, runtime::reflector::ObjectRef};
 use std::sync::Arc;
-use tokio_stream_shim::UnboundedReceiverStream;
 
-use super::{Predicate, Source};
+use super::predicate::Predicate;
 use crate::cache::{Cache, Change, Kind};
+
+/// Produces the reconcile requests of one watch, once the controller starts.
+pub(crate) type Source<K> = Box<dyn FnOnce(&Cache) -> BoxStream<'static, ObjectRef<K>> + Send>;
 
 /// Maps a watched object to the objects to reconcile.
 pub(crate) type Mapper<O, K> = Arc<dyn Fn(&O) -> Vec<ObjectRef<K>> + Send + Sync>;
@@ -20,8 +22,9 @@ pub(crate) fn watch<O: Kind, K: Kind>(
     map: Mapper<O, K>,
 ) -> Source<K> {
     Box::new(move |cache: &Cache| {
-        let rx = cache.informer::<O>().subscribe();
-        UnboundedReceiverStream(rx)
+        cache
+            .informer::<O>()
+            .subscribe()
             .filter(move |change| futures::future::ready(predicates.iter().all(|p| p(change))))
             .flat_map(move |change| {
                 let mut refs = map(change.object());
@@ -57,24 +60,6 @@ pub(crate) fn controlling_owner<C: Kind, K: Kind>(child: &C) -> Vec<ObjectRef<K>
             }
         })
         .collect()
-}
-
-/// A `Stream` over a tokio unbounded receiver (tokio-stream's wrapper, without the dependency).
-mod tokio_stream_shim {
-    use std::{
-        pin::Pin,
-        task::{Context, Poll},
-    };
-    use tokio::sync::mpsc::UnboundedReceiver;
-
-    pub(crate) struct UnboundedReceiverStream<T>(pub(crate) UnboundedReceiver<T>);
-
-    impl<T> futures::Stream for UnboundedReceiverStream<T> {
-        type Item = T;
-        fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<T>> {
-            self.0.poll_recv(cx)
-        }
-    }
 }
 
 #[cfg(test)]

@@ -209,7 +209,7 @@ where
 
 /// A short random id that ties the log lines of one reconcile together.
 pub(crate) fn reconcile_id() -> String {
-    format!("{:016x}", rand::random::<u64>())
+    format!("{:016x}", fastrand::u64(..))
 }
 
 /// Aborts the reconcile task when the controller drops it (forced shutdown).

@@ -1,19 +1,34 @@
-//! Finalizers: add one before creating external state, run the cleanup when the object is being
-//! deleted, then remove the finalizer so deletion completes.
+//! Finalizers: kube-runtime's [`finalizer`] is the one way to run cleanup before an object goes.
 //!
-//! For the whole flow in one call, [`finalizer`] (kube-runtime's helper) is re-exported; the
-//! functions here are the individual steps, for reconcilers that want them separately.
+//! It adds the finalizer to a live object before the first [`Event::Apply`] reaches the
+//! reconcile (so external state is never created for an object that could vanish unseen),
+//! calls [`Event::Cleanup`] once the object is being deleted, and removes the finalizer after
+//! the cleanup succeeded; the patches are guarded by JSON-patch `test` operations, so a
+//! concurrent change makes them fail rather than clobber it. Its [`FinalizerError`] keeps the
+//! reconcile's error as its `source()`, so a [`ReconcileError::terminal`] inside is still
+//! found by the controller (no retry).
+//!
+//! ```ignore
+//! async fn reconcile(obj: Arc<Memcached>, ctx: Arc<Context>) -> Result<Action, FinalizerError<Error>> {
+//!     let api = Api::namespaced(ctx.client.clone(), &obj.namespace().unwrap());
+//!     finalizer(&api, "cache.example.com/cleanup", obj, |event| async {
+//!         match event {
+//!             Event::Apply(obj) => apply(obj, &ctx).await,
+//!             Event::Cleanup(obj) => cleanup(obj, &ctx).await,
+//!         }
+//!     })
+//!     .await
+//! }
+//! ```
+//!
+//! kubeforge adds only the two questions a reconcile asks of an object outside that flow:
+//! [`has_finalizer`] and [`is_deleting`].
+//!
+//! [`ReconcileError::terminal`]: crate::ReconcileError::terminal
 
 pub use kube::runtime::finalizer::{Error as FinalizerError, Event, finalizer};
 
-use kube::{
-    Api, Resource, ResourceExt,
-    api::{Patch, PatchParams},
-};
-use serde_json::json;
-use std::future::Future;
-
-use crate::cache::Kind;
+use kube::{Resource, ResourceExt};
 
 /// Whether `obj` carries the finalizer `name`.
 pub fn has_finalizer<K: Resource>(obj: &K, name: &str) -> bool {
@@ -25,84 +40,22 @@ pub fn is_deleting<K: Resource>(obj: &K) -> bool {
     obj.meta().deletion_timestamp.is_some()
 }
 
-/// Adds finalizer `name` (no-op when present); returns the updated object. The patch carries
-/// the object's resourceVersion, so it fails with a conflict if the object changed meanwhile.
-pub async fn add<K: Kind>(api: &Api<K>, obj: &K, name: &str) -> Result<K, kube::Error> {
-    if has_finalizer(obj, name) {
-        return Ok(obj.clone());
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_openapi::{
+        api::core::v1::ConfigMap, apimachinery::pkg::apis::meta::v1::Time, jiff::Timestamp,
+    };
+
+    #[test]
+    fn finalizer_and_deletion_are_read_from_the_metadata() {
+        let mut cm = ConfigMap::default();
+        assert!(!has_finalizer(&cm, "a/b"));
+        assert!(!is_deleting(&cm));
+        cm.metadata.finalizers = Some(vec!["x/y".into(), "a/b".into()]);
+        cm.metadata.deletion_timestamp = Some(Time(Timestamp::UNIX_EPOCH));
+        assert!(has_finalizer(&cm, "a/b"));
+        assert!(!has_finalizer(&cm, "a"));
+        assert!(is_deleting(&cm));
     }
-    let mut finalizers = obj.finalizers().to_vec();
-    finalizers.push(name.to_string());
-    patch_finalizers(api, obj, finalizers).await
-}
-
-/// Removes finalizer `name` (no-op when absent); returns the updated object.
-pub async fn remove<K: Kind>(api: &Api<K>, obj: &K, name: &str) -> Result<K, kube::Error> {
-    if !has_finalizer(obj, name) {
-        return Ok(obj.clone());
-    }
-    let finalizers: Vec<String> = obj
-        .finalizers()
-        .iter()
-        .filter(|f| *f != name)
-        .cloned()
-        .collect();
-    patch_finalizers(api, obj, finalizers).await
-}
-
-/// What [`run`] did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// The finalizer was missing and has been added; the object is not being deleted.
-    Added,
-    /// The object is live and carries the finalizer: reconcile it normally.
-    Live,
-    /// The object was being deleted: the cleanup ran and the finalizer was removed.
-    CleanedUp,
-    /// The object is being deleted but does not carry our finalizer: nothing to do.
-    Gone,
-}
-
-/// The finalizer step of a reconcile: adds `name` to a live object, or, for an object being
-/// deleted, runs `cleanup` and then removes `name`. A failing cleanup keeps the finalizer (the
-/// reconcile is retried).
-pub async fn run<K, F, Fut, E>(api: &Api<K>, obj: &K, name: &str, cleanup: F) -> Result<Outcome, E>
-where
-    K: Kind,
-    F: FnOnce() -> Fut,
-    Fut: Future<Output = Result<(), E>>,
-    E: From<kube::Error>,
-{
-    match (is_deleting(obj), has_finalizer(obj, name)) {
-        (false, true) => Ok(Outcome::Live),
-        (false, false) => {
-            add(api, obj, name).await?;
-            Ok(Outcome::Added)
-        }
-        (true, false) => Ok(Outcome::Gone),
-        (true, true) => {
-            cleanup().await?;
-            remove(api, obj, name).await?;
-            Ok(Outcome::CleanedUp)
-        }
-    }
-}
-
-async fn patch_finalizers<K: Kind>(
-    api: &Api<K>,
-    obj: &K,
-    finalizers: Vec<String>,
-) -> Result<K, kube::Error> {
-    let patch = json!({
-        "metadata": {
-            "resourceVersion": obj.resource_version(),
-            "finalizers": finalizers,
-        }
-    });
-    api.patch(
-        &obj.name_any(),
-        &PatchParams::default(),
-        &Patch::Merge(&patch),
-    )
-    .await
 }

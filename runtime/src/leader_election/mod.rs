@@ -68,7 +68,7 @@ pub fn default_identity() -> String {
         })
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "unknown".to_string());
-    format!("{host}_{:016x}", rand::random::<u64>())
+    format!("{host}_{:016x}", fastrand::u64(..))
 }
 
 /// One candidate for a lease.
@@ -292,7 +292,7 @@ impl LeaderElector {
 
 /// The retry period plus up to 20% jitter, so candidates do not move in lockstep.
 fn jittered(period: Duration) -> Duration {
-    period.mul_f64(1.0 + rand::random::<f64>() * 0.2)
+    period.mul_f64(1.0 + fastrand::f64() * 0.2)
 }
 
 #[cfg(test)]

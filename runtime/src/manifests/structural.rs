@@ -32,7 +32,7 @@ const TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "st
 const FORBIDDEN: [(&str, &str); 9] = [
     (
         "$ref",
-        "references are not allowed; a recursive Rust type has no structural form: mark the recursive field #[kubeforge(schemaless, preserve_unknown_fields)]",
+        "references are not allowed (a recursive type outside #[kubeforge::api], which cuts recursion itself)",
     ),
     ("definitions", "definitions are not allowed"),
     ("$defs", "definitions are not allowed"),
@@ -88,8 +88,8 @@ impl Checker {
         let ty = obj.get("type").and_then(Value::as_str);
         match (ty, obj.get("type")) {
             (Some(t), _) if !TYPES.contains(&t) => self.push(path, format!("type `{t}` is not one of {}", TYPES.join(", "))),
-            (None, Some(other)) => self.push(path, format!("type must be a single string, found {other}: a Rust shape that serializes as several JSON types (an untagged enum mixing strings, numbers and objects) has no structural form; use a tagged enum, #[kubeforge(int_or_string)], or #[kubeforge(schemaless, preserve_unknown_fields)]")),
-            (None, None) if !int_or_string && !preserve => self.push(path, "type is missing: a Rust shape whose JSON type depends on the value (an untagged enum of different types, a data-carrying enum mixed with unit variants) has no structural form; use a tagged enum, #[kubeforge(int_or_string)], or #[kubeforge(schemaless, preserve_unknown_fields)]"),
+            (None, Some(other)) => self.push(path, format!("type must be a single string, found {other}")),
+            (None, None) if !int_or_string && !preserve => self.push(path, "type is missing: give the field a type (#[kubeforge(type_ = \"..\")]) or keep it free-form with #[kubeforge(preserve_unknown_fields)]"),
             _ => {}
         }
         if root && ty != Some("object") {
@@ -309,80 +309,6 @@ pub fn check(schema: &Value) -> Vec<Violation> {
     checker.out
 }
 
-fn branch_type(b: &Value) -> Option<String> {
-    match b.get("type") {
-        Some(Value::String(t)) if t != "null" => Some(t.clone()),
-        Some(Value::Array(ts)) => ts
-            .iter()
-            .filter_map(Value::as_str)
-            .find(|t| *t != "null")
-            .map(str::to_string),
-        _ if b.get("properties").is_some() => Some("object".into()),
-        _ if b.get("enum").is_some() => Some("string".into()),
-        _ => None,
-    }
-}
-
-fn walk_raw(schema: &Value, path: &str) -> Option<String> {
-    let obj = schema.as_object()?;
-    for key in ["anyOf", "oneOf"] {
-        let Some(Value::Array(branches)) = obj.get(key) else {
-            continue;
-        };
-        let mut types: Vec<String> = branches.iter().filter_map(branch_type).collect();
-        types.sort();
-        types.dedup();
-        if types.len() > 1 {
-            return Some(format!(
-                "{}: the enum's variants serialize as different JSON types ({}); Kubernetes structural schemas need one type per field. Use an externally tagged enum with only unit or only data variants, #[kubeforge(int_or_string)] for integer/string, or mark the field #[kubeforge(schemaless, preserve_unknown_fields)]",
-                if path.is_empty() { "<root>" } else { path },
-                types.join(", ")
-            ));
-        }
-        let mut seen: Map<String, Value> = Map::new();
-        for b in branches {
-            if let Some(Value::Object(props)) = b.get("properties") {
-                for (name, prop) in props {
-                    if let Some(prev) = seen.get(name)
-                        && prev != prop
-                    {
-                        return Some(format!(
-                            "{path}.{name}: enum variants declare the field `{name}` with different schemas; Kubernetes merges variant fields into one object, so a field shared by variants must have one type. Internally or adjacently tagged enums (#[serde(tag = ..)]) need #[kubeforge::schema] on the enum; otherwise rename the field per variant or use #[kubeforge(schemaless, preserve_unknown_fields)]"
-                        ));
-                    }
-                    seen.insert(name.clone(), prop.clone());
-                }
-            }
-        }
-        for b in branches {
-            if let Some(found) = walk_raw(b, path) {
-                return Some(found);
-            }
-        }
-    }
-    if let Some(Value::Object(props)) = obj.get("properties") {
-        for (name, prop) in props {
-            if let Some(found) = walk_raw(prop, &format!("{path}.{name}")) {
-                return Some(found);
-            }
-        }
-    }
-    for key in ["items", "additionalProperties"] {
-        if let Some(v) = obj.get(key)
-            && let Some(found) = walk_raw(v, &format!("{path}[*]"))
-        {
-            return Some(found);
-        }
-    }
-    None
-}
-
-/// Explains, from a schema before kube's structural rewriting, which Rust shape has no
-/// structural form (variants of different JSON types, fields redefined by variants).
-pub fn explain_raw(raw: &Value) -> Option<String> {
-    walk_raw(raw, "")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -436,28 +362,6 @@ mod tests {
         assert!(
             m.contains(".spec.mixed: properties and additionalProperties"),
             "{m}"
-        );
-    }
-
-    #[test]
-    fn explains_raw_enum_shapes() {
-        let raw = json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
-            "value": {"anyOf": [{"type": "string"}, {"type": "integer", "format": "int32"}]}
-        }}}});
-        let hint = explain_raw(&raw).unwrap();
-        assert!(hint.starts_with(".spec.value: the enum's variants serialize as different JSON types (integer, string)"), "{hint}");
-        let raw = json!({"oneOf": [
-            {"type": "object", "properties": {"a": {"type": "string"}}},
-            {"type": "object", "properties": {"a": {"type": "integer"}}}
-        ]});
-        assert!(
-            explain_raw(&raw)
-                .unwrap()
-                .contains("`a` with different schemas")
-        );
-        assert_eq!(
-            explain_raw(&json!({"type": "object", "properties": {"a": {"type": "string"}}})),
-            None
         );
     }
 

@@ -28,13 +28,24 @@ pub fn webhook_documents(declarations: &Declarations) -> Vec<Value> {
 
 /// Sets `spec.conversion` (strategy Webhook through the Service's `/convert`) on the CRD of
 /// every converted kind; fails naming the kind when its CRD is not generated here (the hub
-/// type is not registered with `#[kubeforge::api]`).
+/// type is not registered with `#[kubeforge::api]`). Kinds in `failed` (group, kind), whose
+/// CRDs could not be generated, are skipped.
 pub fn add_conversions(
     crds: &mut [CustomResourceDefinition],
     declarations: &Declarations,
+    failed: &[(String, String)],
 ) -> Result<(), Error> {
     let configurations = declarations.configurations(&Endpoint::kubebuilder_service());
     for (name, conversion) in configurations.conversions {
+        let skipped = declarations.conversions.iter().any(|h| {
+            h.crd_name() == name
+                && failed
+                    .iter()
+                    .any(|(group, kind)| *group == h.group && *kind == h.kind)
+        });
+        if skipped {
+            continue;
+        }
         let crd = crds
             .iter_mut()
             .find(|c| c.metadata.name.as_deref() == Some(name.as_str()))

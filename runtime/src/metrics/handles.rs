@@ -4,7 +4,7 @@
 
 use prometheus_client::metrics::{counter::Counter, gauge::Gauge, histogram::Histogram};
 
-use super::{Metrics, controller_labels, queue_labels};
+use super::registry::{Metrics, controller_labels, queue_labels};
 
 /// controller-runtime's reconcile and workqueue series of one controller.
 pub(crate) struct ControllerHandles {

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::Rule;
+use super::rule::Rule;
 
 type Target = (Option<String>, String, String, Vec<String>, Vec<String>);
 

@@ -8,7 +8,8 @@ use k8s_openapi::api::rbac::v1::{ClusterRole, PolicyRule, Role};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde::Serialize;
 
-use super::{Rule, normalize};
+use super::normalize::normalize;
+use super::rule::Rule;
 
 /// The name kubebuilder gives the manager's role.
 pub const ROLE_NAME: &str = "manager-role";

@@ -10,7 +10,7 @@ use kube::core::response::Status;
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
-use super::ApiObject;
+use super::registry::ApiObject;
 
 /// A registered conversion from one version of a kind to another.
 #[derive(Debug)]

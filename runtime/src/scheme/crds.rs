@@ -5,11 +5,8 @@ use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-use schemars::JsonSchema;
-use schemars::generate::SchemaSettings;
-use schemars::transform::AddNullable;
 
-use super::{ApiType, api_types, versions_of};
+use super::registry::{ApiType, api_types, versions_of};
 
 /// Why the scheme cannot be turned into CRDs.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -61,18 +58,6 @@ pub enum SchemeError {
         /// kube's message.
         message: String,
     },
-}
-
-/// The schema schemars produces for `K` with kube's settings, before kube's structural rewriting.
-pub(crate) fn raw_schema<K: JsonSchema>() -> serde_json::Value {
-    let generator = SchemaSettings::openapi3()
-        .with(|s| {
-            s.inline_subschemas = true;
-            s.meta_schema = None;
-        })
-        .with_transform(AddNullable::default())
-        .into_generator();
-    serde_json::to_value(generator.into_root_schema_for::<K>()).unwrap_or_default()
 }
 
 fn label(t: &ApiType) -> String {
@@ -202,15 +187,27 @@ pub(crate) fn merge(types: &[&ApiType]) -> Result<CustomResourceDefinition, Sche
     Ok(merged)
 }
 
-/// Every CRD of the scheme, sorted by CRD name; the first error found otherwise.
-pub fn crds() -> Result<Vec<CustomResourceDefinition>, SchemeError> {
-    let mut groups: BTreeMap<(&str, &str), Vec<&ApiType>> = BTreeMap::new();
+/// The (group, kind) a CRD of the scheme is keyed by.
+pub type GroupKind = (&'static str, &'static str);
+
+/// The CRD of every kind of the scheme on its own, keyed by (group, kind): the CRD, or why it
+/// cannot be built (so one broken kind does not hide the others).
+pub fn crds_each() -> Vec<(GroupKind, Result<CustomResourceDefinition, SchemeError>)> {
+    let mut groups: BTreeMap<GroupKind, Vec<&ApiType>> = BTreeMap::new();
     for t in api_types() {
         groups.entry((t.group(), t.kind())).or_default().push(t);
     }
-    let mut out = groups
-        .values()
-        .map(|types| merge(types))
+    groups
+        .into_iter()
+        .map(|(key, types)| (key, merge(&types)))
+        .collect()
+}
+
+/// Every CRD of the scheme, sorted by CRD name; the first error found otherwise.
+pub fn crds() -> Result<Vec<CustomResourceDefinition>, SchemeError> {
+    let mut out = crds_each()
+        .into_iter()
+        .map(|(_, crd)| crd)
         .collect::<Result<Vec<_>, _>>()?;
     out.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
     Ok(out)

@@ -60,9 +60,6 @@ fn sub<'a>(schema: &'a mut Map<String, Value>, key: &str) -> &'a mut Map<String,
 pub fn apply(schema: &mut Map<String, Value>, patch: &Map<String, Value>) {
     let target = target(schema);
     // Reshaping keys first, so that keywords written next to them survive.
-    if let Some(Value::String(tag)) = patch.get("@tagged_union") {
-        tagged_union(target, tag);
-    }
     let reshaping = ["@int_or_string", "@schemaless", "@embedded_resource"];
     let ordered = patch
         .iter()
@@ -92,18 +89,11 @@ pub fn apply(schema: &mut Map<String, Value>, patch: &Map<String, Value>) {
                     )
                 });
                 target.insert("x-kubernetes-int-or-string".into(), true.into());
-                target.insert(
-                    "anyOf".into(),
-                    json!([{"type": "integer"}, {"type": "string"}]),
-                );
             }
             "@schemaless" if value == &Value::Bool(true) => {
-                target.retain(|k, _| {
-                    matches!(
-                        k.as_str(),
-                        "description" | "title" | "x-kubernetes-preserve-unknown-fields"
-                    )
-                });
+                // No schema: the data is kept as it is (the server would prune it otherwise).
+                target.retain(|k, _| matches!(k.as_str(), "description" | "title"));
+                target.insert("x-kubernetes-preserve-unknown-fields".into(), true.into());
             }
             "@embedded_resource" if value == &Value::Bool(true) => {
                 target.insert("x-kubernetes-embedded-resource".into(), true.into());
@@ -118,150 +108,15 @@ pub fn apply(schema: &mut Map<String, Value>, patch: &Map<String, Value>) {
                     rules.extend(new.iter().cloned());
                 }
             }
+            "nullable" => {
+                // Marked, so the structural rewrite tells it from the `nullable` of an `Option`.
+                target.insert(key.clone(), value.clone());
+                target.insert(crate::shapes::EXPLICIT_NULLABLE.into(), value.clone());
+            }
             k if k.starts_with('@') => {}
             _ => {
                 target.insert(key.clone(), value.clone());
             }
-        }
-    }
-}
-
-fn single_value(schema: &Value) -> Option<Value> {
-    if let Some(c) = schema.get("const") {
-        return Some(c.clone());
-    }
-    match schema.get("enum") {
-        Some(Value::Array(values)) if values.len() == 1 => Some(values[0].clone()),
-        _ => None,
-    }
-}
-
-/// Merges the schemas one property has in several variants: identical schemas stay, objects
-/// merge their properties (a field is required only where every variant requires it).
-fn merge_property(a: &Value, b: &Value) -> Option<Value> {
-    if a == b {
-        return Some(a.clone());
-    }
-    let (Some(ao), Some(bo)) = (a.as_object(), b.as_object()) else {
-        return None;
-    };
-    let (Some(ap), Some(bp)) = (
-        ao.get("properties").and_then(Value::as_object),
-        bo.get("properties").and_then(Value::as_object),
-    ) else {
-        return None;
-    };
-    let mut props = ap.clone();
-    for (name, schema) in bp {
-        let merged = match props.get(name) {
-            Some(existing) => merge_property(existing, schema)?,
-            None => schema.clone(),
-        };
-        props.insert(name.clone(), merged);
-    }
-    let required = |o: &Map<String, Value>| -> Vec<Value> {
-        o.get("required")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-    };
-    let common: Vec<Value> = required(ao)
-        .into_iter()
-        .filter(|r| required(bo).contains(r))
-        .collect();
-    let mut out = ao.clone();
-    out.insert("properties".into(), Value::Object(props));
-    if common.is_empty() {
-        out.remove("required");
-    } else {
-        out.insert("required".into(), Value::Array(common));
-    }
-    Some(Value::Object(out))
-}
-
-/// Rewrites an internally or adjacently tagged enum (`oneOf` of objects that share the tag
-/// property with one value each) into one structural object: properties merged, the tag an
-/// enum of every variant's value, and each variant's required fields as a CEL rule keyed on
-/// the tag. Leaves the schema unchanged when variants disagree on a field's type (the
-/// structural check then explains).
-fn tagged_union(schema: &mut Map<String, Value>, tag: &str) {
-    let Some(Value::Array(branches)) = schema.get("oneOf").or_else(|| schema.get("anyOf")) else {
-        return;
-    };
-    let mut properties = Map::new();
-    let mut tags = Vec::new();
-    let mut rules = Vec::new();
-    for branch in branches {
-        let Some(props) = branch.get("properties").and_then(Value::as_object) else {
-            return;
-        };
-        let Some(tag_value) = props.get(tag).and_then(single_value) else {
-            return;
-        };
-        let Some(tag_str) = tag_value.as_str() else {
-            return;
-        };
-        for (name, prop) in props {
-            if name == tag {
-                continue;
-            }
-            let merged = match properties.get(name) {
-                Some(existing) => match merge_property(existing, prop) {
-                    Some(m) => m,
-                    None => return,
-                },
-                None => prop.clone(),
-            };
-            properties.insert(name.clone(), merged);
-        }
-        let required: Vec<String> = branch
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| {
-                r.iter()
-                    .filter_map(Value::as_str)
-                    .filter(|r| *r != tag)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default();
-        if !required.is_empty() {
-            let has = required
-                .iter()
-                .map(|r| format!("has(self.{r})"))
-                .collect::<Vec<_>>()
-                .join(" && ");
-            let names = required
-                .iter()
-                .map(|r| format!("`{r}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            rules.push(json!({
-                "rule": format!("self.{tag} != '{tag_str}' || ({has})"),
-                "message": format!("{names} required when {tag} is {tag_str}"),
-            }));
-        }
-        tags.push(tag_value);
-    }
-    let mut tag_schema = json!({"type": "string", "enum": tags});
-    if let Some(description) = branches
-        .first()
-        .and_then(|b| b.pointer(&format!("/properties/{tag}/description")))
-    {
-        tag_schema["description"] = description.clone();
-    }
-    properties.insert(tag.to_string(), tag_schema);
-    schema.remove("oneOf");
-    schema.remove("anyOf");
-    schema.insert("type".into(), "object".into());
-    schema.insert("properties".into(), Value::Object(properties));
-    schema.insert("required".into(), json!([tag]));
-    if !rules.is_empty() {
-        let existing = schema
-            .entry("x-kubernetes-validations")
-            .or_insert_with(|| json!([]));
-        if let Value::Array(existing) = existing {
-            existing.extend(rules);
         }
     }
 }
@@ -302,32 +157,6 @@ mod tests {
     }
 
     #[test]
-    fn internally_tagged_enums_become_one_object_with_rules() {
-        let out = run(
-            json!({"description": "d", "oneOf": [
-                {"type": "object", "properties": {"type": {"type": "string", "const": "Git"}, "url": {"type": "string"}}, "required": ["type", "url"]},
-                {"type": "object", "properties": {"type": {"type": "string", "const": "Empty"}}, "required": ["type"]}
-            ]}),
-            r#"{"@tagged_union": "type"}"#,
-        );
-        assert_eq!(
-            out,
-            json!({"description": "d", "type": "object", "required": ["type"],
-                "properties": {"type": {"type": "string", "enum": ["Git", "Empty"]}, "url": {"type": "string"}},
-                "x-kubernetes-validations": [{"rule": "self.type != 'Git' || (has(self.url))", "message": "`url` required when type is Git"}]})
-        );
-        // Conflicting field types: unchanged, for the structural check to explain.
-        let conflicting = json!({"oneOf": [
-            {"properties": {"kind": {"const": "A"}, "spec": {"type": "string"}}},
-            {"properties": {"kind": {"const": "B"}, "spec": {"type": "integer"}}}
-        ]});
-        assert_eq!(
-            run(conflicting.clone(), r#"{"@tagged_union": "kind"}"#),
-            conflicting
-        );
-    }
-
-    #[test]
     fn items_values_and_reshaping_keys() {
         let out = run(
             json!({"type": "array", "items": {"type": "string"}}),
@@ -351,7 +180,7 @@ mod tests {
         );
         assert_eq!(
             out,
-            json!({"description": "d", "x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}]})
+            json!({"description": "d", "x-kubernetes-int-or-string": true})
         );
         let out = run(json!(true), r#"{"@embedded_resource": true}"#);
         assert_eq!(
@@ -360,7 +189,7 @@ mod tests {
         );
         let out = run(
             json!({"type": "object", "properties": {"a": {}}, "description": "d"}),
-            r#"{"@schemaless": true, "x-kubernetes-preserve-unknown-fields": true}"#,
+            r#"{"@schemaless": true}"#,
         );
         assert_eq!(
             out,

@@ -6,9 +6,76 @@ pub use schemars;
 pub use serde_json;
 
 pub use super::patch::SchemaPatch;
+pub use crate::shapes::schemars_for_crds;
 
 /// The serialized field names of a struct annotated with `#[kubeforge::api]` or
 /// `#[kubeforge::schema]`; list map keys are checked against it at compile time.
+///
+/// A list map key must name a serialized field of the item type:
+///
+/// ```
+/// # use kube::CustomResource;
+/// # use schemars::JsonSchema;
+/// # use serde::{Deserialize, Serialize};
+/// #[kubeforge::schema]
+/// #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+/// pub struct Port {
+///     pub name: String,
+///     pub port: i32,
+/// }
+///
+/// #[kubeforge::api]
+/// #[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
+/// #[kube(group = "ui.example.com", version = "v1", kind = "Thing")]
+/// pub struct ThingSpec {
+///     #[kubeforge(list_map_keys = ["name"])]
+///     pub ports: Vec<Port>,
+/// }
+/// ```
+///
+/// The same type with a key that is not a field fails to compile, evaluating the check
+/// (`list_map_keys: `protocol` is not a field of `Port``, at the key):
+///
+/// ```compile_fail,E0080
+/// # use kube::CustomResource;
+/// # use schemars::JsonSchema;
+/// # use serde::{Deserialize, Serialize};
+/// #[kubeforge::schema]
+/// #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+/// pub struct Port {
+///     pub name: String,
+///     pub port: i32,
+/// }
+///
+/// #[kubeforge::api]
+/// #[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
+/// #[kube(group = "ui.example.com", version = "v1", kind = "Thing")]
+/// pub struct ThingSpec {
+///     #[kubeforge(list_map_keys = ["protocol"])]
+///     pub ports: Vec<Port>,
+/// }
+/// ```
+///
+/// and so does an item type without `#[kubeforge::schema]`, which has no field list
+/// (`` `Port` has no kubeforge field list ``, at the field's type):
+///
+/// ```compile_fail,E0277
+/// # use kube::CustomResource;
+/// # use schemars::JsonSchema;
+/// # use serde::{Deserialize, Serialize};
+/// #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+/// pub struct Port {
+///     pub name: String,
+/// }
+///
+/// #[kubeforge::api]
+/// #[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
+/// #[kube(group = "ui.example.com", version = "v1", kind = "Thing")]
+/// pub struct ThingSpec {
+///     #[kubeforge(list_map_keys = ["name"])]
+///     pub ports: Vec<Port>,
+/// }
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no kubeforge field list",
     label = "list_map_keys need the item type to carry #[kubeforge::schema]",

@@ -14,10 +14,17 @@ use std::{convert::Infallible, time::Duration};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio_util::sync::CancellationToken;
 
-use crate::Error;
-
 /// The error a connection ends with (I/O, protocol or timeout).
 pub type ConnectionError = Box<dyn std::error::Error + Send + Sync>;
+
+/// `--enable-http2` was given to an operator built without the crate's `http2` feature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "--enable-http2 was given, but this operator was built without HTTP/2 support; \
+     fix: enable the `http2` feature of the kubeforge dependency in Cargo.toml \
+     (kubeforge = {{ ..., features = [\"http2\"] }}), or drop --enable-http2"
+)]
+pub struct Http2Unavailable;
 
 /// Which HTTP versions a server speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -33,7 +40,7 @@ pub enum HttpVersions {
 impl HttpVersions {
     /// The versions for the `--enable-http2` flag. Asking for HTTP/2 from a build without the
     /// `http2` cargo feature is an error that says how to enable it.
-    pub fn from_flag(enable_http2: bool) -> Result<Self, Error> {
+    pub fn from_flag(enable_http2: bool) -> Result<Self, Http2Unavailable> {
         if !enable_http2 {
             return Ok(HttpVersions::Http1Only);
         }
@@ -43,12 +50,7 @@ impl HttpVersions {
         }
         #[cfg(not(feature = "http2"))]
         {
-            Err(Error::Config(
-                "--enable-http2 was given, but this operator was built without HTTP/2 support; \
-                 fix: enable the `http2` feature of the kubeforge dependency in Cargo.toml \
-                 (kubeforge = { ..., features = [\"http2\"] }), or drop --enable-http2"
-                    .into(),
-            ))
+            Err(Http2Unavailable)
         }
     }
 

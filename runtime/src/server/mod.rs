@@ -38,9 +38,10 @@ pub fn parse_bind_address(address: &str) -> Result<Option<SocketAddr>, Error> {
     } else {
         address.to_string()
     };
-    full.parse()
-        .map(Some)
-        .map_err(|e| Error::Config(format!("bind address {address:?}: {e}")))
+    full.parse().map(Some).map_err(|source| Error::BindAddress {
+        address: address.to_string(),
+        source,
+    })
 }
 
 /// A plain-text response.

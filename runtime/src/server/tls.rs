@@ -3,7 +3,10 @@
 //! server speaks ([`HttpVersions`]).
 
 use rustls::{ConfigBuilder, ServerConfig, server::WantsServerCert};
-use rustls_pki_types::{CertificateDer, PrivateKeyDer, pem::PemObject};
+use rustls_pki_types::{
+    CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer,
+    pem::{self, PemObject},
+};
 use std::{
     path::{Path, PathBuf},
     sync::Arc,
@@ -17,15 +20,23 @@ use crate::Error;
 pub(crate) type Pair = (Vec<CertificateDer<'static>>, PrivateKeyDer<'static>);
 
 /// Reads `tls.crt` and `tls.key` (PEM, as cert-manager writes them) from `dir`; an error
-/// names the file and what is wrong with it. The metrics and webhook servers both load
-/// their certificates through it.
-pub(crate) fn read_pair(dir: &Path) -> Result<Pair, (PathBuf, String)> {
+/// names the file and what is wrong with it (a file without a certificate or key is
+/// [`pem::Error::NoItemsFound`]). The metrics and webhook servers both load their certificates
+/// through it.
+pub(crate) fn read_pair(dir: &Path) -> Result<Pair, (PathBuf, pem::Error)> {
     let cert_file = dir.join("tls.crt");
     let key_file = dir.join("tls.key");
     let certs = CertificateDer::pem_file_iter(&cert_file)
         .and_then(|it| it.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| (cert_file.clone(), e.to_string()))?;
-    let key = PrivateKeyDer::from_pem_file(&key_file).map_err(|e| (key_file, e.to_string()))?;
+        .and_then(|certs| {
+            if certs.is_empty() {
+                Err(pem::Error::NoItemsFound)
+            } else {
+                Ok(certs)
+            }
+        })
+        .map_err(|e| (cert_file, e))?;
+    let key = PrivateKeyDer::from_pem_file(&key_file).map_err(|e| (key_file, e))?;
     Ok((certs, key))
 }
 
@@ -43,7 +54,7 @@ pub(crate) fn config_builder() -> Result<ConfigBuilder<ServerConfig, WantsServer
 /// A TLS acceptor serving `tls.crt` and `tls.key` from `dir`.
 pub fn from_dir(dir: &Path, versions: HttpVersions) -> Result<TlsAcceptor, Error> {
     let (certs, key) =
-        read_pair(dir).map_err(|(file, e)| Error::Tls(format!("{}: {e}", file.display())))?;
+        read_pair(dir).map_err(|(path, source)| Error::Certificate { path, source })?;
     acceptor(certs, key, versions)
 }
 
@@ -52,9 +63,8 @@ pub fn from_dir(dir: &Path, versions: HttpVersions) -> Result<TlsAcceptor, Error
 pub fn self_signed(versions: HttpVersions) -> Result<TlsAcceptor, Error> {
     let generated =
         rcgen::generate_simple_self_signed(vec!["localhost".to_string(), "127.0.0.1".to_string()])
-            .map_err(|e| Error::Tls(e.to_string()))?;
-    let key = PrivateKeyDer::try_from(generated.signing_key.serialize_der())
-        .map_err(|e| Error::Tls(e.to_string()))?;
+            .map_err(Error::SelfSigned)?;
+    let key = PrivatePkcs8KeyDer::from(generated.signing_key.serialize_der()).into();
     acceptor(vec![generated.cert.der().clone()], key, versions)
 }
 
@@ -65,7 +75,7 @@ fn acceptor(
 ) -> Result<TlsAcceptor, Error> {
     let mut config = config_builder()
         .and_then(|b| b.with_single_cert(certs, key))
-        .map_err(|e| Error::Tls(e.to_string()))?;
+        .map_err(Error::Tls)?;
     config.alpn_protocols = versions.alpn_protocols();
     Ok(TlsAcceptor::from(Arc::new(config)))
 }

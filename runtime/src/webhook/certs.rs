@@ -46,16 +46,13 @@ fn stamp(dir: &Path) -> Stamp {
 
 fn load(dir: &Path) -> Result<Arc<CertifiedKey>, WebhookError> {
     let (certs, key) = crate::server::tls::read_pair(dir)
-        .map_err(|(path, message)| WebhookError::Certificate { path, message })?;
-    if certs.is_empty() {
-        return Err(WebhookError::Certificate {
-            path: dir.join(CERT_FILE),
-            message: "no certificate in the file".into(),
-        });
-    }
+        .map_err(|(path, source)| WebhookError::Certificate { path, source })?;
     let provider = rustls::crypto::ring::default_provider();
-    let certified = CertifiedKey::from_der(certs, key, &provider)
-        .map_err(|e| WebhookError::Tls(format!("{}: {e}", dir.display())))?;
+    let certified =
+        CertifiedKey::from_der(certs, key, &provider).map_err(|source| WebhookError::Tls {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
     Ok(Arc::new(certified))
 }
 
@@ -127,7 +124,7 @@ pub struct SelfSigned {
 /// existing files through a rename so a watching server never reads half a file. For local
 /// runs and tests; in a cluster cert-manager provides the files.
 pub fn generate_self_signed(dir: &Path, hosts: &[&str]) -> Result<SelfSigned, WebhookError> {
-    let err = |e: rcgen::Error| WebhookError::Generate(e.to_string());
+    let err = WebhookError::Generate;
     let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).map_err(err)?;
     ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
     ca_params
@@ -149,8 +146,10 @@ pub fn generate_self_signed(dir: &Path, hosts: &[&str]) -> Result<SelfSigned, We
     );
     let key = rcgen::KeyPair::generate().map_err(err)?;
     let cert = params.signed_by(&key, &ca).map_err(err)?;
-    fs::create_dir_all(dir)
-        .map_err(|e| WebhookError::Generate(format!("{}: {e}", dir.display())))?;
+    fs::create_dir_all(dir).map_err(|source| WebhookError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let ca_pem = ca.pem();
     for (name, contents) in [
         (CA_FILE, ca_pem.as_str()),
@@ -166,5 +165,8 @@ fn write_atomically(path: &Path, contents: &str) -> Result<(), WebhookError> {
     let tmp = path.with_extension("tmp");
     fs::write(&tmp, contents)
         .and_then(|()| fs::rename(&tmp, path))
-        .map_err(|e| WebhookError::Generate(format!("{}: {e}", path.display())))
+        .map_err(|source| WebhookError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
 }

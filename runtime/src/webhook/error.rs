@@ -6,19 +6,36 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum WebhookError {
     /// A certificate or key file could not be read or parsed.
-    #[error("webhook certificate {path}: {message}")]
+    #[error("webhook certificate {path}: {source}")]
     Certificate {
         /// The file that failed.
         path: PathBuf,
         /// What was wrong with it.
-        message: String,
+        #[source]
+        source: rustls_pki_types::pem::Error,
     },
-    /// The certificate and key do not form a usable pair, or TLS could not be configured.
-    #[error("webhook TLS setup failed: {0}")]
-    Tls(String),
-    /// A self-signed certificate could not be generated or written.
+    /// The certificate and key in `dir` do not form a usable pair, or TLS could not be
+    /// configured.
+    #[error("webhook TLS setup failed for {}: {source}", dir.display())]
+    Tls {
+        /// The certificate directory.
+        dir: PathBuf,
+        /// What rustls refused.
+        #[source]
+        source: rustls::Error,
+    },
+    /// A self-signed certificate could not be generated.
     #[error("generating a webhook certificate failed: {0}")]
-    Generate(String),
+    Generate(#[source] rcgen::Error),
+    /// A generated certificate could not be written.
+    #[error("writing the webhook certificate {path}: {source}")]
+    Write {
+        /// The file or directory that could not be written.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The server could not listen on its address.
     #[error("webhook server could not listen on {address}: {source}")]
     Bind {
@@ -28,9 +45,9 @@ pub enum WebhookError {
         #[source]
         source: std::io::Error,
     },
-    /// The options ask for something this build cannot do (HTTP/2 without the `http2` feature).
-    #[error("webhook server options: {0}")]
-    Options(String),
+    /// The options ask for HTTP/2, which this build cannot do (no `http2` feature).
+    #[error(transparent)]
+    Http2Unavailable(#[from] crate::server::conn::Http2Unavailable),
     /// Two handlers were registered for the same path.
     #[error("two webhooks registered for path {0}")]
     DuplicatePath(String),
@@ -49,13 +66,4 @@ pub enum WebhookError {
         "the CRD {0} is not installed in the API server: install the CRDs first (`make install`, or TestEnv::builder().crds_from_dir(\"config/crd/bases\"))"
     )]
     CrdMissing(String),
-}
-
-impl From<WebhookError> for crate::Error {
-    fn from(e: WebhookError) -> Self {
-        crate::Error::Runnable {
-            name: "webhook-server".into(),
-            message: e.to_string(),
-        }
-    }
 }

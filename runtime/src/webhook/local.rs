@@ -237,7 +237,7 @@ fn fresh_dir() -> PathBuf {
     std::env::temp_dir().join(format!(
         "kubeforge-webhook-{}-{:016x}",
         std::process::id(),
-        rand::random::<u64>()
+        fastrand::u64(..)
     ))
 }
 

@@ -62,16 +62,22 @@ pub use server::{
 pub use setup::add_to_manager;
 
 /// The webhook server runs as a manager runnable on every replica (not only the leader: the
-/// API server calls any ready endpoint), stopping when the manager shuts down.
-impl From<WebhookServer> for crate::Runnable {
-    fn from(server: WebhookServer) -> Self {
-        crate::Runnable::new("webhook-server", false, move |context| {
-            Box::pin(async move {
-                server
-                    .run(context.shutdown.cancelled_owned())
-                    .await
-                    .map_err(Into::into)
-            })
+/// API server calls any ready endpoint), in the [webhooks group](crate::manager::RunnableGroup::Webhooks)
+/// (before the caches, which may need its conversions), stopping when the manager shuts down.
+impl crate::Runnable for WebhookServer {
+    fn name(&self) -> &str {
+        "webhook-server"
+    }
+    fn group(&self) -> crate::manager::RunnableGroup {
+        crate::manager::RunnableGroup::Webhooks
+    }
+    fn start(
+        self: Box<Self>,
+        context: crate::manager::RunContext,
+    ) -> futures::future::BoxFuture<'static, Result<(), crate::error::BoxError>> {
+        Box::pin(async move {
+            self.run(context.shutdown.cancelled_owned()).await?;
+            Ok(())
         })
     }
 }

@@ -1,13 +1,21 @@
-//! AdmissionReview v1 in and out: parses the request part the handlers need, runs a typed
-//! [`Defaulter`] or [`Validator`] on it, and renders the response review (same `uid`,
-//! `allowed`, `status {code, message, reason}`, `warnings`, and for mutations
-//! `patchType: JSONPatch` with the base64 patch).
+//! AdmissionReview in and out, on kube's wire types ([`kube::core::admission`]): parses the
+//! review into an [`AdmissionRequest`], runs a typed [`Defaulter`] or [`Validator`] on its
+//! objects, and answers with an [`AdmissionResponse`] for the same `uid` (`allowed`,
+//! `status {code, message, reason}`, `warnings`, and for mutations a JSON patch).
+//!
+//! What kubeforge adds to kube's types: the typed decoding of the request's objects, the patch
+//! computed from what the defaulter changed ([`super::patch`]), HTTP-style status codes and
+//! reasons on refusals, and the patch written as Go writes a `[]byte` (base64), see [`render`].
 
 use std::{panic::AssertUnwindSafe, sync::Arc};
 
 use futures::{FutureExt, future::BoxFuture};
-use kube::core::{Resource, admission::Operation};
-use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use k8s_openapi::ByteString;
+use kube::core::{
+    DynamicObject, Resource, TypeMeta,
+    admission::{AdmissionRequest, AdmissionResponse, AdmissionReview, Operation},
+};
+use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
 use super::{
@@ -30,169 +38,144 @@ impl<K> WebhookObject for K where
 /// The accepted `apiVersion`s of an AdmissionReview (the response uses the request's).
 const API_VERSIONS: [&str; 2] = ["admission.k8s.io/v1", "admission.k8s.io/v1beta1"];
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ReviewIn {
-    #[serde(default)]
-    api_version: String,
-    #[serde(default)]
-    kind: String,
-    request: Option<RequestIn>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RequestIn {
-    uid: String,
-    operation: Operation,
-    #[serde(default)]
-    object: Option<Value>,
-    #[serde(default)]
-    old_object: Option<Value>,
-}
-
-/// The parts of an admission request a handler works on.
-pub(crate) struct AdmissionInput {
-    api_version: String,
-    uid: String,
-    operation: Operation,
-    object: Option<Value>,
-    old_object: Option<Value>,
-}
+/// An admission request whose objects are still untyped.
+pub(crate) type Request = AdmissionRequest<DynamicObject>;
 
 /// Parses a request body; the error is the message of the 400 answer.
-pub(crate) fn parse(body: &[u8]) -> Result<AdmissionInput, String> {
-    let review: ReviewIn =
+pub(crate) fn parse(body: &[u8]) -> Result<Request, String> {
+    let review: AdmissionReview<DynamicObject> =
         serde_json::from_slice(body).map_err(|e| format!("malformed AdmissionReview: {e}"))?;
-    if review.kind != "AdmissionReview" || !API_VERSIONS.contains(&review.api_version.as_str()) {
+    if review.types.kind != "AdmissionReview"
+        || !API_VERSIONS.contains(&review.types.api_version.as_str())
+    {
         return Err(format!(
             "expected kind AdmissionReview of apiVersion admission.k8s.io/v1, got kind {:?} of apiVersion {:?}",
-            review.kind, review.api_version
+            review.types.kind, review.types.api_version
         ));
     }
-    let request = review
-        .request
-        .ok_or_else(|| "the AdmissionReview has no request".to_string())?;
-    Ok(AdmissionInput {
-        api_version: review.api_version,
-        uid: request.uid,
-        operation: request.operation,
-        object: request.object.filter(|o| !o.is_null()),
-        old_object: request.old_object.filter(|o| !o.is_null()),
-    })
+    review
+        .try_into()
+        .map_err(|_| "the AdmissionReview has no request".to_string())
 }
 
 /// What a handler decided.
-pub(crate) struct Outcome {
-    allowed: bool,
-    code: u16,
-    message: String,
-    warnings: Warnings,
-    patch: Option<json_patch::Patch>,
+pub(crate) enum Outcome {
+    /// Allowed, with warnings and, for a defaulter that changed something, the patch.
+    Allowed {
+        warnings: Warnings,
+        patch: Option<json_patch::Patch>,
+    },
+    /// Refused by the handler.
+    Denied(Denied),
+    /// Refused because the request could not be handled (`code` 400 or 500).
+    Error { code: u16, message: String },
 }
 
 impl Outcome {
     fn allowed(warnings: Warnings) -> Self {
-        Outcome {
-            allowed: true,
-            code: 200,
-            message: String::new(),
+        Outcome::Allowed {
             warnings,
             patch: None,
         }
     }
 
-    fn denied(denied: Denied) -> Self {
-        Outcome {
-            allowed: false,
-            code: denied.code,
-            message: denied.reason,
-            warnings: denied.warnings,
-            patch: None,
-        }
-    }
-
-    /// A refusal because the request could not be handled (`code` 400 or 500).
-    pub(crate) fn error(code: u16, message: impl Into<String>) -> Self {
-        Outcome {
-            allowed: false,
+    fn error(code: u16, message: impl Into<String>) -> Self {
+        Outcome::Error {
             code,
             message: message.into(),
-            warnings: Vec::new(),
-            patch: None,
         }
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ReviewOut<'a> {
-    api_version: &'a str,
-    kind: &'static str,
-    response: ResponseOut<'a>,
+/// A refusal: `allowed: false`, the code, its reason (`Forbidden`, `Invalid`...) and message.
+fn refuse(mut response: AdmissionResponse, code: u16, message: String) -> AdmissionResponse {
+    response = response.deny(message);
+    response.result.code = code;
+    response.result.reason = status_reason(code).to_string();
+    response
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ResponseOut<'a> {
-    uid: &'a str,
-    allowed: bool,
-    status: StatusOut<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    patch: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    patch_type: Option<&'static str>,
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    warnings: &'a [String],
-}
-
-#[derive(Serialize)]
-struct StatusOut<'a> {
-    code: u16,
-    #[serde(skip_serializing_if = "str::is_empty")]
-    message: &'a str,
-    #[serde(skip_serializing_if = "str::is_empty")]
-    reason: &'static str,
-}
-
-/// Renders the response review for `uid` (empty when the request could not be read).
-pub(crate) fn render(api_version: &str, uid: &str, outcome: &Outcome) -> Vec<u8> {
-    let patch = outcome
-        .patch
-        .as_ref()
-        .filter(|p| !p.0.is_empty())
-        .map(|p| patch::base64(&serde_json::to_vec(p).expect("a JSON patch serializes")));
-    let review = ReviewOut {
-        api_version,
-        kind: "AdmissionReview",
-        response: ResponseOut {
-            uid,
-            allowed: outcome.allowed,
-            status: StatusOut {
-                code: outcome.code,
-                message: &outcome.message,
-                reason: if outcome.allowed {
-                    ""
-                } else {
-                    status_reason(outcome.code)
+/// The answer to `request`: kube's response for it, with the outcome filled in.
+fn respond(request: &Request, outcome: Outcome) -> AdmissionResponse {
+    let response = AdmissionResponse::from(request);
+    let (mut response, warnings) = match outcome {
+        Outcome::Allowed { warnings, patch } => {
+            let mut allowed = response;
+            // controller-runtime answers an allowed request with status code 200.
+            allowed.result.code = 200;
+            match patch.filter(|p| !p.0.is_empty()) {
+                None => (allowed, warnings),
+                Some(patch) => match allowed.with_patch(patch) {
+                    Ok(patched) => (patched, warnings),
+                    Err(e) => (
+                        refuse(
+                            AdmissionResponse::from(request),
+                            500,
+                            format!("cannot encode the patch: {e}"),
+                        ),
+                        Vec::new(),
+                    ),
                 },
-            },
-            patch_type: patch.as_ref().map(|_| "JSONPatch"),
+            }
+        }
+        Outcome::Denied(denied) => (
+            refuse(response, denied.code, denied.reason),
+            denied.warnings,
+        ),
+        Outcome::Error { code, message } => (refuse(response, code, message), Vec::new()),
+    };
+    response.warnings = (!warnings.is_empty()).then_some(warnings);
+    response
+}
+
+/// The review as written on the wire. kube's [`AdmissionResponse::patch`] is a `Vec<u8>`,
+/// which serde writes as an array of numbers; Go's `[]byte`, what controller-runtime sends and
+/// API servers document, is a base64 string, so the patch is written beside the rest that way.
+#[derive(Serialize)]
+struct Wire<'a> {
+    #[serde(flatten)]
+    types: &'a TypeMeta,
+    response: WireResponse<'a>,
+}
+
+#[derive(Serialize)]
+struct WireResponse<'a> {
+    #[serde(flatten)]
+    response: &'a AdmissionResponse,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    patch: Option<ByteString>,
+}
+
+/// Serializes `response` as an AdmissionReview (the request's `apiVersion`, `kind`).
+pub(crate) fn render(mut response: AdmissionResponse) -> Vec<u8> {
+    let patch = response.patch.take().map(ByteString);
+    let wire = Wire {
+        types: &response.types,
+        response: WireResponse {
+            response: &response,
             patch,
-            warnings: &outcome.warnings,
         },
     };
-    serde_json::to_vec(&review).expect("an AdmissionReview serializes")
+    serde_json::to_vec(&wire).expect("an AdmissionReview serializes")
 }
 
-/// Renders the answer to a review that could not be read (HTTP 400 bodies).
+/// Renders the answer to a review that could not be read (HTTP 400 bodies): no `uid`.
 pub(crate) fn render_error(code: u16, message: &str) -> Vec<u8> {
-    render(API_VERSIONS[0], "", &Outcome::error(code, message))
+    let mut response = AdmissionResponse::invalid(message);
+    response.result.code = code;
+    response.result.reason = status_reason(code).to_string();
+    render(response)
 }
 
 /// A type-erased admission handler: one registered defaulter or validator.
 pub(crate) type AdmissionHandler =
-    Arc<dyn Fn(AdmissionInput) -> BoxFuture<'static, Vec<u8>> + Send + Sync>;
+    Arc<dyn Fn(Request) -> BoxFuture<'static, Vec<u8>> + Send + Sync>;
+
+/// The object as sent, as JSON (what the defaulting patch is computed against).
+fn raw(obj: &DynamicObject) -> Result<Value, Outcome> {
+    serde_json::to_value(obj)
+        .map_err(|e| Outcome::error(400, format!("cannot read the object: {e}")))
+}
 
 fn decode<K: WebhookObject>(value: &Value, what: &str) -> Result<K, Outcome> {
     K::deserialize(value).map_err(|e| {
@@ -201,6 +184,10 @@ fn decode<K: WebhookObject>(value: &Value, what: &str) -> Result<K, Outcome> {
             format!("cannot decode {what} as {}: {e}", K::kind(&())),
         )
     })
+}
+
+fn typed<K: WebhookObject>(obj: &DynamicObject, what: &str) -> Result<K, Outcome> {
+    decode(&raw(obj)?, what)
 }
 
 /// Runs `work` (user code), turning a panic into a 500 refusal rather than a dropped connection.
@@ -216,15 +203,16 @@ async fn guarded(work: impl Future<Output = Outcome> + Send) -> Outcome {
 
 fn handler<F, Fut>(run: F) -> AdmissionHandler
 where
-    F: Fn(Operation, Option<Value>, Option<Value>) -> Fut + Send + Sync + 'static,
+    F: Fn(Operation, Option<DynamicObject>, Option<DynamicObject>) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Outcome> + Send + 'static,
 {
     let run = Arc::new(run);
-    Arc::new(move |input: AdmissionInput| {
+    Arc::new(move |mut request: Request| {
         let run = run.clone();
         Box::pin(async move {
-            let outcome = guarded(run(input.operation, input.object, input.old_object)).await;
-            render(&input.api_version, &input.uid, &outcome)
+            let (object, old) = (request.object.take(), request.old_object.take());
+            let outcome = guarded(run(request.operation.clone(), object, old)).await;
+            render(respond(&request, outcome))
         })
     })
 }
@@ -239,8 +227,12 @@ pub(crate) fn defaulting<K: WebhookObject, D: Defaulter<K>>(defaulter: D) -> Adm
             if !matches!(operation, Operation::Create | Operation::Update) {
                 return Outcome::allowed(Vec::new());
             }
-            let Some(raw) = object else {
+            let Some(object) = object else {
                 return Outcome::error(400, "the admission request has no object");
+            };
+            let raw = match raw(&object) {
+                Ok(raw) => raw,
+                Err(outcome) => return outcome,
             };
             let mut obj: K = match decode(&raw, "object") {
                 Ok(obj) => obj,
@@ -248,12 +240,12 @@ pub(crate) fn defaulting<K: WebhookObject, D: Defaulter<K>>(defaulter: D) -> Adm
             };
             let before = serde_json::to_value(&obj);
             if let Err(denied) = defaulter.default(&mut obj).await {
-                return Outcome::denied(denied);
+                return Outcome::Denied(denied);
             }
             match (before, serde_json::to_value(&obj)) {
-                (Ok(before), Ok(after)) => Outcome {
+                (Ok(before), Ok(after)) => Outcome::Allowed {
+                    warnings: Vec::new(),
                     patch: Some(patch::defaulting_patch(&raw, &before, &after)),
-                    ..Outcome::allowed(Vec::new())
                 },
                 (Err(e), _) | (_, Err(e)) => {
                     Outcome::error(500, format!("cannot encode the defaulted object: {e}"))
@@ -272,17 +264,17 @@ pub(crate) fn validating<K: WebhookObject, V: Validator<K>>(validator: V) -> Adm
         let validator = validator.clone();
         async move {
             let result = match (operation, object, old) {
-                (Operation::Create, Some(obj), _) => match decode::<K>(&obj, "object") {
+                (Operation::Create, Some(obj), _) => match typed::<K>(&obj, "object") {
                     Ok(obj) => validator.validate_create(&obj).await,
                     Err(outcome) => return outcome,
                 },
                 (Operation::Update, Some(new), Some(old)) => {
-                    match (decode::<K>(&old, "oldObject"), decode::<K>(&new, "object")) {
+                    match (typed::<K>(&old, "oldObject"), typed::<K>(&new, "object")) {
                         (Ok(old), Ok(new)) => validator.validate_update(&old, &new).await,
                         (Err(outcome), _) | (_, Err(outcome)) => return outcome,
                     }
                 }
-                (Operation::Delete, _, Some(old)) => match decode::<K>(&old, "oldObject") {
+                (Operation::Delete, _, Some(old)) => match typed::<K>(&old, "oldObject") {
                     Ok(old) => validator.validate_delete(&old).await,
                     Err(outcome) => return outcome,
                 },
@@ -296,7 +288,7 @@ pub(crate) fn validating<K: WebhookObject, V: Validator<K>>(validator: V) -> Adm
             };
             match result {
                 Ok(warnings) => Outcome::allowed(warnings),
-                Err(denied) => Outcome::denied(denied),
+                Err(denied) => Outcome::Denied(denied),
             }
         }
     })

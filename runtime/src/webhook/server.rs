@@ -249,10 +249,12 @@ impl WebhookServer {
     pub async fn bind(self) -> Result<BoundWebhookServer, WebhookError> {
         let certs = CertWatcher::load(&self.options.cert_dir)?;
         let mut config = crate::server::tls::config_builder()
-            .map_err(|e| WebhookError::Tls(e.to_string()))?
+            .map_err(|source| WebhookError::Tls {
+                dir: self.options.cert_dir.clone(),
+                source,
+            })?
             .with_cert_resolver(certs.clone());
-        let versions = HttpVersions::from_flag(self.options.enable_http2)
-            .map_err(|e| WebhookError::Options(e.to_string()))?;
+        let versions = HttpVersions::from_flag(self.options.enable_http2)?;
         config.alpn_protocols = versions.alpn_protocols();
         let address = self.options.bind_address;
         let listener = TcpListener::bind(address)

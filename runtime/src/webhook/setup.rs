@@ -7,7 +7,10 @@ use super::{
     WebhookServerBuilder,
     local::{self, LOCAL_HOSTS},
 };
-use crate::{Manager, ManagerArgs, Runnable};
+use crate::{
+    Manager, ManagerArgs,
+    manager::{RunnableGroup, from_fn},
+};
 
 /// Builds the webhook server from `builder` and the flags and adds it to `manager` (it runs on
 /// every replica, not only the leader).
@@ -46,12 +49,13 @@ pub async fn add_to_manager(
     let installed =
         local::install(&client, &declarations, &local::endpoint(addr, &ca.ca_pem)).await?;
     tracing::info!(address = %addr, "serving webhooks locally");
-    manager.add(Runnable::new("webhook-server", false, move |context| {
-        Box::pin(async move {
+    manager.add(
+        from_fn("webhook-server", move |context| async move {
             bound.serve(context.shutdown.cancelled_owned()).await;
             local::uninstall_quietly(&client, &installed).await;
-            Ok(())
+            Ok::<_, crate::error::BoxError>(())
         })
-    }));
+        .in_group(RunnableGroup::Webhooks),
+    );
     Ok(())
 }

@@ -79,6 +79,14 @@ impl Batch {
         }
     }
 
+    /// Records every change of `later` (which happened after this batch's) on top of this
+    /// batch's, merging per object as [`Batch::record`] does.
+    pub(crate) fn absorb(&mut self, later: Batch) {
+        for entry in later.entries.into_iter().flatten() {
+            self.record(entry);
+        }
+    }
+
     /// Number of objects with a pending change.
     pub(crate) fn len(&self) -> usize {
         self.live

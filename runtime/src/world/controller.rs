@@ -2,8 +2,12 @@
 //! them, call the reconcile function with a snapshot and the batch, retry failures with
 //! backoff, heal with periodic re-lists.
 
+use futures::{
+    FutureExt, StreamExt,
+    stream::{BoxStream, SelectAll},
+};
 use std::{error::Error as StdError, future::Future, sync::Arc, time::Duration};
-use tokio::{sync::mpsc, task::JoinSet, time::Instant};
+use tokio::time::Instant;
 
 use super::{
     changes::{Batch, Changes},
@@ -14,7 +18,7 @@ use super::{
 use crate::{
     cache::{Cache, Kind},
     controller::{RateLimit, RateLimiter, WorkerError, reconcile_id, spawn_guarded},
-    manager::{Manager, RunContext, Runnable},
+    manager::{Manager, RunContext, Runnable, from_fn},
     metrics::ControllerHandles,
 };
 
@@ -139,7 +143,7 @@ impl WorldController {
     /// failed call's changes plus those that arrived since, unless
     /// [terminal](crate::ReconcileError::terminal); panics are caught, counted and retried.
     /// A controller that watches no kind makes the manager stop with an error saying so.
-    pub fn reconcile<Ctx, F, Fut, R, E>(self, reconcile: F, context: Arc<Ctx>) -> Runnable
+    pub fn reconcile<Ctx, F, Fut, R, E>(self, reconcile: F, context: Arc<Ctx>) -> impl Runnable
     where
         Ctx: Send + Sync + 'static,
         F: Fn(Arc<Snapshot>, Changes, Arc<Ctx>) -> Fut + Send + Sync + 'static,
@@ -148,18 +152,16 @@ impl WorldController {
         E: StdError + Send + Sync + 'static,
     {
         let name = self.name.clone();
-        Runnable::new(name, true, move |rc| {
-            Box::pin(async move {
-                if self.kinds.is_empty() {
-                    return Err(crate::Error::Config(format!(
-                        "state-of-world controller {:?} watches no kind: add .watches::<K>() (or a .topology(..) naming kinds) to its builder",
-                        self.name
-                    )));
-                }
-                self.run(reconcile, context, rc).await;
-                Ok(())
-            })
+        from_fn(name, move |rc| async move {
+            if self.kinds.is_empty() {
+                return Err(crate::Error::NoWatchedKinds {
+                    controller: self.name,
+                });
+            }
+            self.run(reconcile, context, rc).await;
+            Ok(())
         })
+        .leader_elected()
     }
 
     async fn run<Ctx, F, Fut, R, E>(self, reconcile: F, context: Arc<Ctx>, rc: RunContext)
@@ -170,16 +172,15 @@ impl WorldController {
         R: Into<Requeue> + Send + 'static,
         E: StdError + Send + Sync + 'static,
     {
-        let (tx, rx) = mpsc::unbounded_channel();
-        // Aborted when dropped: the subscriptions end with the controller.
-        let mut forwarders = JoinSet::new();
+        // One subscription per kind, read by this loop itself: it keeps reading while a
+        // reconcile runs, so the informers never wait for a slow reconcile.
+        let mut rx = SelectAll::new();
         let mut initial = Vec::new();
         for kind in &self.kinds {
-            let (objects, forward) = kind.subscribe(&self.cache, tx.clone());
+            let (objects, changes) = kind.subscribe(&self.cache);
             initial.extend(objects);
-            forwarders.spawn(forward);
+            rx.push(changes);
         }
-        drop(tx);
         let state = State::new(
             self.kinds.iter().map(|k| (k.type_id(), k.gvk())),
             self.topology,
@@ -191,6 +192,7 @@ impl WorldController {
             kinds: self.kinds,
             state,
             pending: Batch::default(),
+            arrived: None,
             rx,
             open: true,
             limiter: RateLimiter::new(self.rate_limit),
@@ -237,7 +239,11 @@ struct Loop {
     state: State,
     /// Changes since the last successful (or terminally failed) reconcile.
     pending: Batch,
-    rx: mpsc::UnboundedReceiver<Incoming>,
+    /// While a reconcile runs: the changes that arrived since it started (they go to the next
+    /// call; after a failure, merged with the failed call's).
+    arrived: Option<Batch>,
+    /// Every watched kind's changes.
+    rx: SelectAll<BoxStream<'static, Incoming>>,
     open: bool,
     metrics: ControllerHandles,
     limiter: RateLimiter<()>,
@@ -292,7 +298,7 @@ impl Loop {
                     self.drain();
                     self.call(reconcile, context).await;
                 }
-                incoming = self.rx.recv(), if self.open => match incoming {
+                incoming = self.rx.next(), if self.open => match incoming {
                     Some(incoming) => {
                         self.apply(incoming);
                         self.drain();
@@ -304,29 +310,53 @@ impl Loop {
     }
 
     fn apply(&mut self, incoming: Incoming) {
+        let batch = self.arrived.as_mut().unwrap_or(&mut self.pending);
         if self
             .state
-            .apply(incoming.kind, incoming.key, incoming.new, &mut self.pending)
+            .apply(incoming.kind, incoming.key, incoming.new, batch)
         {
             self.metrics.adds.inc();
             self.dirty_since.get_or_insert_with(Instant::now);
         }
-        self.metrics.depth.set(self.pending.len() as i64);
+        self.set_depth();
+    }
+
+    /// The queue depth metric: objects with a change not yet handed to a successful call.
+    fn set_depth(&self) {
+        let arrived = self.arrived.as_ref().map_or(0, Batch::len);
+        self.metrics
+            .depth
+            .set((self.pending.len() + arrived) as i64);
     }
 
     /// Applies every change already delivered.
     fn drain(&mut self) {
-        while let Ok(incoming) = self.rx.try_recv() {
+        while let Some(Some(incoming)) = self.rx.next().now_or_never() {
             self.apply(incoming);
+        }
+    }
+
+    /// Waits for `work` while applying the changes that arrive meanwhile.
+    async fn applying_changes<T>(&mut self, work: impl Future<Output = T>) -> T {
+        let mut work = std::pin::pin!(work);
+        loop {
+            tokio::select! {
+                done = &mut work => return done,
+                incoming = self.rx.next(), if self.open => match incoming {
+                    Some(incoming) => self.apply(incoming),
+                    None => self.open = false,
+                },
+            }
         }
     }
 
     /// Re-lists every kind, then replaces the world with the result in one step.
     async fn heal(&mut self) {
-        // Watch events delivered before the list must not be applied after it.
+        // Watch events delivered before the list must not be applied after it; those arriving
+        // during it are applied as they come.
         self.drain();
-        let lists =
-            futures::future::join_all(self.kinds.iter().map(|k| k.relist(&self.cache))).await;
+        let relists = futures::future::join_all(self.kinds.iter().map(|k| k.relist(&self.cache)));
+        let lists = self.applying_changes(relists).await;
         let mut fresh = Vec::with_capacity(lists.len());
         for (kind, list) in self.kinds.iter().zip(lists) {
             match list {
@@ -351,7 +381,7 @@ impl Loop {
         } else {
             tracing::debug!(controller = %self.name, objects = self.state.len(), "resync found the world up to date");
         }
-        self.metrics.depth.set(self.pending.len() as i64);
+        self.set_depth();
     }
 
     async fn call<Ctx, F, Fut, R, E>(&mut self, reconcile: &F, context: &Arc<Ctx>)
@@ -389,7 +419,9 @@ impl Loop {
         );
         self.metrics.active.inc();
         let started = Instant::now();
-        let result = guarded.await;
+        self.arrived = Some(Batch::default());
+        let result = self.applying_changes(guarded).await;
+        let arrived = self.arrived.take().unwrap_or_default();
         let elapsed = started.elapsed().as_secs_f64();
         self.metrics.active.dec();
         self.metrics.reconcile_time.observe(elapsed);
@@ -398,7 +430,7 @@ impl Loop {
         match result {
             Ok(requeue) => {
                 self.limiter.forget(&());
-                self.pending = Batch::default();
+                self.pending = arrived;
                 match requeue {
                     Requeue::AwaitChange => {
                         self.metrics.success.inc();
@@ -416,8 +448,9 @@ impl Loop {
                     self.metrics.terminal.inc();
                     tracing::error!(error = %err, "terminal reconcile error, not retrying these changes");
                     self.limiter.forget(&());
-                    self.pending = Batch::default();
+                    self.pending = arrived;
                 } else {
+                    self.pending.absorb(arrived);
                     if let WorkerError::Panic(_) = err {
                         self.metrics.panics.inc();
                         tracing::error!(error = %err, "reconcile panicked");
@@ -430,6 +463,6 @@ impl Loop {
                 }
             }
         }
-        self.metrics.depth.set(self.pending.len() as i64);
+        self.set_depth();
     }
 }

@@ -1,15 +1,11 @@
 //! The per-kind plumbing of a state-of-world controller, type-erased so one controller holds
 //! any number of kinds: subscribing to the shared cache and re-listing from the API server.
 
-use futures::{FutureExt, future::BoxFuture};
+use futures::{FutureExt, StreamExt, future::BoxFuture, stream::BoxStream};
 use kube::api::ListParams;
 use std::{any::TypeId, marker::PhantomData, sync::Arc};
-use tokio::sync::mpsc;
 
-use super::{
-    object::{AnyObject, ObjectKey},
-    snapshot::KindMap,
-};
+use super::object::{AnyObject, KindMap, ObjectKey};
 use crate::cache::{Cache, CacheOptions, Change, Kind};
 
 /// One watch event, kind-erased: `new` is none for a deletion.
@@ -29,13 +25,9 @@ pub(crate) trait WatchedKind: Send + Sync {
     fn gvk(&self) -> Arc<str>;
     /// Creates the kind's informer in the shared cache (so the manager waits for its sync).
     fn register(&self, cache: &Cache);
-    /// Subscribes to the informer: returns the objects it holds now (its replay) and a future
-    /// forwarding every later change to `tx` until `tx` closes.
-    fn subscribe(
-        &self,
-        cache: &Cache,
-        tx: mpsc::UnboundedSender<Incoming>,
-    ) -> (Vec<Incoming>, BoxFuture<'static, ()>);
+    /// Subscribes to the informer: returns the objects it holds now (its replay) and the
+    /// stream of every later change.
+    fn subscribe(&self, cache: &Cache) -> (Vec<Incoming>, BoxStream<'static, Incoming>);
     /// Lists every object of the kind from the API server, with the cache's scope and selectors.
     fn relist(&self, cache: &Cache) -> BoxFuture<'static, Result<KindMap, kube::Error>>;
 }
@@ -74,28 +66,18 @@ impl<K: Kind> WatchedKind for Typed<K> {
         cache.informer::<K>();
     }
 
-    fn subscribe(
-        &self,
-        cache: &Cache,
-        tx: mpsc::UnboundedSender<Incoming>,
-    ) -> (Vec<Incoming>, BoxFuture<'static, ()>) {
-        let mut rx = cache.informer::<K>().subscribe();
-        // A synced informer replays its objects into the channel at once: take them now, so
-        // the first call sees the whole world whatever the debounce.
-        let mut initial = Vec::new();
-        while let Ok(change) = rx.try_recv() {
-            initial.push(incoming(change));
-        }
+    fn subscribe(&self, cache: &Cache) -> (Vec<Incoming>, BoxStream<'static, Incoming>) {
+        let mut subscription = cache.informer::<K>().subscribe();
+        // A synced informer replays its objects first: take them now, so the first call sees
+        // the whole world whatever the debounce.
+        let mut initial: Vec<Incoming> = subscription
+            .take_replay()
+            .into_iter()
+            .map(|obj| incoming(Change::Added(obj)))
+            .collect();
         // The cache replays in hash order: report the initial world by namespace and name.
         initial.sort_by(|a, b| a.key.cmp(&b.key));
-        let forward = async move {
-            while let Some(change) = rx.recv().await {
-                if tx.send(incoming(change)).is_err() {
-                    return;
-                }
-            }
-        };
-        (initial, forward.boxed())
+        (initial, subscription.map(incoming::<K>).boxed())
     }
 
     fn relist(&self, cache: &Cache) -> BoxFuture<'static, Result<KindMap, kube::Error>> {

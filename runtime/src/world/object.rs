@@ -1,8 +1,9 @@
 //! Type-erased objects: the world holds objects of many kinds in one structure and hands them
-//! back typed.
+//! back typed. The per-kind maps of them ([`KindMap`], [`KindState`]) live here too: the state,
+//! its snapshots, the topology and the re-lists all read them.
 
 use kube::api::ObjectMeta;
-use std::{any::Any, sync::Arc};
+use std::{any::Any, collections::BTreeMap, sync::Arc};
 
 use crate::cache::Kind;
 
@@ -29,6 +30,16 @@ pub(crate) type AnyObject = Arc<dyn Object>;
 /// The typed object behind `obj`, if it is a `K`.
 pub(crate) fn downcast<K: Kind>(obj: &AnyObject) -> Option<Arc<K>> {
     obj.clone().into_any().downcast::<K>().ok()
+}
+
+/// The objects of one kind, by namespace and name.
+pub(crate) type KindMap = BTreeMap<ObjectKey, AnyObject>;
+
+/// One kind's objects plus its name, shared copy-on-write between the state and snapshots.
+#[derive(Clone)]
+pub(crate) struct KindState {
+    pub(crate) gvk: Arc<str>,
+    pub(crate) objects: Arc<KindMap>,
 }
 
 /// Where an object lives: namespace (none for cluster-scoped kinds) and name. Orders by

@@ -3,27 +3,17 @@
 
 use std::{
     any::TypeId,
-    collections::{BTreeMap, HashMap},
+    collections::HashMap,
     sync::{Arc, OnceLock},
     time::Instant,
 };
 
 use super::{
     changes::{Batch, Entry},
-    object::{AnyObject, ObjectKey, downcast, is_older, same_version},
+    object::{AnyObject, KindMap, KindState, ObjectKey, downcast, is_older, same_version},
     topology::{Topology, TopologyView},
 };
 use crate::cache::Kind;
-
-/// The objects of one kind, by namespace and name.
-pub(crate) type KindMap = BTreeMap<ObjectKey, AnyObject>;
-
-/// One kind's objects plus its name, shared copy-on-write between the state and snapshots.
-#[derive(Clone)]
-pub(crate) struct KindState {
-    pub(crate) gvk: Arc<str>,
-    pub(crate) objects: Arc<KindMap>,
-}
 
 /// The mutable world, owned by the controller's loop.
 pub(crate) struct State {

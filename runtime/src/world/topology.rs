@@ -15,8 +15,7 @@ use std::{
 
 use super::{
     kind::{self, WatchedKind},
-    object::{ObjectKey, downcast},
-    snapshot::KindState,
+    object::{KindState, ObjectKey, downcast},
 };
 use crate::cache::Kind;
 

@@ -1,0 +1,296 @@
+//! Benchmark of what `#[kubeforge::api]` costs at compile time: two generated crates with the
+//! same 30 API types, one under `#[kubeforge::api]` and one under plain kube-derive, built from
+//! scratch (dependencies already compiled, in a shared target directory) back to back, three
+//! times interleaved; reports the median build times and their ratio (target <= 1.1x). Then
+//! the time the kubeforge crate's `manifests` subcommand takes to write the 30 CRDs (process
+//! wall time, and the generation alone as measured inside the process).
+//!
+//! `cargo bench -p kubeforge --bench derive_compile` (the first run compiles the dependencies
+//! of both crates: minutes).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const TYPES: usize = 30;
+const ROUNDS: usize = 3;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the runtime crate is in the workspace")
+        .to_path_buf()
+}
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from)
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+fn run(dir: &Path, program: &str, args: &[&str]) -> (Output, Duration) {
+    let started = Instant::now();
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_TERM_COLOR", "never")
+        .output()
+        .unwrap_or_else(|e| panic!("{program} runs: {e}"));
+    (output, started.elapsed())
+}
+
+fn ok(dir: &Path, program: &str, args: &[&str]) -> (String, Duration) {
+    let (output, elapsed) = run(dir, program, args);
+    assert!(
+        output.status.success(),
+        "{program} {args:?} in {} failed:\n{}\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        elapsed,
+    )
+}
+
+/// The fields of API type `i`: scalars, options, collections, a nested struct and enums.
+fn spec_body(i: usize) -> String {
+    format!(
+        r#"    /// How many replicas.
+    pub replicas: i32,
+    /// The image.
+    pub image: String,
+    /// An optional version.
+    pub version: Option<String>,
+    /// Arguments.
+    pub args: Vec<String>,
+    /// Labels.
+    pub labels: BTreeMap<String, String>,
+    /// The mode.
+    pub mode: Mode{i},
+    /// An optional mode.
+    pub fallback: Option<Mode{i}>,
+    /// Resources.
+    pub resources: Option<Resources{i}>,
+    /// Ports.
+    pub ports: Vec<Port{i}>,
+    /// Size limit.
+    pub limit: Option<u32>,
+"#
+    )
+}
+
+/// One API type `i` (nested types, spec, status); `api` is the attribute above the derive.
+fn api_type(i: usize, api: &str) -> String {
+    let body = spec_body(i);
+    format!(
+        r#"
+/// Mode of kind {i}.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub enum Mode{i} {{
+    /// Fast.
+    Fast,
+    /// Safe.
+    Safe,
+}}
+
+/// Resources of kind {i}.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Resources{i} {{
+    /// CPU.
+    pub cpu: Option<String>,
+    /// Memory.
+    pub memory_limit: Option<String>,
+}}
+
+/// A port of kind {i}.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Port{i} {{
+    /// The name.
+    pub name: String,
+    /// The number.
+    pub container_port: i32,
+}}
+
+/// Spec of kind {i}.
+{api}#[derive(CustomResource, Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[kube(group = "bench.example.com", version = "v1", kind = "Kind{i}", namespaced, status = "Kind{i}Status")]
+#[serde(rename_all = "camelCase")]
+pub struct Kind{i}Spec {{
+{body}}}
+
+/// Status of kind {i}.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Kind{i}Status {{
+    /// Ready replicas.
+    pub ready_replicas: Option<i32>,
+    /// The phase.
+    pub phase: Option<Mode{i}>,
+}}
+"#
+    )
+}
+
+/// Writes a crate named `name` with the 30 types; `kubeforge` selects the attribute.
+fn write_crate(dir: &Path, name: &str, kubeforge: bool) {
+    let ws = workspace();
+    let ws = ws.display();
+    let deps = if kubeforge {
+        format!(
+            "kubeforge = {{ path = \"{ws}/runtime\" }}\nclap = {{ version = \"4\", features = [\"derive\"] }}\n"
+        )
+    } else {
+        String::new()
+    };
+    std::fs::create_dir_all(dir.join("src")).expect("a crate directory");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            r#"[package]
+name = "{name}"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[dependencies]
+kube = {{ version = "5", default-features = false, features = ["derive"] }}
+k8s-openapi = {{ version = "0.29", features = ["v1_35", "schemars"] }}
+schemars = "1"
+serde = {{ version = "1", features = ["derive"] }}
+serde_json = "1"
+{deps}
+[workspace]
+"#
+        ),
+    )
+    .expect("Cargo.toml written");
+    let api = if kubeforge { "#[kubeforge::api]\n" } else { "" };
+    let mut lib = String::from(
+        "//! 30 API types.\n#![allow(dead_code)]\nuse std::collections::BTreeMap;\n\nuse kube::CustomResource;\nuse schemars::JsonSchema;\nuse serde::{Deserialize, Serialize};\n",
+    );
+    for i in 0..TYPES {
+        lib.push_str(&api_type(i, api));
+    }
+    std::fs::write(dir.join("src/lib.rs"), lib).expect("lib.rs written");
+    if kubeforge {
+        std::fs::write(
+            dir.join("src/main.rs"),
+            format!(
+                r#"//! `manifests` for the 30 types.
+use clap::Parser;
+
+#[derive(Parser)]
+struct Cli {{
+    #[command(subcommand)]
+    command: Command,
+}}
+
+#[derive(clap::Subcommand)]
+enum Command {{
+    Manifests(kubeforge::manifests::ManifestsArgs),
+}}
+
+fn main() {{
+    {name}::touch();
+    let Command::Manifests(args) = Cli::parse().command;
+    let started = std::time::Instant::now();
+    let generated = kubeforge::manifests::generate(&args).expect("manifests generate");
+    let generating = started.elapsed();
+    assert_eq!(generated.files.iter().filter(|(p, _)| p.starts_with("crd")).count(), {TYPES});
+    kubeforge::manifests::write(&args.output_dir, &generated, false).expect("manifests written");
+    eprintln!("generating: {{}} us", generating.as_micros());
+}}
+"#
+            ),
+        )
+        .expect("main.rs written");
+        // Keeps the library (and its registrations) linked into the binary.
+        let mut lib = std::fs::read_to_string(dir.join("src/lib.rs")).expect("lib.rs");
+        lib.push_str(
+            "\n/// Links the API types' registrations into a binary.\npub fn touch() {}\n",
+        );
+        std::fs::write(dir.join("src/lib.rs"), lib).expect("lib.rs written");
+    }
+    std::fs::copy(workspace().join("Cargo.lock"), dir.join("Cargo.lock")).expect("Cargo.lock");
+}
+
+fn median(mut values: Vec<Duration>) -> Duration {
+    values.sort();
+    values[values.len() / 2]
+}
+
+fn main() {
+    let temp = tempfile::tempdir().expect("a temporary directory");
+    let with = temp.path().join("with-kubeforge");
+    let without = temp.path().join("with-kube-derive");
+    write_crate(&with, "bench_kubeforge_api", true);
+    write_crate(&without, "bench_kube_derive", false);
+    // Dependencies (and kubeforge itself) once, outside the measurement.
+    ok(&with, &cargo(), &["build", "--quiet"]);
+    ok(&without, &cargo(), &["build", "--quiet"]);
+
+    let mut kubeforge_times = Vec::new();
+    let mut kube_times = Vec::new();
+    for _ in 0..ROUNDS {
+        for (dir, name, times) in [
+            (&with, "bench_kubeforge_api", &mut kubeforge_times),
+            (&without, "bench_kube_derive", &mut kube_times),
+        ] {
+            ok(dir, &cargo(), &["clean", "--quiet", "-p", name]);
+            let (_, elapsed) = ok(dir, &cargo(), &["build", "--quiet", "--lib"]);
+            times.push(elapsed);
+        }
+    }
+    let (a, b) = (median(kubeforge_times.clone()), median(kube_times.clone()));
+    println!(
+        "bench: build of a crate with {TYPES} API types, dependencies compiled (median of {ROUNDS}, interleaved): #[kubeforge::api] {:.2}s, plain kube-derive {:.2}s, ratio {:.2}x (runs: {:?} / {:?})",
+        a.as_secs_f64(),
+        b.as_secs_f64(),
+        a.as_secs_f64() / b.as_secs_f64(),
+        kubeforge_times
+            .iter()
+            .map(|d| format!("{:.2}", d.as_secs_f64()))
+            .collect::<Vec<_>>(),
+        kube_times
+            .iter()
+            .map(|d| format!("{:.2}", d.as_secs_f64()))
+            .collect::<Vec<_>>(),
+    );
+
+    ok(&with, &cargo(), &["build", "--quiet"]);
+    let binary = target_dir().join("debug/bench_kubeforge_api");
+    let out = temp.path().join("config");
+    let out_arg = out.to_str().expect("a UTF-8 path");
+    let mut walls = Vec::new();
+    let mut inside = Vec::new();
+    for _ in 0..5 {
+        let (stderr, wall) = ok(
+            &with,
+            binary.to_str().expect("a UTF-8 path"),
+            &["manifests", "--output-dir", out_arg],
+        );
+        walls.push(wall);
+        let micros: u64 = stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("generating: "))
+            .and_then(|l| l.trim_end_matches(" us").parse().ok())
+            .expect("the binary reports its generation time");
+        inside.push(Duration::from_micros(micros));
+    }
+    let crds = std::fs::read_dir(out.join("crd/bases"))
+        .expect("CRDs written")
+        .count();
+    assert_eq!(crds, TYPES);
+    println!(
+        "bench: `manifests` for {TYPES} kinds (median of 5): {:.1} ms wall, {:.1} ms generating",
+        median(walls).as_secs_f64() * 1000.0,
+        median(inside).as_secs_f64() * 1000.0
+    );
+}
