@@ -134,10 +134,21 @@ pub struct CreateApiArgs {
     pub force: bool,
     /// How the controller reconciles: one object at a time, or the whole world at once.
     #[arg(long, value_enum, default_value = "per-object")]
-    pub reconcile: crate::commands::create_api::ReconcileMode,
+    pub reconcile: ReconcileMode,
     /// Project directory [default: the current directory].
     #[arg(long)]
     pub dir: Option<PathBuf>,
+}
+
+/// How the scaffolded controller reconciles (`--reconcile`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum ReconcileMode {
+    /// One object at a time: `Controller::<Kind>` calls the reconcile with each changed object.
+    #[default]
+    PerObject,
+    /// The whole world at once: a `WorldController` calls one reconcile with a snapshot of
+    /// every watched object and the changes since the previous call.
+    StateOfWorld,
 }
 
 /// Flags of `kubeforge create webhook`.

@@ -1,11 +1,8 @@
 //! The values templates are rendered with.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::Serialize;
-
-use crate::error::Error;
 
 /// Where `init` writes the license header that later commands put on new Rust files
 /// (kubebuilder's `hack/boilerplate.go.txt`).
@@ -53,16 +50,6 @@ pub fn rust_header(boilerplate: Option<&str>) -> String {
     }
     out.push('\n');
     out
-}
-
-/// Reads the project's boilerplate, if it has one.
-pub fn read_boilerplate(root: &Path) -> Result<Option<String>, Error> {
-    let path = root.join(BOILERPLATE_FILE);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(Error::Read { path, source }),
-    }
 }
 
 /// Versions of registry dependencies, keyed with '_' for handlebars (`k8s_openapi`).

@@ -204,6 +204,20 @@ pub enum Error {
         /// The struct, e.g. `MemcachedSpec`.
         name: String,
     },
+    /// A Rust file the command edits does not parse.
+    #[error(
+        "{} does not parse as Rust ({}{message}): kubeforge edits it through a Rust parser, so nothing was written.\n  fix: make the file valid Rust again (`cargo check` shows what is wrong), then run the command again",
+        path.display(),
+        position.as_ref().map(|p| format!("{p}: ")).unwrap_or_default()
+    )]
+    RustSyntax {
+        /// The file (relative to the project root).
+        path: PathBuf,
+        /// Where the parser stopped (`line 3, column 7`), when it knows.
+        position: Option<String>,
+        /// The parser's message.
+        message: String,
+    },
     /// A scaffold marker was removed from a file.
     #[error(
         "{} has no scaffold marker `{marker}`: kubeforge inserts code just before it, so nothing was written.\n  fix: put the line `{marker}` back where the inserted code belongs (see a freshly scaffolded project), then run the command again",

@@ -1,19 +1,28 @@
 //! kubeforge-cli: the `kubeforge` command, kubebuilder for Rust.
 //!
-//! * [`cli`] — commands and flags (clap).
-//! * [`commands`] — one module per command (`init`, `create api`, `create webhook`, `generate`, `dev-server`, `version`, `completion`).
-//! * [`project`] — the PROJECT file.
-//! * [`scaffold`] — the in-memory plan of writes, marker insertion, the all-or-nothing commit.
-//! * [`validate`], [`naming`], [`kubernetes`] — input rules and derived names.
-//! * [`source`] — where generated projects get the kubeforge crates from.
+//! Layers, top to bottom (a module imports only its own layer or lower ones, and no two files
+//! import each other):
+//!
+//! 1. [`run`] — dispatches a parsed command line.
+//! 2. [`commands`] — one module per command; the scaffolding ones in stages: validate → plan →
+//!    commit → report.
+//! 3. [`cli`] — commands and flags (clap).
+//! 4. [`artifacts`] — the catalogue of generated files and their markers.
+//! 5. [`scaffold`] — the machinery: read-only trees, the in-memory plan, marker insertion, Rust
+//!    edits through syn, the all-or-nothing commit.
+//! 6. [`project`], [`layout`], [`context`], [`source`], [`validate`], [`naming`],
+//!    [`kubernetes`], [`error`] — the PROJECT file, paths and names, template values, input
+//!    rules, errors.
 //!
 //! The templates themselves live in the `kubeforge-templates` crate.
 
+pub mod artifacts;
 pub mod cli;
 pub mod commands;
 pub mod context;
 pub mod error;
 pub mod kubernetes;
+pub mod layout;
 pub mod naming;
 pub mod project;
 pub mod scaffold;

@@ -147,23 +147,24 @@ pub fn render(project: &ProjectFile) -> Result<String, Error> {
 /// Reads `<dir>/PROJECT`.
 pub fn load(dir: &Path) -> Result<ProjectFile, Error> {
     let path = dir.join(PROJECT_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(Error::NotAProject {
-                dir: dir.to_owned(),
-            });
-        }
-        Err(source) => return Err(Error::Read { path, source }),
-    };
-    let project: ProjectFile =
-        serde_saphyr::from_str(&text).map_err(|e| Error::BadProjectFile {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?;
+    match std::fs::read_to_string(&path) {
+        Ok(text) => parse(&path, &text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Error::NotAProject {
+            dir: dir.to_owned(),
+        }),
+        Err(source) => Err(Error::Read { path, source }),
+    }
+}
+
+/// Parses the text of PROJECT (read from `path`, for messages) and checks its layout.
+pub fn parse(path: &Path, text: &str) -> Result<ProjectFile, Error> {
+    let project: ProjectFile = serde_saphyr::from_str(text).map_err(|e| Error::BadProjectFile {
+        path: path.to_owned(),
+        reason: e.to_string(),
+    })?;
     if !project.layout.iter().any(|l| l == LAYOUT) {
         return Err(Error::BadProjectFile {
-            path,
+            path: path.to_owned(),
             reason: format!(
                 "its layout {:?} does not include {LAYOUT}, the only layout this kubeforge scaffolds",
                 project.layout

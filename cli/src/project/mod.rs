@@ -4,4 +4,6 @@
 
 mod file;
 
-pub use file::{ApiInfo, LAYOUT, PROJECT_FILE, ProjectFile, Resource, WebhookInfo, load, render};
+pub use file::{
+    ApiInfo, LAYOUT, PROJECT_FILE, ProjectFile, Resource, WebhookInfo, load, parse, render,
+};

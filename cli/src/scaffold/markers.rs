@@ -1,23 +1,6 @@
 //! Scaffold markers: `// +kubeforge:scaffold:<name>` in Rust, `# +kubeforge:scaffold:<name>` in
 //! YAML. Later commands insert lines just before them, idempotently.
 
-use std::path::Path;
-
-/// A scaffold marker of a given name; its comment syntax depends on the file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Marker(pub &'static str);
-
-impl Marker {
-    /// The marker line as it appears in `path` (without indentation).
-    pub fn line_for(&self, path: &Path) -> String {
-        let comment = match path.extension().and_then(|e| e.to_str()) {
-            Some("rs") => "//",
-            _ => "#",
-        };
-        format!("{comment} +kubeforge:scaffold:{}", self.0)
-    }
-}
-
 /// Inserts `lines` just before the line holding `marker_line` (trimmed match), indented like
 /// the marker. Lines already present in the text (trimmed match) are skipped, so running a
 /// command twice inserts nothing the second time. A `pub mod` line joins the run of `pub mod`
@@ -188,18 +171,6 @@ mod tests {
     fn reports_a_missing_marker() {
         assert!(
             insert_before_marker(MAIN, "// +kubeforge:scaffold:imports", &["x".into()]).is_none()
-        );
-    }
-
-    #[test]
-    fn comment_syntax_follows_the_file() {
-        assert_eq!(
-            Marker("builder").line_for(Path::new("src/main.rs")),
-            "// +kubeforge:scaffold:builder"
-        );
-        assert_eq!(
-            Marker("rbac").line_for(Path::new("config/rbac/kustomization.yaml")),
-            "# +kubeforge:scaffold:rbac"
         );
     }
 }

@@ -1,10 +1,23 @@
-//! The scaffolder: commands describe every write in a [`Plan`] held in memory; the plan checks
-//! them all (files in the way, markers present) and only then writes. A refused or failed
-//! command therefore leaves the project byte-for-byte unchanged.
+//! The scaffolder's machinery: commands describe every write in a [`Plan`] held in memory,
+//! reading the project through a read-only [`Tree`]; the plan checks each write (files in the
+//! way, markers present, Rust files that parse) and only a finished plan ([`Changeset`]) is
+//! committed. A refused or failed command therefore leaves the project byte-for-byte unchanged.
+//!
+//! * [`artifact`] — the descriptor types: [`Template`], [`Marker`], [`Artifact`], [`IfExists`].
+//! * [`tree`] — the read-only views: [`DiskTree`], [`MemoryTree`].
+//! * [`plan`] — the plan; [`changeset`] — the finished plan and its commit.
+//! * [`markers`] — line insertion before scaffold markers.
+//! * [`rust`] — edits of Rust files through syn.
 
+pub mod artifact;
+pub mod changeset;
 mod commit;
-mod markers;
-mod plan;
+pub mod markers;
+pub mod plan;
+pub mod rust;
+pub mod tree;
 
-pub use markers::{Marker, insert_before_marker, insert_block_before_marker};
-pub use plan::{Change, Plan};
+pub use artifact::{Anchor, Artifact, FixedFile, Fragment, IfExists, Marker, Template};
+pub use changeset::{Change, Changeset, FileChange};
+pub use plan::Plan;
+pub use tree::{DiskTree, MemoryTree, Tree};

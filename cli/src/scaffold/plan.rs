@@ -1,149 +1,194 @@
 //! The in-memory plan of a command's writes.
+//!
+//! A plan reads the project through a read-only [`Tree`] and keeps every write in memory. Each
+//! step checks what it needs (a file in the way, a marker present, a Rust file that parses) and
+//! refuses with a typed [`Error`]; only a finished plan ([`Plan::finish`]) is committed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::commit;
-use super::markers::{Marker, insert_before_marker, insert_block_before_marker};
-use crate::error::Error;
+use kubeforge_templates::Renderer;
+use serde::Serialize;
 
-/// What will happen to one file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Change {
-    /// A new file.
-    Create,
-    /// An existing file gets new contents.
-    Update,
-}
+use super::artifact::{Anchor, Artifact, Fragment, IfExists, Template};
+use super::changeset::{Change, Changeset, FileChange};
+use super::markers::{insert_before_marker, insert_block_before_marker};
+use super::rust::RustSource;
+use super::tree::Tree;
+use crate::error::Error;
 
 #[derive(Debug)]
 struct PlannedFile {
-    /// Contents on disk when the plan first touched the file (`None`: absent).
+    /// Contents in the tree when the plan first touched the file (`None`: absent).
     original: Option<String>,
     /// Contents after the command.
     contents: String,
+    /// The templates the command wrote into the file.
+    templates: Vec<&'static Template>,
 }
 
-/// Every write a command makes, in memory until [`Plan::commit`].
-#[derive(Debug)]
-pub struct Plan {
-    root: PathBuf,
+/// Every write a command makes, in memory until it is finished and committed.
+pub struct Plan<'a> {
+    tree: &'a dyn Tree,
+    renderer: &'a Renderer,
     files: BTreeMap<PathBuf, PlannedFile>,
+    insertions: Vec<Anchor>,
 }
 
-impl Plan {
-    /// A plan for the project rooted at `root`; paths given to the other methods are relative
-    /// to it.
-    pub fn new(root: impl Into<PathBuf>) -> Self {
+impl std::fmt::Debug for Plan<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plan")
+            .field("root", &self.tree.root())
+            .field("files", &self.files.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl<'a> Plan<'a> {
+    /// A plan over `tree`, rendering with `renderer`.
+    pub fn new(tree: &'a dyn Tree, renderer: &'a Renderer) -> Self {
         Self {
-            root: root.into(),
+            tree,
+            renderer,
             files: BTreeMap::new(),
+            insertions: Vec::new(),
         }
     }
 
-    /// The project root.
-    pub fn root(&self) -> &Path {
-        &self.root
+    /// The tree the plan reads.
+    pub fn tree(&self) -> &'a dyn Tree {
+        self.tree
     }
 
-    fn read_disk(&self, rel: &Path) -> Result<Option<String>, Error> {
-        let path = self.root.join(rel);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Some(text)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(Error::Read { path, source }),
-        }
+    /// Renders `template` with `values` (for text a command composes itself).
+    pub fn render(&self, template: &Template, values: &impl Serialize) -> Result<String, Error> {
+        Ok(self.renderer.render(template.name, values)?)
     }
 
-    /// The file's contents as the plan has it now (planned, else on disk).
-    pub fn current(&self, rel: &Path) -> Result<Option<String>, Error> {
+    /// The file's contents as the plan has them now (planned, else in the tree).
+    pub fn current(&self, rel: impl AsRef<Path>) -> Result<Option<String>, Error> {
+        let rel = rel.as_ref();
         match self.files.get(rel) {
             Some(file) => Ok(Some(file.contents.clone())),
-            None => self.read_disk(rel),
+            None => self.tree.read(rel),
         }
     }
 
-    fn set(&mut self, rel: &Path, contents: String) -> Result<(), Error> {
-        if let Some(file) = self.files.get_mut(rel) {
-            file.contents = contents;
-        } else {
-            let original = self.read_disk(rel)?;
-            self.files
-                .insert(rel.to_owned(), PlannedFile { original, contents });
+    /// Whether the file exists, planned or in the tree.
+    pub fn exists(&self, rel: impl AsRef<Path>) -> Result<bool, Error> {
+        Ok(self.current(rel)?.is_some())
+    }
+
+    fn set(
+        &mut self,
+        rel: &Path,
+        contents: String,
+        template: Option<&'static Template>,
+    ) -> Result<(), Error> {
+        if !self.files.contains_key(rel) {
+            let original = self.tree.read(rel)?;
+            self.files.insert(
+                rel.to_owned(),
+                PlannedFile {
+                    original,
+                    contents: String::new(),
+                    templates: Vec::new(),
+                },
+            );
+        }
+        let file = self.files.get_mut(rel).expect("inserted above");
+        file.contents = contents;
+        if let Some(template) = template
+            && !file.templates.contains(&template)
+        {
+            file.templates.push(template);
         }
         Ok(())
     }
 
-    /// Plans a new file. An existing file is an error unless `overwrite`.
-    pub fn create(
+    /// Plans `artifact`, rendered with `values`, following its [`IfExists`].
+    pub fn add(&mut self, artifact: &Artifact, values: &impl Serialize) -> Result<(), Error> {
+        self.add_with(artifact, |plan| plan.render(artifact.template, values))
+    }
+
+    /// Plans `artifact` with contents the command computes (only called when the file is to be
+    /// written), following its [`IfExists`].
+    pub fn add_with(
+        &mut self,
+        artifact: &Artifact,
+        contents: impl FnOnce(&Self) -> Result<String, Error>,
+    ) -> Result<(), Error> {
+        let exists = self.exists(&artifact.path)?;
+        match (exists, artifact.if_exists) {
+            (true, IfExists::Refuse) => Err(Error::FileExists {
+                path: artifact.path.clone(),
+            }),
+            (true, IfExists::Keep) => Ok(()),
+            _ => {
+                let text = contents(self)?;
+                self.set(&artifact.path, text, Some(artifact.template))
+            }
+        }
+    }
+
+    /// Plans a file that no template writes (PROJECT), following `if_exists`.
+    pub fn put(
         &mut self,
         rel: impl AsRef<Path>,
         contents: String,
-        overwrite: bool,
+        if_exists: IfExists,
     ) -> Result<(), Error> {
         let rel = rel.as_ref();
-        if !overwrite && self.current(rel)?.is_some() {
-            return Err(Error::FileExists {
+        match (self.exists(rel)?, if_exists) {
+            (true, IfExists::Refuse) => Err(Error::FileExists {
                 path: rel.to_owned(),
-            });
+            }),
+            (true, IfExists::Keep) => Ok(()),
+            _ => self.set(rel, contents, None),
         }
-        self.set(rel, contents)
     }
 
-    /// Plans a file unless it exists already (then it is left as it is).
-    pub fn ensure(
+    /// Appends `template`, rendered with `values`, to an existing (or planned) file.
+    pub fn append(
         &mut self,
         rel: impl AsRef<Path>,
-        contents: impl FnOnce() -> Result<String, Error>,
+        template: &'static Template,
+        values: &impl Serialize,
     ) -> Result<(), Error> {
         let rel = rel.as_ref();
-        if self.current(rel)?.is_none() {
-            self.set(rel, contents()?)?;
+        let mut text = self.existing(rel, template.name)?;
+        text.push_str(&self.render(template, values)?);
+        self.set(rel, text, Some(template))
+    }
+
+    /// Plans inserting `fragment` before the marker of `anchor` in an existing (or planned)
+    /// file; refuses when the file or the marker is missing.
+    pub fn insert(&mut self, anchor: &Anchor, fragment: Fragment) -> Result<(), Error> {
+        let line = anchor.marker.line();
+        let text = self.existing(&anchor.path, &line)?;
+        let updated =
+            insert_fragment(&text, &line, &fragment).ok_or_else(|| Error::MarkerMissing {
+                path: anchor.path.clone(),
+                marker: line.clone(),
+            })?;
+        self.insertions.push(anchor.clone());
+        self.set(&anchor.path, updated, None)
+    }
+
+    /// Like [`Plan::insert`], but a file without the marker (scaffolded before the marker
+    /// existed) is left alone. Returns whether the fragment went in.
+    pub fn insert_if_marked(&mut self, anchor: &Anchor, fragment: Fragment) -> Result<bool, Error> {
+        let line = anchor.marker.line();
+        let marked = self
+            .current(&anchor.path)?
+            .is_some_and(|text| text.lines().any(|l| l.trim() == line));
+        if marked {
+            self.insert(anchor, fragment)?;
         }
-        Ok(())
+        Ok(marked)
     }
 
-    /// Plans inserting `lines` before `marker` in an existing (or planned) file; lines already
-    /// there are skipped.
-    pub fn insert(
-        &mut self,
-        rel: impl AsRef<Path>,
-        marker: Marker,
-        lines: &[String],
-    ) -> Result<(), Error> {
-        self.insert_with(rel.as_ref(), marker, lines, insert_before_marker)
-    }
-
-    /// Plans inserting `block` (lines that belong together, e.g. a YAML list item) before
-    /// `marker` in an existing (or planned) file, unless the whole block is there already.
-    pub fn insert_block(
-        &mut self,
-        rel: impl AsRef<Path>,
-        marker: Marker,
-        block: &[String],
-    ) -> Result<(), Error> {
-        self.insert_with(rel.as_ref(), marker, block, insert_block_before_marker)
-    }
-
-    /// Plans `insert(text, marker_line, lines)` on an existing (or planned) file; None from
-    /// it means the marker is missing.
-    fn insert_with(
-        &mut self,
-        rel: &Path,
-        marker: Marker,
-        lines: &[String],
-        insert: fn(&str, &str, &[String]) -> Option<String>,
-    ) -> Result<(), Error> {
-        let marker_line = marker.line_for(rel);
-        let text = self.existing(rel, &marker_line)?;
-        let updated = insert(&text, &marker_line, lines).ok_or_else(|| Error::MarkerMissing {
-            path: rel.to_owned(),
-            marker: marker_line.clone(),
-        })?;
-        self.set(rel, updated)
-    }
-
-    /// Plans rewriting an existing (or planned) file with `edit`, which gets its current
+    /// Plans rewriting an existing (or planned) text file with `edit`, which gets its current
     /// contents; `what` names what the edit needs in the file, for the error when the file is
     /// missing.
     pub fn edit(
@@ -155,19 +200,59 @@ impl Plan {
         let rel = rel.as_ref();
         let text = self.existing(rel, what)?;
         let updated = edit(&text)?;
-        self.set(rel, updated)
+        self.set(rel, updated, None)
     }
 
-    /// The current contents of a file that must exist.
-    fn existing(&self, rel: &Path, marker: &str) -> Result<String, Error> {
+    /// Plans an edit of an existing (or planned) Rust file: the file is parsed, and `edit`
+    /// returns its new text (see [`RustSource`] for edits that keep everything outside the
+    /// changed span byte for byte). A file that does not parse refuses the command.
+    pub fn edit_rust(
+        &mut self,
+        rel: impl AsRef<Path>,
+        what: &str,
+        edit: impl FnOnce(&RustSource<'_>) -> Result<String, Error>,
+    ) -> Result<(), Error> {
+        let rel = rel.as_ref();
+        let text = self.existing(rel, what)?;
+        let source = RustSource::parse(rel, &text)?;
+        let updated = edit(&source)?;
+        self.set(rel, updated, None)
+    }
+
+    /// The current contents of a file that must exist; `what` is what the command needs from
+    /// it, for the message when it is missing.
+    fn existing(&self, rel: &Path, what: &str) -> Result<String, Error> {
         self.current(rel)?.ok_or_else(|| Error::FileMissing {
             path: rel.to_owned(),
-            marker: marker.to_owned(),
+            marker: what.to_owned(),
         })
+    }
+
+    /// Every marker the plan inserted at, in order.
+    pub fn insertions(&self) -> &[Anchor] {
+        &self.insertions
+    }
+
+    /// The templates a file is written from: those of the tree, then those of this plan.
+    pub fn templates(&self, rel: impl AsRef<Path>) -> Vec<&'static Template> {
+        let rel = rel.as_ref();
+        let mut templates = self.tree.templates(rel);
+        if let Some(file) = self.files.get(rel) {
+            for template in &file.templates {
+                if !templates.contains(template) {
+                    templates.push(template);
+                }
+            }
+        }
+        templates
     }
 
     /// The planned changes, in path order (files whose contents end up unchanged are left out).
     pub fn changes(&self) -> Vec<(Change, &Path)> {
+        self.changed().map(|(c, p, _)| (c, p)).collect()
+    }
+
+    fn changed(&self) -> impl Iterator<Item = (Change, &Path, &PlannedFile)> {
         self.files
             .iter()
             .filter(|(_, f)| f.original.as_deref() != Some(f.contents.as_str()))
@@ -177,42 +262,60 @@ impl Plan {
                 } else {
                     Change::Create
                 };
-                (change, path.as_path())
+                (change, path.as_path(), f)
             })
-            .collect()
     }
 
-    /// Writes every changed file. Every new content is first written to a temporary file beside
-    /// its target; only when all of them are written are they renamed into place.
-    pub fn commit(self) -> Result<Vec<(Change, PathBuf)>, Error> {
-        let changes: Vec<(Change, PathBuf)> = self
-            .changes()
-            .into_iter()
-            .map(|(c, p)| (c, p.to_owned()))
+    /// The finished plan, ready to commit.
+    pub fn finish(self) -> Changeset {
+        let files = self
+            .changed()
+            .map(|(change, path, file)| FileChange {
+                change,
+                path: path.to_owned(),
+                contents: file.contents.clone(),
+                templates: file.templates.clone(),
+            })
             .collect();
-        let writes: Vec<(PathBuf, &str)> = changes
-            .iter()
-            .map(|(_, rel)| (self.root.join(rel), self.files[rel].contents.as_str()))
-            .collect();
-        commit::write_all(&self.root, &writes)?;
-        Ok(changes)
+        Changeset::new(files)
+    }
+}
+
+/// Inserts `fragment` before `marker_line`; `None` when the marker is missing.
+fn insert_fragment(text: &str, marker_line: &str, fragment: &Fragment) -> Option<String> {
+    match fragment {
+        Fragment::Lines(lines) => insert_before_marker(text, marker_line, lines),
+        Fragment::Block(block) => insert_block_before_marker(text, marker_line, block),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scaffold::artifact::{FixedFile, Marker};
+    use crate::scaffold::tree::{DiskTree, MemoryTree};
+
+    const A: Template = Template::new("test/a.rs", &["x"]);
+    const A_FILE: FixedFile = FixedFile::new(&A, "a.rs");
+    const B_FILE: FixedFile = FixedFile::new(&A, "b.rs");
+    const X: Marker = Marker::new(&A, "x");
+
+    fn renderer() -> Renderer {
+        Renderer::new().unwrap()
+    }
 
     #[test]
     fn a_missing_marker_fails_before_anything_is_written() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.rs"), "// +kubeforge:scaffold:x\n").unwrap();
         std::fs::write(dir.path().join("b.rs"), "no marker\n").unwrap();
-        let mut plan = Plan::new(dir.path());
-        plan.create("new.rs", "x".into(), false).unwrap();
-        plan.insert("a.rs", Marker("x"), &["line".into()]).unwrap();
+        let tree = DiskTree::new(dir.path());
+        let renderer = renderer();
+        let mut plan = Plan::new(&tree, &renderer);
+        plan.put("new.rs", "x".into(), IfExists::Refuse).unwrap();
+        plan.insert(&A_FILE.at(X), Fragment::line("line")).unwrap();
         let err = plan
-            .insert("b.rs", Marker("x"), &["line".into()])
+            .insert(&B_FILE.at(X), Fragment::line("line"))
             .unwrap_err();
         assert!(matches!(err, Error::MarkerMissing { .. }), "{err}");
         drop(plan);
@@ -227,10 +330,13 @@ mod tests {
     fn commits_creates_and_updates() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.rs"), "// +kubeforge:scaffold:x\n").unwrap();
-        let mut plan = Plan::new(dir.path());
-        plan.create("sub/new.rs", "x".into(), false).unwrap();
-        plan.insert("a.rs", Marker("x"), &["line".into()]).unwrap();
-        let changes = plan.commit().unwrap();
+        let tree = DiskTree::new(dir.path());
+        let renderer = renderer();
+        let mut plan = Plan::new(&tree, &renderer);
+        plan.put("sub/new.rs", "x".into(), IfExists::Refuse)
+            .unwrap();
+        plan.insert(&A_FILE.at(X), Fragment::line("line")).unwrap();
+        let changes = plan.finish().commit(dir.path()).unwrap();
         assert_eq!(
             changes,
             vec![
@@ -249,14 +355,62 @@ mod tests {
     }
 
     #[test]
-    fn refuses_to_overwrite_without_permission() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("a.rs"), "mine").unwrap();
-        let mut plan = Plan::new(dir.path());
-        assert!(matches!(
-            plan.create("a.rs", "x".into(), false),
-            Err(Error::FileExists { .. })
-        ));
-        plan.create("a.rs", "x".into(), true).unwrap();
+    fn if_exists_decides_what_happens_to_a_file_in_the_way() {
+        let mut tree = MemoryTree::new();
+        tree.write("a.rs", "mine");
+        let renderer = renderer();
+        let mut plan = Plan::new(&tree, &renderer);
+        let artifact = |if_exists| Artifact::new(&A, "a.rs", if_exists);
+        let refused = plan.add_with(&artifact(IfExists::Refuse), |_| Ok("x".into()));
+        assert!(matches!(refused, Err(Error::FileExists { .. })));
+        plan.add_with(&artifact(IfExists::Keep), |_| panic!("not rendered"))
+            .unwrap();
+        assert_eq!(plan.current("a.rs").unwrap().as_deref(), Some("mine"));
+        plan.add_with(&artifact(IfExists::Overwrite), |_| Ok("x".into()))
+            .unwrap();
+        assert_eq!(plan.current("a.rs").unwrap().as_deref(), Some("x"));
+        assert_eq!(plan.templates("a.rs"), vec![&A]);
+    }
+
+    #[test]
+    fn a_file_without_changes_is_not_written() {
+        let mut tree = MemoryTree::new();
+        tree.write("a.rs", "same\n// +kubeforge:scaffold:x\n");
+        let renderer = renderer();
+        let mut plan = Plan::new(&tree, &renderer);
+        plan.insert(&A_FILE.at(X), Fragment::line("same")).unwrap();
+        assert!(plan.changes().is_empty());
+        assert_eq!(plan.insertions().len(), 1);
+        let changes = plan.finish();
+        assert!(changes.files().is_empty());
+        tree.apply(&changes);
+        assert_eq!(tree.get("a.rs"), Some("same\n// +kubeforge:scaffold:x\n"));
+    }
+
+    #[test]
+    fn an_optional_marker_that_is_missing_is_skipped() {
+        let mut tree = MemoryTree::new();
+        tree.write("a.rs", "old file\n");
+        let renderer = renderer();
+        let mut plan = Plan::new(&tree, &renderer);
+        assert!(
+            !plan
+                .insert_if_marked(&A_FILE.at(X), Fragment::line("y"))
+                .unwrap()
+        );
+        assert!(plan.changes().is_empty());
+    }
+
+    #[test]
+    fn rust_edits_refuse_a_file_that_does_not_parse() {
+        let mut tree = MemoryTree::new();
+        tree.write("a.rs", "fn broken( {\n");
+        let renderer = renderer();
+        let mut plan = Plan::new(&tree, &renderer);
+        let err = plan
+            .edit_rust("a.rs", "a function", |_| Ok(String::new()))
+            .unwrap_err();
+        assert!(matches!(err, Error::RustSyntax { .. }), "{err}");
+        assert!(plan.changes().is_empty());
     }
 }

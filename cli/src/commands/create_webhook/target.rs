@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::error::Error;
 use crate::kubernetes;
+use crate::layout::ApiLayout;
 use crate::naming;
 use crate::project::{ProjectFile, Resource};
 
@@ -43,26 +44,12 @@ pub struct Target {
 impl Target {
     /// The project's own API `group/version kind` (its PROJECT entry is `resource`).
     pub fn own(project: &ProjectFile, resource: &Resource, namespaced: bool) -> Self {
-        let kind_file = naming::file_stem(&naming::snake_case(&resource.kind));
-        let version_file = naming::file_stem(&resource.version);
-        let version_mod = naming::module_ident(&resource.version);
-        let (type_module, api_dir) = if project.multigroup {
-            (
-                format!(
-                    "api::{}::{version_mod}",
-                    naming::module_ident(&resource.group)
-                ),
-                PathBuf::from(format!(
-                    "src/api/{}/{version_file}",
-                    naming::file_stem(&resource.group)
-                )),
-            )
-        } else {
-            (
-                format!("api::{version_mod}"),
-                PathBuf::from(format!("src/api/{version_file}")),
-            )
-        };
+        let layout = ApiLayout::new(
+            project.multigroup,
+            &resource.group,
+            &resource.version,
+            &resource.kind,
+        );
         let api_group = format!("{}.{}", resource.group, project.domain);
         Target {
             builtin: false,
@@ -76,11 +63,11 @@ impl Target {
                 .clone()
                 .unwrap_or_else(|| naming::plural(&resource.kind)),
             namespaced,
-            type_path: format!("crate::{type_module}::{}", resource.kind),
-            type_module,
-            type_file: Some(api_dir.join(format!("{kind_file}.rs"))),
-            api_dir: Some(api_dir),
-            sample_file: sample_file(&resource.group, &resource.version, &resource.kind),
+            type_path: format!("crate::{}::{}", layout.type_module, resource.kind),
+            type_module: layout.type_module,
+            type_file: Some(layout.type_file),
+            api_dir: Some(layout.api_dir),
+            sample_file: layout.sample_file,
         }
     }
 
@@ -105,7 +92,7 @@ impl Target {
             type_path: format!("k8s_openapi::api::{}::{version}::{kind}", builtin.module),
             type_file: None,
             api_dir: None,
-            sample_file: sample_file(group, version, kind),
+            sample_file: ApiLayout::new(false, group, version, kind).sample_file,
         })
     }
 
@@ -116,10 +103,6 @@ impl Target {
             None => self.type_path.clone(),
         }
     }
-}
-
-fn sample_file(group: &str, version: &str, kind: &str) -> String {
-    format!("{group}_{version}_{}.yaml", kind.to_ascii_lowercase())
 }
 
 /// Resolves `group/version kind`: an API of the project (PROJECT has it with `api`), else a

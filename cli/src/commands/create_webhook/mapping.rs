@@ -1,54 +1,6 @@
-//! Reads the field names of a struct in a scaffolded type file, so the scaffolded conversion
-//! maps exactly the fields two versions share (whatever the user has added since `create api`).
-
-/// The names of the `pub` fields of `pub struct <name> { ... }` in `source`, in order; `None`
-/// when there is no such struct. Nested braces (in attributes, types or doc comments) are
-/// skipped; only top-level `pub` fields count.
-pub fn struct_fields(source: &str, name: &str) -> Option<Vec<String>> {
-    let mut lines = source.lines();
-    lines.find(|line| {
-        line.trim_start()
-            .strip_prefix("pub struct ")
-            .and_then(|rest| rest.strip_prefix(name))
-            .is_some_and(|rest| rest.trim_start().starts_with('{'))
-    })?;
-    let mut fields = Vec::new();
-    let mut depth = 1usize;
-    for line in lines {
-        let code = line.split("//").next().unwrap_or_default();
-        let trimmed = code.trim();
-        if depth == 1 {
-            let field = trimmed
-                .strip_prefix("pub ")
-                .or_else(|| trimmed.strip_prefix("pub(crate) "))
-                .and_then(|rest| rest.split_once(':'))
-                .map(|(ident, _)| ident.trim());
-            if let Some(ident) = field.filter(|i| is_ident(i)) {
-                fields.push(ident.to_owned());
-            }
-        }
-        for c in code.chars() {
-            match c {
-                '{' | '(' | '[' => depth += 1,
-                '}' | ')' | ']' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        return Some(fields);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    None
-}
-
-fn is_ident(s: &str) -> bool {
-    let s = s.strip_prefix("r#").unwrap_or(s);
-    !s.is_empty()
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !s.starts_with(|c: char| c.is_ascii_digit())
-}
+//! The field mapping of a scaffolded conversion: the struct literals of the `From` impls
+//! between two versions, for exactly the fields they share (whatever the user has added since
+//! `create api`), laid out as rustfmt lays them out.
 
 /// The body of one `From` conversion between two versions of a struct: the name of the
 /// function's parameter and the struct literal, laid out as rustfmt lays it out.
@@ -131,38 +83,6 @@ pub fn mapping(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const TYPE: &str = r#"
-/// Doc with { braces }.
-#[kubeforge::api]
-#[kube(group = "x", printcolumn(name = "A", json_path = ".a"))]
-pub struct MemcachedSpec {
-    /// How many.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub size: Option<i32>,
-    pub labels: std::collections::BTreeMap<String, String>, // a comment: not_a_field
-    pub nested: Vec<Inner<{ 3 }>>,
-    pub(crate) r#type: String,
-}
-
-pub struct MemcachedStatus {
-    pub conditions: Vec<Condition>,
-}
-"#;
-
-    #[test]
-    fn reads_top_level_fields() {
-        assert_eq!(
-            struct_fields(TYPE, "MemcachedSpec").unwrap(),
-            ["size", "labels", "nested", "r#type"]
-        );
-        assert_eq!(
-            struct_fields(TYPE, "MemcachedStatus").unwrap(),
-            ["conditions"]
-        );
-        assert_eq!(struct_fields(TYPE, "Memcached"), None);
-        assert_eq!(struct_fields(TYPE, "MemcachedSpecs"), None);
-    }
 
     #[test]
     fn maps_shared_fields_and_names_the_rest() {

@@ -1,6 +1,6 @@
 //! `kubeforge init`: every flag, every refusal.
 
-mod common;
+use crate::common;
 
 use common::{kubeforge, project, read, refused, tree};
 

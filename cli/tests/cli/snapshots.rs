@@ -1,6 +1,6 @@
 //! Snapshots of whole generated trees: any change to what kubeforge writes shows up in review.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! `--help` on every command, `version`, `completion`.
 
-mod common;
+use crate::common;
 
 use common::kubeforge;
 

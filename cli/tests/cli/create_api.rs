@@ -1,6 +1,6 @@
 //! `kubeforge create api`: every flag, every refusal, idempotent insertion.
 
-mod common;
+use crate::common;
 
 use common::{create_api, kubeforge, project, read, refused, tree};
 

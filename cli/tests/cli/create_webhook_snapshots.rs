@@ -1,7 +1,7 @@
 //! Snapshot of what `kubeforge create webhook` writes: every file it creates or changes, for
 //! all three webhook types on one kind and a webhook on a built-in kind.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write;
 

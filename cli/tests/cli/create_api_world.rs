@@ -1,7 +1,7 @@
 //! `kubeforge create api --reconcile state-of-world`: a WorldController-based controller and its
 //! test; refusals for modes that make no sense; the default stays per-object.
 
-mod common;
+use crate::common;
 
 use common::{create_api, kubeforge, project, read, refused};
 

@@ -1,7 +1,7 @@
 //! `kubeforge create webhook`: every webhook type, the kustomize wiring, kubebuilder's refusals,
 //! adding types to a kind without losing the user's code, and built-in kinds.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,0 +1,13 @@
+//! Edits of the user's Rust files through a parser: parse (syn), locate the place by the spans
+//! of the syntax tree, splice text in. The file is never re-printed, so comments and formatting
+//! outside the edited span stay byte for byte; a file that does not parse refuses the command.
+
+mod attributes;
+mod fields;
+mod imports;
+mod source;
+
+pub use attributes::{KubeArgument, add_kube_argument};
+pub use fields::struct_fields;
+pub use imports::merge_use;
+pub use source::{RustSource, Splice};

@@ -1,0 +1,17 @@
+//! The CLI's tests, in one test binary (one link instead of one per file): each module is one
+//! command or one kind of check, run through the CLI's library entry point.
+//!
+//! - `commands`: `--help` on every command, `version`, `completion`;
+//! - `init`, `create_api`, `create_api_world`, `create_webhook`: every flag, every refusal;
+//! - `snapshots`, `create_webhook_snapshots`: whole generated trees, reviewed as insta snapshots
+//!   (`snapshots/cli__<module>__<name>.snap`).
+
+mod common;
+
+mod commands;
+mod create_api;
+mod create_api_world;
+mod create_webhook;
+mod create_webhook_snapshots;
+mod init;
+mod snapshots;
