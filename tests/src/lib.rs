@@ -71,6 +71,12 @@ pub struct Ran {
     pub elapsed: Duration,
 }
 
+/// The variable through which CI compiles the workspace with clippy as it builds the tests
+/// (`.ci/run`); a generated project is the user's code, built as the user builds it, without it.
+pub const LINT_WRAPPER: &str = "RUSTC_WORKSPACE_WRAPPER";
+/// The lint flags clippy reads in that mode.
+pub const LINT_ARGS: &str = "CLIPPY_ARGS";
+
 /// Runs `cargo <args>` in `project` with the shared target dir; panics with its output when it
 /// fails.
 pub fn cargo(project: &Path, args: &[&str]) -> Ran {
@@ -82,6 +88,8 @@ pub fn cargo(project: &Path, args: &[&str]) -> Ran {
         .env("CARGO_TARGET_DIR", target_dir())
         .env("CARGO_TERM_COLOR", "never")
         .env_remove("RUSTFLAGS")
+        .env_remove(LINT_WRAPPER)
+        .env_remove(LINT_ARGS)
         .output()
         .expect("cargo runs");
     let ran = Ran {

@@ -5,9 +5,10 @@
 //! (a namespaced API, a cluster-scoped API, controllers for the built-in Deployment and
 //! ConfigMap, and a state-of-world controller) cover every template; both build into the workspace's target directory.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use kubeforge_e2e::{build_lock, cargo, kubeforge, share_lockfile, target_dir};
+use kubeforge_e2e::{build_lock, cargo, kubeforge, share_lockfile, target_dir, workspace_root};
 
 fn init(dir: &Path, name: &str, extra: &[&str]) {
     let mut args = vec!["init", "--domain", "example.com", "--project-name", name];
@@ -113,6 +114,8 @@ fn single_group_operator_builds_reconciles_and_writes_manifests() {
             .args(["run", "--quiet", "--", "manifests", "--check"])
             .current_dir(dir)
             .env("CARGO_TARGET_DIR", target_dir())
+            .env_remove(kubeforge_e2e::LINT_WRAPPER)
+            .env_remove(kubeforge_e2e::LINT_ARGS)
             .output()
             .unwrap();
     assert!(
@@ -270,4 +273,88 @@ fn multigroup_operator_with_cluster_scoped_api_and_built_in_controllers() {
         assert_contains(&rendered, "kind: RoleBinding");
         assert_contains(&rendered, "name: WATCH_NAMESPACE");
     }
+}
+
+/// Each package's resolved features (`cargo tree -e <edges>` in `dir`), keyed by package: a
+/// package built for the host and for the target can resolve twice, hence a set.
+fn resolved_features(
+    dir: &Path,
+    edges: &str,
+    workspace: bool,
+) -> BTreeMap<String, BTreeSet<String>> {
+    let mut args = vec!["tree", "-e", edges, "-f", "{p} [{f}]", "--prefix", "none"];
+    args.push("--no-dedupe");
+    if workspace {
+        args.push("--workspace");
+    }
+    let mut features: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for line in cargo(dir, &args).stdout.lines() {
+        let line = line.replace(" (*)", "").replace(" (proc-macro)", "");
+        if let Some((package, list)) = line.split_once(" [") {
+            features
+                .entry(package.to_owned())
+                .or_default()
+                .insert(list.to_owned());
+        }
+    }
+    features
+}
+
+/// The packages of `a` that `b` also holds but never with a feature list `a` resolves: each
+/// is a build of that package (and of everything above it) that `b`'s builds cannot serve.
+fn not_served_by(
+    a: &BTreeMap<String, BTreeSet<String>>,
+    b: &BTreeMap<String, BTreeSet<String>>,
+) -> Vec<String> {
+    a.iter()
+        .filter(|(package, features)| {
+            b.get(*package)
+                .is_some_and(|other| !features.is_subset(other))
+        })
+        .map(|(package, _)| package.split(' ').next().unwrap_or(package).to_owned())
+        .collect()
+}
+
+/// Generated projects build into the workspace's target directory, and reuse its builds of
+/// kube, k8s-openapi and the runtime only where cargo resolves the same features for them. A
+/// feature only the workspace turns on (through a dev-dependency, say) makes every end-to-end
+/// project build everything above it again; a feature only a project's dev-dependencies turn
+/// on makes a user's first `cargo run` after `cargo test` build kube's stack a second time.
+#[test]
+fn generated_projects_resolve_the_features_of_the_workspace_build() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    init(dir, "feature-check", &[]);
+    kubeforge(
+        dir,
+        &[
+            "create",
+            "api",
+            "--group",
+            "cache",
+            "--version",
+            "v1alpha1",
+            "--kind",
+            "Memcached",
+        ],
+    );
+    let run = resolved_features(dir, "normal,build", false);
+    let test = resolved_features(dir, "normal,build,dev", false);
+    let workspace = resolved_features(&workspace_root(), "normal,build,dev", true);
+    assert_eq!(
+        (not_served_by(&run, &test), not_served_by(&test, &run)),
+        (Vec::<String>::new(), Vec::<String>::new()),
+        "`cargo run` and `cargo test` of a generated project resolve these packages differently"
+    );
+    // The workspace builds more (the CLI's own syn, say), which costs a project nothing. Two
+    // known misses, each one more build of kube's client stack and the runtime above it:
+    // - bitflags' `std`, which the workspace turns on through tempfile (a dependency of insta),
+    //   and which kube's client reaches through tower-http;
+    // - serde_core's `alloc` on the host, which trybuild (a dev-dependency of the derive crate,
+    //   so built for the host) turns on, and which kube-derive and kubeforge-derive reach.
+    assert_eq!(
+        not_served_by(&test, &workspace),
+        vec!["bitflags".to_owned(), "serde_core".to_owned()],
+        "a generated project and the workspace resolve these packages differently"
+    );
 }
