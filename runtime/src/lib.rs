@@ -26,6 +26,7 @@ pub mod logging;
 pub mod manager;
 pub mod metrics;
 pub mod server;
+pub mod shard;
 pub mod webhook;
 pub mod world;
 
