@@ -321,6 +321,9 @@ impl<K: Kind> Informer<K> {
         let stream = watcher::watcher(api, config).modify(move |obj: &mut K| prepare(obj, strip));
         let mut stream = std::pin::pin!(stream);
         let mut backoff = DefaultBackoff::default();
+        // A restart waits until the list in progress completed: several changes in a row then
+        // cost one more list, instead of each restarting a list that never gets to finish.
+        let mut listing = true;
         loop {
             let changed = async {
                 match restart.as_mut() {
@@ -333,13 +336,18 @@ impl<K: Kind> Informer<K> {
                 }
             };
             let event = tokio::select! {
-                () = changed => return true,
+                () = changed, if !listing => return true,
                 event = stream.next() => event,
             };
             let Some(event) = event else { return false };
             match event {
                 Ok(event) => {
                     backoff.reset();
+                    match &event {
+                        watcher::Event::Init => listing = true,
+                        watcher::Event::InitDone => listing = false,
+                        _ => {}
+                    }
                     if let watcher::Event::Apply(o)
                     | watcher::Event::InitApply(o)
                     | watcher::Event::Delete(o) = &event
@@ -359,6 +367,8 @@ impl<K: Kind> Informer<K> {
                     }
                 }
                 Err(err) => {
+                    // A failing list does not hold a restart back (it may be what fixes it).
+                    listing = false;
                     let unreachable = super::recovery::server_unreachable(&err);
                     self.record_error(err);
                     let Some(delay) = backoff.next() else {

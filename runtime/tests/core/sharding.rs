@@ -38,8 +38,8 @@ struct Tracker {
     running: Mutex<HashMap<String, &'static str>>,
     /// Every overlap seen: (object, replica already running it, replica starting it).
     overlaps: Mutex<Vec<(String, &'static str, &'static str)>>,
-    /// Every reconcile: object, replica, start time.
-    log: Mutex<Vec<(String, &'static str, Instant)>>,
+    /// Every reconcile, by object: replica and start time.
+    log: Mutex<HashMap<String, Vec<(&'static str, Instant)>>>,
 }
 
 /// A reconcile in flight; dropping it (also when the reconcile is aborted) ends it.
@@ -73,7 +73,9 @@ async fn reconcile(w: Arc<Widget>, ctx: Arc<Ctx>) -> Result<Action, ReconcileErr
         .log
         .lock()
         .unwrap()
-        .push((key, ctx.replica, Instant::now()));
+        .entry(key)
+        .or_default()
+        .push((ctx.replica, Instant::now()));
     // Long enough for reconciles to be caught running across a handover.
     tokio::time::sleep(Duration::from_millis(3)).await;
     Ok(Action::await_change())
@@ -82,6 +84,7 @@ async fn reconcile(w: Arc<Widget>, ctx: Arc<Ctx>) -> Result<Action, ReconcileErr
 struct Replica {
     name: &'static str,
     gate: ShardGate,
+    informer: Arc<kubeforge::cache::Informer<Widget>>,
     shutdown: ShutdownHandle,
     task: JoinHandle<Result<(), kubeforge::Error>>,
 }
@@ -105,6 +108,7 @@ fn start(
     options.sharding = Some(sharding);
     let mut manager = Manager::new(env.client(), options);
     let gate = manager.cache().shards().cloned().expect("a sharded cache");
+    let informer = manager.cache().informer::<Widget>();
     manager.add(
         Controller::<Widget>::new(&manager, "widget")
             .max_concurrent_reconciles(8)
@@ -119,6 +123,7 @@ fn start(
     Replica {
         name,
         gate,
+        informer,
         shutdown: manager.shutdown_handle(),
         task: tokio::spawn(manager.run()),
     }
@@ -146,9 +151,28 @@ fn reconciled_since(tracker: &Tracker, since: Instant, replica: Option<&str>) ->
         .lock()
         .unwrap()
         .iter()
-        .filter(|(_, r, at)| *at >= since && replica.is_none_or(|x| x == *r))
-        .map(|(k, _, _)| k.clone())
+        .filter(|(_, runs)| {
+            runs.iter()
+                .any(|(r, at)| *at >= since && replica.is_none_or(|x| x == *r))
+        })
+        .map(|(k, _)| k.clone())
         .collect()
+}
+
+/// Whether every key of `keys` was reconciled by `replica` (any if `None`) since `since`.
+fn all_reconciled(
+    tracker: &Tracker,
+    keys: &HashSet<String>,
+    since: Instant,
+    replica: Option<&str>,
+) -> bool {
+    let log = tracker.log.lock().unwrap();
+    keys.iter().all(|k| {
+        log.get(k).is_some_and(|runs| {
+            runs.iter()
+                .any(|(r, at)| *at >= since && replica.is_none_or(|x| x == *r))
+        })
+    })
 }
 
 fn assert_no_overlaps(tracker: &Tracker, phase: &str) {
@@ -206,7 +230,7 @@ async fn three_replicas_share_the_work_through_join_leave_and_crash_without_over
                 api.create(&PostParams::default(), &w).await.unwrap()
             }
         })
-        .buffer_unordered(32)
+        .buffer_unordered(64)
         .collect()
         .await;
     for w in &created {
@@ -228,10 +252,9 @@ async fn three_replicas_share_the_work_through_join_leave_and_crash_without_over
         || async { reconciled_since(&tracker, t0, None).len() == OBJECTS },
     )
     .await;
-    println!(
-        "2 replicas: all {OBJECTS} reconciled after {:?}",
-        t0.elapsed()
-    );
+    // One resync: listing and reconciling every object from scratch.
+    let resync = t0.elapsed();
+    println!("2 replicas: all {OBJECTS} reconciled after {resync:?}");
     for (replica, r) in [(&a, "a"), (&b, "b")] {
         let mine = reconciled_since(&tracker, t0, Some(r));
         let share = replica.gate.active();
@@ -246,26 +269,45 @@ async fn three_replicas_share_the_work_through_join_leave_and_crash_without_over
     }
     assert_no_overlaps(&tracker, "start");
 
-    // A third replica joins while objects keep changing.
+    // A third replica joins while objects keep changing: it reconciles every object of its
+    // share, and once the ring is split three ways each replica reconciles only its own.
     let writer = {
         let (api, names) = (api.clone(), names.clone());
         tokio::spawn(async move {
             for round in 1.. {
                 let batch: Vec<String> = names
                     .iter()
-                    .skip((round * 97) % 2500)
-                    .take(300)
+                    .skip((round * 97) % 2700)
+                    .take(100)
                     .cloned()
                     .collect();
                 touch(&api, &batch, round as i32).await;
-                tokio::time::sleep(Duration::from_millis(20)).await;
+                tokio::time::sleep(Duration::from_millis(50)).await;
             }
         })
     };
     let join = Instant::now();
     let c = start(&env, "c", sharding("c"), &tracker);
     settle("a, b and c to split the ring", &[&a, &b, &c]).await;
-    println!("join: ring split three ways after {:?}", join.elapsed());
+    // The handovers are over: stop the traffic so the rest runs at full speed.
+    writer.abort();
+    let c_share = c.gate.active();
+    let c_objects: HashSet<String> = keys
+        .iter()
+        .filter(|k| c_share.contains(uids[*k]))
+        .cloned()
+        .collect();
+    eventually(
+        Duration::from_secs(30),
+        "c reconciled its share",
+        || async { all_reconciled(&tracker, &c_objects, join, Some("c")) },
+    )
+    .await;
+    println!(
+        "join: ring split three ways, c reconciled its {} objects after {:?}",
+        c_objects.len(),
+        join.elapsed()
+    );
     for r in [&a, &b, &c] {
         let f = r.gate.active().fraction();
         assert!(
@@ -275,17 +317,40 @@ async fn three_replicas_share_the_work_through_join_leave_and_crash_without_over
             f
         );
     }
-    // After settling, an update of every object is reconciled by exactly its owner.
-    writer.abort();
-    tokio::time::sleep(Duration::from_millis(200)).await;
     let t1 = Instant::now();
-    touch(&api, &names, 10_000).await;
-    eventually(
-        Duration::from_secs(30),
-        "every object reconciled after the join",
-        || async { reconciled_since(&tracker, t1, None) == keys },
-    )
-    .await;
+    let sample: Vec<String> = names.iter().step_by(10).cloned().collect();
+    touch(&api, &sample, 10_000).await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while reconciled_since(&tracker, t1, None).len() < sample.len() {
+        if Instant::now() > deadline {
+            let done = reconciled_since(&tracker, t1, None);
+            for k in sample
+                .iter()
+                .map(|n| format!("{}/{n}", env.namespace()))
+                .filter(|k| !done.contains(k))
+                .take(5)
+            {
+                let h = uids[&k];
+                for r in [&a, &b, &c] {
+                    let (ns, name) = k.split_once('/').unwrap();
+                    let cached = r
+                        .informer
+                        .store()
+                        .get(&kube::runtime::reflector::ObjectRef::new(name).within(ns));
+                    println!(
+                        "{k}: {} owns={} cached={:?} store={} received={}",
+                        r.name,
+                        r.gate.active().contains(h),
+                        cached.map(|w| w.spec.size),
+                        r.informer.store().len(),
+                        r.informer.received()
+                    );
+                }
+            }
+            panic!("not every touched object was reconciled after the join");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     for r in [&a, &b, &c] {
         let share = r.gate.active();
         for k in reconciled_since(&tracker, t1, Some(r.name)) {
@@ -312,7 +377,7 @@ async fn three_replicas_share_the_work_through_join_leave_and_crash_without_over
     eventually(
         Duration::from_secs(30),
         "b's objects reconciled by a or c",
-        || async { reconciled_since(&tracker, leave, None).is_superset(&orphans) },
+        || async { all_reconciled(&tracker, &orphans, leave, None) },
     )
     .await;
     println!(
@@ -332,20 +397,33 @@ async fn three_replicas_share_the_work_through_join_leave_and_crash_without_over
     let crash = Instant::now();
     c.task.abort();
     let _ = c.task.await;
+    let mut taken_over = None;
     eventually(
         Duration::from_secs(30),
         "c's objects reconciled by a",
-        || async { reconciled_since(&tracker, crash, Some("a")).is_superset(&orphans) },
+        || {
+            if taken_over.is_none() && a.gate.active().is_full() {
+                taken_over = Some(crash.elapsed());
+            }
+            let done = all_reconciled(&tracker, &orphans, crash, Some("a"));
+            async move { done }
+        },
     )
     .await;
     let failover = crash.elapsed();
-    // The last renewal was at most a retry period (+20% jitter) before the crash, a sees it
-    // up to one round later and checks expiry once per round: lease + two rounds, plus the
-    // relist of c's share.
-    let bound = LEASE + RETRY.mul_f64(2.4) + Duration::from_secs(2);
+    // The Lease says whole seconds (1.5 s is written as 2). Its last renewal was at most a
+    // retry period (+20% jitter) before the crash, a sees it up to one round later and checks
+    // expiry once per round: lease + two rounds until a takes the ranges over; then one
+    // resync, a list and reconcile of the share, bounded by how long the start took.
+    let lease = Duration::from_secs(LEASE.as_secs_f64().ceil() as u64);
+    let bound = lease + RETRY.mul_f64(2.4) + resync;
     println!(
-        "crash: c's {} orphaned objects reconciled by a {failover:?} after the crash (lease {LEASE:?}, retry period {RETRY:?}; bound {bound:?})",
+        "crash: a took c's ranges over {taken_over:?} and reconciled its {} orphaned objects {failover:?} after the crash (lease {lease:?}, retry period {RETRY:?}, one resync {resync:?}; bound {bound:?})",
         orphans.len()
+    );
+    assert!(
+        taken_over.is_some_and(|t| t <= lease + RETRY.mul_f64(2.4) + Duration::from_millis(500)),
+        "{taken_over:?}"
     );
     assert!(failover <= bound, "{failover:?} > {bound:?}");
     assert!(a.gate.active().is_full());
@@ -446,9 +524,11 @@ async fn owned_objects_follow_their_owners_shard() {
     let mut by_replica: HashMap<&str, usize> = HashMap::new();
     for w in &widgets {
         let runs: Vec<&str> = log
-            .iter()
-            .filter(|(k, _, at)| *at >= since && *k == key(w))
-            .map(|(_, r, _)| *r)
+            .get(&key(w))
+            .into_iter()
+            .flatten()
+            .filter(|(_, at)| *at >= since)
+            .map(|(r, _)| *r)
             .collect();
         assert!(
             !runs.is_empty() && runs.iter().all(|r| *r == owner_of(w)),
@@ -512,17 +592,7 @@ async fn received_by_two_static_replicas(env: &TestEnv, objects: usize) -> Vec<(
     eventually(
         Duration::from_secs(10),
         "every widget reconciled",
-        || async {
-            tracker
-                .log
-                .lock()
-                .unwrap()
-                .iter()
-                .map(|l| l.0.clone())
-                .collect::<HashSet<_>>()
-                .len()
-                == objects
-        },
+        || async { tracker.log.lock().unwrap().len() == objects },
     )
     .await;
     for (informer, shutdown, task) in running {
