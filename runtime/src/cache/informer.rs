@@ -29,7 +29,6 @@ use std::{
         Arc, Mutex, RwLock,
         atomic::{AtomicU64, Ordering},
     },
-    time::Duration,
 };
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -40,11 +39,7 @@ use super::{
     recovery::Recovery,
     subscription::{Subscribers, Subscription},
 };
-use crate::shard::{
-    ShardGate, ShardKey,
-    filter::{self, Filtering},
-    range::RangeSet,
-};
+use crate::shard::{ShardGate, ShardKey, filter, range::RangeSet};
 
 /// Where an informer is in its start-up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -237,7 +232,6 @@ impl<K: Kind> Informer<K> {
         let mut published = gate.watch();
         let key = gate.key();
         let families = gate.families().cloned();
-        let kind = [("kind", K::gvk())];
         loop {
             let current = published.borrow_and_update().clone();
             let ranges = current.ranges.clone();
@@ -254,38 +248,14 @@ impl<K: Kind> Informer<K> {
                 }
                 continue;
             }
-            let client = self.api.clone().into_client();
-            let api = match ranges.selector(key) {
-                None => self.api.clone(),
-                Some(selector) => {
-                    let filtering = tokio::time::timeout(
-                        Duration::from_secs(10),
-                        filter::probe(&client, self.api.resource_url(), &selector),
-                    )
-                    .await
-                    .unwrap_or_else(|_| {
-                        Filtering::Client("probing for shardSelector timed out".into())
-                    });
-                    if let Some(f) = &families {
-                        f.server_side
-                            .get_or_create(&kind)
-                            .set(i64::from(filtering == Filtering::Server));
-                    }
-                    match filtering {
-                        Filtering::Server => {
-                            tracing::debug!(kind = %K::gvk(), ranges = %ranges, "watching this replica's share (server-side shardSelector)");
-                            K::api(
-                                filter::with_shard_selector(&client, selector),
-                                self.options.namespace.as_deref(),
-                            )
-                        }
-                        Filtering::Client(reason) => {
-                            tracing::info!(kind = %K::gvk(), ranges = %ranges, %reason, "watching every object and keeping this replica's share");
-                            self.api.clone()
-                        }
-                    }
-                }
-            };
+            let api = filter::share_api(
+                &self.api,
+                self.options.namespace.as_deref(),
+                key,
+                &ranges,
+                families.as_ref(),
+            )
+            .await;
             // The previous watch ended when `watch` returned for the change.
             switched.store(current.generation, Ordering::SeqCst);
             gate.informer_switched();

@@ -12,7 +12,11 @@
 
 use futures::FutureExt;
 use http::{Request, Uri};
-use kube::client::Body;
+use kube::{Api, client::Body};
+use std::time::Duration;
+
+use super::{hash::ShardKey, range::RangeSet};
+use crate::{cache::Kind, metrics::ShardFamilies};
 
 /// How a sharded informer gets only its share.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,6 +105,44 @@ pub async fn probe(client: &kube::Client, resource_url: &str, selector: &str) ->
             status.message
         )),
         Err(e) => Filtering::Client(format!("probing for shardSelector failed: {e}")),
+    }
+}
+
+/// The `Api` a sharded informer of `K` lists and watches `ranges` through: `api` itself when
+/// the ranges are the whole ring or the server does not filter by shard (the informer then
+/// filters), else one whose requests carry the ranges' `shardSelector`. Records which in
+/// `kubeforge_shard_server_side{kind}`.
+pub async fn share_api<K: Kind>(
+    api: &Api<K>,
+    namespace: Option<&str>,
+    key: ShardKey,
+    ranges: &RangeSet,
+    families: Option<&ShardFamilies>,
+) -> Api<K> {
+    let Some(selector) = ranges.selector(key) else {
+        return api.clone();
+    };
+    let client = api.clone().into_client();
+    let filtering = tokio::time::timeout(
+        Duration::from_secs(10),
+        probe(&client, api.resource_url(), &selector),
+    )
+    .await
+    .unwrap_or_else(|_| Filtering::Client("probing for shardSelector timed out".into()));
+    if let Some(f) = families {
+        f.server_side
+            .get_or_create(&[("kind", K::gvk())])
+            .set(i64::from(filtering == Filtering::Server));
+    }
+    match filtering {
+        Filtering::Server => {
+            tracing::debug!(kind = %K::gvk(), %ranges, "watching this replica's share (server-side shardSelector)");
+            K::api(with_shard_selector(&client, selector), namespace)
+        }
+        Filtering::Client(reason) => {
+            tracing::info!(kind = %K::gvk(), %ranges, %reason, "watching every object and keeping this replica's share");
+            api.clone()
+        }
     }
 }
 
