@@ -41,6 +41,10 @@ pub struct Coordinator {
     releasing: BTreeMap<u16, u64>,
     /// When each slot assigned to us but not yet active was first assigned (takeover time).
     wanted_since: HashMap<u16, Instant>,
+    /// Whether our Lease was written once: the first round only announces us, so replicas
+    /// started together see each other before any of them claims (instead of the first
+    /// claiming the whole ring and handing most of it over again).
+    announced: bool,
     families: Option<ShardFamilies>,
 }
 
@@ -56,6 +60,7 @@ impl Coordinator {
             active: BTreeSet::new(),
             releasing: BTreeMap::new(),
             wanted_since: HashMap::new(),
+            announced: false,
             families,
         }
     }
@@ -140,6 +145,11 @@ impl Coordinator {
 
     /// One round: read, activate verified claims, release, take, renew, verify new claims.
     async fn round(&mut self) -> Result<(), RenewError> {
+        if !self.announced {
+            self.membership.renew(&self.claims).await?;
+            self.announced = true;
+            return Ok(());
+        }
         let others = self.membership.read().await?;
         self.activate_verified(&others);
 
