@@ -21,6 +21,7 @@ pub mod client;
 pub mod controller;
 mod error;
 pub mod helpers;
+mod identity;
 pub mod leader_election;
 pub mod logging;
 pub mod manager;

@@ -89,7 +89,7 @@ impl ShardingOptions {
             key: ShardKey::Uid,
             group: group.into(),
             namespace: None,
-            identity: crate::leader_election::default_identity(),
+            identity: crate::identity::default_identity(),
             ranges: 64,
             lease_duration: Duration::from_secs(15),
             renew_deadline: Duration::from_secs(10),
