@@ -637,3 +637,39 @@ async fn a_server_that_filters_by_shard_sends_each_replica_only_its_share() {
     }
     assert_eq!(client_side.iter().map(|r| r.1).sum::<usize>(), OBJECTS);
 }
+
+/// A replica that cannot renew its member Lease stops all work after the renew deadline,
+/// before its Lease expires for the others, and the manager exits with the reason.
+#[tokio::test]
+async fn a_replica_that_cannot_renew_stops_before_its_lease_expires() {
+    use kubeforge_testenv::faults::{Failure, Matcher};
+    let env = env().await;
+    let faults = env.faults().unwrap();
+    let tracker = Arc::new(Tracker::default());
+    let a = start(&env, "a", sharding("a"), &tracker);
+    eventually(Duration::from_secs(10), "a to own the ring", || async {
+        a.gate.active().is_full()
+    })
+    .await;
+    faults.fail_next(
+        Matcher::any().resource("leases"),
+        usize::MAX,
+        Failure::status(500).message("etcd is down"),
+    );
+    let failing = Instant::now();
+    let result = tokio::time::timeout(Duration::from_secs(10), a.task)
+        .await
+        .expect("the replica gives up")
+        .unwrap();
+    let stopped = failing.elapsed();
+    println!(
+        "replica that cannot renew stopped after {stopped:?} (renew deadline 1 s, lease {LEASE:?})"
+    );
+    assert!(
+        matches!(result, Err(kubeforge::Error::ShardMembershipLost(_))),
+        "{result:?}"
+    );
+    assert!(a.gate.active().is_empty(), "no range stays active");
+    assert!(stopped < LEASE, "{stopped:?}");
+    faults.clear();
+}
