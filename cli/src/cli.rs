@@ -204,6 +204,11 @@ pub struct DevServerArgs {
     /// when it exists].
     #[arg(long = "crd-dir")]
     pub crd_dirs: Vec<PathBuf>,
+    /// Feature gates, as kube-apiserver takes them: `ShardedListAndWatch=true` makes lists and
+    /// watches honour `shardSelector` (sharded operators then get only their share). All off
+    /// by default, as on a real server.
+    #[arg(long, default_value = "")]
+    pub feature_gates: String,
 }
 
 /// Shells `kubeforge completion` writes scripts for.
