@@ -44,6 +44,9 @@ pub struct ApiLayout {
     pub type_module: String,
     /// The module of the controller, from the crate root (`controllers::memcached`).
     pub controller_module: String,
+    /// The controller's name (`memcached`; `cache-memcached` in a multigroup project, where
+    /// kinds of two groups may share a name).
+    pub controller_name: String,
     /// The module of the webhooks under `webhooks` (`memcached_v1`, `cache_memcached_v1`).
     pub webhook_module: String,
     /// The webhooks' file (`src/webhooks/memcached_v1.rs`).
@@ -104,6 +107,11 @@ impl ApiLayout {
             sample_file: format!("{group}_{version}_{kind_lower}.yaml"),
             type_module: format!("api::{group_path}{version_mod}"),
             controller_module: format!("controllers::{group_path}{kind_mod}"),
+            controller_name: if multigroup {
+                format!("{group}-{kind_lower}")
+            } else {
+                kind_lower.clone()
+            },
             webhook_file: PathBuf::from(format!(
                 "src/webhooks/{}.rs",
                 webhook_module.trim_start_matches("r#")

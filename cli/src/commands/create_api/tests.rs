@@ -17,19 +17,17 @@ fn scaffolds_the_type_the_controller_and_their_registrations() {
     assert!(
         project
             .read("src/main.rs")
-            .contains("use demo::controllers;\n// +kubeforge:scaffold:imports")
+            .contains("use ::demo::controllers;\n// +kubeforge:scaffold:imports")
     );
     assert!(project.read("src/main.rs").contains(
         "    controllers::memcached::add_to_manager(&mut manager);\n    // +kubeforge:scaffold:builder"
     ));
-    assert!(
-        project
-            .read("src/lib.rs")
-            .contains("        <api::v1alpha1::Memcached as kube::CustomResourceExt>::crd(),\n")
-    );
+    assert!(project.read("src/lib.rs").contains(
+        "        <crate::api::v1alpha1::Memcached as ::kube::CustomResourceExt>::crd(),\n"
+    ));
     assert_eq!(
         project.read("src/api/v1alpha1/mod.rs"),
-        "//! The v1alpha1 API types (cache.example.com): one module per kind.\n\npub mod memcached;\npub use memcached::*;\n// +kubeforge:scaffold:modules\n"
+        "//! The v1alpha1 API types (cache.example.com): one module per kind.\n\npub mod memcached;\npub use self::memcached::*;\n// +kubeforge:scaffold:modules\n"
             .replace("//! The", &format!("{}//! The", header(&project)))
     );
     for role in ["admin", "editor", "viewer"] {

@@ -23,6 +23,10 @@ pub struct Values {
     pub domain: String,
     /// The kind.
     pub kind: String,
+    /// The name the generated Rust files give the kind (`naming::kind_ident`).
+    pub kind_ident: String,
+    /// How they import it (`Memcached`, `Error as ErrorResource`).
+    pub kind_import: String,
     /// Lower-case kind.
     pub kind_lower: String,
     /// The kind's module name.
@@ -85,15 +89,24 @@ impl Values {
     /// The values of the webhooks of `target` in `project` (laid out as `layout`).
     pub fn new(project: &ProjectFile, target: &Target, layout: &ApiLayout, header: String) -> Self {
         let crate_name = naming::crate_name(&project.project_name);
-        let type_path = target.test_type_path(&crate_name);
+        let kind_import = naming::kind_import(&target.kind);
+        let kind_ident = naming::kind_ident(&target.kind);
+        let type_path = format!("{}::{kind_ident}", target.test_import_module(&crate_name));
         let mut test_uses = [
-            format!("use {type_path};"),
             format!(
-                "use {crate_name}::webhooks::{} as webhook;",
+                "use {}::{kind_import};",
+                target.test_import_module(&crate_name)
+            ),
+            format!(
+                "use ::{crate_name}::webhooks::{} as webhook;",
                 layout.webhook_module
             ),
         ];
-        test_uses.sort();
+        test_uses.sort_by_key(|u| {
+            u.trim_start_matches("use ")
+                .trim_start_matches("::")
+                .to_owned()
+        });
         let empty = Mapping::default();
         Values {
             header,
@@ -101,6 +114,8 @@ impl Values {
             crate_name,
             domain: project.domain.clone(),
             kind: target.kind.clone(),
+            kind_ident: kind_ident.clone(),
+            kind_import,
             kind_mod: layout.kind_mod.clone(),
             api_group: target.api_group.clone(),
             api_version: target.api_version.clone(),
@@ -110,7 +125,7 @@ impl Values {
             imports: String::new(),
             wrap_update: format!(
                 "    async fn validate_update(&self, old: &{k}, new: &{k}) -> Result<Warnings, Denied> {{",
-                k = target.kind
+                k = kind_ident
             )
             .len()
                 > 100,
