@@ -122,11 +122,11 @@ pub struct ApiContext {
     pub namespaced: bool,
     /// Module of the type, relative to the crate root (`api::v1alpha1`).
     pub type_module: String,
-    /// The name the generated files other than the type file give the kind (the kind, or
-    /// `<Kind>Resource` when it is a name they use; see `naming::kind_ident`).
+    /// The Rust name of the kind's type (the kind, or `<Kind>Resource` when it is a name the
+    /// generated code uses; see `naming::kind_ident`).
     pub kind_ident: String,
     /// What the controller imports (`crate::api::v1::Memcached`,
-    /// `k8s_openapi::api::apps::v1::Deployment`, `crate::api::v1::Error as ErrorResource`).
+    /// `k8s_openapi::api::apps::v1::Deployment`, `crate::api::v1::ErrorResource`).
     pub type_import: String,
     /// What a test of the project imports (`::demo::api::v1::Memcached`).
     pub test_type_import: String,
@@ -135,9 +135,8 @@ pub struct ApiContext {
     /// The controller's name in logs, metrics and leader election (`memcached`; in a
     /// multigroup project `cache-memcached`, unique across groups).
     pub controller_name: String,
-    /// What the type file writes for the names a kind could shadow there (`Option`, or
-    /// `::std::option::Option` in the type file of a kind named `Option`).
-    pub names: BTreeMap<&'static str, &'static str>,
+    /// Whether the kind's Rust type is not named like the kind (`kind_ident`).
+    pub renamed: bool,
     /// Whether this version is the kind's storage version (the first version of a kind is).
     pub stored: bool,
     /// The kind's storage version (this one, or the version that was there first).

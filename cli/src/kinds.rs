@@ -218,18 +218,6 @@ impl NewKind<'_> {
         let other_plural = plural_of(other);
         let other_singular = other.kind.to_ascii_lowercase();
         let group = format!("group {}", self.group);
-        if other_plural == self.plural || other_singular == self.plural {
-            return Err(self.refuse(
-                "--plural",
-                self.plural,
-                format!("the resource name {:?}", self.plural),
-                format!(
-                    "a name no other kind of {group} uses: {} has it (its plural {other_plural:?}, its singular {other_singular:?})",
-                    other.kind
-                ),
-                "pass --plural with another name".into(),
-            ));
-        }
         if other_singular == singular || other_plural == singular {
             return Err(self.refuse(
                 "--kind",
@@ -245,6 +233,18 @@ impl NewKind<'_> {
                     }
                 ),
                 format!("pick another --kind than {}", self.kind),
+            ));
+        }
+        if other_plural == self.plural || other_singular == self.plural {
+            return Err(self.refuse(
+                "--plural",
+                self.plural,
+                format!("the resource name {:?}", self.plural),
+                format!(
+                    "a name no other kind of {group} uses: {} has it (its plural {other_plural:?}, its singular {other_singular:?})",
+                    other.kind
+                ),
+                "pass --plural with another name".into(),
             ));
         }
         for suffix in ["Spec", "Status", "List"] {

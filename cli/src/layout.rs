@@ -77,19 +77,19 @@ impl ApiLayout {
                 (
                     PathBuf::from(format!("src/api/{group_file}/{version_file}")),
                     PathBuf::from(format!("src/controllers/{group_file}")),
-                    format!("{group_file}_{kind_file}"),
+                    naming::join_snake(&[group, &kind_snake]),
                     format!("{group}_{kind_lower}"),
                     format!("{group_mod}::"),
-                    format!("{group_file}_{kind_file}_{version_file}"),
+                    naming::join_snake(&[group, &kind_snake, version]),
                 )
             } else {
                 (
                     PathBuf::from(format!("src/api/{version_file}")),
                     PathBuf::from("src/controllers"),
-                    kind_file.clone(),
+                    naming::join_snake(&[&kind_snake]),
                     kind_lower.clone(),
                     String::new(),
-                    format!("{kind_file}_{version_file}"),
+                    naming::join_snake(&[&kind_snake, version]),
                 )
             };
         let webhook_module = naming::module_ident(&webhook_module);
@@ -118,7 +118,7 @@ impl ApiLayout {
             )),
             webhook_module,
             webhook_test_file: PathBuf::from(format!("tests/{test_stem}_webhook.rs")),
-            fn_prefix: format!("{kind_snake}_{version_file}"),
+            fn_prefix: naming::join_snake(&[&kind_snake, version]),
             conversion_file_name: format!("{}.rs", naming::file_stem(&conversion_mod)),
             conversion_mod: naming::module_ident(&conversion_mod),
             kind_snake,

@@ -32,8 +32,9 @@ const KEYWORDS: &[&str] = &[
     "virtual", "yield", "try", "gen",
 ];
 
-/// Keywords that cannot be raw identifiers either; a module of that name gets a trailing `_`.
-const NOT_RAW: &[&str] = &["self", "super", "crate", "Self"];
+/// Keywords that cannot be raw identifiers either, and `mod`, whose file (`mod.rs`) is the
+/// folder's own module: a module of that name gets a trailing `_`.
+const NOT_RAW: &[&str] = &["self", "super", "crate", "Self", "mod"];
 
 /// A string as a Rust module name: '-' and '.' become '_', a leading digit gets a leading '_'
 /// (`1st` → `_1st`), a keyword is written as a raw identifier (`type` → `r#type`), and the
@@ -43,10 +44,10 @@ pub fn module_ident(name: &str) -> String {
     if ident.starts_with(|c: char| c.is_ascii_digit()) {
         ident.insert(0, '_');
     }
-    if KEYWORDS.contains(&ident.as_str()) {
-        format!("r#{ident}")
-    } else if NOT_RAW.contains(&ident.as_str()) {
+    if NOT_RAW.contains(&ident.as_str()) {
         format!("{ident}_")
+    } else if KEYWORDS.contains(&ident.as_str()) {
+        format!("r#{ident}")
     } else {
         ident
     }
@@ -60,58 +61,132 @@ pub fn file_stem(name: &str) -> String {
 /// Whether `name` can name a Rust module at all, raw or not (`self`, `super` and `crate`
 /// cannot: they are paths).
 pub fn is_path_keyword(name: &str) -> bool {
-    NOT_RAW.contains(&name)
+    ["self", "super", "crate", "Self"].contains(&name)
 }
 
-/// CamelCase names that the generated Rust files other than the type file use unqualified:
-/// their own items (`Error`, `Context`), what they import (`Api`, `Manager`, the prelude's
-/// names) and the standard prelude's (`Result`, `Option`). A kind of one of these names is
-/// imported under another name there ([`kind_ident`]), so it shadows none of them. The
-/// catalogue's tests read every rendered template with a parser and fail when a template uses
-/// a name missing here.
+/// Names joined into one snake_case name of items, files and test crates
+/// (`["1st-group", "cron_job", "v1"]` → `_1st_group_cron_job_v1`): '-' and '.' become '_', no
+/// '_' doubles or ends it, and a leading digit gets a leading '_'. Joined names are never
+/// keywords.
+pub fn join_snake(parts: &[&str]) -> String {
+    let joined = parts.join("_").replace(['-', '.'], "_");
+    let mut out = String::with_capacity(joined.len() + 1);
+    for c in joined.chars() {
+        if c == '_' && (out.is_empty() || out.ends_with('_')) {
+            continue;
+        }
+        out.push(c);
+    }
+    let mut out = out.trim_end_matches('_').to_owned();
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+/// CamelCase names the generated Rust files other than the type file may use unqualified:
+/// the standard prelude's (`Result`, `Option`, the traits whose methods they call), the
+/// kubeforge prelude's (which they import with `use kubeforge::prelude::*`), and their own
+/// items and imports (`Error`, `Context`, `TestEnv`). A kind of one of these names is imported
+/// under another name there ([`kind_ident`]): an explicit import would shadow the name, and a
+/// shadowed trait no longer lends its methods. The catalogue's tests read every rendered
+/// template with a parser and fail when a template uses a CamelCase name missing here.
 pub const TEMPLATE_NAMES: &[&str] = &[
-    "Action",
-    "Api",
-    "Arc",
-    "BTreeMap",
-    "Change",
-    "Changes",
-    "Client",
-    "Condition",
-    "Context",
-    "Controller",
+    // The standard prelude (edition 2024).
+    "AsMut",
+    "AsRef",
+    "AsyncFn",
+    "AsyncFnMut",
+    "AsyncFnOnce",
+    "Box",
+    "Clone",
+    "Copy",
     "Default",
-    "Defaulter",
-    "Denied",
-    "Duration",
-    "Error",
+    "DoubleEndedIterator",
+    "Drop",
+    "Eq",
+    "Err",
+    "ExactSizeIterator",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
     "From",
-    "Hub",
+    "FromIterator",
+    "Future",
     "Into",
-    "LocalWebhooks",
-    "Manager",
-    "ManagerOptions",
+    "IntoFuture",
+    "IntoIterator",
+    "Iterator",
     "None",
     "Ok",
     "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
+    "Vec",
+    // kubeforge::prelude.
+    "Action",
+    "Api",
+    "Arc",
+    "Changes",
+    "Client",
+    "Condition",
+    "Controller",
+    "CustomResource",
+    "Defaulter",
+    "Denied",
+    "Deserialize",
+    "Duration",
+    "JsonSchema",
+    "ListParams",
+    "Manager",
+    "ManagerArgs",
+    "ManagerOptions",
+    "ObjectMeta",
     "Patch",
     "PatchParams",
     "PostParams",
-    "Result",
+    "ReconcileError",
+    "ReconcileFailure",
+    "Requeue",
+    "Resource",
+    "ResourceExt",
+    "Serialize",
     "Snapshot",
-    "Some",
-    "Spoke",
-    "String",
-    "TestEnv",
+    "TargetRef",
+    "Topology",
     "Validator",
-    "Vec",
     "Warnings",
     "WebhookServer",
     "WorldController",
+    // The templates' own items and imports.
+    "BTreeMap",
+    "Change",
+    "Context",
+    "Error",
+    "Hub",
+    "LocalWebhooks",
+    "Spoke",
+    "TestEnv",
 ];
 
-/// The name the generated files other than the type file give the kind: the kind itself, or
-/// `<Kind>Resource` when the kind is one of [`TEMPLATE_NAMES`] (`Error` → `ErrorResource`).
+/// The Rust name of the kind's type: the kind itself, or `<Kind>Resource` when the kind is one
+/// of [`TEMPLATE_NAMES`] (`Error` → `ErrorResource`). The type file names the type so
+/// (kube-derive's `root = "ErrorResource"`; the CRD's kind stays `Error`), since kube-derive's
+/// own code uses prelude names such as `Option` and `Default` unqualified beside it; for a
+/// built-in kind, the generated files import k8s-openapi's type under that name.
 pub fn kind_ident(kind: &str) -> String {
     if TEMPLATE_NAMES.contains(&kind) {
         format!("{kind}Resource")
@@ -120,7 +195,8 @@ pub fn kind_ident(kind: &str) -> String {
     }
 }
 
-/// How those files import the kind: `Memcached`, or `Error as ErrorResource`.
+/// How the generated files import a built-in kind: `Pod`, or `Binding as BindingResource`
+/// when it is one of [`TEMPLATE_NAMES`].
 pub fn kind_import(kind: &str) -> String {
     let ident = kind_ident(kind);
     if ident == kind {
@@ -128,28 +204,6 @@ pub fn kind_import(kind: &str) -> String {
     } else {
         format!("{kind} as {ident}")
     }
-}
-
-/// The names the type file uses unqualified, with their full paths. kube-derive defines the
-/// kind's struct in that file, so a kind of one of these names would shadow it: the file then
-/// writes the full path instead ([`type_file_names`]).
-pub const TYPE_FILE_NAMES: &[(&str, &str)] = &[
-    (
-        "Condition",
-        "::k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition",
-    ),
-    ("Option", "::std::option::Option"),
-    ("String", "::std::string::String"),
-    ("Vec", "::std::vec::Vec"),
-];
-
-/// What the type file of `kind` writes for each of [`TYPE_FILE_NAMES`]: the name, or its full
-/// path when it is the kind's own name.
-pub fn type_file_names(kind: &str) -> std::collections::BTreeMap<&'static str, &'static str> {
-    TYPE_FILE_NAMES
-        .iter()
-        .map(|&(name, path)| (name, if name == kind { path } else { name }))
-        .collect()
 }
 
 /// The crate name Cargo gives a package: '-' becomes '_'.
@@ -180,8 +234,6 @@ mod tests {
                 "{name}"
             );
         }
-        assert_eq!(type_file_names("Option")["Option"], "::std::option::Option");
-        assert_eq!(type_file_names("Option")["Vec"], "Vec");
     }
 
     #[test]
@@ -192,5 +244,11 @@ mod tests {
         assert_eq!(module_ident("super"), "super_");
         assert_eq!(file_stem("crate"), "crate_");
         assert_eq!(module_ident("1st-group"), "_1st_group");
+        assert_eq!(module_ident("mod"), "mod_");
+        assert_eq!(
+            join_snake(&["1st-group", "super", "v1"]),
+            "_1st_group_super_v1"
+        );
+        assert_eq!(join_snake(&["a.b", "cron_job"]), "a_b_cron_job");
     }
 }

@@ -5,6 +5,9 @@
 //! (a namespaced API, a cluster-scoped API, controllers for the built-in Deployment and
 //! ConfigMap, and a state-of-world controller) cover every template; both build into the workspace's target directory.
 
+#[path = "scaffold_build_run/torture.rs"]
+mod torture;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 

@@ -46,7 +46,8 @@ fn scaffolds_an_api_and_its_controller() {
 
     assert!(read(dir, "src/main.rs").contains("    controllers::memcached::add_to_manager(&mut manager);\n    // +kubeforge:scaffold:builder"));
     assert!(
-        read(dir, "src/main.rs").contains("use ::demo::controllers;\n// +kubeforge:scaffold:imports")
+        read(dir, "src/main.rs")
+            .contains("use ::demo::controllers;\n// +kubeforge:scaffold:imports")
     );
     assert!(
         read(dir, "src/lib.rs")
@@ -238,8 +239,9 @@ fn multigroup_layout() {
             .contains("controllers::ship::frigate::add_to_manager(&mut manager);")
     );
     assert!(
-        read(dir, "src/lib.rs")
-            .contains("<crate::api::cache::v1alpha1::Memcached as ::kube::CustomResourceExt>::crd(),")
+        read(dir, "src/lib.rs").contains(
+            "<crate::api::cache::v1alpha1::Memcached as ::kube::CustomResourceExt>::crd(),"
+        )
     );
     assert!(
         read(dir, "config/rbac/cache_memcached_viewer_role.yaml")
@@ -353,10 +355,7 @@ fn refuses_bad_names() {
     refused(
         dir,
         &unknown,
-        &[
-            "is neither an API of this project",
-            "fix:",
-        ],
+        &["is neither an API of this project", "fix:"],
     );
 }
 

@@ -80,7 +80,10 @@ fn resource_entry(project: &ProjectFile, request: &ApiRequest, ctx: &ApiContext)
         kind: request.kind.clone(),
         path: Some(match &request.target {
             Target::Own { .. } => {
-                format!("{}::{}::{}", ctx.crate_name, ctx.type_module, request.kind)
+                format!(
+                    "{}::{}::{}",
+                    ctx.crate_name, ctx.type_module, ctx.kind_ident
+                )
             }
             Target::Builtin(builtin) => builtin.type_path(),
         }),
@@ -169,7 +172,7 @@ fn plan_resource(
             &init::LIB.at(init::LIB_CRDS),
             Fragment::line(format!(
                 "<crate::{}::{} as ::kube::CustomResourceExt>::crd(),",
-                ctx.type_module, ctx.kind
+                ctx.type_module, ctx.kind_ident
             )),
         )?;
     }

@@ -15,7 +15,7 @@ pub fn api_context(
     header: String,
 ) -> ApiContext {
     let crate_name = naming::crate_name(&project.project_name);
-    let kind_import = naming::kind_import(&request.kind);
+    let kind_ident = naming::kind_ident(&request.kind);
     let (api_group, plural, namespaced, type_import, test_type_import, storage_version) =
         match &request.target {
             Target::Own {
@@ -27,12 +27,13 @@ pub fn api_context(
                 api_group.clone(),
                 plural.clone(),
                 *namespaced,
-                format!("crate::{}::{kind_import}", layout.type_module),
-                format!("::{crate_name}::{}::{kind_import}", layout.type_module),
+                format!("crate::{}::{kind_ident}", layout.type_module),
+                format!("::{crate_name}::{}::{kind_ident}", layout.type_module),
                 storage_version.clone(),
             ),
             Target::Builtin(builtin) => {
                 let module = format!("k8s_openapi::api::{}::{}", builtin.module, builtin.version);
+                let kind_import = naming::kind_import(&request.kind);
                 (
                     builtin.api_group.to_owned(),
                     builtin.plural.to_owned(),
@@ -67,12 +68,12 @@ pub fn api_context(
         api_group,
         namespaced,
         type_module: layout.type_module.clone(),
-        kind_ident: naming::kind_ident(&request.kind),
+        renamed: kind_ident != request.kind,
+        kind_ident,
         type_import,
         test_type_import,
         controller_module: layout.controller_module.clone(),
         controller_name: layout.controller_name.clone(),
-        names: naming::type_file_names(&request.kind),
         stored: storage_version == request.version,
         storage_version,
         api_approved: project.api_approved.clone().unwrap_or_default(),

@@ -132,8 +132,9 @@ fn webhook_file(
         })?;
         request.requested
     } else {
+        let imports = imports(&request.target, request.all, values);
         let mut values = values.clone();
-        values.imports = imports(&request.target, request.all);
+        values.imports = imports;
         plan.add(&artifact, &values)?;
         request.all
     };
@@ -160,16 +161,12 @@ fn webhook_imports(types: Types) -> Vec<String> {
 }
 
 /// The `use` lines of a new webhook file.
-fn imports(target: &Target, types: Types) -> String {
+fn imports(target: &Target, types: Types, values: &Values) -> String {
     let webhook = format!(
         "use kubeforge::webhook::{{{}}};",
         webhook_imports(types).join(", ")
     );
-    let kind = format!(
-        "use {}::{};",
-        target.import_module(),
-        crate::naming::kind_import(&target.kind)
-    );
+    let kind = format!("use {}::{};", target.import_module(), values.kind_import);
     if target.builtin {
         format!("{kind}\n{webhook}")
     } else {

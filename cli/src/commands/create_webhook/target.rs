@@ -64,7 +64,11 @@ impl Target {
                 .clone()
                 .unwrap_or_else(|| naming::plural(&resource.kind)),
             namespaced,
-            type_path: format!("crate::{}::{}", layout.type_module, resource.kind),
+            type_path: format!(
+                "crate::{}::{}",
+                layout.type_module,
+                naming::kind_ident(&resource.kind)
+            ),
             type_module: layout.type_module,
             type_file: Some(layout.type_file),
             api_dir: Some(layout.api_dir),

@@ -89,7 +89,13 @@ impl Values {
     /// The values of the webhooks of `target` in `project` (laid out as `layout`).
     pub fn new(project: &ProjectFile, target: &Target, layout: &ApiLayout, header: String) -> Self {
         let crate_name = naming::crate_name(&project.project_name);
-        let kind_import = naming::kind_import(&target.kind);
+        // The project's own types are named `kind_ident` already; a built-in one is imported
+        // under that name.
+        let kind_import = if target.builtin {
+            naming::kind_import(&target.kind)
+        } else {
+            naming::kind_ident(&target.kind)
+        };
         let kind_ident = naming::kind_ident(&target.kind);
         let type_path = format!("{}::{kind_ident}", target.test_import_module(&crate_name));
         let mut test_uses = [
