@@ -31,8 +31,9 @@ fn webhook(group: &str, version: &str, kind: &str, extra: &str) -> String {
     format!("create webhook --group {group} --version {version} --kind {kind} {extra}")
 }
 
-/// Kinds named like what generated code uses: the standard prelude, the kubeforge prelude,
-/// and the templates' own items.
+/// Kinds named like what generated code uses: the ones kubebuilder users hit first, and a
+/// sample of the standard prelude, the kubeforge prelude and the templates' own items (the
+/// CLI's unit tests check that every name the templates use is among the names it renames).
 const SHADOWING_KINDS: &[&str] = &[
     "Manager",
     "Controller",
@@ -48,51 +49,19 @@ const SHADOWING_KINDS: &[&str] = &[
     "Vec",
     "Box",
     "Some",
-    "None",
-    "Ok",
-    "Err",
     "Default",
     "From",
     "Into",
-    "Clone",
-    "Iterator",
-    "ToOwned",
-    "ToString",
-    "Arc",
-    "Duration",
-    "Patch",
-    "PatchParams",
-    "PostParams",
-    "ManagerOptions",
+    "Fn",
+    "Drop",
+    "ResourceExt",
+    "Serialize",
+    "JsonSchema",
     "TestEnv",
     "Hub",
-    "Spoke",
     "Snapshot",
-    "Change",
     "Denied",
     "Validator",
-    "Defaulter",
-    "Warnings",
-    "WebhookServer",
-    "LocalWebhooks",
-    "WorldController",
-    "BTreeMap",
-    "Resource",
-    "ResourceExt",
-    "CustomResource",
-    "Serialize",
-    "Deserialize",
-    "JsonSchema",
-    "ObjectMeta",
-    "ListParams",
-    "Topology",
-    "Requeue",
-    "ReconcileError",
-    "Future",
-    "Send",
-    "Sized",
-    "Drop",
-    "Fn",
 ];
 
 /// Kinds of the shadowing project that also get admission webhooks.
@@ -103,13 +72,9 @@ const WEBHOOK_KINDS: &[&str] = &[
     "Option",
     "Default",
     "Validator",
-    "Defaulter",
     "Denied",
-    "Warnings",
     "Hub",
-    "Some",
     "Into",
-    "ToOwned",
     "ResourceExt",
 ];
 
@@ -327,12 +292,16 @@ fn accepted_names_compile() {
         crd.contains("api-approved.kubernetes.io: unapproved.testing-only"),
         "{crd}"
     );
-    let stored: Vec<&str> = crd
-        .split("- name: ")
-        .skip(1)
-        .filter(|version| version.contains("storage: true"))
-        .map(|version| version.lines().next().unwrap_or_default())
-        .collect();
+    // Each entry of spec.versions has `name:` and `storage:` four spaces deep.
+    let mut stored = Vec::new();
+    let mut name = "";
+    for line in crd.lines() {
+        if let Some(version) = line.strip_prefix("    name: ") {
+            name = version;
+        } else if line == "    storage: true" {
+            stored.push(name);
+        }
+    }
     assert_eq!(stored, ["v2"], "{crd}");
 }
 
