@@ -87,10 +87,10 @@ pub fn join_snake(parts: &[&str]) -> String {
 /// CamelCase names the generated Rust files other than the type file may use unqualified:
 /// the standard prelude's (`Result`, `Option`, the traits whose methods they call), the
 /// kubeforge prelude's (which they import with `use kubeforge::prelude::*`), and their own
-/// items and imports (`Error`, `Context`, `TestEnv`). A kind of one of these names is imported
-/// under another name there ([`kind_ident`]): an explicit import would shadow the name, and a
-/// shadowed trait no longer lends its methods. The catalogue's tests read every rendered
-/// template with a parser and fail when a template uses a CamelCase name missing here.
+/// items and imports (`Error`, `Context`, `TestEnv`). The Rust type of a kind of one of these
+/// names is named otherwise ([`kind_ident`]): importing it would shadow the name (and a
+/// shadowed trait no longer lends its methods). `commands/names_tests.rs` reads every
+/// generated file with a parser and fails when one uses a CamelCase name missing here.
 pub const TEMPLATE_NAMES: &[&str] = &[
     // The standard prelude (edition 2024).
     "AsMut",
