@@ -7,6 +7,8 @@
 
 #[path = "scaffold_build_run/torture.rs"]
 mod torture;
+#[path = "scaffold_build_run/tutorials.rs"]
+mod tutorials;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
