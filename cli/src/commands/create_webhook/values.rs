@@ -108,11 +108,8 @@ impl Values {
                 layout.webhook_module
             ),
         ];
-        test_uses.sort_by_key(|u| {
-            u.trim_start_matches("use ")
-                .trim_start_matches("::")
-                .to_owned()
-        });
+        // rustfmt's order: `use ::crate_name::..` before `use k8s_openapi::..`.
+        test_uses.sort();
         let empty = Mapping::default();
         Values {
             header,
