@@ -93,7 +93,12 @@ fn packaged_crates_install_the_cli_and_build_a_project() {
 
     // cargo install kubeforge-cli, from the package.
     let root = temp.path().join("install");
-    let mut install = vec!["install".to_owned(), "--offline".to_owned()];
+    // A debug build, which reuses the shared target directory's builds of every other crate.
+    let mut install = vec![
+        "install".to_owned(),
+        "--offline".to_owned(),
+        "--debug".to_owned(),
+    ];
     install.extend(patches.iter().cloned());
     install.extend([
         "--path".to_owned(),
