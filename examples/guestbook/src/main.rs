@@ -49,6 +49,8 @@ async fn main() -> anyhow::Result<()> {
     }
 
     kubeforge::logging::init(&cli.manager);
+    // The manager flags include sharding: `--shards auto` (config/manager/manager.yaml) spreads
+    // the controllers' work over every replica instead of one leader doing it all.
     let client = Client::try_default().await?;
     let options = cli.manager.clone().into_options("guestbook");
     #[allow(unused_mut)] // mutated once `kubeforge create api` registers a controller
