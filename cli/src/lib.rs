@@ -12,7 +12,7 @@
 //!    edits through syn, the all-or-nothing commit.
 //! 6. [`project`], [`layout`], [`context`], [`source`], [`validate`], [`naming`],
 //!    [`kubernetes`], [`error`] — the PROJECT file, paths and names, template values, input
-//!    rules, errors.
+//!    rules, errors; [`typegen`] — Rust types from a CRD's schema (a pure function).
 //!
 //! The templates themselves live in the `kubeforge-templates` crate.
 
@@ -27,6 +27,7 @@ pub mod naming;
 pub mod project;
 pub mod scaffold;
 pub mod source;
+pub mod typegen;
 pub mod validate;
 
 pub use cli::Cli;
