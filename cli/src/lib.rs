@@ -12,21 +12,26 @@
 //!    edits through syn, the all-or-nothing commit.
 //! 6. [`project`], [`layout`], [`context`], [`source`], [`validate`], [`naming`],
 //!    [`kubernetes`], [`error`] — the PROJECT file, paths and names, template values, input
-//!    rules, errors; [`typegen`] — Rust types from a CRD's schema (a pure function).
+//!    rules, errors; [`typegen`] — Rust types from a CRD's schema (a pure function);
+//!    [`external`] — paths and CRD sources of kinds the project does not own; [`template_set`] —
+//!    which templates (of which kubeforge version) a command renders with.
 //!
 //! The templates themselves live in the `kubeforge-templates` crate.
 
+pub mod alpha_error;
 pub mod artifacts;
 pub mod cli;
 pub mod commands;
 pub mod context;
 pub mod error;
+pub mod external;
 pub mod kubernetes;
 pub mod layout;
 pub mod naming;
 pub mod project;
 pub mod scaffold;
 pub mod source;
+pub mod template_set;
 pub mod typegen;
 pub mod validate;
 
@@ -35,10 +40,16 @@ pub use error::Error;
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<(), Error> {
-    use cli::{Command, CreateCommand};
+    use cli::{AlphaCommand, Command, CreateCommand, UpdateCommand};
     match cli.command {
         Command::Init(args) => commands::init::run(args),
+        Command::Create(CreateCommand::Api(args)) if args.external => {
+            commands::create_external::run(args)
+        }
         Command::Create(CreateCommand::Api(args)) => commands::create_api::run(args),
+        Command::Update(UpdateCommand::External(args)) => commands::update_external::run(args),
+        Command::Alpha(AlphaCommand::Generate(args)) => commands::alpha_generate::run(args),
+        Command::Alpha(AlphaCommand::Update(args)) => commands::alpha_update::run(args),
         Command::Create(CreateCommand::Webhook(args)) => commands::create_webhook::run(args),
         Command::Generate(args) => commands::generate::run(args),
         Command::Version => commands::version::run(),

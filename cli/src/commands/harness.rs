@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Parser;
 use kubeforge_templates::Renderer;
 
-use super::{WRITING, create_api, create_webhook, init, load_project};
+use super::{WRITING, create_api, create_external, create_webhook, init, load_project};
 use crate::cli::{Cli, Command, CreateCommand};
 use crate::error::Error;
 use crate::scaffold::{Changeset, MemoryTree, Plan, Tree};
@@ -65,11 +65,28 @@ impl Harness {
                     cwd: self.tree.root().to_owned(),
                     source: Source::CratesIo,
                     year: 2026,
+                    cli_version: crate::template_set::CURRENT_VERSION.into(),
                 };
                 let plan = init::plan::plan(&request, &environment, &self.tree, &self.renderer)?;
                 let (changes, insertions) = finish(plan);
                 let stdout = init::report::report(&request, &environment, &changes.summary());
                 (changes, insertions, stdout, String::new())
+            }
+            Command::Create(CreateCommand::Api(args)) if args.external => {
+                let project = load_project(&self.tree)?;
+                let crd = args.crd.clone().unwrap_or_default();
+                let text = self.crd_text(&crd);
+                let origin = create_external::request::Origin {
+                    recorded: crd.clone(),
+                    described: crd,
+                };
+                let request = create_external::request::validate(&args, &project, &origin, &text)?;
+                let plan =
+                    create_external::plan::plan(&project, &request, &self.tree, &self.renderer)?;
+                let (changes, insertions) = finish(plan);
+                let report =
+                    create_external::report::report(&request, &project, &changes.summary());
+                (changes, insertions, report.stdout, report.stderr)
             }
             Command::Create(CreateCommand::Api(args)) => {
                 let project = load_project(&self.tree)?;
@@ -111,6 +128,14 @@ impl Harness {
             stdout: format!("{WRITING}\n{stdout}"),
             stderr,
         })
+    }
+
+    /// A CRD's text: a file of the tree, else of the disk (the vendored fixtures).
+    pub fn crd_text(&self, path: &str) -> String {
+        match self.tree.get(path) {
+            Some(text) => text.to_owned(),
+            None => std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}")),
+        }
     }
 
     /// The contents of a file (panics when it is missing).

@@ -113,7 +113,9 @@ impl Crd {
 pub fn parse_crds(text: &str) -> Result<Vec<Crd>, TypegenError> {
     let mut crds = Vec::new();
     let mut other_kinds = Vec::new();
-    for chunk in documents(text) {
+    let chunks = documents(text);
+    let single = chunks.len() == 1;
+    for chunk in chunks {
         let options = serde_saphyr::options! {
             budget: serde_saphyr::budget! { max_depth: MAX_YAML_DEPTH },
         };
@@ -122,7 +124,9 @@ pub fn parse_crds(text: &str) -> Result<Vec<Crd>, TypegenError> {
                 reason: e.to_string(),
             }
         })?;
-        let own_text = (!chunk.trim_start().starts_with(['{', '['])).then_some(chunk);
+        // A file of one document is copied whole (comments and `---` included).
+        let own_text = if single { text } else { chunk };
+        let own_text = (!chunk.trim_start().starts_with(['{', '['])).then_some(own_text);
         collect(&value, own_text, &mut crds, &mut other_kinds)?;
     }
     if crds.is_empty() {
@@ -186,7 +190,7 @@ fn collect(
         });
     }
     let text = match own_text {
-        Some(text) => text.trim_start_matches('\n').to_owned(),
+        Some(text) => text.to_owned(),
         None => render(value)?,
     };
     crds.push(crd(value, text)?);

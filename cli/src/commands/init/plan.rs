@@ -59,6 +59,7 @@ pub fn plan<'a>(
         plan.add_with(&BOILERPLATE_TXT.artifact(IfExists::Refuse), |_| Ok(text))?;
     }
     let project = ProjectFile {
+        cli_version: Some(environment.cli_version.clone()),
         domain: request.domain.clone(),
         layout: vec![LAYOUT.into()],
         multigroup: request.multigroup,

@@ -1,0 +1,5 @@
+//! placeholder
+/// Runs it.
+pub fn run(_args: crate::cli::AlphaUpdateArgs) -> Result<(), crate::error::Error> {
+    Ok(())
+}
