@@ -14,7 +14,8 @@
 //!    [`kubernetes`], [`error`] — the PROJECT file, paths and names, template values, input
 //!    rules, errors; [`typegen`] — Rust types from a CRD's schema (a pure function);
 //!    [`external`] — paths and CRD sources of kinds the project does not own; [`template_set`] —
-//!    which templates (of which kubeforge version) a command renders with.
+//!    which templates (of which kubeforge version) a command renders with; [`git`] — git for
+//!    `alpha generate --in-place` and `alpha update`.
 //!
 //! The templates themselves live in the `kubeforge-templates` crate.
 
@@ -25,6 +26,7 @@ pub mod commands;
 pub mod context;
 pub mod error;
 pub mod external;
+pub mod git;
 pub mod kubernetes;
 pub mod layout;
 pub mod naming;

@@ -10,6 +10,9 @@ use std::path::Path;
 
 use kubeforge_e2e::{build_lock, cargo, kubeforge, share_lockfile, target_dir, workspace_root};
 
+/// `create api --external` on vendored real CRDs: generate, build, round-trip.
+mod external;
+
 fn init(dir: &Path, name: &str, extra: &[&str]) {
     let mut args = vec!["init", "--domain", "example.com", "--project-name", name];
     args.extend_from_slice(extra);

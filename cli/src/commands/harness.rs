@@ -6,9 +6,12 @@ use std::path::PathBuf;
 use clap::Parser;
 use kubeforge_templates::Renderer;
 
-use super::{WRITING, create_api, create_external, create_webhook, init, load_project};
-use crate::cli::{Cli, Command, CreateCommand};
+use super::{
+    WRITING, create_api, create_external, create_webhook, init, load_project, update_external,
+};
+use crate::cli::{Cli, Command, CreateCommand, UpdateCommand};
 use crate::error::Error;
+use crate::external::CrdSource;
 use crate::scaffold::{Changeset, MemoryTree, Plan, Tree};
 use crate::source::Source;
 
@@ -87,6 +90,44 @@ impl Harness {
                 let report =
                     create_external::report::report(&request, &project, &changes.summary());
                 (changes, insertions, report.stdout, report.stderr)
+            }
+            Command::Update(UpdateCommand::External(args)) => {
+                let project = load_project(&self.tree)?;
+                let root = self.tree.root().to_owned();
+                let sources = update_external::request::sources(&project, &args, &root, &root)?;
+                let fetched: Vec<_> = sources
+                    .into_iter()
+                    .map(|fetch| {
+                        let text = match &fetch.source {
+                            CrdSource::File(path) => self.crd_text(
+                                &path.strip_prefix(&root).unwrap_or(path).to_string_lossy(),
+                            ),
+                            other => panic!("the harness reads files only, not {other:?}"),
+                        };
+                        (fetch, text)
+                    })
+                    .collect();
+                let request = update_external::request::validate(&args, &project, &fetched)?;
+                let plan =
+                    update_external::plan::plan(&project, &request, &self.tree, &self.renderer)?;
+                let (changes, insertions) = finish(plan);
+                let diff = update_external::diff::diff(&self.tree, &changes)?;
+                let stderr = update_external::report::warnings(&request);
+                if args.dry_run {
+                    let stdout = format!(
+                        "{}{}",
+                        diff.text,
+                        update_external::report::dry_run(&request, &diff)
+                    );
+                    (Changeset::default(), insertions, stdout, stderr)
+                } else {
+                    let stdout = format!(
+                        "{}{}",
+                        diff.text,
+                        update_external::report::report(&request, &diff, &changes.summary())
+                    );
+                    (changes, insertions, stdout, stderr)
+                }
             }
             Command::Create(CreateCommand::Api(args)) => {
                 let project = load_project(&self.tree)?;

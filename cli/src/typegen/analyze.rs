@@ -75,6 +75,8 @@ struct Analysis<'a> {
     enums: Vec<EnumDef>,
     schema_fns: BTreeMap<String, SchemaFn>,
     notes: Vec<String>,
+    /// The list-map keys of the structs that are items of `x-kubernetes-list-type: map` lists.
+    map_keys: BTreeMap<String, Vec<String>>,
 }
 
 /// The types of `version` of the CRD of kind `kind`.
@@ -83,6 +85,7 @@ pub fn analyze(kind: &str, version: &CrdVersion) -> Module {
     let spec_name = format!("{kind}Spec");
     let status_name = format!("{kind}Status");
     let fields_name = format!("{kind}Fields");
+    let root_structs = [spec_name.clone(), status_name.clone()];
     let props = root.properties();
     let prop = |name: &str| props.and_then(|p| p.get(name)).map(Node);
     let spec = prop("spec");
@@ -110,6 +113,7 @@ pub fn analyze(kind: &str, version: &CrdVersion) -> Module {
         enums: Vec::new(),
         schema_fns: BTreeMap::new(),
         notes: Vec::new(),
+        map_keys: BTreeMap::new(),
     };
 
     let (input, shape) = if plain {
@@ -156,6 +160,16 @@ pub fn analyze(kind: &str, version: &CrdVersion) -> Module {
         }
         (fields_name, RootShape::Flat { status })
     };
+    // kube's derive writes the root's `spec` and `status` fields itself: a default the CRD
+    // gives them goes on their structs' schemas.
+    for (name, node) in root_structs.iter().zip([spec, status]) {
+        if let (Some(node), Some(def)) =
+            (node, analysis.structs.iter_mut().find(|s| s.name == *name))
+            && let Some(default) = node.default()
+        {
+            def.extensions.push(("default".to_owned(), default.clone()));
+        }
+    }
     Module {
         input,
         shape,
@@ -221,6 +235,12 @@ impl<'a> Analysis<'a> {
             if let Some(default) = child.default() {
                 extensions.push(("default".to_owned(), default.clone()));
             }
+            if let Some(keys) = child.list_map_keys()
+                && let Ty::List(item) = &ty
+                && let Ty::Struct(item) = item.as_ref()
+            {
+                self.map_keys.insert(item.clone(), keys);
+            }
             let schema_fn = ty.needs_schema().then(|| self.schema_fn(ident, schema));
             if schema_fn.is_some() {
                 extensions.clear();
@@ -232,7 +252,12 @@ impl<'a> Analysis<'a> {
                         .map(|(k, v)| (k.to_owned(), v.clone())),
                 );
             }
+            let map_key = self
+                .map_keys
+                .get(name)
+                .is_some_and(|keys| keys.iter().any(|k| k == json));
             fields.push(Field {
+                map_key,
                 ident: ident.clone(),
                 json: json.clone(),
                 ty,

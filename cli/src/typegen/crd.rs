@@ -28,6 +28,9 @@ pub struct Crd {
     pub categories: Vec<String>,
     /// `spec.scope` is `Namespaced`.
     pub namespaced: bool,
+    /// `metadata.annotations["api-approved.kubernetes.io"]`: a CRD of a `*.k8s.io` group is
+    /// refused without it, so the regenerated CRD carries it too.
+    pub api_approved: Option<String>,
     /// `spec.versions`, in the CRD's order.
     pub versions: Vec<CrdVersion>,
     /// The document as YAML: its own text when it came as a YAML document, else rendered.
@@ -274,6 +277,10 @@ fn crd(value: &Value, text: String) -> Result<Crd, TypegenError> {
         short_names: strings_at(value, &["spec", "names", "shortNames"]),
         categories: strings_at(value, &["spec", "names", "categories"]),
         namespaced: str_at(value, &["spec", "scope"]) != Some("Cluster"),
+        api_approved: value
+            .pointer("/metadata/annotations/api-approved.kubernetes.io")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
         versions: versions.iter().map(version).collect(),
         text,
     })

@@ -79,6 +79,15 @@ fn root_struct(crd: &Crd, version: &CrdVersion, module: &Module, def: &StructDef
     if crd.namespaced {
         items.push(Meta::Word("namespaced".into()));
     }
+    if let Some(approved) = &crd.api_approved {
+        items.push(Meta::List(
+            "annotation".into(),
+            vec![
+                Meta::Word(literal("api-approved.kubernetes.io")),
+                Meta::Word(literal(approved)),
+            ],
+        ));
+    }
     if flat {
         items.push(Meta::Word("no_spec".into()));
     }
@@ -195,7 +204,8 @@ fn field_def(field: &Field) -> String {
     if let Some(schema_fn) = &field.schema_fn {
         schemars.push(Meta::string("schema_with", schema_fn));
     }
-    if field.required && field.nullable && field.schema_fn.is_none() {
+    let optional_key = field.map_key && !field.required && !field.nullable;
+    if (field.required && field.nullable || optional_key) && field.schema_fn.is_none() {
         schemars.push(Meta::Word("required".into()));
     }
     if !schemars.is_empty() {

@@ -65,6 +65,10 @@ pub struct Field {
     pub schema_fn: Option<String>,
     /// Schema keywords carried into the generated schema (`default`, list and map types).
     pub extensions: Vec<(String, Value)>,
+    /// A key of the `x-kubernetes-list-type: map` list its struct is an item of: the API server
+    /// forbids it to be nullable, so the generated schema marks it required (the CRD defaults
+    /// it when it is optional).
+    pub map_key: bool,
 }
 
 /// A generated struct.

@@ -107,6 +107,17 @@ impl<'a> Node<'a> {
         self.flag("x-kubernetes-embedded-resource")
     }
 
+    /// `x-kubernetes-list-map-keys`.
+    pub fn list_map_keys(&self) -> Option<Vec<String>> {
+        let keys = self.get("x-kubernetes-list-map-keys")?.as_array()?;
+        Some(
+            keys.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+        )
+    }
+
     /// `default`.
     pub fn default(&self) -> Option<&'a Value> {
         self.get("default")

@@ -10,7 +10,7 @@ pub mod request;
 pub mod values;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use super::{WRITING, load_project, project_dir};
 use crate::cli::CreateApiArgs;

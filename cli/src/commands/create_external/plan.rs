@@ -240,6 +240,7 @@ fn entry(
             "{crate_name}::{}::{}",
             layout.type_module, crd.kind
         )),
+        plural: Some(crd.plural.clone()),
         version: version.to_owned(),
         webhooks: existing.and_then(|r| r.webhooks.clone()),
         ..Resource::default()

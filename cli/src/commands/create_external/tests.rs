@@ -46,7 +46,7 @@ fn generates_types_modules_the_crd_copy_and_project_entries() {
         "the CRD's copy is not the file as read"
     );
     let entry = format!(
-        "- domain: io\n  external: true\n  group: cert-manager\n  kind: Certificate\n  module: {crd}\n  path: demo::external::cert_manager_io::v1::Certificate\n  version: v1\n"
+        "- domain: io\n  external: true\n  group: cert-manager\n  kind: Certificate\n  module: {crd}\n  path: demo::external::cert_manager_io::v1::Certificate\n  plural: certificates\n  version: v1\n"
     );
     assert!(
         project.read("PROJECT").contains(&entry),
@@ -86,7 +86,7 @@ fn a_controller_is_registered_and_tested_with_the_crd_installed() {
     ));
     let test = project.read("tests/certificate_controller.rs");
     assert!(test.contains(
-        "include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/config/crd/external/cert-manager.io_certificates.yaml\"))"
+        "const CRD: &str = include_str!(\"../config/crd/external/cert-manager.io_certificates.yaml\");\n"
     ));
     // The example object has what the schema requires.
     assert!(

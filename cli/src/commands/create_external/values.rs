@@ -34,6 +34,9 @@ pub struct ExternalContext {
     pub controller_leaf: String,
     /// The CRD copy, relative to the project root.
     pub crd_file: String,
+    /// The controller test's `const CRD` line(s), which include the copy, laid out as rustfmt
+    /// lays them out.
+    pub crd_const: String,
     /// A JSON object of the kind for the controller test.
     pub example_object: String,
     /// The generated types (for `external/types.rs`).
@@ -67,7 +70,20 @@ pub fn external_context(
         controller_module: layout.api.controller_module.clone(),
         controller_leaf: layout.api.kind_mod.clone(),
         crd_file: layout.crd_file.to_string_lossy().replace('\\', "/"),
+        crd_const: crd_const(&layout.crd_file.to_string_lossy().replace('\\', "/")),
         example_object: example.to_string(),
         source: source.to_owned(),
+    }
+}
+
+/// `const CRD: &str = include_str!("../<crd file>");` (tests/ is one level down), broken after
+/// `=` when longer than rustfmt's 100 columns.
+fn crd_const(crd_file: &str) -> String {
+    let include = format!("include_str!(\"../{crd_file}\");");
+    let line = format!("const CRD: &str = {include}");
+    if line.len() <= 100 {
+        line
+    } else {
+        format!("const CRD: &str =\n    {include}")
     }
 }
