@@ -7,6 +7,8 @@
 //! through the embedded API server under the vendored CRD and under the CRD regenerated from the
 //! Rust types.
 
+mod regenerate;
+
 use std::path::Path;
 
 use kubeforge_e2e::{build_lock, cargo, kubeforge, share_lockfile, workspace_root};

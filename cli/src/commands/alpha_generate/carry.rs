@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::artifacts::{api, external, project, webhook};
+use crate::scaffold::markers::insert_before_marker;
 use crate::scaffold::{MemoryTree, Template, Tree};
 
 /// Templates whose files are the user's once written.
@@ -186,21 +187,10 @@ fn carry_modules(old: &str, new: &str) -> String {
         .lines()
         .filter(|l| is_mod(l) && !new.lines().any(|n| n.trim() == l.trim()))
         .collect();
-    let marker = "// +kubeforge:scaffold:modules";
-    if extra.is_empty() || !new.contains(marker) {
-        return new.to_owned();
-    }
-    let mut out = String::new();
-    for line in new.split_inclusive('\n') {
-        if line.trim() == marker {
-            for extra in &extra {
-                out.push_str(extra.trim());
-                out.push('\n');
-            }
-        }
-        out.push_str(line);
-    }
-    out
+    let lines: Vec<String> = extra.iter().map(|l| l.trim().to_owned()).collect();
+    // At their sorted place among the scaffold's `pub mod` lines, as rustfmt orders them.
+    insert_before_marker(new, "// +kubeforge:scaffold:modules", &lines)
+        .unwrap_or_else(|| new.to_owned())
 }
 
 #[cfg(test)]
@@ -219,11 +209,11 @@ mod tests {
 
     #[test]
     fn module_declarations_the_user_added_are_carried() {
-        let new = "pub mod api;\n// +kubeforge:scaffold:modules\n";
+        let new = "pub mod api;\npub mod webhooks;\n// +kubeforge:scaffold:modules\n";
         let old = "pub mod api;\npub mod util;\nmod private;\n// +kubeforge:scaffold:modules\n";
         assert_eq!(
             carry_modules(old, new),
-            "pub mod api;\npub mod util;\nmod private;\n// +kubeforge:scaffold:modules\n"
+            "pub mod api;\npub mod util;\npub mod webhooks;\nmod private;\n// +kubeforge:scaffold:modules\n"
         );
     }
 }
