@@ -10,26 +10,29 @@
 //! 4. [`artifacts`] — the catalogue of generated files and their markers.
 //! 5. [`scaffold`] — the machinery: read-only trees, the in-memory plan, marker insertion, Rust
 //!    edits through syn, the all-or-nothing commit.
-//! 6. [`project`], [`layout`], [`context`], [`source`], [`validate`], [`naming`],
-//!    [`kubernetes`], [`error`] — the PROJECT file, paths and names, template values, input
-//!    rules, errors; [`typegen`] — Rust types from a CRD's schema (a pure function);
-//!    [`external`] — paths and CRD sources of kinds the project does not own; [`template_set`] —
-//!    which templates (of which kubeforge version) a command renders with; [`git`] — git for
-//!    `alpha generate --in-place` and `alpha update`.
+//! 6. [`project`], [`layout`], [`context`], [`source`], [`validate`], [`naming`], [`plural`],
+//!    [`kubernetes`], [`builtin_kinds`], [`kinds`], [`error`] — the PROJECT file, paths and
+//!    names, template values, input rules, errors; [`typegen`] — Rust types from a CRD's schema
+//!    (a pure function); [`external`] — paths and CRD sources of kinds the project does not own;
+//!    [`template_set`] — which templates (of which kubeforge version) a command renders with;
+//!    [`git`] — git for `alpha generate --in-place` and `alpha update`.
 //!
 //! The templates themselves live in the `kubeforge-templates` crate.
 
 pub mod alpha_error;
 pub mod artifacts;
+pub mod builtin_kinds;
 pub mod cli;
 pub mod commands;
 pub mod context;
 pub mod error;
 pub mod external;
 pub mod git;
+pub mod kinds;
 pub mod kubernetes;
 pub mod layout;
 pub mod naming;
+pub mod plural;
 pub mod project;
 pub mod scaffold;
 pub mod source;

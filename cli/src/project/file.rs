@@ -26,6 +26,10 @@ fn is_false(value: &bool) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProjectFile {
+    /// The `api-approved.kubernetes.io` annotation every CRD of the project carries (`init
+    /// --api-approved`; for groups under `k8s.io` and `kubernetes.io`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_approved: Option<String>,
     /// The kubeforge version that scaffolded the project (kubebuilder's `cliVersion`):
     /// `kubeforge alpha update` merges from what that version scaffolds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -194,6 +198,7 @@ mod tests {
 
     fn sample() -> ProjectFile {
         ProjectFile {
+            api_approved: None,
             cli_version: Some("0.1.0".into()),
             domain: "example.com".into(),
             layout: vec![LAYOUT.into()],

@@ -66,6 +66,10 @@ pub fn steps(project: &ProjectFile, inputs: &ReplayInputs) -> Vec<Step> {
     if project.namespaced {
         init.args.push("--namespaced".into());
     }
+    if let Some(approved) = &project.api_approved {
+        init.args
+            .extend(["--api-approved".to_owned(), approved.clone()]);
+    }
     let mut steps = vec![init];
     for resource in &project.resources {
         let gvk = [

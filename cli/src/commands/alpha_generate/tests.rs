@@ -117,3 +117,29 @@ fn the_users_code_is_carried_and_the_rest_listed() {
     assert_eq!(not_carried, ["src/main.rs"]);
     assert!(carried.new.is_empty());
 }
+
+#[test]
+fn replay_keeps_the_api_approval_of_a_protected_domain() {
+    let mut project = Harness::empty();
+    project
+        .run("init --domain sigs.k8s.io --project-name demo --owner Example --api-approved https://github.com/kubernetes/enhancements/pull/1111")
+        .unwrap();
+    project
+        .run("create api --group ops --version v1 --kind Gadget")
+        .unwrap();
+    let replayed = replayed(&project);
+    assert!(
+        replayed.commands[0]
+            .ends_with(" --api-approved https://github.com/kubernetes/enhancements/pull/1111"),
+        "{}",
+        replayed.commands[0]
+    );
+    for path in project.tree.paths() {
+        assert_eq!(
+            project.tree.get(path),
+            replayed.tree.get(path),
+            "{} differs",
+            path.display()
+        );
+    }
+}

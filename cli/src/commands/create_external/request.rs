@@ -201,7 +201,7 @@ fn kind(
         }
         versions.push((name, generated));
     }
-    let controller_version = args.controller.then(|| {
+    let controller_version = args.controller.unwrap_or(true).then(|| {
         let storage = crd.storage_version().map(|v| v.name.clone());
         versions
             .iter()

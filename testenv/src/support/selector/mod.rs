@@ -1,7 +1,9 @@
-//! Label and field selectors of list and watch requests.
+//! Label, field and shard selectors of list and watch requests.
 
 pub mod field;
 pub mod label;
+pub mod shard;
 
 pub use field::FieldSelector;
 pub use label::LabelSelector;
+pub use shard::ShardSelector;
