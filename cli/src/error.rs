@@ -307,6 +307,7 @@ pub enum Error {
     /// `alpha generate` or `alpha update` failed.
     #[error("{0}")]
     Alpha(Box<crate::alpha_error::AlphaError>),
+    /// Rendering a template failed.
     #[error("{0}")]
     Template(#[from] kubeforge_templates::Error),
     /// Reading a file failed.

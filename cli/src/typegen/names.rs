@@ -137,7 +137,7 @@ pub fn field_idents(json_names: &[&str], taken: &[&str]) -> Vec<String> {
         used.insert(candidate.clone());
         out[i] = Some(candidate);
     }
-    out.into_iter().map(|o| o.unwrap_or_default()).collect()
+    out.into_iter().map(Option::unwrap_or_default).collect()
 }
 
 /// Type names handed out in one generated file, kept unique.
