@@ -18,6 +18,7 @@ use crate::support::fieldmanager::{
 };
 use crate::support::meta;
 use crate::support::request::{Reply, Req, Target};
+use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
 /// Refuses applied configurations the real server refuses: not an object, another
@@ -61,8 +62,47 @@ fn check_config(target: &Target, config: &Value) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// The 500 the real server answers when an applied configuration cannot be typed with the
+/// kind's schema: `failed to create typed patch object (<ns>/<name>; <group>/<version>,
+/// Kind=<kind>): <what>`, naming the namespace and name the configuration itself carries.
+fn typed_patch_error(def: &ResourceDef, config: &Value, what: &str) -> ApiError {
+    ApiError::without_reason(
+        500,
+        format!(
+            "failed to create typed patch object ({}/{}; {}/{}, Kind={}): {what}",
+            meta::meta_str(config, "namespace").unwrap_or_default(),
+            meta::meta_str(config, "name").unwrap_or_default(),
+            def.group,
+            def.version,
+            def.kind
+        ),
+    )
+}
+
+/// The fields of the configuration a custom resource's schema does not declare: server-side
+/// apply refuses them whatever `fieldValidation` says.
+fn check_declared(def: &ResourceDef, config: &Value) -> Result<(), ApiError> {
+    let Some(schema) = def.custom.as_ref().and_then(|c| c.schema.as_ref()) else {
+        return Ok(());
+    };
+    let undeclared = crate::registry::schema::undeclared_fields(config, schema);
+    let lines: Vec<String> = undeclared
+        .iter()
+        .map(|p| format!("{p}: field not declared in schema"))
+        .collect();
+    match lines.as_slice() {
+        [] => Ok(()),
+        [one] => Err(typed_patch_error(def, config, one)),
+        many => Err(typed_patch_error(
+            def,
+            config,
+            &format!("errors:\n  {}", many.join("\n  ")),
+        )),
+    }
+}
+
 /// The 409 of an apply that would change fields other managers own.
-fn conflict_error(e: ApplyError, def: &crate::support::resource::ResourceDef) -> ApiError {
+fn conflict_error(e: ApplyError, def: &ResourceDef, config: &Value) -> ApiError {
     match e {
         ApplyError::Conflicts(conflicts) => ApiError {
             code: 409,
@@ -76,11 +116,7 @@ fn conflict_error(e: ApplyError, def: &crate::support::resource::ResourceDef) ->
                 })).collect::<Vec<_>>(),
             }),
         },
-        ApplyError::Typed(t) => ApiError::bad_request(format!(
-            "failed to create typed patch object ({}, Kind={}): {t}",
-            def.api_version(),
-            def.kind
-        )),
+        ApplyError::Typed(t) => typed_patch_error(def, config, &t.to_string()),
     }
 }
 
@@ -95,6 +131,7 @@ pub fn merge_config(
 ) -> Result<(Value, ManagedFields), ApiError> {
     check_config(target, config)?;
     let def = &target.def;
+    check_declared(def, config)?;
     let request = ApplyRequest {
         owner: Owner {
             manager: req
@@ -123,7 +160,7 @@ pub fn merge_config(
         &request,
         &meta::now(),
     )
-    .map_err(|e| conflict_error(e, def))
+    .map_err(|e| conflict_error(e, def, config))
 }
 
 /// PATCH with an apply patch: creates the object when absent (201), otherwise merges the

@@ -212,12 +212,23 @@ impl ApiError {
         Self::new(500, "InternalError", message)
     }
 
+    /// A failure the real server answers with a bare code and no reason (the `Status` has
+    /// no `reason` field), such as a 500 when an apply patch does not fit the schema.
+    pub fn without_reason(code: u16, message: impl Into<String>) -> Self {
+        Self::new(code, "", message)
+    }
+
     /// The `Status` object for this error.
     pub fn to_status(&self) -> Value {
         let mut status = json!({
             "kind": "Status", "apiVersion": "v1", "metadata": {},
             "status": "Failure", "message": self.message, "reason": self.reason, "code": self.code,
         });
+        if self.reason.is_empty()
+            && let Some(map) = status.as_object_mut()
+        {
+            map.remove("reason");
+        }
         if !self.details.is_null() {
             status["details"] = self.details.clone();
         }

@@ -107,7 +107,9 @@ mod tests {
         }
     }
 
-    const P: &str = "spec.versions[0].schema.openAPIV3Schema";
+    /// A single version's schema is the CRD's shared schema: the real server reports it as
+    /// `spec.validation` (see `crd::identical_per_version`).
+    const P: &str = "spec.validation.openAPIV3Schema";
 
     #[test]
     fn a_good_crd_passes() {
@@ -256,8 +258,8 @@ mod tests {
         let got = msgs(&c);
         let sp = format!("{P}.properties[spec].properties");
         for want in [
-            r#"spec.versions[0].additionalPrinterColumns[0].type: Invalid value: "time": must be one of boolean,date,integer,number,string"#.to_string(),
-            r#"spec.versions[0].additionalPrinterColumns[0].JSONPath: Invalid value: "metadata.creationTimestamp": must be a simple json path starting with ."#.to_string(),
+            r#"spec.additionalPrinterColumns[0].type: Invalid value: "time": must be one of boolean,date,integer,number,string"#.to_string(),
+            r#"spec.additionalPrinterColumns[0].JSONPath: Invalid value: "metadata.creationTimestamp": must be a simple json path starting with ."#.to_string(),
             "spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook".to_string(),
             r#"spec.conversion.conversionReviewVersions: Invalid value: ["v2"]: must include at least one of v1, v1beta1"#.to_string(),
             format!("{sp}[ports].items.properties[name].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"),

@@ -45,6 +45,7 @@ pub use default::apply_defaults;
 pub use errors::{FieldError, FieldErrorKind, go_quote, go_value, invalid_status_message};
 pub use formats::check_format;
 pub use prune::{
-    prune, strict_decoding_error, strict_decoding_status_message, unknown_field_message,
+    prune, strict_decoding_error, strict_decoding_status_message, undeclared_fields,
+    unknown_field_message,
 };
 pub use validate::{validate, validate_update};

@@ -137,13 +137,15 @@ impl ManagedFields {
         Ok(ManagedFields { entries })
     }
 
-    /// The base of an update whose body carries `sent` (the real server's rule): a body
-    /// list `[{}]` clears the entries, another non-empty readable list replaces the stored
-    /// one, anything else (absent, empty, unreadable) keeps the stored entries.
+    /// The base of an update whose body carries `sent` (the real server's rule): an empty
+    /// list `[]` or `[{}]` clears the entries, another non-empty readable list replaces the
+    /// stored one, anything else (absent, unreadable) keeps the stored entries.
     pub fn for_update(sent: Option<&Value>, stored: &Value) -> Self {
         let stored = || Self::of_object(stored).unwrap_or_default();
         match sent {
-            Some(Value::Array(items)) if items.len() == 1 && items[0] == json!({}) => {
+            Some(Value::Array(items))
+                if items.is_empty() || (items.len() == 1 && items[0] == json!({})) =>
+            {
                 Self::default()
             }
             Some(v @ Value::Array(items)) if !items.is_empty() => match Self::decode(v) {
