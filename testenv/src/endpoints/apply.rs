@@ -115,6 +115,7 @@ fn conflict_error(e: ApplyError, def: &ResourceDef, config: &Value) -> ApiError 
                     "field": c.field(),
                 })).collect::<Vec<_>>(),
             }),
+            warnings: Vec::new(),
         },
         ApplyError::Typed(t) => typed_patch_error(def, config, &t.to_string()),
     }

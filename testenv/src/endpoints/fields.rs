@@ -48,6 +48,7 @@ fn subresource_of(endpoint: Endpoint) -> &'static str {
         Endpoint::Main => "",
         Endpoint::Status => "status",
         Endpoint::Finalize => "finalize",
+        Endpoint::Scale => "scale",
     }
 }
 

@@ -248,6 +248,10 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
         if filter.labels.is_empty() && filter.fields.fields().next().is_none() {
             metadata["remainingItemCount"] = json!(remaining);
         }
+    } else if def.custom.is_some() && !table::wants_table(&req.accept) {
+        // Custom resource lists are unstructured on the real server: an empty continue
+        // token is written out.
+        metadata["continue"] = json!("");
     }
     if table::wants_table(&req.accept) {
         return Ok(table::reply(def, &items, metadata, &req.query));

@@ -26,6 +26,9 @@ pub struct ApiError {
     pub message: String,
     /// `details` object (name, group, kind, causes, ...), or null.
     pub details: Value,
+    /// `Warning` headers the request earned before it failed (the real server sends them
+    /// with the error).
+    pub warnings: Vec<String>,
 }
 
 impl std::fmt::Display for ApiError {
@@ -47,6 +50,7 @@ impl ApiError {
             reason,
             message: message.into(),
             details: Value::Null,
+            warnings: Vec::new(),
         }
     }
 
@@ -230,7 +234,7 @@ impl ApiError {
             map.remove("reason");
         }
         if !self.details.is_null() {
-            status["details"] = self.details.clone();
+            status["details"] = omit_empty(self.details.clone());
         }
         status
     }
@@ -240,6 +244,19 @@ impl ApiError {
 pub fn success(def: &ResourceDef, name: &str, uid: &str) -> Value {
     json!({
         "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
-        "details": {"name": name, "group": def.group, "kind": def.plural, "uid": uid},
+        "details": omit_empty(json!({"name": name, "group": def.group, "kind": def.plural, "uid": uid})),
     })
+}
+
+/// `details` without its empty fields: the real `StatusDetails` omits an empty name, group,
+/// kind, uid and causes (the core group is no `"group": ""`).
+fn omit_empty(mut details: Value) -> Value {
+    if let Some(map) = details.as_object_mut() {
+        map.retain(|_, v| match v {
+            Value::String(s) => !s.is_empty(),
+            Value::Array(a) => !a.is_empty(),
+            _ => true,
+        });
+    }
+    details
 }

@@ -35,6 +35,7 @@ mod names;
 mod prune;
 mod ratchet;
 mod rules;
+mod scale;
 mod structural;
 mod validate;
 mod values;
@@ -48,4 +49,5 @@ pub use prune::{
     prune, strict_decoding_error, strict_decoding_status_message, undeclared_fields,
     unknown_field_message,
 };
-pub use validate::{validate, validate_update};
+pub use scale::ScalePaths;
+pub use validate::{validate, validate_custom_resource, validate_update};

@@ -14,7 +14,10 @@ use super::values::{child, index, json_eq, property_schema};
 use serde_json::Value;
 
 /// Evaluates the rules of every node of `v` (and, on update, the transition rules against
-/// `old`), appending the failures to `errs` with the real server's paths and texts.
+/// `old`), appending the failures to `errs` with the real server's paths and texts. When
+/// `errs` already holds an error that blocks the rules (a missing, unsupported, too long,
+/// too many or wrongly typed value), the rules are not evaluated and the real server's
+/// `<nil>: Invalid value: null: some validation rules were not checked ...` is added.
 ///
 /// Schemas with rules are evaluated on a thread with a large stack (see
 /// [`cel::on_large_stack`]): one thread per validated write of a kind with rules, none
@@ -28,6 +31,25 @@ pub fn check_rules(
     errs: &mut Vec<FieldError>,
 ) {
     if !has_rules(schema) {
+        return;
+    }
+    // Schema errors of these kinds block the rules, as on the real server: the rules may
+    // not hold on a value of the wrong shape.
+    if errs.iter().any(|e| {
+        matches!(
+            e.kind,
+            FieldErrorKind::NotSupported
+                | FieldErrorKind::Required
+                | FieldErrorKind::TooLong
+                | FieldErrorKind::TooMany
+                | FieldErrorKind::TypeInvalid
+        )
+    }) {
+        errs.push(FieldError::invalid(
+            "<nil>",
+            &Value::Null,
+            "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+        ));
         return;
     }
     let found = cel::on_large_stack(|| {

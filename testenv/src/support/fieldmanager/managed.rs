@@ -162,19 +162,22 @@ impl ManagedFields {
     }
 
     /// Sets the fields of `owner`'s entry. Its time becomes `now` when the operation changed
-    /// the object (`touched`) or the entry is new, as the real server stamps it.
+    /// the object (`touched`) or the entry is new, as the real server stamps it; entries of
+    /// the `scale` subresource have no time (the real server rebuilds them from the Scale's
+    /// own managedFields without one).
     pub fn set(&mut self, owner: &Owner, fields: FieldSet, now: &str, touched: bool) {
+        let now = (owner.subresource != "scale").then(|| now.to_string());
         match self.entries.iter_mut().find(|e| e.belongs_to(owner)) {
             Some(e) => {
                 if touched {
-                    e.time = Some(now.to_string());
+                    e.time = now;
                 }
                 e.owner.api_version = owner.api_version.clone();
                 e.fields = fields;
             }
             None => self.entries.push(Entry {
                 owner: owner.clone(),
-                time: Some(now.to_string()),
+                time: now,
                 fields,
             }),
         }

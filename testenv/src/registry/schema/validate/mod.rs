@@ -16,13 +16,10 @@ use serde_json::{Map, Value};
 
 /// Validates `object` against `schema` (an `openAPIV3Schema`) and returns every error found,
 /// in the order the real server reports them (per node: type, composition, string, format,
-/// number, array, enum, object; then list-type and embedded-resource checks).
+/// number, array, enum, object; then list-type and embedded-resource checks, then the CEL
+/// rules).
 pub fn validate(object: &Value, schema: &Value) -> Vec<FieldError> {
-    let mut errs = Vec::new();
-    validate_node(object, schema, "", &mut errs);
-    check_list_types_and_embedded(object, schema, "", &mut errs);
-    super::rules::check_rules(object, schema, None, false, "", &mut errs);
-    errs
+    validate_custom_resource(object, None, schema, None)
 }
 
 /// [`validate`] for an update: additionally evaluates the transition rules (those using
@@ -32,12 +29,31 @@ pub fn validate(object: &Value, schema: &Value) -> Vec<FieldError> {
 /// Errors about values that did not change are dropped (validation ratcheting, see
 /// the `ratchet` module), as the real server does on update.
 pub fn validate_update(object: &Value, old: &Value, schema: &Value) -> Vec<FieldError> {
+    validate_custom_resource(object, Some(old), schema, None)
+}
+
+/// The whole validation of a custom resource (`old` on updates), as the apiextensions
+/// apiserver runs it: the schema (ratcheted on update), list types and embedded resources,
+/// the scale subresource's paths when the CRD has one, then the CEL rules unless an error
+/// so far blocks them.
+pub fn validate_custom_resource(
+    object: &Value,
+    old: Option<&Value>,
+    schema: &Value,
+    scale: Option<super::ScalePaths<'_>>,
+) -> Vec<FieldError> {
     let mut schema_errs = Vec::new();
     validate_node(object, schema, "", &mut schema_errs);
-    let mut errs = super::ratchet::ratchet(schema_errs, object, old, schema);
+    let mut errs = match old {
+        Some(old) => super::ratchet::ratchet(schema_errs, object, old, schema),
+        None => schema_errs,
+    };
     check_list_types_and_embedded(object, schema, "", &mut errs);
+    if let Some(paths) = scale {
+        super::scale::check_scale(object, paths, &mut errs);
+    }
     // CEL rules ratchet per node (see the `rules` module).
-    super::rules::check_rules(object, schema, Some(old), true, "", &mut errs);
+    super::rules::check_rules(object, schema, old, old.is_some(), "", &mut errs);
     errs
 }
 
