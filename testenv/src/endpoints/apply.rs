@@ -26,23 +26,25 @@ use crate::support::status::ApiError;
 fn check_config(target: &Target, config: &Value) -> Result<(), ApiError> {
     let def = &target.def;
     if !config.is_object() {
-        return Err(ApiError::bad_request(
-            "an apply patch must be a YAML or JSON object",
-        ));
-    }
-    let text = |k: &str| config.get(k).and_then(Value::as_str).unwrap_or_default();
-    if text("apiVersion") != def.api_version() {
+        let ty = match config {
+            Value::Array(_) => "array",
+            Value::String(_) => "string",
+            Value::Number(_) => "number",
+            Value::Bool(_) => "bool",
+            _ => "null",
+        };
         return Err(ApiError::bad_request(format!(
-            "Incorrect version specified in apply patch. Specified patch version: {}, expected: {}",
-            text("apiVersion"),
-            def.api_version()
+            "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {ty} into Go value of type map[string]interface {{}}"
         )));
     }
-    if text("kind") != def.kind {
+    let text = |k: &str| config.get(k).and_then(Value::as_str).unwrap_or_default();
+    if text("apiVersion") != def.api_version() || text("kind") != def.kind {
+        let (group, version) = text("apiVersion")
+            .rsplit_once('/')
+            .unwrap_or(("", text("apiVersion")));
         return Err(ApiError::bad_request(format!(
-            "Incorrect kind specified in apply patch. Specified patch kind: {}, expected: {}",
-            text("kind"),
-            def.kind
+            "invalid object type: {group}/{version}, Kind={}",
+            text("kind")
         )));
     }
     if config

@@ -58,6 +58,13 @@ fn field_manager_causes(query: &Query) -> Vec<Cause> {
             field: "fieldManager".into(),
         });
     }
+    if let Some(dry) = query.get("dryRun").filter(|d| !d.is_empty() && *d != "All") {
+        causes.push(Cause {
+            reason: "FieldValueNotSupported".into(),
+            message: format!("Unsupported value: [{dry:?}]: supported values: \"All\""),
+            field: "dryRun".into(),
+        });
+    }
     causes.extend(field_validation_cause(query));
     causes
 }

@@ -72,7 +72,8 @@ impl ApiError {
             "NotFound",
             "the server could not find the requested resource",
         );
-        e.details = json!({"causes": [{"reason": "UnexpectedServerResponse", "message": format!("404 page not found: {path}")}]});
+        e.details = json!({});
+        let _ = path;
         e
     }
 
@@ -181,7 +182,9 @@ impl ApiError {
 
     /// 405 MethodNotAllowed.
     pub fn method_not_allowed(message: impl Into<String>) -> Self {
-        Self::new(405, "MethodNotAllowed", message)
+        let mut e = Self::new(405, "MethodNotAllowed", message);
+        e.details = json!({});
+        e
     }
 
     /// 410 Expired: a resourceVersion or continue token older than the retained history.
@@ -205,7 +208,7 @@ impl ApiError {
         let mut e = Self::new(
             504,
             "Timeout",
-            format!("Too large resource version: {requested}, current: {current}"),
+            format!("Timeout: Too large resource version: {requested}, current: {current}"),
         );
         e.details = json!({"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}], "retryAfterSeconds": 1});
         e

@@ -82,9 +82,15 @@ async fn run() -> ExitCode {
             hook.ca_bundle().as_str().unwrap_or_default().to_string(),
         ),
     ]);
+    let (Some(embedded_client), Some(real_client)) =
+        (raw_client(&embedded).await, raw_client(&real).await)
+    else {
+        eprintln!("differential: no client for a server's kubeconfig");
+        return ExitCode::FAILURE;
+    };
     let mut sides = [
-        Side::new(embedded.client(), &shared),
-        Side::new(real.client(), &shared),
+        Side::new(embedded_client, &shared),
+        Side::new(real_client, &shared),
     ];
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/differential/corpus");
     let scenarios = match corpus::load(&dir) {
@@ -109,7 +115,16 @@ async fn run() -> ExitCode {
     for (file, scenario) in scenarios.iter().filter(|(f, _)| f.contains(&only)) {
         for (i, step) in scenario.steps.iter().enumerate() {
             let [e, r] = &mut sides;
+            let step_started = Instant::now();
             let (a, b) = (e.run(step).await, r.run(step).await);
+            if step_started.elapsed().as_secs() >= 5 {
+                println!(
+                    "SLOW {file}#{i}: {:.1?} ({} {})",
+                    step_started.elapsed(),
+                    step.method,
+                    e.fill(&step.path)
+                );
+            }
             tally.requests += 1;
             let diffs =
                 compare::compare(step, &normalize::normalize(&a), &normalize::normalize(&b));
@@ -155,6 +170,17 @@ async fn run() -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// A client without kube's own retries of 429, 503 and 504: each server's first answer is
+/// what is compared.
+async fn raw_client(env: &TestEnv) -> Option<kube::Client> {
+    let kubeconfig = kube::config::Kubeconfig::read_from(env.kubeconfig_path()).ok()?;
+    let mut config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
+        .await
+        .ok()?;
+    config.default_retry = false;
+    kube::Client::try_from(config).ok()
 }
 
 /// A value for one line of output (whole with `KUBEFORGE_DIFF_FULL=1`).

@@ -23,7 +23,12 @@ fn age() -> &'static Regex {
 
 fn resource_version() -> &'static Regex {
     static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    RE.get_or_init(|| Regex::new(r#"(resourceVersion|ResourceVersion)(":|=| |: )"?\d+"?"#).unwrap())
+    RE.get_or_init(|| {
+        Regex::new(
+            r#"(resourceVersion|ResourceVersion|resource version|, current)(":|=| |: )"?\d+"?"#,
+        )
+        .unwrap()
+    })
 }
 
 /// `answer` with its varying parts replaced.
@@ -63,8 +68,16 @@ fn collect_generated(v: &Value, out: &mut BTreeMap<String, String>) {
     }
 }
 
+fn uuid() -> &'static Regex {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}").unwrap()
+    })
+}
+
 fn text(s: &str, generated: &BTreeMap<String, String>) -> String {
     let mut out = timestamp().replace_all(s, "<time>").to_string();
+    out = uuid().replace_all(&out, "<uid>").to_string();
     out = resource_version().replace_all(&out, "$1$2<rv>").to_string();
     for (name, placeholder) in generated {
         out = out.replace(name, placeholder);

@@ -68,7 +68,8 @@ fn env() -> &'static Arc<cel::Env> {
             .add_extension(cel::extensions::strings)
             .and_then(|()| env.add_extension(cel::extensions::lists))
             .and_then(|()| env.add_extension(cel::extensions::math))
-            .and_then(|()| env.add_extension(super::cel_lib::register));
+            .and_then(|()| env.add_extension(super::cel_lib::register))
+            .and_then(|()| super::cel_types::macros::register(&mut env, true));
         if let Err(e) = registered {
             // Declarations are static: a clash is a programming error caught by the tests.
             panic!("CEL environment: {e}");

@@ -168,18 +168,28 @@ fn validation_rules(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldErro
             errs.push(FieldError::invalid(
                 format!("{p}.message"),
                 &Value::from(message),
-                "message must be non-empty if specified",
+                "must be non-empty if specified",
             ));
         } else if message.trim().contains(['\n', '\r']) {
             errs.push(FieldError::invalid(
                 format!("{p}.message"),
                 &Value::from(message),
-                "message must not contain line breaks",
+                "must not contain line breaks",
             ));
         } else if text.contains(['\n', '\r']) && message.trim().is_empty() {
             errs.push(FieldError::required(
                 format!("{p}.message"),
                 "message must be specified if rule contains line breaks",
+            ));
+        }
+        let expr = rule
+            .get("messageExpression")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if !expr.is_empty() && expr.trim().is_empty() {
+            errs.push(FieldError::required(
+                format!("{p}.messageExpression"),
+                "messageExpression must be non-empty if specified",
             ));
         }
         if let Some(reason) = rule.get("reason").and_then(Value::as_str)
@@ -191,8 +201,64 @@ fn validation_rules(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldErro
                 &reasons,
             ));
         }
-        errs.extend(super::rules::rule_errors(rule, &p));
+        let field_path = rule.get("fieldPath").and_then(Value::as_str).unwrap_or("");
+        let fp = format!("{p}.fieldPath");
+        if !field_path.is_empty() && field_path.trim().is_empty() {
+            errs.push(FieldError::invalid(
+                &fp,
+                &Value::from(field_path),
+                "must be non-empty if specified",
+            ));
+        }
+        if field_path.contains(['\n', '\r']) {
+            errs.push(FieldError::invalid(
+                &fp,
+                &Value::from(field_path),
+                "must not contain line breaks",
+            ));
+        }
+        if !field_path.is_empty() && !valid_field_path(s, field_path) {
+            errs.push(FieldError::invalid(
+                &fp,
+                &Value::from(field_path),
+                "must be a valid path",
+            ));
+        }
     }
+}
+
+/// Whether a rule's `fieldPath` names a field of the schema `s` it is declared on: a
+/// chain of `.name` or `['name']` steps through properties and map values (lists cannot
+/// be entered).
+fn valid_field_path(s: &Map<String, Value>, path: &str) -> bool {
+    let mut cur = s;
+    let mut rest = path;
+    while !rest.is_empty() {
+        let (name, tail) = if let Some(r) = rest.strip_prefix("['") {
+            match r.split_once("']") {
+                Some((n, t)) => (n, t),
+                None => return false,
+            }
+        } else if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            (&r[..end], &r[end..])
+        } else {
+            return false;
+        };
+        if name.is_empty() || name.trim() != name || name.contains(['\n', '\r']) {
+            return false;
+        }
+        let next = props(cur)
+            .and_then(|p| p.get(name))
+            .or_else(|| cur.get("additionalProperties").filter(|a| a.is_object()))
+            .and_then(Value::as_object);
+        match next {
+            Some(n) => cur = n,
+            None => return false,
+        }
+        rest = tail;
+    }
+    true
 }
 
 fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {

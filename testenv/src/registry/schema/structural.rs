@@ -35,9 +35,18 @@ pub(crate) fn check_version_schema(schema: &Value, path: &str) -> Vec<FieldError
     invariants(s, Level::Root, path, &mut structural);
     completeness(s, path, &mut structural);
     structural.sort_by_key(FieldError::to_message);
+    let structural_ok = structural.is_empty();
     let mut errs = structural;
     keywords(s, path, None, &mut errs);
-    defaults(s, path, true, &mut errs);
+    // CEL is checked only on a structural schema, and not at or under a node with errors.
+    if structural_ok {
+        let cel = super::cel_types::crd::cel_errors(schema, path, &errs);
+        errs.extend(cel);
+    }
+    // Defaults are checked only on a schema that is otherwise valid.
+    if errs.is_empty() {
+        defaults(s, path, true, &mut errs);
+    }
     errs
 }
 

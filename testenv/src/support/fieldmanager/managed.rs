@@ -175,9 +175,11 @@ impl ManagedFields {
                 e.owner.api_version = owner.api_version.clone();
                 e.fields = fields;
             }
+            // A new entry is stamped only when its operation changed the object (an apply
+            // that shares values another manager set gets no time).
             None => self.entries.push(Entry {
                 owner: owner.clone(),
-                time: now,
+                time: now.filter(|_| touched),
                 fields,
             }),
         }

@@ -2,6 +2,7 @@
 
 pub mod field;
 pub mod label;
+pub mod lexer;
 
 pub use field::FieldSelector;
 pub use label::LabelSelector;
