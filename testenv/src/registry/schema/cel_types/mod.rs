@@ -15,6 +15,8 @@ pub mod crd;
 pub mod decl;
 pub mod macros;
 pub mod overloads;
+#[cfg(test)]
+mod tests;
 pub mod types;
 
 use std::sync::{Arc, OnceLock};

@@ -165,6 +165,9 @@ const STANDARD: &[Row] = &[
     ("join", "list_join_string", M, "list(string), string -> string"),
     ("strings.quote", "strings_quote", G, "string -> string"),
     ("format", "string_format", M, "string, list(dyn) -> string"),
+    // two-variable comprehensions: what transformMap and transformMapEntry build with
+    ("cel.@mapInsert", "cel_@mapInsert_map_key_value", G, "map(A, B), A, B -> map(A, B)"),
+    ("cel.@mapInsert", "cel_@mapInsert_map_map", G, "map(A, B), map(A, B) -> map(A, B)"),
     // sets extension
     ("sets.contains", "list_sets_contains_list", G, "list(A), list(A) -> bool"),
     ("sets.equivalent", "list_sets_equivalent_list", G, "list(A), list(A) -> bool"),
