@@ -97,14 +97,15 @@ pub fn schema_notes() -> Vec<String> {
 /// Checks every version of a CRD against the structural-schema rules.
 pub fn check_crd(crd: &CustomResourceDefinition) -> Result<(), Error> {
     let name = crd.metadata.name.clone().unwrap_or_default();
-    for v in &crd.spec.versions {
+    for (i, v) in crd.spec.versions.iter().enumerate() {
         let schema = v
             .schema
             .as_ref()
             .and_then(|s| s.open_api_v3_schema.as_ref())
             .map(|s| serde_json::to_value(s).expect("schemas serialize"))
             .unwrap_or(serde_json::Value::Null);
-        let violations = structural::check(&schema);
+        let path = format!("spec.versions[{i}].schema.openAPIV3Schema");
+        let violations = structural::check_at(&schema, &path);
         if !violations.is_empty() {
             return Err(Error::NotStructural {
                 crd: name,

@@ -31,7 +31,6 @@ mod default_validity;
 mod errors;
 mod extensions;
 mod formats;
-mod keywords;
 mod names;
 mod prune;
 mod ratchet;

@@ -11,73 +11,12 @@ use cel::common::ast::{EntryExpr, Expr, IdedExpr, LiteralValue};
 
 use super::check::Checked;
 use super::decl::{self, Decl};
-use super::types::{Type, opaque};
-
-const STRING_TRAVERSAL: f64 = 0.1;
-const REGEX_LENGTH: f64 = 0.25;
-const LIST_CREATE: u64 = 10;
-const MAP_CREATE: u64 = 30;
-const STRUCT_CREATE: u64 = 40;
-const MAX_NAME_FORMAT_REGEX: f64 = 128.0;
-const MAX_FORMAT_SIZE: u64 = 64;
-
-/// A range of sizes or costs, saturating at `u64::MAX`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Est {
-    /// Lower bound.
-    pub min: u64,
-    /// Upper bound.
-    pub max: u64,
-}
-
-const UNKNOWN: Est = Est {
-    min: 0,
-    max: u64::MAX,
+use super::estimate::{
+    Est, LIST_CREATE, MAP_CREATE, Node, REGEX_LENGTH, STRING_TRAVERSAL, STRUCT_CREATE, Sizes,
+    UNKNOWN, fixed,
 };
-
-fn fixed(n: u64) -> Est {
-    Est { min: n, max: n }
-}
-
-fn factor(x: u64, f: f64) -> u64 {
-    let xf = x as f64;
-    if xf > 0.0 && f > 0.0 && xf > u64::MAX as f64 / f {
-        return u64::MAX;
-    }
-    let c = (xf * f).ceil();
-    if c >= 18_446_744_073_709_551_616.0 {
-        u64::MAX
-    } else {
-        c as u64
-    }
-}
-
-impl Est {
-    fn add(self, o: Est) -> Est {
-        Est {
-            min: self.min.saturating_add(o.min),
-            max: self.max.saturating_add(o.max),
-        }
-    }
-    fn mul(self, o: Est) -> Est {
-        Est {
-            min: self.min.saturating_mul(o.min),
-            max: self.max.saturating_mul(o.max),
-        }
-    }
-    fn by(self, f: f64) -> Est {
-        Est {
-            min: factor(self.min, f),
-            max: factor(self.max, f),
-        }
-    }
-    fn union(self, o: Est) -> Est {
-        Est {
-            min: self.min.min(o.min),
-            max: self.max.max(o.max),
-        }
-    }
-}
+use super::library_cost::kubernetes_cost;
+use super::types::Type;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -100,14 +39,6 @@ struct Local {
     path: Vec<String>,
     size: Option<Est>,
     entry: Option<Entry>,
-}
-
-/// What the estimator knows of a node when costing a call.
-struct Node<'e> {
-    path: Vec<String>,
-    ty: Type,
-    expr: Option<&'e IdedExpr>,
-    computed: Option<Est>,
 }
 
 fn is_accumulator(name: &str) -> bool {
@@ -134,6 +65,23 @@ struct Coster<'a> {
     locals: HashMap<String, Vec<Local>>,
     sizes: HashMap<u64, Est>,
     entries: HashMap<u64, Entry>,
+}
+
+impl Sizes for Coster<'_> {
+    /// The size of a value at `path` from the schema (`self...`).
+    fn schema_size(&self, path: &[String]) -> Option<Est> {
+        let first = path.first()?;
+        if first != "self" && first != "oldSelf" {
+            return None;
+        }
+        decl::max_elements(self.root, path).map(|max| Est { min: 0, max })
+    }
+
+    fn size_of_node(&self, n: &Node<'_>) -> Est {
+        n.computed
+            .or_else(|| self.schema_size(&n.path))
+            .unwrap_or(UNKNOWN)
+    }
 }
 
 impl<'a> Coster<'a> {
@@ -163,15 +111,6 @@ impl<'a> Coster<'a> {
         }
     }
 
-    /// The size of a value at `path` from the schema (`self...`).
-    fn schema_size(&self, path: &[String]) -> Option<Est> {
-        let first = path.first()?;
-        if first != "self" && first != "oldSelf" {
-            return None;
-        }
-        decl::max_elements(self.root, path).map(|max| Est { min: 0, max })
-    }
-
     fn size(&mut self, e: &IdedExpr) -> Option<Est> {
         if let Some(s) = self.sizes.get(&e.id) {
             return Some(*s);
@@ -197,12 +136,6 @@ impl<'a> Coster<'a> {
             return Some(s);
         }
         None
-    }
-
-    fn size_of_node(&self, n: &Node<'_>) -> Est {
-        n.computed
-            .or_else(|| self.schema_size(&n.path))
-            .unwrap_or(UNKNOWN)
     }
 
     fn entry(&self, e: &IdedExpr) -> Option<Entry> {
@@ -484,7 +417,7 @@ impl<'a> Coster<'a> {
         arg_costs: &[Est],
     ) -> (Est, Option<Est>) {
         let arg_sum = arg_costs.iter().fold(Est::default(), |a, c| a.add(*c));
-        if let Some((cost, size)) = self.kubernetes_cost(function, id, target, args) {
+        if let Some((cost, size)) = kubernetes_cost(self, function, id, target, args) {
             return (cost.add(arg_sum), size);
         }
         let size_of = |c: &Coster<'_>, n: &Node<'_>| c.size_of_node(n);
@@ -601,221 +534,6 @@ impl<'a> Coster<'a> {
             _ => {}
         }
         (fixed(1).add(arg_sum), None)
-    }
-
-    /// Kubernetes' `EstimateCallCost`, by function name; `None` leaves the call to cel-go's
-    /// rules.
-    fn kubernetes_cost(
-        &self,
-        function: &str,
-        id: &str,
-        target: Option<&Node<'_>>,
-        args: &[Node<'_>],
-    ) -> Option<(Est, Option<Est>)> {
-        let size = |n: &Node<'_>| self.size_of_node(n);
-        let one = Some((fixed(1), None));
-        match function {
-            "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" => {
-                let t = target?;
-                if let Type::List(el) = &t.ty {
-                    let mut el_cost = fixed(1);
-                    if matches!(**el, Type::String | Type::Bytes) {
-                        let mut p = t.path.clone();
-                        let el_size = if p.is_empty() {
-                            UNKNOWN
-                        } else {
-                            p.push("@items".into());
-                            self.schema_size(&p).unwrap_or(UNKNOWN)
-                        };
-                        el_cost = el_cost.add(el_size.by(STRING_TRAVERSAL));
-                    }
-                    Some((size(t).mul(el_cost), None))
-                } else {
-                    Some((size(t).by(STRING_TRAVERSAL), None))
-                }
-            }
-            "url" if args.len() == 1 => {
-                let sz = size(&args[0]);
-                Some((sz.by(STRING_TRAVERSAL), Some(sz)))
-            }
-            "lowerAscii" | "upperAscii" | "substring" | "trim" => {
-                let sz = size(target?);
-                Some((sz.by(STRING_TRAVERSAL), Some(sz)))
-            }
-            "replace" if target.is_some() && args.len() >= 2 => {
-                let sz = size(target?);
-                let (from, with) = (size(&args[0]), size(&args[1]));
-                let mut count = Est::default();
-                let mut kept = Est::default();
-                if from.min == 0 {
-                    count.max = if sz.max < u64::MAX {
-                        sz.max + 1
-                    } else {
-                        sz.max
-                    };
-                    kept.max = sz.max;
-                } else if with.max <= from.min {
-                    count.max = 0;
-                    kept.max = sz.max;
-                } else {
-                    count.max = (sz.max as f64 / from.min as f64).ceil() as u64;
-                }
-                if from.max == 0 {
-                    count.min = if sz.min < u64::MAX {
-                        sz.min + 1
-                    } else {
-                        sz.min
-                    };
-                    kept.min = sz.min;
-                } else if from.max <= with.min {
-                    count.min = 0;
-                    kept.min = sz.min;
-                } else {
-                    count.min = (sz.min as f64 / from.max as f64).ceil() as u64;
-                }
-                let out = count.mul(with).add(kept);
-                Some((sz.by(2.0 * STRING_TRAVERSAL), Some(out)))
-            }
-            "split" => {
-                let sz = size(target?);
-                let mut max = sz.max;
-                if let Some(Expr::Literal(LiteralValue::Int(i))) =
-                    args.get(1).and_then(|a| a.expr).map(|x| &x.expr)
-                {
-                    max = *i.inner() as u64;
-                }
-                Some((sz.by(2.0 * STRING_TRAVERSAL), Some(Est { min: 0, max })))
-            }
-            "join" => {
-                let t = target?;
-                let list = size(t);
-                let mut sz = Est::default();
-                if matches!(t.ty, Type::List(_)) {
-                    let mut p = t.path.clone();
-                    let el = if p.is_empty() {
-                        UNKNOWN
-                    } else {
-                        p.push("@items".into());
-                        self.schema_size(&p).unwrap_or(UNKNOWN)
-                    };
-                    sz = list.mul(el);
-                }
-                if let Some(sep) = args.first() {
-                    let seps = Est {
-                        min: list.min.saturating_sub(1),
-                        max: list.max.saturating_sub(1),
-                    };
-                    sz = sz.add(size(sep).mul(seps));
-                }
-                Some((sz.by(STRING_TRAVERSAL), Some(sz)))
-            }
-            "find" | "findAll" if target.is_some() && !args.is_empty() => {
-                let sz = size(target?);
-                let s = sz.add(fixed(1)).by(STRING_TRAVERSAL);
-                let r = size(&args[0]).by(REGEX_LENGTH);
-                Some((
-                    s.mul(r),
-                    Some(Est {
-                        min: 0,
-                        max: sz.max,
-                    }),
-                ))
-            }
-            // Parsing functions are costed only as members, as the real estimator does.
-            "cidr" | "isIP" | "isCIDR" | "quantity" | "isQuantity" | "semver" | "isSemver" => {
-                target?;
-                Some((size(args.first()?).by(STRING_TRAVERSAL), None))
-            }
-            "ip" => {
-                target?;
-                if args.is_empty() || id == "cidr_ip" {
-                    return one;
-                }
-                Some((size(&args[0]).by(STRING_TRAVERSAL), None))
-            }
-            "ip.isCanonical" => {
-                target?;
-                Some((size(args.first()?).by(2.0 * STRING_TRAVERSAL), None))
-            }
-            "masked"
-            | "prefixLength"
-            | "family"
-            | "isUnspecified"
-            | "isLoopback"
-            | "isLinkLocalMulticast"
-            | "isLinkLocalUnicast"
-            | "isGlobalUnicast"
-            | "format.named"
-            | "sign"
-            | "asInteger"
-            | "isInteger"
-            | "asApproximateFloat"
-            | "isGreaterThan"
-            | "isLessThan"
-            | "compareTo"
-            | "add"
-            | "sub"
-            | "major"
-            | "minor"
-            | "patch"
-            | "getScheme"
-            | "getHostname"
-            | "getHost"
-            | "getPort"
-            | "getEscapedPath"
-            | "getQuery" => one,
-            "containsIP" | "containsCIDR" => {
-                target?;
-                let arg = args.first()?;
-                let ip = Est { min: 4, max: 16 };
-                let mut cost = ip.add(ip).by(STRING_TRAVERSAL);
-                if function == "containsCIDR" {
-                    cost = cost.add(ip.by(STRING_TRAVERSAL)).add(fixed(1));
-                }
-                if id.ends_with("_string") {
-                    cost = cost.add(size(arg).by(STRING_TRAVERSAL));
-                }
-                Some((cost, None))
-            }
-            "validate" => {
-                target?;
-                let sz = size(args.first()?);
-                Some((
-                    sz.by(STRING_TRAVERSAL)
-                        .by(MAX_NAME_FORMAT_REGEX * REGEX_LENGTH),
-                    None,
-                ))
-            }
-            "_==_" if args.len() == 2 && args[0].ty == args[1].ty => match &args[0].ty {
-                Type::Opaque(opaque::IP | opaque::CIDR | opaque::QUANTITY | opaque::SEMVER, _) => {
-                    one
-                }
-                Type::Opaque(opaque::FORMAT, _) => Some((
-                    Est {
-                        min: 1,
-                        max: MAX_FORMAT_SIZE,
-                    }
-                    .by(STRING_TRAVERSAL),
-                    None,
-                )),
-                Type::Opaque(opaque::URL, _) => {
-                    let size = match (args[1].computed, args[1].computed) {
-                        (Some(r), Some(l)) => r.union(l),
-                        _ => fixed(1),
-                    };
-                    Some((
-                        Est {
-                            min: 1,
-                            max: size.max,
-                        }
-                        .by(STRING_TRAVERSAL),
-                        None,
-                    ))
-                }
-                _ => None,
-            },
-            _ => None,
-        }
     }
 }
 

@@ -13,6 +13,8 @@ pub mod check;
 pub mod cost;
 pub mod crd;
 pub mod decl;
+mod estimate;
+mod library_cost;
 pub mod macros;
 pub mod overloads;
 #[cfg(test)]
