@@ -33,7 +33,9 @@ pub enum Command {
     )]
     Create(CreateCommand),
     /// Write CRDs and RBAC into config/ from the project's Rust types (`cargo run -- manifests`).
-    #[command(after_help = "Example:\n  kubeforge generate   # the same as `make manifests`")]
+    #[command(
+        after_help = "Examples:\n  kubeforge generate           # the same as `make manifests`\n  kubeforge generate --check   # CI: fail when config/ is stale (`make verify-manifests`)"
+    )]
     Generate(GenerateArgs),
     /// Print the version of kubeforge and where generated projects get the kubeforge crates.
     #[command(after_help = "Example:\n  kubeforge version")]
@@ -100,6 +102,12 @@ pub struct InitArgs {
     /// (1.33 to 1.37).
     #[arg(long, default_value = crate::kubernetes::DEFAULT_VERSION)]
     pub k8s_version: String,
+    /// The `api-approved.kubernetes.io` annotation of every CRD: needed when the domain is
+    /// (under) `k8s.io` or `kubernetes.io`, whose groups Kubernetes reserves for reviewed APIs.
+    /// The URL of the API review, or a value starting with `unapproved` (e.g.
+    /// "unapproved, experimental-only").
+    #[arg(long, value_name = "URL-OR-UNAPPROVED")]
+    pub api_approved: Option<String>,
     /// Directory of the new project (created when missing) [default: the current directory].
     #[arg(long)]
     pub dir: Option<PathBuf>,
@@ -117,7 +125,8 @@ pub struct CreateApiArgs {
     /// Kind, CamelCase (e.g. Memcached).
     #[arg(long)]
     pub kind: String,
-    /// Resource name [default: the lower-case plural of the kind].
+    /// Resource name [default: the lower-case English plural of the kind, as kubebuilder
+    /// derives it: Policy → policies, Index → indices].
     #[arg(long)]
     pub plural: Option<String>,
     /// Whether objects of the kind live in namespaces (false: cluster-scoped).
@@ -126,9 +135,10 @@ pub struct CreateApiArgs {
     /// Scaffold the API type (false: a controller for an existing kind).
     #[arg(long, action = ArgAction::Set, num_args = 0..=1, default_value_t = true, default_missing_value = "true")]
     pub resource: bool,
-    /// Scaffold the controller.
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, default_value_t = true, default_missing_value = "true")]
-    pub controller: bool,
+    /// Scaffold the controller [default: true; false when another version of the kind has one:
+    /// one controller reconciles every version].
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    pub controller: Option<bool>,
     /// Scaffold the files again even if the API or controller exists (overwrites them).
     #[arg(long)]
     pub force: bool,
@@ -186,6 +196,10 @@ pub struct CreateWebhookArgs {
 /// Flags of `kubeforge generate`.
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
+    /// Write nothing: fail, naming the files, when config/ differs from what the types generate
+    /// (for CI; `make verify-manifests`).
+    #[arg(long)]
+    pub check: bool,
     /// Project directory [default: the current directory].
     #[arg(long)]
     pub dir: Option<PathBuf>,
@@ -204,6 +218,11 @@ pub struct DevServerArgs {
     /// when it exists].
     #[arg(long = "crd-dir")]
     pub crd_dirs: Vec<PathBuf>,
+    /// Feature gates, as kube-apiserver takes them: `ShardedListAndWatch=true` makes lists and
+    /// watches honour `shardSelector` (sharded operators then get only their share). All off
+    /// by default, as on a real server.
+    #[arg(long, default_value = "")]
+    pub feature_gates: String,
 }
 
 /// Shells `kubeforge completion` writes scripts for.

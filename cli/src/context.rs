@@ -122,12 +122,28 @@ pub struct ApiContext {
     pub namespaced: bool,
     /// Module of the type, relative to the crate root (`api::v1alpha1`).
     pub type_module: String,
-    /// Full Rust path of a built-in type (`k8s_openapi::api::apps::v1::Deployment`).
-    pub type_path: String,
+    /// The Rust name of the kind's type (the kind, or `<Kind>Resource` when it is a name the
+    /// generated code uses; see `naming::kind_ident`).
+    pub kind_ident: String,
+    /// What the controller imports (`crate::api::v1::Memcached`,
+    /// `k8s_openapi::api::apps::v1::Deployment`, `crate::api::v1::ErrorResource`).
+    pub type_import: String,
+    /// What a test of the project imports (`::demo::api::v1::Memcached`).
+    pub test_type_import: String,
     /// Module of the controller, relative to the crate root (`controllers::memcached`).
     pub controller_module: String,
-    /// Last segment of `controller_module`, as used after `use ...::controllers::x;`.
-    pub controller_leaf: String,
+    /// The controller's name in logs, metrics and leader election (`memcached`; in a
+    /// multigroup project `cache-memcached`, unique across groups).
+    pub controller_name: String,
+    /// Whether the kind's Rust type is not named like the kind (`kind_ident`).
+    pub renamed: bool,
+    /// Whether this version is the kind's storage version (the first version of a kind is).
+    pub stored: bool,
+    /// The kind's storage version (this one, or the version that was there first).
+    pub storage_version: String,
+    /// The value of the `api-approved.kubernetes.io` annotation of the project's CRDs ("" for
+    /// none).
+    pub api_approved: String,
     /// File name of the sample under config/samples.
     pub sample_file: String,
     /// Prefix of the RBAC helper role names.

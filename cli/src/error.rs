@@ -84,7 +84,7 @@ pub enum Error {
     },
     /// `--resource=false` for a kind that is neither the project's nor built-in.
     #[error(
-        "{group}/{version} {kind} is neither an API of this project nor a built-in Kubernetes kind, so there is no type for its controller.\n  fix: drop --resource=false to create the API as well, or name a built-in kind (e.g. --group apps --version v1 --kind Deployment, --group core --version v1 --kind ConfigMap)"
+        "{group}/{version} {kind} is neither an API of this project ({own}) nor a built-in Kubernetes kind ({builtin}), so there is no type for its controller.\n  fix: drop --resource=false to create the API as well, or name a built-in kind (e.g. --group apps --version v1 --kind Deployment, --group core --version v1 --kind ConfigMap)"
     )]
     UnknownKind {
         /// Group.
@@ -93,6 +93,34 @@ pub enum Error {
         version: String,
         /// Kind.
         kind: String,
+        /// What PROJECT has there, in words.
+        own: String,
+        /// What k8s-openapi has there, in words.
+        builtin: String,
+    },
+    /// A controller for a kind that has one in another version.
+    #[error(
+        "{kind} already has a controller, for version {existing} ({file}): one controller reconciles a kind in every version, through the version the API server stores.\n  fix: drop --controller (the new version gets no controller), or add --force to scaffold the controller again for {version} (it overwrites {file})"
+    )]
+    ControllerOfKindExists {
+        /// Kind.
+        kind: String,
+        /// The version asked for.
+        version: String,
+        /// The version that has the controller.
+        existing: String,
+        /// The controller's file.
+        file: String,
+    },
+    /// `init` with a domain Kubernetes reserves, without `--api-approved`.
+    #[error(
+        "the domain {domain:?} is under {protected}, whose API groups Kubernetes reserves for APIs that went through its API review: the API server refuses their CRDs unless they carry the annotation api-approved.kubernetes.io.\n  fix: use a domain you own (e.g. --domain example.com), or pass --api-approved <URL of the API review> (or --api-approved \"unapproved, <reason>\" for an unreviewed API); every CRD then carries it"
+    )]
+    ProtectedDomain {
+        /// The domain.
+        domain: String,
+        /// `k8s.io` or `kubernetes.io`.
+        protected: &'static str,
     },
     /// `--resource=false --controller=false`.
     #[error(
@@ -113,7 +141,7 @@ pub enum Error {
     },
     /// `create webhook` for a kind that is neither an API of the project nor built-in.
     #[error(
-        "{group}/{version} {kind} is not an API of this project ({known}) nor a built-in Kubernetes kind, so there is no type to put a webhook on.\n  fix: create the API first with `kubeforge create api --group {group} --version {version} --kind {kind}`, or correct --group, --version or --kind"
+        "{group}/{version} {kind} is not an API of this project ({known}) nor a built-in Kubernetes kind ({builtin}), so there is no type to put a webhook on.\n  fix: create the API first with `kubeforge create api --group {group} --version {version} --kind {kind}`, or correct --group, --version or --kind"
     )]
     NoSuchApi {
         /// Group.
@@ -124,6 +152,8 @@ pub enum Error {
         kind: String,
         /// What PROJECT has of that kind, in words.
         known: String,
+        /// What k8s-openapi has in that group and version, in words.
+        builtin: String,
     },
     /// `--spoke` without `--conversion`.
     #[error(

@@ -16,128 +16,53 @@ pub fn openapi_feature(version: &str) -> Option<String> {
         .then(|| format!("v1_{minor}"))
 }
 
-/// A built-in API group: the group users type, its API group name, its k8s-openapi module.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BuiltinGroup {
-    /// Short name (`core`, `apps`, `networking`).
-    pub name: &'static str,
-    /// The API group (`""` for core, `networking.k8s.io`).
-    pub api_group: &'static str,
-    /// Module under `k8s_openapi::api`.
-    pub module: &'static str,
+pub use crate::builtin_kinds::{BUILTIN_KINDS, BuiltinKind, Scope};
+
+/// Whether `group` names a built-in API group: its short name (`core`, `apps`, `networking`,
+/// the module under `k8s_openapi::api`) or its full name (`networking.k8s.io`).
+pub fn is_builtin_group(group: &str) -> bool {
+    BUILTIN_KINDS.iter().any(|k| names_group(k, group))
 }
 
-const BUILTIN_GROUPS: &[BuiltinGroup] = &[
-    BuiltinGroup {
-        name: "core",
-        api_group: "",
-        module: "core",
-    },
-    BuiltinGroup {
-        name: "apps",
-        api_group: "apps",
-        module: "apps",
-    },
-    BuiltinGroup {
-        name: "batch",
-        api_group: "batch",
-        module: "batch",
-    },
-    BuiltinGroup {
-        name: "autoscaling",
-        api_group: "autoscaling",
-        module: "autoscaling",
-    },
-    BuiltinGroup {
-        name: "policy",
-        api_group: "policy",
-        module: "policy",
-    },
-    BuiltinGroup {
-        name: "networking",
-        api_group: "networking.k8s.io",
-        module: "networking",
-    },
-    BuiltinGroup {
-        name: "rbac",
-        api_group: "rbac.authorization.k8s.io",
-        module: "rbac",
-    },
-    BuiltinGroup {
-        name: "storage",
-        api_group: "storage.k8s.io",
-        module: "storage",
-    },
-    BuiltinGroup {
-        name: "coordination",
-        api_group: "coordination.k8s.io",
-        module: "coordination",
-    },
-    BuiltinGroup {
-        name: "discovery",
-        api_group: "discovery.k8s.io",
-        module: "discovery",
-    },
-    BuiltinGroup {
-        name: "events",
-        api_group: "events.k8s.io",
-        module: "events",
-    },
-    BuiltinGroup {
-        name: "scheduling",
-        api_group: "scheduling.k8s.io",
-        module: "scheduling",
-    },
-    BuiltinGroup {
-        name: "node",
-        api_group: "node.k8s.io",
-        module: "node",
-    },
-    BuiltinGroup {
-        name: "certificates",
-        api_group: "certificates.k8s.io",
-        module: "certificates",
-    },
-    BuiltinGroup {
-        name: "admissionregistration",
-        api_group: "admissionregistration.k8s.io",
-        module: "admissionregistration",
-    },
-];
-
-/// The built-in group named `group` (short name or full API group).
-pub fn builtin_group(group: &str) -> Option<BuiltinGroup> {
-    BUILTIN_GROUPS
-        .iter()
-        .find(|g| g.name == group || (!g.api_group.is_empty() && g.api_group == group))
-        .copied()
+fn names_group(kind: &BuiltinKind, group: &str) -> bool {
+    kind.module == group || (!kind.api_group.is_empty() && kind.api_group == group)
 }
 
-/// Built-in kinds that are cluster-scoped.
-const CLUSTER_SCOPED: &[&str] = &[
-    "Namespace",
-    "Node",
-    "PersistentVolume",
-    "ClusterRole",
-    "ClusterRoleBinding",
-    "StorageClass",
-    "CSIDriver",
-    "CSINode",
-    "VolumeAttachment",
-    "PriorityClass",
-    "RuntimeClass",
-    "IngressClass",
-    "CertificateSigningRequest",
-    "ValidatingWebhookConfiguration",
-    "MutatingWebhookConfiguration",
-    "ValidatingAdmissionPolicy",
-    "ValidatingAdmissionPolicyBinding",
-    "ComponentStatus",
-];
+/// The built-in kind `group/version kind` as k8s-openapi has it, or the kinds that group and
+/// version do have (empty when k8s-openapi has no such group and version).
+pub fn builtin_kind(
+    group: &str,
+    version: &str,
+    kind: &str,
+) -> Result<&'static BuiltinKind, Vec<&'static str>> {
+    let in_version = || {
+        BUILTIN_KINDS
+            .iter()
+            .filter(|k| names_group(k, group) && k.version == version)
+    };
+    in_version()
+        .find(|k| k.kind == kind)
+        .ok_or_else(|| in_version().map(|k| k.kind).collect())
+}
 
-/// Whether a built-in kind lives in namespaces.
-pub fn builtin_namespaced(kind: &str) -> bool {
-    !CLUSTER_SCOPED.contains(&kind)
+impl BuiltinKind {
+    /// The Rust path of its type (`k8s_openapi::api::apps::v1::Deployment`).
+    pub fn type_path(&self) -> String {
+        format!(
+            "k8s_openapi::api::{}::{}::{}",
+            self.module, self.version, self.kind
+        )
+    }
+
+    /// Whether its objects live in namespaces.
+    pub fn namespaced(&self) -> bool {
+        self.scope == Scope::Namespaced
+    }
+
+    /// Whether k8s-openapi has it for every Kubernetes version kubeforge supports.
+    pub fn in_every_supported_version(&self) -> bool {
+        self.minors.0 <= *SUPPORTED_MINORS.start() && self.minors.1 >= *SUPPORTED_MINORS.end()
+    }
 }
 
 /// A small valid object of a built-in kind, as JSON, for the controller's generated test.
@@ -177,13 +102,28 @@ mod tests {
     }
 
     #[test]
-    fn groups() {
-        assert_eq!(builtin_group("core").unwrap().api_group, "");
+    fn builtin_kinds() {
+        assert!(is_builtin_group("core") && is_builtin_group("networking.k8s.io"));
+        assert!(!is_builtin_group("cache"));
+        let deployment = builtin_kind("apps", "v1", "Deployment").unwrap();
         assert_eq!(
-            builtin_group("networking.k8s.io").unwrap().module,
-            "networking"
+            deployment.type_path(),
+            "k8s_openapi::api::apps::v1::Deployment"
         );
-        assert!(builtin_group("cache").is_none());
+        assert_eq!(deployment.plural, "deployments");
+        assert!(deployment.namespaced() && deployment.in_every_supported_version());
+        assert!(
+            !builtin_kind("core", "v1", "Namespace")
+                .unwrap()
+                .namespaced()
+        );
+        let ingress = builtin_kind("networking.k8s.io", "v1", "Ingress").unwrap();
+        assert_eq!(ingress.api_group, "networking.k8s.io");
+        assert_eq!(
+            builtin_kind("batch", "v1", "Nope").unwrap_err(),
+            vec!["CronJob", "Job"]
+        );
+        assert!(builtin_kind("batch", "v7", "Job").unwrap_err().is_empty());
     }
 
     #[test]

@@ -44,6 +44,9 @@ pub struct ApiLayout {
     pub type_module: String,
     /// The module of the controller, from the crate root (`controllers::memcached`).
     pub controller_module: String,
+    /// The controller's name (`memcached`; `cache-memcached` in a multigroup project, where
+    /// kinds of two groups may share a name).
+    pub controller_name: String,
     /// The module of the webhooks under `webhooks` (`memcached_v1`, `cache_memcached_v1`).
     pub webhook_module: String,
     /// The webhooks' file (`src/webhooks/memcached_v1.rs`).
@@ -74,19 +77,19 @@ impl ApiLayout {
                 (
                     PathBuf::from(format!("src/api/{group_file}/{version_file}")),
                     PathBuf::from(format!("src/controllers/{group_file}")),
-                    format!("{group_file}_{kind_file}"),
+                    naming::join_snake(&[group, &kind_snake]),
                     format!("{group}_{kind_lower}"),
                     format!("{group_mod}::"),
-                    format!("{group_file}_{kind_file}_{version_file}"),
+                    naming::join_snake(&[group, &kind_snake, version]),
                 )
             } else {
                 (
                     PathBuf::from(format!("src/api/{version_file}")),
                     PathBuf::from("src/controllers"),
-                    kind_file.clone(),
+                    naming::join_snake(&[&kind_snake]),
                     kind_lower.clone(),
                     String::new(),
-                    format!("{kind_file}_{version_file}"),
+                    naming::join_snake(&[&kind_snake, version]),
                 )
             };
         let webhook_module = naming::module_ident(&webhook_module);
@@ -104,13 +107,18 @@ impl ApiLayout {
             sample_file: format!("{group}_{version}_{kind_lower}.yaml"),
             type_module: format!("api::{group_path}{version_mod}"),
             controller_module: format!("controllers::{group_path}{kind_mod}"),
+            controller_name: if multigroup {
+                format!("{group}-{kind_lower}")
+            } else {
+                kind_lower.clone()
+            },
             webhook_file: PathBuf::from(format!(
                 "src/webhooks/{}.rs",
                 webhook_module.trim_start_matches("r#")
             )),
             webhook_module,
             webhook_test_file: PathBuf::from(format!("tests/{test_stem}_webhook.rs")),
-            fn_prefix: format!("{kind_snake}_{version_file}"),
+            fn_prefix: naming::join_snake(&[&kind_snake, version]),
             conversion_file_name: format!("{}.rs", naming::file_stem(&conversion_mod)),
             conversion_mod: naming::module_ident(&conversion_mod),
             kind_snake,

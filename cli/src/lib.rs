@@ -10,20 +10,23 @@
 //! 4. [`artifacts`] — the catalogue of generated files and their markers.
 //! 5. [`scaffold`] — the machinery: read-only trees, the in-memory plan, marker insertion, Rust
 //!    edits through syn, the all-or-nothing commit.
-//! 6. [`project`], [`layout`], [`context`], [`source`], [`validate`], [`naming`],
-//!    [`kubernetes`], [`error`] — the PROJECT file, paths and names, template values, input
+//! 6. [`project`], [`layout`], [`context`], [`source`], [`validate`], [`naming`], [`plural`],
+//!    [`kubernetes`], [`builtin_kinds`], [`kinds`], [`error`] — the PROJECT file, paths and names, template values, input
 //!    rules, errors.
 //!
 //! The templates themselves live in the `kubeforge-templates` crate.
 
 pub mod artifacts;
+pub mod builtin_kinds;
 pub mod cli;
 pub mod commands;
 pub mod context;
 pub mod error;
+pub mod kinds;
 pub mod kubernetes;
 pub mod layout;
 pub mod naming;
+pub mod plural;
 pub mod project;
 pub mod scaffold;
 pub mod source;

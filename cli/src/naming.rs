@@ -20,53 +20,190 @@ pub fn snake_case(camel: &str) -> String {
     out
 }
 
-/// The resource name kubebuilder derives from a Kind: lower-case, English plural
-/// (`Memcached` → `memcacheds`, `Policy` → `policies`, `Ingress` → `ingresses`).
-pub fn plural(kind: &str) -> String {
-    let lower = kind.to_ascii_lowercase();
-    const IRREGULAR: &[(&str, &str)] = &[
-        ("endpoints", "endpoints"),
-        ("person", "people"),
-        ("child", "children"),
-    ];
-    if let Some((_, plural)) = IRREGULAR.iter().find(|(singular, _)| *singular == lower) {
-        return (*plural).to_owned();
-    }
-    let ends_with_consonant_y =
-        lower.ends_with('y') && !lower[..lower.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']);
-    if ends_with_consonant_y {
-        format!("{}ies", &lower[..lower.len() - 1])
-    } else if ["s", "x", "z", "ch", "sh"]
-        .iter()
-        .any(|end| lower.ends_with(end))
-    {
-        format!("{lower}es")
-    } else {
-        format!("{lower}s")
-    }
-}
+pub use crate::plural::plural;
 
-/// A string as a Rust module name: '-' and '.' become '_'; a keyword is written as a raw
-/// identifier (`type` → `r#type`).
+/// Rust's keywords (strict, reserved and edition 2024's), written as raw identifiers when they
+/// name a module (`type` → `r#type`).
+const KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "else", "enum", "extern", "false", "fn", "for", "if",
+    "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static",
+    "struct", "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn",
+    "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof", "unsized",
+    "virtual", "yield", "try", "gen",
+];
+
+/// Keywords that cannot be raw identifiers either, and `mod`, whose file (`mod.rs`) is the
+/// folder's own module: a module of that name gets a trailing `_`.
+const NOT_RAW: &[&str] = &["self", "super", "crate", "Self", "mod"];
+
+/// A string as a Rust module name: '-' and '.' become '_', a leading digit gets a leading '_'
+/// (`1st` → `_1st`), a keyword is written as a raw identifier (`type` → `r#type`), and the
+/// four that cannot be raw get a trailing '_' (`super` → `super_`).
 pub fn module_ident(name: &str) -> String {
-    let ident = name.replace(['-', '.'], "_");
-    const KEYWORDS: &[&str] = &[
-        "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn",
-        "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
-        "return", "static", "struct", "trait", "true", "type", "unsafe", "use", "where", "while",
-        "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override",
-        "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
-    ];
-    if KEYWORDS.contains(&ident.as_str()) {
+    let mut ident = name.replace(['-', '.'], "_");
+    if ident.starts_with(|c: char| c.is_ascii_digit()) {
+        ident.insert(0, '_');
+    }
+    if NOT_RAW.contains(&ident.as_str()) {
+        format!("{ident}_")
+    } else if KEYWORDS.contains(&ident.as_str()) {
         format!("r#{ident}")
     } else {
         ident
     }
 }
 
-/// A file-name-safe form of a module name (no `r#`).
+/// The file or folder name of the module [`module_ident`] makes of `name` (no `r#`).
 pub fn file_stem(name: &str) -> String {
-    name.replace(['-', '.'], "_")
+    module_ident(name).trim_start_matches("r#").to_owned()
+}
+
+/// Whether `name` can name a Rust module at all, raw or not (`self`, `super` and `crate`
+/// cannot: they are paths).
+pub fn is_path_keyword(name: &str) -> bool {
+    ["self", "super", "crate", "Self"].contains(&name)
+}
+
+/// Names joined into one snake_case name of items, files and test crates
+/// (`["1st-group", "cron_job", "v1"]` → `_1st_group_cron_job_v1`): '-' and '.' become '_', no
+/// '_' doubles or ends it, and a leading digit gets a leading '_'. Joined names are never
+/// keywords.
+pub fn join_snake(parts: &[&str]) -> String {
+    let joined = parts.join("_").replace(['-', '.'], "_");
+    let mut out = String::with_capacity(joined.len() + 1);
+    for c in joined.chars() {
+        if c == '_' && (out.is_empty() || out.ends_with('_')) {
+            continue;
+        }
+        out.push(c);
+    }
+    let mut out = out.trim_end_matches('_').to_owned();
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+/// CamelCase names the generated Rust files other than the type file may use unqualified:
+/// the standard prelude's (`Result`, `Option`, the traits whose methods they call), the
+/// kubeforge prelude's (which they import with `use kubeforge::prelude::*`), and their own
+/// items and imports (`Error`, `Context`, `TestEnv`). The Rust type of a kind of one of these
+/// names is named otherwise ([`kind_ident`]): importing it would shadow the name (and a
+/// shadowed trait no longer lends its methods). `commands/names_tests.rs` reads every
+/// generated file with a parser and fails when one uses a CamelCase name missing here.
+pub const TEMPLATE_NAMES: &[&str] = &[
+    // The standard prelude (edition 2024).
+    "AsMut",
+    "AsRef",
+    "AsyncFn",
+    "AsyncFnMut",
+    "AsyncFnOnce",
+    "Box",
+    "Clone",
+    "Copy",
+    "Default",
+    "DoubleEndedIterator",
+    "Drop",
+    "Eq",
+    "Err",
+    "ExactSizeIterator",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "FromIterator",
+    "Future",
+    "Into",
+    "IntoFuture",
+    "IntoIterator",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
+    "Vec",
+    // kubeforge::prelude.
+    "Action",
+    "Api",
+    "Arc",
+    "Changes",
+    "Client",
+    "Condition",
+    "Controller",
+    "CustomResource",
+    "Defaulter",
+    "Denied",
+    "Deserialize",
+    "Duration",
+    "JsonSchema",
+    "ListParams",
+    "Manager",
+    "ManagerArgs",
+    "ManagerOptions",
+    "ObjectMeta",
+    "Patch",
+    "PatchParams",
+    "PostParams",
+    "ReconcileError",
+    "ReconcileFailure",
+    "Requeue",
+    "Resource",
+    "ResourceExt",
+    "Serialize",
+    "Snapshot",
+    "TargetRef",
+    "Topology",
+    "Validator",
+    "Warnings",
+    "WebhookServer",
+    "WorldController",
+    // The templates' own items and imports.
+    "BTreeMap",
+    "Change",
+    "Context",
+    "Error",
+    "Hub",
+    "LocalWebhooks",
+    "Spoke",
+    "TestEnv",
+];
+
+/// The Rust name of the kind's type: the kind itself, or `<Kind>Resource` when the kind is one
+/// of [`TEMPLATE_NAMES`] (`Error` → `ErrorResource`). The type file names the type so
+/// (kube-derive's `root = "ErrorResource"`; the CRD's kind stays `Error`), since kube-derive's
+/// own code uses prelude names such as `Option` and `Default` unqualified beside it; for a
+/// built-in kind, the generated files import k8s-openapi's type under that name.
+pub fn kind_ident(kind: &str) -> String {
+    if TEMPLATE_NAMES.contains(&kind) {
+        format!("{kind}Resource")
+    } else {
+        kind.to_owned()
+    }
+}
+
+/// How the generated files import a built-in kind: `Pod`, or `Binding as BindingResource`
+/// when it is one of [`TEMPLATE_NAMES`].
+pub fn kind_import(kind: &str) -> String {
+    let ident = kind_ident(kind);
+    if ident == kind {
+        ident
+    } else {
+        format!("{kind} as {ident}")
+    }
 }
 
 /// The crate name Cargo gives a package: '-' becomes '_'.
@@ -88,14 +225,15 @@ mod tests {
     }
 
     #[test]
-    fn plurals() {
-        assert_eq!(plural("Memcached"), "memcacheds");
-        assert_eq!(plural("Policy"), "policies");
-        assert_eq!(plural("Gateway"), "gateways");
-        assert_eq!(plural("Ingress"), "ingresses");
-        assert_eq!(plural("Box"), "boxes");
-        assert_eq!(plural("Match"), "matches");
-        assert_eq!(plural("Endpoints"), "endpoints");
+    fn kinds_that_are_template_names_are_imported_under_another() {
+        assert_eq!(kind_import("Memcached"), "Memcached");
+        assert_eq!(kind_import("Error"), "Error as ErrorResource");
+        for name in TEMPLATE_NAMES {
+            assert!(
+                !TEMPLATE_NAMES.contains(&kind_ident(name).as_str()),
+                "{name}"
+            );
+        }
     }
 
     #[test]
@@ -103,5 +241,14 @@ mod tests {
         assert_eq!(module_ident("my-group"), "my_group");
         assert_eq!(module_ident("type"), "r#type");
         assert_eq!(file_stem("type"), "type");
+        assert_eq!(module_ident("super"), "super_");
+        assert_eq!(file_stem("crate"), "crate_");
+        assert_eq!(module_ident("1st-group"), "_1st_group");
+        assert_eq!(module_ident("mod"), "mod_");
+        assert_eq!(
+            join_snake(&["1st-group", "super", "v1"]),
+            "_1st_group_super_v1"
+        );
+        assert_eq!(join_snake(&["a.b", "cron_job"]), "a_b_cron_job");
     }
 }

@@ -92,11 +92,17 @@ pub fn expand(args: TokenStream, input: DeriveInput) -> syn::Result<TokenStream>
         quote! {
             /// Writes `self.status` through the status subresource (a JSON merge patch of
             /// `{"status": ...}`) and returns the object the server stored.
-            pub async fn patch_status(
+            ///
+            /// Generic over the client argument (any `Into<kube::Client>`, a `Client` itself
+            /// included) so that, like kube's own generic helpers, it is compiled only in
+            /// crates that call it: the request and the decoding of the answer instantiate
+            /// serde for the whole type, which a crate that only declares its API types
+            /// should not pay for.
+            pub async fn patch_status<C: ::core::convert::Into<#private::kube::Client>>(
                 &self,
-                client: #private::kube::Client,
+                client: C,
             ) -> ::core::result::Result<Self, #private::kube::Error> {
-                ::kubeforge::scheme::patch_status(&self.api_for(client), self).await
+                ::kubeforge::scheme::patch_status(&self.api_for(client.into()), self).await
             }
         }
     });

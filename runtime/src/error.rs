@@ -34,6 +34,14 @@ pub enum Error {
     /// This replica held the leader lease and lost it; the process should exit non-zero.
     #[error("leader election lost: {0}")]
     LeaderElectionLost(String),
+    /// The sharding options cannot be used (a static shard index out of range, say).
+    #[error("invalid sharding options: {0}")]
+    ShardConfig(#[from] crate::shard::ShardConfigError),
+    /// This replica could not keep its shard membership (its member Lease could not be
+    /// renewed in time, or was changed by someone else): it stopped all work, and the process
+    /// should exit non-zero.
+    #[error("{0}")]
+    ShardMembershipLost(#[source] crate::shard::MembershipLost),
     /// Talking to the API server about the lease failed in a way that cannot be retried.
     #[error("leader election failed: {0}")]
     LeaderElection(#[source] kube::Error),

@@ -21,11 +21,13 @@ pub mod client;
 pub mod controller;
 mod error;
 pub mod helpers;
+mod identity;
 pub mod leader_election;
 pub mod logging;
 pub mod manager;
 pub mod metrics;
 pub mod server;
+pub mod shard;
 pub mod webhook;
 pub mod world;
 

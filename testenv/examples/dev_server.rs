@@ -25,6 +25,7 @@ async fn main() {
         port,
         kubeconfig_path,
         crd_dirs,
+        feature_gates: Default::default(),
     })
     .await
     {

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::endpoints::ApiOptions;
 use crate::env::load_crds;
 use crate::server::Server;
+pub use crate::support::features::FeatureGates;
 
 /// Options of `kubeforge dev-server`.
 #[derive(Debug, Clone)]
@@ -16,6 +17,8 @@ pub struct DevServerOptions {
     pub kubeconfig_path: PathBuf,
     /// Directories whose `*.yaml` CustomResourceDefinitions are installed at start-up.
     pub crd_dirs: Vec<PathBuf>,
+    /// Feature gates (`--feature-gates ShardedListAndWatch=true`; all off by default).
+    pub feature_gates: FeatureGates,
 }
 
 /// Why the dev server could not start or stopped with an error.
@@ -55,7 +58,10 @@ pub async fn run(options: DevServerOptions) -> Result<(), Error> {
     }
     let crds = load_crds(&sources)?;
     let count = crds.len();
-    let api = crate::server::new_api(ApiOptions::default());
+    let api = crate::server::new_api(ApiOptions {
+        feature_gates: options.feature_gates,
+        ..ApiOptions::default()
+    });
     crate::env::install_crds(&api, crds)?;
     let server = Server::start(api, options.port).await?;
     let path = if options.kubeconfig_path.is_absolute() {

@@ -39,6 +39,14 @@ pub fn build_lock() -> MutexGuard<'static, ()> {
 /// Runs `kubeforge <args>` (the CLI's library entry point, the same code as the binary) with
 /// `--dir dir` appended.
 pub fn kubeforge(dir: &Path, args: &[&str]) {
+    if let Err(e) = try_kubeforge(dir, args) {
+        panic!("kubeforge {}: {e}", args.join(" "));
+    }
+}
+
+/// [`kubeforge`], returning the command's error message instead of panicking (arguments clap
+/// refuses still panic: they are a mistake of the test).
+pub fn try_kubeforge(dir: &Path, args: &[&str]) -> Result<(), String> {
     let mut argv = vec!["kubeforge"];
     argv.extend_from_slice(args);
     let dir_arg = dir.display().to_string();
@@ -46,9 +54,30 @@ pub fn kubeforge(dir: &Path, args: &[&str]) {
         argv.extend(["--dir", &dir_arg]);
     }
     let cli = kubeforge_cli::Cli::try_parse_from(&argv).unwrap_or_else(|e| panic!("{argv:?}: {e}"));
-    if let Err(e) = kubeforge_cli::run(cli) {
-        panic!("kubeforge {}: {e}", args.join(" "));
+    kubeforge_cli::run(cli).map_err(|e| e.to_string())
+}
+
+/// Every file under `dir` with its bytes, and every folder (`None`), by path relative to
+/// `dir`: to compare a tree before and after a command.
+pub fn tree_bytes(dir: &Path) -> std::collections::BTreeMap<PathBuf, Option<Vec<u8>>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(folder) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let relative = path.strip_prefix(dir).unwrap_or(&path).to_owned();
+            if path.is_dir() {
+                files.insert(relative, None);
+                pending.push(path);
+            } else {
+                files.insert(relative, Some(std::fs::read(&path).unwrap_or_default()));
+            }
+        }
     }
+    files
 }
 
 /// Prepares a generated project to build like the workspace: copies the workspace's Cargo.lock.

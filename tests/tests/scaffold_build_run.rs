@@ -5,6 +5,18 @@
 //! One single-group project (one namespaced API) and one multigroup, namespace-scoped project
 //! (a namespaced API, a cluster-scoped API, controllers for the built-in Deployment and
 //! ConfigMap, and a state-of-world controller) cover every template; both build into the workspace's target directory.
+//!
+//! Beside them: `torture` (every name the CLI accepts compiles, in one `cargo check`; every
+//! name it refuses changes nothing), `tutorials` (the book's tutorials against `examples/`)
+//! and `packages` (the CLI installed from the packaged crates; opt-in, it compiles the
+//! kubeforge crates once more).
+
+#[path = "scaffold_build_run/packages.rs"]
+mod packages;
+#[path = "scaffold_build_run/torture.rs"]
+mod torture;
+#[path = "scaffold_build_run/tutorials.rs"]
+mod tutorials;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use kubeforge_testenv::dev_server::{DevServerOptions, run as serve};
+use kubeforge_testenv::dev_server::{DevServerOptions, FeatureGates, run as serve};
 
 use crate::cli::DevServerArgs;
 use crate::error::Error;
@@ -32,10 +32,19 @@ pub fn run(args: DevServerArgs) -> Result<(), Error> {
                 .into(),
         });
     }
+    let feature_gates =
+        FeatureGates::parse(&args.feature_gates).map_err(|problem| Error::InvalidInput {
+            flag: "--feature-gates",
+            value: args.feature_gates.clone(),
+            subject: "each comma-separated gate".into(),
+            rule: "Name=true or Name=false, naming a gate the embedded API server knows (ShardedListAndWatch)".into(),
+            fix: format!("{problem}; for example --feature-gates ShardedListAndWatch=true"),
+        })?;
     let options = DevServerOptions {
         port: args.port,
         kubeconfig_path: args.kubeconfig,
         crd_dirs,
+        feature_gates,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

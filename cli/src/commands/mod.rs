@@ -23,6 +23,8 @@ pub mod version;
 #[cfg(test)]
 mod harness;
 #[cfg(test)]
+mod names_tests;
+#[cfg(test)]
 mod tests;
 
 use std::fmt::Write as _;

@@ -26,6 +26,10 @@ fn is_false(value: &bool) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProjectFile {
+    /// The `api-approved.kubernetes.io` annotation every CRD of the project carries (`init
+    /// --api-approved`; for groups under `k8s.io` and `kubernetes.io`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_approved: Option<String>,
     /// The domain of the project's API groups (`<group>.<domain>`).
     pub domain: String,
     /// The scaffolding layouts (plugins) used, e.g. `rust.kubeforge.io/v1`.
@@ -180,6 +184,7 @@ mod tests {
 
     fn sample() -> ProjectFile {
         ProjectFile {
+            api_approved: None,
             domain: "example.com".into(),
             layout: vec![LAYOUT.into()],
             multigroup: false,

@@ -122,6 +122,25 @@ fn dev_server_refuses_a_missing_crd_dir() {
 }
 
 #[test]
+fn dev_server_refuses_an_unknown_feature_gate() {
+    let temp = tempfile::tempdir().unwrap();
+    common::refused(
+        temp.path(),
+        &["dev-server", "--feature-gates", "ShardedListAndWach=true"],
+        &[
+            "--feature-gates",
+            "unknown feature gate \"ShardedListAndWach\"",
+            "ShardedListAndWatch=true",
+        ],
+    );
+    common::refused(
+        temp.path(),
+        &["dev-server", "--feature-gates", "ShardedListAndWatch"],
+        &["has no value"],
+    );
+}
+
+#[test]
 fn dev_server_serves_and_writes_a_kubeconfig() {
     let temp = tempfile::tempdir().unwrap();
     let kubeconfig = temp.path().join("kubeconfig");

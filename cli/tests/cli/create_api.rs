@@ -46,18 +46,19 @@ fn scaffolds_an_api_and_its_controller() {
 
     assert!(read(dir, "src/main.rs").contains("    controllers::memcached::add_to_manager(&mut manager);\n    // +kubeforge:scaffold:builder"));
     assert!(
-        read(dir, "src/main.rs").contains("use demo::controllers;\n// +kubeforge:scaffold:imports")
+        read(dir, "src/main.rs")
+            .contains("use ::demo::controllers;\n// +kubeforge:scaffold:imports")
     );
     assert!(
         read(dir, "src/lib.rs")
-            .contains("<api::v1alpha1::Memcached as kube::CustomResourceExt>::crd(),")
+            .contains("<crate::api::v1alpha1::Memcached as ::kube::CustomResourceExt>::crd(),")
     );
     assert!(
         read(dir, "src/api/mod.rs").contains("pub mod v1alpha1;\n// +kubeforge:scaffold:modules")
     );
     assert!(
         read(dir, "src/api/v1alpha1/mod.rs")
-            .contains("pub mod memcached;\npub use memcached::*;\n")
+            .contains("pub mod memcached;\npub use self::memcached::*;\n")
     );
     assert!(read(dir, "src/controllers/mod.rs").contains("pub mod memcached;\n"));
 
@@ -168,7 +169,7 @@ fn controller_for_built_in_kinds() {
     let main = read(dir, "src/main.rs");
     assert!(main.contains("controllers::deployment::add_to_manager(&mut manager);"));
     assert!(main.contains("controllers::config_map::add_to_manager(&mut manager);"));
-    assert_eq!(main.matches("use demo::controllers;").count(), 1);
+    assert_eq!(main.matches("use ::demo::controllers;").count(), 1);
     let project_file = read(dir, "PROJECT");
     assert!(
         project_file.contains("path: k8s_openapi::api::apps::v1::Deployment"),
@@ -238,8 +239,9 @@ fn multigroup_layout() {
             .contains("controllers::ship::frigate::add_to_manager(&mut manager);")
     );
     assert!(
-        read(dir, "src/lib.rs")
-            .contains("<api::cache::v1alpha1::Memcached as kube::CustomResourceExt>::crd(),")
+        read(dir, "src/lib.rs").contains(
+            "<crate::api::cache::v1alpha1::Memcached as ::kube::CustomResourceExt>::crd(),"
+        )
     );
     assert!(
         read(dir, "config/rbac/cache_memcached_viewer_role.yaml")
@@ -322,9 +324,12 @@ fn refuses_bad_names() {
     refused(
         dir,
         &api("cache", "V1", "Memcached"),
-        &["--version", "DNS-1123 label", "fix:"],
+        &["--version", "DNS-1035 label", "fix:"],
     );
-    refused(dir, &api("cache", "v1.0", "Memcached"), &["DNS-1123 label"]);
+    refused(dir, &api("cache", "v1.0", "Memcached"), &["DNS-1035 label"]);
+    refused(dir, &api("cache", "1", "Memcached"), &["DNS-1035 label"]);
+    refused(dir, &api("cache", "super", "Memcached"), &["path keyword"]);
+    refused(dir, &api("cache", "v1", "Self"), &["--kind", "keyword"]);
     refused(
         dir,
         &api("cache", "v1", "memcached"),
@@ -350,10 +355,7 @@ fn refuses_bad_names() {
     refused(
         dir,
         &unknown,
-        &[
-            "neither an API of this project nor a built-in Kubernetes kind",
-            "fix:",
-        ],
+        &["is neither an API of this project", "fix:"],
     );
 }
 

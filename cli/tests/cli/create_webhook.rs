@@ -95,7 +95,7 @@ fn scaffolds_defaulting_validation_and_conversion() {
         dir,
         "src/main.rs",
         &[
-            "let webhooks = demo::webhooks::register(webhooks);\n    // +kubeforge:scaffold:webhook-builder",
+            "let webhooks = ::demo::webhooks::register(webhooks);\n    // +kubeforge:scaffold:webhook-builder",
             "kubeforge::manifests::run_with_webhooks(args, &webhooks)?;",
             "kubeforge::webhook::add_to_manager(&mut manager, webhooks, &cli.manager).await?;\n    // +kubeforge:scaffold:webhook-server",
         ],
@@ -353,7 +353,7 @@ fn webhooks_for_built_in_kinds_warn_about_the_operators_own_objects() {
     assert_has(
         dir,
         "src/webhooks/mod.rs",
-        &[".defaulter::<k8s_openapi::api::core::v1::Pod>(pod_v1::PodDefaulter)"],
+        &[".defaulter::<::k8s_openapi::api::core::v1::Pod>(pod_v1::PodDefaulter)"],
     );
     assert_has(
         dir,
@@ -430,14 +430,15 @@ fn refuses_what_kubebuilder_refuses_and_writes_nothing() {
         &create_webhook("cache", "v2", "Memcached", &["--defaulting"]),
         &[
             "cache/v2 Memcached is not an API of this project",
-            "PROJECT has cache Memcached at v1, v1beta1",
+            "PROJECT has cache/v1 Memcached, cache/v1beta1 Memcached in group cache.example.com",
+            "k8s-openapi has no kind Memcached in a built-in group cache",
             "kubeforge create api --group cache --version v2 --kind Memcached",
         ],
     );
     refused(
         dir,
         &create_webhook("cache", "v1", "Memcache", &["--defaulting"]),
-        &["PROJECT has no API of kind Memcache in group cache"],
+        &["not an API of this project (PROJECT has cache/v1 Memcached"],
     );
     refused(
         dir,
@@ -574,7 +575,7 @@ fn multigroup_layout() {
     assert_has(
         dir,
         "tests/cache_memcached_webhook.rs",
-        &["use demo::api::cache::v1::Memcached as Hub;"],
+        &["use ::demo::api::cache::v1::Memcached as Hub;"],
     );
 }
 

@@ -1,6 +1,7 @@
 //! The CLI's tests, in one test binary (one link instead of one per file): each module is one
 //! command or one kind of check, run through the CLI's library entry point.
 //!
+//! - `builtin_kinds`: the table of built-in kinds is k8s-openapi's;
 //! - `commands`: `--help` on every command, `version`, `completion`;
 //! - `init`, `create_api`, `create_api_world`, `create_webhook`: every flag, every refusal;
 //! - `snapshots`, `create_webhook_snapshots`: whole generated trees, reviewed as insta snapshots
@@ -8,6 +9,7 @@
 
 mod common;
 
+mod builtin_kinds;
 mod commands;
 mod create_api;
 mod create_api_world;

@@ -6,6 +6,12 @@
 //! controllers: each change carries the old and the new object, and after a re-list (the watch
 //! expired, or the API server came back) subscribers get the difference from what was cached
 //! before, not every object again.
+//!
+//! In a sharded manager, the informer of a kind only sharded controllers reconcile (and nothing
+//! else watches) caches only this replica's share: it lists and watches with the active ranges'
+//! `shardSelector` where the API server honours it, drops other replicas' objects itself in any
+//! case, and restarts (one re-list of its share) whenever the active ranges change. Objects that
+//! leave the share leave the cache silently: subscribers get no deletion for them.
 
 use futures::StreamExt;
 use kube::{
@@ -19,7 +25,10 @@ use kube::{
 };
 use std::{
     collections::HashMap,
-    sync::{Arc, Mutex, RwLock},
+    sync::{
+        Arc, Mutex, RwLock,
+        atomic::{AtomicU64, Ordering},
+    },
 };
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -30,6 +39,7 @@ use super::{
     recovery::Recovery,
     subscription::{Subscribers, Subscription},
 };
+use crate::shard::{ShardGate, ShardKey, filter, range::RangeSet};
 
 /// Where an informer is in its start-up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +65,24 @@ pub struct Informer<K: Kind> {
     indexes: RwLock<Indexes<K>>,
     state: watch::Sender<SyncState>,
     recovery: Arc<Recovery>,
+    /// The manager's shard gate, if it shards.
+    shards: Option<ShardGate>,
+    /// Who uses this informer: decides whether it caches only this replica's share.
+    usage: Mutex<Usage>,
+    /// The share cached now (sharded informers), to leave objects outside it out.
+    share: Mutex<Option<(ShardKey, Arc<RangeSet>)>>,
+    /// Watch events received (initial list items included), before any shard filtering.
+    received: AtomicU64,
+}
+
+/// Who uses an informer, as far as sharding goes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Usage {
+    /// A sharded controller reconciles this kind.
+    sharded: bool,
+    /// Something needs every object of the kind (an `owns`/`watches` source, a state-of-world
+    /// controller).
+    whole: bool,
 }
 
 impl<K: Kind> Informer<K> {
@@ -65,6 +93,7 @@ impl<K: Kind> Informer<K> {
         options: CacheOptions,
         buffer: usize,
         recovery: Arc<Recovery>,
+        shards: Option<ShardGate>,
     ) -> Self {
         let api = K::api(client, options.namespace.as_deref());
         let writer = Writer::new(());
@@ -77,7 +106,38 @@ impl<K: Kind> Informer<K> {
             indexes: RwLock::new(Indexes::default()),
             state: watch::Sender::new(SyncState::Pending { last_error: None }),
             recovery,
+            shards,
+            usage: Mutex::new(Usage::default()),
+            share: Mutex::new(None),
+            received: AtomicU64::new(0),
         }
+    }
+
+    /// Marks the kind as reconciled by a sharded controller: unless something needs every
+    /// object ([`Self::mark_whole`]), the informer caches only this replica's share. Takes
+    /// effect when the informer starts.
+    pub(crate) fn mark_sharded(&self) {
+        self.usage.lock().expect("usage lock").sharded = true;
+    }
+
+    /// Marks the kind as needed whole (owned or watched objects are mapped to their owner
+    /// before the shard check; state-of-world controllers see everything).
+    pub(crate) fn mark_whole(&self) {
+        self.usage.lock().expect("usage lock").whole = true;
+    }
+
+    /// The gate this informer shards by, when it caches only this replica's share.
+    pub fn sharded_by(&self) -> Option<&ShardGate> {
+        let usage = *self.usage.lock().expect("usage lock");
+        self.shards
+            .as_ref()
+            .filter(|_| usage.sharded && !usage.whole)
+    }
+
+    /// Watch events received so far (initial list items included), before shard filtering:
+    /// what the API server sent this informer.
+    pub fn received(&self) -> u64 {
+        self.received.load(Ordering::Relaxed)
     }
 
     /// The read side of the cache (cheap to clone).
@@ -144,6 +204,82 @@ impl<K: Kind> Informer<K> {
         let Some(mut writer) = self.writer.lock().expect("writer lock").take() else {
             return;
         };
+        let mut relist: Option<HashMap<ObjectRef<K>, Arc<K>>> = None;
+        match self.sharded_by().cloned() {
+            None => {
+                tokio::select! {
+                    () = cancel.cancelled() => {}
+                    _ = self.watch(&mut writer, self.api.clone(), None, &mut relist, None) => {}
+                }
+            }
+            Some(gate) => {
+                tokio::select! {
+                    () = cancel.cancelled() => {}
+                    () = self.run_sharded(&mut writer, gate, &mut relist) => {}
+                }
+            }
+        }
+    }
+
+    /// A sharded informer: watches the gate's active ranges, restarting whenever they change.
+    async fn run_sharded(
+        &self,
+        writer: &mut Writer<K>,
+        gate: ShardGate,
+        relist: &mut Option<HashMap<ObjectRef<K>, Arc<K>>>,
+    ) {
+        let switched = gate.register_informer();
+        let mut published = gate.watch();
+        let key = gate.key();
+        let families = gate.families().cloned();
+        loop {
+            let current = published.borrow_and_update().clone();
+            let ranges = current.ranges.clone();
+            *self.share.lock().expect("share lock") = Some((key, ranges.clone()));
+            if ranges.is_empty() {
+                // Nothing to watch: the cache empties (and counts as synced).
+                self.process(writer, watcher::Event::Init, relist).await;
+                self.process(writer, watcher::Event::InitDone, relist).await;
+                self.count_owned(&gate);
+                switched.store(current.generation, Ordering::SeqCst);
+                gate.informer_switched();
+                if published.changed().await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+                continue;
+            }
+            let api = filter::share_api(
+                &self.api,
+                self.options.namespace.as_deref(),
+                key,
+                &ranges,
+                families.as_ref(),
+            )
+            .await;
+            // The previous watch ended when `watch` returned for the change.
+            switched.store(current.generation, Ordering::SeqCst);
+            gate.informer_switched();
+            let share = Some((key, ranges));
+            if !self
+                .watch(writer, api, share, relist, Some(&mut published))
+                .await
+            {
+                return;
+            }
+        }
+    }
+
+    /// Watches through `api` until the stream ends (`false`) or, between two events, `restart`
+    /// reports a change (`true`), keeping only objects in `share` if given. A change is never
+    /// dropped half-delivered.
+    async fn watch(
+        &self,
+        writer: &mut Writer<K>,
+        api: Api<K>,
+        share: Option<(ShardKey, Arc<RangeSet>)>,
+        relist: &mut Option<HashMap<ObjectRef<K>, Arc<K>>>,
+        mut restart: Option<&mut watch::Receiver<crate::shard::Published>>,
+    ) -> bool {
         let mut config = watcher::Config::default();
         if let Some(labels) = &self.options.label_selector {
             config = config.labels(labels);
@@ -152,35 +288,74 @@ impl<K: Kind> Informer<K> {
             config = config.fields(fields);
         }
         let strip = self.options.strip_managed_fields;
-        let stream = watcher::watcher(self.api.clone(), config)
-            .modify(move |obj: &mut K| prepare(obj, strip));
+        let stream = watcher::watcher(api, config).modify(move |obj: &mut K| prepare(obj, strip));
         let mut stream = std::pin::pin!(stream);
         let mut backoff = DefaultBackoff::default();
-        let mut relist: Option<HashMap<ObjectRef<K>, Arc<K>>> = None;
+        // A restart waits until the list in progress completed: several changes in a row then
+        // cost one more list, instead of each restarting a list that never gets to finish.
+        let mut listing = true;
         loop {
+            let changed = async {
+                match restart.as_mut() {
+                    Some(rx) => {
+                        if rx.changed().await.is_err() {
+                            std::future::pending::<()>().await;
+                        }
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
             let event = tokio::select! {
-                () = cancel.cancelled() => return,
+                () = changed, if !listing => return true,
                 event = stream.next() => event,
             };
-            let Some(event) = event else { return };
+            let Some(event) = event else { return false };
             match event {
                 Ok(event) => {
                     backoff.reset();
-                    tokio::select! {
-                        () = cancel.cancelled() => return,
-                        () = self.process(&mut writer, event, &mut relist) => {}
+                    match &event {
+                        watcher::Event::Init => listing = true,
+                        watcher::Event::InitDone => listing = false,
+                        _ => {}
+                    }
+                    if let watcher::Event::Apply(o)
+                    | watcher::Event::InitApply(o)
+                    | watcher::Event::Delete(o) = &event
+                    {
+                        self.received.fetch_add(1, Ordering::Relaxed);
+                        if let Some((key, ranges)) = &share
+                            && !ranges.contains(key.hash(o))
+                        {
+                            continue;
+                        }
+                    }
+                    self.process(writer, event, relist).await;
+                    if let Some(gate) = &self.shards
+                        && share.is_some()
+                    {
+                        self.count_owned(gate);
                     }
                 }
                 Err(err) => {
+                    // A failing list does not hold a restart back (it may be what fixes it).
+                    listing = false;
                     let unreachable = super::recovery::server_unreachable(&err);
                     self.record_error(err);
-                    let Some(delay) = backoff.next() else { return };
-                    tokio::select! {
-                        () = cancel.cancelled() => return,
-                        () = self.recovery.wait(delay, unreachable) => {}
-                    }
+                    let Some(delay) = backoff.next() else {
+                        return false;
+                    };
+                    self.recovery.wait(delay, unreachable).await;
                 }
             }
+        }
+    }
+
+    /// Updates `kubeforge_shard_owned_objects` for this kind.
+    fn count_owned(&self, gate: &ShardGate) {
+        if let Some(f) = gate.families() {
+            f.owned_objects
+                .get_or_create(&[("kind", K::gvk())])
+                .set(self.store.len() as i64);
         }
     }
 
@@ -286,7 +461,18 @@ impl<K: Kind> Informer<K> {
                         Some(_) => {}
                     }
                 }
-                changes.extend(before.into_values().map(Change::Deleted));
+                // Objects that left this replica's share were not deleted: leave them out.
+                let share = self.share.lock().expect("share lock").clone();
+                changes.extend(
+                    before
+                        .into_values()
+                        .filter(|o| {
+                            share
+                                .as_ref()
+                                .is_none_or(|(key, r)| r.contains(key.hash(&**o)))
+                        })
+                        .map(Change::Deleted),
+                );
                 // Before the caller takes the list of subscribers: one subscribing from now on
                 // is replayed the complete store.
                 self.state.send_replace(SyncState::Synced);
@@ -351,7 +537,7 @@ mod tests {
         let config = kube::Config::new("http://127.0.0.1:9".parse().unwrap());
         let client = kube::Client::try_from(config).unwrap();
         let recovery = Recovery::new(client.clone(), std::time::Duration::ZERO);
-        Informer::<ConfigMap>::new(client, CacheOptions::default(), buffer, recovery)
+        Informer::<ConfigMap>::new(client, CacheOptions::default(), buffer, recovery, None)
     }
 
     #[tokio::test]

@@ -33,7 +33,7 @@ use std::{
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::Error;
+use crate::{Error, shard::ShardGate};
 use recovery::Recovery;
 
 /// Type-erased view of an informer, so the cache can start and await informers of any kind.
@@ -69,6 +69,9 @@ struct Inner {
     recovery: Arc<Recovery>,
     /// Set once started: new informers start immediately with this token.
     running: Mutex<Option<CancellationToken>>,
+    /// The manager's shard gate, when it shards: the informers of kinds only sharded
+    /// controllers reconcile cache only this replica's share.
+    shards: Option<ShardGate>,
 }
 
 /// The manager's shared cache (cheap to clone; clones share informers).
@@ -80,6 +83,16 @@ pub struct Cache {
 impl Cache {
     /// Creates an empty cache reading through `client`.
     pub fn new(client: kube::Client, config: CacheConfig) -> Self {
+        Self::with_shards(client, config, None)
+    }
+
+    /// Creates an empty cache reading through `client`, for a manager that shards by `shards`
+    /// (see [`crate::shard`]).
+    pub fn with_shards(
+        client: kube::Client,
+        config: CacheConfig,
+        shards: Option<ShardGate>,
+    ) -> Self {
         Self {
             inner: Arc::new(Inner {
                 recovery: Recovery::new(client.clone(), config.recovery_probe_interval),
@@ -87,8 +100,14 @@ impl Cache {
                 config,
                 informers: Mutex::new(HashMap::new()),
                 running: Mutex::new(None),
+                shards,
             }),
         }
+    }
+
+    /// The shard gate of a sharded manager's cache.
+    pub fn shards(&self) -> Option<&ShardGate> {
+        self.inner.shards.as_ref()
     }
 
     /// The informer of kind `K`, created (and started, if the cache runs) on first use.
@@ -101,6 +120,7 @@ impl Cache {
                 options,
                 self.inner.config.subscriber_buffer,
                 self.inner.recovery.clone(),
+                self.inner.shards.clone(),
             )));
             if let Some(cancel) = &*self.inner.running.lock().expect("running lock") {
                 informer.start(cancel.clone());

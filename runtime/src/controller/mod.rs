@@ -24,7 +24,7 @@ use std::{
 
 use crate::{
     cache::{Cache, Kind},
-    manager::{Manager, RunContext, Runnable, from_fn},
+    manager::{Manager, RunContext, Runnable, RunnableGroup, from_fn},
 };
 use source::Source;
 use worker::Worker;
@@ -56,9 +56,16 @@ impl<K: Kind> Controller<K> {
     }
 
     /// Like [`Controller::new`], from a cache directly.
+    ///
+    /// With a sharded cache ([`Cache::shards`]) the controller is sharded: it runs on every
+    /// replica and reconciles only the objects in this replica's active ranges; owned and
+    /// watched objects are mapped to their owner first, and the owner's range decides.
     pub fn with_cache(cache: Cache, name: &str) -> Self {
         // Create the informer now so the manager waits for it to sync before starting workers.
-        cache.informer::<K>();
+        let informer = cache.informer::<K>();
+        if cache.shards().is_some() {
+            informer.mark_sharded();
+        }
         Self {
             name: name.to_string(),
             cache,
@@ -91,7 +98,8 @@ impl<K: Kind> Controller<K> {
     /// [`Controller::owns`] with predicates on the owned objects' changes.
     #[must_use]
     pub fn owns_with<C: Kind>(mut self, predicates: Vec<Predicate<C>>) -> Self {
-        self.cache.informer::<C>();
+        // Every owned object is needed: it is mapped to its owner before the shard check.
+        self.cache.informer::<C>().mark_whole();
         self.sources.push(source::watch::<C, K>(
             predicates,
             Arc::new(source::controlling_owner::<C, K>),
@@ -107,7 +115,7 @@ impl<K: Kind> Controller<K> {
         predicates: Vec<Predicate<O>>,
         map: impl Fn(&O) -> Vec<ObjectRef<K>> + Send + Sync + 'static,
     ) -> Self {
-        self.cache.informer::<O>();
+        self.cache.informer::<O>().mark_whole();
         self.sources
             .push(source::watch::<O, K>(predicates, Arc::new(map)));
         self
@@ -137,7 +145,8 @@ impl<K: Kind> Controller<K> {
     }
 
     /// Finishes the builder with the reconcile function and its context. The returned
-    /// [`Runnable`] runs when the manager runs (and, with leader election, leads).
+    /// [`Runnable`] runs when the manager runs (and, with leader election, leads; a sharded
+    /// controller runs on every replica, in [`RunnableGroup::Others`]).
     ///
     /// `reconcile` is `async fn(Arc<K>, Arc<Ctx>) -> Result<Action, E>`; errors are retried with
     /// backoff unless [terminal](ReconcileFailure); panics are caught, counted and retried.
@@ -149,7 +158,13 @@ impl<K: Kind> Controller<K> {
         E: StdError + Send + Sync + 'static,
     {
         let name = self.name.clone();
-        from_fn(name, move |rc| self.run(reconcile, context, rc)).leader_elected()
+        let sharded = self.cache.shards().is_some();
+        let runnable = from_fn(name, move |rc| self.run(reconcile, context, rc));
+        if sharded {
+            runnable.in_group(RunnableGroup::Others)
+        } else {
+            runnable.leader_elected()
+        }
     }
 
     async fn run<Ctx, F, Fut, E>(
@@ -164,12 +179,14 @@ impl<K: Kind> Controller<K> {
         Fut: Future<Output = Result<Action, E>> + Send + 'static,
         E: StdError + Send + Sync + 'static,
     {
+        let gate = self.cache.shards().cloned();
         let worker = Arc::new(Worker::new(
             &self.name,
             &rc.metrics,
             self.rate_limit,
             self.timeout,
             self.max_concurrent,
+            gate.clone(),
         ));
         let informer = self.cache.informer::<K>();
         let mut streams = vec![source::watch::<K, K>(
@@ -177,8 +194,21 @@ impl<K: Kind> Controller<K> {
             Arc::new(|o: &K| vec![ObjectRef::from_obj(o)]),
         )(&self.cache)];
         streams.extend(self.sources.into_iter().map(|s| s(&self.cache)));
+        if let Some(gate) = &gate {
+            streams.push(source::newly_active::<K>(gate.clone(), informer.store()));
+        }
+        let store = informer.store();
         let enqueue = worker.clone();
         let queue = futures::stream::select_all(streams)
+            // Sharded: only objects (owners, for owned and watched objects) in this replica's
+            // active ranges.
+            .filter(move |r| {
+                futures::future::ready(gate.as_ref().is_none_or(|gate| {
+                    store
+                        .get(r)
+                        .is_some_and(|o| gate.contains(gate.key().hash(&*o)))
+                }))
+            })
             .take_until(rc.shutdown.clone().cancelled_owned())
             .map(move |r| {
                 enqueue.enqueued((r.namespace.clone(), r.name.clone()));

@@ -6,7 +6,10 @@ use kube::{ResourceExt, runtime::reflector::ObjectRef};
 use std::sync::Arc;
 
 use super::predicate::Predicate;
-use crate::cache::{Cache, Change, Kind};
+use crate::{
+    cache::{Cache, Change, Kind},
+    shard::{RangeSet, ShardGate},
+};
 
 /// Produces the reconcile requests of one watch, once the controller starts.
 pub(crate) type Source<K> = Box<dyn FnOnce(&Cache) -> BoxStream<'static, ObjectRef<K>> + Send>;
@@ -39,6 +42,39 @@ pub(crate) fn watch<O: Kind, K: Kind>(
             })
             .boxed()
     })
+}
+
+/// The cached objects of ranges that become active on this replica (sharded controllers): a
+/// re-listing sharded informer brings them as new objects anyway, but an informer caching the
+/// whole kind has them already and would not tell.
+pub(crate) fn newly_active<K: Kind>(
+    gate: ShardGate,
+    store: kube::runtime::reflector::Store<K>,
+) -> BoxStream<'static, ObjectRef<K>> {
+    let mut published = gate.watch();
+    let before = published.borrow_and_update().ranges.clone();
+    futures::stream::unfold(
+        (published, before),
+        move |(mut published, before): (_, std::sync::Arc<RangeSet>)| {
+            let (store, key) = (store.clone(), gate.key());
+            async move {
+                published.changed().await.ok()?;
+                let now = published.borrow_and_update().ranges.clone();
+                let refs: Vec<ObjectRef<K>> = store
+                    .state()
+                    .iter()
+                    .filter(|o| {
+                        let h = key.hash(&***o);
+                        now.contains(h) && !before.contains(h)
+                    })
+                    .map(|o| ObjectRef::from_obj(&**o))
+                    .collect();
+                Some((futures::stream::iter(refs), (published, now)))
+            }
+        },
+    )
+    .flatten()
+    .boxed()
 }
 
 /// The controlling owner of `child` if it is a `K` (controller-runtime's

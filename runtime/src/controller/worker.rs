@@ -16,7 +16,10 @@ use super::{
     error::{ReconcileFailure, WorkerError},
     rate_limit::{RateLimit, RateLimiter},
 };
-use crate::metrics::{ControllerHandles, Metrics};
+use crate::{
+    metrics::{ControllerHandles, Metrics},
+    shard::ShardGate,
+};
 
 /// Identifies an object within one controller's queue.
 pub(crate) type Key = (Option<String>, String);
@@ -29,6 +32,9 @@ pub(crate) struct Worker {
     /// Objects waiting in the queue, with the time they were added (for depth and latency).
     pending: Mutex<HashMap<Key, Instant>>,
     m: ControllerHandles,
+    /// Sharded: reconciles run only for objects in this replica's active ranges, each inside
+    /// the gate's guard (so a released range is drained before it is announced).
+    gate: Option<ShardGate>,
 }
 
 impl Worker {
@@ -38,8 +44,10 @@ impl Worker {
         rate_limit: RateLimit,
         timeout: Option<Duration>,
         max_concurrent: u16,
+        gate: Option<ShardGate>,
     ) -> Self {
         Self {
+            gate,
             name: name.to_string(),
             timeout,
             limiter: RateLimiter::new(rate_limit),
@@ -90,6 +98,14 @@ impl Worker {
     {
         let key: Key = (obj.namespace(), obj.name_any());
         self.dequeued(&key);
+        let guard = match &self.gate {
+            None => None,
+            Some(gate) => match gate.enter(gate.key().hash(&*obj)) {
+                Some(guard) => Some(guard),
+                // Not (or no longer) this replica's object: its owner reconciles it.
+                None => return futures::future::ready(Ok(Action::await_change())).boxed(),
+            },
+        };
         let span = tracing::info_span!(
             "reconcile",
             controller = %self.name,
@@ -98,7 +114,16 @@ impl Worker {
             object = %key.1,
             reconcile_id = %reconcile_id(),
         );
-        let guarded = spawn_guarded(reconcile(obj, ctx), self.timeout, span.clone());
+        let run = reconcile(obj, ctx);
+        let guarded = spawn_guarded(
+            async move {
+                // Held for as long as the reconcile's task runs (an abort included).
+                let _guard = guard;
+                run.await
+            },
+            self.timeout,
+            span.clone(),
+        );
         let this = self.clone();
         self.m.active.inc();
         let started = Instant::now();

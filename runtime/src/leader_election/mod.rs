@@ -19,6 +19,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+pub use crate::identity::default_identity;
 use crate::{Error, metrics::Metrics};
 
 /// Leader election settings (defaults as controller-runtime: 15 s lease, 10 s renew deadline,
@@ -54,21 +55,6 @@ impl LeaderElectionOptions {
             release_on_cancel: false,
         }
     }
-}
-
-/// `<hostname>_<random>`, like controller-runtime's default identity.
-pub fn default_identity() -> String {
-    let host = std::env::var("HOSTNAME")
-        .ok()
-        .filter(|h| !h.is_empty())
-        .or_else(|| {
-            std::fs::read_to_string("/etc/hostname")
-                .ok()
-                .map(|h| h.trim().to_string())
-        })
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "unknown".to_string());
-    format!("{host}_{:016x}", fastrand::u64(..))
 }
 
 /// One candidate for a lease.

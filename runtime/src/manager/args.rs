@@ -3,7 +3,22 @@
 use std::path::PathBuf;
 
 use super::options::{ManagerOptions, MetricsServerOptions};
-use crate::leader_election::LeaderElectionOptions;
+use crate::{
+    leader_election::LeaderElectionOptions,
+    shard::{ShardKey, ShardingOptions},
+};
+
+/// `--shards`: whether replicas share the work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Shards {
+    /// Every replica runs the controllers only while it leads (with --leader-elect), or all
+    /// of them run everything (without).
+    #[default]
+    Off,
+    /// Every replica works on its share of the objects; shares follow the live replicas
+    /// (one Lease each in the operator's namespace) as they join, leave and crash.
+    Auto,
+}
 
 /// Log output format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -45,6 +60,20 @@ pub struct ManagerArgs {
     /// Release the lease on shutdown so a successor takes over at once.
     #[arg(long, default_value_t = false)]
     pub leader_election_release_on_cancel: bool,
+    /// Spread the work over every replica: `auto` divides the objects among the live replicas
+    /// (each holds a Lease in the leader election namespace) and rebalances as they come and go.
+    #[arg(long, value_enum, default_value_t = Shards::Off, conflicts_with_all = ["shard_index", "shard_count"])]
+    pub shards: Shards,
+    /// A fixed share instead of `--shards auto`: this replica's index, from 0 to --shard-count - 1.
+    #[arg(long, requires = "shard_count")]
+    pub shard_index: Option<u32>,
+    /// A fixed share instead of `--shards auto`: how many replicas share the objects.
+    #[arg(long, requires = "shard_index")]
+    pub shard_count: Option<u32>,
+    /// What objects are sharded by: their uid (even spread) or their namespace (a namespace's
+    /// objects together).
+    #[arg(long, value_enum, default_value_t = ShardKey::Uid)]
+    pub shard_key: ShardKey,
     /// Enable HTTP/2 for the metrics and webhook servers (off by default: CVE-2023-44487;
     /// needs kubeforge's `http2` cargo feature).
     #[arg(long, default_value_t = false)]
@@ -82,6 +111,10 @@ impl Default for ManagerArgs {
             leader_election_id: None,
             leader_election_namespace: None,
             leader_election_release_on_cancel: false,
+            shards: Shards::Off,
+            shard_index: None,
+            shard_count: None,
+            shard_key: ShardKey::Uid,
             enable_http2: false,
             log_format: LogFormat::Human,
             log_level: "info".into(),
@@ -112,8 +145,20 @@ impl ManagerArgs {
             le.release_on_cancel = self.leader_election_release_on_cancel;
             le
         });
+        let group = format!("{name}-shard");
+        let sharding = match (self.shards, self.shard_index, self.shard_count) {
+            (_, Some(index), Some(count)) => Some(ShardingOptions::fixed(group, index, count)),
+            (Shards::Auto, _, _) => Some(ShardingOptions::auto(group)),
+            _ => None,
+        }
+        .map(|mut o| {
+            o.key = self.shard_key;
+            o.namespace = self.leader_election_namespace.clone();
+            o
+        });
         ManagerOptions {
             metrics,
+            sharding,
             health_probe_bind_address: (!matches!(self.health_probe_bind_address.trim(), "" | "0"))
                 .then(|| self.health_probe_bind_address.clone()),
             leader_election,
@@ -165,6 +210,44 @@ mod tests {
         assert!(o.metrics.is_none());
         assert!(o.leader_election.is_none());
         assert_eq!(o.health_probe_bind_address.as_deref(), Some(":8081"));
+    }
+
+    #[test]
+    fn shard_flags_parse_into_options() {
+        use crate::shard::ShardAssignment;
+        let auto = Cli::parse_from(["op", "--shards", "auto", "--shard-key", "namespace"])
+            .manager
+            .into_options("memcached-operator")
+            .sharding
+            .unwrap();
+        assert_eq!(auto.assignment, ShardAssignment::Auto);
+        assert_eq!(auto.key, ShardKey::Namespace);
+        assert_eq!(auto.group, "memcached-operator-shard");
+        let fixed = Cli::parse_from(["op", "--shard-index=1", "--shard-count=3"])
+            .manager
+            .into_options("x")
+            .sharding
+            .unwrap();
+        assert_eq!(
+            fixed.assignment,
+            ShardAssignment::Static { index: 1, count: 3 }
+        );
+        assert!(
+            Cli::parse_from(["op"])
+                .manager
+                .into_options("x")
+                .sharding
+                .is_none()
+        );
+        // A fixed share needs both numbers, and is not `--shards auto`.
+        for bad in [
+            vec!["op", "--shard-index=1"],
+            vec!["op", "--shard-count=3"],
+            vec!["op", "--shards=auto", "--shard-index=1", "--shard-count=3"],
+            vec!["op", "--shards=many"],
+        ] {
+            assert!(Cli::try_parse_from(&bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -14,10 +14,11 @@ mod options;
 mod run;
 mod runnable;
 mod servers;
+mod shards;
 pub mod signals;
 mod status;
 
-pub use args::{LogFormat, ManagerArgs};
+pub use args::{LogFormat, ManagerArgs, Shards};
 pub use options::{ManagerOptions, MetricsServerOptions};
 pub use runnable::{RunContext, Runnable, RunnableFn, RunnableGroup, from_fn};
 pub use status::{ManagerStatus, ShutdownHandle};
@@ -34,6 +35,7 @@ use crate::{
     client::CachedClient,
     metrics::Metrics,
     server::{self, probes::Checks},
+    shard::ShardGate,
 };
 
 /// The operator's manager. See the [module docs](self).
@@ -53,7 +55,12 @@ pub struct Manager {
 impl Manager {
     /// A manager talking to the API server through `client`.
     pub fn new(client: kube::Client, options: ManagerOptions) -> Manager {
-        let cache = Cache::new(client.clone(), options.cache.clone());
+        let metrics = Metrics::new();
+        let shards = options
+            .sharding
+            .as_ref()
+            .map(|o| ShardGate::new(o.key, Some(metrics.families().shard.clone())));
+        let cache = Cache::with_shards(client.clone(), options.cache.clone(), shards);
         let checks = Checks::default();
         checks.add_health("ping", server::probes::ping());
         let ready_cache = cache.clone();
@@ -74,7 +81,7 @@ impl Manager {
             client,
             options,
             cache,
-            metrics: Metrics::new(),
+            metrics,
             checks,
             runnables: Mutex::new(BTreeMap::new()),
             shutdown: CancellationToken::new(),

@@ -2,7 +2,7 @@
 
 use std::{path::PathBuf, time::Duration};
 
-use crate::{cache::CacheConfig, leader_election::LeaderElectionOptions};
+use crate::{cache::CacheConfig, leader_election::LeaderElectionOptions, shard::ShardingOptions};
 
 /// How the metrics endpoint is served.
 #[derive(Clone, Debug)]
@@ -28,6 +28,10 @@ pub struct ManagerOptions {
     pub health_probe_bind_address: Option<String>,
     /// Leader election, if enabled.
     pub leader_election: Option<LeaderElectionOptions>,
+    /// Sharding, if enabled: controllers run on every replica, each reconciling its share of
+    /// the objects (see [`crate::shard`]). Leader election, if also enabled, still decides
+    /// where the other leader-elected runnables (state-of-world controllers) run.
+    pub sharding: Option<ShardingOptions>,
     /// How long running reconciles may take to finish after a shutdown request (default 30 s).
     pub graceful_shutdown_timeout: Duration,
     /// Stop on SIGTERM and SIGINT (default true).
@@ -45,6 +49,7 @@ impl Default for ManagerOptions {
             metrics: None,
             health_probe_bind_address: None,
             leader_election: None,
+            sharding: None,
             graceful_shutdown_timeout: Duration::from_secs(30),
             handle_signals: true,
             enable_http2: false,

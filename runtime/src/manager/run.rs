@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 use super::{
     Manager, RunContext, Runnable, RunnableGroup,
     servers::{self, CacheRunnable},
-    signals,
+    shards, signals,
 };
 use crate::{Error, error::BoxError, leader_election::LeaderElector};
 
@@ -103,6 +103,11 @@ impl Manager {
             });
         }
         let mut groups = std::mem::take(self.runnables.get_mut().expect("runnables lock"));
+        let sharding = shards::runnables(&self.options, &self.cache, &self.client)?;
+        groups
+            .entry(RunnableGroup::Others)
+            .or_default()
+            .extend(sharding);
         let servers = servers::bind(
             &self.options,
             &self.checks,
@@ -140,8 +145,16 @@ impl Manager {
                 let acquired = tokio::select! {
                     acquired = elector.acquire(&self.shutdown) => acquired,
                     Some(failed) = started.next_failure() => {
-                        let _ = self.stop(&mut started, None).await;
-                        return Err(failed);
+                        return match shards::membership_lost(failed) {
+                            Ok(lost) => {
+                                started.tasks.abort_all();
+                                Err(lost)
+                            }
+                            Err(failed) => {
+                                let _ = self.stop(&mut started, None).await;
+                                Err(failed)
+                            }
+                        };
                     }
                 };
                 if !acquired {
@@ -180,13 +193,14 @@ impl Manager {
             tokio::select! {
                 () = self.shutdown.cancelled() => Ok(()),
                 lost = hold => lost,
-                Some(failed) = started.next_failure() => Err(failed),
+                Some(failed) = started.next_failure() => Err(shards::membership_lost(failed).unwrap_or_else(|e| e)),
             }
         };
         self.status.update(|s| s.leader = false);
         match outcome {
-            Err(lost @ Error::LeaderElectionLost(_)) => {
-                // Another replica may already lead: stop at once, do not finish work.
+            Err(lost @ (Error::LeaderElectionLost(_) | Error::ShardMembershipLost(_))) => {
+                // Another replica may already lead (or own our ranges): stop at once, do not
+                // finish work.
                 started.tasks.abort_all();
                 Err(lost)
             }

@@ -6,8 +6,10 @@
 
 mod handles;
 mod registry;
+mod shard;
 
 pub(crate) use handles::ControllerHandles;
 pub use registry::{
     ControllerLabels, Families, Metrics, QueueLabels, ResultLabels, controller_labels, queue_labels,
 };
+pub use shard::{DirectionLabels, KindLabels, ShardFamilies};

@@ -8,6 +8,8 @@ use prometheus_client::{
 };
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use super::shard::ShardFamilies;
+
 /// Labels `{controller="..."}`.
 pub type ControllerLabels = [(&'static str, String); 1];
 /// Labels `{controller="...", result="..."}`.
@@ -64,6 +66,8 @@ pub struct Families {
     pub work_duration: HistogramFamily<QueueLabels>,
     /// `leader_election_master_status{name}`.
     pub leader_status: Family<[(&'static str, String); 1], Gauge>,
+    /// The `kubeforge_shard_*` families (sharded managers).
+    pub shard: ShardFamilies,
 }
 
 /// The metrics registry of a manager (cheap to clone; clones share the registry).
@@ -82,6 +86,7 @@ impl Default for Metrics {
 impl Metrics {
     /// Creates a registry with every runtime metric registered.
     pub fn new() -> Self {
+        let mut r = Registry::default();
         let families = Families {
             reconcile_total: Family::default(),
             reconcile_errors: Family::default(),
@@ -96,8 +101,8 @@ impl Metrics {
             queue_duration: Family::new_with_constructor(queue_histogram),
             work_duration: Family::new_with_constructor(queue_histogram),
             leader_status: Family::default(),
+            shard: ShardFamilies::register(&mut r),
         };
-        let mut r = Registry::default();
         let f = &families;
         r.register(
             "controller_runtime_reconcile",

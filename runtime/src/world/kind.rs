@@ -63,7 +63,8 @@ impl<K: Kind> WatchedKind for Typed<K> {
     }
 
     fn register(&self, cache: &Cache) {
-        cache.informer::<K>();
+        // A world sees every object of its kinds, sharded manager or not.
+        cache.informer::<K>().mark_whole();
     }
 
     fn subscribe(&self, cache: &Cache) -> (Vec<Incoming>, BoxStream<'static, Incoming>) {

@@ -26,6 +26,7 @@ mod manager;
 mod outage;
 mod secure_metrics;
 mod shapes_round_trip;
+mod sharding;
 mod webhook_manager;
 mod world;
 mod world_healing;

@@ -9,20 +9,24 @@ use super::state::Api;
 use super::table;
 use crate::storage::StoreError;
 use crate::storage::conversion::builtin::as_version;
+use crate::support::features::FeatureGates;
 use crate::support::query::Query;
 use crate::support::request::Target;
 use crate::support::request::{Reply, Req};
 use crate::support::resource::ResourceDef;
-use crate::support::selector::{FieldSelector, LabelSelector};
+use crate::support::selector::{FieldSelector, LabelSelector, ShardSelector};
 use crate::support::status::ApiError;
 
-/// Label and field selectors of a request.
+/// Label, field and shard selectors of a request.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
     /// `labelSelector`
     pub labels: LabelSelector,
     /// `fieldSelector`
     pub fields: FieldSelector,
+    /// `shardSelector` as sent (echoed in a list's `metadata.shardInfo`) and parsed; only with
+    /// the `ShardedListAndWatch` feature gate (see [`Filter::with_shards`]).
+    pub shard: Option<(String, ShardSelector)>,
 }
 
 impl Filter {
@@ -45,13 +49,32 @@ impl Filter {
                 }));
             }
         }
-        Ok(Filter { labels, fields })
+        Ok(Filter {
+            labels,
+            fields,
+            shard: None,
+        })
     }
 
-    /// Whether an object passes both selectors.
+    /// Adds the request's `shardSelector` when the `ShardedListAndWatch` gate is on (a 400
+    /// naming the problem when it is malformed); with the gate off it is ignored, as a server
+    /// without the feature ignores an unknown parameter. An empty value means no selector.
+    pub fn with_shards(mut self, gates: &FeatureGates, query: &Query) -> Result<Self, ApiError> {
+        if !gates.sharded_list_and_watch {
+            return Ok(self);
+        }
+        if let Some(raw) = query.get("shardSelector").filter(|s| !s.is_empty()) {
+            let selector = ShardSelector::parse(raw).map_err(ApiError::bad_request)?;
+            self.shard = Some((raw.to_string(), selector));
+        }
+        Ok(self)
+    }
+
+    /// Whether an object passes every selector.
     pub fn matches(&self, object: &Value) -> bool {
         (self.labels.is_empty() || self.labels.matches(&object["metadata"]["labels"]))
             && self.fields.matches(object)
+            && self.shard.as_ref().is_none_or(|(_, s)| s.matches(object))
     }
 }
 
@@ -153,7 +176,8 @@ fn decode_continue(token: &str) -> Option<(u64, String, String)> {
 /// GET of a collection.
 pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let def = &target.def;
-    let filter = Filter::from_query(def, &req.query)?;
+    let filter =
+        Filter::from_query(def, &req.query)?.with_shards(&api.options.feature_gates, &req.query)?;
     let limit = match req.query.get("limit").filter(|s| !s.is_empty()) {
         Some(l) => l.parse::<i64>().map_err(|_| {
             ApiError::bad_request(format!("invalid limit {l:?}: must be an integer"))
@@ -287,13 +311,20 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
     let mut metadata = json!({"resourceVersion": snapshot_rv.to_string()});
     if let Some(token) = next {
         metadata["continue"] = json!(token);
-        if filter.labels.is_empty() && filter.fields.fields().next().is_none() {
+        if filter.labels.is_empty()
+            && filter.fields.fields().next().is_none()
+            && filter.shard.is_none()
+        {
             metadata["remainingItemCount"] = json!(remaining);
         }
     } else if def.custom.is_some() && !table::wants_table(&req.accept) {
         // Custom resource lists are unstructured on the real server: an empty continue
         // token is written out.
         metadata["continue"] = json!("");
+    }
+    if let Some((selector, _)) = &filter.shard {
+        // The list is a sharded subset: say which selector produced it (ListMeta.shardInfo).
+        metadata["shardInfo"] = json!({"selector": selector});
     }
     if table::wants_table(&req.accept) {
         return Ok(table::reply(def, &items, metadata, &req.query));

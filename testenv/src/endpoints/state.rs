@@ -9,6 +9,7 @@ use super::hooks::Controllers;
 use super::review::Policy;
 use crate::registry::Registry;
 use crate::storage::Store;
+use crate::support::features::FeatureGates;
 use crate::support::webhook_client::Transport;
 
 /// Everything the server keeps: objects and the resources it serves, and the controllers
@@ -33,6 +34,8 @@ pub struct ApiOptions {
     pub history_limit: usize,
     /// Webhook service routes registered before start: (namespace, name, address).
     pub service_routes: Vec<(String, String, SocketAddr)>,
+    /// Feature gates (all off by default, as on a real server).
+    pub feature_gates: FeatureGates,
 }
 
 impl Default for ApiOptions {
@@ -42,6 +45,7 @@ impl Default for ApiOptions {
             bookmark_interval: Duration::from_secs(60),
             history_limit: 10_000,
             service_routes: Vec::new(),
+            feature_gates: FeatureGates::default(),
         }
     }
 }

@@ -127,7 +127,7 @@ fn error_stream(e: ApiError) -> Reply {
 pub fn start(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let def = target.def.clone();
     let q = &req.query;
-    let filter = Filter::from_query(&def, q)?;
+    let filter = Filter::from_query(&def, q)?.with_shards(&api.options.feature_gates, q)?;
     let send_initial = q.flag("sendInitialEvents");
     let bookmarks = q.flag("allowWatchBookmarks");
     let rv_param = q.get("resourceVersion").filter(|s| !s.is_empty());

@@ -33,6 +33,7 @@ pub struct TestEnvBuilder {
     crds: Vec<CrdSource>,
     options: ApiOptions,
     mode: Option<Mode>,
+    feature_gates: Vec<(String, bool)>,
 }
 
 impl TestEnvBuilder {
@@ -78,6 +79,15 @@ impl TestEnvBuilder {
         self
     }
 
+    /// Turns a feature gate of the embedded server on or off, by kube-apiserver's name for it
+    /// (`ShardedListAndWatch`: lists and watches honour `shardSelector`). Every gate is off by
+    /// default, as on a real server; an unknown name fails `start`. A real cluster
+    /// (binaries or existing mode) keeps its own gates.
+    pub fn feature_gate(mut self, name: &str, enabled: bool) -> Self {
+        self.feature_gates.push((name.to_string(), enabled));
+        self
+    }
+
     /// Runs against `mode` whatever `KUBEFORGE_TEST_CLUSTER` says (by default the
     /// environment variable decides).
     pub fn mode(mut self, mode: Mode) -> Self {
@@ -87,8 +97,14 @@ impl TestEnvBuilder {
 
     /// Starts the environment of the builder's mode, else the one selected by
     /// `KUBEFORGE_TEST_CLUSTER`.
-    pub async fn start(self) -> Result<TestEnv, Error> {
+    pub async fn start(mut self) -> Result<TestEnv, Error> {
         let crds = crds::load(&self.crds)?;
+        for (name, enabled) in &self.feature_gates {
+            self.options
+                .feature_gates
+                .set(name, *enabled)
+                .map_err(Error::FeatureGate)?;
+        }
         let mode = match self.mode {
             Some(mode) => mode,
             None => Mode::from_env()?,

@@ -48,6 +48,9 @@ pub enum Error {
         /// The server's message (a 422 Invalid with causes, usually).
         message: String,
     },
+    /// A feature gate the embedded server does not know, or a malformed `--feature-gates`.
+    #[error("{0}")]
+    FeatureGate(String),
     /// Building the kube client from the kubeconfig failed.
     #[error("could not build a kube client: {0}")]
     Client(String),

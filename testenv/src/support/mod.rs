@@ -8,9 +8,11 @@
 //! - [`scratch`]: private temporary directories (kubeconfig, CA and control-plane files);
 //! - the wire: [`tls`] (the server's certificates), [`kubeconfig`], [`webhook_client`] (the
 //!   HTTPS calls to admission and conversion webhooks);
+//! - [`features`]: the server's feature gates;
 //! - [`error`]: the crate's public `Error`.
 
 pub mod error;
+pub mod features;
 pub mod fieldmanager;
 pub mod jsonpath;
 pub mod kubeconfig;

@@ -17,6 +17,7 @@ mod kubectl;
 mod listing;
 mod patches;
 mod semantics;
+mod sharding;
 mod subresources;
 mod support;
 mod watch;

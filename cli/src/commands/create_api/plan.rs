@@ -41,6 +41,14 @@ pub fn plan<'a>(
     }
     let mut project = project.clone();
     project.upsert(resource_entry(&project, request, &ctx));
+    if request.controller {
+        // One controller per kind: scaffolding it for this version (--force) moves it here.
+        for other in project.resources.iter_mut().filter(|r| {
+            r.group == request.group && r.kind == request.kind && r.version != request.version
+        }) {
+            other.controller = false;
+        }
+    }
     plan.put(
         PROJECT_FILE,
         project::render(&project)?,
@@ -70,10 +78,14 @@ fn resource_entry(project: &ProjectFile, request: &ApiRequest, ctx: &ApiContext)
         },
         group: request.group.clone(),
         kind: request.kind.clone(),
-        path: Some(if own {
-            format!("{}::{}::{}", ctx.crate_name, ctx.type_module, request.kind)
-        } else {
-            ctx.type_path.clone()
+        path: Some(match &request.target {
+            Target::Own { .. } => {
+                format!(
+                    "{}::{}::{}",
+                    ctx.crate_name, ctx.type_module, ctx.kind_ident
+                )
+            }
+            Target::Builtin(builtin) => builtin.type_path(),
         }),
         plural: (ctx.plural != naming::plural(&request.kind) && own).then(|| ctx.plural.clone()),
         version: request.version.clone(),
@@ -138,7 +150,7 @@ fn plan_resource(
         &version_module.at(api::MODULES),
         Fragment::Lines(vec![
             format!("pub mod {};", layout.kind_mod),
-            format!("pub use {}::*;", layout.kind_mod),
+            format!("pub use self::{}::*;", layout.kind_mod),
         ]),
     )?;
     declare_module(
@@ -154,13 +166,16 @@ fn plan_resource(
         &layout.group_mod,
         &layout.version_mod,
     )?;
-    plan.insert(
-        &init::LIB.at(init::LIB_CRDS),
-        Fragment::line(format!(
-            "<{}::{} as kube::CustomResourceExt>::crd(),",
-            ctx.type_module, ctx.kind
-        )),
-    )?;
+    if ctx.stored {
+        // One CRD per kind: its first version's (`kubeforge::scheme::crds()` merges them all).
+        plan.insert(
+            &init::LIB.at(init::LIB_CRDS),
+            Fragment::line(format!(
+                "<crate::{}::{} as ::kube::CustomResourceExt>::crd(),",
+                ctx.type_module, ctx.kind_ident
+            )),
+        )?;
+    }
 
     plan.add(&api::sample(layout, force), ctx)?;
     let samples = api::SAMPLES_KUSTOMIZATION_FILE.artifact(IfExists::Keep);
@@ -223,7 +238,7 @@ fn plan_controller(
     )?;
     plan.insert(
         &init::MAIN.at(init::MAIN_IMPORTS),
-        Fragment::line(format!("use {}::controllers;", ctx.crate_name)),
+        Fragment::line(format!("use ::{}::controllers;", ctx.crate_name)),
     )?;
     plan.insert(
         &init::MAIN.at(init::MAIN_BUILDER),

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::super::{changes_report, next_steps};
-use super::request::ApiRequest;
+use super::request::{ApiRequest, Target};
 use crate::layout::ApiLayout;
 use crate::project::ProjectFile;
 use crate::scaffold::Change;
@@ -32,6 +32,39 @@ pub fn report(
         steps.push(format!(
             "Write its reconcile in {}.",
             layout.controller_file.display()
+        ));
+    }
+    if let Some(version) = &request.controller_elsewhere {
+        let theirs = ApiLayout::new(project.multigroup, &request.group, version, &request.kind);
+        steps.push(format!(
+            "No controller was scaffolded for {kind} {new}: {kind} has one ({}, written for {version}), and one controller reconciles a kind in every version (pass --controller --force to scaffold it again for {new}).",
+            theirs.controller_file.display(),
+            kind = request.kind,
+            new = request.version,
+        ));
+    }
+    if let Target::Own {
+        storage_version, ..
+    } = &request.target
+        && request.resource
+        && *storage_version != request.version
+    {
+        let stored = ApiLayout::new(
+            project.multigroup,
+            &request.group,
+            storage_version,
+            &request.kind,
+        );
+        steps.push(format!(
+            "{kind} {new} is served, and stored as {storage_version}: its type has `storage = false`. To store {new} instead, move `storage = false` from {} to {storage_version}'s #[kube(...)] in {} (one version of a kind is stored).",
+            layout.type_file.display(),
+            stored.type_file.display(),
+            kind = request.kind,
+            new = request.version,
+        ));
+        steps.push(format!(
+            "Convert between the versions: kubeforge create webhook --group {} --version {storage_version} --kind {} --conversion --spoke {} (the hub {storage_version} is the storage version; without a conversion webhook the API server only rewrites apiVersion).",
+            request.group, request.kind, request.version
         ));
     }
     steps.push("make manifests   # the CRD into config/crd/bases, the manager role into config/rbac/role.yaml".into());

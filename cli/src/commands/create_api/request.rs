@@ -3,7 +3,9 @@
 
 use crate::cli::{CreateApiArgs, ReconcileMode};
 use crate::error::Error;
-use crate::kubernetes::{self, BuiltinGroup};
+use crate::kinds::{self, NewKind, Resolved};
+use crate::kubernetes::BuiltinKind;
+use crate::layout::ApiLayout;
 use crate::naming;
 use crate::project::{ProjectFile, Resource};
 use crate::validate;
@@ -19,9 +21,11 @@ pub enum Target {
         plural: String,
         /// Whether objects live in namespaces.
         namespaced: bool,
+        /// The version the API server stores the kind as (this one for a kind's first version).
+        storage_version: String,
     },
     /// A built-in Kubernetes kind from k8s-openapi.
-    Builtin(BuiltinGroup),
+    Builtin(&'static BuiltinKind),
 }
 
 /// A valid `create api`.
@@ -37,6 +41,9 @@ pub struct ApiRequest {
     pub resource: bool,
     /// Scaffold the controller.
     pub controller: bool,
+    /// The version of the kind that has a controller already, when it is not this one and
+    /// this command scaffolds none (the report says so).
+    pub controller_elsewhere: Option<String>,
     /// Overwrite files that exist.
     pub force: bool,
     /// How the controller reconciles.
@@ -51,16 +58,47 @@ pub struct ApiRequest {
 
 /// Checks `args` against the rules and `project`.
 pub fn validate(args: &CreateApiArgs, project: &ProjectFile) -> Result<ApiRequest, Error> {
-    if !args.resource && !args.controller {
+    if !args.resource && args.controller == Some(false) {
         return Err(Error::NothingToDo);
     }
-    let warnings = check_names(args)?;
+    let mut warnings = check_names(args)?;
     let existing = project
         .find(&args.group, &args.version, &args.kind)
         .cloned();
+    let elsewhere = kinds::other_versions(project, &args.group, &args.version, &args.kind)
+        .find(|r| r.controller)
+        .map(|r| r.version.clone());
+    let controller = match (args.controller, &elsewhere) {
+        (Some(controller), _) => controller,
+        (None, Some(_)) => false,
+        (None, None) => true,
+    };
+    if controller
+        && !args.force
+        && let Some(version) = &elsewhere
+    {
+        let layout = ApiLayout::new(project.multigroup, &args.group, version, &args.kind);
+        return Err(Error::ControllerOfKindExists {
+            kind: args.kind.clone(),
+            version: args.version.clone(),
+            existing: version.clone(),
+            file: layout.controller_file.display().to_string(),
+        });
+    }
+    if !args.resource && !controller {
+        return Err(Error::NothingToDo);
+    }
     let target = resolve_target(args, project, existing.as_ref())?;
-    check_reconcile_mode(args, &target)?;
-    if args.controller && !args.force && existing.as_ref().is_some_and(|r| r.controller) {
+    if let Target::Builtin(builtin) = target
+        && !builtin.in_every_supported_version()
+    {
+        warnings.push(format!(
+            "k8s-openapi has {}/{} {} only for Kubernetes 1.{} to 1.{}: the project builds only when its --k8s-version is among them",
+            args.group, args.version, args.kind, builtin.minors.0, builtin.minors.1
+        ));
+    }
+    check_reconcile_mode(args, controller, &target)?;
+    if controller && !args.force && existing.as_ref().is_some_and(|r| r.controller) {
         return Err(Error::ControllerExists {
             group: args.group.clone(),
             version: args.version.clone(),
@@ -72,7 +110,8 @@ pub fn validate(args: &CreateApiArgs, project: &ProjectFile) -> Result<ApiReques
         version: args.version.clone(),
         kind: args.kind.clone(),
         resource: args.resource,
-        controller: args.controller,
+        controller,
+        controller_elsewhere: elsewhere.filter(|_| !controller),
         force: args.force,
         reconcile: args.reconcile,
         target,
@@ -85,26 +124,14 @@ pub fn validate(args: &CreateApiArgs, project: &ProjectFile) -> Result<ApiReques
 /// once the domain is known); returns the warnings.
 fn check_names(args: &CreateApiArgs) -> Result<Vec<String>, Error> {
     let mut warnings = Vec::new();
-    validate::dns1123_label(&args.version).map_err(|v| Error::InvalidInput {
-        flag: "--version",
-        value: args.version.clone(),
-        subject: format!("the version {:?}", args.version),
-        rule: v.rule,
-        fix: "pass a version such as --version v1alpha1, v1beta1 or v1".into(),
-    })?;
+    check_version(&args.version)?;
     if !validate::is_kube_version(&args.version) {
         warnings.push(format!(
             "version {:?} is not of the form v1, v1beta1 or v2alpha3, so Kubernetes sorts it after every such version (alphabetically) when choosing the preferred version",
             args.version
         ));
     }
-    validate::kind(&args.kind).map_err(|v| Error::InvalidInput {
-        flag: "--kind",
-        value: args.kind.clone(),
-        subject: format!("the kind {:?}", args.kind),
-        rule: v.rule,
-        fix: "pass a CamelCase kind such as --kind Memcached".into(),
-    })?;
+    check_kind(&args.kind, "pass a CamelCase kind such as --kind Memcached")?;
     if args.group.is_empty() {
         return Err(Error::InvalidInput {
             flag: "--group",
@@ -117,9 +144,50 @@ fn check_names(args: &CreateApiArgs) -> Result<Vec<String>, Error> {
     Ok(warnings)
 }
 
+/// A version: a DNS-1035 label (what the API server accepts as a CRD version) that names a
+/// Rust module (`self`, `super` and `crate` cannot).
+pub fn check_version(version: &str) -> Result<(), Error> {
+    let invalid = |rule: String| Error::InvalidInput {
+        flag: "--version",
+        value: version.to_owned(),
+        subject: format!("the version {version:?}"),
+        rule,
+        fix: "pass a version such as --version v1, v1beta1 or v2alpha3".into(),
+    };
+    validate::dns1035_label(version).map_err(|v| invalid(v.rule))?;
+    if naming::is_path_keyword(version) {
+        return Err(invalid(format!(
+            "a name a Rust module can have ({version:?} is a path keyword; the version names the module src/api/<version>)"
+        )));
+    }
+    Ok(())
+}
+
+/// A kind: CamelCase (kubebuilder's rule) and usable as a Rust type name (`Self` is not).
+pub fn check_kind(kind: &str, fix: &str) -> Result<(), Error> {
+    let invalid = |rule: String| Error::InvalidInput {
+        flag: "--kind",
+        value: kind.to_owned(),
+        subject: format!("the kind {kind:?}"),
+        rule,
+        fix: fix.into(),
+    };
+    validate::kind(kind).map_err(|v| invalid(v.rule))?;
+    if naming::is_path_keyword(kind) {
+        return Err(invalid(format!(
+            "a name a Rust type can have ({kind:?} is a keyword: the kind names the type of its objects)"
+        )));
+    }
+    Ok(())
+}
+
 /// `--reconcile state-of-world` scaffolds a controller of this project's own kind (built-in
 /// kinds join its world with `.watches::<K>()`).
-fn check_reconcile_mode(args: &CreateApiArgs, target: &Target) -> Result<(), Error> {
+fn check_reconcile_mode(
+    args: &CreateApiArgs,
+    controller: bool,
+    target: &Target,
+) -> Result<(), Error> {
     if args.reconcile != ReconcileMode::StateOfWorld {
         return Ok(());
     }
@@ -130,7 +198,7 @@ fn check_reconcile_mode(args: &CreateApiArgs, target: &Target) -> Result<(), Err
         rule: rule.into(),
         fix: fix.into(),
     };
-    if !args.controller {
+    if !controller {
         return Err(invalid(
             "the reconcile mode",
             "used with a controller",
@@ -151,7 +219,7 @@ fn check_reconcile_mode(args: &CreateApiArgs, target: &Target) -> Result<(), Err
 }
 
 /// Decides what the command scaffolds for: a new or existing type of this project, or a
-/// built-in kind; applies the existing-resource and single-group rules.
+/// built-in kind; applies the existing-resource, single-group and naming rules.
 fn resolve_target(
     args: &CreateApiArgs,
     project: &ProjectFile,
@@ -166,10 +234,13 @@ fn resolve_target(
             rule: v.rule,
             fix: "pass a lower-case group such as --group cache".into(),
         })?;
-        let plural = args
-            .plural
-            .clone()
-            .unwrap_or_else(|| naming::plural(&args.kind));
+        let other_version = kinds::other_versions(project, &args.group, &args.version, &args.kind)
+            .find(|r| r.api.is_some());
+        let plural = match (&args.plural, other_version) {
+            (Some(plural), _) => plural.clone(),
+            (None, Some(other)) => kinds::plural_of(other),
+            (None, None) => naming::plural(&args.kind),
+        };
         validate::dns1035_label(&plural).map_err(|v| Error::InvalidInput {
             flag: "--plural",
             value: plural.clone(),
@@ -192,29 +263,50 @@ fn resolve_target(
                 new: args.group.clone(),
             });
         }
+        NewKind {
+            group: &args.group,
+            version: &args.version,
+            kind: &args.kind,
+            plural: &plural,
+            namespaced: args.namespaced,
+        }
+        .check(project)?;
+        let storage_version = kinds::storage_version(project, &args.group, &args.kind)
+            .filter(|v| *v != args.version)
+            .unwrap_or_else(|| args.version.clone());
         return Ok(Target::Own {
             api_group,
             plural,
             namespaced: args.namespaced,
+            storage_version,
         });
     }
-    if let Some(resource) = existing
-        && let Some(api) = &resource.api
-    {
-        return Ok(Target::Own {
+    match kinds::resolve(project, &args.group, &args.version, &args.kind) {
+        Ok(Resolved::Own(resource)) => Ok(Target::Own {
             api_group: format!("{}.{}", resource.group, project.domain),
-            plural: resource
-                .plural
-                .clone()
-                .unwrap_or_else(|| naming::plural(&resource.kind)),
-            namespaced: api.namespaced,
-        });
-    }
-    kubernetes::builtin_group(&args.group)
-        .map(Target::Builtin)
-        .ok_or_else(|| Error::UnknownKind {
+            plural: kinds::plural_of(resource),
+            namespaced: resource.api.as_ref().is_some_and(|a| a.namespaced),
+            storage_version: kinds::storage_version(project, &args.group, &args.kind)
+                .unwrap_or_else(|| args.version.clone()),
+        }),
+        Ok(Resolved::Builtin(builtin)) if builtin.listable => Ok(Target::Builtin(builtin)),
+        Ok(Resolved::Builtin(builtin)) => Err(Error::InvalidInput {
+            flag: "--kind",
+            value: args.kind.clone(),
+            subject: format!("the built-in kind {}", args.kind),
+            rule: format!(
+                "a kind a controller can list and watch ({} is a subresource of another kind)",
+                builtin.kind
+            ),
+            fix: "scaffold a controller for the kind it belongs to (e.g. --kind Pod for Eviction)"
+                .into(),
+        }),
+        Err(unresolved) => Err(Error::UnknownKind {
             group: args.group.clone(),
             version: args.version.clone(),
             kind: args.kind.clone(),
-        })
+            own: unresolved.own,
+            builtin: unresolved.builtin,
+        }),
+    }
 }

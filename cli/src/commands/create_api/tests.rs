@@ -17,19 +17,17 @@ fn scaffolds_the_type_the_controller_and_their_registrations() {
     assert!(
         project
             .read("src/main.rs")
-            .contains("use demo::controllers;\n// +kubeforge:scaffold:imports")
+            .contains("use ::demo::controllers;\n// +kubeforge:scaffold:imports")
     );
     assert!(project.read("src/main.rs").contains(
         "    controllers::memcached::add_to_manager(&mut manager);\n    // +kubeforge:scaffold:builder"
     ));
-    assert!(
-        project
-            .read("src/lib.rs")
-            .contains("        <api::v1alpha1::Memcached as kube::CustomResourceExt>::crd(),\n")
-    );
+    assert!(project.read("src/lib.rs").contains(
+        "        <crate::api::v1alpha1::Memcached as ::kube::CustomResourceExt>::crd(),\n"
+    ));
     assert_eq!(
         project.read("src/api/v1alpha1/mod.rs"),
-        "//! The v1alpha1 API types (cache.example.com): one module per kind.\n\npub mod memcached;\npub use memcached::*;\n// +kubeforge:scaffold:modules\n"
+        "//! The v1alpha1 API types (cache.example.com): one module per kind.\n\npub mod memcached;\npub use self::memcached::*;\n// +kubeforge:scaffold:modules\n"
             .replace("//! The", &format!("{}//! The", header(&project)))
     );
     for role in ["admin", "editor", "viewer"] {
@@ -169,6 +167,19 @@ fn force_scaffolds_again_and_insertions_are_idempotent() {
 }
 
 #[test]
+fn generate_check_runs_the_manifests_check() {
+    use super::super::generate::cargo_args;
+    assert_eq!(
+        cargo_args(false, true),
+        ["run", "--", "manifests", "--check"]
+    );
+    assert_eq!(
+        cargo_args(true, false),
+        ["run", "--", "manifests", "--role-namespace", "system"]
+    );
+}
+
+#[test]
 fn unusual_versions_are_a_warning() {
     let mut project = Harness::init("");
     let ran = project
@@ -180,4 +191,118 @@ fn unusual_versions_are_a_warning() {
         "{}",
         ran.stderr
     );
+}
+
+#[test]
+fn a_second_version_is_served_not_stored_and_gets_no_second_controller() {
+    let mut project = Harness::init("");
+    project
+        .run("create api --group batch --version v1 --kind CronJob")
+        .unwrap();
+    let controller = project.read("src/controllers/cron_job.rs").to_owned();
+    let ran = project
+        .run("create api --group batch --version v2 --kind CronJob")
+        .unwrap();
+    assert_eq!(project.read("src/controllers/cron_job.rs"), controller);
+    let v2 = project.read("src/api/v2/cron_job.rs");
+    assert!(v2.contains("    plural = \"cronjobs\",\n"), "{v2}");
+    assert!(
+        v2.contains("    // CronJob v1 is the storage version"),
+        "{v2}"
+    );
+    assert!(v2.contains("    storage = false,\n"), "{v2}");
+    assert!(!project.read("src/api/v1/cron_job.rs").contains("storage"));
+    for step in [
+        "No controller was scaffolded for CronJob v2: CronJob has one (src/controllers/cron_job.rs, written for v1)",
+        "CronJob v2 is served, and stored as v1",
+        "kubeforge create webhook --group batch --version v1 --kind CronJob --conversion --spoke v2",
+    ] {
+        assert!(ran.stdout.contains(step), "{}", ran.stdout);
+    }
+    // One CRD per kind in lib.rs; PROJECT records no second controller.
+    assert_eq!(project.read("src/lib.rs").matches("CronJob as").count(), 1);
+    assert!(
+        project
+            .read("PROJECT")
+            .contains("  kind: CronJob\n  path: demo::api::v2::CronJob\n  version: v2\n")
+    );
+    // Asked for, the controller moves to v2 with --force, and PROJECT follows.
+    let refused = project
+        .run("create api --group batch --version v3 --kind CronJob --controller")
+        .unwrap_err();
+    assert!(
+        matches!(refused, Error::ControllerOfKindExists { .. }),
+        "{refused}"
+    );
+    project
+        .run("create api --group batch --version v3 --kind CronJob --controller --force")
+        .unwrap();
+    assert!(
+        project
+            .read("src/controllers/cron_job.rs")
+            .contains("use crate::api::v3::CronJob;")
+    );
+    let project_file = project.read("PROJECT");
+    assert_eq!(
+        project_file.matches("controller: true").count(),
+        1,
+        "{project_file}"
+    );
+}
+
+#[test]
+fn kinds_named_like_rust_or_kubeforge_names_get_a_type_of_their_own_name() {
+    let mut project = Harness::init("");
+    project
+        .run("create api --group names --version v1 --kind Error")
+        .unwrap();
+    let ty = project.read("src/api/v1/error.rs");
+    assert!(
+        ty.contains("    kind = \"Error\",\n    // The Rust type of Error objects: the name Error is one Rust code uses for another.\n    root = \"ErrorResource\",\n"),
+        "{ty}"
+    );
+    assert!(
+        project
+            .read("src/controllers/error.rs")
+            .contains("use crate::api::v1::ErrorResource;\n")
+    );
+    assert!(
+        project
+            .read("tests/error_controller.rs")
+            .contains("use ::demo::api::v1::ErrorResource;\n")
+    );
+}
+
+#[test]
+fn the_api_approval_lands_on_every_crd_of_a_protected_domain() {
+    let mut project = Harness::empty();
+    let refused = project
+        .run("init --domain k8s.io --project-name demo")
+        .unwrap_err();
+    assert!(
+        matches!(refused, Error::ProtectedDomain { .. }),
+        "{refused}"
+    );
+    assert_eq!(project.tree.paths().count(), 0);
+    project
+        .run("init --domain x-k8s.io --project-name demo")
+        .unwrap();
+    let mut project = Harness::empty();
+    project
+        .run("init --domain sigs.k8s.io --project-name demo --api-approved https://github.com/kubernetes/enhancements/pull/1111")
+        .unwrap();
+    assert!(
+        project
+            .read("PROJECT")
+            .starts_with("# Code generated by kubeforge. DO NOT EDIT.")
+    );
+    assert!(
+        project
+            .read("PROJECT")
+            .contains("apiApproved: https://github.com/kubernetes/enhancements/pull/1111\n")
+    );
+    project.run(MEMCACHED).unwrap();
+    assert!(project.read("src/api/v1alpha1/memcached.rs").contains(
+        "    annotation(\"api-approved.kubernetes.io\", \"https://github.com/kubernetes/enhancements/pull/1111\"),\n"
+    ));
 }

@@ -12,7 +12,9 @@ use crate::artifacts::webhook;
 use crate::error::Error;
 use crate::layout::ApiLayout;
 use crate::project::ProjectFile;
-use crate::scaffold::rust::{KubeArgument, RustSource, add_kube_argument, struct_fields};
+use crate::scaffold::rust::{
+    KubeArgument, RustSource, add_kube_argument, remove_kube_argument, struct_fields,
+};
 use crate::scaffold::{Fragment, Plan};
 
 /// What the spoke's `#[kube(...)]` gets: only the hub is stored.
@@ -98,6 +100,12 @@ pub fn plan(
         &api::version_module(&spoke_layout).at(api::MODULES),
         Fragment::line(format!("mod {};", spoke_layout.conversion_mod)),
     )?;
+    plan.edit_rust(&hub_file, "#[kube(", |source| {
+        // The hub is the storage version: a hub that was a later version of the kind loses
+        // the `storage = false` `create api` gave it.
+        Ok(remove_kube_argument(source, kind, NOT_STORED.key)
+            .unwrap_or_else(|| source.text().to_owned()))
+    })?;
     plan.edit_rust(&spoke_file, "#[kube(", |source| {
         // A type restructured without `kind = "..."` is left alone: `make manifests` then names
         // the problem.

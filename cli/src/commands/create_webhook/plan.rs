@@ -132,8 +132,9 @@ fn webhook_file(
         })?;
         request.requested
     } else {
+        let imports = imports(&request.target, request.all, values);
         let mut values = values.clone();
-        values.imports = imports(&request.target, request.all);
+        values.imports = imports;
         plan.add(&artifact, &values)?;
         request.all
     };
@@ -160,15 +161,16 @@ fn webhook_imports(types: Types) -> Vec<String> {
 }
 
 /// The `use` lines of a new webhook file.
-fn imports(target: &Target, types: Types) -> String {
+fn imports(target: &Target, types: Types, values: &Values) -> String {
     let webhook = format!(
         "use kubeforge::webhook::{{{}}};",
         webhook_imports(types).join(", ")
     );
+    let kind = format!("use {}::{};", target.import_module(), values.kind_import);
     if target.builtin {
-        format!("use {};\n{webhook}", target.type_path)
+        format!("{kind}\n{webhook}")
     } else {
-        format!("{webhook}\n\nuse {};", target.type_path)
+        format!("{webhook}\n\n{kind}")
     }
 }
 
@@ -224,7 +226,7 @@ fn registration(
     let registry = webhook::REGISTRY_FILE.artifact(IfExists::Keep);
     plan.add(&registry, values)?;
     let module = &values.webhook_module;
-    let ty = &request.target.type_path;
+    let ty = &request.target.absolute_type_path();
     let kind = &request.target.kind;
     if request.requested.any() {
         plan.insert(
@@ -276,7 +278,7 @@ fn project_wiring(plan: &mut Plan<'_>, values: &Values) -> Result<bool, Error> {
     plan.insert(
         &init::MAIN.at(init::MAIN_WEBHOOK_BUILDER),
         Fragment::line(format!(
-            "let webhooks = {}::webhooks::register(webhooks);",
+            "let webhooks = ::{}::webhooks::register(webhooks);",
             values.crate_name
         )),
     )?;

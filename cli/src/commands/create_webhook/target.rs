@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use crate::error::Error;
-use crate::kubernetes;
+use crate::kinds::{self, Resolved};
+use crate::kubernetes::BuiltinKind;
 use crate::layout::ApiLayout;
 use crate::naming;
 use crate::project::{ProjectFile, Resource};
@@ -63,7 +64,11 @@ impl Target {
                 .clone()
                 .unwrap_or_else(|| naming::plural(&resource.kind)),
             namespaced,
-            type_path: format!("crate::{}::{}", layout.type_module, resource.kind),
+            type_path: format!(
+                "crate::{}::{}",
+                layout.type_module,
+                naming::kind_ident(&resource.kind)
+            ),
             type_module: layout.type_module,
             type_file: Some(layout.type_file),
             api_dir: Some(layout.api_dir),
@@ -71,62 +76,83 @@ impl Target {
         }
     }
 
-    /// A built-in kind of `group` (`core`, `apps`, ...), or `None` when the group is not one.
-    pub fn builtin(group: &str, version: &str, kind: &str) -> Option<Self> {
-        let builtin = kubernetes::builtin_group(group)?;
+    /// The built-in kind `builtin`, as `group` named its group (`core`, `apps`, ...).
+    pub fn builtin(group: &str, builtin: &BuiltinKind) -> Self {
+        let version = builtin.version;
         let api_version = if builtin.api_group.is_empty() {
             version.to_owned()
         } else {
             format!("{}/{version}", builtin.api_group)
         };
-        Some(Target {
+        Target {
             builtin: true,
             group: group.to_owned(),
             version: version.to_owned(),
-            kind: kind.to_owned(),
+            kind: builtin.kind.to_owned(),
             api_group: builtin.api_group.to_owned(),
             api_version,
-            plural: naming::plural(kind),
-            namespaced: kubernetes::builtin_namespaced(kind),
+            plural: builtin.plural.to_owned(),
+            namespaced: builtin.namespaced(),
             type_module: String::new(),
-            type_path: format!("k8s_openapi::api::{}::{version}::{kind}", builtin.module),
+            type_path: builtin.type_path(),
             type_file: None,
             api_dir: None,
-            sample_file: ApiLayout::new(false, group, version, kind).sample_file,
-        })
+            sample_file: ApiLayout::new(false, group, version, builtin.kind).sample_file,
+        }
     }
 
-    /// The type's path from a test of the project (`demo::api::v1::Memcached`).
-    pub fn test_type_path(&self, crate_name: &str) -> String {
-        match self.type_path.strip_prefix("crate::") {
-            Some(rest) => format!("{crate_name}::{rest}"),
-            None => self.type_path.clone(),
+    /// The module the type is in, as the project's own files import from it
+    /// (`crate::api::v1`, `k8s_openapi::api::core::v1`).
+    pub fn import_module(&self) -> String {
+        self.type_path
+            .rsplit_once("::")
+            .map_or_else(String::new, |(module, _)| module.to_owned())
+    }
+
+    /// The type's path where modules of any name may be in scope (`crate::api::v1::Memcached`,
+    /// `::k8s_openapi::api::core::v1::Pod`).
+    pub fn absolute_type_path(&self) -> String {
+        if self.builtin {
+            format!("::{}", self.type_path)
+        } else {
+            self.type_path.clone()
+        }
+    }
+
+    /// The module the type is in, as a test of the project imports from it
+    /// (`::demo::api::v1`, `k8s_openapi::api::core::v1`).
+    pub fn test_import_module(&self, crate_name: &str) -> String {
+        let module = self.import_module();
+        match module.strip_prefix("crate::") {
+            Some(rest) => format!("::{crate_name}::{rest}"),
+            None => module,
         }
     }
 }
 
-/// Resolves `group/version kind`: an API of the project (PROJECT has it with `api`), else a
-/// built-in kind, else the refusal naming what PROJECT has of that kind.
+/// Resolves `group/version kind` as `create api` does: an API of the project (PROJECT has it
+/// with `api`), else a built-in kind k8s-openapi has, else the refusal naming both places.
 pub fn resolve(
     project: &ProjectFile,
     group: &str,
     version: &str,
     kind: &str,
 ) -> Result<Target, Error> {
-    if let Some(resource) = project.find(group, version, kind)
-        && let Some(api) = &resource.api
-    {
-        return Ok(Target::own(project, resource, api.namespaced));
+    match kinds::resolve(project, group, version, kind) {
+        Ok(Resolved::Own(resource)) => Ok(Target::own(
+            project,
+            resource,
+            resource.api.as_ref().is_some_and(|a| a.namespaced),
+        )),
+        Ok(Resolved::Builtin(builtin)) => Ok(Target::builtin(group, builtin)),
+        Err(unresolved) => Err(Error::NoSuchApi {
+            group: group.to_owned(),
+            version: version.to_owned(),
+            kind: kind.to_owned(),
+            known: unresolved.own,
+            builtin: unresolved.builtin,
+        }),
     }
-    if let Some(target) = Target::builtin(group, version, kind) {
-        return Ok(target);
-    }
-    Err(Error::NoSuchApi {
-        group: group.to_owned(),
-        version: version.to_owned(),
-        kind: kind.to_owned(),
-        known: known_versions(project, group, kind),
-    })
 }
 
 /// The versions of `group kind` that PROJECT has as APIs.

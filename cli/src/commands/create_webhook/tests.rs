@@ -46,9 +46,13 @@ fn registers_every_webhook_type_and_records_them() {
             .read("src/api/v1beta1/mod.rs")
             .contains("mod memcached_conversion;\n")
     );
-    assert!(project.read("src/api/v1beta1/memcached.rs").contains(
-        "    kind = \"Memcached\",\n    // The hub version of the conversion webhook is the storage version.\n    storage = false,\n"
-    ));
+    let spoke = project.read("src/api/v1beta1/memcached.rs");
+    assert_eq!(
+        spoke.matches("    storage = false,\n").count(),
+        1,
+        "{spoke}"
+    );
+    assert!(!project.read("src/api/v1/memcached.rs").contains("storage"));
     assert!(
         project
             .read("Makefile")

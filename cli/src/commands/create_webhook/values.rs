@@ -23,6 +23,10 @@ pub struct Values {
     pub domain: String,
     /// The kind.
     pub kind: String,
+    /// The name the generated Rust files give the kind (`naming::kind_ident`).
+    pub kind_ident: String,
+    /// How they import it (`Memcached`, `Error as ErrorResource`).
+    pub kind_import: String,
     /// Lower-case kind.
     pub kind_lower: String,
     /// The kind's module name.
@@ -85,14 +89,26 @@ impl Values {
     /// The values of the webhooks of `target` in `project` (laid out as `layout`).
     pub fn new(project: &ProjectFile, target: &Target, layout: &ApiLayout, header: String) -> Self {
         let crate_name = naming::crate_name(&project.project_name);
-        let type_path = target.test_type_path(&crate_name);
+        // The project's own types are named `kind_ident` already; a built-in one is imported
+        // under that name.
+        let kind_import = if target.builtin {
+            naming::kind_import(&target.kind)
+        } else {
+            naming::kind_ident(&target.kind)
+        };
+        let kind_ident = naming::kind_ident(&target.kind);
+        let type_path = format!("{}::{kind_ident}", target.test_import_module(&crate_name));
         let mut test_uses = [
-            format!("use {type_path};"),
             format!(
-                "use {crate_name}::webhooks::{} as webhook;",
+                "use {}::{kind_import};",
+                target.test_import_module(&crate_name)
+            ),
+            format!(
+                "use ::{crate_name}::webhooks::{} as webhook;",
                 layout.webhook_module
             ),
         ];
+        // rustfmt's order: `use ::crate_name::..` before `use k8s_openapi::..`.
         test_uses.sort();
         let empty = Mapping::default();
         Values {
@@ -101,6 +117,8 @@ impl Values {
             crate_name,
             domain: project.domain.clone(),
             kind: target.kind.clone(),
+            kind_ident: kind_ident.clone(),
+            kind_import,
             kind_mod: layout.kind_mod.clone(),
             api_group: target.api_group.clone(),
             api_version: target.api_version.clone(),
@@ -110,7 +128,7 @@ impl Values {
             imports: String::new(),
             wrap_update: format!(
                 "    async fn validate_update(&self, old: &{k}, new: &{k}) -> Result<Warnings, Denied> {{",
-                k = target.kind
+                k = kind_ident
             )
             .len()
                 > 100,

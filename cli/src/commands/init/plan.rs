@@ -59,6 +59,7 @@ pub fn plan<'a>(
         plan.add_with(&BOILERPLATE_TXT.artifact(IfExists::Refuse), |_| Ok(text))?;
     }
     let project = ProjectFile {
+        api_approved: request.api_approved.clone(),
         domain: request.domain.clone(),
         layout: vec![LAYOUT.into()],
         multigroup: request.multigroup,

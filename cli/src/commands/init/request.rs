@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::project::PROJECT_FILE;
 use crate::scaffold::Tree;
 use crate::source::Source;
-use crate::{kubernetes, validate};
+use crate::{kubernetes, naming, validate};
 
 /// Files whose presence means the directory already holds a project.
 const PROJECT_MARKERS: &[&str] = &[PROJECT_FILE, "Cargo.toml", "src/main.rs"];
@@ -25,6 +25,24 @@ const RESERVED_NAMES: &[&str] = &[
     "self",
     "super",
     "crate",
+];
+
+/// The crates a generated project depends on by name: a project of the same crate name could
+/// not refer to them.
+const DEPENDENCIES: &[&str] = &[
+    "kubeforge",
+    "kubeforge-testenv",
+    "kube",
+    "k8s-openapi",
+    "schemars",
+    "serde",
+    "serde_json",
+    "serde-saphyr",
+    "tokio",
+    "clap",
+    "tracing",
+    "thiserror",
+    "anyhow",
 ];
 
 /// A valid `init`.
@@ -48,6 +66,8 @@ pub struct InitRequest {
     pub k8s_version: String,
     /// Its k8s-openapi feature (`v1_35`).
     pub k8s_feature: String,
+    /// The `api-approved.kubernetes.io` annotation of every CRD (protected domains only).
+    pub api_approved: Option<String>,
 }
 
 /// What `init` takes from its environment rather than its flags.
@@ -98,6 +118,7 @@ pub fn validate(args: InitArgs, dir: &Path, tree: &dyn Tree) -> Result<InitReque
         rule: v.rule,
         fix: "pass a lower-case domain you own, e.g. --domain example.com".into(),
     })?;
+    let api_approved = check_api_approval(&args.domain, args.api_approved)?;
     let k8s_feature =
         kubernetes::openapi_feature(&args.k8s_version).ok_or_else(|| Error::InvalidInput {
             flag: "--k8s-version",
@@ -121,7 +142,58 @@ pub fn validate(args: InitArgs, dir: &Path, tree: &dyn Tree) -> Result<InitReque
         namespaced: args.namespaced,
         k8s_version: args.k8s_version.trim_start_matches('v').to_owned(),
         k8s_feature,
+        api_approved,
     })
+}
+
+/// Domains whose API groups Kubernetes reserves: CRDs in them need the
+/// `api-approved.kubernetes.io` annotation.
+const PROTECTED: &[&str] = &["k8s.io", "kubernetes.io"];
+
+/// The protected domain `domain` is, or is under.
+fn protected(domain: &str) -> Option<&'static str> {
+    PROTECTED
+        .iter()
+        .find(|p| domain == **p || domain.ends_with(&format!(".{p}")))
+        .copied()
+}
+
+/// `--api-approved`: required for a protected domain (a URL, or a value starting with
+/// `unapproved`, as the API server requires), refused for any other.
+fn check_api_approval(domain: &str, value: Option<String>) -> Result<Option<String>, Error> {
+    let invalid = |value: &str, rule: &str, fix: &str| Error::InvalidInput {
+        flag: "--api-approved",
+        value: value.to_owned(),
+        subject: "the api-approved.kubernetes.io annotation".into(),
+        rule: rule.into(),
+        fix: fix.into(),
+    };
+    match (protected(domain), value) {
+        (Some(protected), None) => Err(Error::ProtectedDomain {
+            domain: domain.to_owned(),
+            protected,
+        }),
+        (Some(_), Some(value)) => {
+            let url = ["https://", "http://"]
+                .iter()
+                .any(|scheme| value.len() > scheme.len() && value.starts_with(scheme));
+            if (url && !value.contains(char::is_whitespace)) || value.starts_with("unapproved") {
+                Ok(Some(value))
+            } else {
+                Err(invalid(
+                    &value,
+                    "the URL of the API review (https://github.com/kubernetes/...) or a value starting with \"unapproved\"",
+                    "pass e.g. --api-approved https://github.com/kubernetes/enhancements/pull/1111 or --api-approved \"unapproved, experimental-only\"",
+                ))
+            }
+        }
+        (None, Some(value)) => Err(invalid(
+            &value,
+            "given only for a domain under k8s.io or kubernetes.io (the API server refuses the annotation on other groups)",
+            "drop --api-approved",
+        )),
+        (None, None) => Ok(None),
+    }
 }
 
 fn check_project_name(name: &str, from_dir: bool) -> Result<(), Error> {
@@ -144,6 +216,15 @@ fn check_project_name(name: &str, from_dir: bool) -> Result<(), Error> {
     if RESERVED_NAMES.contains(&name) {
         return Err(invalid(format!(
             "a name Cargo accepts for a package ({name:?} is reserved by Rust)"
+        )));
+    }
+    let crate_name = naming::crate_name(name);
+    if let Some(dependency) = DEPENDENCIES
+        .iter()
+        .find(|d| naming::crate_name(d) == crate_name)
+    {
+        return Err(invalid(format!(
+            "a name apart from the crates the project depends on ({dependency}: its crate and the project's would both be `{crate_name}`)"
         )));
     }
     Ok(())

@@ -62,6 +62,51 @@ pub fn add_kube_argument(
     Some(source.splice(vec![splice]))
 }
 
+/// Removes the argument `key = <value>` from the `#[kube(...)]` attribute that says
+/// `kind = "<kind>"`: its whole line (and the `//` comment lines right above it) when it stands
+/// on a line of its own, else the argument and its comma. `None` when that attribute has no
+/// such argument (or no item of the file has the attribute).
+pub fn remove_kube_argument(source: &RustSource<'_>, kind: &str, key: &str) -> Option<String> {
+    let tokens = kube_attributes(&source.file().items)
+        .into_iter()
+        .find(|tokens| kind_argument(tokens, kind).is_some())?;
+    let at = tokens.windows(2).position(|window| {
+        matches!(window, [TokenTree::Ident(k), TokenTree::Punct(eq)] if k == key && eq.as_char() == '=')
+    })?;
+    let start = source.range(tokens[at].span()).start;
+    let mut end = source.range(tokens.get(at + 2)?.span()).end;
+    if let Some(TokenTree::Punct(comma)) = tokens.get(at + 3)
+        && comma.as_char() == ','
+    {
+        end = source.range(comma.span()).end;
+    }
+    let text = source.text();
+    let line = source.line_start(start);
+    let next_line = source.next_line(end);
+    let range = if text[line..start].trim().is_empty() && text[end..next_line].trim().is_empty() {
+        // The argument's own line, with the comment lines that explain it.
+        let mut first = line;
+        while first > 0 {
+            let above = source.line_start(first - 1);
+            if text[above..first].trim_start().starts_with("//") {
+                first = above;
+            } else {
+                break;
+            }
+        }
+        first..next_line
+    } else {
+        let end = text[end..]
+            .find(|c: char| c != ' ')
+            .map_or(end, |skip| end + skip);
+        start..end
+    };
+    Some(source.splice(vec![Splice {
+        range,
+        text: String::new(),
+    }]))
+}
+
 /// The arguments of every `#[kube(...)]` attribute on the file's items (inline modules too).
 fn kube_attributes(items: &[Item]) -> Vec<Vec<TokenTree>> {
     let mut out = Vec::new();
@@ -150,6 +195,27 @@ mod tests {
             .unwrap(),
             "#[kube(group = \"g\", kind = \"M\", storage = false)]\npub struct MSpec {}\n"
         );
+    }
+
+    #[test]
+    fn removes_the_line_and_its_comment_or_the_inline_argument() {
+        let remove = |text: &str| {
+            let source = RustSource::parse(Path::new("t.rs"), text).unwrap();
+            remove_kube_argument(&source, "M", "storage")
+        };
+        let own_line = "#[kube(\n    kind = \"M\",\n    // Why.\n    // More.\n    storage = false,\n    plural = \"ms\",\n)]\npub struct MSpec {}\n";
+        assert_eq!(
+            remove(own_line).unwrap(),
+            "#[kube(\n    kind = \"M\",\n    plural = \"ms\",\n)]\npub struct MSpec {}\n"
+        );
+        assert_eq!(
+            remove(
+                "#[kube(kind = \"M\", storage = false, version = \"v1\")]\npub struct MSpec {}\n"
+            )
+            .unwrap(),
+            "#[kube(kind = \"M\", version = \"v1\")]\npub struct MSpec {}\n"
+        );
+        assert_eq!(remove("#[kube(kind = \"M\")]\npub struct MSpec {}\n"), None);
     }
 
     #[test]

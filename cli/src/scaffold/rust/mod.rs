@@ -7,7 +7,7 @@ mod fields;
 mod imports;
 mod source;
 
-pub use attributes::{KubeArgument, add_kube_argument};
+pub use attributes::{KubeArgument, add_kube_argument, remove_kube_argument};
 pub use fields::struct_fields;
 pub use imports::merge_use;
 pub use source::{RustSource, Splice};

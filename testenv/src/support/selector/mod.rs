@@ -1,8 +1,10 @@
-//! Label and field selectors of list and watch requests.
+//! Label, field and shard selectors of list and watch requests.
 
 pub mod field;
 pub mod label;
 pub mod lexer;
+pub mod shard;
 
 pub use field::FieldSelector;
 pub use label::LabelSelector;
+pub use shard::ShardSelector;

@@ -1,0 +1,281 @@
+//! kubebuilder's tutorials, done with kubeforge: the finished projects under `examples/` are
+//! what the book's commands scaffold (plus the edits the book makes), they build and pass their
+//! tests, and the book (`docs/book/`) includes its code from them, so neither can drift.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use kubeforge_e2e::{
+    LINT_ARGS, LINT_WRAPPER, build_lock, cargo, kubeforge, share_lockfile, target_dir, tree_bytes,
+    workspace_root,
+};
+
+/// A copy of `examples/<name>` in a temporary directory, its kubeforge crates taken from this
+/// checkout, with the workspace's Cargo.lock.
+fn copy_example(name: &str, into: &Path) -> PathBuf {
+    let source = workspace_root().join("examples").join(name);
+    let dir = into.join(name);
+    for (path, bytes) in tree_bytes(&source) {
+        let target = dir.join(&path);
+        match bytes {
+            None => std::fs::create_dir_all(&target).unwrap(),
+            Some(bytes) => {
+                std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+                std::fs::write(&target, bytes).unwrap();
+            }
+        }
+    }
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let checkout = workspace_root().display().to_string();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        manifest.replace("path = \"../..", &format!("path = \"{checkout}")),
+    )
+    .unwrap();
+    share_lockfile(&dir);
+    dir
+}
+
+/// The text of a generated file, made comparable with the committed example: the copyright
+/// year and the checkout's path are the only things that differ between two scaffolds.
+fn comparable(text: &str) -> String {
+    let checkout = workspace_root().display().to_string();
+    let mut text = text.replace(&checkout, "../..");
+    if let Some(at) = text.find("Copyright ") {
+        let year = at + "Copyright ".len();
+        if text[year..].len() >= 4 && text[year..year + 4].chars().all(|c| c.is_ascii_digit()) {
+            text.replace_range(year..year + 4, "YEAR");
+        }
+    }
+    text
+}
+
+/// Every file of `scaffold` is in `example` as it is, except those the tutorial edits (listed,
+/// and present in the example) and those `make manifests` writes.
+fn assert_example_is_the_scaffold(scaffold: &Path, example: &Path, edited: &[&str]) {
+    for (path, bytes) in tree_bytes(scaffold) {
+        let Some(bytes) = bytes else { continue };
+        let name = path.to_string_lossy();
+        let theirs = std::fs::read(example.join(&path))
+            .unwrap_or_else(|e| panic!("examples/{}: {name}: {e}", example.display()));
+        // `make manifests` rewrites the role; `manifests --check` compares it.
+        if edited.contains(&name.as_ref()) || name == "config/rbac/role.yaml" {
+            continue;
+        }
+        assert_eq!(
+            comparable(&String::from_utf8_lossy(&theirs)),
+            comparable(&String::from_utf8_lossy(&bytes)),
+            "{name} of the example is not what the tutorial's commands scaffold"
+        );
+    }
+}
+
+/// A command run in the background; killed when dropped.
+struct Background(Child);
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `kubectl <args>` with `kubeconfig`; `None` when kubectl is not installed.
+fn kubectl(dir: &Path, kubeconfig: &Path, args: &[&str]) -> Option<String> {
+    let output = Command::new("kubectl")
+        .args(args)
+        .current_dir(dir)
+        .env("KUBECONFIG", kubeconfig)
+        .output()
+        .ok()?;
+    assert!(
+        output.status.success(),
+        "kubectl {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The Quick Start: `init`, `create api`, `make manifests`, `make test`, the manager run against
+/// `kubeforge dev-server` until it reconciles the sample, and the install manifest rendered
+/// with `kubectl kustomize`.
+#[test]
+fn quick_start_guestbook() {
+    let temp = tempfile::tempdir().unwrap();
+    let scaffold = temp.path().join("scaffold");
+    kubeforge(
+        &scaffold,
+        &[
+            "init",
+            "--domain",
+            "my.domain",
+            "--project-name",
+            "guestbook",
+        ],
+    );
+    kubeforge(
+        &scaffold,
+        &[
+            "create",
+            "api",
+            "--group",
+            "webapp",
+            "--version",
+            "v1",
+            "--kind",
+            "Guestbook",
+        ],
+    );
+    let example = workspace_root().join("examples/guestbook");
+    assert_example_is_the_scaffold(&scaffold, &example, &[]);
+
+    let dir = copy_example("guestbook", temp.path());
+    let _build = build_lock();
+    let test = cargo(&dir, &["test", "--", "--nocapture"]);
+    assert!(
+        test.stdout
+            .contains("test guestbook_sample_becomes_ready ... ok")
+    );
+    // The committed manifests are what the types generate.
+    cargo(&dir, &["run", "--quiet", "--", "manifests", "--check"]);
+
+    // The manager against `kubeforge dev-server`, with the sample applied by kubectl.
+    let kubeconfig = dir.join(".kubeforge/kubeconfig");
+    let cargo_bin = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    // The CLI builds as the workspace does (the lint variables stay), so it is not rebuilt.
+    let _server = Background(
+        Command::new(&cargo_bin)
+            .args(["run", "--quiet", "--manifest-path"])
+            .arg(workspace_root().join("Cargo.toml"))
+            .args([
+                "-p",
+                "kubeforge-cli",
+                "--bin",
+                "kubeforge",
+                "--",
+                "dev-server",
+            ])
+            .current_dir(&dir)
+            .env("CARGO_TARGET_DIR", target_dir())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while !kubeconfig.is_file() {
+        assert!(
+            Instant::now() < deadline,
+            "kubeforge dev-server wrote no kubeconfig"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    cargo(&dir, &["build", "--quiet"]);
+    let _manager = Background(
+        Command::new(target_dir().join("debug/guestbook"))
+            .args([
+                "--health-probe-bind-address",
+                "0",
+                "--metrics-bind-address",
+                "0",
+            ])
+            .current_dir(&dir)
+            .env("KUBECONFIG", &kubeconfig)
+            .env_remove(LINT_WRAPPER)
+            .env_remove(LINT_ARGS)
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    if kubectl(&dir, &kubeconfig, &["apply", "-k", "config/samples"]).is_some() {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let ready = kubectl(
+                &dir,
+                &kubeconfig,
+                &[
+                    "get",
+                    "guestbooks",
+                    "guestbook-sample",
+                    "-o",
+                    "jsonpath={.status.conditions[?(@.type==\"Ready\")].status}",
+                ],
+            )
+            .unwrap_or_default();
+            if ready == "True" {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the manager did not reconcile the sample"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        let rendered = kubectl(&dir, &kubeconfig, &["kustomize", "config/default"]).unwrap();
+        for needle in [
+            "name: guestbook-controller-manager",
+            "namespace: guestbook-system",
+            "name: guestbooks.webapp.my.domain",
+            "name: guestbook-manager-role",
+        ] {
+            assert!(rendered.contains(needle), "{needle} not in:\n{rendered}");
+        }
+    } else {
+        eprintln!(
+            "NOTE: kubectl is not installed: the sample was not applied to the running manager"
+        );
+    }
+}
+
+/// `{{#include path[:anchor|:from:to]}}` in every chapter of the book resolves: the file
+/// exists, its anchor is in it, its lines exist; and SUMMARY.md lists only chapters that exist.
+#[test]
+fn every_include_of_the_book_resolves() {
+    let book = workspace_root().join("docs/book");
+    assert!(book.join("book.toml").is_file());
+    let src = book.join("src");
+    let summary = std::fs::read_to_string(src.join("SUMMARY.md")).unwrap();
+    let mut chapters = Vec::new();
+    for link in summary.split("](").skip(1) {
+        let chapter = link.split(')').next().unwrap_or_default();
+        assert!(
+            src.join(chapter).is_file(),
+            "SUMMARY.md lists {chapter}, which is missing"
+        );
+        chapters.push(chapter.to_owned());
+    }
+    let mut includes = 0;
+    for chapter in &chapters {
+        let text = std::fs::read_to_string(src.join(chapter)).unwrap();
+        for include in text.split("{{#include ").skip(1) {
+            let spec = include.split("}}").next().unwrap_or_default().trim();
+            let mut parts = spec.splitn(2, ':');
+            let file = parts.next().unwrap_or_default();
+            let path = src.join(chapter).parent().unwrap().join(file);
+            let content = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{chapter} includes {file}: {e}"));
+            match parts.next() {
+                None => {}
+                Some(range) if range.starts_with(|c: char| c.is_ascii_digit()) => {
+                    let last = range.rsplit(':').next().unwrap_or_default();
+                    let last: usize = last.parse().unwrap_or(0);
+                    assert!(
+                        content.lines().count() >= last,
+                        "{chapter} includes lines {range} of {file}, which has fewer"
+                    );
+                }
+                Some(anchor) => {
+                    for marker in [format!("ANCHOR: {anchor}"), format!("ANCHOR_END: {anchor}")] {
+                        assert!(
+                            content.contains(&marker),
+                            "{chapter} includes {file}:{anchor}, which has no `{marker}`"
+                        );
+                    }
+                }
+            }
+            includes += 1;
+        }
+    }
+    assert!(includes >= 3, "the book includes only {includes} files");
+}
