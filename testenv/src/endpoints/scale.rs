@@ -108,8 +108,14 @@ fn write_scale(
     // the scale subresource's paths); a built-in kind's by the Scale's own validation.
     let checked_here = def.custom.is_none() || !replicas.is_i64();
     if checked_here && (!replicas.is_i64() || replicas.as_i64().is_some_and(|r| r < 0)) {
+        // The refusal names the Scale (autoscaling), whose validation refused it.
+        let mut scale_def = (**def).clone();
+        if def.custom.is_none() {
+            scale_def.group = "autoscaling".into();
+            scale_def.kind = "Scale".into();
+        }
         return Err(ApiError::invalid(
-            def,
+            &scale_def,
             name,
             vec![crate::support::status::Cause {
                 reason: "FieldValueInvalid".into(),

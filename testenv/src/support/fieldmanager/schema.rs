@@ -245,6 +245,15 @@ impl<'a> Node<'a> {
             })
     }
 
+    /// Whether the list here is one a built-in kind's zero value has (`containers`, a field
+    /// Go always serializes, as null): like a struct of the zero value, it is owned through
+    /// its items only.
+    pub fn builtin_zero_list(&self) -> bool {
+        matches!(self.crd, Crd::Builtin)
+            && !self.types.custom
+            && self.names.last().is_some_and(|n| n == "containers")
+    }
+
     /// Whether this position is a top-level field or a `metadata` field the field manager
     /// never tracks (apiVersion, kind, name, uid, resourceVersion, managedFields, ...).
     pub fn untracked(&self, name: &str) -> bool {

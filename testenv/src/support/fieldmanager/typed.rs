@@ -243,7 +243,12 @@ fn walk_compare(
                 }
                 path.pop();
             }
-            leaf_presence(l, r, path, out);
+            // Likewise a list the kind's zero value already has (as null).
+            let zero_list = path.iter().all(|pe| matches!(pe, PathElement::Field(_)))
+                && node.builtin_zero_list();
+            if !(zero_list && l.is_none()) {
+                leaf_presence(l, r, path, out);
+            }
         }
         _ => leaf(l, r, path, out),
     }
