@@ -110,9 +110,27 @@ pub const LINT_ARGS: &str = "CLIPPY_ARGS";
 /// fails.
 pub fn cargo(project: &Path, args: &[&str]) -> Ran {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    run(project, &cargo, args, &[])
+}
+
+/// Runs `make <args>` in `project` as a user runs the generated Makefile, with `vars` in its
+/// environment (`KUBEFORGE_TEST_CLUSTER=binaries`, ...); its recipes call the cargo running
+/// these tests (`CARGO`) with the shared target dir. Panics with the output when it fails.
+pub fn make(project: &Path, args: &[&str], vars: &[(&str, &str)]) -> Ran {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut vars: Vec<(&str, &str)> = vars.to_vec();
+    let cargo = cargo.to_string_lossy().into_owned();
+    vars.push(("CARGO", &cargo));
+    run(project, "make".as_ref(), args, &vars)
+}
+
+/// Runs `program <args>` in `project` with `vars` and the shared target dir, without the
+/// workspace's lint wrapper; panics with its output when it fails.
+fn run(project: &Path, program: &std::ffi::OsStr, args: &[&str], vars: &[(&str, &str)]) -> Ran {
     let started = Instant::now();
-    let output = Command::new(cargo)
+    let output = Command::new(program)
         .args(args)
+        .envs(vars.iter().copied())
         .current_dir(project)
         .env("CARGO_TARGET_DIR", target_dir())
         .env("CARGO_TERM_COLOR", "never")
@@ -120,7 +138,8 @@ pub fn cargo(project: &Path, args: &[&str]) -> Ran {
         .env_remove(LINT_WRAPPER)
         .env_remove(LINT_ARGS)
         .output()
-        .expect("cargo runs");
+        .unwrap_or_else(|e| panic!("{} runs: {e}", program.to_string_lossy()));
+    let shown = format!("{} {}", program.to_string_lossy(), args.join(" "));
     let ran = Ran {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -128,12 +147,43 @@ pub fn cargo(project: &Path, args: &[&str]) -> Ran {
     };
     assert!(
         output.status.success(),
-        "`cargo {}` failed in {}:\n--- stdout\n{}\n--- stderr\n{}",
-        args.join(" "),
+        "`{shown}` failed in {}:\n--- stdout\n{}\n--- stderr\n{}",
         project.display(),
         ran.stdout,
         ran.stderr
     );
-    eprintln!("`cargo {}` took {:.1?}", args.join(" "), ran.elapsed);
+    eprintln!("`{shown}` took {:.1?}", ran.elapsed);
     ran
+}
+
+/// The variable naming envtest's binaries (etcd, kube-apiserver, kube-controller-manager).
+pub const ASSETS_VAR: &str = "KUBEBUILDER_ASSETS";
+
+/// A directory of envtest's binaries for binaries mode: `KUBEBUILDER_ASSETS` when set, else
+/// the one `../shared/realk8s/assets.sh` (next to the checkout) prints when that script is
+/// there. `Err` says why there is none, for the skip message.
+pub fn envtest_assets() -> Result<String, String> {
+    if let Some(dir) = std::env::var_os(ASSETS_VAR).filter(|d| !d.is_empty()) {
+        return Ok(dir.to_string_lossy().into_owned());
+    }
+    let script = workspace_root().join("../shared/realk8s/assets.sh");
+    if !script.exists() {
+        return Err(format!(
+            "{ASSETS_VAR} is not set and {} does not exist: binaries mode needs envtest's etcd and \
+             kube-apiserver (for example {ASSETS_VAR}=$(setup-envtest use -p path))",
+            script.display()
+        ));
+    }
+    let output = Command::new(&script)
+        .output()
+        .map_err(|e| format!("{} did not run: {e}", script.display()))?;
+    let dir = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    if !output.status.success() || dir.is_empty() {
+        return Err(format!(
+            "{} failed: {}",
+            script.display(),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(dir)
 }

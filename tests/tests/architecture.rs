@@ -18,10 +18,18 @@ use module_graph::ModuleGraph;
 const MAX_LINES: usize = 700;
 
 /// The crates whose `src/` must be free of import loops here.
-const LOOP_CHECKED: &[&str] = &["cli", "derive", "runtime", "templates", "tests"];
+const LOOP_CHECKED: &[&str] = &["cli", "derive", "runtime", "schema", "templates", "tests"];
 
 /// The crates whose `src/` files must stay under [`MAX_LINES`].
-const SIZE_CHECKED: &[&str] = &["cli", "derive", "runtime", "templates", "testenv", "tests"];
+const SIZE_CHECKED: &[&str] = &[
+    "cli",
+    "derive",
+    "runtime",
+    "schema",
+    "templates",
+    "testenv",
+    "tests",
+];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

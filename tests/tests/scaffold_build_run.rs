@@ -1,5 +1,6 @@
 //! Scaffold operators with `kubeforge`, build them, and run their own generated tests against
-//! the embedded API server.
+//! the embedded API server (and, when `KUBEBUILDER_ASSETS` names envtest's binaries, against a
+//! private kube-apiserver: binaries mode).
 //!
 //! One single-group project (one namespaced API) and one multigroup, namespace-scoped project
 //! (a namespaced API, a cluster-scoped API, controllers for the built-in Deployment and
@@ -23,7 +24,10 @@ mod tutorials;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use kubeforge_e2e::{build_lock, cargo, kubeforge, share_lockfile, target_dir, workspace_root};
+use kubeforge_e2e::{
+    ASSETS_VAR, build_lock, cargo, envtest_assets, kubeforge, make, share_lockfile, target_dir,
+    workspace_root,
+};
 
 fn init(dir: &Path, name: &str, extra: &[&str]) {
     let mut args = vec!["init", "--domain", "example.com", "--project-name", name];
@@ -174,6 +178,57 @@ fn single_group_operator_builds_reconciles_and_writes_manifests() {
             assert_contains(&rendered, needle);
         }
     }
+}
+
+/// The generated controller test of a scaffolded operator, run as a user runs it against
+/// envtest's binaries (`make test KUBEFORGE_TEST_CLUSTER=binaries KUBEBUILDER_ASSETS=<dir>`):
+/// the same test, unchanged, against a private etcd and kube-apiserver. Runs when
+/// `KUBEBUILDER_ASSETS` is set or `../shared/realk8s` is next to the checkout.
+#[test]
+fn generated_tests_run_against_a_real_kube_apiserver_in_binaries_mode() {
+    let assets = match envtest_assets() {
+        Ok(assets) => assets,
+        Err(reason) => {
+            println!("SKIPPED: {reason}");
+            return;
+        }
+    };
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    // The project of the single-group test: the same dependencies, built once.
+    init(dir, "memcached-operator", &[]);
+    kubeforge(
+        dir,
+        &[
+            "create",
+            "api",
+            "--group",
+            "cache",
+            "--version",
+            "v1alpha1",
+            "--kind",
+            "Memcached",
+        ],
+    );
+    let _build = build_lock();
+    let test = make(
+        dir,
+        &["test"],
+        &[
+            ("KUBEFORGE_TEST_CLUSTER", "binaries"),
+            (ASSETS_VAR, &assets),
+            // libtest's --nocapture, through make: the test's own output shows the mode.
+            ("RUST_TEST_NOCAPTURE", "1"),
+        ],
+    );
+    assert_contains(&test.stdout, "API server: binaries");
+    assert_contains(&test.stdout, "test memcached_sample_becomes_ready ... ok");
+    assert_contains(&test.stdout, "reconciled Memcached memcached-sample");
+    // `make test` wrote the manifests first, as it does against the embedded server.
+    assert_contains(
+        &read(dir, "config/crd/bases/cache.example.com_memcacheds.yaml"),
+        "kind: CustomResourceDefinition",
+    );
 }
 
 #[test]

@@ -14,6 +14,8 @@
 
 //! Runs the Guestbook controller against the embedded API server: creates the sample
 //! (config/samples/webapp_v1_guestbook.yaml) and waits until the controller has converged it.
+//! `KUBEFORGE_TEST_CLUSTER=binaries KUBEBUILDER_ASSETS=<dir>` runs it against a private
+//! kube-apiserver instead, `KUBEFORGE_TEST_CLUSTER=existing` against your kubeconfig's cluster.
 
 use kubeforge::prelude::*;
 use kubeforge_testenv::TestEnv;
@@ -28,6 +30,7 @@ async fn guestbook_sample_becomes_ready() -> anyhow::Result<()> {
         .crd(<Guestbook as kube::CustomResourceExt>::crd())
         .start()
         .await?;
+    println!("API server: {}", env.mode_name());
     let mut manager = Manager::new(env.client(), ManagerOptions::default());
     ::guestbook::controllers::guestbook::add_to_manager(&mut manager);
     let shutdown = manager.shutdown_handle();

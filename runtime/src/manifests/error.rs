@@ -14,7 +14,7 @@ pub enum Error {
     #[error(transparent)]
     Scheme(#[from] SchemeError),
     /// A generated CRD is not a structural schema the API server would accept.
-    #[error("the CRD {crd} (version {version}) is not a structural schema:\n{}", .violations.iter().map(|v| format!("    {v}")).collect::<Vec<_>>().join("\n"))]
+    #[error("the CRD {crd} (version {version}) is not a structural schema:\n{}", .violations.iter().map(|v| format!("    {}", super::structural::describe(v))).collect::<Vec<_>>().join("\n"))]
     NotStructural {
         /// The CRD name.
         crd: String,

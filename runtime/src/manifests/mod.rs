@@ -97,7 +97,7 @@ pub fn schema_notes() -> Vec<String> {
 /// Checks every version of a CRD against the structural-schema rules.
 pub fn check_crd(crd: &CustomResourceDefinition) -> Result<(), Error> {
     let name = crd.metadata.name.clone().unwrap_or_default();
-    for v in &crd.spec.versions {
+    for (i, v) in crd.spec.versions.iter().enumerate() {
         let schema = v
             .schema
             .as_ref()
@@ -105,7 +105,8 @@ pub fn check_crd(crd: &CustomResourceDefinition) -> Result<(), Error> {
             .map_or(serde_json::Value::Null, |s| {
                 serde_json::to_value(s).expect("schemas serialize")
             });
-        let violations = structural::check(&schema);
+        let path = format!("spec.versions[{i}].schema.openAPIV3Schema");
+        let violations = structural::check_at(&schema, &path);
         if !violations.is_empty() {
             return Err(Error::NotStructural {
                 crd: name,

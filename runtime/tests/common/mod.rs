@@ -30,7 +30,8 @@ pub struct WidgetStatus {
     pub observed: Option<i32>,
 }
 
-/// An embedded API server with the Widget CRD installed.
+/// A test API server with the Widget CRD installed: the embedded one unless
+/// `KUBEFORGE_TEST_CLUSTER` selects another (`binaries`, `existing`).
 pub async fn env() -> TestEnv {
     use kube::CustomResourceExt;
     TestEnv::builder()
@@ -38,6 +39,19 @@ pub async fn env() -> TestEnv {
         .start()
         .await
         .expect("test API server starts")
+}
+
+/// The embedded API server with the Widget CRD installed, whatever `KUBEFORGE_TEST_CLUSTER`
+/// says: for tests that inject faults (lost events, outages, failing requests), which only the
+/// embedded server takes. The other tests run against the server the variable selects.
+pub async fn faulty_env() -> TestEnv {
+    use kube::CustomResourceExt;
+    TestEnv::builder()
+        .mode(kubeforge_testenv::Mode::Embedded)
+        .crd(Widget::crd())
+        .start()
+        .await
+        .expect("embedded test API server starts")
 }
 
 /// A widget named `name` of `size` in the env's namespace.

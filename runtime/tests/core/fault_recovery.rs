@@ -119,7 +119,7 @@ struct Running {
 
 impl Running {
     async fn new(requeue: Option<Duration>, live_read: bool) -> Running {
-        Self::new_in(env().await, requeue, live_read)
+        Self::new_in(faulty_env().await, requeue, live_read)
     }
 
     fn new_in(env: TestEnv, requeue: Option<Duration>, live_read: bool) -> Running {
@@ -390,7 +390,7 @@ async fn no_retry_client(env: &TestEnv) -> kube::Client {
 
 #[tokio::test]
 async fn rejected_writes_are_retried_by_the_error_policy() {
-    let env = env().await;
+    let env = faulty_env().await;
     let faults = env.faults().unwrap();
     let status_update = |name: &str| {
         Matcher::any()
@@ -480,7 +480,7 @@ async fn a_lost_event_is_healed_by_a_periodic_requeue_that_reads_live() {
 
 #[tokio::test]
 async fn a_list_that_keeps_failing_ends_start_up_with_the_servers_error() {
-    let env = env().await;
+    let env = faulty_env().await;
     let faults = env.faults().unwrap();
     faults.fail_next(
         Matcher::any().verb("list").resource("widgets"),
@@ -546,7 +546,7 @@ async fn every_change_survives_rounds_of_mixed_faults() {
 
 #[tokio::test]
 async fn a_reconcile_stuck_on_a_slow_server_times_out_and_is_retried() {
-    let env = env().await;
+    let env = faulty_env().await;
     let faults = env.faults().unwrap();
     let mut manager = Manager::new(env.client(), options());
     let ctx = Arc::new(Ctx::new(manager.client(), None, false));
@@ -582,7 +582,7 @@ async fn a_reconcile_stuck_on_a_slow_server_times_out_and_is_retried() {
 
 #[tokio::test]
 async fn a_write_whose_answer_was_lost_is_reconciled_idempotently() {
-    let env = env().await;
+    let env = faulty_env().await;
     env.faults().unwrap().fail_next(
         Matcher::any().verb("update").resource("widgets/status"),
         1,

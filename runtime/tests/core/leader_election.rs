@@ -88,7 +88,7 @@ async fn a_released_lease_is_taken_over_at_the_standbys_next_attempt() {
 
 #[tokio::test]
 async fn a_leader_that_cannot_renew_stops_before_its_lease_expires() {
-    let env = env().await;
+    let env = faulty_env().await;
     let faults = env.faults().unwrap();
     let (a, _, task_a) = candidate(&env, "renew", "a", false);
     leads(&a, Duration::from_secs(10)).await;

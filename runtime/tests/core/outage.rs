@@ -28,7 +28,7 @@ async fn reconcile(w: Arc<Widget>, seen: Arc<FirstSeen>) -> Result<Action, Recon
 
 #[tokio::test]
 async fn after_a_six_second_outage_a_new_object_is_reconciled_within_about_a_second() {
-    let env = env().await;
+    let env = faulty_env().await;
     let faults = env.faults().unwrap();
     let mut manager = Manager::new(env.client(), options());
     let seen = Arc::new(FirstSeen::default());

@@ -459,16 +459,7 @@ async fn every_shape_keeps_its_data_and_refusals_match_kube_apiserver() {
         &mut outcome,
     )
     .await;
-    let (cases, differing): (Vec<_>, Vec<_>) = shape_types::refusals::cases()
-        .into_iter()
-        .partition(|c| env.is_existing_cluster() || c.embedded_differs.is_none());
-    for case in &differing {
-        println!(
-            "embedded API server differs from kube-apiserver on `{}` (checked by the ignored test `refusals_where_the_embedded_server_differs`): it {}",
-            case.name,
-            case.embedded_differs.unwrap_or_default()
-        );
-    }
+    let cases = shape_types::refusals::cases();
     refusals(&env, cases, &mut outcome).await;
     println!("{}", table(&outcome));
     assert!(
@@ -481,32 +472,5 @@ async fn every_shape_keeps_its_data_and_refusals_match_kube_apiserver() {
             "embedded"
         },
         outcome.mismatches.join("\n  ")
-    );
-}
-
-/// The refusals on which the embedded API server does not answer like kube-apiserver yet (see
-/// `Refusal::embedded_differs`). Passes against a real server; against the embedded one it
-/// fails until testenv is fixed, and then its cases join the main test.
-#[tokio::test]
-#[ignore = "the embedded API server differs from kube-apiserver on these refusals (testenv to fix)"]
-async fn refusals_where_the_embedded_server_differs() {
-    let mut builder = TestEnv::builder();
-    for kind in KINDS {
-        builder = builder.crd(crd(kind));
-    }
-    let env = builder
-        .start()
-        .await
-        .unwrap_or_else(|e| panic!("the CRDs are accepted: {e}"));
-    let cases: Vec<Refusal> = shape_types::refusals::cases()
-        .into_iter()
-        .filter(|c| c.embedded_differs.is_some())
-        .collect();
-    let mut outcome = Outcome::default();
-    refusals(&env, cases, &mut outcome).await;
-    assert!(
-        outcome.mismatches.is_empty(),
-        "{}",
-        outcome.mismatches.join("\n")
     );
 }

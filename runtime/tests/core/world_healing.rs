@@ -121,7 +121,7 @@ async fn start(env: &TestEnv, resync: Option<Duration>) -> (Manager, Arc<Seen>) 
 
 #[tokio::test]
 async fn lost_watch_events_are_healed_within_one_resync_period() {
-    let env = env().await;
+    let env = faulty_env().await;
     let faults = env.faults().expect("embedded server");
     put(&env, "a", "1").await;
     put(&env, "b", "1").await;
@@ -179,7 +179,7 @@ async fn lost_watch_events_are_healed_within_one_resync_period() {
 
 #[tokio::test]
 async fn compacted_history_and_closed_watches_converge_through_the_cache_relist() {
-    let env = env().await;
+    let env = faulty_env().await;
     let faults = env.faults().expect("embedded server");
     put(&env, "a", "1").await;
     // No resync: the cache's own re-list after 410 Gone must carry the fix.
@@ -210,7 +210,7 @@ async fn compacted_history_and_closed_watches_converge_through_the_cache_relist(
 
 #[tokio::test]
 async fn a_failing_resync_keeps_the_world_and_heals_at_the_next_period() {
-    let env = env().await;
+    let env = faulty_env().await;
     let faults = env.faults().expect("embedded server");
     put(&env, "a", "1").await;
     let (manager, seen) = start(&env, Some(Duration::from_millis(300))).await;
@@ -241,7 +241,7 @@ async fn a_failing_resync_keeps_the_world_and_heals_at_the_next_period() {
 
 #[tokio::test]
 async fn the_world_shares_the_cache_watches_with_per_object_controllers() {
-    let env = env().await;
+    let env = faulty_env().await;
     let faults = env.faults().expect("embedded server");
     let (mut manager, seen) = start(&env, None).await;
     async fn noop(_: Arc<ConfigMap>, _: Arc<()>) -> Result<kubeforge::Action, ReconcileError> {

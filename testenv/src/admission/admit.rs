@@ -105,12 +105,16 @@ pub fn admit(
         if mutation_only {
             return Ok(warnings);
         }
-        let errors = match old {
-            Some(old) => schema::validate_update(object, old, openapi),
-            None => schema::validate(object, openapi),
-        };
+        let scale = def.scale.as_ref().map(|s| schema::ScalePaths {
+            spec_replicas: &s.spec_replicas_path,
+            status_replicas: &s.status_replicas_path,
+            label_selector: s.label_selector_path.as_deref(),
+        });
+        let errors = schema::validate_custom_resource(object, old, openapi, scale);
         if !errors.is_empty() {
-            return Err(invalid(def, &name_of(object), &errors));
+            let mut err = invalid(def, &name_of(object), &errors);
+            err.warnings = warnings;
+            return Err(err);
         }
         return Ok(warnings);
     }

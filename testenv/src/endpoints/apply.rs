@@ -18,6 +18,7 @@ use crate::support::fieldmanager::{
 };
 use crate::support::meta;
 use crate::support::request::{Reply, Req, Target};
+use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
 /// Refuses applied configurations the real server refuses: not an object, another
@@ -25,23 +26,25 @@ use crate::support::status::ApiError;
 fn check_config(target: &Target, config: &Value) -> Result<(), ApiError> {
     let def = &target.def;
     if !config.is_object() {
-        return Err(ApiError::bad_request(
-            "an apply patch must be a YAML or JSON object",
-        ));
-    }
-    let text = |k: &str| config.get(k).and_then(Value::as_str).unwrap_or_default();
-    if text("apiVersion") != def.api_version() {
+        let ty = match config {
+            Value::Array(_) => "array",
+            Value::String(_) => "string",
+            Value::Number(_) => "number",
+            Value::Bool(_) => "bool",
+            _ => "null",
+        };
         return Err(ApiError::bad_request(format!(
-            "Incorrect version specified in apply patch. Specified patch version: {}, expected: {}",
-            text("apiVersion"),
-            def.api_version()
+            "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {ty} into Go value of type map[string]interface {{}}"
         )));
     }
-    if text("kind") != def.kind {
+    let text = |k: &str| config.get(k).and_then(Value::as_str).unwrap_or_default();
+    if text("apiVersion") != def.api_version() || text("kind") != def.kind {
+        let (group, version) = text("apiVersion")
+            .rsplit_once('/')
+            .unwrap_or(("", text("apiVersion")));
         return Err(ApiError::bad_request(format!(
-            "Incorrect kind specified in apply patch. Specified patch kind: {}, expected: {}",
-            text("kind"),
-            def.kind
+            "invalid object type: {group}/{version}, Kind={}",
+            text("kind")
         )));
     }
     if config
@@ -61,8 +64,47 @@ fn check_config(target: &Target, config: &Value) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// The 500 the real server answers when an applied configuration cannot be typed with the
+/// kind's schema: `failed to create typed patch object (<ns>/<name>; <group>/<version>,
+/// Kind=<kind>): <what>`, naming the namespace and name the configuration itself carries.
+fn typed_patch_error(def: &ResourceDef, config: &Value, what: &str) -> ApiError {
+    ApiError::without_reason(
+        500,
+        format!(
+            "failed to create typed patch object ({}/{}; {}/{}, Kind={}): {what}",
+            meta::meta_str(config, "namespace").unwrap_or_default(),
+            meta::meta_str(config, "name").unwrap_or_default(),
+            def.group,
+            def.version,
+            def.kind
+        ),
+    )
+}
+
+/// The fields of the configuration a custom resource's schema does not declare: server-side
+/// apply refuses them whatever `fieldValidation` says.
+fn check_declared(def: &ResourceDef, config: &Value) -> Result<(), ApiError> {
+    let Some(schema) = def.custom.as_ref().and_then(|c| c.schema.as_ref()) else {
+        return Ok(());
+    };
+    let undeclared = crate::registry::schema::undeclared_fields(config, schema);
+    let lines: Vec<String> = undeclared
+        .iter()
+        .map(|p| format!("{p}: field not declared in schema"))
+        .collect();
+    match lines.as_slice() {
+        [] => Ok(()),
+        [one] => Err(typed_patch_error(def, config, one)),
+        many => Err(typed_patch_error(
+            def,
+            config,
+            &format!("errors:\n  {}", many.join("\n  ")),
+        )),
+    }
+}
+
 /// The 409 of an apply that would change fields other managers own.
-fn conflict_error(e: ApplyError, def: &crate::support::resource::ResourceDef) -> ApiError {
+fn conflict_error(e: ApplyError, def: &ResourceDef, config: &Value) -> ApiError {
     match e {
         ApplyError::Conflicts(conflicts) => ApiError {
             code: 409,
@@ -75,12 +117,9 @@ fn conflict_error(e: ApplyError, def: &crate::support::resource::ResourceDef) ->
                     "field": c.field(),
                 })).collect::<Vec<_>>(),
             }),
+            warnings: Vec::new(),
         },
-        ApplyError::Typed(t) => ApiError::bad_request(format!(
-            "failed to create typed patch object ({}, Kind={}): {t}",
-            def.api_version(),
-            def.kind
-        )),
+        ApplyError::Typed(t) => typed_patch_error(def, config, &t.to_string()),
     }
 }
 
@@ -95,6 +134,7 @@ pub fn merge_config(
 ) -> Result<(Value, ManagedFields), ApiError> {
     check_config(target, config)?;
     let def = &target.def;
+    check_declared(def, config)?;
     let request = ApplyRequest {
         owner: Owner {
             manager: req
@@ -123,7 +163,7 @@ pub fn merge_config(
         &request,
         &meta::now(),
     )
-    .map_err(|e| conflict_error(e, def))
+    .map_err(|e| conflict_error(e, def, config))
 }
 
 /// PATCH with an apply patch: creates the object when absent (201), otherwise merges the

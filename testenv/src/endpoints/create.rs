@@ -216,9 +216,6 @@ pub fn create_object_as(
     let ns = resolve_namespace(def, target_ns, &mut object)?;
     let name = prepare_create_meta(cluster, def, &mut object)?;
     check_namespace(cluster, def, &ns, &name)?;
-    if cluster.store.get(&def.storage_key, &ns, &name).is_some() {
-        return Err(ApiError::already_exists(def, &name));
-    }
     initial_status(def, &mut object);
     let now = meta::now();
     {
@@ -240,26 +237,44 @@ pub fn create_object_as(
     if is_service(def) {
         crate::registry::allocate::service(&cluster.store, &mut object, None);
     }
-    let is_crd = crd::is_crd(def);
-    if is_crd {
+    // A CRD is created with its initial status; the controllers then establish it.
+    let created_crd = crd::is_crd(def).then(|| {
+        let mut first = object.clone();
+        first["status"] = crd::initial_status(&object);
+        first
+    });
+    if created_crd.is_some() {
         crd::check_install(&cluster.registry, def, &name, &mut object, &now)?;
     }
-    managers_after(
+    // Validation comes first: an invalid object that also exists is a 422, not a 409.
+    if cluster.store.get(&def.storage_key, &ns, &name).is_some() {
+        return Err(ApiError::already_exists(def, &name));
+    }
+    let managers = managers_after(
         def,
         None,
         &object,
         sent_managed.as_ref(),
         Endpoint::Main,
         fields,
-    )
-    .write_to(&mut object);
+    );
+    managers.write_to(&mut object);
+    if let Some(mut first) = created_crd {
+        managers.write_to(&mut first);
+        if query.dry_run() {
+            return Ok((Arc::new(first), warnings));
+        }
+        let created = cluster.store.put(&def.storage_key, &ns, &name, first);
+        let established = cluster.store.put(&def.storage_key, &ns, &name, object);
+        crd::register(&mut cluster.registry, &established);
+        let controllers = cluster.controllers.clone();
+        controllers.created(cluster, def, &established, &ns);
+        return Ok((created, warnings));
+    }
     if query.dry_run() {
         return Ok((Arc::new(object), warnings));
     }
     let stored = cluster.store.put(&def.storage_key, &ns, &name, object);
-    if is_crd {
-        crd::register(&mut cluster.registry, &stored);
-    }
     let controllers = cluster.controllers.clone();
     controllers.created(cluster, def, &stored, &ns);
     Ok((stored, warnings))

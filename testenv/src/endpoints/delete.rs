@@ -58,11 +58,11 @@ pub fn delete_object(
     if let Some(uid) = &options.uid {
         let actual = meta::meta_str(&current, "uid").unwrap_or_default();
         if uid != actual {
-            return Err(ApiError::conflict_with(
+            return Err(precondition_failed(
                 def,
                 name,
                 &format!(
-                    "Precondition failed: UID in precondition: {uid}, UID in object meta: {actual}"
+                    "the UID in the precondition ({uid}) does not match the UID in record ({actual}). The object might have been deleted and then recreated"
                 ),
             ));
         }
@@ -70,11 +70,11 @@ pub fn delete_object(
     if let Some(rv) = &options.resource_version {
         let actual = meta::meta_str(&current, "resourceVersion").unwrap_or_default();
         if rv != actual {
-            return Err(ApiError::conflict_with(
+            return Err(precondition_failed(
                 def,
                 name,
                 &format!(
-                    "Precondition failed: ResourceVersion in precondition: {rv}, ResourceVersion in object meta: {actual}"
+                    "the ResourceVersion in the precondition ({rv}) does not match the ResourceVersion in record ({actual}). The object might have been modified"
                 ),
             ));
         }
@@ -297,4 +297,18 @@ pub fn delete_collection(api: &Arc<Api>, req: &Req, target: &Target) -> Result<R
             "items": items,
         }),
     ))
+}
+
+/// The 409 of a deletion whose preconditions do not hold: the real server names the kind.
+fn precondition_failed(def: &ResourceDef, name: &str, why: &str) -> ApiError {
+    ApiError {
+        code: 409,
+        reason: "Conflict",
+        message: format!(
+            "Operation cannot be fulfilled on {} {name:?}: {why}",
+            def.kind
+        ),
+        details: serde_json::json!({"name": name, "group": def.group, "kind": def.kind}),
+        warnings: Vec::new(),
+    }
 }

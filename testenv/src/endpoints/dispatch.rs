@@ -35,10 +35,9 @@ pub(crate) async fn handle_object(
         return if req.method == Method::POST && target.name.is_none() {
             review::create(&api.options.policy, req, &target)
         } else {
-            Err(ApiError::method_not_allowed(format!(
-                "the server does not allow this method on the requested resource ({})",
-                target.def.qualified()
-            )))
+            Err(ApiError::method_not_allowed(
+                "the server does not allow this method on the requested resource",
+            ))
         };
     }
     let plan = if chain::may_apply(req, &target) {
@@ -87,9 +86,8 @@ pub fn dispatch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, Api
         (&Method::PATCH, Some(_), _) => patch::patch(api, req, &target),
         (&Method::DELETE, Some(_), None) => delete::delete(api, req, &target),
         (&Method::DELETE, None, None) => delete::delete_collection(api, req, &target),
-        _ => Err(ApiError::method_not_allowed(format!(
-            "the server does not allow this method on the requested resource ({})",
-            target.def.qualified()
-        ))),
+        _ => Err(ApiError::method_not_allowed(
+            "the server does not allow this method on the requested resource",
+        )),
     }
 }

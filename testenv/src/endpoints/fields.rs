@@ -48,6 +48,7 @@ fn subresource_of(endpoint: Endpoint) -> &'static str {
         Endpoint::Main => "",
         Endpoint::Status => "status",
         Endpoint::Finalize => "finalize",
+        Endpoint::Scale => "scale",
     }
 }
 
@@ -83,6 +84,12 @@ pub fn managers_after(
         Some(old) => ManagedFields::of_object(old).unwrap_or_default(),
         None => ManagedFields::for_update(sent, &empty),
     };
+    // An update of an object without managers does not start tracking them (the real
+    // server's rule for objects written before field management, and after a reset with
+    // `[]` or `[{}]`); a create always does, and so does the next apply.
+    if old.is_some() && base.entries.is_empty() {
+        return base;
+    }
     fieldmanager::update(
         Types::of(def),
         Some(old.unwrap_or(&empty)),

@@ -34,6 +34,7 @@ pub fn options_invalid(kind: &str, causes: Vec<Cause>) -> ApiError {
             "kind": kind,
             "causes": causes.iter().map(|c| json!({"reason": c.reason, "message": c.message, "field": c.field})).collect::<Vec<_>>(),
         }),
+        warnings: Vec::new(),
     }
 }
 
@@ -57,10 +58,32 @@ fn field_manager_causes(query: &Query) -> Vec<Cause> {
             field: "fieldManager".into(),
         });
     }
+    if let Some(dry) = query.get("dryRun").filter(|d| !d.is_empty() && *d != "All") {
+        causes.push(Cause {
+            reason: "FieldValueNotSupported".into(),
+            message: format!("Unsupported value: [{dry:?}]: supported values: \"All\""),
+            field: "dryRun".into(),
+        });
+    }
+    causes.extend(field_validation_cause(query));
     causes
 }
 
-/// Checks `fieldManager` of a create (`CreateOptions`) or update (`UpdateOptions`).
+/// `fieldValidation` must be empty, `Ignore`, `Strict` or `Warn`.
+fn field_validation_cause(query: &Query) -> Option<Cause> {
+    let value = query.get("fieldValidation")?;
+    (!matches!(value, "" | "Ignore" | "Strict" | "Warn")).then(|| Cause {
+        reason: "FieldValueNotSupported".into(),
+        message: format!(
+            "Unsupported value: {}: supported values: \"\", \"Ignore\", \"Strict\", \"Warn\"",
+            crate::registry::schema::go_quote(value)
+        ),
+        field: "fieldValidation".into(),
+    })
+}
+
+/// Checks `fieldManager` and `fieldValidation` of a create (`CreateOptions`) or update
+/// (`UpdateOptions`).
 pub fn validate_write_options(options_kind: &str, query: &Query) -> Result<(), ApiError> {
     let causes = field_manager_causes(query);
     if causes.is_empty() {

@@ -31,8 +31,38 @@ impl PatchType {
             "application/json-patch+json" => Ok(PatchType::Json),
             "application/strategic-merge-patch+json" => Ok(PatchType::Strategic),
             "application/apply-patch+yaml" | "application/apply-patch+cbor" => Ok(PatchType::Apply),
-            other => Err(ApiError::unsupported_media_type(other)),
+            _ => Err(ApiError {
+                code: 415,
+                reason: "UnsupportedMediaType",
+                message: "415: Unsupported Media Type".into(),
+                details: serde_json::json!({}),
+                warnings: Vec::new(),
+            }),
         }
+    }
+}
+
+/// Go's name for the JSON type of `v` in decoding errors.
+fn go_json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+        Value::String(_) => "string",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "bool",
+        Value::Null => "null",
+    }
+}
+
+/// The 422 the real server answers when a JSON patch cannot be applied (a failed `test`, a
+/// missing path, an unknown operation): no details of why.
+fn json_patch_rejected() -> ApiError {
+    ApiError {
+        code: 422,
+        reason: "Invalid",
+        message: "the server rejected our request due to an error in our request".into(),
+        details: serde_json::json!({}),
+        warnings: Vec::new(),
     }
 }
 
@@ -64,32 +94,23 @@ pub fn apply_patch(
     match kind {
         PatchType::Merge => {
             if !patch_doc.is_object() {
-                return Err(ApiError::bad_request(
-                    "a JSON merge patch must be a JSON object",
-                ));
+                return Err(ApiError::bad_request(format!(
+                    "error decoding patch: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                    go_json_type(patch_doc)
+                )));
             }
             patch::merge_patch(current, patch_doc);
             Ok(())
         }
-        PatchType::Json => patch::json_patch(current, patch_doc).map_err(|e| {
-            let name = meta::meta_str(current, "name")
-                .unwrap_or_default()
-                .to_string();
-            match e {
-                patch::PatchError::Malformed(m) => {
-                    ApiError::bad_request(format!("the JSON patch is malformed: {m}"))
-                }
-                other => ApiError::invalid(
-                    def,
-                    &name,
-                    vec![Cause {
-                        reason: "FieldValueInvalid".into(),
-                        message: other.to_string(),
-                        field: String::new(),
-                    }],
-                ),
+        PatchType::Json => {
+            if !patch_doc.is_array() {
+                return Err(ApiError::bad_request(format!(
+                    "error decoding patch: json: cannot unmarshal {} into Go value of type []handlers.jsonPatchOp",
+                    go_json_type(patch_doc)
+                )));
             }
-        }),
+            patch::json_patch(current, patch_doc).map_err(|_| json_patch_rejected())
+        }
         PatchType::Strategic => {
             if def.custom.is_some() {
                 return Err(ApiError::unsupported_media_type(

@@ -33,14 +33,20 @@ impl Filter {
     /// Parses the selectors, refusing fields the resource does not support.
     pub fn from_query(def: &ResourceDef, query: &Query) -> Result<Self, ApiError> {
         let labels = LabelSelector::parse(query.get("labelSelector").unwrap_or_default())
-            .map_err(|e| ApiError::bad_request(format!("unable to parse requirement: {e}")))?;
+            .map_err(ApiError::bad_request)?;
         let fields = FieldSelector::parse(query.get("fieldSelector").unwrap_or_default())
             .map_err(ApiError::bad_request)?;
         for field in fields.fields() {
             if !field_supported(def, field) {
-                return Err(ApiError::bad_request(format!(
-                    "field label not supported: {field}"
-                )));
+                // Kinds without field selectors of their own answer with the generic words.
+                let generic = def.custom.is_none() && own_field_selectors(def).is_empty();
+                return Err(ApiError::bad_request(if generic {
+                    format!(
+                        "{field:?} is not a known field selector: only \"metadata.name\", \"metadata.namespace\""
+                    )
+                } else {
+                    format!("field label not supported: {field}")
+                }));
             }
         }
         Ok(Filter {
@@ -83,7 +89,13 @@ fn field_supported(def: &ResourceDef, field: &str) -> bool {
             .iter()
             .any(|p| p.trim_start_matches('.') == field);
     }
-    let allowed: &[&str] = match (def.group.as_str(), def.plural.as_str()) {
+    own_field_selectors(def).contains(&field)
+}
+
+/// The field selectors a built-in kind supports besides `metadata.name` and
+/// `metadata.namespace`.
+fn own_field_selectors(def: &ResourceDef) -> &'static [&'static str] {
+    match (def.group.as_str(), def.plural.as_str()) {
         ("", "pods") => &[
             "spec.nodeName",
             "spec.restartPolicy",
@@ -113,8 +125,7 @@ fn field_supported(def: &ResourceDef, field: &str) -> bool {
         ("apps", "replicasets") => &["status.replicas"],
         ("batch", "jobs") => &["status.successful"],
         _ => &[],
-    };
-    allowed.contains(&field)
+    }
 }
 
 /// GET of one object (or its status).
@@ -184,16 +195,33 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
             "specifying resource version is not allowed when using continue",
         ));
     }
+    let list_options_forbidden = |message: String| {
+        super::options::options_invalid(
+            "ListOptions",
+            vec![crate::support::status::Cause {
+                reason: "FieldValueForbidden".into(),
+                message: format!("Forbidden: {message}"),
+                field: "resourceVersionMatch".into(),
+            }],
+        )
+    };
     if rv_match.is_some() && rv_param.is_none() {
-        return Err(ApiError::bad_request(
-            "resourceVersionMatch is forbidden unless resourceVersion is provided",
+        return Err(list_options_forbidden(
+            "resourceVersionMatch is forbidden unless resourceVersion is provided".into(),
+        ));
+    }
+    if rv_match == Some("Exact") && rv_param == Some("0") {
+        return Err(list_options_forbidden(
+            "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"".into(),
         ));
     }
     let cluster = api.lock();
     let current = cluster.store.resource_version();
     let parse_rv = |s: &str| {
         s.parse::<u64>().map_err(|_| {
-            ApiError::bad_request(format!("invalid resource version {s:?}: not a number"))
+            ApiError::bad_request(format!(
+                "invalid resource version: resourceVersion: Invalid value: {s:?}: strconv.ParseUint: parsing {s:?}: invalid syntax"
+            ))
         })
     };
     let (snapshot_rv, start_after) = match (continue_token, rv_param, rv_match) {
@@ -239,9 +267,11 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
             .map(|k| (k.0, format!("{}\u{0}", k.1)))
             .unwrap_or_default()..,
     ) {
-        if target.namespace.as_ref().is_some_and(|t| t != ns) || !filter.matches(obj) {
+        if target.namespace.as_ref().is_some_and(|t| t != ns) {
             continue;
         }
+        // A full page gets a continue token when any object follows it, matching the
+        // selectors or not, as the real server (which reads on in key order) does.
         if limit > 0 && items.len() as i64 >= limit {
             if next.is_none() {
                 let last = items.last().map(|o: &Value| {
@@ -263,8 +293,20 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
             remaining += 1;
             continue;
         }
+        if !filter.matches(obj) {
+            continue;
+        }
         let _ = (ns, name);
-        items.push(as_version(def, obj));
+        let mut item = as_version(def, obj);
+        // Typed lists of built-in kinds carry no apiVersion and kind on their items.
+        if def.custom.is_none()
+            && !table::wants_table(&req.accept)
+            && let Some(m) = item.as_object_mut()
+        {
+            m.remove("apiVersion");
+            m.remove("kind");
+        }
+        items.push(item);
     }
     let mut metadata = json!({"resourceVersion": snapshot_rv.to_string()});
     if let Some(token) = next {
@@ -275,6 +317,10 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
         {
             metadata["remainingItemCount"] = json!(remaining);
         }
+    } else if def.custom.is_some() && !table::wants_table(&req.accept) {
+        // Custom resource lists are unstructured on the real server: an empty continue
+        // token is written out.
+        metadata["continue"] = json!("");
     }
     if let Some((selector, _)) = &filter.shard {
         // The list is a sharded subset: say which selector produced it (ListMeta.shardInfo).

@@ -104,9 +104,18 @@ fn write_scale(
         .get(&def.storage_key, ns, name)
         .ok_or_else(|| ApiError::not_found(def, name))?;
     let replicas = scale["spec"]["replicas"].clone();
-    if !replicas.is_i64() || replicas.as_i64().is_some_and(|r| r < 0) {
+    // A custom resource's replicas are checked with the resource itself (its schema and
+    // the scale subresource's paths); a built-in kind's by the Scale's own validation.
+    let checked_here = def.custom.is_none() || !replicas.is_i64();
+    if checked_here && (!replicas.is_i64() || replicas.as_i64().is_some_and(|r| r < 0)) {
+        // The refusal names the Scale (autoscaling), whose validation refused it.
+        let mut scale_def = (**def).clone();
+        if def.custom.is_none() {
+            scale_def.group = "autoscaling".into();
+            scale_def.kind = "Scale".into();
+        }
         return Err(ApiError::invalid(
-            def,
+            &scale_def,
             name,
             vec![crate::support::status::Cause {
                 reason: "FieldValueInvalid".into(),
@@ -125,7 +134,7 @@ fn write_scale(
         .expect("scale subresource checked by the router");
     set_path(&mut updated, &spec.spec_replicas_path, replicas);
     let (stored, _) =
-        update::update_object(cluster, def, ns, name, updated, Endpoint::Main, &req.query)?;
+        update::update_object(cluster, def, ns, name, updated, Endpoint::Scale, &req.query)?;
     Ok(Reply::json(200, scale_of(def, &stored)))
 }
 

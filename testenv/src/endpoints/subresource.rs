@@ -12,6 +12,8 @@ pub enum Endpoint {
     Status,
     /// `/finalize` of a namespace: only `spec.finalizers` changes are kept.
     Finalize,
+    /// `/scale`: the replicas the Scale object set, recorded as the `scale` subresource.
+    Scale,
 }
 
 /// The update endpoint a request addresses.

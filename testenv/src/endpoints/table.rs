@@ -193,22 +193,36 @@ fn data_count(o: &Value) -> Value {
     )
 }
 
+/// The description of the Name column: ObjectMeta's documentation of `name`.
+const NAME_DESCRIPTION: &str = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";
+
+/// A custom resource's column description when the CRD gives none.
+fn column_description(json_path: &str) -> String {
+    format!("Custom resource definition column (in JSONPath format): {json_path}")
+}
+
 fn columns(def: &ResourceDef) -> Vec<Column> {
     let mut cols = vec![Column {
-        description: "Name must be unique within a namespace.".into(),
+        description: NAME_DESCRIPTION.into(),
         ..col("Name", "string", Some(".metadata.name"))
     }];
     let age_col = || col("Age", "date", Some(".metadata.creationTimestamp"));
     if let Some(custom) = &def.custom {
         if custom.printer_columns.is_empty() {
-            cols.push(age_col());
+            cols.push(Column {
+                description: column_description(".metadata.creationTimestamp"),
+                ..age_col()
+            });
         }
         for pc in &custom.printer_columns {
+            let json_path = pc["jsonPath"].as_str().unwrap_or_default();
             cols.push(Column {
                 name: pc["name"].as_str().unwrap_or_default().into(),
                 type_: pc["type"].as_str().unwrap_or("string").into(),
                 format: pc["format"].as_str().unwrap_or_default().into(),
-                description: pc["description"].as_str().unwrap_or_default().into(),
+                description: pc["description"]
+                    .as_str()
+                    .map_or_else(|| column_description(json_path), str::to_string),
                 priority: pc["priority"].as_i64().unwrap_or(0),
                 path: pc["jsonPath"].as_str().map(str::to_string),
                 compute: None,

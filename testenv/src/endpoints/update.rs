@@ -93,21 +93,12 @@ pub fn update_object_as(
     match meta::meta_str(&new, "resourceVersion").filter(|s| !s.is_empty()) {
         Some(rv) if rv != current_rv => return Err(ApiError::conflict(def, name)),
         Some(_) => {}
-        None if def.allow_unconditional_update || endpoint != Endpoint::Main => {}
-        None => {
-            return Err(ApiError::invalid(
-                def,
-                name,
-                vec![Cause {
-                    reason: "FieldValueInvalid".into(),
-                    message: "Invalid value: 0x0: must be specified for an update".into(),
-                    field: "metadata.resourceVersion".into(),
-                }],
-            ));
-        }
+        None if def.allow_unconditional_update
+            || matches!(endpoint, Endpoint::Finalize | Endpoint::Scale) => {}
+        None => return Err(resource_version_required(def, name)),
     }
     match endpoint {
-        Endpoint::Main => {
+        Endpoint::Main | Endpoint::Scale => {
             if def.status_subresource {
                 match old.get("status") {
                     Some(s) => new["status"] = s.clone(),
@@ -256,6 +247,32 @@ pub fn update_object_as(
         crd::register(&mut cluster.registry, &stored);
     }
     Ok((stored, warnings))
+}
+
+/// The 422 of an update without resourceVersion where the kind needs one (custom
+/// resources, also through `/status`): the real server names the resource, not the kind.
+fn resource_version_required(def: &ResourceDef, name: &str) -> ApiError {
+    let qualified = if def.group.is_empty() {
+        def.plural.clone()
+    } else {
+        format!("{}.{}", def.plural, def.group)
+    };
+    let cause = Cause {
+        reason: "FieldValueInvalid".into(),
+        message: "Invalid value: 0: must be specified for an update".into(),
+        field: "metadata.resourceVersion".into(),
+    };
+    ApiError {
+        code: 422,
+        reason: "Invalid",
+        message: format!(
+            "{qualified} {name:?} is invalid: {}: {}",
+            cause.field, cause.message
+        ),
+        details: json!({"name": name, "group": def.group, "kind": def.plural,
+            "causes": [{"reason": cause.reason, "message": cause.message, "field": cause.field}]}),
+        warnings: Vec::new(),
+    }
 }
 
 /// PUT on an object or its status.

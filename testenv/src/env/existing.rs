@@ -152,15 +152,22 @@ async fn install_crd(api: &Api<DynamicObject>, crd: &Value, user_key: &str) -> R
             message: e.to_string(),
         })?;
         let mark = json!({"metadata": {"annotations": {user_key: ""}}});
-        api.patch(&name, &PatchParams::default(), &Patch::Merge(&mark))
+        match api
+            .patch(&name, &PatchParams::default(), &Patch::Merge(&mark))
             .await
-            .map_err(cluster_err)?;
+        {
+            Ok(_) => {}
+            // The last user's delete finished between our apply and our mark: start again.
+            Err(kube::Error::Api(s)) if s.code == 404 => continue,
+            Err(e) => return Err(cluster_err(e)),
+        }
         loop {
-            let current = api.get(&name).await.map_err(cluster_err)?;
-            if current.metadata.deletion_timestamp.is_some() {
-                // The last user deleted it between our apply and our mark: start again.
-                break;
-            }
+            let current = match api.get_opt(&name).await.map_err(cluster_err)? {
+                Some(current) if current.metadata.deletion_timestamp.is_none() => current,
+                // The last user deleted it between our apply and our mark (or it is gone
+                // already): start again.
+                _ => break,
+            };
             if established(&current) {
                 return Ok(());
             }

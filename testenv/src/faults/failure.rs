@@ -158,6 +158,7 @@ impl Failure {
             reason,
             message,
             details,
+            warnings: Vec::new(),
         }
     }
 }

@@ -163,6 +163,21 @@ pub fn establish(crd: &mut Value, now: &str) {
     });
 }
 
+/// The status a CRD is created with, before the apiextensions controllers accept its names
+/// and establish it (the real server answers a create with it): no accepted names, no
+/// conditions, the storage version stored.
+pub fn initial_status(crd: &Value) -> Value {
+    let stored: Vec<Value> = storage_version(crd)
+        .map(Value::String)
+        .into_iter()
+        .collect();
+    serde_json::json!({
+        "acceptedNames": {"kind": "", "plural": ""},
+        "conditions": null,
+        "storedVersions": stored,
+    })
+}
+
 /// Whether `def` is the CustomResourceDefinition resource itself.
 pub fn is_crd(def: &ResourceDef) -> bool {
     def.group == "apiextensions.k8s.io" && def.plural == "customresourcedefinitions"

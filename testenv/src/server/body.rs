@@ -53,6 +53,14 @@ fn quote_warning(w: &str) -> String {
     format!("299 - \"{}\"", w.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
+fn content_type_is_text(builder: &http::response::Builder) -> bool {
+    builder
+        .headers_ref()
+        .and_then(|h| h.get(http::header::CONTENT_TYPE))
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/plain"))
+}
+
 /// Turns a handler's reply into an HTTP response.
 pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
     match reply {
@@ -77,7 +85,13 @@ pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
             {
                 builder = builder.header(http::header::RETRY_AFTER, secs.to_string());
             }
-            let bytes = Bytes::from(serde_json::to_vec(&body).unwrap_or_default());
+            let bytes = match &body {
+                // Plain text answers (the mux's `404 page not found`) go out as they are.
+                serde_json::Value::String(text) if content_type_is_text(&builder) => {
+                    Bytes::from(text.clone())
+                }
+                _ => Bytes::from(serde_json::to_vec(&body).unwrap_or_default()),
+            };
             builder
                 .body(ResponseBody::Full(Some(bytes)))
                 .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)))

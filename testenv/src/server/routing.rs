@@ -17,11 +17,35 @@ pub async fn handle(api: &Arc<Api>, req: Req) -> Reply {
         parse(&req.path, &cluster.registry)
     };
     match route {
+        Err(_) if !under_served_group_version(api, &req.path) => not_found_page(),
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
         Ok(Route::Object(target)) => crate::endpoints::versioned::serve(api, &req, target)
             .await
             .into(),
         Ok(other) => crate::discovery::serve(api, &req, other),
+    }
+}
+
+/// Whether `path` is under a group version the server serves: an unknown resource there is
+/// a JSON `Status`; anything else is the plain `404 page not found` of the real server's
+/// mux.
+fn under_served_group_version(api: &Arc<Api>, path: &str) -> bool {
+    let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let registry = &api.lock().registry;
+    match segs.as_slice() {
+        ["api", v, _, ..] => registry.serves_group_version("", v),
+        ["apis", g, v, _, ..] => registry.serves_group_version(g, v),
+        _ => false,
+    }
+}
+
+/// The real server's answer to a path nothing serves.
+fn not_found_page() -> Reply {
+    Reply::Json {
+        code: 404,
+        body: serde_json::Value::String("404 page not found\n".into()),
+        content_type: "text/plain; charset=utf-8".into(),
+        warnings: Vec::new(),
     }
 }
 

@@ -207,6 +207,12 @@ fn is_name_part(s: &str) -> bool {
         && b[b.len() - 1].is_ascii_alphanumeric()
 }
 
+/// Problems with a label key (a qualified name), as apimachinery words them; empty when
+/// the key is valid.
+pub fn label_key_errors(key: &str) -> Vec<String> {
+    qualified_name_errors(key)
+}
+
 /// Problems with a qualified name (`[prefix/]name`), as apimachinery words them.
 fn qualified_name_errors(key: &str) -> Vec<String> {
     let (prefix, name) = match key.split_once('/') {

@@ -111,7 +111,12 @@ impl Reply {
 
     /// An error reply (a `Status` object).
     pub fn error(e: ApiError) -> Self {
-        Reply::json(e.code, e.to_status())
+        Reply::Json {
+            code: e.code,
+            body: e.to_status(),
+            content_type: "application/json".into(),
+            warnings: e.warnings,
+        }
     }
 }
 

@@ -26,6 +26,9 @@ pub struct ApiError {
     pub message: String,
     /// `details` object (name, group, kind, causes, ...), or null.
     pub details: Value,
+    /// `Warning` headers the request earned before it failed (the real server sends them
+    /// with the error).
+    pub warnings: Vec<String>,
 }
 
 impl std::fmt::Display for ApiError {
@@ -47,6 +50,7 @@ impl ApiError {
             reason,
             message: message.into(),
             details: Value::Null,
+            warnings: Vec::new(),
         }
     }
 
@@ -68,7 +72,8 @@ impl ApiError {
             "NotFound",
             "the server could not find the requested resource",
         );
-        e.details = json!({"causes": [{"reason": "UnexpectedServerResponse", "message": format!("404 page not found: {path}")}]});
+        e.details = json!({});
+        let _ = path;
         e
     }
 
@@ -177,7 +182,9 @@ impl ApiError {
 
     /// 405 MethodNotAllowed.
     pub fn method_not_allowed(message: impl Into<String>) -> Self {
-        Self::new(405, "MethodNotAllowed", message)
+        let mut e = Self::new(405, "MethodNotAllowed", message);
+        e.details = json!({});
+        e
     }
 
     /// 410 Expired: a resourceVersion or continue token older than the retained history.
@@ -201,7 +208,7 @@ impl ApiError {
         let mut e = Self::new(
             504,
             "Timeout",
-            format!("Too large resource version: {requested}, current: {current}"),
+            format!("Timeout: Too large resource version: {requested}, current: {current}"),
         );
         e.details = json!({"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}], "retryAfterSeconds": 1});
         e
@@ -212,14 +219,25 @@ impl ApiError {
         Self::new(500, "InternalError", message)
     }
 
+    /// A failure the real server answers with a bare code and no reason (the `Status` has
+    /// no `reason` field), such as a 500 when an apply patch does not fit the schema.
+    pub fn without_reason(code: u16, message: impl Into<String>) -> Self {
+        Self::new(code, "", message)
+    }
+
     /// The `Status` object for this error.
     pub fn to_status(&self) -> Value {
         let mut status = json!({
             "kind": "Status", "apiVersion": "v1", "metadata": {},
             "status": "Failure", "message": self.message, "reason": self.reason, "code": self.code,
         });
+        if self.reason.is_empty()
+            && let Some(map) = status.as_object_mut()
+        {
+            map.remove("reason");
+        }
         if !self.details.is_null() {
-            status["details"] = self.details.clone();
+            status["details"] = omit_empty(self.details.clone());
         }
         status
     }
@@ -229,6 +247,19 @@ impl ApiError {
 pub fn success(def: &ResourceDef, name: &str, uid: &str) -> Value {
     json!({
         "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
-        "details": {"name": name, "group": def.group, "kind": def.plural, "uid": uid},
+        "details": omit_empty(json!({"name": name, "group": def.group, "kind": def.plural, "uid": uid})),
     })
+}
+
+/// `details` without its empty fields: the real `StatusDetails` omits an empty name, group,
+/// kind, uid and causes (the core group is no `"group": ""`).
+fn omit_empty(mut details: Value) -> Value {
+    if let Some(map) = details.as_object_mut() {
+        map.retain(|_, v| match v {
+            Value::String(s) => !s.is_empty(),
+            Value::Array(a) => !a.is_empty(),
+            _ => true,
+        });
+    }
+    details
 }

@@ -578,24 +578,85 @@ async fn updates_keep_managed_fields_sent_in_the_body() {
     let got = managed(&renamed.metadata);
     assert!(entry(&got, "renamed", "Apply").is_some(), "{got:?}");
     assert!(entry(&got, "m", "Apply").is_none(), "{got:?}");
-    // An empty list leaves them unchanged; `[{}]` clears them.
+    // An empty list clears them, and so does `[{}]`.
     let mut empty = renamed.clone();
     empty.metadata.managed_fields = Some(vec![]);
-    let unchanged = cms
+    let emptied = cms
         .replace("keep", &PostParams::default(), &empty)
         .await
         .unwrap();
-    assert_eq!(managed(&unchanged.metadata), got);
-    let mut cleared = unchanged.clone();
-    cleared.metadata.managed_fields = Some(vec![Default::default()]);
+    assert!(
+        managed(&emptied.metadata).is_empty(),
+        "{:?}",
+        emptied.metadata.managed_fields
+    );
+    let mut other = cms
+        .patch(
+            "other",
+            &PatchParams::apply("m"),
+            &Patch::Apply(config_map("other", json!({"a": "1"}))),
+        )
+        .await
+        .unwrap();
+    other.metadata.managed_fields = Some(vec![Default::default()]);
     let cleared = cms
-        .replace("keep", &PostParams::default(), &cleared)
+        .replace("other", &PostParams::default(), &other)
         .await
         .unwrap();
     assert!(
         managed(&cleared.metadata).is_empty(),
         "{:?}",
         cleared.metadata.managed_fields
+    );
+    // Updates of an object without managers do not start tracking them...
+    let updated = cms
+        .patch(
+            "keep",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"data": {"b": "2"}})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(updated.data.as_ref().unwrap()["b"], "2");
+    assert!(
+        managed(&updated.metadata).is_empty(),
+        "{:?}",
+        updated.metadata.managed_fields
+    );
+    // ...an apply does, crediting what was there to `before-first-apply`.
+    let applied = cms
+        .patch(
+            "keep",
+            &PatchParams::apply("late"),
+            &Patch::Apply(config_map("keep", json!({"c": "3"}))),
+        )
+        .await
+        .unwrap();
+    let got = managed(&applied.metadata);
+    let before = entry(&got, "before-first-apply", "Update").expect("before-first-apply");
+    assert_eq!(
+        before["fieldsV1"]["f:data"],
+        json!({".": {}, "f:a": {}, "f:b": {}}),
+        "{got:?}"
+    );
+    assert_eq!(
+        entry(&got, "late", "Apply").unwrap()["fieldsV1"]["f:data"],
+        json!({"f:c": {}})
+    );
+    // Taking one of those fields is a conflict with that manager.
+    let err = api_error(
+        cms.patch(
+            "keep",
+            &PatchParams::apply("late"),
+            &Patch::Apply(config_map("keep", json!({"a": "changed", "c": "3"}))),
+        )
+        .await,
+    );
+    assert_eq!(err.code, 409);
+    assert!(
+        err.message.contains("before-first-apply"),
+        "{}",
+        err.message
     );
 }
 

@@ -40,7 +40,7 @@ fn rules_schema() -> Value {
             "forbidden": {"type": "string"},
             "minReplicas": {"type": "integer"},
             "maxReplicas": {"type": "integer", "x-kubernetes-validations": [
-                {"rule": "self <= 100", "messageExpression": "'maxReplicas is ' + string(self) + ', the limit is 100'"},
+                {"rule": "self <= 100", "messageExpression": "'maxReplicas is %d, the limit is 100'.format([self])"},
             ]},
             "mode": {"type": "string", "x-kubernetes-validations": [
                 {"rule": "self == oldSelf", "message": "mode is immutable"},
@@ -359,8 +359,19 @@ async fn unchanged_values_are_not_revalidated() {
                 .await
         }
     };
+    // A real server applies a CRD update asynchronously: wait until the new rule refuses a
+    // new object (a dry run, which stores nothing).
+    let dry_run = PostParams {
+        dry_run: true,
+        ..PostParams::default()
+    };
+    crate::semantics::wait_for(|| async {
+        let probe = object("CelRatchet", "probe", json!({"name": "much-too-long"}));
+        objects.create(&dry_run, &probe).await.is_err()
+    })
+    .await;
     // The stored, now invalid, name is unchanged: the update is accepted.
-    crate::semantics::wait_for(|| async { patch(json!({"size": 2})).await.is_ok() }).await;
+    patch(json!({"size": 2})).await.unwrap();
     // A changed, still invalid, name is refused.
     let status = api_error(patch(json!({"name": "also-too-long"})).await);
     assert_eq!(
@@ -384,8 +395,7 @@ async fn rules_that_do_not_compile_are_refused_with_the_crd() {
     ]});
     let status = api_error(install(&env, &crd("celbroken", "CelBroken", schema)).await);
     let found = causes(&status);
-    let prefix =
-        "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations";
+    let prefix = "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations";
     assert_eq!(found.len(), 2, "{found:?}");
     assert_eq!(found[0].1, format!("{prefix}[0].rule"));
     assert!(found[0].2.contains("compilation failed"), "{}", found[0].2);

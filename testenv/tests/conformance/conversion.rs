@@ -6,7 +6,7 @@
 //! In real-cluster mode the cluster must reach the webhook: these tests run only when
 //! `KUBEFORGE_TEST_WEBHOOK_HOST` names this machine's address as the cluster sees it.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -31,8 +31,9 @@ enum Behaviour {
     Fail,
     /// Converts, but changes `metadata.name`.
     ChangeName,
-    /// Renames, and the first two times it converts the object `raced` to v1beta1 it writes
-    /// that object itself (through v1) before answering: a concurrent write during a patch.
+    /// Renames, and when armed ([`Fixture::arm_race`]), the next time it converts the object
+    /// `raced` to the storage version v1 it writes that object itself (through v1) before
+    /// answering: a concurrent write during a patch made in v1beta1.
     RaceOnce,
 }
 
@@ -48,6 +49,7 @@ struct Fixture {
     env: TestEnv,
     group: String,
     seen: Arc<Mutex<Vec<Seen>>>,
+    race_armed: Arc<AtomicBool>,
     _hook: WebhookServer,
 }
 
@@ -71,6 +73,11 @@ impl Fixture {
 
     fn reviews(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
+    }
+
+    /// Makes the next conversion of `raced` to v1 write that object first (`RaceOnce`).
+    fn arm_race(&self) {
+        self.race_armed.store(true, Ordering::SeqCst);
     }
 }
 
@@ -166,7 +173,8 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
     let record = seen.clone();
     let storage_api: Arc<OnceLock<Api<DynamicObject>>> = Arc::new(OnceLock::new());
     let racer = storage_api.clone();
-    let races_left = Arc::new(AtomicUsize::new(2));
+    let race_armed = Arc::new(AtomicBool::new(false));
+    let armed = race_armed.clone();
     let hook = WebhookServer::start(&[host.as_str()], move |_path, review: Value| {
         record.lock().unwrap().push(Seen {
             review_version: review["apiVersion"].as_str().unwrap_or_default().into(),
@@ -180,11 +188,9 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
         let race = matches!(behaviour, Behaviour::RaceOnce)
             && review["request"]["desiredAPIVersion"]
                 .as_str()
-                .is_some_and(|d| d.ends_with("/v1beta1"))
+                .is_some_and(|d| d.ends_with("/v1"))
             && review["request"]["objects"][0]["metadata"]["name"] == "raced"
-            && races_left
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                .is_ok();
+            && armed.swap(false, Ordering::SeqCst);
         let racer = racer.get().filter(|_| race).cloned();
         async move {
             if let Some(api) = racer {
@@ -208,6 +214,7 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
         env,
         group,
         seen,
+        race_armed,
         _hook: hook,
     };
     let _ = storage_api.set(f.api("v1"));
@@ -216,6 +223,19 @@ async fn fixture(tag: &str, behaviour: Behaviour, review_versions: &[&str]) -> O
 
 fn spec(o: &DynamicObject) -> &Value {
     &o.data["spec"]
+}
+
+/// Whether the counts of conversion calls are the embedded server's: a real kube-apiserver
+/// also converts every object its watch cache of each served version receives
+/// (asynchronously, once per write), so it calls the webhook more often and at other times.
+fn counts_calls(f: &Fixture, what: &str) -> bool {
+    let embedded = f.env.mode_name() == "embedded";
+    if !embedded {
+        eprintln!(
+            "not checking {what}: the number of conversion calls is the embedded server's (a real server also converts for its watch caches)"
+        );
+    }
+    embedded
 }
 
 #[tokio::test]
@@ -245,7 +265,9 @@ async fn written_in_one_version_read_in_the_other() {
     let before = f.reviews().len();
     v1.get("old").await.unwrap();
     v1.list(&ListParams::default()).await.unwrap();
-    assert_eq!(f.reviews().len(), before);
+    if counts_calls(&f, "that storage-version reads make no call") {
+        assert_eq!(f.reviews().len(), before);
+    }
 
     v1.create(
         &pp,
@@ -319,10 +341,12 @@ async fn list_and_watch_in_the_non_storage_version() {
     let list = beta.list(&ListParams::default()).await.unwrap();
     let hosts: Vec<&Value> = list.items.iter().map(|o| &o.data["spec"]["host"]).collect();
     assert_eq!(hosts, [&json!("a"), &json!("b")]);
-    let reviews = f.reviews();
-    assert_eq!(reviews.len(), before + 1, "one review for the whole list");
-    assert_eq!(reviews[before].objects, 2);
-    assert_eq!(reviews[before].desired, format!("{}/v1beta1", f.group));
+    if counts_calls(&f, "the reviews of a list") {
+        let reviews = f.reviews();
+        assert_eq!(reviews.len(), before + 1, "one review for the whole list");
+        assert_eq!(reviews[before].objects, 2);
+        assert_eq!(reviews[before].desired, format!("{}/v1beta1", f.group));
+    }
 
     let rv = list.metadata.resource_version.clone().unwrap();
     let mut events = beta
@@ -573,14 +597,22 @@ async fn bodies_are_admitted_in_the_version_they_were_sent_in() {
     let e = api_error(raw(&f, post("", json!({"host": "h", "port": "eighty"}))).await);
     assert_eq!(e.code, 422);
     assert!(e.message.contains("spec.port"), "{}", e.message);
-    // A dry run is admitted in its version too, and stores nothing (nor converts anything).
+    // A dry run is admitted in its version too and stores nothing, but is converted to the
+    // storage version and back, as the server encodes what it would store.
     let before = f.reviews().len();
     let dry = raw(&f, post("?dryRun=All", json!({"host": "h", "port": 80})))
         .await
         .unwrap();
     assert_eq!(dry["spec"], json!({"host": "h", "port": 80}));
     assert_eq!(dry["apiVersion"], format!("{}/v1beta1", f.group));
-    assert_eq!(f.reviews().len(), before);
+    let desired: Vec<String> = f.reviews()[before..]
+        .iter()
+        .map(|s| s.desired.clone())
+        .collect();
+    assert_eq!(
+        desired,
+        [format!("{}/v1", f.group), format!("{}/v1beta1", f.group)]
+    );
     assert_eq!(api_error(f.api("v1").get("a").await).code, 404);
     raw(&f, post("", json!({"host": "h", "port": 80})))
         .await
@@ -672,7 +704,13 @@ async fn status_writes_and_deletions_in_the_non_storage_version() {
         .map(|o| &o.data["spec"]["host"])
         .collect();
     assert_eq!(hosts, [&json!("x"), &json!("y")]);
-    assert_eq!(f.reviews().len(), before + 1);
+    // Deleted object by object: each conversion carries one object.
+    let reviews = f.reviews();
+    assert!(reviews.len() >= before + 2, "{reviews:?}");
+    assert!(
+        reviews[before..].iter().all(|r| r.objects == 1),
+        "{reviews:?}"
+    );
     assert!(
         v1.list(&ListParams::default())
             .await
@@ -698,11 +736,16 @@ async fn a_patch_racing_another_write_is_retried_unless_it_has_a_precondition() 
     // With a precondition the concurrent write makes it a conflict.
     let guarded = json!({"metadata": {"resourceVersion": created.metadata.resource_version},
         "spec": {"host": "x"}});
+    f.arm_race();
     let e = api_error(
         beta.patch("raced", &PatchParams::default(), &Patch::Merge(guarded))
             .await,
     );
     assert_eq!(e.code, 409);
+    assert!(
+        !f.race_armed.load(Ordering::SeqCst),
+        "the racing write happened"
+    );
     // Without one the patch applies to the fresh object.
     v1.patch(
         "raced",
@@ -711,6 +754,7 @@ async fn a_patch_racing_another_write_is_retried_unless_it_has_a_precondition() 
     )
     .await
     .unwrap();
+    f.arm_race();
     let patched = beta
         .patch(
             "raced",
@@ -719,5 +763,9 @@ async fn a_patch_racing_another_write_is_retried_unless_it_has_a_precondition() 
         )
         .await
         .unwrap();
+    assert!(
+        !f.race_armed.load(Ordering::SeqCst),
+        "the racing write happened"
+    );
     assert_eq!(spec(&patched), &json!({"host": "b", "port": 2}));
 }

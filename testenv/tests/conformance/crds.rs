@@ -82,9 +82,28 @@ async fn non_structural_schema_is_rejected() {
     );
     let err = api_error(crds.create(&PostParams::default(), &bad).await);
     assert_eq!((err.code, err.reason.as_str()), (422, "Invalid"));
+    // One schema shared by every version is validated as the CRD's `spec.validation`.
     assert!(
+        err.message.contains(
+            "spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields"
+        ),
+        "{}",
         err.message
-            .contains("spec.versions[0].schema.openAPIV3Schema.properties[spec].type"),
+    );
+    // Versions with schemas of their own are named by their index.
+    let mixed = crd(
+        "shapeless",
+        "Shapeless",
+        json!([{"name": "v1", "served": true, "storage": true,
+            "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": {"properties": {"a": {"type": "string"}}}}}}},
+            {"name": "v2", "served": true, "storage": false,
+            "schema": {"openAPIV3Schema": {"type": "object"}}}]),
+    );
+    let err = api_error(crds.create(&PostParams::default(), &mixed).await);
+    assert!(
+        err.message.contains(
+            "spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields"
+        ),
         "{}",
         err.message
     );

@@ -139,29 +139,31 @@ async fn list_resource_versions() {
     let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
     let list = cms.list(&ListParams::default()).await.unwrap();
     let rv: u64 = list.metadata.resource_version.unwrap().parse().unwrap();
-    cms.create(&PostParams::default(), &labelled("rv-1", &[]))
+    let created = cms
+        .create(&PostParams::default(), &labelled("rv-1", &[]))
         .await
         .unwrap();
-    // Any resourceVersion ("0") and NotOlderThan both see the latest data at least.
+    let created_rv = created.metadata.resource_version.unwrap();
+    // Any resourceVersion ("0") answers from whatever the server has.
     let any = cms.list(&ListParams::default().match_any()).await.unwrap();
     assert!(any.metadata.resource_version.is_some());
+    // NotOlderThan the create's resourceVersion sees the created object at least (a real
+    // server may answer from its watch cache, which is only guaranteed that fresh).
     let not_older = cms
         .list(
             &ListParams::default()
-                .at(&rv.to_string())
+                .at(&created_rv)
                 .matching(VersionMatch::NotOlderThan),
         )
         .await
         .unwrap();
-    assert!(
-        not_older
-            .metadata
-            .resource_version
-            .unwrap()
-            .parse::<u64>()
-            .unwrap()
-            > rv
-    );
+    let listed_rv: u64 = not_older
+        .metadata
+        .resource_version
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(listed_rv > rv && listed_rv >= created_rv.parse().unwrap());
     assert!(
         not_older
             .items

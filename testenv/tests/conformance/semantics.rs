@@ -161,17 +161,42 @@ async fn schema_validation_and_pruning() {
     );
     let mut extra2 = extra.clone();
     extra2.metadata.name = Some("extra2".into());
-    let strict = kube::api::PatchParams::apply("conformance").validation_strict();
-    let err = api_error(
-        raw.patch("extra2", &strict, &kube::api::Patch::Apply(&extra2))
-            .await,
-    );
-    assert_eq!(err.code, 400);
+    // A strict create names the unknown field in a 400...
+    let post = http::Request::post(format!(
+        "/apis/conformance.kubeforge.dev/v1/namespaces/{}/widgets?fieldValidation=Strict",
+        env.namespace()
+    ))
+    .header("Content-Type", "application/json")
+    .body(serde_json::to_vec(&extra2).unwrap())
+    .unwrap();
+    let err = api_error(env.client().request::<serde_json::Value>(post).await);
+    assert_eq!((err.code, err.reason.as_str()), (400, "BadRequest"));
     assert!(
-        err.message.contains("unknown field \"spec.shade\""),
+        err.message
+            .contains("strict decoding error: unknown field \"spec.shade\""),
         "{}",
         err.message
     );
+    // ...while server-side apply cannot type a configuration with a field the schema does not
+    // declare, whatever the field validation: a 500 without a reason.
+    for params in [
+        kube::api::PatchParams::apply("conformance").validation_strict(),
+        kube::api::PatchParams::apply("conformance").validation_ignore(),
+    ] {
+        let err = api_error(
+            raw.patch("extra2", &params, &kube::api::Patch::Apply(&extra2))
+                .await,
+        );
+        assert_eq!((err.code, err.reason.as_str()), (500, ""));
+        assert!(
+            err.message.starts_with("failed to create typed patch object (")
+                && err.message.ends_with(
+                    "/extra2; conformance.kubeforge.dev/v1, Kind=Widget): .spec.shade: field not declared in schema"
+                ),
+            "{}",
+            err.message
+        );
+    }
     // The typed API sees the defaulted replicas field.
     assert_eq!(widgets.get("extra").await.unwrap().spec.replicas, 0);
     let _ = widget("unused", "red");

@@ -114,15 +114,30 @@ async fn resume_from_resource_version_with_selector_transitions() {
     }
 }
 
+/// Needs fault injection: a real etcd compacts its history on its own schedule
+/// (kube-apiserver asks every 5 minutes), so before that a watch from an old
+/// resourceVersion replays the history instead of answering 410.
 #[tokio::test]
 async fn too_old_resource_version_is_gone() {
     let env = env().await;
+    let Ok(faults) = env.faults() else {
+        eprintln!(
+            "skipping: needs fault injection (compaction), which only the embedded server has; a real etcd compacts on its own schedule"
+        );
+        return;
+    };
     let cms: Api<ConfigMap> = Api::namespaced(env.client(), env.namespace());
-    cms.create(&PostParams::default(), &cm("old", json!({})))
+    let old = cms
+        .create(&PostParams::default(), &cm("old", json!({})))
         .await
         .unwrap();
+    cms.create(&PostParams::default(), &cm("newer", json!({})))
+        .await
+        .unwrap();
+    faults.compact();
+    let rv = old.metadata.resource_version.unwrap();
     let mut stream = cms
-        .watch(&WatchParams::default(), "1")
+        .watch(&WatchParams::default(), &rv)
         .await
         .unwrap()
         .boxed();

@@ -68,7 +68,6 @@ pub fn request(attrs: &Attributes, as_def: &ResourceDef, uid: &str) -> Value {
         "resource": resource_of(as_def),
         "requestKind": kind_of(&attrs.def, sub),
         "requestResource": resource_of(&attrs.def),
-        "name": attrs.name,
         "operation": attrs.operation.as_str(),
         "userInfo": user_info(),
         "object": attrs.object.as_ref().map(|o| in_version(o, as_def, sub)),
@@ -79,6 +78,11 @@ pub fn request(attrs: &Attributes, as_def: &ResourceDef, uid: &str) -> Value {
     if let Some(sub) = sub {
         request["subResource"] = json!(sub);
         request["requestSubResource"] = json!(sub);
+    }
+    // Both are omitted when empty, as in the real AdmissionRequest (a create with
+    // generateName has no name yet when mutating webhooks see it).
+    if !attrs.name.is_empty() {
+        request["name"] = json!(attrs.name);
     }
     if !attrs.namespace.is_empty() {
         request["namespace"] = json!(attrs.namespace);

@@ -61,7 +61,7 @@ async fn serve_converted(
         (&Method::GET, false, _) if watching => watch::start(api, req, storage, conv).await,
         (&Method::GET, false, _) => reads::list(api, req, storage, conv).await,
         (&Method::GET, true, _) => reads::get(api, req, storage, conv).await,
-        (&Method::POST, false, None) => writes::create(api, req, target, storage, conv).await,
+        (&Method::POST, false, None) => writes::create(api, req, storage, conv).await,
         (&Method::PUT, true, _) => writes::update(api, req, storage, conv).await,
         (&Method::PATCH, true, _) => patch::patch(api, req, &target, storage, conv).await,
         (&Method::DELETE, _, None) => writes::delete(api, req, storage, conv).await,

@@ -68,18 +68,14 @@ pub fn with_warnings(reply: Reply, mut earlier: Vec<String>) -> Reply {
     }
 }
 
-/// POST on a collection. A dry run is answered in the requested version without any
-/// conversion, as the real server converts only what it stores.
+/// POST on a collection. A dry run converts too (to the storage version and back, as the
+/// real server encodes the object it would store) but stores nothing.
 pub async fn create(
     api: &Arc<Api>,
     req: &Req,
-    served: Target,
     storage: Target,
     conv: &Codec,
 ) -> Result<Reply, ApiError> {
-    if req.query.dry_run() {
-        return handle_object(api, req, served).await;
-    }
     let body = json_body(req)?;
     let (stored, warnings) = admitted_storage_form(conv, req, body, None).await?;
     let inner = inner_request(req, Method::POST, Some(&stored));
@@ -116,7 +112,8 @@ pub async fn update(
     Ok(with_warnings(conv.reply_to_served(reply).await?, warnings))
 }
 
-/// DELETE on an object or a collection: the objects returned are converted back.
+/// DELETE on an object or a collection: the objects returned are converted back, one
+/// review per object (a collection is deleted object by object, as on the real server).
 pub async fn delete(
     api: &Arc<Api>,
     req: &Req,
@@ -125,5 +122,35 @@ pub async fn delete(
 ) -> Result<Reply, ApiError> {
     let inner = inner_request(req, Method::DELETE, None);
     let reply = handle_object(api, &inner, storage).await?;
-    conv.reply_to_served(reply).await
+    let Reply::Json {
+        code,
+        mut body,
+        content_type,
+        warnings,
+    } = reply
+    else {
+        return Ok(reply);
+    };
+    if code >= 300 || !body["kind"].as_str().is_some_and(|k| k.ends_with("List")) {
+        return conv
+            .reply_to_served(Reply::Json {
+                code,
+                body,
+                content_type,
+                warnings,
+            })
+            .await;
+    }
+    if let Some(items) = body.get_mut("items").and_then(Value::as_array_mut) {
+        for item in items.iter_mut() {
+            *item = conv.to_served(std::mem::take(item)).await?;
+        }
+    }
+    body["apiVersion"] = Value::String(conv.served().api_version());
+    Ok(Reply::Json {
+        code,
+        body,
+        content_type,
+        warnings,
+    })
 }

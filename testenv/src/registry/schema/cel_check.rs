@@ -2,141 +2,47 @@
 //! not: every identifier is `self`, `oldSelf` or a variable a macro declared, and every
 //! function exists. Such a rule is refused when the CRD is created.
 
+use std::sync::OnceLock;
+
 use cel::common::ast::{EntryExpr, Expr, IdedExpr};
 
-/// Global functions and namespaced functions of the environment.
-const GLOBAL_FUNCTIONS: &[&str] = &[
-    "size",
-    "int",
-    "uint",
-    "double",
-    "string",
-    "bool",
-    "bytes",
-    "type",
-    "dyn",
-    "matches",
-    "has",
-    "duration",
-    "timestamp",
-    "isQuantity",
-    "quantity",
-    "isURL",
-    "url",
-    "isIP",
-    "ip",
-    "isCIDR",
-    "cidr",
-    "optional.of",
-    "optional.none",
-    "optional.ofNonZeroValue",
-    "strings.quote",
-    "lists.range",
-    "sets.contains",
-    "sets.equivalent",
-    "sets.intersects",
-    "math.greatest",
-    "math.least",
-    "math.ceil",
-    "math.floor",
-    "math.round",
-    "math.trunc",
-    "math.isInf",
-    "math.isNaN",
-    "math.isFinite",
-    "math.abs",
-    "math.sign",
-    "math.bitAnd",
-    "math.bitOr",
-    "math.bitXor",
-    "math.bitNot",
-    "math.bitShiftLeft",
-    "math.bitShiftRight",
-    "math.sqrt",
-    "cel.bind",
-    "ip.isCanonical",
-];
+/// Whether the environment declares `name` as a global (`member == false`) or member
+/// function: the overload table of the CRD-time checker, plus the macros cel-rust leaves
+/// as calls when their arguments do not fit.
+fn declared(name: &str, member: bool) -> bool {
+    const MACROS: &[&str] = &[
+        "all",
+        "exists",
+        "exists_one",
+        "existsOne",
+        "map",
+        "filter",
+        "transformList",
+        "transformMap",
+        "transformMapEntry",
+    ];
+    (member && MACROS.contains(&name))
+        || super::cel_types::overloads::table()
+            .get(name)
+            .is_some_and(|o| o.iter().any(|o| o.member == member))
+}
 
-/// Member functions (called on a receiver) of the environment.
-const MEMBER_FUNCTIONS: &[&str] = &[
-    // standard library
-    "size",
-    "contains",
-    "startsWith",
-    "endsWith",
-    "matches",
-    "hasValue",
-    "value",
-    "or",
-    "orValue",
-    "optMap",
-    "optFlatMap",
-    // strings extension
-    "charAt",
-    "indexOf",
-    "lastIndexOf",
-    "join",
-    "lowerAscii",
-    "upperAscii",
-    "trim",
-    "replace",
-    "split",
-    "substring",
-    "format",
-    "reverse",
-    // lists extension
-    "slice",
-    "flatten",
-    "distinct",
-    "sort",
-    "sortBy",
-    // Kubernetes lists and regex
-    "isSorted",
-    "sum",
-    "min",
-    "max",
-    "find",
-    "findAll",
-    // Kubernetes quantity
-    "sign",
-    "isInteger",
-    "asInteger",
-    "asApproximateFloat",
-    "add",
-    "sub",
-    "isLessThan",
-    "isGreaterThan",
-    "compareTo",
-    // Kubernetes URL
-    "getScheme",
-    "getHost",
-    "getHostname",
-    "getPort",
-    "getEscapedPath",
-    "getQuery",
-    // Kubernetes IP and CIDR
-    "family",
-    "isUnspecified",
-    "isLoopback",
-    "isLinkLocalMulticast",
-    "isLinkLocalUnicast",
-    "isGlobalUnicast",
-    "containsIP",
-    "containsCIDR",
-    "prefixLength",
-    "masked",
-    // macros (left as calls when their arguments do not fit)
-    "all",
-    "exists",
-    "exists_one",
-    "map",
-    "filter",
-    "transformList",
-    "transformMap",
-];
-
-/// Namespaces of global functions (`math.greatest(...)` parses as a call on `math`).
-const NAMESPACES: &[&str] = &["optional", "strings", "lists", "sets", "math", "cel", "ip"];
+/// Namespaces of global functions (`format.dns1123Label()` parses as a call on `format`).
+fn is_namespace(name: &str) -> bool {
+    static NAMESPACES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMESPACES
+        .get_or_init(|| {
+            let mut n: Vec<String> = super::cel_types::overloads::table()
+                .keys()
+                .filter_map(|k| k.split_once('.').map(|(ns, _)| ns.to_string()))
+                .collect();
+            n.sort();
+            n.dedup();
+            n
+        })
+        .iter()
+        .any(|n| n == name)
+}
 
 /// cel-go's default limit on expression nesting; deeper expressions are refused, which
 /// also bounds the evaluator's recursion.
@@ -172,20 +78,20 @@ fn walk(e: &IdedExpr, scope: &mut Vec<String>, depth: usize) -> Result<(), Strin
                 Some(IdedExpr {
                     expr: Expr::Ident(ns),
                     ..
-                }) if NAMESPACES.contains(&ns.as_str()) && !scope.contains(ns) => {
+                }) if is_namespace(ns) && !scope.contains(ns) => {
                     let full = format!("{ns}.{name}");
-                    if !internal && !GLOBAL_FUNCTIONS.contains(&full.as_str()) {
+                    if !internal && !declared(&full, false) {
                         return Err(format!("undeclared reference to '{full}'"));
                     }
                 }
                 Some(target) => {
-                    if !internal && !MEMBER_FUNCTIONS.contains(&name) {
+                    if !internal && !declared(name, true) {
                         return Err(format!("undeclared reference to '{name}'"));
                     }
                     walk(target, scope)?;
                 }
                 None => {
-                    if !internal && !GLOBAL_FUNCTIONS.contains(&name) {
+                    if !internal && !declared(name, false) {
                         return Err(format!("undeclared reference to '{name}'"));
                     }
                 }

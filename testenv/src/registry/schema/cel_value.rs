@@ -86,7 +86,7 @@ pub fn to_cel(value: &Value, schema: &Value) -> cel::Value {
                 },
             },
         },
-        Value::String(s) => cel::Value::String(Arc::new(s.clone())),
+        Value::String(s) => string(s, schema),
         Value::Array(items) => {
             let item_schema = schema.get("items").unwrap_or(&Value::Null);
             cel::Value::List(Arc::new(
@@ -95,6 +95,73 @@ pub fn to_cel(value: &Value, schema: &Value) -> cel::Value {
         }
         Value::Object(map) => object(map, schema),
     }
+}
+
+/// A string typed by its schema's format: `date-time` and `date` are timestamps,
+/// `duration` a duration, `byte` bytes (base64), as the apiextensions server decodes them;
+/// a value that does not parse stays a string (schema validation refuses it anyway).
+fn string(s: &str, schema: &Value) -> cel::Value {
+    let plain = || cel::Value::String(Arc::new(s.to_string()));
+    if schema_type(schema) != "string" {
+        return plain();
+    }
+    match schema.get("format").and_then(Value::as_str).unwrap_or("") {
+        "date-time" => {
+            chrono::DateTime::parse_from_rfc3339(s).map_or_else(|_| plain(), cel::Value::Timestamp)
+        }
+        "date" => chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+            .ok()
+            .and_then(|d| d.and_hms_opt(0, 0, 0))
+            .map_or_else(plain, |t| cel::Value::Timestamp(t.and_utc().fixed_offset())),
+        "duration" => go_duration(s).map_or_else(plain, cel::Value::Duration),
+        "byte" => base64_decode(s).map_or_else(plain, |b| cel::Value::Bytes(Arc::new(b))),
+        _ => plain(),
+    }
+}
+
+/// A Go duration (`1h2m3.5s`, `300ms`, `-1.5h`).
+pub fn go_duration(s: &str) -> Option<chrono::Duration> {
+    let (neg, mut rest) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    if rest == "0" {
+        return Some(chrono::Duration::zero());
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    let mut nanos: f64 = 0.0;
+    while !rest.is_empty() {
+        let num_len = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        let number: f64 = rest[..num_len].parse().ok()?;
+        rest = &rest[num_len..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let unit = match &rest[..unit_len] {
+            "ns" => 1.0,
+            "us" | "µs" | "μs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            _ => return None,
+        };
+        rest = &rest[unit_len..];
+        nanos += number * unit;
+    }
+    let nanos = if neg { -nanos } else { nanos };
+    (nanos.abs() < i64::MAX as f64).then(|| chrono::Duration::nanoseconds(nanos as i64))
+}
+
+fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let value = serde_json::Value::String(s.to_string());
+    serde_json::from_value::<k8s_openapi::ByteString>(value)
+        .ok()
+        .map(|b| b.0)
 }
 
 fn object(map: &Map<String, Value>, schema: &Value) -> cel::Value {

@@ -222,6 +222,17 @@ fn check_names(names: Option<&Value>, errs: &mut Vec<FieldError>) {
     }
 }
 
+/// Whether every version carries the same (present) value at `key`: the real server then
+/// validates it once, as the top-level `spec.validation`, `spec.subresources` or
+/// `spec.additionalPrinterColumns` of its internal CRD, and names its errors so.
+fn identical_per_version<'a>(versions: &'a [Value], key: &str) -> Option<&'a Value> {
+    let first = versions.first()?.get(key).filter(|v| !v.is_null())?;
+    versions
+        .iter()
+        .all(|v| v.get(key) == Some(first))
+        .then_some(first)
+}
+
 fn check_versions(versions: &[Value], errs: &mut Vec<FieldError>) {
     let list = Value::Array(versions.to_vec());
     if versions.is_empty() {
@@ -231,6 +242,9 @@ fn check_versions(versions: &[Value], errs: &mut Vec<FieldError>) {
         ));
         return;
     }
+    let shared_schema = identical_per_version(versions, "schema");
+    let shared_subresources = identical_per_version(versions, "subresources");
+    let shared_columns = identical_per_version(versions, "additionalPrinterColumns");
     let mut storage = 0;
     let mut seen = std::collections::HashSet::new();
     let mut unique = true;
@@ -251,26 +265,28 @@ fn check_versions(versions: &[Value], errs: &mut Vec<FieldError>) {
                 &msgs.join(","),
             ));
         }
-        match v
-            .get("schema")
-            .and_then(|s| s.get("openAPIV3Schema"))
-            .filter(|s| s.is_object())
-        {
-            Some(schema) => errs.extend(check_version_schema(
-                schema,
-                &format!("{path}.schema.openAPIV3Schema"),
-            )),
-            None => errs.push(FieldError::required(
-                format!("{path}.schema.openAPIV3Schema"),
-                "schemas are required",
-            )),
+        if shared_schema.is_none() {
+            check_schema_at(v.get("schema"), &format!("{path}.schema"), errs);
         }
-        if let Some(sub) = v.get("subresources").and_then(Value::as_object) {
+        if shared_subresources.is_none()
+            && let Some(sub) = v.get("subresources").and_then(Value::as_object)
+        {
             check_subresources(sub, &format!("{path}.subresources"), errs);
         }
-        if let Some(cols) = v.get("additionalPrinterColumns").and_then(Value::as_array) {
+        if shared_columns.is_none()
+            && let Some(cols) = v.get("additionalPrinterColumns").and_then(Value::as_array)
+        {
             check_printer_columns(cols, &format!("{path}.additionalPrinterColumns"), errs);
         }
+    }
+    if shared_schema.is_some() {
+        check_schema_at(shared_schema, "spec.validation", errs);
+    }
+    if let Some(sub) = shared_subresources.and_then(Value::as_object) {
+        check_subresources(sub, "spec.subresources", errs);
+    }
+    if let Some(cols) = shared_columns.and_then(Value::as_array) {
+        check_printer_columns(cols, "spec.additionalPrinterColumns", errs);
     }
     if !unique {
         errs.push(FieldError::invalid(
@@ -285,6 +301,24 @@ fn check_versions(versions: &[Value], errs: &mut Vec<FieldError>) {
             &list,
             "must have exactly one version marked as storage version",
         ));
+    }
+}
+
+/// Checks the `openAPIV3Schema` of `schema` (a version's `schema`, or the shared one),
+/// reporting under `path` (`spec.versions[i].schema` or `spec.validation`).
+fn check_schema_at(schema: Option<&Value>, path: &str, errs: &mut Vec<FieldError>) {
+    match schema
+        .and_then(|s| s.get("openAPIV3Schema"))
+        .filter(|s| s.is_object())
+    {
+        Some(schema) => errs.extend(check_version_schema(
+            schema,
+            &format!("{path}.openAPIV3Schema"),
+        )),
+        None => errs.push(FieldError::required(
+            format!("{path}.openAPIV3Schema"),
+            "schemas are required",
+        )),
     }
 }
 

@@ -203,6 +203,21 @@ impl FieldError {
     }
 }
 
+impl From<&kubeforge_schema::Violation> for FieldError {
+    /// A violated CRD schema rule (shared with the runtime), printed as the real server does.
+    fn from(v: &kubeforge_schema::Violation) -> Self {
+        use kubeforge_schema::Kind;
+        match &v.kind {
+            Kind::Required => FieldError::required(&v.path, &v.detail),
+            Kind::Forbidden => FieldError::forbidden(&v.path, &v.detail),
+            Kind::Invalid(value) => FieldError::invalid(&v.path, value, &v.detail),
+            Kind::NotSupported(value, supported) => {
+                FieldError::not_supported(&v.path, value, supported)
+            }
+        }
+    }
+}
+
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_message())

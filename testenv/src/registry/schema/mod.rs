@@ -22,6 +22,7 @@
 mod cel;
 mod cel_check;
 mod cel_lib;
+mod cel_types;
 mod cel_value;
 mod check;
 mod crd;
@@ -30,11 +31,11 @@ mod default_validity;
 mod errors;
 mod extensions;
 mod formats;
-mod keywords;
 mod names;
 mod prune;
 mod ratchet;
 mod rules;
+mod scale;
 mod structural;
 mod validate;
 mod values;
@@ -45,6 +46,8 @@ pub use default::apply_defaults;
 pub use errors::{FieldError, FieldErrorKind, go_quote, go_value, invalid_status_message};
 pub use formats::check_format;
 pub use prune::{
-    prune, strict_decoding_error, strict_decoding_status_message, unknown_field_message,
+    prune, strict_decoding_error, strict_decoding_status_message, undeclared_fields,
+    unknown_field_message,
 };
-pub use validate::{validate, validate_update};
+pub use scale::ScalePaths;
+pub use validate::{validate, validate_custom_resource, validate_update};

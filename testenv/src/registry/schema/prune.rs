@@ -31,6 +31,24 @@ pub fn prune(object: &mut Value, schema: &Value) -> Vec<String> {
     pruned.into_iter().map(|p| format!(".{p}")).collect()
 }
 
+/// The fields of `object` that `schema` does not declare, as server-side apply reports them
+/// when it types an applied configuration: the first such field of each object (in key
+/// order; the real server takes one per object, in Go's map order), with a leading dot.
+pub fn undeclared_fields(object: &Value, schema: &Value) -> Vec<String> {
+    let mut copy = object.clone();
+    let mut seen_parents = std::collections::HashSet::new();
+    prune(&mut copy, schema)
+        .into_iter()
+        .filter(|path| {
+            let parent = path
+                .rfind(['.', '['])
+                .map_or("", |i| &path[..i])
+                .to_string();
+            seen_parents.insert(parent)
+        })
+        .collect()
+}
+
 /// The text the server uses for one pruned path: `unknown field "spec.foo"` (the path may be
 /// given with or without its leading dot).
 pub fn unknown_field_message(path: &str) -> String {

@@ -8,13 +8,16 @@
 //! value the update did not change are not re-evaluated (ratcheting), transition rules
 //! excepted.
 
-use super::cel::{self, CelError, OldSelf};
-use super::errors::{FieldError, FieldErrorKind, go_quote};
+use super::cel::{self, OldSelf};
+use super::errors::{FieldError, FieldErrorKind};
 use super::values::{child, index, json_eq, property_schema};
 use serde_json::Value;
 
 /// Evaluates the rules of every node of `v` (and, on update, the transition rules against
-/// `old`), appending the failures to `errs` with the real server's paths and texts.
+/// `old`), appending the failures to `errs` with the real server's paths and texts. When
+/// `errs` already holds an error that blocks the rules (a missing, unsupported, too long,
+/// too many or wrongly typed value), the rules are not evaluated and the real server's
+/// `<nil>: Invalid value: null: some validation rules were not checked ...` is added.
 ///
 /// Schemas with rules are evaluated on a thread with a large stack (see
 /// [`cel::on_large_stack`]): one thread per validated write of a kind with rules, none
@@ -28,6 +31,25 @@ pub fn check_rules(
     errs: &mut Vec<FieldError>,
 ) {
     if !has_rules(schema) {
+        return;
+    }
+    // Schema errors of these kinds block the rules, as on the real server: the rules may
+    // not hold on a value of the wrong shape.
+    if errs.iter().any(|e| {
+        matches!(
+            e.kind,
+            FieldErrorKind::NotSupported
+                | FieldErrorKind::Required
+                | FieldErrorKind::TooLong
+                | FieldErrorKind::TooMany
+                | FieldErrorKind::TypeInvalid
+        )
+    }) {
+        errs.push(FieldError::invalid(
+            "<nil>",
+            &Value::Null,
+            "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+        ));
         return;
     }
     let found = cel::on_large_stack(|| {
@@ -212,70 +234,6 @@ fn failure(
     }
 }
 
-/// The errors of one `x-kubernetes-validations` entry at `p` (`...x-kubernetes-validations[i]`)
-/// that only a compiler finds: a rule or `messageExpression` that does not compile, and
-/// `optionalOldSelf` on a rule that does not use `oldSelf`.
-pub fn rule_errors(rule: &Value, p: &str) -> Vec<FieldError> {
-    let mut errs = Vec::new();
-    let Some(text) = rule
-        .get("rule")
-        .and_then(Value::as_str)
-        .filter(|t| !t.trim().is_empty())
-    else {
-        return errs;
-    };
-    match cel::compile(text) {
-        Err(CelError::Compile(detail)) => errs.push(FieldError::new(
-            format!("{p}.rule"),
-            FieldErrorKind::Invalid,
-            None,
-            &format!("{}: compilation failed: {detail}", go_rule(rule)),
-        )),
-        Err(_) => {}
-        Ok(program) => {
-            if rule.get("optionalOldSelf").and_then(Value::as_bool) == Some(true)
-                && !program.uses_old_self
-            {
-                errs.push(FieldError::forbidden(
-                    format!("{p}.optionalOldSelf"),
-                    "may not be set if oldSelf is not used in rule",
-                ));
-            }
-        }
-    }
-    if let Some(expr) = rule
-        .get("messageExpression")
-        .and_then(Value::as_str)
-        .filter(|e| !e.trim().is_empty())
-        && let Err(CelError::Compile(detail)) = cel::compile(expr)
-    {
-        errs.push(FieldError::invalid(
-            format!("{p}.messageExpression"),
-            &Value::from(expr),
-            &format!("messageExpression compilation failed: {detail}"),
-        ));
-    }
-    errs
-}
-
-/// A rule printed as Go's `%#v` prints the apiextensions type in the real message.
-fn go_rule(rule: &Value) -> String {
-    let s = |k: &str| go_quote(rule.get(k).and_then(Value::as_str).unwrap_or(""));
-    let ptr = |k: &str, ty: &str| match rule.get(k) {
-        Some(v) if !v.is_null() => format!("(*{ty})(0xc000000000)"),
-        _ => format!("(*{ty})(nil)"),
-    };
-    format!(
-        "apiextensions.ValidationRule{{Rule:{}, Message:{}, MessageExpression:{}, Reason:{}, FieldPath:{}, OptionalOldSelf:{}}}",
-        s("rule"),
-        s("message"),
-        s("messageExpression"),
-        ptr("reason", "apiextensions.FieldValueErrorReason"),
-        s("fieldPath"),
-        ptr("optionalOldSelf", "bool"),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,47 +293,5 @@ mod tests {
             [r#"ios: Invalid value: "": immutable"#]
         );
         assert!(run(json!({"ios": "50%"}), Some(json!({"ios": "50%"})), &schema).is_empty());
-    }
-
-    #[test]
-    fn compile_errors_are_found_at_crd_creation() {
-        let errs = rule_errors(&json!({"rule": "self.x <"}), "p[0]");
-        assert_eq!(errs.len(), 1);
-        assert!(
-            errs[0].to_message().starts_with(
-                r#"p[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self.x <", Message:"", MessageExpression:"", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: compilation failed: "#
-            ),
-            "{}",
-            errs[0]
-        );
-        let errs = rule_errors(&json!({"rule": "self.x > nope"}), "p[0]");
-        assert!(
-            errs[0]
-                .to_message()
-                .contains("undeclared reference to 'nope'")
-        );
-        let errs = rule_errors(
-            &json!({"rule": "self > 1", "optionalOldSelf": true}),
-            "p[0]",
-        );
-        assert_eq!(
-            errs[0].to_message(),
-            "p[0].optionalOldSelf: Forbidden: may not be set if oldSelf is not used in rule"
-        );
-        assert!(rule_errors(&json!({"rule": "self.all(x, x > 0)"}), "p[0]").is_empty());
-        // Macros the evaluator lacks still compile (they are not enforced), as on the real
-        // server.
-        for rule in [
-            "cel.bind(x, self.a, x > 0)",
-            "self.m.all(k, v, v > 0)",
-            "self.l.transformList(i, x, x * 2) == []",
-        ] {
-            assert!(
-                rule_errors(&json!({"rule": rule}), "p[0]").is_empty(),
-                "{rule}"
-            );
-        }
-        let errs = rule_errors(&json!({"rule": "self.m.all(k, v, w > 0)"}), "p[0]");
-        assert!(errs[0].to_message().contains("undeclared reference to 'w'"));
     }
 }

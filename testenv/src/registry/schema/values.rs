@@ -20,13 +20,20 @@ pub(crate) fn index(path: &str, i: usize) -> String {
     format!("{path}[{i}]")
 }
 
-/// The JSON-schema type name kube-openapi reports for a value.
+/// The JSON-schema type name kube-openapi reports for a value. The real server decodes a
+/// JSON number as an int64 when it is one and as a float64 otherwise; a float64 counts as
+/// an integer when it is integral and within ±2^53 (`swag.IsFloat64AJSONInteger`), so
+/// `3.0` is an integer and `18446744073709551615` (beyond int64) a number.
 pub(crate) fn type_name(v: &Value) -> &'static str {
+    const MAX_JSON_FLOAT: f64 = (1u64 << 53) as f64;
     match v {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
         Value::Number(n) => {
-            if n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) {
+            if n.is_i64()
+                || n.as_f64()
+                    .is_some_and(|f| f.fract() == 0.0 && f.abs() <= MAX_JSON_FLOAT)
+            {
                 "integer"
             } else {
                 "number"
@@ -106,10 +113,6 @@ pub(crate) fn key(path: &str, k: &str) -> String {
     format!("{path}.properties[{k}]")
 }
 
-pub(crate) fn type_of(s: &Map<String, Value>) -> &str {
-    s.get("type").and_then(Value::as_str).unwrap_or("")
-}
-
 pub(crate) fn props(s: &Map<String, Value>) -> Option<&Map<String, Value>> {
     s.get("properties").and_then(Value::as_object)
 }
@@ -136,16 +139,4 @@ pub(crate) fn pattern_matches(pattern: &str, text: &str) -> Option<bool> {
             .as_ref()
             .map(|re| re.is_match(text))
     })
-}
-
-pub(crate) fn list<'a>(s: &'a Map<String, Value>, k: &str) -> Vec<(usize, &'a Map<String, Value>)> {
-    s.get(k)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .enumerate()
-                .filter_map(|(i, v)| v.as_object().map(|o| (i, o)))
-                .collect()
-        })
-        .unwrap_or_default()
 }

@@ -39,6 +39,7 @@ fn conversion_failed(e: ConversionError) -> ApiError {
         reason: "",
         message: e.to_string(),
         details: Value::Null,
+        warnings: Vec::new(),
     }
 }
 

@@ -137,13 +137,15 @@ impl ManagedFields {
         Ok(ManagedFields { entries })
     }
 
-    /// The base of an update whose body carries `sent` (the real server's rule): a body
-    /// list `[{}]` clears the entries, another non-empty readable list replaces the stored
-    /// one, anything else (absent, empty, unreadable) keeps the stored entries.
+    /// The base of an update whose body carries `sent` (the real server's rule): an empty
+    /// list `[]` or `[{}]` clears the entries, another non-empty readable list replaces the
+    /// stored one, anything else (absent, unreadable) keeps the stored entries.
     pub fn for_update(sent: Option<&Value>, stored: &Value) -> Self {
         let stored = || Self::of_object(stored).unwrap_or_default();
         match sent {
-            Some(Value::Array(items)) if items.len() == 1 && items[0] == json!({}) => {
+            Some(Value::Array(items))
+                if items.is_empty() || (items.len() == 1 && items[0] == json!({})) =>
+            {
                 Self::default()
             }
             Some(v @ Value::Array(items)) if !items.is_empty() => match Self::decode(v) {
@@ -160,19 +162,24 @@ impl ManagedFields {
     }
 
     /// Sets the fields of `owner`'s entry. Its time becomes `now` when the operation changed
-    /// the object (`touched`) or the entry is new, as the real server stamps it.
+    /// the object (`touched`) or the entry is new, as the real server stamps it; entries of
+    /// the `scale` subresource have no time (the real server rebuilds them from the Scale's
+    /// own managedFields without one).
     pub fn set(&mut self, owner: &Owner, fields: FieldSet, now: &str, touched: bool) {
+        let now = (owner.subresource != "scale").then(|| now.to_string());
         match self.entries.iter_mut().find(|e| e.belongs_to(owner)) {
             Some(e) => {
                 if touched {
-                    e.time = Some(now.to_string());
+                    e.time = now;
                 }
                 e.owner.api_version = owner.api_version.clone();
                 e.fields = fields;
             }
+            // A new entry is stamped only when its operation changed the object (an apply
+            // that shares values another manager set gets no time).
             None => self.entries.push(Entry {
                 owner: owner.clone(),
-                time: Some(now.to_string()),
+                time: now.filter(|_| touched),
                 fields,
             }),
         }

@@ -160,6 +160,11 @@ pub fn apply(
     now: &str,
 ) -> Result<(Value, ManagedFields), ApplyError> {
     let root = types.root();
+    if let Some(live) = live
+        && managed.entries.is_empty()
+    {
+        managed = before_first_apply(types, live, &request.owner.api_version, now);
+    }
     let applied = request.scope.restrict(typed::to_field_set(config, &root)?);
     let merged =
         typed::merge(live, config, &root)?.unwrap_or_else(|| Value::Object(Default::default()));
@@ -199,6 +204,36 @@ pub fn apply(
     managed.set(owner, applied, now, touched);
     managed.drop_empty();
     Ok((merged, managed))
+}
+
+/// The manager the real server credits with every field of an object applied to for the
+/// first time while it has no managedFields (an object written before managers were
+/// tracked, or whose managedFields were reset): the apply then conflicts with those fields
+/// like with any other manager's.
+pub const BEFORE_FIRST_APPLY: &str = "before-first-apply";
+
+/// The managers of `live` when it has none: [`BEFORE_FIRST_APPLY`] owns all its fields.
+fn before_first_apply(
+    types: Types<'_>,
+    live: &Value,
+    api_version: &str,
+    now: &str,
+) -> ManagedFields {
+    let owner = Owner {
+        manager: BEFORE_FIRST_APPLY.to_string(),
+        operation: Operation::Update,
+        api_version: api_version.to_string(),
+        subresource: String::new(),
+    };
+    update(
+        types,
+        Some(&serde_json::json!({"metadata": {}})),
+        live,
+        ManagedFields::default(),
+        &owner,
+        Scope::Whole,
+        now,
+    )
 }
 
 /// Records an update (create, PUT, non-apply patch) from `old` to `new` by `owner`: the

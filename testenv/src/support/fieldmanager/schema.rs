@@ -12,6 +12,38 @@ use serde_json::Value;
 use crate::support::patch::strategic;
 use crate::support::resource::ResourceDef;
 
+/// Fields of built-in kinds whose values are maps (string keys chosen by the user), not
+/// structs.
+const BUILTIN_MAPS: &[&str] = &[
+    "labels",
+    "annotations",
+    "data",
+    "binaryData",
+    "stringData",
+    "matchLabels",
+    "nodeSelector",
+    "selector",
+    "limits",
+    "requests",
+    "capacity",
+    "allocatable",
+    "hard",
+    "used",
+    "parameters",
+    "volumeAttributes",
+    "overhead",
+];
+
+/// Struct fields of built-in kinds that are optional (pointers in Go), so absent from the
+/// kind's zero value: when they appear they are owned themselves, as maps are.
+const BUILTIN_OPTIONAL_STRUCTS: &[&str] = &[
+    "rollingUpdate",
+    "conversion",
+    "webhook",
+    "clientConfig",
+    "persistentVolumeClaimRetentionPolicy",
+];
+
 /// How a list merges.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ListType {
@@ -199,6 +231,27 @@ impl<'a> Node<'a> {
             }),
             _ => false,
         }
+    }
+
+    /// Whether the object here is a struct of a built-in kind (named fields in the built-in
+    /// OpenAPI: `spec`, `template`, `strategy`, `metadata`, ...). The real field manager does not
+    /// own such a struct itself when it appears, only its fields; maps (labels, annotations,
+    /// data, resource lists, ...) and the objects of a custom resource's schema are owned
+    /// themselves (`".": {}` in `fieldsV1`).
+    pub fn builtin_struct(&self) -> bool {
+        matches!(self.crd, Crd::Builtin)
+            && !self.names.last().is_some_and(|n| {
+                BUILTIN_MAPS.contains(&n.as_str()) || BUILTIN_OPTIONAL_STRUCTS.contains(&n.as_str())
+            })
+    }
+
+    /// Whether the list here is one a built-in kind's zero value has (`containers`, a field
+    /// Go always serializes, as null): like a struct of the zero value, it is owned through
+    /// its items only.
+    pub fn builtin_zero_list(&self) -> bool {
+        matches!(self.crd, Crd::Builtin)
+            && !self.types.custom
+            && self.names.last().is_some_and(|n| n == "containers")
     }
 
     /// Whether this position is a top-level field or a `metadata` field the field manager

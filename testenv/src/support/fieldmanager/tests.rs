@@ -306,8 +306,14 @@ fn update_bodies_with_managed_fields_keep_them() {
             .entries
             .is_empty()
     );
+    // An empty list resets them too (kube-apiserver 1.34); absent keeps the stored ones.
+    assert!(
+        ManagedFields::for_update(Some(&json!([])), &stored)
+            .entries
+            .is_empty()
+    );
     assert_eq!(
-        ManagedFields::for_update(Some(&json!([])), &stored).entries[0]
+        ManagedFields::for_update(None, &stored).entries[0]
             .owner
             .manager,
         "a"

@@ -197,7 +197,16 @@ fn walk_compare(
                 walk_compare(None, Some(rv), &node.field(k), path, out);
                 path.pop();
             }
-            leaf_presence(l, r, path, out);
+            // A struct field of a built-in kind that the kind's zero value already has (what the
+            // real field manager compares a new object with) is owned through its fields only;
+            // inside a new list item, and for maps and custom resources' objects, the object is
+            // owned itself too.
+            let struct_field = path.iter().all(|pe| matches!(pe, PathElement::Field(_)))
+                && !path.is_empty()
+                && node.builtin_struct();
+            if !(struct_field && l.is_none()) {
+                leaf_presence(l, r, path, out);
+            }
         }
         (Some(Value::Array(_)) | None, Some(Value::Array(_)) | None) => {
             let no_items = Vec::new();
@@ -234,7 +243,12 @@ fn walk_compare(
                 }
                 path.pop();
             }
-            leaf_presence(l, r, path, out);
+            // Likewise a list the kind's zero value already has (as null).
+            let zero_list = path.iter().all(|pe| matches!(pe, PathElement::Field(_)))
+                && node.builtin_zero_list();
+            if !(zero_list && l.is_none()) {
+                leaf_presence(l, r, path, out);
+            }
         }
         _ => leaf(l, r, path, out),
     }

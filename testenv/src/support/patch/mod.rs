@@ -48,6 +48,23 @@ pub fn json_patch(
         if tests_absent_as_null(&work, &op) {
             continue;
         }
+        // kube-apiserver's JSON patch library replaces a missing member of an object by
+        // adding it.
+        let op = match op {
+            json_patch::PatchOperation::Replace(r)
+                if work.pointer(r.path.as_str()).is_none()
+                    && r.path.parent().is_some_and(|p| {
+                        work.pointer(p.as_str())
+                            .is_some_and(serde_json::Value::is_object)
+                    }) =>
+            {
+                json_patch::PatchOperation::Add(json_patch::AddOperation {
+                    path: r.path,
+                    value: r.value,
+                })
+            }
+            other => other,
+        };
         json_patch::patch(&mut work, &[op]).map_err(|mut e| {
             e.operation = index; // the index in the whole patch, as the client sent it
             PatchError::Operation(e.to_string())

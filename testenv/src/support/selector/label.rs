@@ -9,6 +9,8 @@ enum Requirement {
     NotIn(String, Vec<String>),
     Exists(String),
     DoesNotExist(String),
+    Greater(String, i64),
+    Less(String, i64),
 }
 
 /// A parsed label selector; all requirements must hold.
@@ -17,84 +19,228 @@ pub struct LabelSelector {
     requirements: Vec<Requirement>,
 }
 
-/// Splits on commas that are not inside parentheses.
-fn split_top_level(s: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let mut depth = 0;
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&s[start..]);
-    parts
-}
+use super::lexer::{Token, tokens};
 
-fn parse_set(rest: &str, whole: &str) -> Result<Vec<String>, String> {
-    let rest = rest.trim();
-    let inner = rest
-        .strip_prefix('(')
-        .and_then(|r| r.strip_suffix(')'))
-        .ok_or_else(|| {
-            format!("unable to parse requirement: found '{rest}', expected: '(' in \"{whole}\"")
-        })?;
-    Ok(inner
-        .split(',')
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-        .collect())
-}
+/// The operators the real parser names when it expects one.
+const OPERATORS: &str = "in, notin, =, ==, !=, gt, lt";
 
-fn check_key(key: &str, whole: &str) -> Result<String, String> {
-    let key = key.trim();
-    let valid = !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'));
-    if valid {
+/// A label key must be a qualified name (an optional DNS subdomain prefix and `/`).
+fn check_key(key: &str) -> Result<String, String> {
+    let msgs = crate::support::meta::label_key_errors(key);
+    if msgs.is_empty() {
         Ok(key.to_string())
     } else {
-        Err(format!(
-            "unable to parse requirement: invalid label key \"{key}\" in selector \"{whole}\""
-        ))
+        Err(format!("key: Invalid value: {key:?}: {}", msgs.join("; ")))
+    }
+}
+
+/// A parser over the tokens of a selector, in apimachinery's grammar and words.
+struct Parser {
+    toks: Vec<Token>,
+    pos: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> &Token {
+        self.toks.get(self.pos).unwrap_or(&Token::End)
+    }
+
+    fn next(&mut self) -> Token {
+        let t = self.peek().clone();
+        self.pos += 1;
+        t
+    }
+
+    fn requirement(&mut self) -> Result<Requirement, String> {
+        let mut negated = false;
+        let mut tok = self.next();
+        if tok == Token::Not {
+            negated = true;
+            tok = self.next();
+        }
+        let Token::Identifier(key) = tok else {
+            return Err(format!("found '{}', expected: identifier", tok.literal()));
+        };
+        let key = check_key(&key)?;
+        if matches!(self.peek(), Token::End | Token::Comma) {
+            return Ok(if negated {
+                Requirement::DoesNotExist(key)
+            } else {
+                Requirement::Exists(key)
+            });
+        }
+        if negated {
+            let t = self.next();
+            return Err(format!(
+                "found '{}', expected: ',' or 'end of string'",
+                t.literal()
+            ));
+        }
+        let op = self.next();
+        match op {
+            Token::Identifier(ref w) if w == "in" || w == "notin" => {
+                let values = self.values()?;
+                Ok(if w == "in" {
+                    Requirement::In(key, values)
+                } else {
+                    Requirement::NotIn(key, values)
+                })
+            }
+            Token::Equals
+            | Token::DoubleEquals
+            | Token::NotEquals
+            | Token::Greater
+            | Token::Less => {
+                let value = self.exact_value()?;
+                Ok(match op {
+                    Token::NotEquals => Requirement::NotEquals(key, value),
+                    Token::Greater | Token::Less => {
+                        let n: i64 = value.parse().map_err(|_| {
+                            "for 'Gt', 'Lt' operators, the value must be an integer".to_string()
+                        })?;
+                        if op == Token::Greater {
+                            Requirement::Greater(key, n)
+                        } else {
+                            Requirement::Less(key, n)
+                        }
+                    }
+                    _ => Requirement::Equals(key, value),
+                })
+            }
+            other => Err(format!(
+                "found '{}', expected: {OPERATORS}",
+                other.literal()
+            )),
+        }
+    }
+
+    fn exact_value(&mut self) -> Result<String, String> {
+        if matches!(self.peek(), Token::End | Token::Comma) {
+            return Ok(String::new());
+        }
+        match self.next() {
+            Token::Identifier(v) => Ok(v),
+            other => Err(format!("found '{}', expected: identifier", other.literal())),
+        }
+    }
+
+    fn values(&mut self) -> Result<Vec<String>, String> {
+        let open = self.next();
+        if open != Token::OpenPar {
+            return Err(format!("found '{}' expected: '('", open.literal()));
+        }
+        match self.peek().clone() {
+            Token::ClosePar => {
+                self.next();
+                Ok(vec![String::new()])
+            }
+            Token::Identifier(_) | Token::Comma => {
+                let lit = self.peek().literal();
+                let values = self.identifiers()?;
+                if self.next() != Token::ClosePar {
+                    return Err(format!("found '{lit}', expected: ')'"));
+                }
+                Ok(values)
+            }
+            other => Err(format!(
+                "found '{}', expected: ',', ')' or identifier",
+                other.literal()
+            )),
+        }
+    }
+
+    fn identifiers(&mut self) -> Result<Vec<String>, String> {
+        let mut out: Vec<String> = Vec::new();
+        loop {
+            match self.next() {
+                Token::Identifier(v) => {
+                    if !out.contains(&v) {
+                        out.push(v);
+                    }
+                    match self.peek() {
+                        Token::Comma => continue,
+                        Token::ClosePar => return Ok(out),
+                        other => {
+                            return Err(format!(
+                                "found '{}', expected: ',' or ')'",
+                                other.literal()
+                            ));
+                        }
+                    }
+                }
+                Token::Comma => {
+                    if out.is_empty() {
+                        out.push(String::new());
+                    }
+                    match self.peek() {
+                        Token::ClosePar => {
+                            if !out.contains(&String::new()) {
+                                out.push(String::new());
+                            }
+                            return Ok(out);
+                        }
+                        Token::Comma => {
+                            self.next();
+                            if !out.contains(&String::new()) {
+                                out.push(String::new());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                other => {
+                    return Err(format!(
+                        "found '{}', expected: ',', or identifier",
+                        other.literal()
+                    ));
+                }
+            }
+        }
     }
 }
 
 impl LabelSelector {
-    /// Parses the `labelSelector` query parameter; errors name the bad requirement.
+    /// Parses the `labelSelector` query parameter, with apimachinery's grammar and error
+    /// messages (`unable to parse requirement: found 'web' expected: '('`).
     pub fn parse(s: &str) -> Result<Self, String> {
+        let mut p = Parser {
+            toks: tokens(s),
+            pos: 0,
+        };
         let mut requirements = Vec::new();
-        if s.trim().is_empty() {
-            return Ok(LabelSelector { requirements });
-        }
-        for part in split_top_level(s) {
-            let part = part.trim();
-            if part.is_empty() {
-                return Err(format!("found empty requirement in label selector \"{s}\""));
+        loop {
+            match p.peek().clone() {
+                Token::End => break,
+                Token::Identifier(_) | Token::Not => {
+                    let r = p
+                        .requirement()
+                        .map_err(|e| format!("unable to parse requirement: {e}"))?;
+                    requirements.push(r);
+                    match p.next() {
+                        Token::End => break,
+                        Token::Comma => {
+                            if !matches!(p.peek(), Token::Identifier(_) | Token::Not) {
+                                return Err(format!(
+                                    "found '{}', expected: identifier after ','",
+                                    p.peek().literal()
+                                ));
+                            }
+                        }
+                        other => {
+                            return Err(format!(
+                                "found '{}', expected: ',' or 'end of string'",
+                                other.literal()
+                            ));
+                        }
+                    }
+                }
+                other => {
+                    return Err(format!(
+                        "found '{}', expected: !, identifier, or 'end of string'",
+                        other.literal()
+                    ));
+                }
             }
-            let req = if let Some(key) = part.strip_prefix('!') {
-                Requirement::DoesNotExist(check_key(key, s)?)
-            } else if let Some((k, v)) = part.split_once("!=") {
-                Requirement::NotEquals(check_key(k, s)?, v.trim().to_string())
-            } else if let Some((k, v)) = part.split_once("==") {
-                Requirement::Equals(check_key(k, s)?, v.trim().to_string())
-            } else if let Some((k, v)) = part.split_once('=') {
-                Requirement::Equals(check_key(k, s)?, v.trim().to_string())
-            } else if let Some(idx) = part.find(" notin ").or_else(|| part.find(" notin(")) {
-                Requirement::NotIn(check_key(&part[..idx], s)?, parse_set(&part[idx + 7..], s)?)
-            } else if let Some(idx) = part.find(" in ").or_else(|| part.find(" in(")) {
-                Requirement::In(check_key(&part[..idx], s)?, parse_set(&part[idx + 4..], s)?)
-            } else {
-                Requirement::Exists(check_key(part, s)?)
-            };
-            requirements.push(req);
         }
         Ok(LabelSelector { requirements })
     }
@@ -154,6 +300,12 @@ impl LabelSelector {
             Requirement::NotIn(k, vs) => get(k).is_none_or(|x| !vs.iter().any(|v| v == x)),
             Requirement::Exists(k) => get(k).is_some(),
             Requirement::DoesNotExist(k) => get(k).is_none(),
+            Requirement::Greater(k, n) => get(k)
+                .and_then(|v| v.parse::<i64>().ok())
+                .is_some_and(|v| v > *n),
+            Requirement::Less(k, n) => get(k)
+                .and_then(|v| v.parse::<i64>().ok())
+                .is_some_and(|v| v < *n),
         })
     }
 }
@@ -170,6 +322,8 @@ impl std::fmt::Display for LabelSelector {
                 Requirement::NotIn(k, vs) => format!("{k} notin ({})", vs.join(",")),
                 Requirement::Exists(k) => k.clone(),
                 Requirement::DoesNotExist(k) => format!("!{k}"),
+                Requirement::Greater(k, n) => format!("{k}>{n}"),
+                Requirement::Less(k, n) => format!("{k}<{n}"),
             })
             .collect();
         f.write_str(&parts.join(","))
@@ -194,6 +348,25 @@ mod tests {
         assert!(m("!env"));
         assert!(!m("!app"));
         assert!(m(""));
-        assert!(LabelSelector::parse("app in web").is_err());
+        assert!(m("app==web,tier=front"));
+        let err = |s: &str| LabelSelector::parse(s).unwrap_err();
+        // apimachinery's messages
+        assert_eq!(
+            err("app in web"),
+            "unable to parse requirement: found 'web' expected: '('"
+        );
+        assert_eq!(
+            err("Bad Key=x"),
+            "unable to parse requirement: found 'Key', expected: in, notin, =, ==, !=, gt, lt"
+        );
+        assert_eq!(
+            err("app in (a"),
+            "unable to parse requirement: found '', expected: ',' or ')'"
+        );
+        assert_eq!(err("a=b=c"), "found '=', expected: ',' or 'end of string'");
+        assert_eq!(err("x=y,,"), "found ',', expected: identifier after ','");
+        let n = json!({"n": "5"});
+        assert!(LabelSelector::parse("n>4").unwrap().matches(&n));
+        assert!(!LabelSelector::parse("n<4").unwrap().matches(&n));
     }
 }

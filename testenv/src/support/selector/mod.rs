@@ -2,6 +2,7 @@
 
 pub mod field;
 pub mod label;
+pub mod lexer;
 pub mod shard;
 
 pub use field::FieldSelector;

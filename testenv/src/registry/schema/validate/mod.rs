@@ -16,13 +16,10 @@ use serde_json::{Map, Value};
 
 /// Validates `object` against `schema` (an `openAPIV3Schema`) and returns every error found,
 /// in the order the real server reports them (per node: type, composition, string, format,
-/// number, array, enum, object; then list-type and embedded-resource checks).
+/// number, array, enum, object; then list-type and embedded-resource checks, then the CEL
+/// rules).
 pub fn validate(object: &Value, schema: &Value) -> Vec<FieldError> {
-    let mut errs = Vec::new();
-    validate_node(object, schema, "", &mut errs);
-    check_list_types_and_embedded(object, schema, "", &mut errs);
-    super::rules::check_rules(object, schema, None, false, "", &mut errs);
-    errs
+    validate_custom_resource(object, None, schema, None)
 }
 
 /// [`validate`] for an update: additionally evaluates the transition rules (those using
@@ -32,12 +29,31 @@ pub fn validate(object: &Value, schema: &Value) -> Vec<FieldError> {
 /// Errors about values that did not change are dropped (validation ratcheting, see
 /// the `ratchet` module), as the real server does on update.
 pub fn validate_update(object: &Value, old: &Value, schema: &Value) -> Vec<FieldError> {
+    validate_custom_resource(object, Some(old), schema, None)
+}
+
+/// The whole validation of a custom resource (`old` on updates), as the apiextensions
+/// apiserver runs it: the schema (ratcheted on update), list types and embedded resources,
+/// the scale subresource's paths when the CRD has one, then the CEL rules unless an error
+/// so far blocks them.
+pub fn validate_custom_resource(
+    object: &Value,
+    old: Option<&Value>,
+    schema: &Value,
+    scale: Option<super::ScalePaths<'_>>,
+) -> Vec<FieldError> {
     let mut schema_errs = Vec::new();
     validate_node(object, schema, "", &mut schema_errs);
-    let mut errs = super::ratchet::ratchet(schema_errs, object, old, schema);
+    let mut errs = match old {
+        Some(old) => super::ratchet::ratchet(schema_errs, object, old, schema),
+        None => schema_errs,
+    };
     check_list_types_and_embedded(object, schema, "", &mut errs);
+    if let Some(paths) = scale {
+        super::scale::check_scale(object, paths, &mut errs);
+    }
     // CEL rules ratchet per node (see the `rules` module).
-    super::rules::check_rules(object, schema, Some(old), true, "", &mut errs);
+    super::rules::check_rules(object, schema, old, old.is_some(), "", &mut errs);
     errs
 }
 
@@ -248,37 +264,71 @@ fn check_format_of(
     }
 }
 
-fn num_text(v: &Value) -> String {
-    match v {
-        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
-            (Some(i), _) => i.to_string(),
-            (None, Some(f)) => go_float(f),
-            _ => n.to_string(),
-        },
-        other => other.to_string(),
+/// A bound (`maximum`, `minimum`, `multipleOf`) as kube-openapi applies it
+/// (`MaximumNativeType` and its siblings): when the value decoded as an int64, the bound is
+/// converted with Go's `int64(f)` (truncated; out of range it is the minimum int64) and
+/// both are compared and printed as int64s (`4294967295`, and `2` for a `2.5` bound);
+/// otherwise as float64s, printed as Go's `%v` (`4.294967295e+09`).
+enum Bound {
+    Int(i64, i64),
+    Float(f64, f64),
+}
+
+impl Bound {
+    fn new(v: &Value, bound: f64) -> Bound {
+        match v.as_i64() {
+            Some(i) => Bound::Int(i, go_int64(bound)),
+            None => Bound::Float(v.as_f64().unwrap_or(0.0), bound),
+        }
+    }
+
+    fn bound_text(&self) -> String {
+        match self {
+            Bound::Int(_, b) => b.to_string(),
+            Bound::Float(_, b) => go_float(*b),
+        }
+    }
+}
+
+/// Go's `int64(f)` on amd64: truncation, and the minimum int64 for NaN and values out of
+/// range (where Rust's `as` saturates).
+fn go_int64(f: f64) -> i64 {
+    if !(-9.223372036854776e18..9.223372036854776e18).contains(&f) {
+        i64::MIN
+    } else {
+        f as i64
     }
 }
 
 fn check_number(v: &Value, s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
-    let x = v.as_f64().unwrap_or(0.0);
     if let Some(m) = s.get("multipleOf").and_then(Value::as_f64)
         && m > 0.0
     {
-        let q = x / m;
-        if (q - q.round()).abs() > 1e-9 * q.abs().max(1.0) {
+        let bound = Bound::new(v, m);
+        let off = match bound {
+            Bound::Int(x, m) => m != 0 && x % m != 0,
+            Bound::Float(x, m) => {
+                let q = x / m;
+                (q - q.round()).abs() > 1e-9 * q.abs().max(1.0)
+            }
+        };
+        if off {
+            let text = bound.bound_text();
             errs.push(FieldError::invalid(
                 path,
                 v,
-                &body(
-                    path,
-                    &format!("should be a multiple of {}", num_text(&s["multipleOf"])),
-                ),
+                &body(path, &format!("should be a multiple of {text}")),
             ));
         }
     }
     if let Some(max) = s.get("maximum").and_then(Value::as_f64) {
         let exclusive = flag(s, "exclusiveMaximum");
-        if x > max || (exclusive && x == max) {
+        let bound = Bound::new(v, max);
+        let over = match bound {
+            Bound::Int(x, max) => x > max || (exclusive && x == max),
+            Bound::Float(x, max) => x > max || (exclusive && x == max),
+        };
+        if over {
             let rel = if exclusive {
                 "less than"
             } else {
@@ -287,13 +337,18 @@ fn check_number(v: &Value, s: &Map<String, Value>, path: &str, errs: &mut Vec<Fi
             errs.push(FieldError::invalid(
                 path,
                 v,
-                &body(path, &format!("should be {rel} {}", go_float(max))),
+                &body(path, &format!("should be {rel} {}", bound.bound_text())),
             ));
         }
     }
     if let Some(min) = s.get("minimum").and_then(Value::as_f64) {
         let exclusive = flag(s, "exclusiveMinimum");
-        if x < min || (exclusive && x == min) {
+        let bound = Bound::new(v, min);
+        let under = match bound {
+            Bound::Int(x, min) => x < min || (exclusive && x == min),
+            Bound::Float(x, min) => x < min || (exclusive && x == min),
+        };
+        if under {
             let rel = if exclusive {
                 "greater than"
             } else {
@@ -302,7 +357,7 @@ fn check_number(v: &Value, s: &Map<String, Value>, path: &str, errs: &mut Vec<Fi
             errs.push(FieldError::invalid(
                 path,
                 v,
-                &body(path, &format!("should be {rel} {}", go_float(min))),
+                &body(path, &format!("should be {rel} {}", bound.bound_text())),
             ));
         }
     }

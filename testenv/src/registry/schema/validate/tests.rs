@@ -310,3 +310,48 @@ mod ratcheting {
         );
     }
 }
+
+#[test]
+fn bounds_compare_as_kube_openapi_does() {
+    let schema = spec(json!({
+        "u32": {"type": "integer", "maximum": 4294967295u64},
+        "n": {"type": "number", "maximum": 4294967295u64},
+        "big": {"type": "integer"},
+        "i32": {"type": "integer", "format": "int32", "maximum": 4294967295u64},
+    }));
+    assert_eq!(
+        msgs(
+            json!({"spec": {"u32": 4294967296u64, "n": 4294967296.5, "big": u64::MAX, "i32": 4294967296u64}}),
+            schema.clone()
+        ),
+        vec![
+            r#"spec.big: Invalid value: "number": spec.big in body must be of type integer: "number""#,
+            "spec.i32: Invalid value: 4294967296: spec.i32 in body should be less than or equal to 4294967295",
+            "spec.n: Invalid value: 4.2949672965e+09: spec.n in body should be less than or equal to 4.294967295e+09",
+            "spec.u32: Invalid value: 4294967296: spec.u32 in body should be less than or equal to 4294967295",
+        ]
+    );
+    // Integer values meet bounds truncated to int64 (kube-apiserver 1.34's answers).
+    let schema2 = spec(
+        json!({"a": {"type": "number", "maximum": 2.5}, "c": {"type": "integer", "maximum": 1e19},
+        "d": {"type": "number", "multipleOf": 2.5}}),
+    );
+    assert_eq!(
+        msgs(json!({"spec": {"a": 3, "c": 5, "d": 5}}), schema2.clone()),
+        vec![
+            "spec.a: Invalid value: 3: spec.a in body should be less than or equal to 2",
+            "spec.c: Invalid value: 5: spec.c in body should be less than or equal to -9223372036854775808",
+            "spec.d: Invalid value: 5: spec.d in body should be a multiple of 2",
+        ]
+    );
+    assert!(msgs(json!({"spec": {"d": 6}}), schema2).is_empty());
+    // Integral floats up to 2^53 are integers; an int64 beyond it still is one.
+    assert!(
+        msgs(
+            json!({"spec": {"big": 9007199254740993u64}}),
+            schema.clone()
+        )
+        .is_empty()
+    );
+    assert!(msgs(json!({"spec": {"big": 3.0}}), schema).is_empty());
+}

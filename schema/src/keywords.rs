@@ -1,12 +1,12 @@
-//! The keywords a CRD schema may use, as the apiextensions server checks them on every node:
-//! unsupported keywords (`$ref`, `uniqueItems: true`, ...), valid types and patterns,
-//! `x-kubernetes-validations` entries (and that their CEL compiles), and consistent
-//! `x-kubernetes-list-type`s.
+//! The keywords a CRD schema may use, as the apiextensions server checks them on every node
+//! (`ValidateCustomResourceDefinitionOpenAPISchema`): unsupported keywords (`$ref`,
+//! `uniqueItems: true`, ...), valid types, the syntax of `x-kubernetes-validations` entries
+//! (their CEL is compiled by the caller), and consistent `x-kubernetes-list-type`s.
 
 use serde_json::{Map, Value};
 
-use super::errors::FieldError;
-use super::values::{flag, items, key, list, props, type_of};
+use crate::node::{flag, items, key, list, props, type_of};
+use crate::violation::Violation;
 
 const TYPES: [&str; 6] = ["array", "boolean", "integer", "number", "object", "string"];
 
@@ -18,13 +18,13 @@ pub(crate) fn keywords(
     s: &Map<String, Value>,
     path: &str,
     meta: Option<&str>,
-    errs: &mut Vec<FieldError>,
+    errs: &mut Vec<Violation>,
 ) {
     let forbidden =
-        |field: &str, detail: &str| FieldError::forbidden(format!("{path}.{field}"), detail);
+        |field: &str, detail: &str| Violation::forbidden(format!("{path}.{field}"), detail);
     let ty = type_of(s);
     if !ty.is_empty() && !TYPES.contains(&ty) {
-        errs.push(FieldError::not_supported(
+        errs.push(Violation::not_supported(
             format!("{path}.type"),
             &Value::from(ty),
             &TYPES.map(String::from),
@@ -76,7 +76,7 @@ pub(crate) fn keywords(
         ));
     }
     if s.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(false)) {
-        errs.push(FieldError::invalid(
+        errs.push(Violation::invalid(
             format!("{path}.x-kubernetes-preserve-unknown-fields"),
             &Value::Bool(false),
             "must be true or undefined",
@@ -86,13 +86,13 @@ pub(crate) fn keywords(
         if ty != "object" {
             let detail = "must be object if x-kubernetes-map-type is specified";
             errs.push(if ty.is_empty() {
-                FieldError::required(format!("{path}.type"), detail)
+                Violation::required(format!("{path}.type"), detail)
             } else {
-                FieldError::invalid(format!("{path}.type"), &Value::from(ty), detail)
+                Violation::invalid(format!("{path}.type"), &Value::from(ty), detail)
             });
         }
         if !matches!(m.as_str(), Some("atomic" | "granular")) {
-            errs.push(FieldError::not_supported(
+            errs.push(Violation::not_supported(
                 format!("{path}.x-kubernetes-map-type"),
                 m,
                 &["atomic".into(), "granular".into()],
@@ -133,7 +133,7 @@ pub(crate) fn keywords(
 }
 
 /// `x-kubernetes-validations` entries must have a rule, a one-line message and a known reason.
-fn validation_rules(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
+fn validation_rules(s: &Map<String, Value>, path: &str, errs: &mut Vec<Violation>) {
     let reasons: Vec<String> = [
         "FieldValueDuplicate",
         "FieldValueForbidden",
@@ -157,42 +157,108 @@ fn validation_rules(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldErro
             .trim();
         let message = rule.get("message").and_then(Value::as_str).unwrap_or("");
         if text.is_empty() {
-            errs.push(FieldError::required(
+            errs.push(Violation::required(
                 format!("{p}.rule"),
                 "rule is not specified",
             ));
         } else if !message.is_empty() && message.trim().is_empty() {
-            errs.push(FieldError::invalid(
+            errs.push(Violation::invalid(
                 format!("{p}.message"),
                 &Value::from(message),
-                "message must be non-empty if specified",
+                "must be non-empty if specified",
             ));
         } else if message.trim().contains(['\n', '\r']) {
-            errs.push(FieldError::invalid(
+            errs.push(Violation::invalid(
                 format!("{p}.message"),
                 &Value::from(message),
-                "message must not contain line breaks",
+                "must not contain line breaks",
             ));
         } else if text.contains(['\n', '\r']) && message.trim().is_empty() {
-            errs.push(FieldError::required(
+            errs.push(Violation::required(
                 format!("{p}.message"),
                 "message must be specified if rule contains line breaks",
+            ));
+        }
+        let expr = rule
+            .get("messageExpression")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if !expr.is_empty() && expr.trim().is_empty() {
+            errs.push(Violation::required(
+                format!("{p}.messageExpression"),
+                "messageExpression must be non-empty if specified",
             ));
         }
         if let Some(reason) = rule.get("reason").and_then(Value::as_str)
             && !reasons.iter().any(|r| r == reason)
         {
-            errs.push(FieldError::not_supported(
+            errs.push(Violation::not_supported(
                 format!("{p}.reason"),
                 &Value::from(reason),
                 &reasons,
             ));
         }
-        errs.extend(super::rules::rule_errors(rule, &p));
+        let field_path = rule.get("fieldPath").and_then(Value::as_str).unwrap_or("");
+        let fp = format!("{p}.fieldPath");
+        if !field_path.is_empty() && field_path.trim().is_empty() {
+            errs.push(Violation::invalid(
+                &fp,
+                &Value::from(field_path),
+                "must be non-empty if specified",
+            ));
+        }
+        if field_path.contains(['\n', '\r']) {
+            errs.push(Violation::invalid(
+                &fp,
+                &Value::from(field_path),
+                "must not contain line breaks",
+            ));
+        }
+        if !field_path.is_empty() && !valid_field_path(s, field_path) {
+            errs.push(Violation::invalid(
+                &fp,
+                &Value::from(field_path),
+                "must be a valid path",
+            ));
+        }
     }
 }
 
-fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
+/// Whether a rule's `fieldPath` names a field of the schema `s` it is declared on: a
+/// chain of `.name` or `['name']` steps through properties and map values (lists cannot
+/// be entered).
+fn valid_field_path(s: &Map<String, Value>, path: &str) -> bool {
+    let mut cur = s;
+    let mut rest = path;
+    while !rest.is_empty() {
+        let (name, tail) = if let Some(r) = rest.strip_prefix("['") {
+            match r.split_once("']") {
+                Some((n, t)) => (n, t),
+                None => return false,
+            }
+        } else if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            (&r[..end], &r[end..])
+        } else {
+            return false;
+        };
+        if name.is_empty() || name.trim() != name || name.contains(['\n', '\r']) {
+            return false;
+        }
+        let next = props(cur)
+            .and_then(|p| p.get(name))
+            .or_else(|| cur.get("additionalProperties").filter(|a| a.is_object()))
+            .and_then(Value::as_object);
+        match next {
+            Some(n) => cur = n,
+            None => return false,
+        }
+        rest = tail;
+    }
+    true
+}
+
+fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<Violation>) {
     let ty = type_of(s);
     let lt = s.get("x-kubernetes-list-type").filter(|l| !l.is_null());
     let lt_str = lt.and_then(Value::as_str);
@@ -212,9 +278,9 @@ fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
         if ty != "array" {
             let detail = "must be array if x-kubernetes-list-type is specified";
             errs.push(if ty.is_empty() {
-                FieldError::required(format!("{path}.type"), detail)
+                Violation::required(format!("{path}.type"), detail)
             } else {
-                FieldError::invalid(format!("{path}.type"), &Value::from(ty), detail)
+                Violation::invalid(format!("{path}.type"), &Value::from(ty), detail)
             });
         } else if lt_str == Some("set")
             && let Some(is) = item
@@ -224,7 +290,7 @@ fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
                     if let Some(inner) = is.get("x-kubernetes-list-type").filter(|l| !l.is_null())
                         && inner.as_str() != Some("atomic")
                     {
-                        errs.push(FieldError::invalid(
+                        errs.push(Violation::invalid(
                             format!("{path}.items.x-kubernetes-list-type"),
                             inner,
                             "must be atomic as item of a list with x-kubernetes-list-type=set",
@@ -235,7 +301,7 @@ fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
                     if is.get("x-kubernetes-map-type").and_then(Value::as_str)
                         != Some("atomic") =>
                 {
-                    errs.push(FieldError::invalid(
+                    errs.push(Violation::invalid(
                         format!("{path}.items.x-kubernetes-map-type"),
                         &is.get("x-kubernetes-list-type")
                             .cloned()
@@ -247,7 +313,7 @@ fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
             }
         }
         if !matches!(lt_str, Some("atomic" | "set" | "map")) {
-            errs.push(FieldError::not_supported(
+            errs.push(Violation::not_supported(
                 &lt_path,
                 lt,
                 &["atomic".into(), "set".into(), "map".into()],
@@ -257,20 +323,20 @@ fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
     if !keys.is_empty() {
         let detail = "must be map if x-kubernetes-list-map-keys is non-empty";
         match lt {
-            None => errs.push(FieldError::required(&lt_path, detail)),
-            Some(l) if lt_str != Some("map") => errs.push(FieldError::invalid(&lt_path, l, detail)),
+            None => errs.push(Violation::required(&lt_path, detail)),
+            Some(l) if lt_str != Some("map") => errs.push(Violation::invalid(&lt_path, l, detail)),
             _ => {}
         }
     }
     if lt_str == Some("map") {
         if keys.is_empty() {
-            errs.push(FieldError::required(
+            errs.push(Violation::required(
                 &keys_path,
                 "must not be empty if x-kubernetes-list-type is map",
             ));
         }
         if s.get("items").is_none_or(Value::is_null) {
-            errs.push(FieldError::required(
+            errs.push(Violation::required(
                 format!("{path}.items"),
                 "must have a schema if x-kubernetes-list-type is map",
             ));
@@ -278,7 +344,7 @@ fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
         if let Some(is) = item {
             let item_type = type_of(is);
             if item_type != "object" {
-                errs.push(FieldError::invalid(
+                errs.push(Violation::invalid(
                     format!("{path}.items.type"),
                     &Value::from(item_type),
                     "must be object if parent array's x-kubernetes-list-type is map",
@@ -288,21 +354,21 @@ fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
                 for k in &keys {
                     match props(is).and_then(|p| p.get(*k)).and_then(Value::as_object) {
                         Some(p) if matches!(type_of(p), "array" | "object") => {
-                            errs.push(FieldError::invalid(
+                            errs.push(Violation::invalid(
                                 format!("{path}.items.properties[{k}].type"),
                                 &Value::from(item_type),
                                 "must be a scalar type if parent array's x-kubernetes-list-type is map",
                             ));
                         }
                         Some(_) => {}
-                        None => errs.push(FieldError::invalid(
+                        None => errs.push(Violation::invalid(
                             &keys_path,
                             &keys_value,
                             "entries must all be names of item properties",
                         )),
                     }
                     if seen.contains(k) {
-                        errs.push(FieldError::invalid(
+                        errs.push(Violation::invalid(
                             &keys_path,
                             &keys_value,
                             "must not contain duplicate entries",
@@ -316,7 +382,7 @@ fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
     // validateMapListKeysMapSet
     if let (Some(l @ ("set" | "map")), Some(is)) = (lt_str, item) {
         if flag(is, "nullable") {
-            errs.push(FieldError::forbidden(
+            errs.push(Violation::forbidden(
                 format!("{path}.items.nullable"),
                 &format!("cannot be nullable when x-kubernetes-list-type is {l}"),
             ));
@@ -332,13 +398,13 @@ fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
                     continue;
                 };
                 if !required.contains(k) && p.get("default").is_none_or(Value::is_null) {
-                    errs.push(FieldError::required(
+                    errs.push(Violation::required(
                         format!("{path}.items.properties[{k}].default"),
                         "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property",
                     ));
                 }
                 if flag(p, "nullable") {
-                    errs.push(FieldError::forbidden(
+                    errs.push(Violation::forbidden(
                         format!("{path}.items.properties[{k}].nullable"),
                         "this property is in x-kubernetes-list-map-keys, so it cannot be nullable",
                     ));

@@ -1,0 +1,107 @@
+//! Field-by-field comparison of two normalized answers.
+
+use serde_json::Value;
+
+use crate::corpus::Step;
+use crate::send::Answer;
+
+/// One difference: where, and what each server had there.
+#[derive(Debug)]
+pub struct Difference {
+    /// `code`, `warnings` or a JSON pointer into the body.
+    pub at: String,
+    /// The embedded server's value.
+    pub embedded: Value,
+    /// The real server's value.
+    pub real: Value,
+}
+
+/// The part of a body a step compares.
+fn scope(step: &Step, body: &Value) -> Value {
+    let mut body = if step.pick.is_empty() {
+        body.clone()
+    } else {
+        Value::Object(
+            step.pick
+                .iter()
+                .map(|p| (p.clone(), body.pointer(p).cloned().unwrap_or(Value::Null)))
+                .collect(),
+        )
+    };
+    for pointer in &step.ignore {
+        remove(&mut body, pointer);
+    }
+    body
+}
+
+fn remove(v: &mut Value, pointer: &str) {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    let last = last.replace("~1", "/").replace("~0", "~");
+    match v.pointer_mut(parent) {
+        Some(Value::Object(m)) => {
+            m.remove(&last);
+        }
+        Some(Value::Array(items)) if last == "*" => {
+            items.clear();
+        }
+        _ => {}
+    }
+}
+
+/// Every difference between the answers of the two servers to `step`.
+pub fn compare(step: &Step, embedded: &Answer, real: &Answer) -> Vec<Difference> {
+    let mut out = Vec::new();
+    if embedded.code != real.code {
+        out.push(Difference {
+            at: "code".into(),
+            embedded: embedded.code.into(),
+            real: real.code.into(),
+        });
+    }
+    if embedded.warnings != real.warnings {
+        out.push(Difference {
+            at: "warnings".into(),
+            embedded: embedded.warnings.clone().into(),
+            real: real.warnings.clone().into(),
+        });
+    }
+    diff(
+        "",
+        &scope(step, &embedded.body),
+        &scope(step, &real.body),
+        &mut out,
+    );
+    out
+}
+
+fn diff(at: &str, a: &Value, b: &Value, out: &mut Vec<Difference>) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                let path = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                diff(
+                    &path,
+                    x.get(k).unwrap_or(&Value::Null),
+                    y.get(k).unwrap_or(&Value::Null),
+                    out,
+                );
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                diff(&format!("{at}/{i}"), p, q, out);
+            }
+        }
+        _ if a != b => out.push(Difference {
+            at: if at.is_empty() { "/".into() } else { at.into() },
+            embedded: a.clone(),
+            real: b.clone(),
+        }),
+        _ => {}
+    }
+}

@@ -1,0 +1,194 @@
+//! The differential harness: the same scripted requests (`corpus/*.yaml`) sent to the
+//! embedded API server and to a real kube-apiserver (binaries mode, `KUBEBUILDER_ASSETS`),
+//! answers normalized (uids, resourceVersions, timestamps, generated names, allocated IPs)
+//! and compared field by field: status code, warnings, and the body (reason, message,
+//! causes, returned object). Prints every difference and their count; fails when a
+//! difference is not one the corpus marks as known (each is explained in the testenv
+//! README, "Differential harness").
+//!
+//! `cargo test -p kubeforge-testenv --test differential`; without the binaries it skips,
+//! saying why. `KUBEFORGE_DIFF_ONLY=<text>` runs the scenarios whose file name contains it;
+//! `KUBEFORGE_DIFF_FULL=1` prints differing values whole.
+
+mod compare;
+mod corpus;
+mod normalize;
+mod send;
+#[path = "../conformance/support/webhook_server.rs"]
+mod webhook_server;
+mod webhooks;
+
+use std::collections::BTreeMap;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use kubeforge_testenv::{Binaries, Mode, TestEnv};
+use serde_json::Value;
+
+use crate::send::Side;
+
+/// The namespace the corpus works in, created on both servers first.
+const NAMESPACE: &str = "differential";
+
+fn main() -> ExitCode {
+    if let Err(e) = Binaries::from_env().available() {
+        eprintln!("skipping the differential harness: it needs a real kube-apiserver: {e}");
+        return ExitCode::SUCCESS;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    runtime.block_on(run())
+}
+
+/// Counts of a run.
+#[derive(Default)]
+struct Tally {
+    requests: usize,
+    differing: usize,
+    known: usize,
+}
+
+async fn run() -> ExitCode {
+    let started = Instant::now();
+    let hook = webhooks::start().await;
+    let embedded = TestEnv::builder().mode(Mode::Embedded).start().await;
+    let real = TestEnv::builder()
+        .mode(Mode::Binaries(Binaries::from_env()))
+        .start()
+        .await;
+    let (embedded, real) = match (embedded, real) {
+        (Ok(e), Ok(r)) => (e, r),
+        (e, r) => {
+            eprintln!(
+                "differential: a server did not start: {:?} {:?}",
+                e.err(),
+                r.err()
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let ready = started.elapsed();
+    let shared = BTreeMap::from([
+        ("ns".to_string(), NAMESPACE.to_string()),
+        (
+            "webhook".to_string(),
+            hook.url("").trim_end_matches('/').to_string(),
+        ),
+        (
+            "ca".to_string(),
+            hook.ca_bundle().as_str().unwrap_or_default().to_string(),
+        ),
+    ]);
+    let (Some(embedded_client), Some(real_client)) =
+        (raw_client(&embedded).await, raw_client(&real).await)
+    else {
+        eprintln!("differential: no client for a server's kubeconfig");
+        return ExitCode::FAILURE;
+    };
+    let mut sides = [
+        Side::new(embedded_client, &shared),
+        Side::new(real_client, &shared),
+    ];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/differential/corpus");
+    let scenarios = match corpus::load(&dir) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("differential: the corpus does not load: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let only = std::env::var("KUBEFORGE_DIFF_ONLY").unwrap_or_default();
+    let namespace = corpus::Step {
+        method: "POST".into(),
+        path: "/api/v1/namespaces".into(),
+        body: Some(serde_json::json!({"apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": NAMESPACE}})),
+        ..corpus::Step::default()
+    };
+    for side in &mut sides {
+        side.run(&namespace).await;
+    }
+    let mut tally = Tally::default();
+    for (file, scenario) in scenarios.iter().filter(|(f, _)| f.contains(&only)) {
+        for (i, step) in scenario.steps.iter().enumerate() {
+            let [e, r] = &mut sides;
+            let step_started = Instant::now();
+            let (a, b) = (e.run(step).await, r.run(step).await);
+            if step_started.elapsed().as_secs() >= 5 {
+                println!(
+                    "SLOW {file}#{i}: {:.1?} ({} {})",
+                    step_started.elapsed(),
+                    step.method,
+                    e.fill(&step.path)
+                );
+            }
+            tally.requests += 1;
+            let diffs =
+                compare::compare(step, &normalize::normalize(&a), &normalize::normalize(&b));
+            if diffs.is_empty() {
+                continue;
+            }
+            tally.differing += 1;
+            let label = match &step.known {
+                Some(why) => {
+                    tally.known += 1;
+                    format!("KNOWN ({why})")
+                }
+                None => "DIFF".to_string(),
+            };
+            println!(
+                "{label} {file}#{i} [{}] {} {}",
+                scenario.name,
+                step.method,
+                e.fill(&step.path)
+            );
+            for d in diffs {
+                println!(
+                    "    {}: embedded {} | real {}",
+                    d.at,
+                    short(&d.embedded),
+                    short(&d.real)
+                );
+            }
+        }
+    }
+    println!(
+        "differential: {} requests, {} differing responses ({} known, {} unexplained); servers ready in {:.1?}, run in {:.1?}",
+        tally.requests,
+        tally.differing,
+        tally.known,
+        tally.differing - tally.known,
+        ready,
+        started.elapsed()
+    );
+    drop((embedded, real, hook));
+    if tally.differing > tally.known {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// A client without kube's own retries of 429, 503 and 504: each server's first answer is
+/// what is compared.
+async fn raw_client(env: &TestEnv) -> Option<kube::Client> {
+    let kubeconfig = kube::config::Kubeconfig::read_from(env.kubeconfig_path()).ok()?;
+    let mut config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
+        .await
+        .ok()?;
+    config.default_retry = false;
+    kube::Client::try_from(config).ok()
+}
+
+/// A value for one line of output (whole with `KUBEFORGE_DIFF_FULL=1`).
+fn short(v: &Value) -> String {
+    let text = v.to_string();
+    if text.chars().count() > 400 && std::env::var("KUBEFORGE_DIFF_FULL").is_err() {
+        format!("{}...", text.chars().take(400).collect::<String>())
+    } else {
+        text
+    }
+}

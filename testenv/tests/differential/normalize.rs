@@ -1,0 +1,164 @@
+//! What may differ between two correct servers is replaced by a placeholder before answers
+//! are compared: uids, resourceVersions, continue tokens, timestamps, ages, generated names,
+//! allocated cluster IPs and node ports.
+
+use std::collections::BTreeMap;
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::send::Answer;
+
+fn timestamp() -> &'static Regex {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)").unwrap()
+    })
+}
+
+fn age() -> &'static Regex {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"^(<invalid>|\d+(s|m|h|d)(\d+(s|m|h))?)$").unwrap())
+}
+
+fn resource_version() -> &'static Regex {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r#"(resourceVersion|ResourceVersion|resource version|, current)(":|=| |: )"?\d+"?"#,
+        )
+        .unwrap()
+    })
+}
+
+/// `answer` with its varying parts replaced.
+pub fn normalize(answer: &Answer) -> Answer {
+    let mut generated = BTreeMap::new();
+    collect_generated(&answer.body, &mut generated);
+    let mut body = answer.body.clone();
+    sort_causes(&mut body);
+    walk(&mut body, None, &generated);
+    Answer {
+        code: answer.code,
+        body,
+        warnings: answer
+            .warnings
+            .iter()
+            .map(|w| text(w, &generated))
+            .collect(),
+    }
+}
+
+/// Names made from a generateName (`prefix` + 5 random characters), anywhere in the answer.
+fn collect_generated(v: &Value, out: &mut BTreeMap<String, String>) {
+    match v {
+        Value::Object(m) => {
+            if let (Some(prefix), Some(name)) = (
+                m.get("generateName").and_then(Value::as_str),
+                m.get("name").and_then(Value::as_str),
+            ) && name.len() == prefix.len() + 5
+                && name.starts_with(prefix)
+            {
+                out.insert(name.to_string(), format!("{prefix}<random>"));
+            }
+            m.values().for_each(|v| collect_generated(v, out));
+        }
+        Value::Array(a) => a.iter().for_each(|v| collect_generated(v, out)),
+        _ => {}
+    }
+}
+
+fn uuid() -> &'static Regex {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}").unwrap()
+    })
+}
+
+fn text(s: &str, generated: &BTreeMap<String, String>) -> String {
+    let mut out = timestamp().replace_all(s, "<time>").to_string();
+    out = uuid().replace_all(&out, "<uid>").to_string();
+    out = resource_version().replace_all(&out, "$1$2<rv>").to_string();
+    for (name, placeholder) in generated {
+        out = out.replace(name, placeholder);
+    }
+    out
+}
+
+fn walk(v: &mut Value, key: Option<&str>, generated: &BTreeMap<String, String>) {
+    let placeholder = match key {
+        Some("uid") => Some("<uid>"),
+        Some("resourceVersion") => Some("<rv>"),
+        Some("continue") => Some("<continue>"),
+        Some("clusterIP" | "clusterIPs") => Some("<ip>"),
+        Some("nodePort") => Some("<port>"),
+        _ => None,
+    };
+    if let Some(p) = placeholder {
+        match v {
+            Value::Array(items) => items.iter_mut().for_each(|i| *i = Value::from(p)),
+            Value::Null => {}
+            other => *other = Value::from(p),
+        }
+        return;
+    }
+    match v {
+        Value::String(s) => {
+            *s = if age().is_match(s) && key.is_none() {
+                "<age>".to_string()
+            } else {
+                text(s, generated)
+            };
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| walk(i, None, generated)),
+        Value::Object(m) => {
+            m.remove("selfLink");
+            for (k, v) in m.iter_mut() {
+                walk(v, Some(k.as_str()), generated);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The real server lists the errors of an object in the order its validator walks the
+/// object's maps, which is Go's random map order: causes are sorted, and the message that
+/// lists them (`... is invalid: [a, b]`) is rebuilt in that order when it lists exactly them.
+fn sort_causes(body: &mut Value) {
+    let Some(causes) = body
+        .pointer("/details/causes")
+        .and_then(Value::as_array)
+        .cloned()
+    else {
+        return;
+    };
+    let line = |c: &Value| {
+        format!(
+            "{}: {}",
+            c["field"].as_str().unwrap_or_default(),
+            c["message"].as_str().unwrap_or_default()
+        )
+    };
+    let mut lines: Vec<String> = causes.iter().map(line).collect();
+    lines.dedup();
+    let listed = if lines.len() == 1 {
+        lines[0].clone()
+    } else {
+        format!("[{}]", lines.join(", "))
+    };
+    let mut sorted = causes.clone();
+    sorted.sort_by_key(|c| (line(c), c["reason"].to_string()));
+    if let Some(message) = body["message"].as_str()
+        && let Some(prefix) = message.strip_suffix(&listed)
+    {
+        let mut sorted_lines: Vec<String> = sorted.iter().map(line).collect();
+        sorted_lines.dedup();
+        let relisted = if sorted_lines.len() == 1 {
+            sorted_lines[0].clone()
+        } else {
+            format!("[{}]", sorted_lines.join(", "))
+        };
+        body["message"] = Value::String(format!("{prefix}{relisted}"));
+    }
+    body["details"]["causes"] = Value::Array(sorted);
+}

@@ -1,0 +1,146 @@
+//! Sending one step of the corpus to one server and reading its answer.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use http_body_util::BodyExt;
+use serde_json::Value;
+
+use crate::corpus::Step;
+
+/// What a server answered.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// HTTP status.
+    pub code: u16,
+    /// The JSON body (a watch: the array of its events; text that is not JSON: a string).
+    pub body: Value,
+    /// The `Warning` headers.
+    pub warnings: Vec<String>,
+}
+
+/// One server under test, with the variables its answers gave.
+pub struct Side {
+    client: kube::Client,
+    /// Variable values (`${name}`).
+    pub vars: BTreeMap<String, String>,
+}
+
+impl Side {
+    /// A side talking through `client`, with the variables every side shares.
+    pub fn new(client: kube::Client, shared: &BTreeMap<String, String>) -> Self {
+        Side {
+            client,
+            vars: shared.clone(),
+        }
+    }
+
+    /// `text` with this side's variables in place of `${name}`.
+    pub fn fill(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for (k, v) in &self.vars {
+            out = out.replace(&format!("${{{k}}}"), v);
+        }
+        out
+    }
+
+    fn fill_value(&self, value: &Value) -> Value {
+        match value {
+            Value::String(s) => Value::String(self.fill(s)),
+            Value::Array(a) => Value::Array(a.iter().map(|v| self.fill_value(v)).collect()),
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .map(|(k, v)| (self.fill(k), self.fill_value(v)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    /// Sends `step` (repeating it while `until` asks for another status) and keeps the
+    /// variables it saves.
+    pub async fn run(&mut self, step: &Step) -> Answer {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let answer = loop {
+            let answer = self.send(step).await;
+            match step.until {
+                Some(code) if answer.code != code && Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                _ => break answer,
+            }
+        };
+        for (name, pointer) in &step.save {
+            if let Some(v) = answer.body.pointer(pointer) {
+                let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                self.vars.insert(name.clone(), text);
+            }
+        }
+        answer
+    }
+
+    async fn send(&self, step: &Step) -> Answer {
+        let body = match (&step.body, &step.raw) {
+            (Some(b), _) => serde_json::to_vec(&self.fill_value(b)).unwrap_or_default(),
+            (None, Some(raw)) => self.fill(raw).into_bytes(),
+            (None, None) => Vec::new(),
+        };
+        let mut req = http::Request::builder()
+            .method(step.method.as_str())
+            .uri(self.fill(&step.path))
+            .header(
+                "Accept",
+                step.accept.as_deref().unwrap_or("application/json"),
+            );
+        if step.body.is_some() || step.raw.is_some() {
+            req = req.header(
+                "Content-Type",
+                step.content_type.as_deref().unwrap_or("application/json"),
+            );
+        }
+        let req = match req.body(kube::client::Body::from(body)) {
+            Ok(r) => r,
+            Err(e) => return failure(format!("bad request in the corpus: {e}")),
+        };
+        let response = match self.client.send(req).await {
+            Ok(r) => r,
+            Err(e) => return failure(format!("request failed: {e}")),
+        };
+        let code = response.status().as_u16();
+        let warnings = response
+            .headers()
+            .get_all("warning")
+            .iter()
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string())
+            .collect();
+        let bytes = match response.into_body().collect().await {
+            Ok(b) => b.to_bytes(),
+            Err(e) => return failure(format!("reading the answer failed: {e}")),
+        };
+        let body = if step.watch {
+            Value::Array(
+                bytes
+                    .split(|b| *b == b'\n')
+                    .filter(|l| !l.is_empty())
+                    .map(|l| serde_json::from_slice(l).unwrap_or(Value::Null))
+                    .collect(),
+            )
+        } else {
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).to_string()))
+        };
+        Answer {
+            code,
+            body,
+            warnings,
+        }
+    }
+}
+
+fn failure(message: String) -> Answer {
+    Answer {
+        code: 0,
+        body: Value::String(message),
+        warnings: Vec::new(),
+    }
+}

@@ -1,0 +1,64 @@
+//! The webhook both servers call: admission reviews by path (`/allow`, `/deny`, `/mutate`,
+//! `/warn`) and conversion reviews (`/convert`: `spec.host` in v1beta1 is `spec.hostname` in
+//! v1).
+
+use serde_json::{Value, json};
+
+use crate::webhook_server::{self, WebhookServer};
+
+/// Starts the webhook on 127.0.0.1.
+pub async fn start() -> WebhookServer {
+    WebhookServer::start(
+        &[],
+        |path, review: Value| async move { answer(&path, &review) },
+    )
+    .await
+}
+
+fn answer(path: &str, review: &Value) -> Value {
+    match path {
+        "/deny" => webhook_server::deny(review, 403, "denied by the differential webhook"),
+        "/mutate" => {
+            let labels = &review["request"]["object"]["metadata"]["labels"];
+            let op = if labels.is_object() {
+                json!({"op": "add", "path": "/metadata/labels/mutated", "value": "yes"})
+            } else {
+                json!({"op": "add", "path": "/metadata/labels", "value": {"mutated": "yes"}})
+            };
+            webhook_server::patch(review, json!([op]))
+        }
+        "/warn" => webhook_server::respond(
+            review,
+            json!({"allowed": true, "warnings": ["checked by the differential webhook"]}),
+        ),
+        "/convert" => convert(review),
+        _ => webhook_server::allow(review),
+    }
+}
+
+fn convert(review: &Value) -> Value {
+    let request = &review["request"];
+    let desired = request["desiredAPIVersion"].as_str().unwrap_or_default();
+    let (from, to) = if desired.ends_with("/v1") {
+        ("host", "hostname")
+    } else {
+        ("hostname", "host")
+    };
+    let objects: Vec<Value> = request["objects"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|mut o| {
+            if let Some(spec) = o["spec"].as_object_mut()
+                && let Some(v) = spec.remove(from)
+            {
+                spec.insert(to.to_string(), v);
+            }
+            o["apiVersion"] = json!(desired);
+            o
+        })
+        .collect();
+    json!({"apiVersion": review["apiVersion"], "kind": "ConversionReview", "response": {
+        "uid": request["uid"], "result": {"status": "Success"}, "convertedObjects": objects}})
+}
