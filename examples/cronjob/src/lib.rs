@@ -17,7 +17,9 @@
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 
 pub mod api;
+pub mod clock;
 pub mod controllers;
+pub mod schedule;
 pub mod webhooks;
 // +kubeforge:scaffold:modules
 

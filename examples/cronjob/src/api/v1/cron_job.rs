@@ -14,15 +14,16 @@
 
 //! The CronJob API (batch.tutorial.kubebuilder.io/v1): its desired state (spec) and observed state (status).
 
+// ANCHOR: imports
+use k8s_openapi::api::batch::v1::JobTemplateSpec;
+use k8s_openapi::api::core::v1::ObjectReference;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Time;
 use kubeforge::prelude::*;
+// ANCHOR_END: imports
 
-// This file is yours: give the spec and the status the fields your API needs.
-// After changing a type, run `make manifests` to regenerate the CRD in config/crd/bases.
-
-/// CronJobSpec defines the desired state of a CronJob, as its users declare it.
-///
-/// `#[kubeforge::api]` registers the type, so `make manifests` writes its CRD; validation
-/// attributes such as `#[kubeforge(minimum = 1)]` go on its fields.
+// ANCHOR: spec
+/// CronJobSpec defines the desired state of a CronJob: when to run (`schedule`), what to run
+/// (`jobTemplate`), and how runs that are late, overlapping or finished are handled.
 #[kubeforge::api]
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[kube(
@@ -32,10 +33,12 @@ use kubeforge::prelude::*;
     plural = "cronjobs",
     namespaced,
     status = "CronJobStatus",
+    printcolumn(name = "Schedule", type_ = "string", json_path = ".spec.schedule"),
+    printcolumn(name = "Suspend", type_ = "boolean", json_path = ".spec.suspend"),
     printcolumn(
-        name = "Ready",
-        type_ = "string",
-        json_path = ".status.conditions[?(@.type==\"Ready\")].status"
+        name = "Last Schedule",
+        type_ = "date",
+        json_path = ".status.lastScheduleTime"
     ),
     printcolumn(
         name = "Age",
@@ -45,20 +48,76 @@ use kubeforge::prelude::*;
 )]
 #[serde(rename_all = "camelCase")]
 pub struct CronJobSpec {
-    /// An example field of CronJob: edit or remove it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub foo: Option<String>,
-}
+    /// The schedule in Cron format (five fields: minute, hour, day of month, month, day of
+    /// week; or `@hourly`, `@daily`, ...), see https://en.wikipedia.org/wiki/Cron. Times are
+    /// UTC.
+    #[kubeforge(min_length = 1)]
+    pub schedule: String,
 
+    /// Optional deadline in seconds for starting the job if it misses its scheduled time for
+    /// any reason. Missed job executions are counted as failed ones.
+    #[kubeforge(minimum = 0)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starting_deadline_seconds: Option<i64>,
+
+    /// How to treat concurrent executions of a Job: `Allow` (the default) runs them
+    /// concurrently, `Forbid` skips a run while the previous one is still running, `Replace`
+    /// cancels the running one and starts the new one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency_policy: Option<ConcurrencyPolicy>,
+
+    /// Tells the controller to suspend subsequent executions; it does not apply to executions
+    /// already started. Defaults to false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suspend: Option<bool>,
+
+    /// The Job that is created when the CronJob runs.
+    pub job_template: JobTemplateSpec,
+
+    /// How many successful finished Jobs to keep. An option, to tell an explicit zero from
+    /// "not specified".
+    #[kubeforge(minimum = 0)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub successful_jobs_history_limit: Option<i32>,
+
+    /// How many failed finished Jobs to keep. An option, to tell an explicit zero from "not
+    /// specified".
+    #[kubeforge(minimum = 0)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_jobs_history_limit: Option<i32>,
+}
+// ANCHOR_END: spec
+
+// ANCHOR: concurrency_policy
+/// How a new run is handled while earlier Jobs of the CronJob are still running. A unit enum
+/// is a string with an `enum` of its variants in the CRD's schema: the API server itself
+/// refuses any other value.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq, JsonSchema)]
+pub enum ConcurrencyPolicy {
+    /// Runs Jobs concurrently.
+    #[default]
+    Allow,
+    /// Skips the new run while the previous Job has not finished.
+    Forbid,
+    /// Deletes the running Jobs and starts the new one.
+    Replace,
+}
+// ANCHOR_END: concurrency_policy
+
+// ANCHOR: status
 /// CronJobStatus is the observed state of a CronJob, as its controller reports it.
+/// (`#[kubeforge::schema]` applies the `#[kubeforge(...)]` attributes of a nested type.)
+#[kubeforge::schema]
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CronJobStatus {
-    /// The `metadata.generation` of the CronJob that the controller last reconciled.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub observed_generation: Option<i64>,
-    /// The latest observations of the CronJob's state. `Ready` is `True` once the controller
-    /// has converged the cluster to the spec.
+    /// References to the Jobs that are running now.
+    #[kubeforge(list_type = "atomic")]
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<Condition>,
+    pub active: Vec<ObjectReference>,
+
+    /// When a Job was last scheduled (the scheduled time of the newest Job).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_schedule_time: Option<Time>,
 }
+// ANCHOR_END: status

@@ -12,17 +12,19 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-//! The CronJob API (batch.tutorial.kubebuilder.io/v2): its desired state (spec) and observed state (status).
+//! The CronJob API (batch.tutorial.kubebuilder.io/v2): the spec of v1 with a structured
+//! schedule. v1 stays the storage version; the API server converts through the conversion
+//! webhook (`cron_job_conversion.rs`).
 
+use k8s_openapi::api::batch::v1::JobTemplateSpec;
 use kubeforge::prelude::*;
 
-// This file is yours: give the spec and the status the fields your API needs.
-// After changing a type, run `make manifests` to regenerate the CRD in config/crd/bases.
+// The status did not change between the versions, nor did the concurrency policy: v2 uses
+// v1's types for them, and the conversion copies them as they are.
+pub use crate::api::v1::{ConcurrencyPolicy, CronJobStatus};
 
-/// CronJobSpec defines the desired state of a CronJob, as its users declare it.
-///
-/// `#[kubeforge::api]` registers the type, so `make manifests` writes its CRD; validation
-/// attributes such as `#[kubeforge(minimum = 1)]` go on its fields.
+// ANCHOR: spec
+/// CronJobSpec defines the desired state of a CronJob. Only `schedule` differs from v1.
 #[kubeforge::api]
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[kube(
@@ -36,9 +38,9 @@ use kubeforge::prelude::*;
     namespaced,
     status = "CronJobStatus",
     printcolumn(
-        name = "Ready",
-        type_ = "string",
-        json_path = ".status.conditions[?(@.type==\"Ready\")].status"
+        name = "Last Schedule",
+        type_ = "date",
+        json_path = ".status.lastScheduleTime"
     ),
     printcolumn(
         name = "Age",
@@ -48,20 +50,66 @@ use kubeforge::prelude::*;
 )]
 #[serde(rename_all = "camelCase")]
 pub struct CronJobSpec {
-    /// An example field of CronJob: edit or remove it.
+    /// When the CronJob runs, one field per part of a cron schedule. Times are UTC.
+    pub schedule: CronSchedule,
+    // ANCHOR_END: spec
+    /// Optional deadline in seconds for starting the job if it misses its scheduled time for
+    /// any reason. Missed job executions are counted as failed ones.
+    #[kubeforge(minimum = 0)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub foo: Option<String>,
+    pub starting_deadline_seconds: Option<i64>,
+
+    /// How to treat concurrent executions of a Job: `Allow` (the default), `Forbid` or
+    /// `Replace`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency_policy: Option<ConcurrencyPolicy>,
+
+    /// Tells the controller to suspend subsequent executions. Defaults to false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suspend: Option<bool>,
+
+    /// The Job that is created when the CronJob runs.
+    pub job_template: JobTemplateSpec,
+
+    /// How many successful finished Jobs to keep.
+    #[kubeforge(minimum = 0)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub successful_jobs_history_limit: Option<i32>,
+
+    /// How many failed finished Jobs to keep.
+    #[kubeforge(minimum = 0)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_jobs_history_limit: Option<i32>,
 }
 
-/// CronJobStatus is the observed state of a CronJob, as its controller reports it.
-#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
+// ANCHOR: schedule
+/// A cron schedule, one field per part. A field left out matches every value (`*`).
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct CronJobStatus {
-    /// The `metadata.generation` of the CronJob that the controller last reconciled.
+pub struct CronSchedule {
+    /// The minutes of the hour the job runs at (0-59).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub observed_generation: Option<i64>,
-    /// The latest observations of the CronJob's state. `Ready` is `True` once the controller
-    /// has converged the cluster to the spec.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<Condition>,
+    pub minute: Option<CronField>,
+    /// The hours of the day the job runs at (0-23).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hour: Option<CronField>,
+    /// The days of the month the job runs on (1-31).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub day_of_month: Option<CronField>,
+    /// The months the job runs in (1-12 or JAN-DEC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub month: Option<CronField>,
+    /// The days of the week the job runs on (0-6, Sunday is 0, or SUN-SAT).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub day_of_week: Option<CronField>,
 }
+
+/// One field of a cron schedule, such as `*/5`, `1-5` or `MON,WED`: a string in the CRD (a
+/// newtype is its inner type). No spaces, since the conversion joins the fields with them, and
+/// not `*` alone: a field left out means that, so each schedule has one way to be written and
+/// converting to v1 and back gives the same object.
+#[kubeforge::schema]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq, JsonSchema)]
+#[kubeforge(pattern = "^([^*\\s]\\S*|\\*\\S+)$")]
+pub struct CronField(pub String);
+// ANCHOR_END: schedule

@@ -12,68 +12,129 @@
 // See the License for the specific language governing permissions and
 // limitations under the License.
 
-//! Conversion of CronJob between v2 and the hub version v1.
-//!
-//! Every version of CronJob converts to the hub and back; the conversion webhook (`/convert`)
-//! chains these steps, so any served version can be read as any other. Fields of the same name
-//! move across as they are; map renamed or restructured fields where the comments say, and keep
-//! the round trip lossless (tests/cron_job_webhook.rs checks it).
+//! Conversion between CronJob v2 and the hub, v1 (the storage version). The API server calls
+//! the conversion webhook with objects of one version and wants them in the other; the webhook
+//! runs these `From` impls (registered with `kubeforge::conversion!`).
 
 use crate::api::v1 as hub;
 
-use super::cron_job::{CronJob, CronJobSpec, CronJobStatus};
+use super::cron_job::{CronField, CronJob, CronJobSpec, CronSchedule};
 
+// ANCHOR: register
 kubeforge::conversion!(CronJob => hub::CronJob, hub::CronJob => CronJob);
+// ANCHOR_END: register
 
+// ANCHOR: annotation
+/// Where a v1 schedule that v2's fields cannot hold as written (`@hourly`, extra spaces) is
+/// kept while the object is seen as v2, so converting back to v1 restores it: the usual way to
+/// make a conversion lossless when one version can say more than the other.
+pub const V1_SCHEDULE_ANNOTATION: &str = "batch.tutorial.kubebuilder.io/v1-schedule";
+// ANCHOR_END: annotation
+
+// ANCHOR: to_hub
 impl From<CronJob> for hub::CronJob {
     fn from(spoke: CronJob) -> Self {
+        let mut metadata = spoke.metadata;
+        let written = spoke.spec.schedule.to_cron();
+        // A v1 schedule kept by the conversion to v2 comes back, unless the v2 fields changed.
+        let kept = metadata
+            .annotations
+            .as_mut()
+            .and_then(|annotations| annotations.remove(V1_SCHEDULE_ANNOTATION));
+        if metadata.annotations.as_ref().is_some_and(|a| a.is_empty()) {
+            metadata.annotations = None;
+        }
+        let schedule = match kept {
+            Some(kept) if CronSchedule::from_cron(&kept) == spoke.spec.schedule => kept,
+            _ => written,
+        };
+        let spec = spoke.spec;
         hub::CronJob {
-            metadata: spoke.metadata,
-            spec: spoke.spec.into(),
-            status: spoke.status.map(Into::into),
+            metadata,
+            spec: hub::CronJobSpec {
+                schedule,
+                starting_deadline_seconds: spec.starting_deadline_seconds,
+                concurrency_policy: spec.concurrency_policy,
+                suspend: spec.suspend,
+                job_template: spec.job_template,
+                successful_jobs_history_limit: spec.successful_jobs_history_limit,
+                failed_jobs_history_limit: spec.failed_jobs_history_limit,
+            },
+            status: spoke.status,
         }
     }
 }
+// ANCHOR_END: to_hub
 
+// ANCHOR: from_hub
 impl From<hub::CronJob> for CronJob {
     fn from(hub: hub::CronJob) -> Self {
+        let mut metadata = hub.metadata;
+        let spec = hub.spec;
+        let schedule = CronSchedule::from_cron(&spec.schedule);
+        if schedule.to_cron() != spec.schedule {
+            metadata
+                .annotations
+                .get_or_insert_with(Default::default)
+                .insert(V1_SCHEDULE_ANNOTATION.to_owned(), spec.schedule.clone());
+        }
         CronJob {
-            metadata: hub.metadata,
-            spec: hub.spec.into(),
-            status: hub.status.map(Into::into),
+            metadata,
+            spec: CronJobSpec {
+                schedule,
+                starting_deadline_seconds: spec.starting_deadline_seconds,
+                concurrency_policy: spec.concurrency_policy,
+                suspend: spec.suspend,
+                job_template: spec.job_template,
+                successful_jobs_history_limit: spec.successful_jobs_history_limit,
+                failed_jobs_history_limit: spec.failed_jobs_history_limit,
+            },
+            status: hub.status,
         }
     }
 }
+// ANCHOR_END: from_hub
 
-impl From<CronJobSpec> for hub::CronJobSpec {
-    fn from(spec: CronJobSpec) -> Self {
-        // A field renamed or restructured in v1 is mapped here, e.g.
-        // `replicas: spec.size,` when v2 called it `size`.
-        hub::CronJobSpec { foo: spec.foo }
+// ANCHOR: schedule
+impl CronSchedule {
+    /// The five-field cron form of the schedule (`minute hour day-of-month month
+    /// day-of-week`), `*` for each field left out.
+    pub fn to_cron(&self) -> String {
+        [
+            &self.minute,
+            &self.hour,
+            &self.day_of_month,
+            &self.month,
+            &self.day_of_week,
+        ]
+        .map(|field| field.as_ref().map_or("*", |f| f.0.as_str()))
+        .join(" ")
     }
-}
 
-impl From<hub::CronJobSpec> for CronJobSpec {
-    fn from(spec: hub::CronJobSpec) -> Self {
-        // The way back: map each v1 field to its v2 form.
-        CronJobSpec { foo: spec.foo }
-    }
-}
-
-impl From<CronJobStatus> for hub::CronJobStatus {
-    fn from(status: CronJobStatus) -> Self {
-        hub::CronJobStatus {
-            observed_generation: status.observed_generation,
-            conditions: status.conditions,
+    /// The fields of a cron schedule: five fields separated by spaces, or a nickname
+    /// (`@hourly`, `@daily`, ...) read as the five fields it stands for. `*` fields are left
+    /// out. Anything else (which v1's validating webhook refuses) gives an empty schedule.
+    pub fn from_cron(schedule: &str) -> CronSchedule {
+        let expanded = match schedule.trim() {
+            "@yearly" | "@annually" => "0 0 1 1 *",
+            "@monthly" => "0 0 1 * *",
+            "@weekly" => "0 0 * * 0",
+            "@daily" | "@midnight" => "0 0 * * *",
+            "@hourly" => "0 * * * *",
+            other => other,
+        };
+        let fields: Vec<&str> = expanded.split_whitespace().collect();
+        let [minute, hour, day_of_month, month, day_of_week] = fields[..] else {
+            return CronSchedule::default();
+        };
+        let field = |raw: &str| (raw != "*").then(|| CronField(raw.to_owned()));
+        CronSchedule {
+            minute: field(minute),
+            hour: field(hour),
+            day_of_month: field(day_of_month),
+            month: field(month),
+            day_of_week: field(day_of_week),
         }
     }
 }
-
-impl From<hub::CronJobStatus> for CronJobStatus {
-    fn from(status: hub::CronJobStatus) -> Self {
-        CronJobStatus {
-            observed_generation: status.observed_generation,
-            conditions: status.conditions,
-        }
-    }
-}
+// ANCHOR_END: schedule
