@@ -237,7 +237,7 @@ async fn creates_a_job_each_time_the_schedule_comes_due() -> anyhow::Result<()> 
     let action = h.reconcile("every-five").await?;
     assert_eq!(action, Action::requeue(Duration::from_secs(298)));
     let name = format!("every-five-{}", first.as_second());
-    assert_eq!(h.jobs_of("every-five").await?, [name.clone()]);
+    assert_eq!(h.jobs_of("every-five").await?, [name.as_str()]);
     let job = h.jobs().get(&name).await?;
     assert_eq!(
         job.annotations()[SCHEDULED_TIME_ANNOTATION],
@@ -263,7 +263,7 @@ async fn creates_a_job_each_time_the_schedule_comes_due() -> anyhow::Result<()> 
 
     // Reconciling again at the same time changes nothing but the status.
     h.reconcile("every-five").await?;
-    assert_eq!(h.jobs_of("every-five").await?, [name.clone()]);
+    assert_eq!(h.jobs_of("every-five").await?, [name.as_str()]);
     let status = h.cron_jobs().get("every-five").await?.status.unwrap();
     assert_eq!(status.active.len(), 1);
     assert_eq!(status.active[0].name.as_deref(), Some(name.as_str()));

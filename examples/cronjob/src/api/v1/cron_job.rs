@@ -25,6 +25,8 @@ use kubeforge::prelude::*;
 /// CronJobSpec defines the desired state of a CronJob: when to run (`schedule`), what to run
 /// (`jobTemplate`), and how runs that are late, overlapping or finished are handled.
 #[kubeforge::api]
+// Clippy takes the two date columns' `type_ = "date"` for one attribute given twice.
+#[allow(clippy::duplicated_attributes)]
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[kube(
     group = "batch.tutorial.kubebuilder.io",

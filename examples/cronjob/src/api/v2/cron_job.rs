@@ -26,6 +26,8 @@ pub use crate::api::v1::{ConcurrencyPolicy, CronJobStatus};
 // ANCHOR: spec
 /// CronJobSpec defines the desired state of a CronJob. Only `schedule` differs from v1.
 #[kubeforge::api]
+// Clippy takes the two date columns' `type_ = "date"` for one attribute given twice.
+#[allow(clippy::duplicated_attributes)]
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq, JsonSchema)]
 #[kube(
     group = "batch.tutorial.kubebuilder.io",
