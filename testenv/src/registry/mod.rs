@@ -14,7 +14,7 @@ pub mod webhook_configuration;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use builtin::builtin_resources;
+pub use builtin::{GROUP_ORDER, builtin_resources};
 
 use crate::support::resource::ResourceDef;
 

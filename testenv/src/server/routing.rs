@@ -38,12 +38,7 @@ pub fn parse(path: &str, registry: &Registry) -> Result<Route, RouteError> {
         ["api"] => Ok(Route::CoreVersions),
         ["apis"] => Ok(Route::Groups),
         ["openapi", "v3"] => Ok(Route::OpenApiV3),
-        ["openapi", "v3", "api", v] => {
-            Ok(Route::OpenApiV3GroupVersion(String::new(), v.to_string()))
-        }
-        ["openapi", "v3", "apis", g, v] => {
-            Ok(Route::OpenApiV3GroupVersion(g.to_string(), v.to_string()))
-        }
+        ["openapi", "v3", key @ ..] => Ok(Route::OpenApiV3Document(key.join("/"))),
         ["apis", g] => {
             if registry.all().any(|d| d.group == *g) {
                 Ok(Route::Group(g.to_string()))

@@ -31,8 +31,8 @@ pub enum Route {
     Resources(String, String),
     /// `/openapi/v3`
     OpenApiV3,
-    /// `/openapi/v3/apis/<group>/<version>` or `/openapi/v3/api/v1`
-    OpenApiV3GroupVersion(String, String),
+    /// `/openapi/v3/<key>`: `api/v1`, `apis/<group>/<version>`, `apis/<group>`, `version`, ...
+    OpenApiV3Document(String),
     /// An object, a collection or a subresource.
     Object(Target),
 }
