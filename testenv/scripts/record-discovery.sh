@@ -10,6 +10,10 @@
 #                                                  README "Discovery and OpenAPI parity") and schema names
 #   src/openapi/builtin/schemas.json               every component schema of those documents without
 #                                                  descriptions: the shapes the embedded server serves
+#   src/controllers/bootstrap/objects.json         the objects kube-apiserver creates at start-up (RBAC
+#                                                  roles and bindings, priority classes, flow schemas and
+#                                                  priority levels), without uid, timestamps and
+#                                                  resourceVersion: what the embedded server creates
 #
 # Usage: testenv/scripts/record-discovery.sh
 # Environment:
@@ -26,6 +30,7 @@ REPO=$(cd "$TESTENV/.." && pwd)
 REALK8S=${REALK8S:-$(cd "$REPO/.." && pwd)/shared/realk8s}
 FIXTURES=$TESTENV/tests/fixtures/kube-apiserver
 SCHEMAS=$TESTENV/src/openapi/builtin/schemas.json
+BOOTSTRAP=$TESTENV/src/controllers/bootstrap/objects.json
 
 die() { echo "record-discovery: $*" >&2; exit 1; }
 [ -x "$REALK8S/start.sh" ] || die "no start.sh in $REALK8S (set REALK8S to the real control plane's scripts)"
@@ -50,7 +55,8 @@ mkdir -p "$WORK" "$FIXTURES" "$(dirname "$SCHEMAS")"
 version=$(get /version | jq -r .gitVersion)
 {
   printf '{"server": %s, "legacy": {' "$(jq -n --arg v "$version" '$v')"
-  printf '"/api": %s' "$(get /api)"
+  # where this server listened is not part of the recording
+  printf '"/api": %s' "$(get /api | jq -c '.serverAddressByClientCIDRs[].serverAddress = "<address>"')"
   printf ', "/api/v1": %s' "$(get /api/v1)"
   printf ', "/apis": %s' "$(get /apis)"
   for g in $(get /apis | jq -r '.groups[].name'); do
@@ -108,4 +114,16 @@ jq -s 'map(.components.schemas // {}) | add | walk(if type == "object" and (.des
   "$WORK"/*.json | jq -r 'to_entries | "{", (map("  \(.key | tojson): \(.value | tojson)") | join(",\n")), "}"' \
   >"$SCHEMAS"
 
-echo "recorded $version: $FIXTURES/discovery.json, $FIXTURES/openapi.json, $SCHEMAS" >&2
+# ---- bootstrap objects (no kube-controller-manager runs: aggregated roles are as the server made
+# them, the embedded server aggregates them as the controller would) ------------------------------
+mkdir -p "$(dirname "$BOOTSTRAP")"
+for path in /apis/rbac.authorization.k8s.io/v1/clusterroles /apis/rbac.authorization.k8s.io/v1/clusterrolebindings \
+  /apis/rbac.authorization.k8s.io/v1/roles /apis/rbac.authorization.k8s.io/v1/rolebindings \
+  /apis/scheduling.k8s.io/v1/priorityclasses /apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations \
+  /apis/flowcontrol.apiserver.k8s.io/v1/flowschemas; do
+  get "$path" | jq -c --arg av "$(echo "$path" | sed -E 's|^/apis/||; s|/[^/]+$||')" \
+    '.kind as $k | .items[] | .apiVersion = $av | .kind = ($k | sub("List$"; "")) | del(.status)
+     | .metadata |= del(.uid, .resourceVersion, .creationTimestamp, .managedFields, .generation)'
+done | jq -s . | jq -r '"[", (map("  \(tojson)") | join(",\n")), "]"' >"$BOOTSTRAP"
+
+echo "recorded $version: $FIXTURES/discovery.json, $FIXTURES/openapi.json, $SCHEMAS, $BOOTSTRAP" >&2

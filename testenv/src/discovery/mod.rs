@@ -36,6 +36,21 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
             }),
         ),
         Route::Health => Reply::json(200, json!("ok")),
+        Route::OpenIdConfiguration => Reply::json(
+            200,
+            json!({
+                "issuer": crate::support::tokens::ISSUER,
+                "jwks_uri": format!("{}/openid/v1/jwks", crate::support::tokens::ISSUER),
+                "response_types_supported": ["id_token"],
+                "subject_types_supported": ["public"],
+                "id_token_signing_alg_values_supported": ["ES256"],
+            }),
+        ),
+        Route::Jwks => Reply::Raw {
+            code: 200,
+            content_type: "application/jwk-set+json".into(),
+            body: api.signer().jwks().to_string().into(),
+        },
         Route::CoreVersions if aggregated::wanted(&req.accept) => aggregated::reply(registry, true),
         Route::Groups if aggregated::wanted(&req.accept) => aggregated::reply(registry, false),
         Route::CoreVersions => Reply::json(

@@ -11,7 +11,7 @@ use super::options;
 use super::state::{Api, Cluster};
 use super::subresource::Endpoint;
 use crate::admission::admit::admit;
-use crate::registry::crd;
+use crate::registry::{crd, strategy};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
 use crate::support::query::Query;
@@ -273,8 +273,19 @@ pub fn is_service(def: &ResourceDef) -> bool {
 /// POST on a collection.
 pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     options::validate_write_options("CreateOptions", &req.query)?;
-    let object = json_body(req)?;
+    let mut object = json_body(req)?;
     let fields = Fields::of_request(req, &object);
+    let def = &target.def;
+    if strategy::is_csr(&def.group, &def.plural) && object.is_object() {
+        strategy::csr_on_create(&mut object, &req.user);
+        let causes = strategy::csr_validate(&object);
+        if !causes.is_empty() {
+            let name = meta::meta_str(&object, "name")
+                .unwrap_or_default()
+                .to_string();
+            return Err(ApiError::invalid(def, &name, causes));
+        }
+    }
     let mut cluster = api.lock();
     let (stored, warnings) = create_object_as(
         &mut cluster,

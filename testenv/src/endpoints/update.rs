@@ -12,7 +12,8 @@ use super::options;
 use super::state::{Api, Cluster};
 use super::subresource::{Endpoint, endpoint_of, ns_of};
 use crate::admission::admit::admit;
-use crate::registry::crd;
+use crate::admission::defaults::pod_status::qos_class;
+use crate::registry::{crd, strategy, subresources};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
 use crate::support::query::Query;
@@ -108,6 +109,10 @@ pub fn update_object_as(
     }
     match endpoint {
         Endpoint::Main => {
+            // A CertificateSigningRequest's spec is set once, at creation.
+            if strategy::is_csr(&def.group, &def.plural) {
+                new["spec"] = old["spec"].clone();
+            }
             if def.status_subresource {
                 match old.get("status") {
                     Some(s) => new["status"] = s.clone(),
@@ -118,6 +123,20 @@ pub fn update_object_as(
                     }
                 }
             }
+        }
+        Endpoint::Status if def.group == "certificates.k8s.io" => {
+            new = subresources::csr_status(&old, &new);
+        }
+        Endpoint::EphemeralContainers => {
+            new = subresources::take_ephemeral_containers(&old, &new);
+        }
+        Endpoint::Resize => {
+            new = subresources::resize(&old, &new, qos_class)
+                .map_err(|causes| ApiError::invalid(def, name, causes))?;
+        }
+        Endpoint::Approval => {
+            new = subresources::approval(&old, &new, &meta::now())
+                .map_err(|causes| ApiError::invalid(def, name, causes))?;
         }
         Endpoint::Status => {
             let status = new.get("status").cloned();
@@ -199,6 +218,12 @@ pub fn update_object_as(
     } else {
         admit(def, &mut new, Some(&old), query)?
     };
+    if endpoint == Endpoint::EphemeralContainers {
+        let causes = subresources::check_ephemeral_containers(&old, &new);
+        if !causes.is_empty() {
+            return Err(ApiError::invalid(def, name, causes));
+        }
+    }
     if is_service(def) && endpoint == Endpoint::Main {
         crate::registry::allocate::service(&cluster.store, &mut new, Some(&old));
     }
@@ -255,6 +280,8 @@ pub fn update_object_as(
     if crd::is_crd(def) {
         crd::register(&mut cluster.registry, &stored);
     }
+    let controllers = cluster.controllers.clone();
+    controllers.updated(cluster, def, &stored, ns);
     Ok((stored, warnings))
 }
 

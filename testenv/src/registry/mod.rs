@@ -9,6 +9,8 @@ mod builtin;
 pub mod conversion;
 pub mod crd;
 pub mod schema;
+pub mod strategy;
+pub mod subresources;
 pub mod webhook_configuration;
 
 use std::collections::BTreeMap;

@@ -82,6 +82,21 @@ pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
                 .body(ResponseBody::Full(Some(bytes)))
                 .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)))
         }
+        Reply::Raw {
+            code,
+            content_type,
+            body,
+        } => {
+            let mut builder = http::Response::builder()
+                .status(code)
+                .header("Cache-Control", "no-cache, private");
+            if !content_type.is_empty() {
+                builder = builder.header(http::header::CONTENT_TYPE, content_type);
+            }
+            builder
+                .body(ResponseBody::Full(Some(body)))
+                .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)))
+        }
         Reply::Watch(stream) => http::Response::builder()
             .status(200)
             .header(http::header::CONTENT_TYPE, "application/json")

@@ -11,11 +11,20 @@ use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
 /// Answers one request.
-pub async fn handle(api: &Arc<Api>, req: Req) -> Reply {
+pub async fn handle(api: &Arc<Api>, mut req: Req) -> Reply {
+    req.user = match crate::endpoints::authn::authenticate(api, &req.bearer) {
+        Ok(user) => user,
+        Err(e) => return Reply::error(e),
+    };
     let route = {
         let cluster = api.lock();
         parse(&req.path, &cluster.registry)
     };
+    if let Ok(route) = &route
+        && let Err(e) = crate::endpoints::authz::authorize(api, &req, route)
+    {
+        return Reply::error(e);
+    }
     match route {
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
         Ok(Route::Object(target)) => crate::endpoints::versioned::serve(api, &req, target)
@@ -35,6 +44,8 @@ pub fn parse(path: &str, registry: &Registry) -> Result<Route, RouteError> {
     match segs.as_slice() {
         ["version"] => Ok(Route::Version),
         ["healthz" | "livez" | "readyz", ..] => Ok(Route::Health),
+        [".well-known", "openid-configuration"] => Ok(Route::OpenIdConfiguration),
+        ["openid", "v1", "jwks"] => Ok(Route::Jwks),
         ["api"] => Ok(Route::CoreVersions),
         ["apis"] => Ok(Route::Groups),
         ["openapi", "v3"] => Ok(Route::OpenApiV3),
@@ -100,6 +111,8 @@ fn resource_route(
                 [] => Ok(target(def, Some(ns), None, None)),
                 [name] => Ok(target(def, Some(ns), Some(name), None)),
                 [name, sub] => Ok(target(def, Some(ns), Some(name), Some(sub))),
+                // A proxy carries the path to proxy to after it.
+                [name, "proxy", ..] => Ok(target(def, Some(ns), Some(name), Some("proxy"))),
                 _ => Err(RouteError::NotFound),
             }
         }
@@ -110,6 +123,7 @@ fn resource_route(
                 [_] | [_, _] if def.namespaced => Err(RouteError::NotFound),
                 [name] => Ok(target(def, None, Some(name), None)),
                 [name, sub] => Ok(target(def, None, Some(name), Some(sub))),
+                [name, "proxy", ..] => Ok(target(def, None, Some(name), Some("proxy"))),
                 _ => Err(RouteError::NotFound),
             }
         }

@@ -24,4 +24,6 @@ pub mod scratch;
 pub mod selector;
 pub mod status;
 pub mod tls;
+pub mod tokens;
+pub mod user;
 pub mod webhook_client;

@@ -161,10 +161,10 @@ impl ResourceDef {
     }
 }
 
-#[cfg(test)]
 impl ResourceDef {
-    /// A namespaced resource with only its names set, for unit tests of code that reads
-    /// names (the registry, a layer above, describes the real ones).
+    /// A namespaced resource with only its names set: for messages about kinds that are not
+    /// served as resources (TokenRequest, Binding), and for unit tests of code that reads
+    /// names (the registry, a layer above, describes the served ones).
     pub fn named(group: &str, version: &str, kind: &str, plural: &str) -> Self {
         ResourceDef {
             group: group.into(),

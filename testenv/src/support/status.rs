@@ -36,12 +36,19 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
+/// `details` of an error about one object: the group only when it is not the core group,
+/// as the real server writes it.
 fn details(def: &ResourceDef, name: &str) -> Value {
-    json!({"name": name, "group": def.group, "kind": def.plural})
+    let mut d = json!({"name": name, "kind": def.plural});
+    if !def.group.is_empty() {
+        d["group"] = json!(def.group);
+    }
+    d
 }
 
 impl ApiError {
-    fn new(code: u16, reason: &'static str, message: impl Into<String>) -> Self {
+    /// An error with any code, reason and message.
+    pub fn new(code: u16, reason: &'static str, message: impl Into<String>) -> Self {
         ApiError {
             code,
             reason,
@@ -218,6 +225,10 @@ impl ApiError {
             "kind": "Status", "apiVersion": "v1", "metadata": {},
             "status": "Failure", "message": self.message, "reason": self.reason, "code": self.code,
         });
+        // Errors without a reason (a kubelet that cannot be reached) have none on the wire.
+        if self.reason.is_empty() {
+            status.as_object_mut().map(|s| s.remove("reason"));
+        }
         if !self.details.is_null() {
             status["details"] = self.details.clone();
         }
@@ -227,8 +238,10 @@ impl ApiError {
 
 /// A successful `Status` (deletions without a returned object).
 pub fn success(def: &ResourceDef, name: &str, uid: &str) -> Value {
+    let mut d = details(def, name);
+    d["uid"] = json!(uid);
     json!({
         "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
-        "details": {"name": name, "group": def.group, "kind": def.plural, "uid": uid},
+        "details": d,
     })
 }

@@ -13,6 +13,7 @@ mod crds;
 mod crud;
 mod discovery;
 mod gc;
+mod groups;
 mod kubectl;
 mod listing;
 mod patches;

@@ -21,5 +21,7 @@ pub fn inner_request(req: &Req, method: Method, body: Option<&Value>) -> Req {
             .map(|b| Bytes::from(b.to_string()))
             .unwrap_or_else(|| req.body.clone()),
         user_agent: req.user_agent.clone(),
+        bearer: req.bearer.clone(),
+        user: req.user.clone(),
     }
 }

@@ -68,7 +68,8 @@ pub(super) const RESOURCES: &[Builtin] = &[
         "priorityclasses",
         &["pc"],
         false,
-    ),
+    )
+    .generation(),
     b(
         "node.k8s.io",
         "v1",
@@ -84,7 +85,8 @@ pub(super) const RESOURCES: &[Builtin] = &[
         "endpointslices",
         &[],
         true,
-    ),
+    )
+    .generation(),
     b(RESOURCE, "v1", "DeviceClass", "deviceclasses", &[], false)
         .generation()
         .returns_deleted()

@@ -65,9 +65,12 @@ pub(super) const RESOURCES: &[Builtin] = &[
     .returns_deleted(),
     b("", "v1", "Pod", "pods", &["po"], true)
         .subs(POD_SUBRESOURCES)
+        .generation()
         .returns_deleted()
         .all(),
-    b("", "v1", "PodTemplate", "podtemplates", &[], true).returns_deleted(),
+    b("", "v1", "PodTemplate", "podtemplates", &[], true)
+        .generation()
+        .returns_deleted(),
     b(
         "",
         "v1",

@@ -44,7 +44,6 @@ pub(super) const RESOURCES: &[Builtin] = &[
         true,
     )
     .subs(&[STATUS])
-    .generation()
     .all(),
     b(
         "autoscaling",
@@ -55,7 +54,6 @@ pub(super) const RESOURCES: &[Builtin] = &[
         true,
     )
     .subs(&[STATUS])
-    .generation()
     .all()
     .stored_as("autoscaling", "v2", "HorizontalPodAutoscaler"),
     b(

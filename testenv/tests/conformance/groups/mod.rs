@@ -1,0 +1,9 @@
+//! One module per API group: the behaviour of its resources and subresources beyond what
+//! the cross-cutting modules (crud, listing, watch, patches, ...) cover, pinned against the
+//! real server by running in every mode.
+
+mod authentication;
+mod authorization;
+mod certificates;
+mod core;
+mod policy;
