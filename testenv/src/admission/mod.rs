@@ -3,9 +3,12 @@
 //! - [`defaults`]: the real server's defaulting of built-in kinds;
 //! - [`admit`]: the built-in admission of every write, in the real server's order (defaults,
 //!   pruning and schema defaulting of custom resources, then the registry's validation);
+//! - [`service_account`]: the ServiceAccount admission plugin (a Pod's account must exist;
+//!   its token volume is mounted);
 //! - [`webhooks`]: the admission webhook chain (mutating, then validating
 //!   `*WebhookConfiguration`s) around a write handler the endpoints hand in.
 
 pub mod admit;
 pub mod defaults;
+pub mod service_account;
 pub mod webhooks;

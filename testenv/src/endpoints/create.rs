@@ -219,6 +219,9 @@ pub fn create_object_as(
     if cluster.store.get(&def.storage_key, &ns, &name).is_some() {
         return Err(ApiError::already_exists(def, &name));
     }
+    if def.group.is_empty() && def.plural == "pods" {
+        crate::admission::service_account::admit_pod(&cluster.store, &mut object, &ns)?;
+    }
     initial_status(def, &mut object);
     let now = meta::now();
     {

@@ -26,6 +26,7 @@ pub mod dispatch;
 pub mod eviction;
 pub mod fields;
 pub mod hooks;
+pub mod negotiation;
 pub mod options;
 pub mod patch;
 pub mod patch_types;

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::state::Api;
 use super::table;
+use crate::registry::field_labels::FieldKind;
 use crate::storage::StoreError;
 use crate::storage::conversion::builtin::as_version;
 use crate::support::query::Query;
@@ -17,12 +18,24 @@ use crate::support::selector::{FieldSelector, LabelSelector};
 use crate::support::status::ApiError;
 
 /// Label and field selectors of a request.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Filter {
     /// `labelSelector`
     pub labels: LabelSelector,
     /// `fieldSelector`
     pub fields: FieldSelector,
+    /// Whose field values the field selector reads.
+    kind: FieldKind,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter {
+            labels: LabelSelector::default(),
+            fields: FieldSelector::default(),
+            kind: FieldKind::Generic,
+        }
+    }
 }
 
 impl Filter {
@@ -32,66 +45,38 @@ impl Filter {
             .map_err(|e| ApiError::bad_request(format!("unable to parse requirement: {e}")))?;
         let fields = FieldSelector::parse(query.get("fieldSelector").unwrap_or_default())
             .map_err(ApiError::bad_request)?;
+        let kind = FieldKind::of(def);
         for field in fields.fields() {
-            if !field_supported(def, field) {
-                return Err(ApiError::bad_request(format!(
-                    "field label not supported: {field}"
-                )));
+            let supported = match &def.custom {
+                Some(custom) => {
+                    matches!(field, "metadata.name" | "metadata.namespace")
+                        || custom
+                            .selectable_fields
+                            .iter()
+                            .any(|p| p.trim_start_matches('.') == field)
+                }
+                None => kind.supports(field),
+            };
+            if !supported {
+                let message = match &def.custom {
+                    Some(_) => format!("field label not supported: {field}"),
+                    None => kind.unsupported(field),
+                };
+                return Err(ApiError::bad_request(message));
             }
         }
-        Ok(Filter { labels, fields })
+        Ok(Filter {
+            labels,
+            fields,
+            kind,
+        })
     }
 
     /// Whether an object passes both selectors.
     pub fn matches(&self, object: &Value) -> bool {
         (self.labels.is_empty() || self.labels.matches(&object["metadata"]["labels"]))
-            && self.fields.matches(object)
+            && self.fields.matches_by(|f| self.kind.value(object, f))
     }
-}
-
-/// Field selectors the real server supports for a resource.
-fn field_supported(def: &ResourceDef, field: &str) -> bool {
-    if matches!(field, "metadata.name" | "metadata.namespace") {
-        return true;
-    }
-    if let Some(custom) = &def.custom {
-        return custom
-            .selectable_fields
-            .iter()
-            .any(|p| p.trim_start_matches('.') == field);
-    }
-    let allowed: &[&str] = match (def.group.as_str(), def.plural.as_str()) {
-        ("", "pods") => &[
-            "spec.nodeName",
-            "spec.restartPolicy",
-            "spec.schedulerName",
-            "spec.serviceAccountName",
-            "spec.hostNetwork",
-            "status.phase",
-            "status.podIP",
-            "status.nominatedNodeName",
-        ],
-        ("", "events") => &[
-            "involvedObject.kind",
-            "involvedObject.namespace",
-            "involvedObject.name",
-            "involvedObject.uid",
-            "involvedObject.apiVersion",
-            "involvedObject.resourceVersion",
-            "involvedObject.fieldPath",
-            "reason",
-            "reportingComponent",
-            "source",
-            "type",
-        ],
-        ("", "secrets") => &["type"],
-        ("", "namespaces") => &["status.phase"],
-        ("", "nodes") => &["spec.unschedulable"],
-        ("apps", "replicasets") => &["status.replicas"],
-        ("batch", "jobs") => &["status.successful"],
-        _ => &[],
-    };
-    allowed.contains(&field)
 }
 
 /// GET of one object (or its status).
@@ -251,6 +236,15 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
     }
     if table::wants_table(&req.accept) {
         return Ok(table::reply(def, &items, metadata, &req.query));
+    }
+    if def.custom.is_none() {
+        // The items of a built-in kind's list carry no kind and apiVersion of their own.
+        for item in &mut items {
+            if let Some(o) = item.as_object_mut() {
+                o.remove("kind");
+                o.remove("apiVersion");
+            }
+        }
     }
     Ok(Reply::json(
         200,

@@ -8,6 +8,7 @@ pub mod allocate;
 mod builtin;
 pub mod conversion;
 pub mod crd;
+pub mod field_labels;
 pub mod schema;
 pub mod strategy;
 pub mod subresources;

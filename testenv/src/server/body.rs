@@ -77,7 +77,7 @@ pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
             {
                 builder = builder.header(http::header::RETRY_AFTER, secs.to_string());
             }
-            let bytes = Bytes::from(serde_json::to_vec(&body).unwrap_or_default());
+            let bytes = Bytes::from(crate::support::json_order::to_vec(&body));
             builder
                 .body(ResponseBody::Full(Some(bytes)))
                 .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)))

@@ -27,9 +27,16 @@ pub async fn handle(api: &Arc<Api>, mut req: Req) -> Reply {
     }
     match route {
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
-        Ok(Route::Object(target)) => crate::endpoints::versioned::serve(api, &req, target)
-            .await
-            .into(),
+        Ok(Route::Object(target)) => {
+            let def = target.def.clone();
+            let reply: Reply = crate::endpoints::versioned::serve(api, &req, target)
+                .await
+                .into();
+            match crate::endpoints::negotiation::requested(&req.accept) {
+                Some(want) => crate::endpoints::negotiation::apply(reply, &def, &want),
+                None => reply,
+            }
+        }
         Ok(other) => crate::discovery::serve(api, &req, other),
     }
 }

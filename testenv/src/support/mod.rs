@@ -12,6 +12,7 @@
 
 pub mod error;
 pub mod fieldmanager;
+pub mod json_order;
 pub mod jsonpath;
 pub mod kubeconfig;
 pub mod meta;

@@ -21,3 +21,4 @@ mod semantics;
 mod subresources;
 mod support;
 mod watch;
+mod wire;
