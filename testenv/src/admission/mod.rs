@@ -3,6 +3,8 @@
 //! - [`defaults`]: the real server's defaulting of built-in kinds;
 //! - [`admit`]: the built-in admission of every write, in the real server's order (defaults,
 //!   pruning and schema defaulting of custom resources, then the registry's validation);
+//! - [`policies`]: ValidatingAdmissionPolicies and their bindings, checked with CEL on every
+//!   write they cover;
 //! - [`service_account`]: the ServiceAccount admission plugin (a Pod's account must exist;
 //!   its token volume is mounted);
 //! - [`webhooks`]: the admission webhook chain (mutating, then validating
@@ -10,5 +12,6 @@
 
 pub mod admit;
 pub mod defaults;
+pub mod policies;
 pub mod service_account;
 pub mod webhooks;

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{aggregation, bootstrap, crds, disruption, gc, namespace_objects, namespaces};
+use super::{
+    aggregation, bootstrap, crds, disruption, gc, namespace_objects, namespaces, policy_status,
+};
 use crate::endpoints::hooks::{Client, Controllers};
 use crate::registry::crd;
 use crate::support::resource::ResourceDef;
@@ -43,6 +45,8 @@ impl Controllers for ControllerManager {
             namespace_objects::created(client, name);
         } else if is_cluster_role(def) {
             aggregation::aggregate_all(client);
+        } else if policy_status::is_policy(def) {
+            policy_status::sync(client, def, object);
         }
     }
 
@@ -50,6 +54,8 @@ impl Controllers for ControllerManager {
         disruption_changed(client, def, object, ns);
         if is_cluster_role(def) {
             aggregation::aggregate_all(client);
+        } else if policy_status::is_policy(def) {
+            policy_status::sync(client, def, object);
         }
     }
 

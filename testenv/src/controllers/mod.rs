@@ -15,5 +15,6 @@ pub mod gc;
 pub mod manager;
 pub mod namespace_objects;
 pub mod namespaces;
+pub mod policy_status;
 
 pub use manager::ControllerManager;

@@ -11,6 +11,8 @@ use super::options;
 use super::state::{Api, Cluster};
 use super::subresource::Endpoint;
 use crate::admission::admit::admit;
+use crate::admission::policies;
+use crate::admission::webhooks::config::Operation;
 use crate::registry::{crd, strategy};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
@@ -239,7 +241,7 @@ pub fn create_object_as(
             m.remove("generation");
         }
     }
-    let warnings = admit(def, &mut object, None, query)?;
+    let mut warnings = admit(def, &mut object, None, query)?;
     if is_service(def) {
         crate::registry::allocate::service(&cluster.store, &mut object, None);
     }
@@ -256,6 +258,23 @@ pub fn create_object_as(
         fields,
     )
     .write_to(&mut object);
+    if !query.stops_before_validation() {
+        let write = policies::Write {
+            def,
+            subresource: None,
+            operation: Operation::Create,
+            namespace: &ns,
+            name: &name,
+            object: Some(&object),
+            old: None,
+        };
+        warnings.extend(policies::validate(
+            &cluster.store,
+            &cluster.registry,
+            &write,
+            query,
+        )?);
+    }
     if query.dry_run() {
         return Ok((Arc::new(object), warnings));
     }

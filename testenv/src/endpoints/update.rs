@@ -13,6 +13,8 @@ use super::state::{Api, Cluster};
 use super::subresource::{Endpoint, endpoint_of, ns_of};
 use crate::admission::admit::admit;
 use crate::admission::defaults::pod_status::qos_class;
+use crate::admission::policies;
+use crate::admission::webhooks::config::Operation;
 use crate::registry::{crd, strategy, subresources};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
@@ -213,7 +215,7 @@ pub fn update_object_as(
             ));
         }
     }
-    let warnings = if endpoint == Endpoint::Finalize {
+    let mut warnings = if endpoint == Endpoint::Finalize {
         Vec::new()
     } else {
         admit(def, &mut new, Some(&old), query)?
@@ -267,6 +269,24 @@ pub fn update_object_as(
     old_cmp["metadata"]["resourceVersion"] = Value::String(current_rv);
     if new == old_cmp {
         return Ok((old, warnings));
+    }
+    if !query.stops_before_validation() {
+        let sub = endpoint.subresource();
+        let write = policies::Write {
+            def,
+            subresource: (!sub.is_empty()).then_some(sub),
+            operation: Operation::Update,
+            namespace: ns,
+            name,
+            object: Some(&new),
+            old: Some(&old),
+        };
+        warnings.extend(policies::validate(
+            &cluster.store,
+            &cluster.registry,
+            &write,
+            query,
+        )?);
     }
     if query.dry_run() {
         return Ok((Arc::new(new), warnings));

@@ -4,6 +4,7 @@
 //! Discovery, routing and the endpoints all read from here, so a CRD becomes servable
 //! in every place at once when it is installed.
 
+pub mod admission_policy;
 pub mod allocate;
 mod builtin;
 pub mod conversion;

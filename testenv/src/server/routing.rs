@@ -16,6 +16,7 @@ pub async fn handle(api: &Arc<Api>, mut req: Req) -> Reply {
         Ok(user) => user,
         Err(e) => return Reply::error(e),
     };
+    req.query.set_requester(req.user.clone());
     let route = {
         let cluster = api.lock();
         parse(&req.path, &cluster.registry)

@@ -2,6 +2,7 @@
 //! the cross-cutting modules (crud, listing, watch, patches, ...) cover, pinned against the
 //! real server by running in every mode.
 
+mod admissionregistration;
 mod authentication;
 mod authorization;
 mod certificates;
