@@ -5,6 +5,7 @@
 mod admissionregistration;
 mod authentication;
 mod authorization;
+mod autoscaling;
 mod certificates;
 mod core;
 mod policy;
