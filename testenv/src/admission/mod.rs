@@ -3,6 +3,8 @@
 //! - [`defaults`]: the real server's defaulting of built-in kinds;
 //! - [`admit`]: the built-in admission of every write, in the real server's order (defaults,
 //!   pruning and schema defaulting of custom resources, then the registry's validation);
+//! - [`plugins`]: the default plugins that fill objects in from others (Priority,
+//!   DefaultTolerationSeconds, DefaultIngressClass, DefaultStorageClass);
 //! - [`policies`]: ValidatingAdmissionPolicies and their bindings, checked with CEL on every
 //!   write they cover;
 //! - [`service_account`]: the ServiceAccount admission plugin (a Pod's account must exist;
@@ -12,6 +14,7 @@
 
 pub mod admit;
 pub mod defaults;
+pub mod plugins;
 pub mod policies;
 pub mod service_account;
 pub mod webhooks;

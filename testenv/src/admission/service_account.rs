@@ -66,6 +66,8 @@ pub fn admit_pod(store: &Store, pod: &mut Value, ns: &str) -> Result<(), ApiErro
         return Err(e);
     };
     pod["spec"]["serviceAccountName"] = json!(name);
+    // The deprecated field mirrors it, as the v1 conversion writes it.
+    pod["spec"]["serviceAccount"] = json!(name);
     let automount = pod["spec"]["automountServiceAccountToken"]
         .as_bool()
         .or_else(|| account["automountServiceAccountToken"].as_bool())

@@ -221,8 +221,18 @@ pub fn create_object_as(
     if cluster.store.get(&def.storage_key, &ns, &name).is_some() {
         return Err(ApiError::already_exists(def, &name));
     }
-    if def.group.is_empty() && def.plural == "pods" {
-        crate::admission::service_account::admit_pod(&cluster.store, &mut object, &ns)?;
+    match (def.group.as_str(), def.plural.as_str()) {
+        ("", "pods") => {
+            crate::admission::service_account::admit_pod(&cluster.store, &mut object, &ns)?;
+            crate::admission::plugins::pod(&cluster.store, &mut object)?;
+        }
+        ("networking.k8s.io", "ingresses") => {
+            crate::admission::plugins::ingress(&cluster.store, &mut object)
+        }
+        ("", "persistentvolumeclaims") => {
+            crate::admission::plugins::claim(&cluster.store, &mut object)
+        }
+        _ => {}
     }
     initial_status(def, &mut object);
     let now = meta::now();
@@ -242,6 +252,12 @@ pub fn create_object_as(
         }
     }
     let mut warnings = admit(def, &mut object, None, query)?;
+    if !query.stops_before_validation() {
+        let causes = strategy::create_causes(&def.group, &def.plural, &object);
+        if !causes.is_empty() {
+            return Err(ApiError::invalid(def, &name, causes));
+        }
+    }
     if is_service(def) {
         crate::registry::allocate::service(&cluster.store, &mut object, None);
     }

@@ -220,6 +220,12 @@ pub fn update_object_as(
     } else {
         admit(def, &mut new, Some(&old), query)?
     };
+    if endpoint == Endpoint::Main && !query.stops_before_validation() {
+        let causes = strategy::update_causes(&def.group, &def.plural, &old, &new);
+        if !causes.is_empty() {
+            return Err(ApiError::invalid(def, name, causes));
+        }
+    }
     if endpoint == Endpoint::EphemeralContainers {
         let causes = subresources::check_ephemeral_containers(&old, &new);
         if !causes.is_empty() {

@@ -75,3 +75,84 @@ pub fn csr_validate(object: &Value) -> Vec<Cause> {
     }
     causes
 }
+
+/// The PriorityClasses the server creates itself (the only names with `system-` allowed).
+const SYSTEM_PRIORITY_CLASSES: &[&str] = &["system-node-critical", "system-cluster-critical"];
+
+/// The highest value a PriorityClass not made by the server may have.
+const HIGHEST_USER_PRIORITY: i64 = 1_000_000_000;
+
+fn forbidden(field: &str, message: &str) -> Cause {
+    Cause {
+        reason: "FieldValueForbidden".into(),
+        message: format!("Forbidden: {message}"),
+        field: field.into(),
+    }
+}
+
+fn immutable(field: &str, value: &Value) -> Cause {
+    Cause {
+        reason: "FieldValueInvalid".into(),
+        message: format!("Invalid value: {value}: field is immutable"),
+        field: field.into(),
+    }
+}
+
+/// The checks of a create of `group`/`plural` beyond the schema: a PriorityClass's name
+/// may not claim the `system-` prefix, and its value stays below the system range.
+pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
+    if (group, plural) != ("scheduling.k8s.io", "priorityclasses") {
+        return Vec::new();
+    }
+    let name = object["metadata"]["name"].as_str().unwrap_or_default();
+    if name.starts_with("system-") {
+        if SYSTEM_PRIORITY_CLASSES.contains(&name) {
+            return Vec::new();
+        }
+        return vec![forbidden(
+            "metadata.name",
+            &format!(
+                "priority class names with 'system-' prefix are reserved for system use only. error: {name} is not a known system priority class"
+            ),
+        )];
+    }
+    if object["value"]
+        .as_i64()
+        .is_some_and(|v| v > HIGHEST_USER_PRIORITY)
+    {
+        return vec![forbidden(
+            "value",
+            &format!("maximum allowed value of a user defined priority is {HIGHEST_USER_PRIORITY}"),
+        )];
+    }
+    Vec::new()
+}
+
+/// The checks of an update of `group`/`plural` (`old` is stored) beyond the schema: the
+/// fields that may not change, with the real server's reason for each.
+pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec<Cause> {
+    let changed = |f: &str| old.get(f) != new.get(f);
+    let mut causes = Vec::new();
+    match (group, plural) {
+        ("scheduling.k8s.io", "priorityclasses") => {
+            if changed("value") {
+                causes.push(forbidden("value", "may not be changed in an update."));
+            }
+            if changed("preemptionPolicy") {
+                causes.push(immutable("preemptionPolicy", &new["preemptionPolicy"]));
+            }
+        }
+        ("storage.k8s.io", "storageclasses") => {
+            for f in ["parameters", "provisioner", "reclaimPolicy"] {
+                if changed(f) {
+                    causes.push(forbidden(f, &format!("updates to {f} are forbidden.")));
+                }
+            }
+            if changed("volumeBindingMode") {
+                causes.push(immutable("volumeBindingMode", &new["volumeBindingMode"]));
+            }
+        }
+        _ => {}
+    }
+    causes
+}

@@ -8,4 +8,7 @@ mod authorization;
 mod autoscaling;
 mod certificates;
 mod core;
+mod networking;
 mod policy;
+mod scheduling;
+mod storage;
