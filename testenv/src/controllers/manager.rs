@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::{
     aggregation, bootstrap, crds, disruption, gc, namespace_objects, namespaces, policy_status,
+    quota,
 };
 use crate::endpoints::hooks::{Client, Controllers};
 use crate::registry::crd;
@@ -48,6 +49,7 @@ impl Controllers for ControllerManager {
         } else if policy_status::is_policy(def) {
             policy_status::sync(client, def, object);
         }
+        quota::sync(client, ns);
     }
 
     fn updated(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
@@ -57,6 +59,7 @@ impl Controllers for ControllerManager {
         } else if policy_status::is_policy(def) {
             policy_status::sync(client, def, object);
         }
+        quota::sync(client, ns);
     }
 
     fn started(&self, client: &mut dyn Client) {
@@ -87,6 +90,7 @@ impl Controllers for ControllerManager {
         } else if is_cluster_role(def) {
             aggregation::aggregate_all(client);
         }
+        quota::sync(client, ns);
         if !ns.is_empty() {
             namespaces::finish_if_empty(client, ns);
         }

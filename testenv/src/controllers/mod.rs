@@ -1,6 +1,7 @@
 //! The controllers a real control plane runs next to the API server (in
 //! kube-controller-manager): the garbage collector, namespace lifecycle, CRD clean-up and the
-//! disruption controller (PodDisruptionBudget status), ClusterRole aggregation, the
+//! disruption controller (PodDisruptionBudget status), ResourceQuota usage ([`quota`]),
+//! ClusterRole aggregation, the
 //! objects a fresh cluster and every new namespace have ([`bootstrap`], [`namespace_objects`]).
 //!
 //! They act only through the in-process client the API lends them
@@ -16,5 +17,6 @@ pub mod manager;
 pub mod namespace_objects;
 pub mod namespaces;
 pub mod policy_status;
+pub mod quota;
 
 pub use manager::ControllerManager;

@@ -221,19 +221,7 @@ pub fn create_object_as(
     if cluster.store.get(&def.storage_key, &ns, &name).is_some() {
         return Err(ApiError::already_exists(def, &name));
     }
-    match (def.group.as_str(), def.plural.as_str()) {
-        ("", "pods") => {
-            crate::admission::service_account::admit_pod(&cluster.store, &mut object, &ns)?;
-            crate::admission::plugins::pod(&cluster.store, &mut object)?;
-        }
-        ("networking.k8s.io", "ingresses") => {
-            crate::admission::plugins::ingress(&cluster.store, &mut object)
-        }
-        ("", "persistentvolumeclaims") => {
-            crate::admission::plugins::claim(&cluster.store, &mut object)
-        }
-        _ => {}
-    }
+    crate::admission::chain::mutate(&cluster.store, def, &ns, &mut object)?;
     initial_status(def, &mut object);
     let now = meta::now();
     {
@@ -290,6 +278,7 @@ pub fn create_object_as(
             &write,
             query,
         )?);
+        crate::admission::chain::validate(&cluster.store, def, &ns, &name, &mut object)?;
     }
     if query.dry_run() {
         return Ok((Arc::new(object), warnings));

@@ -4,7 +4,8 @@
 //!   options), [`status`] (`Status` errors), [`resource`] (what a served resource is),
 //!   [`meta`] (object metadata helpers);
 //! - algorithms on JSON objects: [`selector`], [`jsonpath`], [`patch`], [`fieldmanager`]
-//!   (managed field sets and server-side apply merges), [`protobuf`] (kubectl's bodies);
+//!   (managed field sets and server-side apply merges), [`protobuf`] (kubectl's bodies),
+//!   [`quantity`] (resource quantities added and written canonically);
 //! - [`scratch`]: private temporary directories (kubeconfig, CA and control-plane files);
 //! - the wire: [`tls`] (the server's certificates), [`kubeconfig`], [`webhook_client`] (the
 //!   HTTPS calls to admission and conversion webhooks);
@@ -18,6 +19,7 @@ pub mod kubeconfig;
 pub mod meta;
 pub mod patch;
 pub mod protobuf;
+pub mod quantity;
 pub mod query;
 pub mod request;
 pub mod resource;

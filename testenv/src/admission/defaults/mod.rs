@@ -66,6 +66,7 @@ pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &m
         ("", "Namespace") => core::namespace(object),
         ("", "PersistentVolumeClaim") => core::persistent_volume_claim(object),
         ("", "Endpoints") => core::endpoints(object),
+        ("", "LimitRange") => core::limit_range(object),
         ("apps", "Deployment") => apps::deployment(object),
         ("apps", "StatefulSet") => apps::stateful_set(object),
         ("apps", "DaemonSet") => apps::daemon_set(object),

@@ -8,6 +8,7 @@ mod authorization;
 mod autoscaling;
 mod certificates;
 mod core;
+mod core_limits;
 mod networking;
 mod policy;
 mod scheduling;
