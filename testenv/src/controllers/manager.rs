@@ -54,7 +54,10 @@ impl Controllers for ControllerManager {
 
     fn updated(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
         disruption_changed(client, def, object, ns);
-        if is_cluster_role(def) {
+        if is_namespace(def) {
+            let name = object["metadata"]["name"].as_str().unwrap_or_default();
+            namespaces::finish_if_empty(client, name);
+        } else if is_cluster_role(def) {
             aggregation::aggregate_all(client);
         } else if policy_status::is_policy(def) {
             policy_status::sync(client, def, object);

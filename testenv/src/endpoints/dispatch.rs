@@ -23,10 +23,9 @@ pub(crate) async fn handle_object(
     target: Target,
 ) -> Result<Reply, ApiError> {
     let not_allowed = || {
-        ApiError::method_not_allowed(format!(
-            "the server does not allow this method on the requested resource ({})",
-            target.def.qualified()
-        ))
+        ApiError::method_not_allowed(
+            "the server does not allow this method on the requested resource",
+        )
     };
     if let Some(s) = target.subresource.as_deref() {
         let Some(listed) = target.def.subresource(s) else {
@@ -113,9 +112,8 @@ pub fn dispatch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, Api
         (&Method::PATCH, Some(_), _) => patch::patch(api, req, &target),
         (&Method::DELETE, Some(_), None) => delete::delete(api, req, &target),
         (&Method::DELETE, None, None) => delete::delete_collection(api, req, &target),
-        _ => Err(ApiError::method_not_allowed(format!(
-            "the server does not allow this method on the requested resource ({})",
-            target.def.qualified()
-        ))),
+        _ => Err(ApiError::method_not_allowed(
+            "the server does not allow this method on the requested resource",
+        )),
     }
 }

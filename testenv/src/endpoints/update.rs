@@ -153,13 +153,23 @@ pub fn update_object_as(
             }
         }
         Endpoint::Finalize => {
-            let finalizers = new["spec"]["finalizers"].clone();
-            new = (*old).clone();
-            new["spec"]["finalizers"] = if finalizers.is_null() {
-                json!([])
-            } else {
-                finalizers
-            };
+            // The finalize strategy keeps only the status: spec and metadata are written.
+            match old.get("status") {
+                Some(s) => new["status"] = s.clone(),
+                None => {
+                    if let Some(o) = new.as_object_mut() {
+                        o.remove("status");
+                    }
+                }
+            }
+            if new["spec"]["finalizers"].is_null() {
+                new["spec"]["finalizers"] = json!([]);
+            }
+            let causes =
+                meta::validate_finalizer_names("spec.finalizers", &new["spec"]["finalizers"]);
+            if !causes.is_empty() {
+                return Err(ApiError::invalid(def, name, causes));
+            }
         }
     }
     // Immutable and server-owned metadata comes from the stored object.

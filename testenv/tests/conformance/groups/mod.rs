@@ -9,6 +9,7 @@ mod autoscaling;
 mod certificates;
 mod core;
 mod core_limits;
+mod core_namespaces;
 mod networking;
 mod policy;
 mod scheduling;
