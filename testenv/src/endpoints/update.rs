@@ -127,7 +127,8 @@ pub fn update_object_as(
             }
         }
         Endpoint::Status if def.group == "certificates.k8s.io" => {
-            new = subresources::csr_status(&old, &new);
+            new = subresources::csr_status(&old, &new, &meta::now())
+                .map_err(|causes| ApiError::invalid(def, name, causes))?;
         }
         Endpoint::EphemeralContainers => {
             new = subresources::take_ephemeral_containers(&old, &new);

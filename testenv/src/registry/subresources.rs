@@ -221,30 +221,81 @@ pub fn approval(old: &Value, sent: &Value, now: &str) -> Result<Value, Vec<Cause
 }
 
 /// `certificatesigningrequests/<name>/status`: the status is taken, but the Approved and
-/// Denied conditions stay as they were (they change through `approval` only).
-pub fn csr_status(old: &Value, sent: &Value) -> Value {
+/// Denied conditions stay as they were (they change through `approval` only: adding or
+/// removing one is refused), the certificate must hold a certificate, and new conditions
+/// get their update and transition times.
+pub fn csr_status(old: &Value, sent: &Value, now: &str) -> Result<Value, Vec<Cause>> {
+    use base64::Engine;
+    let previous = old["status"]["conditions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let mut conditions = sent["status"]["conditions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let decided = |t: &Value| t == "Approved" || t == "Denied";
+    for c in &mut conditions {
+        if decided(&c["type"])
+            && let Some(p) = previous.iter().find(|p| p["type"] == c["type"])
+        {
+            *c = p.clone();
+        }
+    }
+    let mut causes = Vec::new();
+    let certificate = sent["status"]["certificate"].as_str().unwrap_or_default();
+    if !certificate.is_empty() {
+        let pem = base64::engine::general_purpose::STANDARD
+            .decode(certificate)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .unwrap_or_default();
+        if !pem.contains("-----BEGIN CERTIFICATE-----") {
+            causes.push(cause(
+                "FieldValueInvalid",
+                "status.certificate",
+                "Invalid value: \"<certificate data>\": must contain at least one CERTIFICATE PEM block".into(),
+            ));
+        }
+    }
+    for t in ["Approved", "Denied"] {
+        let count = |list: &[Value]| list.iter().filter(|c| c["type"] == t).count();
+        let (before, after) = (count(&previous), count(&conditions));
+        let verb = match after.cmp(&before) {
+            std::cmp::Ordering::Greater => "add",
+            std::cmp::Ordering::Less => "remove",
+            std::cmp::Ordering::Equal => continue,
+        };
+        causes.push(cause(
+            "FieldValueForbidden",
+            "status.conditions",
+            format!("Forbidden: updates may not {verb} a condition of type \"{t}\""),
+        ));
+    }
+    if !causes.is_empty() {
+        return Err(causes);
+    }
+    for c in &mut conditions {
+        let before = previous.iter().find(|p| p["type"] == c["type"]);
+        for field in ["lastUpdateTime", "lastTransitionTime"] {
+            if c.get(field).is_none_or(Value::is_null) {
+                let kept = before
+                    .filter(|p| p["status"] == c["status"])
+                    .and_then(|p| p.get(field).cloned());
+                c[field] = kept.unwrap_or_else(|| json!(now));
+            }
+        }
+    }
     let mut new = old.clone();
     new["status"] = sent["status"].clone();
-    let decided = |c: &&Value| c["type"] == "Approved" || c["type"] == "Denied";
-    let kept: Vec<Value> = old["status"]["conditions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(decided)
-        .cloned()
-        .collect();
-    let mut conditions: Vec<Value> = sent["status"]["conditions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|c| !decided(c))
-        .cloned()
-        .collect();
-    conditions.splice(0..0, kept);
-    if !conditions.is_empty() {
+    if conditions.is_empty() {
+        if let Some(status) = new["status"].as_object_mut() {
+            status.remove("conditions");
+        }
+    } else {
         new["status"]["conditions"] = Value::Array(conditions);
     }
-    new
+    Ok(new)
 }
 
 #[cfg(test)]

@@ -77,3 +77,76 @@ async fn approval_is_a_subresource() {
     );
     send(&client, "DELETE", &format!("{base}/{name}"), "", None).await;
 }
+
+#[tokio::test]
+async fn status_carries_the_certificate_but_not_the_approval() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let name = format!("bob-{}", env.namespace());
+    let csr = json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+        "metadata": {"name": name},
+        "spec": {"request": b64(&request_pem()), "signerName": "example.com/custom",
+            "usages": ["client auth"]}});
+    let base = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
+    let (code, created) = send(&client, "POST", base, "application/json", Some(csr)).await;
+    assert_eq!(code, 201, "{created}");
+    let status = format!("{base}/{name}/status");
+    let with_status = |status: Value| {
+        let mut csr = created.clone();
+        csr["status"] = status;
+        Some(csr)
+    };
+    let (code, body) = send(
+        &client,
+        "PUT",
+        &status,
+        "application/json",
+        with_status(json!({"certificate": b64("not a certificate")})),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "CertificateSigningRequest.certificates.k8s.io \"{name}\" is invalid: status.certificate: Invalid value: \"<certificate data>\": must contain at least one CERTIFICATE PEM block"
+        ))
+    );
+    let approved = json!({"conditions": [{"type": "Approved", "status": "True", "reason": "R"}]});
+    let (code, body) = send(
+        &client,
+        "PUT",
+        &status,
+        "application/json",
+        with_status(approved),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "CertificateSigningRequest.certificates.k8s.io \"{name}\" is invalid: status.conditions: Forbidden: updates may not add a condition of type \"Approved\""
+        ))
+    );
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["bob".to_string()])
+        .unwrap()
+        .self_signed(&key)
+        .unwrap()
+        .pem();
+    let signed = json!({"certificate": b64(&cert),
+        "conditions": [{"type": "Failed", "status": "True", "reason": "R", "message": "m"}]});
+    let (code, body) = send(
+        &client,
+        "PUT",
+        &status,
+        "application/json",
+        with_status(signed),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["status"]["certificate"], json!(b64(&cert)));
+    let condition = &body["status"]["conditions"][0];
+    assert_eq!(condition["type"], "Failed");
+    assert!(condition["lastUpdateTime"].is_string() && condition["lastTransitionTime"].is_string());
+    send(&client, "DELETE", &format!("{base}/{name}"), "", None).await;
+}
