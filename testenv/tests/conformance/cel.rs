@@ -384,8 +384,7 @@ async fn rules_that_do_not_compile_are_refused_with_the_crd() {
     ]});
     let status = api_error(install(&env, &crd("celbroken", "CelBroken", schema)).await);
     let found = causes(&status);
-    let prefix =
-        "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations";
+    let prefix = "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations";
     assert_eq!(found.len(), 2, "{found:?}");
     assert_eq!(found[0].1, format!("{prefix}[0].rule"));
     assert!(found[0].2.contains("compilation failed"), "{}", found[0].2);

@@ -84,7 +84,7 @@ async fn non_structural_schema_is_rejected() {
     assert_eq!((err.code, err.reason.as_str()), (422, "Invalid"));
     assert!(
         err.message
-            .contains("spec.versions[0].schema.openAPIV3Schema.properties[spec].type"),
+            .contains("spec.validation.openAPIV3Schema.properties[spec].type"),
         "{}",
         err.message
     );

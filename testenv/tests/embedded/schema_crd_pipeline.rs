@@ -142,7 +142,7 @@ fn non_structural_crd_is_rejected() {
     assert_eq!(
         messages(&errors),
         [
-            "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[free].type: Required value: must not be empty for specified object fields"
+            "spec.validation.openAPIV3Schema.properties[spec].properties[free].type: Required value: must not be empty for specified object fields"
         ]
     );
     assert_eq!(errors[0].reason(), "FieldValueRequired");

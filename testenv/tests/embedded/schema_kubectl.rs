@@ -458,7 +458,7 @@ async fn non_structural_crds_and_cel_rules_are_enforced() {
     };
     assert!(!ok, "{text}");
     assert!(
-        text.contains("spec.versions[0].schema.openAPIV3Schema.properties[status].properties[free].type: Required value: must not be empty for specified object fields"),
+        text.contains("spec.validation.openAPIV3Schema.properties[status].properties[free].type: Required value: must not be empty for specified object fields"),
         "{text}"
     );
 

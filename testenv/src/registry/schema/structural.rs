@@ -9,7 +9,8 @@
 //! - the keywords CRDs do not support (`$ref`, `uniqueItems: true`, ...), list-type
 //!   consistency, valid `pattern`s, and `default`s that validate and are already pruned.
 //!
-//! Paths use the real server's form, `spec.versions[0].schema.openAPIV3Schema.properties[spec].type`,
+//! Paths use the real server's form, `spec.validation.openAPIV3Schema.properties[spec].type`
+//! (or `spec.versions[i].schema...` when versions differ),
 //! and the structural errors are sorted by their text as the real server sorts them.
 
 use super::default_validity::defaults;
