@@ -68,7 +68,6 @@ pub fn request(attrs: &Attributes, as_def: &ResourceDef, uid: &str) -> Value {
         "resource": resource_of(as_def),
         "requestKind": kind_of(&attrs.def, sub),
         "requestResource": resource_of(&attrs.def),
-        "name": attrs.name,
         "operation": attrs.operation.as_str(),
         "userInfo": user_info(),
         "object": attrs.object.as_ref().map(|o| in_version(o, as_def, sub)),
@@ -80,10 +79,25 @@ pub fn request(attrs: &Attributes, as_def: &ResourceDef, uid: &str) -> Value {
         request["subResource"] = json!(sub);
         request["requestSubResource"] = json!(sub);
     }
+    // Both are omitted when empty (a create with generateName has no name yet).
+    if !attrs.name.is_empty() {
+        request["name"] = json!(attrs.name);
+    }
     if !attrs.namespace.is_empty() {
         request["namespace"] = json!(attrs.namespace);
     }
     json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request})
+}
+
+/// The `request` variable of a webhook's matchConditions: the review's request with every
+/// field present (`request.name` is `""` before a name is generated, as in the real
+/// server's CEL view of the request).
+pub fn condition_request(attrs: &Attributes, as_def: &ResourceDef) -> Value {
+    let mut request = self::request(attrs, as_def, "")["request"].take();
+    if request.get("name").is_none() {
+        request["name"] = json!("");
+    }
+    request
 }
 
 /// A webhook's answer.
