@@ -84,6 +84,38 @@ fn conflict_error(e: ApplyError, def: &crate::support::resource::ResourceDef) ->
     }
 }
 
+/// The 500 of an applied configuration with a field its custom resource's schema does not
+/// declare: the real server cannot build the typed patch, whatever `fieldValidation` says.
+fn check_declared(target: &Target, config: &Value) -> Result<(), ApiError> {
+    let def = &target.def;
+    let Some(schema) = def.custom.as_ref().and_then(|c| c.schema.as_ref()) else {
+        return Ok(());
+    };
+    let mut copy = config.clone();
+    let mut unknown = crate::registry::schema::prune(&mut copy, schema);
+    unknown.sort();
+    let Some(first) = unknown.first() else {
+        return Ok(());
+    };
+    let group_version = if def.group.is_empty() {
+        format!("/{}", def.version)
+    } else {
+        def.api_version()
+    };
+    // A plain error to the real handler: a 500 without a reason.
+    Err(ApiError::new(
+        500,
+        "",
+        format!(
+            "failed to create typed patch object ({}/{}; {group_version}, Kind={}): .{}: field not declared in schema",
+            meta::meta_str(config, "namespace").unwrap_or_default(),
+            meta::meta_str(config, "name").unwrap_or_default(),
+            def.kind,
+            first.trim_start_matches('.')
+        ),
+    ))
+}
+
 /// Merges an applied configuration into `live` (absent when the apply creates the object)
 /// for the request's manager, as `target`'s version sees it: the checked configuration,
 /// conflicts, pruning of what the manager stopped applying, and the new managers.
@@ -94,6 +126,7 @@ pub fn merge_config(
     config: &Value,
 ) -> Result<(Value, ManagedFields), ApiError> {
     check_config(target, config)?;
+    check_declared(target, config)?;
     let def = &target.def;
     let request = ApplyRequest {
         owner: Owner {
