@@ -1,7 +1,8 @@
 //! kube-apiserver's default admission plugins that fill in a Pod or an object from other
 //! objects: Priority (a Pod's `priority` from its PriorityClass, or the global default),
 //! DefaultTolerationSeconds (the not-ready and unreachable tolerations), DefaultIngressClass
-//! and DefaultStorageClass (the class marked default for Ingresses and claims without one).
+//! and DefaultStorageClass (the class marked default for Ingresses and claims without one),
+//! StorageObjectInUseProtection (a claim's protection finalizer).
 
 use serde_json::{Value, json};
 
@@ -10,6 +11,8 @@ use crate::support::meta;
 use crate::support::status::ApiError;
 
 const PRIORITY_CLASSES: &str = "scheduling.k8s.io/priorityclasses";
+/// The finalizer the PVC protection controller removes once no pod uses the claim.
+const PVC_PROTECTION: &str = "kubernetes.io/pvc-protection";
 
 fn forbidden(plural: &str, name: &str, why: String) -> ApiError {
     let mut e = ApiError::new(
@@ -135,9 +138,16 @@ pub fn ingress(store: &Store, ingress: &mut Value) {
     }
 }
 
-/// DefaultStorageClass: a PersistentVolumeClaim without `storageClassName` gets the default
+/// StorageObjectInUseProtection and DefaultStorageClass: a PersistentVolumeClaim gets the
+/// `kubernetes.io/pvc-protection` finalizer and, without `storageClassName`, the default
 /// StorageClass.
 pub fn claim(store: &Store, claim: &mut Value) {
+    // StorageObjectInUseProtection: a claim is protected while pods use it.
+    let mut finalizers = meta::finalizers(claim);
+    if !finalizers.iter().any(|f| f == PVC_PROTECTION) {
+        finalizers.push(PVC_PROTECTION.into());
+        claim["metadata"]["finalizers"] = json!(finalizers);
+    }
     if claim["spec"]
         .get("storageClassName")
         .is_some_and(|c| !c.is_null())

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{
     aggregation, bootstrap, crds, disruption, gc, namespace_objects, namespaces, policy_status,
-    quota,
+    pvc_protection, quota,
 };
 use crate::endpoints::hooks::{Client, Controllers};
 use crate::registry::crd;
@@ -54,6 +54,9 @@ impl Controllers for ControllerManager {
 
     fn updated(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
         disruption_changed(client, def, object, ns);
+        if def.group.is_empty() && def.plural == "pods" {
+            pvc_protection::sync(client, ns);
+        }
         if is_namespace(def) {
             let name = object["metadata"]["name"].as_str().unwrap_or_default();
             namespaces::finish_if_empty(client, name);
@@ -83,6 +86,9 @@ impl Controllers for ControllerManager {
             crds::deleting(client, object);
         } else {
             gc::marked(client, def, object, ns);
+            if pvc_protection::is_claim(&def.group, &def.plural) {
+                pvc_protection::sync(client, ns);
+            }
         }
     }
 
@@ -90,6 +96,7 @@ impl Controllers for ControllerManager {
         gc::removed(client, object, ns);
         if def.group.is_empty() && def.plural == "pods" {
             disruption::pods_changed(client, ns);
+            pvc_protection::sync(client, ns);
         } else if is_cluster_role(def) {
             aggregation::aggregate_all(client);
         }

@@ -1,6 +1,7 @@
 //! The controllers a real control plane runs next to the API server (in
 //! kube-controller-manager): the garbage collector, namespace lifecycle, CRD clean-up and the
 //! disruption controller (PodDisruptionBudget status), ResourceQuota usage ([`quota`]),
+//! PVC protection ([`pvc_protection`]),
 //! ClusterRole aggregation, the
 //! objects a fresh cluster and every new namespace have ([`bootstrap`], [`namespace_objects`]).
 //!
@@ -17,6 +18,7 @@ pub mod manager;
 pub mod namespace_objects;
 pub mod namespaces;
 pub mod policy_status;
+pub mod pvc_protection;
 pub mod quota;
 
 pub use manager::ControllerManager;

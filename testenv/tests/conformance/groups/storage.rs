@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::common::env;
-use crate::support::raw::send;
+use crate::support::raw::{eventually, send};
 
 #[tokio::test]
 async fn storage_classes_are_fixed_and_the_default_one_is_given_to_claims() {
@@ -75,4 +75,84 @@ async fn storage_classes_are_fixed_and_the_default_one_is_given_to_claims() {
     assert_eq!(code, 201, "{none}");
     assert_eq!(none["spec"]["storageClassName"], "");
     send(&client, "DELETE", &path, "", None).await;
+}
+
+#[tokio::test]
+async fn claims_in_use_are_protected_from_deletion() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let claims = format!("/api/v1/namespaces/{ns}/persistentvolumeclaims");
+    let claim = |name: &str| {
+        json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name},
+            "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "",
+                "resources": {"requests": {"storage": "1Gi"}}}})
+    };
+    for name in ["free", "used"] {
+        let (code, created) = send(
+            &client,
+            "POST",
+            &claims,
+            "application/json",
+            Some(claim(name)),
+        )
+        .await;
+        assert_eq!(code, 201, "{created}");
+        assert_eq!(
+            created["metadata"]["finalizers"],
+            json!(["kubernetes.io/pvc-protection"])
+        );
+    }
+    let pods = format!("/api/v1/namespaces/{ns}/pods");
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "user"},
+        "spec": {"containers": [{"name": "c", "image": "busybox"}],
+            "volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": "used"}}]}});
+    let (code, body) = send(&client, "POST", &pods, "application/json", Some(pod)).await;
+    assert_eq!(code, 201, "{body}");
+    // Only a pod on a node holds its claim.
+    let binding = json!({"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "user"},
+        "target": {"apiVersion": "v1", "kind": "Node", "name": "node-a"}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        &format!("{pods}/user/binding"),
+        "application/json",
+        Some(binding),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+
+    let gone = |name: &'static str| {
+        let client = client.clone();
+        let path = format!("{claims}/{name}");
+        async move {
+            eventually(20, || async {
+                let (code, _) = send(&client, "GET", &path, "", None).await;
+                (code == 404).then_some(())
+            })
+            .await
+        }
+    };
+    for name in ["free", "used"] {
+        let (code, body) = send(&client, "DELETE", &format!("{claims}/{name}"), "", None).await;
+        assert_eq!(code, 200, "{body}");
+    }
+    assert_eq!(gone("free").await, Some(()), "an unused claim goes");
+    let (code, held) = send(&client, "GET", &format!("{claims}/used"), "", None).await;
+    assert_eq!(code, 200, "a claim in use stays: {held}");
+    assert!(held["metadata"]["deletionTimestamp"].is_string(), "{held}");
+    let (code, body) = send(
+        &client,
+        "DELETE",
+        &format!("{pods}/user?gracePeriodSeconds=0"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(
+        gone("used").await,
+        Some(()),
+        "released once its pod is gone"
+    );
 }
