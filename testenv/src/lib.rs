@@ -45,7 +45,7 @@ mod storage;
 mod support;
 
 pub use admission::defaults;
-pub use endpoints::review::{Policy, UserInfo};
+pub use endpoints::policy::{Policy, UserInfo};
 pub use env::{
     ASSETS_VAR, Binaries, CONTROLLER_MANAGER_VAR, MODE_VAR, Mode, TestEnv, TestEnvBuilder,
 };

@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 use futures::{StreamExt, TryStreamExt};
 use http_body_util::BodyExt;
 use k8s_openapi::api::core::v1::ConfigMap;
-use kube::api::{Api, ObjectMeta, Patch, PatchParams, PostParams, WatchEvent, WatchParams};
+use kube::api::{
+    Api, ListParams, ObjectMeta, Patch, PatchParams, PostParams, WatchEvent, WatchParams,
+};
 use kubeforge_testenv::faults::{Failure, Faults, Matcher};
 use kubeforge_testenv::{Error, MODE_VAR, TestEnv};
 use serde_json::{Value, json};
@@ -53,6 +55,18 @@ async fn send(
     let bytes = body.collect().await.unwrap().to_bytes();
     let json = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     (parts.status.as_u16(), parts.headers, json)
+}
+
+/// The test's own ConfigMaps: `default` also holds the cluster's `kube-root-ca.crt`, as every
+/// namespace of a cluster does.
+const OWN: &str = "metadata.name!=kube-root-ca.crt";
+
+fn own() -> ListParams {
+    ListParams::default().fields(OWN)
+}
+
+fn own_watch() -> WatchParams {
+    WatchParams::default().fields(OWN)
 }
 
 fn configmap(name: &str) -> ConfigMap {
@@ -188,7 +202,7 @@ async fn kube_client_retries_throttling_and_unavailability_by_itself() {
         3,
         Failure::status(503),
     );
-    assert_eq!(api.list(&Default::default()).await.unwrap().items.len(), 1);
+    assert_eq!(api.list(&own()).await.unwrap().items.len(), 1);
     assert_eq!(faults.injected(), 3);
     faults.fail_next(
         Matcher::any().verb("patch"),
@@ -226,7 +240,7 @@ async fn latency_is_added_to_matching_requests_until_cleared() {
     api.get("a").await.unwrap();
     assert!(started.elapsed() >= Duration::from_millis(200));
     assert_eq!(faults.injected(), 1);
-    api.list(&Default::default()).await.unwrap();
+    api.list(&own()).await.unwrap();
     assert_eq!(faults.injected(), 1, "a list is another verb");
     faults.clear();
     api.get("a").await.unwrap();
@@ -243,11 +257,7 @@ async fn clear_removes_pending_failures_and_drops() {
     api.create(&PostParams::default(), &configmap("a"))
         .await
         .unwrap();
-    let mut events = api
-        .watch(&WatchParams::default(), "0")
-        .await
-        .unwrap()
-        .boxed();
+    let mut events = api.watch(&own_watch(), "0").await.unwrap().boxed();
     let first = tokio::time::timeout(Duration::from_secs(5), events.try_next())
         .await
         .unwrap()
@@ -295,17 +305,13 @@ async fn dropped_event_is_missing_from_watches_while_the_object_changed() {
         .unwrap();
     let from = a.metadata.resource_version.clone().unwrap();
     let list_rv = api
-        .list(&Default::default())
+        .list(&own())
         .await
         .unwrap()
         .metadata
         .resource_version
         .unwrap();
-    let mut events = api
-        .watch(&WatchParams::default(), &list_rv)
-        .await
-        .unwrap()
-        .boxed();
+    let mut events = api.watch(&own_watch(), &list_rv).await.unwrap().boxed();
 
     faults.drop_watch_events(Matcher::any().resource("configmaps").name("a"), 1);
     set_value(&api, "a", "lost").await;
@@ -339,11 +345,7 @@ async fn dropped_event_is_missing_from_watches_while_the_object_changed() {
     };
     assert_eq!(at("a"), "lost");
     // ...and a watch resuming from before it does not replay the lost event either.
-    let mut replay = api
-        .watch(&WatchParams::default(), &list_rv)
-        .await
-        .unwrap()
-        .boxed();
+    let mut replay = api.watch(&own_watch(), &list_rv).await.unwrap().boxed();
     let replayed: Vec<_> = [
         next_event(&mut replay, wait).await,
         next_event(&mut replay, wait).await,
@@ -365,22 +367,14 @@ async fn close_watches_ends_open_streams_and_clients_resume() {
     let (env, faults) = env().await;
     let api: Api<ConfigMap> = Api::default_namespaced(env.client());
     let list_rv = api
-        .list(&Default::default())
+        .list(&own())
         .await
         .unwrap()
         .metadata
         .resource_version
         .unwrap();
-    let mut first = api
-        .watch(&WatchParams::default(), &list_rv)
-        .await
-        .unwrap()
-        .boxed();
-    let mut second = api
-        .watch(&WatchParams::default(), "0")
-        .await
-        .unwrap()
-        .boxed();
+    let mut first = api.watch(&own_watch(), &list_rv).await.unwrap().boxed();
+    let mut second = api.watch(&own_watch(), "0").await.unwrap().boxed();
     // The watch requests have been answered; both streams are open.
     assert_eq!(faults.open_watches(), 2);
     assert_eq!(faults.close_watches(), 2);
@@ -398,11 +392,7 @@ async fn close_watches_ends_open_streams_and_clients_resume() {
     api.create(&PostParams::default(), &configmap("during"))
         .await
         .unwrap();
-    let mut resumed = api
-        .watch(&WatchParams::default(), &list_rv)
-        .await
-        .unwrap()
-        .boxed();
+    let mut resumed = api.watch(&own_watch(), &list_rv).await.unwrap().boxed();
     let event = next_event(&mut resumed, Duration::from_secs(5))
         .await
         .expect("an event");
@@ -426,11 +416,7 @@ async fn compaction_makes_older_versions_gone() {
         .unwrap();
     faults.compact();
     // Resuming a watch from before the compaction: an ERROR event with 410 Expired.
-    let mut events = api
-        .watch(&WatchParams::default(), &old_rv)
-        .await
-        .unwrap()
-        .boxed();
+    let mut events = api.watch(&own_watch(), &old_rv).await.unwrap().boxed();
     match tokio::time::timeout(Duration::from_secs(5), events.next()).await {
         Ok(Some(Ok(WatchEvent::Error(e)))) => {
             assert_eq!((e.code, e.reason.as_str()), (410, "Expired"));
@@ -451,11 +437,7 @@ async fn compaction_makes_older_versions_gone() {
     )
     .await;
     assert_eq!((code, body["reason"].as_str()), (410, Some("Expired")));
-    let mut events = api
-        .watch(&WatchParams::default(), &now)
-        .await
-        .unwrap()
-        .boxed();
+    let mut events = api.watch(&own_watch(), &now).await.unwrap().boxed();
     set_value(&api, "a", "3").await;
     let event = next_event(&mut events, Duration::from_secs(5))
         .await
@@ -471,11 +453,7 @@ async fn restart_drops_connections_keeps_data_and_serves_again() {
     api.create(&PostParams::default(), &configmap("kept"))
         .await
         .unwrap();
-    let mut events = api
-        .watch(&WatchParams::default(), "0")
-        .await
-        .unwrap()
-        .boxed();
+    let mut events = api.watch(&own_watch(), "0").await.unwrap().boxed();
     assert!(
         next_event(&mut events, Duration::from_secs(5))
             .await
@@ -498,7 +476,7 @@ async fn restart_drops_connections_keeps_data_and_serves_again() {
         .await
         .unwrap();
     faults.restart().await;
-    assert_eq!(api.list(&Default::default()).await.unwrap().items.len(), 2);
+    assert_eq!(api.list(&own()).await.unwrap().items.len(), 2);
 }
 
 #[tokio::test]

@@ -57,9 +57,12 @@ async fn reconcile(
     changes: Changes,
     seen: Arc<Seen>,
 ) -> Result<(), ReconcileError> {
+    // Every namespace also holds the cluster's `kube-root-ca.crt`, as on a cluster.
+    let own = |name: &str| name != "kube-root-ca.crt";
     *seen.world.lock().unwrap() = snapshot
         .list::<ConfigMap>()
         .iter()
+        .filter(|c| c.metadata.name.as_deref().is_some_and(own))
         .map(|c| {
             let value = c
                 .data
@@ -70,7 +73,10 @@ async fn reconcile(
             (c.metadata.name.clone().unwrap(), value)
         })
         .collect();
-    seen.changes.lock().unwrap().extend(changes.summaries());
+    seen.changes
+        .lock()
+        .unwrap()
+        .extend(changes.summaries().into_iter().filter(|c| own(&c.key.name)));
     Ok(())
 }
 

@@ -136,6 +136,10 @@ pub fn admit(
     if mutation_only {
         return Ok(warnings);
     }
+    let causes = crate::registry::admission_policy::check(def, object);
+    if !causes.is_empty() {
+        return Err(ApiError::invalid(def, &name_of(object), causes));
+    }
     if let Some(mutating) = crate::registry::webhook_configuration::configuration_kind(def) {
         let causes = crate::registry::webhook_configuration::configuration(object, old, mutating);
         if !causes.is_empty() {

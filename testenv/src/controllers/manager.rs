@@ -1,10 +1,14 @@
 //! [`ControllerManager`]: every controller, told of the changes each reacts to.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{crds, gc, namespaces};
+use super::{
+    aggregation, bootstrap, crds, disruption, gc, namespace_objects, namespaces, policy_status,
+    pvc_protection, quota,
+};
 use crate::endpoints::hooks::{Client, Controllers};
 use crate::registry::crd;
 use crate::support::resource::ResourceDef;
@@ -18,10 +22,58 @@ fn is_namespace(def: &ResourceDef) -> bool {
     def.group.is_empty() && def.plural == "namespaces"
 }
 
+fn is_cluster_role(def: &ResourceDef) -> bool {
+    def.group == "rbac.authorization.k8s.io" && def.plural == "clusterroles"
+}
+
+/// Tells the disruption controller of a pod or budget that changed.
+fn disruption_changed(client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
+    if def.group.is_empty() && def.plural == "pods" {
+        disruption::pods_changed(client, ns);
+    } else if def.group == "policy" && def.plural == "poddisruptionbudgets" {
+        let name = object["metadata"]["name"].as_str().unwrap_or_default();
+        disruption::sync(client, ns, name);
+    }
+}
+
 impl Controllers for ControllerManager {
     fn created(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
         // A reference to an owner that does not exist is dealt with at once.
         gc::created(client, def, object, ns);
+        disruption_changed(client, def, object, ns);
+        if is_namespace(def) {
+            let name = object["metadata"]["name"].as_str().unwrap_or_default();
+            namespace_objects::created(client, name);
+        } else if is_cluster_role(def) {
+            aggregation::aggregate_all(client);
+        } else if policy_status::is_policy(def) {
+            policy_status::sync(client, def, object);
+        }
+        quota::sync(client, ns);
+    }
+
+    fn updated(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
+        disruption_changed(client, def, object, ns);
+        if def.group.is_empty() && def.plural == "pods" {
+            pvc_protection::sync(client, ns);
+        }
+        if is_namespace(def) {
+            let name = object["metadata"]["name"].as_str().unwrap_or_default();
+            namespaces::finish_if_empty(client, name);
+        } else if is_cluster_role(def) {
+            aggregation::aggregate_all(client);
+        } else if policy_status::is_policy(def) {
+            policy_status::sync(client, def, object);
+        }
+        quota::sync(client, ns);
+    }
+
+    fn started(&self, client: &mut dyn Client) {
+        bootstrap::started(client);
+    }
+
+    fn serving(&self, client: &mut dyn Client, addr: SocketAddr) {
+        bootstrap::kubernetes_service::serving(client, addr);
     }
 
     fn deleting(&self, client: &mut dyn Client, def: &Arc<ResourceDef>, object: &Value, ns: &str) {
@@ -34,11 +86,21 @@ impl Controllers for ControllerManager {
             crds::deleting(client, object);
         } else {
             gc::marked(client, def, object, ns);
+            if pvc_protection::is_claim(&def.group, &def.plural) {
+                pvc_protection::sync(client, ns);
+            }
         }
     }
 
     fn removed(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
         gc::removed(client, object, ns);
+        if def.group.is_empty() && def.plural == "pods" {
+            disruption::pods_changed(client, ns);
+            pvc_protection::sync(client, ns);
+        } else if is_cluster_role(def) {
+            aggregation::aggregate_all(client);
+        }
+        quota::sync(client, ns);
         if !ns.is_empty() {
             namespaces::finish_if_empty(client, ns);
         }

@@ -1,13 +1,24 @@
 //! The controllers a real control plane runs next to the API server (in
-//! kube-controller-manager): the garbage collector, namespace lifecycle and CRD clean-up.
+//! kube-controller-manager): the garbage collector, namespace lifecycle, CRD clean-up and the
+//! disruption controller (PodDisruptionBudget status), ResourceQuota usage ([`quota`]),
+//! PVC protection ([`pvc_protection`]),
+//! ClusterRole aggregation, the
+//! objects a fresh cluster and every new namespace have ([`bootstrap`], [`namespace_objects`]).
 //!
 //! They act only through the in-process client the API lends them
 //! (`crate::endpoints::hooks::Client`), inside the request that made the change, so watchers
 //! see the events in the real order. [`ControllerManager`] is what the server hands the API.
 
+pub mod aggregation;
+pub mod bootstrap;
 pub mod crds;
+pub mod disruption;
 pub mod gc;
 pub mod manager;
+pub mod namespace_objects;
 pub mod namespaces;
+pub mod policy_status;
+pub mod pvc_protection;
+pub mod quota;
 
 pub use manager::ControllerManager;

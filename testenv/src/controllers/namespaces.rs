@@ -2,7 +2,7 @@
 //! namespace marked for deletion (`Terminating`) has everything in it deleted, and goes once
 //! it is empty.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::endpoints::delete_options::DeleteOptions;
 use crate::endpoints::hooks::Client;
@@ -20,7 +20,8 @@ pub fn terminating(client: &mut dyn Client, ns: &str) {
 }
 
 /// Finishes the deletion of namespace `ns` once nothing is left in it: its `kubernetes`
-/// finalizer goes, and the namespace with it unless other finalizers hold it.
+/// finalizer goes, and the namespace with it unless other finalizers hold it (checked
+/// again whenever the namespace changes).
 pub fn finish_if_empty(client: &mut dyn Client, ns: &str) {
     let Some(namespace) = client.store().get("/namespaces", "", ns) else {
         return;
@@ -32,12 +33,22 @@ pub fn finish_if_empty(client: &mut dyn Client, ns: &str) {
         return;
     };
     let mut last = (*namespace).clone();
-    last["spec"]["finalizers"] = json!([]);
-    if meta::finalizers(&last).is_empty() {
+    // Only the controller's own finalizer goes; others hold the namespace until they are
+    // taken out through `namespaces/finalize`.
+    let remaining: Vec<Value> = last["spec"]["finalizers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| *f != "kubernetes")
+        .cloned()
+        .collect();
+    let held = !remaining.is_empty();
+    last["spec"]["finalizers"] = json!(remaining);
+    if !held && meta::finalizers(&last).is_empty() {
         // Removed as any object: a namespace can own cluster-scoped objects, which the
         // garbage collector then examines.
         client.remove(&def, "", ns, Some(last));
-    } else {
+    } else if last != *namespace {
         client.put(&def, "", ns, last);
     }
 }

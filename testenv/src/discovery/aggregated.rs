@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use super::groups::{groups, resources_of};
 use crate::registry::Registry;
 use crate::support::request::Reply;
+use crate::support::resource::ResourceDef;
 
 const CONTENT_TYPE: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 
@@ -19,37 +20,48 @@ pub fn wanted(accept: &str) -> bool {
     })
 }
 
+/// The kind a resource answers with: built-in kinds leave group and version empty, custom
+/// kinds name them (as the real server lists them).
+fn response_kind(d: &ResourceDef) -> Value {
+    if d.custom.is_some() {
+        json!({"group": d.group, "version": d.version, "kind": d.kind})
+    } else {
+        json!({"group": "", "version": "", "kind": d.kind})
+    }
+}
+
+fn resource_json(d: &ResourceDef) -> Value {
+    let mut r = json!({
+        "resource": d.plural, "responseKind": response_kind(d),
+        "scope": if d.namespaced { "Namespaced" } else { "Cluster" },
+        "singularResource": d.singular, "verbs": d.verbs,
+    });
+    if !d.short_names.is_empty() {
+        r["shortNames"] = json!(d.short_names);
+    }
+    if !d.categories.is_empty() {
+        r["categories"] = json!(d.categories);
+    }
+    if !d.subresources.is_empty() {
+        let subresources: Vec<Value> = d
+            .subresources
+            .iter()
+            .map(|s| {
+                json!({
+                    "subresource": s.name,
+                    "responseKind": {"group": s.group, "version": s.version, "kind": s.kind},
+                    "verbs": s.verbs,
+                })
+            })
+            .collect();
+        r["subresources"] = json!(subresources);
+    }
+    r
+}
+
 fn version_json(registry: &Registry, group: &str, version: &str) -> Value {
     let resources: Vec<Value> = resources_of(registry, group, version)
-        .map(|d| {
-            let kind = json!({"group": d.group, "version": d.version, "kind": d.kind});
-            let mut subresources = Vec::new();
-            if d.status_subresource {
-                subresources.push(json!({"subresource": "status", "responseKind": kind, "verbs": ["get", "patch", "update"]}));
-            }
-            if d.scale.is_some() {
-                subresources.push(json!({
-                    "subresource": "scale",
-                    "responseKind": {"group": "autoscaling", "version": "v1", "kind": "Scale"},
-                    "verbs": ["get", "patch", "update"],
-                }));
-            }
-            let mut r = json!({
-                "resource": d.plural, "responseKind": kind,
-                "scope": if d.namespaced { "Namespaced" } else { "Cluster" },
-                "singularResource": d.singular, "verbs": d.verbs(),
-            });
-            if !d.short_names.is_empty() {
-                r["shortNames"] = json!(d.short_names);
-            }
-            if !d.categories.is_empty() {
-                r["categories"] = json!(d.categories);
-            }
-            if !subresources.is_empty() {
-                r["subresources"] = json!(subresources);
-            }
-            r
-        })
+        .map(|d| resource_json(d))
         .collect();
     json!({"version": version, "resources": resources, "freshness": "Current"})
 }
@@ -57,7 +69,7 @@ fn version_json(registry: &Registry, group: &str, version: &str) -> Value {
 /// The aggregated document for `/api` (core) or `/apis` (named groups).
 pub fn reply(registry: &Registry, core: bool) -> Reply {
     let items: Vec<Value> = if core {
-        vec![json!({"metadata": {"name": ""}, "versions": [version_json(registry, "", "v1")]})]
+        vec![json!({"metadata": {}, "versions": [version_json(registry, "", "v1")]})]
     } else {
         groups(registry)
             .iter()

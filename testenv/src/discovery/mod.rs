@@ -15,10 +15,10 @@ use crate::registry::Registry;
 use crate::support::request::Route;
 use crate::support::request::{Reply, Req};
 use crate::support::status::ApiError;
-use groups::{groups, resources_of};
+use groups::{groups, resources_of, versions_of};
 
 /// The Kubernetes version the server reports.
-pub const KUBERNETES_MINOR: &str = "35";
+pub const KUBERNETES_MINOR: &str = "34";
 
 /// Answers a discovery or OpenAPI route.
 pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
@@ -36,6 +36,21 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
             }),
         ),
         Route::Health => Reply::json(200, json!("ok")),
+        Route::OpenIdConfiguration => Reply::json(
+            200,
+            json!({
+                "issuer": crate::support::tokens::ISSUER,
+                "jwks_uri": format!("{}/openid/v1/jwks", crate::support::tokens::ISSUER),
+                "response_types_supported": ["id_token"],
+                "subject_types_supported": ["public"],
+                "id_token_signing_alg_values_supported": ["ES256"],
+            }),
+        ),
+        Route::Jwks => Reply::Raw {
+            code: 200,
+            content_type: "application/jwk-set+json".into(),
+            body: api.signer().jwks().to_string().into(),
+        },
         Route::CoreVersions if aggregated::wanted(&req.accept) => aggregated::reply(registry, true),
         Route::Groups if aggregated::wanted(&req.accept) => aggregated::reply(registry, false),
         Route::CoreVersions => Reply::json(
@@ -52,9 +67,9 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
                 "groups": groups(registry).iter().map(|(g, vs)| group_json(g, vs)).collect::<Vec<_>>(),
             }),
         ),
-        Route::Group(g) => match groups(registry).get(&g) {
+        Route::Group(g) => match versions_of(registry, &g) {
             Some(vs) => {
-                let mut body = group_json(&g, vs);
+                let mut body = group_json(&g, &vs);
                 body["kind"] = json!("APIGroup");
                 body["apiVersion"] = json!("v1");
                 Reply::json(200, body)
@@ -63,12 +78,10 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
         },
         Route::Resources(g, v) => Reply::json(200, resource_list(registry, &g, &v)),
         Route::OpenApiV3 => Reply::json(200, openapi::index(&cluster.store)),
-        Route::OpenApiV3GroupVersion(g, v) => {
-            match openapi::group_version(&cluster.store, &g, &v) {
-                Some(doc) => Reply::json(200, doc),
-                None => Reply::error(ApiError::no_route(&req.path)),
-            }
-        }
+        Route::OpenApiV3Document(key) => match openapi::document(&cluster.store, &key) {
+            Some(doc) => Reply::json(200, doc),
+            None => Reply::error(ApiError::no_route(&req.path)),
+        },
         Route::Object(_) => Reply::error(ApiError::no_route(&req.path)),
     }
 }
@@ -85,21 +98,31 @@ fn group_json(group: &str, versions: &[String]) -> Value {
 fn resource_list(registry: &Registry, group: &str, version: &str) -> Value {
     let mut resources = Vec::new();
     for d in resources_of(registry, group, version) {
-        resources.push(json!({
+        let mut r = json!({
             "name": d.plural, "singularName": d.singular, "namespaced": d.namespaced,
-            "kind": d.kind, "verbs": d.verbs(), "shortNames": d.short_names, "categories": d.categories,
-        }));
-        if d.status_subresource {
-            resources.push(json!({
-                "name": format!("{}/status", d.plural), "singularName": "", "namespaced": d.namespaced,
-                "kind": d.kind, "verbs": ["get", "patch", "update"],
-            }));
+            "kind": d.kind, "verbs": d.verbs,
+        });
+        if !d.short_names.is_empty() {
+            r["shortNames"] = json!(d.short_names);
         }
-        if d.scale.is_some() {
-            resources.push(json!({
-                "name": format!("{}/scale", d.plural), "singularName": "", "namespaced": d.namespaced,
-                "group": "autoscaling", "version": "v1", "kind": "Scale", "verbs": ["get", "patch", "update"],
-            }));
+        if !d.categories.is_empty() {
+            r["categories"] = json!(d.categories);
+        }
+        if let Some(hash) = &d.storage_version_hash {
+            r["storageVersionHash"] = json!(hash);
+        }
+        resources.push(r);
+        for s in &d.subresources {
+            let mut r = json!({
+                "name": format!("{}/{}", d.plural, s.name), "singularName": "",
+                "namespaced": d.namespaced, "kind": s.kind, "verbs": s.verbs,
+            });
+            // The kind's group and version are named only when they are not the resource's.
+            if !s.group.is_empty() && (s.group != d.group || s.version != d.version) {
+                r["group"] = json!(s.group);
+                r["version"] = json!(s.version);
+            }
+            resources.push(r);
         }
     }
     let gv = if group.is_empty() {
@@ -107,5 +130,10 @@ fn resource_list(registry: &Registry, group: &str, version: &str) -> Value {
     } else {
         format!("{group}/{version}")
     };
-    json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources})
+    let mut list = json!({"kind": "APIResourceList", "groupVersion": gv, "resources": resources});
+    // The real server names no apiVersion in the core group's list.
+    if !group.is_empty() {
+        list["apiVersion"] = json!("v1");
+    }
+    list
 }

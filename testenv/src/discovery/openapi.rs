@@ -24,7 +24,7 @@ pub fn index(store: &Store) -> Value {
     openapi::openapi_v3_paths(&stored_crds(store))
 }
 
-/// The document of one group-version, if it is described.
-pub fn group_version(store: &Store, group: &str, version: &str) -> Option<Value> {
-    openapi::openapi_v3_group_version(&stored_crds(store), group, version)
+/// The document of an index key (`api/v1`, `apis/<g>/<v>`, `apis/<g>`, ...), if served.
+pub fn document(store: &Store, key: &str) -> Option<Value> {
+    openapi::openapi_v3_document(&stored_crds(store), key)
 }

@@ -5,12 +5,15 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::create::create_object_as;
 use super::delete::{delete_object, remove_now};
 use super::delete_options::{DeleteOptions, Deleted};
+use super::fields::Fields;
 use super::hooks::Client;
 use super::state::Cluster;
 use crate::registry::Registry;
 use crate::storage::Store;
+use crate::support::query::Query;
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
@@ -35,6 +38,18 @@ impl Client for Cluster {
         options: &DeleteOptions,
     ) -> Result<Deleted, ApiError> {
         delete_object(self, def, ns, name, options)
+    }
+
+    fn create(
+        &mut self,
+        def: &ResourceDef,
+        ns: &str,
+        object: Value,
+        manager: &str,
+    ) -> Result<Arc<Value>, ApiError> {
+        let ns = (!ns.is_empty()).then_some(ns);
+        let fields = Fields::Update(manager.to_string());
+        create_object_as(self, def, ns, object, &Query::default(), fields).map(|(o, _)| o)
     }
 
     fn remove(

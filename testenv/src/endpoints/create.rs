@@ -11,7 +11,9 @@ use super::options;
 use super::state::{Api, Cluster};
 use super::subresource::Endpoint;
 use crate::admission::admit::admit;
-use crate::registry::crd;
+use crate::admission::policies;
+use crate::admission::webhooks::config::Operation;
+use crate::registry::{crd, strategy};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
 use crate::support::query::Query;
@@ -216,6 +218,7 @@ pub fn create_object_as(
     let ns = resolve_namespace(def, target_ns, &mut object)?;
     let name = prepare_create_meta(cluster, def, &mut object)?;
     check_namespace(cluster, def, &ns, &name)?;
+    crate::admission::chain::mutate(&cluster.store, def, &ns, &mut object)?;
     initial_status(def, &mut object);
     let now = meta::now();
     {
@@ -233,7 +236,13 @@ pub fn create_object_as(
             m.remove("generation");
         }
     }
-    let warnings = admit(def, &mut object, None, query)?;
+    let mut warnings = admit(def, &mut object, None, query)?;
+    if !query.stops_before_validation() {
+        let causes = strategy::create_causes(&def.group, &def.plural, &object);
+        if !causes.is_empty() {
+            return Err(ApiError::invalid(def, &name, causes));
+        }
+    }
     if is_service(def) {
         crate::registry::allocate::service(&cluster.store, &mut object, None);
     }
@@ -246,10 +255,6 @@ pub fn create_object_as(
     if created_crd.is_some() {
         crd::check_install(&cluster.registry, def, &name, &mut object, &now)?;
     }
-    // Validation comes first: an invalid object that also exists is a 422, not a 409.
-    if cluster.store.get(&def.storage_key, &ns, &name).is_some() {
-        return Err(ApiError::already_exists(def, &name));
-    }
     let managers = managers_after(
         def,
         None,
@@ -259,6 +264,29 @@ pub fn create_object_as(
         fields,
     );
     managers.write_to(&mut object);
+    if !query.stops_before_validation() {
+        let write = policies::Write {
+            def,
+            subresource: None,
+            operation: Operation::Create,
+            namespace: &ns,
+            name: &name,
+            object: Some(&object),
+            old: None,
+        };
+        warnings.extend(policies::validate(
+            &cluster.store,
+            &cluster.registry,
+            &write,
+            query,
+        )?);
+        crate::admission::chain::validate(&cluster.store, def, &ns, &name, &mut object)?;
+    }
+    // Validation and admission come first, storage last: an invalid object that also exists
+    // is a 422, not a 409.
+    if cluster.store.get(&def.storage_key, &ns, &name).is_some() {
+        return Err(ApiError::already_exists(def, &name));
+    }
     if let Some(mut first) = created_crd {
         managers.write_to(&mut first);
         if query.dry_run() {
@@ -288,8 +316,19 @@ pub fn is_service(def: &ResourceDef) -> bool {
 /// POST on a collection.
 pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     options::validate_write_options("CreateOptions", &req.query)?;
-    let object = json_body(req)?;
+    let mut object = json_body(req)?;
     let fields = Fields::of_request(req, &object);
+    let def = &target.def;
+    if strategy::is_csr(&def.group, &def.plural) && object.is_object() {
+        strategy::csr_on_create(&mut object, &req.user);
+        let causes = strategy::csr_validate(&object);
+        if !causes.is_empty() {
+            let name = meta::meta_str(&object, "name")
+                .unwrap_or_default()
+                .to_string();
+            return Err(ApiError::invalid(def, &name, causes));
+        }
+    }
     let mut cluster = api.lock();
     let (stored, warnings) = create_object_as(
         &mut cluster,

@@ -250,7 +250,9 @@ pub fn delete(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
                 Reply::json(code, as_version(def, &obj))
             }
             Deleted::Removed(obj) => {
-                if def.group.is_empty() && matches!(def.plural.as_str(), "namespaces" | "pods") {
+                if def.returns_deleted_object
+                    || (def.group.is_empty() && def.plural == "namespaces")
+                {
                     Reply::json(200, as_version(def, &obj))
                 } else {
                     let uid = meta::meta_str(&obj, "uid").unwrap_or_default();

@@ -7,7 +7,10 @@ use http::Method;
 use serde_json::Value;
 
 use super::state::Api;
-use super::{create, delete, patch, read, review, scale, update, watch};
+use super::{
+    binding, component_status, connect, create, delete, eviction, patch, read, review, scale,
+    token, update, watch,
+};
 use crate::admission::webhooks::chain;
 use crate::support::request::{Reply, Req, Target};
 use crate::support::status::ApiError;
@@ -19,25 +22,48 @@ pub(crate) async fn handle_object(
     req: &Req,
     target: Target,
 ) -> Result<Reply, ApiError> {
-    let sub = target.subresource.as_deref();
-    if let Some(s) = sub {
-        let known = match s {
-            "status" => target.def.status_subresource,
-            "scale" => target.def.scale.is_some(),
-            "finalize" => target.def.plural == "namespaces" && target.def.group.is_empty(),
-            _ => false,
-        };
-        if !known {
+    let not_allowed = || {
+        ApiError::method_not_allowed(
+            "the server does not allow this method on the requested resource",
+        )
+    };
+    if let Some(s) = target.subresource.as_deref() {
+        let Some(listed) = target.def.subresource(s) else {
             return Err(ApiError::no_route(&req.path));
+        };
+        let verb = match req.method {
+            Method::GET | Method::HEAD | Method::OPTIONS => "get",
+            Method::POST => "create",
+            Method::PUT => "update",
+            Method::PATCH => "patch",
+            Method::DELETE => "delete",
+            _ => "",
+        };
+        if !listed.verbs.contains(&verb) || target.name.is_none() {
+            return Err(not_allowed());
+        }
+        match s {
+            "log" => return connect::log(api, req, &target),
+            "exec" | "attach" | "portforward" => return connect::stream(api, req, &target),
+            "proxy" => return connect::proxy(api, req, &target),
+            "binding" => return binding::create(api, req, &target),
+            "eviction" => return eviction::create(api, req, &target),
+            "token" => return token::create(api, req, &target),
+            _ => {}
         }
     }
-    if target.def.create_only {
-        return if req.method == Method::POST && target.name.is_none() {
-            review::create(&api.options.policy, req, &target)
-        } else {
-            Err(ApiError::method_not_allowed(
-                "the server does not allow this method on the requested resource",
-            ))
+    let def = &target.def;
+    if def.storage_version_hash.is_none() && def.custom.is_none() {
+        // Answered by the server, never stored.
+        return match (def.kind.as_str(), &req.method) {
+            ("Binding", &Method::POST) if target.name.is_none() => {
+                binding::create(api, req, &target)
+            }
+            ("ComponentStatus", &Method::GET) => component_status::get(&target),
+            (_, &Method::POST) if def.create_only && target.name.is_none() => {
+                review::create(api, req, &target)
+            }
+            _ => Err(not_allowed()),
         };
     }
     let plan = if chain::may_apply(req, &target) {

@@ -44,12 +44,7 @@ impl Fields {
 
 /// The managedFields subresource name of an endpoint.
 fn subresource_of(endpoint: Endpoint) -> &'static str {
-    match endpoint {
-        Endpoint::Main => "",
-        Endpoint::Status => "status",
-        Endpoint::Finalize => "finalize",
-        Endpoint::Scale => "scale",
-    }
+    endpoint.subresource()
 }
 
 /// The managers after a write from `old` (absent on create) to `new`.

@@ -7,6 +7,7 @@
 //! The layer above (`crate::server`) hands the API its [`Controllers`] at construction; the
 //! endpoints tell them what happened and lend them a client for the duration of the call.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -39,6 +40,16 @@ pub trait Client {
         options: &DeleteOptions,
     ) -> Result<Deleted, ApiError>;
 
+    /// Creates an object as a POST does (defaults, validation, uid, timestamps), its fields
+    /// owned by `manager`: what a controller creates through the API.
+    fn create(
+        &mut self,
+        def: &ResourceDef,
+        ns: &str,
+        object: Value,
+        manager: &str,
+    ) -> Result<Arc<Value>, ApiError>;
+
     /// Removes an object whose deletion is complete (no finalizers left); `last` is its last
     /// state, as the DELETED event carries it. None when it was already gone.
     fn remove(
@@ -52,8 +63,17 @@ pub trait Client {
 
 /// The controllers, told of the changes they react to.
 pub trait Controllers: Send + Sync {
+    /// The API server was made (its bootstrap namespaces exist): start-up objects.
+    fn started(&self, client: &mut dyn Client);
+
+    /// The API server listens on `addr`: objects that point at it.
+    fn serving(&self, client: &mut dyn Client, addr: SocketAddr);
+
     /// `object` was created.
     fn created(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str);
+
+    /// `object` was changed by an update (not a deletion).
+    fn updated(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str);
 
     /// `object` was marked for deletion, or its finalizers changed while it is deleting.
     fn deleting(&self, client: &mut dyn Client, def: &Arc<ResourceDef>, object: &Value, ns: &str);

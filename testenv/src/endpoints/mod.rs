@@ -13,16 +13,25 @@
 //! - [`table`]: the Table output kubectl asks for.
 
 pub mod apply;
+pub mod authn;
+pub mod authz;
+pub mod binding;
 pub mod client;
+pub mod component_status;
+pub mod connect;
 pub mod create;
 pub mod delete;
 pub mod delete_options;
 pub mod dispatch;
+pub mod eviction;
 pub mod fields;
 pub mod hooks;
+pub mod negotiation;
 pub mod options;
 pub mod patch;
 pub mod patch_types;
+pub mod policy;
+pub mod rbac;
 pub mod read;
 pub mod review;
 pub mod scale;
@@ -30,9 +39,10 @@ pub mod setup;
 pub mod state;
 pub mod subresource;
 pub mod table;
+pub mod token;
 pub mod update;
 pub mod versioned;
 pub mod watch;
 
-pub use review::Policy;
+pub use policy::Policy;
 pub use state::{Api, ApiOptions};

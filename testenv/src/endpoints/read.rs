@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::state::Api;
 use super::table;
+use crate::registry::field_labels::FieldKind;
 use crate::storage::StoreError;
 use crate::storage::conversion::builtin::as_version;
 use crate::support::features::FeatureGates;
@@ -18,7 +19,7 @@ use crate::support::selector::{FieldSelector, LabelSelector, ShardSelector};
 use crate::support::status::ApiError;
 
 /// Label, field and shard selectors of a request.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Filter {
     /// `labelSelector`
     pub labels: LabelSelector,
@@ -27,6 +28,19 @@ pub struct Filter {
     /// `shardSelector` as sent (echoed in a list's `metadata.shardInfo`) and parsed; only with
     /// the `ShardedListAndWatch` feature gate (see [`Filter::with_shards`]).
     pub shard: Option<(String, ShardSelector)>,
+    /// Whose field values the field selector reads.
+    kind: FieldKind,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter {
+            labels: LabelSelector::default(),
+            fields: FieldSelector::default(),
+            shard: None,
+            kind: FieldKind::Generic,
+        }
+    }
 }
 
 impl Filter {
@@ -36,23 +50,31 @@ impl Filter {
             .map_err(ApiError::bad_request)?;
         let fields = FieldSelector::parse(query.get("fieldSelector").unwrap_or_default())
             .map_err(ApiError::bad_request)?;
+        let kind = FieldKind::of(def);
         for field in fields.fields() {
-            if !field_supported(def, field) {
-                // Kinds without field selectors of their own answer with the generic words.
-                let generic = def.custom.is_none() && own_field_selectors(def).is_empty();
-                return Err(ApiError::bad_request(if generic {
-                    format!(
-                        "{field:?} is not a known field selector: only \"metadata.name\", \"metadata.namespace\""
-                    )
-                } else {
-                    format!("field label not supported: {field}")
-                }));
+            let supported = match &def.custom {
+                Some(custom) => {
+                    matches!(field, "metadata.name" | "metadata.namespace")
+                        || custom
+                            .selectable_fields
+                            .iter()
+                            .any(|p| p.trim_start_matches('.') == field)
+                }
+                None => kind.supports(field),
+            };
+            if !supported {
+                let message = match &def.custom {
+                    Some(_) => format!("field label not supported: {field}"),
+                    None => kind.unsupported(field),
+                };
+                return Err(ApiError::bad_request(message));
             }
         }
         Ok(Filter {
             labels,
             fields,
             shard: None,
+            kind,
         })
     }
 
@@ -73,58 +95,8 @@ impl Filter {
     /// Whether an object passes every selector.
     pub fn matches(&self, object: &Value) -> bool {
         (self.labels.is_empty() || self.labels.matches(&object["metadata"]["labels"]))
-            && self.fields.matches(object)
+            && self.fields.matches_by(|f| self.kind.value(object, f))
             && self.shard.as_ref().is_none_or(|(_, s)| s.matches(object))
-    }
-}
-
-/// Field selectors the real server supports for a resource.
-fn field_supported(def: &ResourceDef, field: &str) -> bool {
-    if matches!(field, "metadata.name" | "metadata.namespace") {
-        return true;
-    }
-    if let Some(custom) = &def.custom {
-        return custom
-            .selectable_fields
-            .iter()
-            .any(|p| p.trim_start_matches('.') == field);
-    }
-    own_field_selectors(def).contains(&field)
-}
-
-/// The field selectors a built-in kind supports besides `metadata.name` and
-/// `metadata.namespace`.
-fn own_field_selectors(def: &ResourceDef) -> &'static [&'static str] {
-    match (def.group.as_str(), def.plural.as_str()) {
-        ("", "pods") => &[
-            "spec.nodeName",
-            "spec.restartPolicy",
-            "spec.schedulerName",
-            "spec.serviceAccountName",
-            "spec.hostNetwork",
-            "status.phase",
-            "status.podIP",
-            "status.nominatedNodeName",
-        ],
-        ("", "events") => &[
-            "involvedObject.kind",
-            "involvedObject.namespace",
-            "involvedObject.name",
-            "involvedObject.uid",
-            "involvedObject.apiVersion",
-            "involvedObject.resourceVersion",
-            "involvedObject.fieldPath",
-            "reason",
-            "reportingComponent",
-            "source",
-            "type",
-        ],
-        ("", "secrets") => &["type"],
-        ("", "namespaces") => &["status.phase"],
-        ("", "nodes") => &["spec.unschedulable"],
-        ("apps", "replicasets") => &["status.replicas"],
-        ("batch", "jobs") => &["status.successful"],
-        _ => &[],
     }
 }
 
@@ -328,6 +300,15 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
     }
     if table::wants_table(&req.accept) {
         return Ok(table::reply(def, &items, metadata, &req.query));
+    }
+    if def.custom.is_none() {
+        // The items of a built-in kind's list carry no kind and apiVersion of their own.
+        for item in &mut items {
+            if let Some(o) = item.as_object_mut() {
+                o.remove("kind");
+                o.remove("apiVersion");
+            }
+        }
     }
     Ok(Reply::json(
         200,

@@ -10,6 +10,14 @@ use crate::registry::Registry;
 use crate::storage::Store;
 
 impl Api {
+    /// The server listens on `addr`: the controllers make what points at it (the
+    /// `kubernetes` Service).
+    pub fn serving(&self, addr: std::net::SocketAddr) {
+        let mut cluster = self.lock();
+        let controllers = cluster.controllers.clone();
+        controllers.serving(&mut *cluster, addr);
+    }
+
     /// A fresh cluster with the bootstrap namespaces (`default`, `kube-system`,
     /// `kube-public`, `kube-node-lease`), telling `controllers` of every change.
     pub fn new(options: ApiOptions, controllers: Arc<dyn Controllers>) -> Arc<Self> {
@@ -19,6 +27,8 @@ impl Api {
             controllers,
         };
         create::bootstrap(&mut cluster);
+        let controllers = cluster.controllers.clone();
+        controllers.started(&mut cluster);
         cluster.store.compact();
         Api::with_cluster(cluster, options)
     }

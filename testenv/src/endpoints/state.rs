@@ -2,14 +2,15 @@
 //! resources, behind one lock), the server's options, and where webhook calls go.
 
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use super::hooks::Controllers;
-use super::review::Policy;
+use super::policy::Policy;
 use crate::registry::Registry;
 use crate::storage::Store;
 use crate::support::features::FeatureGates;
+use crate::support::tokens::Signer;
 use crate::support::webhook_client::Transport;
 
 /// Everything the server keeps: objects and the resources it serves, and the controllers
@@ -57,6 +58,8 @@ pub struct Api {
     pub options: ApiOptions,
     /// Where webhook calls go (service routes) and the connections they reuse.
     transport: Transport,
+    /// The service account token key, made on first use (start-up stays fast).
+    signer: OnceLock<Signer>,
 }
 
 impl Api {
@@ -71,6 +74,7 @@ impl Api {
             cluster: Mutex::new(cluster),
             options,
             transport,
+            signer: OnceLock::new(),
         })
     }
 
@@ -87,6 +91,11 @@ impl Api {
     /// embedded server has no cluster network to resolve services through.
     pub fn route_service(&self, namespace: &str, name: &str, to: SocketAddr) {
         self.transport.route_service(namespace, name, to);
+    }
+
+    /// The key service account tokens are signed with and verified against.
+    pub fn signer(&self) -> &Signer {
+        self.signer.get_or_init(Signer::generate)
     }
 
     /// Where webhook calls go, and the idle connections they reuse.

@@ -14,6 +14,28 @@ pub enum Endpoint {
     Finalize,
     /// `/scale`: the replicas the Scale object set, recorded as the `scale` subresource.
     Scale,
+    /// `/ephemeralcontainers` of a pod: only new ephemeral containers are kept.
+    EphemeralContainers,
+    /// `/resize` of a pod: only the containers' resources are kept.
+    Resize,
+    /// `/approval` of a CertificateSigningRequest: only `status.conditions` are kept.
+    Approval,
+}
+
+impl Endpoint {
+    /// The subresource name of the endpoint (empty for the object itself), as
+    /// managedFields record it.
+    pub fn subresource(self) -> &'static str {
+        match self {
+            Endpoint::Main => "",
+            Endpoint::Status => "status",
+            Endpoint::Finalize => "finalize",
+            Endpoint::Scale => "scale",
+            Endpoint::EphemeralContainers => "ephemeralcontainers",
+            Endpoint::Resize => "resize",
+            Endpoint::Approval => "approval",
+        }
+    }
 }
 
 /// The update endpoint a request addresses.
@@ -21,6 +43,9 @@ pub fn endpoint_of(target: &Target) -> Endpoint {
     match target.subresource.as_deref() {
         Some("status") => Endpoint::Status,
         Some("finalize") => Endpoint::Finalize,
+        Some("ephemeralcontainers") => Endpoint::EphemeralContainers,
+        Some("resize") => Endpoint::Resize,
+        Some("approval") => Endpoint::Approval,
         _ => Endpoint::Main,
     }
 }

@@ -12,7 +12,10 @@ use super::options;
 use super::state::{Api, Cluster};
 use super::subresource::{Endpoint, endpoint_of, ns_of};
 use crate::admission::admit::admit;
-use crate::registry::crd;
+use crate::admission::defaults::pod_status::qos_class;
+use crate::admission::policies;
+use crate::admission::webhooks::config::Operation;
+use crate::registry::{crd, strategy, subresources};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
 use crate::support::query::Query;
@@ -99,6 +102,10 @@ pub fn update_object_as(
     }
     match endpoint {
         Endpoint::Main | Endpoint::Scale => {
+            // A CertificateSigningRequest's spec is set once, at creation.
+            if strategy::is_csr(&def.group, &def.plural) {
+                new["spec"] = old["spec"].clone();
+            }
             if def.status_subresource {
                 match old.get("status") {
                     Some(s) => new["status"] = s.clone(),
@@ -109,6 +116,21 @@ pub fn update_object_as(
                     }
                 }
             }
+        }
+        Endpoint::Status if def.group == "certificates.k8s.io" => {
+            new = subresources::csr_status(&old, &new, &meta::now())
+                .map_err(|causes| ApiError::invalid(def, name, causes))?;
+        }
+        Endpoint::EphemeralContainers => {
+            new = subresources::take_ephemeral_containers(&old, &new);
+        }
+        Endpoint::Resize => {
+            new = subresources::resize(&old, &new, qos_class)
+                .map_err(|causes| ApiError::invalid(def, name, causes))?;
+        }
+        Endpoint::Approval => {
+            new = subresources::approval(&old, &new, &meta::now())
+                .map_err(|causes| ApiError::invalid(def, name, causes))?;
         }
         Endpoint::Status => {
             let status = new.get("status").cloned();
@@ -123,13 +145,23 @@ pub fn update_object_as(
             }
         }
         Endpoint::Finalize => {
-            let finalizers = new["spec"]["finalizers"].clone();
-            new = (*old).clone();
-            new["spec"]["finalizers"] = if finalizers.is_null() {
-                json!([])
-            } else {
-                finalizers
-            };
+            // The finalize strategy keeps only the status: spec and metadata are written.
+            match old.get("status") {
+                Some(s) => new["status"] = s.clone(),
+                None => {
+                    if let Some(o) = new.as_object_mut() {
+                        o.remove("status");
+                    }
+                }
+            }
+            if new["spec"]["finalizers"].is_null() {
+                new["spec"]["finalizers"] = json!([]);
+            }
+            let causes =
+                meta::validate_finalizer_names("spec.finalizers", &new["spec"]["finalizers"]);
+            if !causes.is_empty() {
+                return Err(ApiError::invalid(def, name, causes));
+            }
         }
     }
     // Immutable and server-owned metadata comes from the stored object.
@@ -185,11 +217,23 @@ pub fn update_object_as(
             ));
         }
     }
-    let warnings = if endpoint == Endpoint::Finalize {
+    let mut warnings = if endpoint == Endpoint::Finalize {
         Vec::new()
     } else {
         admit(def, &mut new, Some(&old), query)?
     };
+    if endpoint == Endpoint::Main && !query.stops_before_validation() {
+        let causes = strategy::update_causes(&def.group, &def.plural, &old, &new);
+        if !causes.is_empty() {
+            return Err(ApiError::invalid(def, name, causes));
+        }
+    }
+    if endpoint == Endpoint::EphemeralContainers {
+        let causes = subresources::check_ephemeral_containers(&old, &new);
+        if !causes.is_empty() {
+            return Err(ApiError::invalid(def, name, causes));
+        }
+    }
     if is_service(def) && endpoint == Endpoint::Main {
         crate::registry::allocate::service(&cluster.store, &mut new, Some(&old));
     }
@@ -234,6 +278,24 @@ pub fn update_object_as(
     if new == old_cmp {
         return Ok((old, warnings));
     }
+    if !query.stops_before_validation() {
+        let sub = endpoint.subresource();
+        let write = policies::Write {
+            def,
+            subresource: (!sub.is_empty()).then_some(sub),
+            operation: Operation::Update,
+            namespace: ns,
+            name,
+            object: Some(&new),
+            old: Some(&old),
+        };
+        warnings.extend(policies::validate(
+            &cluster.store,
+            &cluster.registry,
+            &write,
+            query,
+        )?);
+    }
     if query.dry_run() {
         return Ok((Arc::new(new), warnings));
     }
@@ -246,6 +308,8 @@ pub fn update_object_as(
     if crd::is_crd(def) {
         crd::register(&mut cluster.registry, &stored);
     }
+    let controllers = cluster.controllers.clone();
+    controllers.updated(cluster, def, &stored, ns);
     Ok((stored, warnings))
 }
 

@@ -34,8 +34,8 @@ struct Watcher {
 }
 
 fn line(event_type: &str, object: &Value) -> Bytes {
-    let mut s = json!({"type": event_type, "object": object}).to_string();
-    s.push('\n');
+    let mut s = crate::support::json_order::to_vec(&json!({"type": event_type, "object": object}));
+    s.push(b'\n');
     Bytes::from(s)
 }
 

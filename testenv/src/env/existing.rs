@@ -232,18 +232,41 @@ pub async fn start(crds: Vec<Value>) -> Result<Started, Error> {
     let config = kube::Config::infer()
         .await
         .map_err(|e| Error::Cluster(e.to_string()))?;
-    set_up(config, kubeconfig_path(), crds, Kind::Existing).await
+    set_up(config, kubeconfig_path(), crds, Kind::Existing, true).await
 }
 
 /// [`start`] for the cluster of the kubeconfig file `path`, reported as `kind` (a private
-/// control plane is set up in the same way as an existing cluster).
-pub async fn connect(path: PathBuf, crds: Vec<Value>, kind: Kind) -> Result<Started, Error> {
+/// control plane is set up in the same way as an existing cluster). `accounts`: whether a
+/// controller makes the namespace's `default` ServiceAccount (then it is waited for).
+pub async fn connect(
+    path: PathBuf,
+    crds: Vec<Value>,
+    kind: Kind,
+    accounts: bool,
+) -> Result<Started, Error> {
     let file =
         kube::config::Kubeconfig::read_from(&path).map_err(|e| Error::Client(e.to_string()))?;
     let config = kube::Config::from_custom_kubeconfig(file, &Default::default())
         .await
         .map_err(|e| Error::Client(e.to_string()))?;
-    set_up(config, path, crds, kind).await
+    set_up(config, path, crds, kind, accounts).await
+}
+
+/// Waits (a few seconds at most) for the `default` ServiceAccount of a new namespace: the
+/// ServiceAccount admission plugin refuses pods until the controller made it.
+async fn wait_for_default_account(client: &kube::Client, namespace: &str) {
+    let accounts: kube::Api<DynamicObject> = kube::Api::namespaced_with(
+        client.clone(),
+        namespace,
+        &kube::api::ApiResource::from_gvk(&GroupVersionKind::gvk("", "v1", "ServiceAccount")),
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::time::Instant::now() < deadline {
+        if let Ok(Some(_)) = accounts.get_opt("default").await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
 }
 
 async fn set_up(
@@ -251,6 +274,7 @@ async fn set_up(
     kubeconfig_path: PathBuf,
     crds: Vec<Value>,
     kind: Kind,
+    accounts: bool,
 ) -> Result<Started, Error> {
     let cluster_err = |e: kube::Error| Error::Cluster(e.to_string());
     let url = config.cluster_url.to_string();
@@ -284,6 +308,9 @@ async fn set_up(
         .map_err(cluster_err)?;
     let namespace = created.metadata.name.unwrap_or_default();
     existing.namespace = Some(namespace.clone());
+    if accounts {
+        wait_for_default_account(&client, &namespace).await;
+    }
     Ok(Started {
         backend: Box::new(existing),
         client,

@@ -6,14 +6,15 @@
 //! This is what `kubectl explain <plural>` reads, and what kubectl checks to learn that the
 //! server validates fields itself (`fieldValidation` on PATCH) before `kubectl apply`.
 //!
-//! Built-in group-versions (`api/v1`, `apis/apps/v1`, ...) get minimal documents (see
-//! [`builtin`]): their paths with the `fieldValidation` parameter kubectl checks before it
-//! sends `apply`/`create`, and per kind a shape-only schema for `kubectl explain`.
+//! The built-in documents (`api/v1`, `apis/apps/v1`, `apis/apps`, `version`, ...) are the
+//! real server's, see [`builtin`].
 
 pub mod builtin;
+mod hash;
 mod meta;
 mod paths;
 
+pub use hash::document_hash;
 use meta::{META, insert_meta_schemas, ref_to};
 use paths::{Resource, insert_paths};
 use serde_json::{Map, Value, json};
@@ -25,76 +26,52 @@ const LIST_METADATA_DOC: &str = "Standard list metadata. More info: https://git.
 
 /// The `/openapi/v3` index: `{"paths": {"apis/<g>/<v>": {"serverRelativeURL":
 /// "/openapi/v3/apis/<g>/<v>?hash=<HEX>"}}}` for every served version of the CRDs given,
-/// plus the built-in group-versions (`api/v1`, `apis/apps/v1`, ...).
+/// plus the built-in documents (`api/v1`, `apis/apps/v1`, `apis/apps`, `version`, ...).
 ///
-/// The hash is a hex digest of the group-version document, so it changes whenever a CRD of
-/// that group-version changes (clients cache documents by it).
+/// The hash is a hex digest of the document, so it changes whenever a CRD of that
+/// group-version changes (clients cache documents by it).
 pub fn openapi_v3_paths(crds: &[Value]) -> Value {
-    let mut gvs: Vec<(String, String)> = Vec::new();
+    let mut paths = Map::new();
     for crd in crds {
         let group = str_at(crd, &["spec", "group"]);
         for v in versions(crd) {
-            if v.get("served").and_then(Value::as_bool) == Some(true) {
-                let name = v.get("name").and_then(Value::as_str).unwrap_or("");
-                let gv = (group.to_string(), name.to_string());
-                if !name.is_empty() && !gvs.contains(&gv) {
-                    gvs.push(gv);
-                }
+            let name = v.get("name").and_then(Value::as_str).unwrap_or("");
+            let key = builtin::index_key(group, name);
+            if v.get("served").and_then(Value::as_bool) != Some(true)
+                || name.is_empty()
+                || paths.contains_key(&key)
+            {
+                continue;
+            }
+            if let Some(doc) = openapi_v3_group_version(crds, group, name) {
+                let hash = document_hash(&doc);
+                paths.insert(
+                    key.clone(),
+                    json!({"serverRelativeURL": format!("/openapi/v3/{key}?hash={hash}")}),
+                );
             }
         }
     }
-    for (g, v) in builtin::group_versions() {
-        let gv = (g.to_string(), v.to_string());
-        if !gvs.contains(&gv) {
-            gvs.push(gv);
-        }
-    }
-    gvs.sort();
-    let mut paths = Map::new();
-    for (g, v) in gvs {
-        let served_by_crd = crds.iter().any(|c| {
-            str_at(c, &["spec", "group"]) == g
-                && versions(c).iter().any(|x| {
-                    x.get("name").and_then(Value::as_str) == Some(v.as_str())
-                        && x.get("served").and_then(Value::as_bool) == Some(true)
-                })
-        });
-        let hash = if served_by_crd {
-            openapi_v3_group_version(crds, &g, &v).map(|doc| document_hash(&doc))
-        } else {
-            builtin_hash(&g, &v)
-        };
-        if let Some(hash) = hash {
-            let key = builtin::index_key(&g, &v);
-            paths.insert(
-                key.clone(),
-                json!({"serverRelativeURL": format!("/openapi/v3/{key}?hash={hash}")}),
-            );
-        }
+    for d in builtin::documents() {
+        paths.entry(d.key.clone()).or_insert_with(
+            || json!({"serverRelativeURL": format!("/openapi/v3/{}?hash={}", d.key, d.hash)}),
+        );
     }
     json!({ "paths": paths })
 }
 
-/// The hashes of the built-in documents never change within a process; compute them once.
-fn builtin_hash(group: &str, version: &str) -> Option<String> {
-    static HASHES: std::sync::OnceLock<Vec<(String, String, String)>> = std::sync::OnceLock::new();
-    HASHES
-        .get_or_init(|| {
-            builtin::group_versions()
-                .into_iter()
-                .filter_map(|(g, v)| {
-                    builtin_group_version(g, v)
-                        .map(|doc| (g.to_string(), v.to_string(), document_hash(&doc)))
-                })
-                .collect()
-        })
-        .iter()
-        .find(|(g, v, _)| g == group && v == version)
-        .map(|(_, _, h)| h.clone())
+/// The document of an index key (`api/v1`, `apis/<g>/<v>`, `apis/<g>`, `version`, ...):
+/// a CRD group-version's, else a built-in one; `None` when nothing serves it.
+pub fn openapi_v3_document(crds: &[Value], key: &str) -> Option<Value> {
+    if let Some(["apis", g, v]) = Some(key.split('/').collect::<Vec<_>>().as_slice())
+        && let Some(doc) = openapi_v3_group_version(crds, g, v)
+    {
+        return Some(doc);
+    }
+    builtin::find(key).map(|d| d.doc.clone())
 }
 
-/// The OpenAPI v3 document for one group/version of CRDs (or of built-in kinds, see
-/// [`builtin`]), or `None` when nothing serves it.
+/// The OpenAPI v3 document for one group/version of CRDs, or `None` when no CRD serves it.
 ///
 /// Schemas are keyed as the real server keys them: the group's labels reversed, the version
 /// and the kind (`com.example.cache.v1alpha1.Memcached`, `...MemcachedList`).
@@ -153,7 +130,7 @@ pub fn openapi_v3_group_version(crds: &[Value], group: &str, version: &str) -> O
         );
     }
     if !found {
-        return builtin_group_version(group, version);
+        return None;
     }
     insert_meta_schemas(&mut schemas);
     Some(json!({
@@ -162,73 +139,6 @@ pub fn openapi_v3_group_version(crds: &[Value], group: &str, version: &str) -> O
         "paths": paths,
         "components": {"schemas": schemas},
     }))
-}
-
-fn builtin_group_version(group: &str, version: &str) -> Option<Value> {
-    let kinds: Vec<_> = builtin::BUILTINS
-        .iter()
-        .filter(|b| b.0 == group && b.1 == version)
-        .collect();
-    if kinds.is_empty() {
-        return None;
-    }
-    let prefix = builtin::component_prefix(group, version);
-    let mut schemas = Map::new();
-    let mut paths = Map::new();
-    for &&(_, _, kind, plural, namespaced, status) in &kinds {
-        let name = format!("{prefix}.{kind}");
-        let list_kind = format!("{kind}List");
-        let list_name = format!("{prefix}.{list_kind}");
-        schemas.insert(
-            name.clone(),
-            kind_schema(
-                builtin::kind_schema(group, version, kind),
-                group,
-                version,
-                kind,
-            ),
-        );
-        schemas.insert(
-            list_name.clone(),
-            list_schema(&name, group, version, kind, &list_kind, plural),
-        );
-        insert_paths(
-            &Resource {
-                group,
-                version,
-                kind,
-                plural,
-                namespaced,
-                status,
-                schema_name: &name,
-                list_schema_name: &list_name,
-            },
-            &mut paths,
-        );
-    }
-    insert_meta_schemas(&mut schemas);
-    Some(json!({
-        "openapi": "3.0.0",
-        "info": {"title": "Kubernetes", "version": "v1.35.0"},
-        "paths": paths,
-        "components": {"schemas": schemas},
-    }))
-}
-
-/// A stable upper-case hex digest of a document (two FNV-1a 64 passes over its JSON text),
-/// used as the `hash` query parameter of the index.
-pub fn document_hash(doc: &Value) -> String {
-    let text = doc.to_string();
-    let fnv = |seed: u64| {
-        text.bytes().fold(seed, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        })
-    };
-    format!(
-        "{:016X}{:016X}",
-        fnv(0xcbf2_9ce4_8422_2325),
-        fnv(0x8422_2325_cbf2_9ce4)
-    )
 }
 
 /// `cache.example.com` becomes `com.example.cache`, as in the real component names.
@@ -342,7 +252,7 @@ mod tests {
             .as_str()
             .unwrap();
         let doc = openapi_v3_group_version(&[crd()], "cache.example.com", "v1alpha1").unwrap();
-        let apps = openapi_v3_group_version(&[], "apps", "v1").unwrap();
+        let apps = openapi_v3_document(&[], "apis/apps/v1").unwrap();
         assert_eq!(
             paths["apis/apps/v1"]["serverRelativeURL"],
             format!("/openapi/v3/apis/apps/v1?hash={}", document_hash(&apps))
@@ -363,7 +273,7 @@ mod tests {
 
     #[test]
     fn built_in_documents_let_kubectl_find_field_validation() {
-        let doc = openapi_v3_group_version(&[], "apps", "v1").unwrap();
+        let doc = openapi_v3_document(&[], "apis/apps/v1").unwrap();
         let schemas = &doc["components"]["schemas"];
         assert_eq!(
             schemas["io.k8s.api.apps.v1.Deployment"]["x-kubernetes-group-version-kind"][0]["kind"],
@@ -382,18 +292,23 @@ mod tests {
                 .iter()
                 .any(|p| p["name"] == "fieldValidation")
         );
+        // Listed as the real server lists it: the schemas carry the merge keys kubectl needs.
         assert!(
             patch["requestBody"]["content"]
                 .get("application/strategic-merge-patch+json")
-                .is_none()
+                .is_some()
         );
-        let core = openapi_v3_group_version(&[], "", "v1").unwrap();
+        assert_eq!(
+            schemas["io.k8s.api.core.v1.PodSpec"]["properties"]["containers"]["x-kubernetes-patch-merge-key"],
+            "name"
+        );
+        let core = openapi_v3_document(&[], "api/v1").unwrap();
         assert_eq!(
             core["paths"]["/api/v1/namespaces/{namespace}/pods"]["post"]["operationId"],
             "createCoreV1NamespacedPod"
         );
         assert!(core["paths"]["/api/v1/namespaces/{name}"]["put"].is_object());
-        assert!(openapi_v3_group_version(&[], "nope.example.com", "v1").is_none());
+        assert!(openapi_v3_document(&[], "apis/nope.example.com/v1").is_none());
     }
 
     #[test]

@@ -3,7 +3,10 @@
 use serde_json::Value;
 
 use super::Registry;
-use crate::support::resource::{CustomVersion, ResourceDef, ScaleSpec};
+use crate::support::resource::{
+    CUSTOM_VERBS, CustomVersion, GET_PATCH_UPDATE, ResourceDef, ScaleSpec, SubresourceDef,
+    storage_version_hash,
+};
 use crate::support::status::{ApiError, Cause};
 
 /// The `<plural>.<group>` storage key of a CRD, which is also its required name.
@@ -43,6 +46,7 @@ pub fn resources_of(crd: &Value) -> Vec<ResourceDef> {
     let short_names = list_strings(&names["shortNames"]);
     let categories = list_strings(&names["categories"]);
     let namespaced = spec["scope"].as_str() != Some("Cluster");
+    let hash = storage_version(crd).map(|v| storage_version_hash(&group, &v, &kind));
     let mut out = Vec::new();
     for version in spec["versions"].as_array().into_iter().flatten() {
         if version["served"].as_bool() != Some(true) {
@@ -69,22 +73,48 @@ pub fn resources_of(crd: &Value) -> Vec<ResourceDef> {
             .flatten()
             .filter_map(|f| f["jsonPath"].as_str().map(str::to_string))
             .collect();
+        let version_name = version["name"].as_str().unwrap_or_default().to_string();
+        let status = subresources
+            .get("status")
+            .is_some_and(serde_json::Value::is_object);
+        // Discovery lists a custom kind's status before its scale, with full kinds.
+        let mut listed = Vec::new();
+        if status {
+            listed.push(SubresourceDef {
+                name: "status".into(),
+                group: group.clone(),
+                version: version_name.clone(),
+                kind: kind.clone(),
+                verbs: GET_PATCH_UPDATE,
+            });
+        }
+        if scale.is_some() {
+            listed.push(SubresourceDef {
+                name: "scale".into(),
+                group: "autoscaling".into(),
+                version: "v1".into(),
+                kind: "Scale".into(),
+                verbs: GET_PATCH_UPDATE,
+            });
+        }
         out.push(ResourceDef {
             group: group.clone(),
-            version: version["name"].as_str().unwrap_or_default().to_string(),
+            version: version_name,
             kind: kind.clone(),
             plural: plural.clone(),
             singular: singular.clone(),
             short_names: short_names.clone(),
             categories: categories.clone(),
             namespaced,
-            status_subresource: subresources
-                .get("status")
-                .is_some_and(serde_json::Value::is_object),
+            status_subresource: status,
             scale,
             tracks_generation: true,
             allow_unconditional_update: false,
             create_only: false,
+            verbs: CUSTOM_VERBS,
+            subresources: listed,
+            storage_version_hash: hash.clone(),
+            returns_deleted_object: false,
             storage_key: storage_key(&group, &plural),
             custom: Some(CustomVersion {
                 schema: version

@@ -4,17 +4,21 @@
 //! Discovery, routing and the endpoints all read from here, so a CRD becomes servable
 //! in every place at once when it is installed.
 
+pub mod admission_policy;
 pub mod allocate;
 mod builtin;
 pub mod conversion;
 pub mod crd;
+pub mod field_labels;
 pub mod schema;
+pub mod strategy;
+pub mod subresources;
 pub mod webhook_configuration;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use builtin::builtin_resources;
+pub use builtin::{GROUP_ORDER, builtin_resources};
 
 use crate::support::resource::ResourceDef;
 

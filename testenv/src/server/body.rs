@@ -90,10 +90,25 @@ pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
                 serde_json::Value::String(text) if content_type_is_text(&builder) => {
                     Bytes::from(text.clone())
                 }
-                _ => Bytes::from(serde_json::to_vec(&body).unwrap_or_default()),
+                _ => Bytes::from(crate::support::json_order::to_vec(&body)),
             };
             builder
                 .body(ResponseBody::Full(Some(bytes)))
+                .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)))
+        }
+        Reply::Raw {
+            code,
+            content_type,
+            body,
+        } => {
+            let mut builder = http::Response::builder()
+                .status(code)
+                .header("Cache-Control", "no-cache, private");
+            if !content_type.is_empty() {
+                builder = builder.header(http::header::CONTENT_TYPE, content_type);
+            }
+            builder
+                .body(ResponseBody::Full(Some(body)))
                 .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)))
         }
         Reply::Watch(stream) => http::Response::builder()

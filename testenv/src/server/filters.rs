@@ -44,6 +44,12 @@ pub async fn serve(
         accept: header(http::header::ACCEPT),
         content_type: header(http::header::CONTENT_TYPE),
         user_agent: header(http::header::USER_AGENT),
+        bearer: header(http::header::AUTHORIZATION)
+            .strip_prefix("Bearer ")
+            .unwrap_or_default()
+            .trim()
+            .to_string(),
+        user: crate::support::user::User::anonymous(),
         body,
     };
     tracing::debug!(method = %request.method, path = %request.path, "request");

@@ -52,6 +52,7 @@ impl Server {
         let addr = listener
             .local_addr()
             .map_err(|source| Error::Bind { port, source })?;
+        api.serving(addr);
         let faults = Arc::new(FaultState::default());
         let filter = faults.clone();
         api.lock()

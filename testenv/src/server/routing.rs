@@ -11,17 +11,34 @@ use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
 /// Answers one request.
-pub async fn handle(api: &Arc<Api>, req: Req) -> Reply {
+pub async fn handle(api: &Arc<Api>, mut req: Req) -> Reply {
+    req.user = match crate::endpoints::authn::authenticate(api, &req.bearer) {
+        Ok(user) => user,
+        Err(e) => return Reply::error(e),
+    };
+    req.query.set_requester(req.user.clone());
     let route = {
         let cluster = api.lock();
         parse(&req.path, &cluster.registry)
     };
+    if let Ok(route) = &route
+        && let Err(e) = crate::endpoints::authz::authorize(api, &req, route)
+    {
+        return Reply::error(e);
+    }
     match route {
         Err(_) if !under_served_group_version(api, &req.path) => not_found_page(),
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
-        Ok(Route::Object(target)) => crate::endpoints::versioned::serve(api, &req, target)
-            .await
-            .into(),
+        Ok(Route::Object(target)) => {
+            let def = target.def.clone();
+            let reply: Reply = crate::endpoints::versioned::serve(api, &req, target)
+                .await
+                .into();
+            match crate::endpoints::negotiation::requested(&req.accept) {
+                Some(want) => crate::endpoints::negotiation::apply(reply, &def, &want),
+                None => reply,
+            }
+        }
         Ok(other) => crate::discovery::serve(api, &req, other),
     }
 }
@@ -59,15 +76,12 @@ pub fn parse(path: &str, registry: &Registry) -> Result<Route, RouteError> {
     match segs.as_slice() {
         ["version"] => Ok(Route::Version),
         ["healthz" | "livez" | "readyz", ..] => Ok(Route::Health),
+        [".well-known", "openid-configuration"] => Ok(Route::OpenIdConfiguration),
+        ["openid", "v1", "jwks"] => Ok(Route::Jwks),
         ["api"] => Ok(Route::CoreVersions),
         ["apis"] => Ok(Route::Groups),
         ["openapi", "v3"] => Ok(Route::OpenApiV3),
-        ["openapi", "v3", "api", v] => {
-            Ok(Route::OpenApiV3GroupVersion(String::new(), v.to_string()))
-        }
-        ["openapi", "v3", "apis", g, v] => {
-            Ok(Route::OpenApiV3GroupVersion(g.to_string(), v.to_string()))
-        }
+        ["openapi", "v3", key @ ..] => Ok(Route::OpenApiV3Document(key.join("/"))),
         ["apis", g] => {
             if registry.all().any(|d| d.group == *g) {
                 Ok(Route::Group(g.to_string()))
@@ -129,6 +143,8 @@ fn resource_route(
                 [] => Ok(target(def, Some(ns), None, None)),
                 [name] => Ok(target(def, Some(ns), Some(name), None)),
                 [name, sub] => Ok(target(def, Some(ns), Some(name), Some(sub))),
+                // A proxy carries the path to proxy to after it.
+                [name, "proxy", ..] => Ok(target(def, Some(ns), Some(name), Some("proxy"))),
                 _ => Err(RouteError::NotFound),
             }
         }
@@ -139,6 +155,7 @@ fn resource_route(
                 [_] | [_, _] if def.namespaced => Err(RouteError::NotFound),
                 [name] => Ok(target(def, None, Some(name), None)),
                 [name, sub] => Ok(target(def, None, Some(name), Some(sub))),
+                [name, "proxy", ..] => Ok(target(def, None, Some(name), Some("proxy"))),
                 _ => Err(RouteError::NotFound),
             }
         }

@@ -237,6 +237,28 @@ fn qualified_name_errors(key: &str) -> Vec<String> {
     errs
 }
 
+/// The finalizers every kind knows without a domain.
+const STANDARD_FINALIZERS: &[&str] = &["kubernetes", "orphan", "foregroundDeletion"];
+
+/// Validates a list of finalizer names at `field` (a namespace's `spec.finalizers`): each a
+/// qualified name, and either a standard one or qualified with a domain.
+pub fn validate_finalizer_names(field: &str, names: &Value) -> Vec<Cause> {
+    let mut causes = Vec::new();
+    for (i, name) in names.as_array().into_iter().flatten().enumerate() {
+        let name = name.as_str().unwrap_or_default();
+        let mut whys = qualified_name_errors(name);
+        if !STANDARD_FINALIZERS.contains(&name) && !name.contains('/') {
+            whys.push("name is neither a standard finalizer name nor is it fully qualified".into());
+        }
+        causes.extend(whys.into_iter().map(|why| Cause {
+            reason: "FieldValueInvalid".into(),
+            message: format!("Invalid value: {name:?}: {why}"),
+            field: format!("{field}[{i}]"),
+        }));
+    }
+    causes
+}
+
 /// Validates `metadata.labels` (keys are qualified names, values at most 63 characters
 /// of the label alphabet) and `metadata.annotations` keys, like kube-apiserver.
 pub fn validate_labels_and_annotations(object: &Value) -> Vec<Cause> {

@@ -4,7 +4,8 @@
 //!   options), [`status`] (`Status` errors), [`resource`] (what a served resource is),
 //!   [`meta`] (object metadata helpers);
 //! - algorithms on JSON objects: [`selector`], [`jsonpath`], [`patch`], [`fieldmanager`]
-//!   (managed field sets and server-side apply merges), [`protobuf`] (kubectl's bodies);
+//!   (managed field sets and server-side apply merges), [`protobuf`] (kubectl's bodies),
+//!   [`quantity`] (resource quantities added and written canonically);
 //! - [`scratch`]: private temporary directories (kubeconfig, CA and control-plane files);
 //! - the wire: [`tls`] (the server's certificates), [`kubeconfig`], [`webhook_client`] (the
 //!   HTTPS calls to admission and conversion webhooks);
@@ -14,11 +15,13 @@
 pub mod error;
 pub mod features;
 pub mod fieldmanager;
+pub mod json_order;
 pub mod jsonpath;
 pub mod kubeconfig;
 pub mod meta;
 pub mod patch;
 pub mod protobuf;
+pub mod quantity;
 pub mod query;
 pub mod request;
 pub mod resource;
@@ -26,4 +29,6 @@ pub mod scratch;
 pub mod selector;
 pub mod status;
 pub mod tls;
+pub mod tokens;
+pub mod user;
 pub mod webhook_client;

@@ -1,14 +1,20 @@
 //! Query-string parsing and the request options the handlers read from it.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::user::User;
 
 /// Decoded query parameters (last value wins), plus internal flags no URL can set.
 #[derive(Debug, Clone, Default)]
 pub struct Query(HashMap<String, String>, Internal);
 
 /// Flags the server sets on the requests it makes to itself.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 struct Internal {
+    /// Who made the request (set once it is authenticated): what admission sees as
+    /// `request.userInfo`.
+    requester: Option<Arc<User>>,
     /// Admission stops before validation (after defaulting): the object mutating webhooks see.
     stop_before_validation: bool,
     /// The body's managedFields were computed by the server (an apply or a field-managed
@@ -81,6 +87,17 @@ impl Query {
     /// [`Query::managed_fields_computed`]).
     pub fn has_computed_managed_fields(&self) -> bool {
         self.1.managed_fields_computed
+    }
+
+    /// Records who makes the request (authentication does). Not reachable from a URL.
+    pub fn set_requester(&mut self, user: User) {
+        self.1.requester = Some(Arc::new(user));
+    }
+
+    /// Who makes the request, if it was authenticated (requests the server makes for its
+    /// controllers have no requester).
+    pub fn requester(&self) -> Option<&User> {
+        self.1.requester.as_deref()
     }
 
     /// A parameter's value.

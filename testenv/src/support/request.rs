@@ -13,6 +13,7 @@ use serde_json::Value;
 use super::query::Query;
 use super::resource::ResourceDef;
 use super::status::ApiError;
+use super::user::User;
 
 /// What a request path addresses.
 #[derive(Debug, Clone)]
@@ -21,6 +22,10 @@ pub enum Route {
     Version,
     /// `/healthz`, `/livez`, `/readyz`
     Health,
+    /// `/.well-known/openid-configuration` of the service account issuer
+    OpenIdConfiguration,
+    /// `/openid/v1/jwks`: the keys service account tokens are signed with
+    Jwks,
     /// `/api`
     CoreVersions,
     /// `/apis`
@@ -31,8 +36,8 @@ pub enum Route {
     Resources(String, String),
     /// `/openapi/v3`
     OpenApiV3,
-    /// `/openapi/v3/apis/<group>/<version>` or `/openapi/v3/api/v1`
-    OpenApiV3GroupVersion(String, String),
+    /// `/openapi/v3/<key>`: `api/v1`, `apis/<group>/<version>`, `apis/<group>`, `version`, ...
+    OpenApiV3Document(String),
     /// An object, a collection or a subresource.
     Object(Target),
 }
@@ -79,6 +84,10 @@ pub struct Req {
     pub user_agent: String,
     /// The request body.
     pub body: Bytes,
+    /// The bearer token of the `Authorization` header, empty without one.
+    pub bearer: String,
+    /// Who makes the request: set by authentication before the handlers run.
+    pub user: User,
 }
 
 /// What to send back.
@@ -96,6 +105,15 @@ pub enum Reply {
     },
     /// A watch: newline-delimited JSON events.
     Watch(WatchStream),
+    /// Bytes as they are (204 No Content, a JSON Web Key set); no `Content-Type` when empty.
+    Raw {
+        /// HTTP status.
+        code: u16,
+        /// The `Content-Type` to send, if any.
+        content_type: String,
+        /// The body.
+        body: Bytes,
+    },
 }
 
 impl Reply {
@@ -106,6 +124,15 @@ impl Reply {
             body,
             content_type: "application/json".into(),
             warnings: Vec::new(),
+        }
+    }
+
+    /// An empty answer with `code` (204 No Content).
+    pub fn empty(code: u16) -> Self {
+        Reply::Raw {
+            code,
+            content_type: String::new(),
+            body: Bytes::new(),
         }
     }
 

@@ -24,6 +24,60 @@ pub struct CustomVersion {
     pub selectable_fields: Vec<String>,
 }
 
+/// The verbs of a resource stored and served in full.
+pub const STANDARD_VERBS: &[&str] = &[
+    "create",
+    "delete",
+    "deletecollection",
+    "get",
+    "list",
+    "patch",
+    "update",
+    "watch",
+];
+
+/// The verbs of a custom resource, in the order the real server lists them for CRDs.
+pub const CUSTOM_VERBS: &[&str] = &[
+    "delete",
+    "deletecollection",
+    "get",
+    "list",
+    "patch",
+    "create",
+    "update",
+    "watch",
+];
+
+/// The verbs of `/status` and `/scale`.
+pub const GET_PATCH_UPDATE: &[&str] = &["get", "patch", "update"];
+
+/// One subresource as discovery lists it (`pods/log`, `deployments/scale`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubresourceDef {
+    /// The name after the object's name in the path (`status`, `eviction`).
+    pub name: String,
+    /// The group of the kind it answers with; empty with `version` for the resource's own
+    /// group and version (built-in kinds leave them empty in discovery, as the real server).
+    pub group: String,
+    /// The version of the kind it answers with (see `group`).
+    pub version: String,
+    /// The kind it answers with (`Pod`, `Scale`, `Eviction`).
+    pub kind: String,
+    /// The verbs discovery lists for it.
+    pub verbs: &'static [&'static str],
+}
+
+/// The storage version hash discovery publishes: the first 8 bytes of the SHA-256 of
+/// `<group>/<version>/<kind>` of the storage version, base64 (as kube-apiserver computes it).
+pub fn storage_version_hash(group: &str, version: &str, kind: &str) -> String {
+    use base64::Engine;
+    let digest = ring::digest::digest(
+        &ring::digest::SHA256,
+        format!("{group}/{version}/{kind}").as_bytes(),
+    );
+    base64::engine::general_purpose::STANDARD.encode(&digest.as_ref()[..8])
+}
+
 /// One servable resource: a group/version/plural with its kind and behaviour.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceDef {
@@ -53,6 +107,15 @@ pub struct ResourceDef {
     pub allow_unconditional_update: bool,
     /// Create-only "virtual" kinds such as TokenReview that are answered, never stored.
     pub create_only: bool,
+    /// The verbs discovery lists (and the server answers).
+    pub verbs: &'static [&'static str],
+    /// Every subresource discovery lists, in its order (status and scale among them).
+    pub subresources: Vec<SubresourceDef>,
+    /// The storage version hash discovery lists; `None` for kinds that are not stored.
+    pub storage_version_hash: Option<String>,
+    /// Whether DELETE answers with the deleted object rather than a `Status` (pods,
+    /// services, storage classes, ...: as each kind's registry does in the real server).
+    pub returns_deleted_object: bool,
     /// Where objects are stored: shared by every version of the same group and plural.
     pub storage_key: String,
     /// For custom kinds, what the CRD declares for this version.
@@ -87,29 +150,21 @@ impl ResourceDef {
         }
     }
 
-    /// The verbs discovery advertises for this resource.
-    pub fn verbs(&self) -> Vec<&'static str> {
-        if self.create_only {
-            vec!["create"]
-        } else {
-            vec![
-                "create",
-                "delete",
-                "deletecollection",
-                "get",
-                "list",
-                "patch",
-                "update",
-                "watch",
-            ]
-        }
+    /// Whether discovery lists `verb` for this resource.
+    pub fn allows(&self, verb: &str) -> bool {
+        self.verbs.contains(&verb)
+    }
+
+    /// The subresource named `name`, if discovery lists it.
+    pub fn subresource(&self, name: &str) -> Option<&SubresourceDef> {
+        self.subresources.iter().find(|s| s.name == name)
     }
 }
 
-#[cfg(test)]
 impl ResourceDef {
-    /// A namespaced resource with only its names set, for unit tests of code that reads
-    /// names (the registry, a layer above, describes the real ones).
+    /// A namespaced resource with only its names set: for messages about kinds that are not
+    /// served as resources (TokenRequest, Binding), and for unit tests of code that reads
+    /// names (the registry, a layer above, describes the served ones).
     pub fn named(group: &str, version: &str, kind: &str, plural: &str) -> Self {
         ResourceDef {
             group: group.into(),
@@ -125,8 +180,28 @@ impl ResourceDef {
             tracks_generation: true,
             allow_unconditional_update: true,
             create_only: false,
+            verbs: STANDARD_VERBS,
+            subresources: Vec::new(),
+            storage_version_hash: None,
+            returns_deleted_object: false,
             storage_key: format!("{group}/{plural}"),
             custom: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn storage_version_hashes_are_the_real_servers() {
+        // As listed by kube-apiserver v1.34 for configmaps and deployments.
+        assert_eq!(
+            super::storage_version_hash("", "v1", "ConfigMap"),
+            "qFsyl6wFWjQ="
+        );
+        assert_eq!(
+            super::storage_version_hash("apps", "v1", "Deployment"),
+            "8aSe+NMegvE="
+        );
     }
 }

@@ -39,12 +39,19 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
+/// `details` of an error about one object: the group only when it is not the core group,
+/// as the real server writes it.
 fn details(def: &ResourceDef, name: &str) -> Value {
-    json!({"name": name, "group": def.group, "kind": def.plural})
+    let mut d = json!({"name": name, "kind": def.plural});
+    if !def.group.is_empty() {
+        d["group"] = json!(def.group);
+    }
+    d
 }
 
 impl ApiError {
-    fn new(code: u16, reason: &'static str, message: impl Into<String>) -> Self {
+    /// An error with any code, reason and message.
+    pub fn new(code: u16, reason: &'static str, message: impl Into<String>) -> Self {
         ApiError {
             code,
             reason,
@@ -231,6 +238,7 @@ impl ApiError {
             "kind": "Status", "apiVersion": "v1", "metadata": {},
             "status": "Failure", "message": self.message, "reason": self.reason, "code": self.code,
         });
+        // Errors without a reason (a kubelet that cannot be reached) have none on the wire.
         if self.reason.is_empty()
             && let Some(map) = status.as_object_mut()
         {

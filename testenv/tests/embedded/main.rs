@@ -2,6 +2,8 @@
 //! Unlike `conformance`, they describe this implementation, not Kubernetes:
 //!
 //! - `architecture`: the layers of `src/`, enforced on its import graph;
+//! - `parity`: discovery and OpenAPI compared with a recording of kube-apiserver v1.34, and
+//!   the README's list of served resources generated from that comparison;
 //! - `outage`, `policy`: embedded-only behaviour (a simulated outage, the review policy and
 //!   bookmark interval);
 //! - `schema_*`: the schema pipeline (structural checks, pruning, defaulting, validation) as
@@ -18,6 +20,7 @@ mod module_graph;
 
 mod architecture;
 mod outage;
+mod parity;
 mod policy;
 mod schema_builtin_defaults_roundtrip;
 mod schema_crd_pipeline;

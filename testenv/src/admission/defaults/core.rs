@@ -288,3 +288,36 @@ pub fn endpoints(object: &mut Value) {
         }
     }
 }
+
+/// LimitRange (`SetDefaults_LimitRangeItem`): in a `Container` item, the default limit of a
+/// resource is its `max`, its default request the default limit, else its `min`.
+pub fn limit_range(object: &mut Value) {
+    let Some(o) = root(object) else { return };
+    let Some(spec) = object_mut(o, "spec") else {
+        return;
+    };
+    for item in each_object(spec, "limits") {
+        if item.get("type").and_then(Value::as_str) != Some("Container") {
+            continue;
+        }
+        let read = |item: &Map<String, Value>, key: &str| {
+            item.get(key)
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let mut default = read(item, "default");
+        for (k, v) in read(item, "max") {
+            default.entry(k).or_insert(v);
+        }
+        let mut request = read(item, "defaultRequest");
+        for (k, v) in default.iter().chain(read(item, "min").iter()) {
+            request.entry(k.clone()).or_insert(v.clone());
+        }
+        for (key, list) in [("default", default), ("defaultRequest", request)] {
+            if !list.is_empty() {
+                item.insert(key.into(), Value::Object(list));
+            }
+        }
+    }
+}

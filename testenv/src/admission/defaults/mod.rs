@@ -48,7 +48,9 @@ pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &m
     if !object.is_object() {
         return;
     }
-    if (group, version, kind) == ("autoscaling", "v2", "HorizontalPodAutoscaler") {
+    // autoscaling/v1 objects reach defaulting in their stored (v2) form.
+    if group == "autoscaling" && matches!(version, "v1" | "v2") && kind == "HorizontalPodAutoscaler"
+    {
         autoscaling::horizontal_pod_autoscaler(object);
         return;
     }
@@ -64,6 +66,7 @@ pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &m
         ("", "Namespace") => core::namespace(object),
         ("", "PersistentVolumeClaim") => core::persistent_volume_claim(object),
         ("", "Endpoints") => core::endpoints(object),
+        ("", "LimitRange") => core::limit_range(object),
         ("apps", "Deployment") => apps::deployment(object),
         ("apps", "StatefulSet") => apps::stateful_set(object),
         ("apps", "DaemonSet") => apps::daemon_set(object),

@@ -211,6 +211,7 @@ fn parts(reply: Reply) -> Result<(u16, Value, Vec<String>), ApiError> {
             ..
         } => Ok((code, body, warnings)),
         Reply::Watch(_) => Err(ApiError::internal("a write answered with a watch")),
+        Reply::Raw { .. } => Err(ApiError::internal("a write answered without an object")),
     }
 }
 
@@ -230,6 +231,8 @@ fn inner(req: &Req, method: Method, body: Option<&Value>, query: Query) -> Req {
             Bytes::from(serde_json::to_vec(b).unwrap_or_default())
         }),
         user_agent: req.user_agent.clone(),
+        bearer: req.bearer.clone(),
+        user: req.user.clone(),
     }
 }
 

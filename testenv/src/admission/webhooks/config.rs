@@ -59,7 +59,8 @@ fn strings(v: &Value) -> Vec<String> {
 }
 
 impl Rule {
-    fn parse(v: &Value) -> Self {
+    /// Reads one `rules` (or `resourceRules`) entry.
+    pub fn parse(v: &Value) -> Self {
         Rule {
             operations: strings(&v["operations"]),
             api_groups: strings(&v["apiGroups"]),
@@ -69,12 +70,13 @@ impl Rule {
         }
     }
 
-    fn matches_operation(&self, op: Operation) -> bool {
+    /// Whether the rule covers the operation.
+    pub fn matches_operation(&self, op: Operation) -> bool {
         self.operations.iter().any(|o| o == "*" || o == op.as_str())
     }
 
     /// Whether the rule covers a group/version/resource/subresource of the given scope.
-    fn matches_resource(&self, def: &ResourceDef, subresource: Option<&str>) -> bool {
+    pub fn matches_resource(&self, def: &ResourceDef, subresource: Option<&str>) -> bool {
         let listed = |list: &[String], v: &str| list.iter().any(|x| x == "*" || x == v);
         if !listed(&self.api_groups, &def.group) || !listed(&self.api_versions, &def.version) {
             return false;
@@ -124,6 +126,8 @@ pub struct Hook {
     pub timeout: Duration,
     /// `reinvocationPolicy: IfNeeded` (mutating only).
     pub reinvoke: bool,
+    /// `matchConditions`: (name, CEL expression), all of which must hold for a call.
+    pub match_conditions: Vec<(String, String)>,
 }
 
 impl Hook {
@@ -145,7 +149,51 @@ impl Hook {
             side_effects: v["sideEffects"].as_str().unwrap_or("Unknown").to_string(),
             timeout: Duration::from_secs(v["timeoutSeconds"].as_u64().unwrap_or(10).clamp(1, 30)),
             reinvoke: v["reinvocationPolicy"].as_str() == Some("IfNeeded"),
+            match_conditions: v["matchConditions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|c| {
+                    (
+                        c["name"].as_str().unwrap_or_default().to_string(),
+                        c["expression"].as_str().unwrap_or_default().to_string(),
+                    )
+                })
+                .collect(),
         }
+    }
+
+    /// Whether the webhook's `matchConditions` hold for the AdmissionReview `request` (its
+    /// `object`, `oldObject` and the request itself); `Err` when one cannot be evaluated
+    /// (the failure policy decides), `Ok(false)` as soon as one is false.
+    pub fn conditions_hold(&self, request: &Value) -> Result<bool, String> {
+        use crate::registry::schema::{compile_expression, eval_expression, json_to_cel};
+        let vars = [
+            ("object", json_to_cel(&request["object"])),
+            ("oldObject", json_to_cel(&request["oldObject"])),
+            ("request", json_to_cel(request)),
+        ];
+        let mut failure = None;
+        for (name, src) in &self.match_conditions {
+            let outcome =
+                compile_expression(src, &["object", "oldObject", "request", "authorizer"])
+                    .and_then(|e| eval_expression(&e, &vars));
+            match outcome {
+                Ok(cel::Value::Bool(true)) => {}
+                Ok(cel::Value::Bool(false)) => return Ok(false),
+                Ok(_) => {
+                    failure.get_or_insert(format!(
+                        "match condition \"{name}\" did not evaluate to a bool"
+                    ));
+                }
+                Err(e) => {
+                    failure.get_or_insert(format!(
+                        "failed to evaluate match condition \"{name}\": {e}"
+                    ));
+                }
+            }
+        }
+        failure.map_or(Ok(true), Err)
     }
 
     /// Whether a dry-run request may call this webhook (`sideEffects` None or NoneOnDryRun).

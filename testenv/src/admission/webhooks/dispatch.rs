@@ -137,6 +137,14 @@ async fn mutate_once(
     attrs: &mut Attributes,
     warnings: &mut Vec<String>,
 ) -> Result<bool, ApiError> {
+    match hook.conditions_hold(&review::condition_request(attrs, as_def)) {
+        Ok(true) => {}
+        Ok(false) => return Ok(false),
+        Err(reason) => {
+            judge(hook, Err(reason), warnings)?;
+            return Ok(false);
+        }
+    }
     if attrs.dry_run && !hook.supports_dry_run() {
         return Err(dry_run_unsupported(hook));
     }
@@ -194,6 +202,21 @@ pub async fn validate(
     attrs: &Attributes,
     warnings: &mut Vec<String>,
 ) -> Result<(), ApiError> {
+    // Webhooks whose match conditions do not hold are not called.
+    let mut called: Vec<Matched> = Vec::new();
+    for matched in hooks {
+        match matched
+            .0
+            .conditions_hold(&review::condition_request(attrs, &matched.1))
+        {
+            Ok(true) => called.push(matched.clone()),
+            Ok(false) => {}
+            Err(reason) => {
+                judge(&matched.0, Err(reason), warnings)?;
+            }
+        }
+    }
+    let hooks = &called[..];
     if attrs.dry_run
         && let Some((hook, _)) = hooks.iter().find(|(h, _)| !h.supports_dry_run())
     {

@@ -90,6 +90,17 @@ pub fn request(attrs: &Attributes, as_def: &ResourceDef, uid: &str) -> Value {
     json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request})
 }
 
+/// The `request` variable of a webhook's matchConditions: the review's request with every
+/// field present (`request.name` is `""` before a name is generated, as in the real
+/// server's CEL view of the request).
+pub fn condition_request(attrs: &Attributes, as_def: &ResourceDef) -> Value {
+    let mut request = self::request(attrs, as_def, "")["request"].take();
+    if request.get("name").is_none() {
+        request["name"] = json!("");
+    }
+    request
+}
+
 /// A webhook's answer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {

@@ -19,5 +19,7 @@ pub fn inner_request(req: &Req, method: Method, body: Option<&Value>) -> Req {
         },
         body: body.map_or_else(|| req.body.clone(), |b| Bytes::from(b.to_string())),
         user_agent: req.user_agent.clone(),
+        bearer: req.bearer.clone(),
+        user: req.user.clone(),
     }
 }

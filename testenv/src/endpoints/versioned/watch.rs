@@ -45,8 +45,8 @@ pub async fn start(
 }
 
 fn to_line(event_type: &str, object: &Value) -> Bytes {
-    let mut s = json!({"type": event_type, "object": object}).to_string();
-    s.push('\n');
+    let mut s = crate::support::json_order::to_vec(&json!({"type": event_type, "object": object}));
+    s.push(b'\n');
     Bytes::from(s)
 }
 

@@ -95,7 +95,14 @@ impl Layout {
     }
 
     /// kube-apiserver: envtest's flags, client certificates verified against the CA, RBAC.
-    pub fn kube_apiserver(&self, binary: &Path, pki: &Pki) -> Result<Command, Error> {
+    /// The ServiceAccount admission plugin stays on (the real default) when
+    /// kube-controller-manager runs to create the accounts it looks up; envtest turns it off.
+    pub fn kube_apiserver(
+        &self,
+        binary: &Path,
+        pki: &Pki,
+        service_accounts: bool,
+    ) -> Result<Command, Error> {
         let mut command = self.command(binary, "kube-apiserver")?;
         command
             .arg(format!("--etcd-servers={}", self.etcd_url()))
@@ -110,7 +117,6 @@ impl Layout {
             ))
             .arg(format!("--client-ca-file={}", pki.ca_cert.display()))
             .arg("--authorization-mode=RBAC")
-            .arg("--disable-admission-plugins=ServiceAccount")
             .arg(format!("--service-account-issuer={}/", self.api_url()))
             .arg(format!(
                 "--service-account-key-file={}",
@@ -125,6 +131,9 @@ impl Layout {
             ))
             .arg("--allow-privileged=true")
             .arg("--profiling=false");
+        if !service_accounts {
+            command.arg("--disable-admission-plugins=ServiceAccount");
+        }
         Ok(command)
     }
 

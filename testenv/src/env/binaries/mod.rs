@@ -23,5 +23,6 @@ pub async fn start(binaries: &Binaries, crds: Vec<Value>) -> Result<Started, Err
     let resolved = binaries.resolve()?;
     let plane = plane::shared(&resolved).await?;
     plane.check()?;
-    existing::connect(plane.kubeconfig.clone(), crds, Kind::Binaries).await
+    let accounts = resolved.kube_controller_manager.is_some();
+    existing::connect(plane.kubeconfig.clone(), crds, Kind::Binaries, accounts).await
 }

@@ -291,7 +291,11 @@ impl ControlPlane {
             tokio::time::sleep(POLL).await;
         }
 
-        let apiserver = layout.kube_apiserver(&binaries.kube_apiserver, &pki)?;
+        let apiserver = layout.kube_apiserver(
+            &binaries.kube_apiserver,
+            &pki,
+            binaries.kube_controller_manager.is_some(),
+        )?;
         children.push(spawn(apiserver, "kube-apiserver")?);
         let client = probe_client(&kubeconfig).await?;
         while !apiserver_ready(&client).await {

@@ -226,6 +226,64 @@ fn classify(e: cel::ExecutionError) -> CelError {
     }
 }
 
+/// A compiled expression of an admission policy or a webhook's match condition: CEL with
+/// other root variables than a schema rule's `self` (`object`, `oldObject`, `request`,
+/// `params`, ...), the same libraries and the same compile-time checks.
+pub struct Expression {
+    program: cel::Program,
+}
+
+/// Compiles `src` for the root variables `roots` (cached by source and roots).
+pub fn compile_expression(src: &str, roots: &[&str]) -> Result<Arc<Expression>, CelError> {
+    static EXPRESSIONS: OnceLock<Mutex<HashMap<String, Arc<Expression>>>> = OnceLock::new();
+    let key = format!("{}\u{0}{src}", roots.join(","));
+    let cache = EXPRESSIONS.get_or_init(Mutex::default);
+    if let Some(e) = cache
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get(&key)
+    {
+        return Ok(e.clone());
+    }
+    let program = on_large_stack(|| {
+        let program = env()
+            .compile(src)
+            .map_err(|e| CelError::Compile(e.to_string()))?;
+        super::cel_check::check_references_in(program.expression(), roots)
+            .map_err(|e| CelError::Compile(format!("ERROR: <input>: {e}")))?;
+        Ok(program)
+    })?;
+    let expression = Arc::new(Expression { program });
+    let mut cache = cache
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if cache.len() >= CACHE_LIMIT {
+        cache.clear();
+    }
+    cache.insert(key, expression.clone());
+    Ok(expression)
+}
+
+/// Evaluates `expression` with `variables` bound (on a thread with room for deep
+/// expressions).
+pub fn eval_expression(
+    expression: &Expression,
+    variables: &[(&str, cel::Value)],
+) -> Result<cel::Value, CelError> {
+    on_large_stack(|| {
+        let mut ctx = cel::Context::with_env(env().clone());
+        for (name, value) in variables {
+            ctx.add_variable_from_value(*name, value.clone());
+        }
+        expression.program.execute(&ctx).map_err(classify)
+    })
+}
+
+/// A JSON value as CEL sees a value without a schema (integral numbers are `int`).
+pub fn json_to_cel(value: &Value) -> cel::Value {
+    cel_value::to_cel(value, &Value::Null)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

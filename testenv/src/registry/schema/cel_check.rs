@@ -51,7 +51,12 @@ pub const MAX_DEPTH: usize = 250;
 /// Checks `expr` for undeclared references and excessive nesting; the error is cel-go's
 /// text.
 pub fn check_references(expr: &IdedExpr) -> Result<(), String> {
-    let mut scope = vec!["self".to_string(), "oldSelf".to_string()];
+    check_references_in(expr, &["self", "oldSelf"])
+}
+
+/// [`check_references`] for an expression whose root variables are `roots`.
+pub fn check_references_in(expr: &IdedExpr, roots: &[&str]) -> Result<(), String> {
+    let mut scope: Vec<String> = roots.iter().map(std::string::ToString::to_string).collect();
     walk(expr, &mut scope, 0)
 }
 

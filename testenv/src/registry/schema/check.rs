@@ -15,8 +15,9 @@ use super::errors::FieldError;
 ///
 /// The CRD defaults (`singular`, `listKind`, `conversion`) are applied to a copy first, as
 /// the server does before validating; use `apply_crd_defaults` to store them.
-/// Messages match the real server's (`spec.versions[0].schema.openAPIV3Schema.properties[spec].type:
-/// Required value: must not be empty for specified object fields`).
+/// Messages match the real server's (`spec.validation.openAPIV3Schema.properties[spec].type:
+/// Required value: must not be empty for specified object fields` when every version has
+/// the same schema, `spec.versions[1].schema.openAPIV3Schema...` when they differ).
 pub fn check_structural(crd: &Value) -> Result<(), Vec<FieldError>> {
     let mut copy = crd.clone();
     apply_crd_defaults(&mut copy);

@@ -40,6 +40,7 @@ mod structural;
 mod validate;
 mod values;
 
+pub use cel::{CelError, Expression, compile_expression, eval_expression, json_to_cel};
 pub use check::{check_structural, check_structural_update};
 pub use crd::apply_crd_defaults;
 pub use default::apply_defaults;

@@ -4,7 +4,9 @@
 //! schema, see [`super::cel_types::crd`]) and the `default`s (only on a schema that is
 //! otherwise valid).
 //!
-//! Paths use the real server's form, `spec.versions[0].schema.openAPIV3Schema.properties[spec].type`.
+//! Paths use the real server's form, `spec.validation.openAPIV3Schema.properties[spec].type`
+//! (or `spec.versions[i].schema...` when versions differ),
+//! and the structural errors are sorted by their text as the real server sorts them.
 
 use super::default_validity::defaults;
 use super::errors::FieldError;

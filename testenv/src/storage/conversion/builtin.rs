@@ -1,7 +1,8 @@
 //! Conversion between the stored form and a served version, for kinds served by two groups
 //! with different field names: `events.k8s.io/v1` Events are stored as core `v1` Events (one
 //! storage, as in kube-apiserver), so `kubectl get events` sees what kube-runtime's event
-//! recorder wrote. Every other kind is stored as sent: custom resources with `None` conversion
+//! recorder wrote; `autoscaling/v1` HorizontalPodAutoscalers are stored as `autoscaling/v2`
+//! ([`super::hpa`]). Every other kind is stored as sent: custom resources with `None` conversion
 //! only change `apiVersion` between versions, and those with `Webhook` conversion reach the
 //! handlers already in their storage version (see [`super::codec`]).
 
@@ -24,6 +25,10 @@ fn is_events_group_event(def: &ResourceDef) -> bool {
     def.group == "events.k8s.io" && def.kind == "Event"
 }
 
+fn is_v1_autoscaler(def: &ResourceDef) -> bool {
+    def.group == "autoscaling" && def.version == "v1" && def.kind == "HorizontalPodAutoscaler"
+}
+
 fn rename(object: &mut Value, from_to: impl Iterator<Item = (&'static str, &'static str)>) {
     let Some(map) = object.as_object_mut() else {
         return;
@@ -43,6 +48,10 @@ pub fn to_storage(def: &ResourceDef, mut object: Value) -> Value {
         rename(&mut object, EVENT_FIELDS.iter().copied());
         object["apiVersion"] = Value::from("v1");
     }
+    if is_v1_autoscaler(def) {
+        object = super::hpa::to_v2(object);
+        object["apiVersion"] = Value::from("autoscaling/v2");
+    }
     object
 }
 
@@ -51,6 +60,9 @@ pub fn from_storage(def: &ResourceDef, object: &Value) -> Value {
     let mut out = object.clone();
     if is_events_group_event(def) {
         rename(&mut out, EVENT_FIELDS.iter().map(|(a, b)| (*b, *a)));
+    }
+    if is_v1_autoscaler(def) {
+        out = super::hpa::to_v1(&out);
     }
     out
 }

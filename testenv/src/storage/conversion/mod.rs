@@ -6,6 +6,7 @@
 pub mod builtin;
 pub mod codec;
 pub mod converter;
+pub mod hpa;
 pub mod review;
 
 pub use codec::{Codec, Plan};

@@ -52,21 +52,11 @@ impl FieldSelector {
         self.terms.iter().map(|t| t.path.as_str())
     }
 
-    /// Whether the object matches every term; fields are read by dotted path and compared
-    /// as strings (numbers and booleans by their JSON text), missing fields as "".
-    pub fn matches(&self, object: &serde_json::Value) -> bool {
-        self.terms.iter().all(|t| {
-            let mut cur = object;
-            for seg in t.path.trim_start_matches('.').split('.') {
-                cur = cur.get(seg).unwrap_or(&serde_json::Value::Null);
-            }
-            let actual = match cur {
-                serde_json::Value::String(s) => s.clone(),
-                serde_json::Value::Null => String::new(),
-                other => other.to_string(),
-            };
-            (actual == t.value) != t.negate
-        })
+    /// Whether every term holds for the field values `value` gives.
+    pub fn matches_by(&self, value: impl Fn(&str) -> String) -> bool {
+        self.terms
+            .iter()
+            .all(|t| (value(&t.path) == t.value) != t.negate)
     }
 }
 
@@ -74,6 +64,23 @@ impl FieldSelector {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    impl FieldSelector {
+        /// Fields read by dotted path, compared as their JSON text, missing as "".
+        fn matches(&self, object: &serde_json::Value) -> bool {
+            self.matches_by(|path| {
+                let mut cur = object;
+                for seg in path.split('.') {
+                    cur = cur.get(seg).unwrap_or(&serde_json::Value::Null);
+                }
+                match cur {
+                    serde_json::Value::String(s) => s.clone(),
+                    serde_json::Value::Null => String::new(),
+                    other => other.to_string(),
+                }
+            })
+        }
+    }
 
     #[test]
     fn name_and_negation() {

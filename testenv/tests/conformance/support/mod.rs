@@ -1,3 +1,4 @@
 //! Test support shared by conformance modules.
 
+pub mod raw;
 pub mod webhook_server;

@@ -1,0 +1,51 @@
+//! kube-apiserver's default admission plugins on a create, in its order: the mutating half
+//! (LimitRanger defaults, ServiceAccount, Priority, DefaultTolerationSeconds,
+//! DefaultStorageClass, DefaultIngressClass) before the object is validated, the validating
+//! half (LimitRanger bounds, ResourceQuota) after the policies.
+
+use serde_json::Value;
+
+use super::{defaults, limit_ranger, plugins, quota, service_account};
+use crate::storage::Store;
+use crate::support::resource::ResourceDef;
+use crate::support::status::ApiError;
+
+/// The mutating plugins on an object of `def` being created in namespace `ns`.
+pub fn mutate(
+    store: &Store,
+    def: &ResourceDef,
+    ns: &str,
+    object: &mut Value,
+) -> Result<(), ApiError> {
+    match (def.group.as_str(), def.plural.as_str()) {
+        ("", "pods") => {
+            // The real server defaults a Pod while decoding it, before admission: the
+            // LimitRanger sees requests already copied from limits.
+            defaults::apply_builtin_defaults(&def.group, &def.version, &def.kind, object);
+            limit_ranger::default_pod(store, object, ns);
+            service_account::admit_pod(store, object, ns)?;
+            plugins::pod(store, object)?;
+        }
+        ("networking.k8s.io", "ingresses") => plugins::ingress(store, object),
+        ("", "persistentvolumeclaims") => plugins::claim(store, object),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The validating plugins on an object of `def` named `name` being created in `ns`.
+pub fn validate(
+    store: &Store,
+    def: &ResourceDef,
+    ns: &str,
+    name: &str,
+    object: &mut Value,
+) -> Result<(), ApiError> {
+    if ns.is_empty() {
+        return Ok(());
+    }
+    if def.group.is_empty() && def.plural == "pods" {
+        limit_ranger::validate_pod(store, object, ns)?;
+    }
+    quota::admit_create(store, &def.plural, &def.storage_key, ns, name, object)
+}

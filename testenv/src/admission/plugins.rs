@@ -1,0 +1,164 @@
+//! kube-apiserver's default admission plugins that fill in a Pod or an object from other
+//! objects: Priority (a Pod's `priority` from its PriorityClass, or the global default),
+//! DefaultTolerationSeconds (the not-ready and unreachable tolerations), DefaultIngressClass
+//! and DefaultStorageClass (the class marked default for Ingresses and claims without one),
+//! StorageObjectInUseProtection (a claim's protection finalizer).
+
+use serde_json::{Value, json};
+
+use crate::storage::Store;
+use crate::support::meta;
+use crate::support::status::ApiError;
+
+const PRIORITY_CLASSES: &str = "scheduling.k8s.io/priorityclasses";
+/// The finalizer the PVC protection controller removes once no pod uses the claim.
+const PVC_PROTECTION: &str = "kubernetes.io/pvc-protection";
+
+fn forbidden(plural: &str, name: &str, why: String) -> ApiError {
+    let mut e = ApiError::new(
+        403,
+        "Forbidden",
+        format!("{plural} \"{name}\" is forbidden: {why}"),
+    );
+    e.details = json!({"name": name, "kind": plural});
+    e
+}
+
+/// Priority and DefaultTolerationSeconds for a Pod being created.
+pub fn pod(store: &Store, pod: &mut Value) -> Result<(), ApiError> {
+    let name = meta::meta_str(pod, "name").unwrap_or_default().to_string();
+    let class_name = pod["spec"]["priorityClassName"]
+        .as_str()
+        .filter(|c| !c.is_empty())
+        .map(str::to_string);
+    let class = match &class_name {
+        Some(c) => Some(store.get(PRIORITY_CLASSES, "", c).ok_or_else(|| {
+            forbidden(
+                "pods",
+                &name,
+                format!("no PriorityClass with name {c} was found"),
+            )
+        })?),
+        None => store
+            .bucket(PRIORITY_CLASSES)
+            .into_iter()
+            .flatten()
+            .map(|(_, c)| c)
+            .filter(|c| c["globalDefault"] == true)
+            .min_by_key(|c| c["value"].as_i64().unwrap_or(0))
+            .cloned(),
+    };
+    let (priority, policy) = match &class {
+        Some(c) => (
+            c["value"].as_i64().unwrap_or(0),
+            c["preemptionPolicy"]
+                .as_str()
+                .unwrap_or("PreemptLowerPriority")
+                .to_string(),
+        ),
+        None => (0, "PreemptLowerPriority".to_string()),
+    };
+    if let Some(given) = pod["spec"]["priority"].as_i64()
+        && given != priority
+    {
+        return Err(forbidden(
+            "pods",
+            &name,
+            format!(
+                "the integer value of priority ({given}) must not be provided in pod spec; priority admission controller computed {priority} from the given PriorityClass name"
+            ),
+        ));
+    }
+    if class_name.is_none()
+        && let Some(c) = &class
+    {
+        pod["spec"]["priorityClassName"] = c["metadata"]["name"].clone();
+    }
+    pod["spec"]["priority"] = json!(priority);
+    if pod["spec"]
+        .get("preemptionPolicy")
+        .is_none_or(Value::is_null)
+    {
+        pod["spec"]["preemptionPolicy"] = json!(policy);
+    }
+    let mut tolerations = pod["spec"]["tolerations"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    for key in [
+        "node.kubernetes.io/not-ready",
+        "node.kubernetes.io/unreachable",
+    ] {
+        let covered = tolerations.iter().any(|t| {
+            (t["key"] == key
+                || t["key"].as_str().is_none_or(str::is_empty) && t["operator"] == "Exists")
+                && (t["effect"] == "NoExecute" || t["effect"].as_str().is_none_or(str::is_empty))
+        });
+        if !covered {
+            tolerations.push(json!({"key": key, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}));
+        }
+    }
+    pod["spec"]["tolerations"] = Value::Array(tolerations);
+    Ok(())
+}
+
+/// The one class of `key` marked default by `annotation` (the newest, as the real plugins
+/// pick when several are).
+fn default_class(store: &Store, key: &str, annotation: &str) -> Option<String> {
+    store
+        .bucket(key)
+        .into_iter()
+        .flatten()
+        .map(|(_, c)| c)
+        .filter(|c| c["metadata"]["annotations"][annotation] == "true")
+        .max_by_key(|c| {
+            c["metadata"]["creationTimestamp"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .and_then(|c| c["metadata"]["name"].as_str().map(String::from))
+}
+
+/// DefaultIngressClass: an Ingress without a class (and without the legacy annotation)
+/// gets the default IngressClass.
+pub fn ingress(store: &Store, ingress: &mut Value) {
+    let named = ingress["spec"]["ingressClassName"]
+        .as_str()
+        .is_some_and(|c| !c.is_empty())
+        || ingress["metadata"]["annotations"]["kubernetes.io/ingress.class"].is_string();
+    if !named
+        && let Some(class) = default_class(
+            store,
+            "networking.k8s.io/ingressclasses",
+            "ingressclass.kubernetes.io/is-default-class",
+        )
+    {
+        ingress["spec"]["ingressClassName"] = json!(class);
+    }
+}
+
+/// StorageObjectInUseProtection and DefaultStorageClass: a PersistentVolumeClaim gets the
+/// `kubernetes.io/pvc-protection` finalizer and, without `storageClassName`, the default
+/// StorageClass.
+pub fn claim(store: &Store, claim: &mut Value) {
+    // StorageObjectInUseProtection: a claim is protected while pods use it.
+    let mut finalizers = meta::finalizers(claim);
+    if !finalizers.iter().any(|f| f == PVC_PROTECTION) {
+        finalizers.push(PVC_PROTECTION.into());
+        claim["metadata"]["finalizers"] = json!(finalizers);
+    }
+    if claim["spec"]
+        .get("storageClassName")
+        .is_some_and(|c| !c.is_null())
+    {
+        return;
+    }
+    if let Some(class) = default_class(
+        store,
+        "storage.k8s.io/storageclasses",
+        "storageclass.kubernetes.io/is-default-class",
+    ) {
+        claim["spec"]["storageClassName"] = json!(class);
+    }
+}

@@ -1,0 +1,158 @@
+//! Kind-specific rules of the built-in registries that are not defaulting: what a create
+//! records of the requester, what an update may not change, and the checks that are not
+//! schema validation.
+
+use serde_json::{Value, json};
+
+use crate::support::status::Cause;
+use crate::support::user::User;
+
+/// Whether `group`/`plural` is the CertificateSigningRequest resource.
+pub fn is_csr(group: &str, plural: &str) -> bool {
+    group == "certificates.k8s.io" && plural == "certificatesigningrequests"
+}
+
+/// A CertificateSigningRequest records who asked (`spec.username`, `uid`, `groups`,
+/// `extra`), whatever the request said, and starts without a status.
+pub fn csr_on_create(object: &mut Value, user: &User) {
+    object["spec"]["username"] = json!(user.username);
+    let spec = object["spec"]
+        .as_object_mut()
+        .expect("spec was just written");
+    for (key, value) in [
+        ("uid", (!user.uid.is_empty()).then(|| json!(user.uid))),
+        (
+            "groups",
+            (!user.groups.is_empty()).then(|| json!(user.groups)),
+        ),
+        ("extra", (!user.extra.is_empty()).then(|| json!(user.extra))),
+    ] {
+        match value {
+            Some(v) => {
+                spec.insert(key.into(), v);
+            }
+            None => {
+                spec.remove(key);
+            }
+        }
+    }
+    if let Some(o) = object.as_object_mut() {
+        o.insert("status".into(), json!({}));
+    }
+}
+
+/// The checks of a CertificateSigningRequest's spec that the schema does not make.
+pub fn csr_validate(object: &Value) -> Vec<Cause> {
+    use base64::Engine;
+    let mut causes = Vec::new();
+    let request = object["spec"]["request"].as_str().unwrap_or_default();
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(request)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_default();
+    if !decoded
+        .trim_start()
+        .starts_with("-----BEGIN CERTIFICATE REQUEST-----")
+    {
+        causes.push(Cause {
+            reason: "FieldValueInvalid".into(),
+            message: format!(
+                "Invalid value: \"{request}\": PEM block type must be CERTIFICATE REQUEST"
+            ),
+            field: "spec.request".into(),
+        });
+    }
+    if object["spec"]["signerName"]
+        .as_str()
+        .is_none_or(str::is_empty)
+    {
+        causes.push(Cause {
+            reason: "FieldValueRequired".into(),
+            message: "Required value".into(),
+            field: "spec.signerName".into(),
+        });
+    }
+    causes
+}
+
+/// The PriorityClasses the server creates itself (the only names with `system-` allowed).
+const SYSTEM_PRIORITY_CLASSES: &[&str] = &["system-node-critical", "system-cluster-critical"];
+
+/// The highest value a PriorityClass not made by the server may have.
+const HIGHEST_USER_PRIORITY: i64 = 1_000_000_000;
+
+fn forbidden(field: &str, message: &str) -> Cause {
+    Cause {
+        reason: "FieldValueForbidden".into(),
+        message: format!("Forbidden: {message}"),
+        field: field.into(),
+    }
+}
+
+fn immutable(field: &str, value: &Value) -> Cause {
+    Cause {
+        reason: "FieldValueInvalid".into(),
+        message: format!("Invalid value: {value}: field is immutable"),
+        field: field.into(),
+    }
+}
+
+/// The checks of a create of `group`/`plural` beyond the schema: a PriorityClass's name
+/// may not claim the `system-` prefix, and its value stays below the system range.
+pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
+    if (group, plural) != ("scheduling.k8s.io", "priorityclasses") {
+        return Vec::new();
+    }
+    let name = object["metadata"]["name"].as_str().unwrap_or_default();
+    if name.starts_with("system-") {
+        if SYSTEM_PRIORITY_CLASSES.contains(&name) {
+            return Vec::new();
+        }
+        return vec![forbidden(
+            "metadata.name",
+            &format!(
+                "priority class names with 'system-' prefix are reserved for system use only. error: {name} is not a known system priority class"
+            ),
+        )];
+    }
+    if object["value"]
+        .as_i64()
+        .is_some_and(|v| v > HIGHEST_USER_PRIORITY)
+    {
+        return vec![forbidden(
+            "value",
+            &format!("maximum allowed value of a user defined priority is {HIGHEST_USER_PRIORITY}"),
+        )];
+    }
+    Vec::new()
+}
+
+/// The checks of an update of `group`/`plural` (`old` is stored) beyond the schema: the
+/// fields that may not change, with the real server's reason for each.
+pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec<Cause> {
+    let changed = |f: &str| old.get(f) != new.get(f);
+    let mut causes = Vec::new();
+    match (group, plural) {
+        ("scheduling.k8s.io", "priorityclasses") => {
+            if changed("value") {
+                causes.push(forbidden("value", "may not be changed in an update."));
+            }
+            if changed("preemptionPolicy") {
+                causes.push(immutable("preemptionPolicy", &new["preemptionPolicy"]));
+            }
+        }
+        ("storage.k8s.io", "storageclasses") => {
+            for f in ["parameters", "provisioner", "reclaimPolicy"] {
+                if changed(f) {
+                    causes.push(forbidden(f, &format!("updates to {f} are forbidden.")));
+                }
+            }
+            if changed("volumeBindingMode") {
+                causes.push(immutable("volumeBindingMode", &new["volumeBindingMode"]));
+            }
+        }
+        _ => {}
+    }
+    causes
+}

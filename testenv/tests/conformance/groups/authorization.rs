@@ -1,0 +1,163 @@
+//! `authorization.k8s.io` and `rbac.authorization.k8s.io`: RBAC decides what a service
+//! account may do (the embedded server with `Policy::rbac()`), with the built-in roles a
+//! cluster starts with and their aggregation.
+
+use k8s_openapi::api::core::v1::ServiceAccount;
+use k8s_openapi::api::rbac::v1::{ClusterRole, Role, RoleBinding};
+use k8s_openapi::api::scheduling::v1::PriorityClass;
+use kube::api::{Api, PostParams};
+use kubeforge_testenv::{Policy, TestEnv};
+use serde_json::json;
+
+use crate::common::widget_crd;
+use crate::support::raw::{client_with_token, eventually, send};
+
+async fn rbac_env() -> TestEnv {
+    TestEnv::builder()
+        .crd(widget_crd())
+        .policy(Policy::rbac())
+        .start()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn rbac_decides_what_a_service_account_may_do() {
+    let env = rbac_env().await;
+    let ns = env.namespace().to_string();
+    let client = crate::support::raw::client(&env).await;
+    let accounts: Api<ServiceAccount> = Api::namespaced(client.clone(), &ns);
+    let sa: ServiceAccount =
+        serde_json::from_value(json!({"metadata": {"name": "reader"}})).unwrap();
+    accounts.create(&PostParams::default(), &sa).await.unwrap();
+    let token = accounts
+        .create_token_request("reader", &PostParams::default(), &Default::default())
+        .await
+        .unwrap()
+        .status
+        .unwrap()
+        .token;
+    let reader = client_with_token(&env, &token).await;
+    let pods = format!("/api/v1/namespaces/{ns}/pods");
+    let (code, body) = send(&reader, "GET", &pods, "", None).await;
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "pods is forbidden: User \"system:serviceaccount:{ns}:reader\" cannot list resource \"pods\" in API group \"\" in the namespace \"{ns}\""
+        ))
+    );
+
+    let roles: Api<Role> = Api::namespaced(client.clone(), &ns);
+    let role: Role = serde_json::from_value(json!({"metadata": {"name": "pod-reader"},
+        "rules": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get", "list"]}]}))
+    .unwrap();
+    roles.create(&PostParams::default(), &role).await.unwrap();
+    let bindings: Api<RoleBinding> = Api::namespaced(client.clone(), &ns);
+    let binding: RoleBinding = serde_json::from_value(json!({"metadata": {"name": "reader-reads"},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "pod-reader"},
+        "subjects": [{"kind": "ServiceAccount", "name": "reader", "namespace": ns}]}))
+    .unwrap();
+    bindings
+        .create(&PostParams::default(), &binding)
+        .await
+        .unwrap();
+    let listed = eventually(20, || async {
+        let (code, _) = send(&reader, "GET", &pods, "", None).await;
+        (code == 200).then_some(())
+    })
+    .await;
+    assert!(listed.is_some(), "the binding lets the account list pods");
+    let (code, _) = send(&reader, "DELETE", &format!("{pods}/x"), "", None).await;
+    assert_eq!(code, 403, "deleting is still not allowed");
+
+    // The account asks about itself.
+    let ask = |verb: &str| {
+        json!({"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview",
+            "spec": {"resourceAttributes": {"verb": verb, "resource": "pods", "namespace": ns}}})
+    };
+    let path = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
+    let (_, allowed) = send(&reader, "POST", path, "application/json", Some(ask("list"))).await;
+    assert_eq!(allowed["status"]["allowed"], true, "{allowed}");
+    let (_, denied) = send(
+        &reader,
+        "POST",
+        path,
+        "application/json",
+        Some(ask("delete")),
+    )
+    .await;
+    assert_eq!(denied["status"]["allowed"], false, "{denied}");
+}
+
+#[tokio::test]
+async fn a_fresh_cluster_has_the_built_in_roles() {
+    let env = rbac_env().await;
+    let client = crate::support::raw::client(&env).await;
+    let roles: Api<ClusterRole> = Api::all(client.clone());
+    let admin = roles.get("cluster-admin").await.unwrap();
+    assert_eq!(
+        serde_json::to_value(admin.rules.unwrap()).unwrap()[0],
+        json!({"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]})
+    );
+    // Aggregated roles carry the rules of the roles they select (a real cluster's
+    // controller fills them in shortly after start-up).
+    let view = roles.get("view").await.unwrap();
+    assert!(view.aggregation_rule.is_some());
+    let lists_pods = |rules: &serde_json::Value| {
+        rules.as_array().is_some_and(|rules| {
+            rules.iter().any(|r| {
+                r["resources"]
+                    .as_array()
+                    .is_some_and(|x| x.contains(&json!("pods")))
+                    && r["verbs"]
+                        .as_array()
+                        .is_some_and(|x| x.contains(&json!("list")))
+            })
+        })
+    };
+    let aggregated = eventually(20, || async {
+        let rules = serde_json::to_value(roles.get("view").await.unwrap().rules).unwrap();
+        lists_pods(&rules).then_some(())
+    })
+    .await;
+    assert!(aggregated.is_some(), "view lets one list pods");
+    let edit = serde_json::to_value(roles.get("edit").await.unwrap().rules).unwrap();
+    assert!(
+        edit.to_string().contains("\"secrets\""),
+        "edit reaches secrets"
+    );
+    assert!(roles.get("system:auth-delegator").await.is_ok());
+    let classes: Api<PriorityClass> = Api::all(client.clone());
+    assert_eq!(
+        classes.get("system-cluster-critical").await.unwrap().value,
+        2_000_000_000
+    );
+    let (code, _) = send(
+        &client,
+        "GET",
+        "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/catch-all",
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(code, 200);
+
+    // A role labelled for aggregation joins the aggregated role.
+    let name = format!("widget-viewer-{}", env.namespace());
+    let extra: ClusterRole = serde_json::from_value(json!({"metadata": {"name": name,
+        "labels": {"rbac.authorization.k8s.io/aggregate-to-view": "true"}},
+        "rules": [{"apiGroups": ["conformance.kubeforge.dev"], "resources": ["widgets"], "verbs": ["get"]}]}))
+    .unwrap();
+    roles.create(&PostParams::default(), &extra).await.unwrap();
+    let joined = eventually(20, || async {
+        let view = roles.get("view").await.unwrap();
+        serde_json::to_string(&view.rules)
+            .unwrap()
+            .contains("widgets")
+            .then_some(())
+    })
+    .await;
+    roles.delete(&name, &Default::default()).await.unwrap();
+    assert!(joined.is_some(), "view aggregates the new role");
+}

@@ -1,0 +1,180 @@
+//! The core group's namespace limits: a LimitRange fills in and bounds the resources of the
+//! Pods created in its namespace, a ResourceQuota counts what the namespace uses and refuses
+//! the Pods that would go over it (or that do not say what they ask for).
+
+use serde_json::{Value, json};
+
+use crate::common::env;
+use crate::support::raw::{eventually, send};
+
+const JSON: &str = "application/json";
+
+fn pod(name: &str, containers: Value) -> Value {
+    json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
+        "spec": {"containers": containers}})
+}
+
+fn container(name: &str, resources: Value) -> Value {
+    json!({"name": name, "image": "busybox", "resources": resources})
+}
+
+#[tokio::test]
+async fn limit_ranges_default_and_bound_container_resources() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let range = json!({"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits"},
+        "spec": {"limits": [{"type": "Container",
+            "default": {"cpu": "500m", "memory": "256Mi"}, "defaultRequest": {"cpu": "100m"},
+            "min": {"cpu": "50m"}, "max": {"memory": "1Gi"}, "maxLimitRequestRatio": {"cpu": "10"}}]}});
+    let ranges = format!("/api/v1/namespaces/{ns}/limitranges");
+    let (code, created) = send(&client, "POST", &ranges, JSON, Some(range)).await;
+    assert_eq!(code, 201, "{created}");
+    // The default request of a resource is its default limit.
+    assert_eq!(
+        created["spec"]["limits"][0]["defaultRequest"],
+        json!({"cpu": "100m", "memory": "256Mi"})
+    );
+
+    let pods = format!("/api/v1/namespaces/{ns}/pods");
+    let (code, plain) = send(
+        &client,
+        "POST",
+        &pods,
+        JSON,
+        Some(pod("plain", json!([{"name": "c", "image": "busybox"}]))),
+    )
+    .await;
+    assert_eq!(code, 201, "{plain}");
+    assert_eq!(
+        plain["metadata"]["annotations"]["kubernetes.io/limit-ranger"],
+        "LimitRanger plugin set: cpu, memory request for container c; cpu, memory limit for container c"
+    );
+    assert_eq!(
+        plain["spec"]["containers"][0]["resources"],
+        json!({"limits": {"cpu": "500m", "memory": "256Mi"}, "requests": {"cpu": "100m", "memory": "256Mi"}})
+    );
+    assert_eq!(plain["status"]["qosClass"], "Burstable");
+    // A limit alone is the request too (Pod defaulting), before the LimitRanger looks.
+    let (code, capped) = send(
+        &client,
+        "POST",
+        &pods,
+        JSON,
+        Some(pod(
+            "capped",
+            json!([container("c", json!({"limits": {"cpu": "200m"}}))]),
+        )),
+    )
+    .await;
+    assert_eq!(code, 201, "{capped}");
+    assert_eq!(
+        capped["metadata"]["annotations"]["kubernetes.io/limit-ranger"],
+        "LimitRanger plugin set: memory request for container c; memory limit for container c"
+    );
+    assert_eq!(
+        capped["spec"]["containers"][0]["resources"],
+        json!({"limits": {"cpu": "200m", "memory": "256Mi"}, "requests": {"cpu": "200m", "memory": "256Mi"}})
+    );
+
+    let (code, body) = send(
+        &client,
+        "POST",
+        &pods,
+        JSON,
+        Some(pod(
+            "big",
+            json!([container("c", json!({"limits": {"memory": "2Gi"}}))]),
+        )),
+    )
+    .await;
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(
+        body["message"],
+        "pods \"big\" is forbidden: maximum memory usage per Container is 1Gi, but limit is 2Gi"
+    );
+    let resources = json!({"requests": {"cpu": "10m"}, "limits": {"cpu": "2", "memory": "2Gi"}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        &pods,
+        JSON,
+        Some(pod("bad", json!([container("c", resources)]))),
+    )
+    .await;
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(
+        body["message"],
+        "pods \"bad\" is forbidden: [minimum cpu usage per Container is 50m, but request is 10m, maximum memory usage per Container is 1Gi, but limit is 2Gi, cpu max limit to request ratio per Container is 10, but provided ratio is 200.000000]"
+    );
+    assert_eq!(body["details"], json!({"name": "bad", "kind": "pods"}));
+}
+
+#[tokio::test]
+async fn resource_quotas_count_usage_and_refuse_pods_over_it() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let quota = json!({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q"},
+        "spec": {"hard": {"pods": "1", "requests.cpu": "1", "limits.memory": "1Gi"}}});
+    let quotas = format!("/api/v1/namespaces/{ns}/resourcequotas");
+    let (code, created) = send(&client, "POST", &quotas, JSON, Some(quota)).await;
+    assert_eq!(code, 201, "{created}");
+    let status = |used: Value| json!({"hard": {"limits.memory": "1Gi", "pods": "1", "requests.cpu": "1"}, "used": used});
+    let read = || async {
+        send(&client, "GET", &format!("{quotas}/q"), "", None)
+            .await
+            .1["status"]
+            .clone()
+    };
+    let empty = status(json!({"limits.memory": "0", "pods": "0", "requests.cpu": "0"}));
+    let seen = eventually(20, || async { Some(read().await).filter(|s| *s == empty) }).await;
+    assert_eq!(
+        seen,
+        Some(empty),
+        "the quota controller counts the namespace"
+    );
+
+    let pods = format!("/api/v1/namespaces/{ns}/pods");
+    let vague = pod(
+        "unsized",
+        json!([{"name": "c", "image": "busybox"}, container("d", json!({"requests": {"cpu": "1m"}}))]),
+    );
+    let (code, body) = send(&client, "POST", &pods, JSON, Some(vague)).await;
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(
+        body["message"],
+        "pods \"unsized\" is forbidden: failed quota: q: must specify limits.memory for: c,d; requests.cpu for: c"
+    );
+    let sized = |name: &str| {
+        pod(
+            name,
+            json!([container(
+                "c",
+                json!({"requests": {"cpu": "600m"}, "limits": {"memory": "100Mi"}})
+            )]),
+        )
+    };
+    let (code, body) = send(&client, "POST", &pods, JSON, Some(sized("first"))).await;
+    assert_eq!(code, 201, "{body}");
+    let used = status(json!({"limits.memory": "100Mi", "pods": "1", "requests.cpu": "600m"}));
+    let seen = eventually(20, || async { Some(read().await).filter(|s| *s == used) }).await;
+    assert_eq!(seen, Some(used));
+    let (code, body) = send(&client, "POST", &pods, JSON, Some(sized("second"))).await;
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(
+        body["message"],
+        "pods \"second\" is forbidden: exceeded quota: q, requested: pods=1,requests.cpu=600m, used: pods=1,requests.cpu=600m, limited: pods=1,requests.cpu=1"
+    );
+    // Objects the quota does not name are not counted against it.
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "free"}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        &format!("/api/v1/namespaces/{ns}/configmaps"),
+        JSON,
+        Some(cm),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+}

@@ -1,0 +1,96 @@
+//! The core group's `namespaces/finalize` subresource: it writes a namespace's
+//! `spec.finalizers` (and its metadata, never its status), is the only way to change them,
+//! and lets a terminating namespace go once they are empty.
+
+use serde_json::json;
+
+use crate::common::env;
+use crate::support::raw::{eventually, send};
+
+#[tokio::test]
+async fn finalize_writes_the_namespace_finalizers() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let name = format!("fin-{}", env.namespace());
+    let path = format!("/api/v1/namespaces/{name}");
+    let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}});
+    let (code, created) = send(
+        &client,
+        "POST",
+        "/api/v1/namespaces",
+        "application/json",
+        Some(ns),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(created["spec"]["finalizers"], json!(["kubernetes"]));
+
+    let mut held = created.clone();
+    held["spec"]["finalizers"] = json!(["example.com/hold"]);
+    held["metadata"]["labels"]["team"] = json!("a");
+    held["status"]["phase"] = json!("Terminating");
+    let finalize = format!("{path}/finalize");
+    let (code, put) = send(&client, "PUT", &finalize, "application/json", Some(held)).await;
+    assert_eq!(code, 200, "{put}");
+    assert_eq!(put["kind"], "Namespace");
+    assert_eq!(put["spec"]["finalizers"], json!(["example.com/hold"]));
+    assert_eq!(put["metadata"]["labels"]["team"], "a");
+    assert_eq!(put["status"], json!({"phase": "Active"}));
+
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &finalize,
+        "application/merge-patch+json",
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(
+        (code, &body["message"]),
+        (
+            405,
+            &json!("the server does not allow this method on the requested resource")
+        )
+    );
+    let bad = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name},
+        "spec": {"finalizers": ["bad name!"]}});
+    let (code, body) = send(&client, "PUT", &finalize, "application/json", Some(bad)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "Namespace \"{name}\" is invalid: [spec.finalizers[0]: Invalid value: \"bad name!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), spec.finalizers[0]: Invalid value: \"bad name!\": name is neither a standard finalizer name nor is it fully qualified]"
+        ))
+    );
+
+    // Deleted, it waits for its finalizer; emptied through finalize, it goes.
+    let (code, _) = send(&client, "DELETE", &path, "", None).await;
+    assert_eq!(code, 200);
+    let terminating = eventually(20, || async {
+        let (_, ns) = send(&client, "GET", &path, "", None).await;
+        (ns["status"]["phase"] == "Terminating").then_some(ns)
+    })
+    .await
+    .expect("the namespace is terminating");
+    assert_eq!(
+        terminating["spec"]["finalizers"],
+        json!(["example.com/hold"])
+    );
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    let (code, still) = send(&client, "GET", &path, "", None).await;
+    assert_eq!(code, 200, "the finalizer holds the namespace: {still}");
+    let mut release = still.clone();
+    release["spec"]["finalizers"] = json!([]);
+    let (code, body) = send(&client, "PUT", &finalize, "application/json", Some(release)).await;
+    assert_eq!(code, 200, "{body}");
+    let gone = eventually(20, || async {
+        let (code, _) = send(&client, "GET", &path, "", None).await;
+        (code == 404).then_some(())
+    })
+    .await;
+    assert_eq!(
+        gone,
+        Some(()),
+        "the namespace goes once its finalizers are empty"
+    );
+}

@@ -1,0 +1,141 @@
+//! `scheduling.k8s.io`: PriorityClasses (reserved names, the user range, a value that never
+//! changes) and the Priority and DefaultTolerationSeconds admission plugins they drive.
+
+use serde_json::{Value, json};
+
+use crate::common::env;
+use crate::support::raw::send;
+
+const CLASSES: &str = "/apis/scheduling.k8s.io/v1/priorityclasses";
+
+fn class(name: &str, value: i64) -> Value {
+    json!({"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass",
+        "metadata": {"name": name}, "value": value})
+}
+
+fn pod(name: &str, spec: Value) -> Value {
+    let mut spec = spec;
+    spec["containers"] = json!([{"name": "c", "image": "busybox"}]);
+    json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}, "spec": spec})
+}
+
+#[tokio::test]
+async fn priority_classes_reserve_names_and_keep_their_value() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let json = "application/json";
+    let (code, body) = send(
+        &client,
+        "POST",
+        CLASSES,
+        json,
+        Some(class("system-mine", 10)),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "PriorityClass.scheduling.k8s.io \"system-mine\" is invalid: metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-mine is not a known system priority class"
+    );
+    let high = format!("too-high-{}", env.namespace());
+    let (code, body) = send(
+        &client,
+        "POST",
+        CLASSES,
+        json,
+        Some(class(&high, 1_000_000_001)),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "PriorityClass.scheduling.k8s.io \"{high}\" is invalid: value: Forbidden: maximum allowed value of a user defined priority is 1000000000"
+        ))
+    );
+
+    let name = format!("important-{}", env.namespace());
+    let (code, created) = send(&client, "POST", CLASSES, json, Some(class(&name, 1000))).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(created["preemptionPolicy"], "PreemptLowerPriority");
+    let path = format!("{CLASSES}/{name}");
+    let merge = "application/merge-patch+json";
+    let patch = json!({"value": 5, "preemptionPolicy": "Never"});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(patch)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "PriorityClass.scheduling.k8s.io \"{name}\" is invalid: [value: Forbidden: may not be changed in an update., preemptionPolicy: Invalid value: \"Never\": field is immutable]"
+        ))
+    );
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &path,
+        merge,
+        Some(json!({"description": "d"})),
+    )
+    .await;
+    assert_eq!((code, &body["description"]), (200, &json!("d")), "{body}");
+
+    // Pods take their priority from the class, or 0 without one, and tolerate a lost node
+    // for five minutes.
+    let pods = format!("/api/v1/namespaces/{}/pods", env.namespace());
+    let (code, ranked) = send(
+        &client,
+        "POST",
+        &pods,
+        json,
+        Some(pod("ranked", json!({"priorityClassName": name}))),
+    )
+    .await;
+    assert_eq!(code, 201, "{ranked}");
+    assert_eq!(ranked["spec"]["priority"], 1000);
+    assert_eq!(ranked["spec"]["preemptionPolicy"], "PreemptLowerPriority");
+    let tolerations: Vec<(Value, Value)> = ranked["spec"]["tolerations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["key"].clone(), t["tolerationSeconds"].clone()))
+        .collect();
+    assert_eq!(
+        tolerations,
+        [
+            (json!("node.kubernetes.io/not-ready"), json!(300)),
+            (json!("node.kubernetes.io/unreachable"), json!(300))
+        ]
+    );
+    let (code, plain) = send(&client, "POST", &pods, json, Some(pod("plain", json!({})))).await;
+    assert_eq!(code, 201, "{plain}");
+    assert_eq!(plain["spec"]["priority"], 0);
+    assert_eq!(plain["spec"].get("priorityClassName"), None);
+
+    let (code, body) = send(
+        &client,
+        "POST",
+        &pods,
+        json,
+        Some(pod("lost", json!({"priorityClassName": "no-such-class"}))),
+    )
+    .await;
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(
+        body["message"],
+        "pods \"lost\" is forbidden: no PriorityClass with name no-such-class was found"
+    );
+    let (code, body) = send(
+        &client,
+        "POST",
+        &pods,
+        json,
+        Some(pod("forced", json!({"priority": 7}))),
+    )
+    .await;
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(
+        body["message"],
+        "pods \"forced\" is forbidden: the integer value of priority (7) must not be provided in pod spec; priority admission controller computed 0 from the given PriorityClass name"
+    );
+    send(&client, "DELETE", &path, "", None).await;
+}

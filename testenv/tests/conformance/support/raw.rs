@@ -1,0 +1,85 @@
+//! Raw requests (status code and body, whatever the content type) and clients that
+//! authenticate with a bearer token, for the subresources typed clients do not cover.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use http_body_util::BodyExt;
+use kubeforge_testenv::TestEnv;
+use serde_json::Value;
+
+/// Sends `method path` with an optional JSON body; the answer's status code and JSON body
+/// (`Null` when empty, a string when not JSON).
+pub async fn send(
+    client: &kube::Client,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut request = http::Request::builder().method(method).uri(path);
+    if body.is_some() {
+        request = request.header("Content-Type", content_type);
+    }
+    let request = request
+        .body(body.map(|b| b.to_string().into_bytes()).unwrap_or_default())
+        .unwrap();
+    let response = client
+        .send(request.map(kube::client::Body::from))
+        .await
+        .unwrap();
+    let code = response.status().as_u16();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(&bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+    };
+    (code, value)
+}
+
+async fn config(env: &TestEnv) -> kube::Config {
+    let kubeconfig = kube::config::Kubeconfig::read_from(env.kubeconfig_path()).unwrap();
+    let mut config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
+        .await
+        .unwrap();
+    // 429, 503 and 504 are answers under test here, not reasons to try again.
+    config.default_retry = false;
+    config
+}
+
+/// A client of `env`'s server (its admin) that does not retry 429, 503 and 504.
+pub async fn client(env: &TestEnv) -> kube::Client {
+    kube::Client::try_from(config(env).await).unwrap()
+}
+
+/// A client of `env`'s server that authenticates with `token` only.
+pub async fn client_with_token(env: &TestEnv, token: &str) -> kube::Client {
+    let mut config = config(env).await;
+    config.auth_info = kube::config::AuthInfo {
+        token: Some(token.to_string().into()),
+        ..Default::default()
+    };
+    kube::Client::try_from(config).unwrap()
+}
+
+/// Polls `check` every 100 ms until it returns `Some` (a real cluster's controllers act a
+/// moment after the write), for at most `secs` seconds.
+pub async fn eventually<T, F, Fut>(secs: u64, mut check: F) -> Option<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(v) = check().await {
+            return Some(v);
+        }
+        if tokio::time::Instant::now() > deadline {
+            return None;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
