@@ -313,3 +313,39 @@ fn refusals_change_nothing() {
     );
     refused(dir, &["create", "api", "--external"], &["--crd"]);
 }
+
+/// A CRD whose spec nests `depth` objects (`n: {n: ... {n: string}}`), as block YAML.
+fn deep_crd(depth: usize) -> String {
+    let mut text = String::from(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: deeps.deep.example.com\nspec:\n  group: deep.example.com\n  names:\n    kind: Deep\n    listKind: DeepList\n    plural: deeps\n    singular: deep\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n",
+    );
+    let mut indent = 12;
+    for _ in 0..depth {
+        let pad = " ".repeat(indent);
+        text.push_str(&format!("{pad}type: object\n{pad}properties:\n{pad}  n:\n"));
+        indent += 4;
+    }
+    text.push_str(&format!("{}type: string\n", " ".repeat(indent)));
+    text
+}
+
+#[test]
+fn a_crd_nested_200_objects_deep_generates_and_a_deeper_one_is_refused() {
+    let temp = project(&[]);
+    let dir = temp.path();
+    std::fs::write(dir.join("deep.yaml"), deep_crd(200)).unwrap();
+    let args = [
+        "create",
+        "api",
+        "--external",
+        "--crd",
+        "deep.yaml",
+        "--controller=false",
+    ];
+    kubeforge(dir, &args).success();
+    let types = read(dir, "src/external/deep_example_com/v1/deep.rs");
+    // The spec and one struct per level but the last (a string).
+    assert_eq!(types.matches("\npub struct DeepSpec").count(), 200);
+    std::fs::write(dir.join("deep.yaml"), deep_crd(300)).unwrap();
+    refused(dir, &args, &["deep.yaml cannot be used", "fix:"]);
+}
