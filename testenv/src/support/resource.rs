@@ -87,10 +87,22 @@ impl ResourceDef {
         }
     }
 
-    /// The verbs discovery advertises for this resource.
+    /// The verbs discovery advertises for this resource, in the real server's order (a custom
+    /// resource's handler lists them in an order of its own).
     pub fn verbs(&self) -> Vec<&'static str> {
         if self.create_only {
             vec!["create"]
+        } else if self.custom.is_some() {
+            vec![
+                "delete",
+                "deletecollection",
+                "get",
+                "list",
+                "patch",
+                "create",
+                "update",
+                "watch",
+            ]
         } else {
             vec![
                 "create",
