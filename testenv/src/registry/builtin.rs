@@ -71,7 +71,11 @@ const BUILTINS: &[Builtin] = &[
         .status()
         .all(),
     b("", "v1", "ServiceAccount", "serviceaccounts", &["sa"], true),
-    b("", "v1", "Pod", "pods", &["po"], true).status().all(),
+    // Pods track their generation (PodObservedGenerationTracking, on since 1.33).
+    b("", "v1", "Pod", "pods", &["po"], true)
+        .status()
+        .generation()
+        .all(),
     b("", "v1", "Event", "events", &["ev"], true),
     b("", "v1", "Endpoints", "endpoints", &["ep"], true),
     b(
@@ -218,7 +222,8 @@ const BUILTINS: &[Builtin] = &[
         "networkpolicies",
         &["netpol"],
         true,
-    ),
+    )
+    .generation(),
     b(
         "policy",
         "v1",
