@@ -37,6 +37,18 @@ pub enum Command {
         after_help = "Examples:\n  kubeforge generate           # the same as `make manifests`\n  kubeforge generate --check   # CI: fail when config/ is stale (`make verify-manifests`)"
     )]
     Generate(GenerateArgs),
+    /// Bring generated parts of the project up to date with their sources.
+    #[command(
+        subcommand,
+        after_help = "Example:\n  kubeforge update external   # regenerate the types of external CRDs, print the diff"
+    )]
+    Update(UpdateCommand),
+    /// Commands that may still change: re-scaffold a project, update it to this kubeforge.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  kubeforge alpha generate --output-dir ../regenerated\n  kubeforge alpha update"
+    )]
+    Alpha(AlphaCommand),
     /// Print the version of kubeforge and where generated projects get the kubeforge crates.
     #[command(after_help = "Example:\n  kubeforge version")]
     Version,
@@ -66,6 +78,92 @@ pub enum CreateCommand {
         after_help = "Examples:\n  # defaulting and validation for an API of this project\n  kubeforge create webhook --group cache --version v1 --kind Memcached --defaulting --programmatic-validation\n\n  # conversion: v1 is the hub (storage) version, v1beta1 converts through it\n  kubeforge create webhook --group cache --version v1 --kind Memcached --conversion --spoke v1beta1\n\n  # a webhook for a built-in kind\n  kubeforge create webhook --group core --version v1 --kind Pod --defaulting"
     )]
     Webhook(CreateWebhookArgs),
+}
+
+/// `kubeforge update ...`
+#[derive(Debug, Subcommand)]
+pub enum UpdateCommand {
+    /// Regenerate the Rust types of external kinds (create api --external) from their CRDs, and
+    /// print what changed as a diff.
+    #[command(
+        after_help = "Examples:\n  # every external kind, from the source PROJECT records\n  kubeforge update external\n\n  # see the diff without writing\n  kubeforge update external --dry-run\n\n  # Certificate from a newer CRD file\n  kubeforge update external --kind Certificate --crd cert-manager-1.19.yaml"
+    )]
+    External(UpdateExternalArgs),
+}
+
+/// `kubeforge alpha ...`
+#[derive(Debug, Subcommand)]
+pub enum AlphaCommand {
+    /// Scaffold the project again from PROJECT with this kubeforge's templates, into a fresh
+    /// directory (or in place), and carry the user's code over.
+    #[command(
+        after_help = "Examples:\n  kubeforge alpha generate --output-dir ../memcached-operator-regenerated\n  kubeforge alpha generate --in-place   # on a clean git tree"
+    )]
+    Generate(AlphaGenerateArgs),
+    /// Update the project to this kubeforge: a three-way git merge of the scaffold of the
+    /// version that made it, this version's scaffold and your tree, on a new branch.
+    #[command(
+        after_help = "Examples:\n  kubeforge alpha update                                  # from the version PROJECT records\n  kubeforge alpha update --from-binary ~/bin/kubeforge-0.1.0\n  kubeforge alpha update --from-templates ../kubeforge-0.1.0/templates/templates"
+    )]
+    Update(AlphaUpdateArgs),
+}
+
+/// Flags of `kubeforge update external`.
+#[derive(Debug, Args)]
+pub struct UpdateExternalArgs {
+    /// Only this kind [default: every external kind].
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Read the CRD from here instead of the source PROJECT records (a file, URL or
+    /// `cluster:<name>`); PROJECT then records this source.
+    #[arg(long, value_name = "FILE|URL|cluster:NAME")]
+    pub crd: Option<String>,
+    /// Print the diff, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Project directory [default: the current directory].
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+/// Flags of `kubeforge alpha generate`.
+#[derive(Debug, Args)]
+pub struct AlphaGenerateArgs {
+    /// Where to write the new project (a missing or empty directory).
+    #[arg(
+        long,
+        required_unless_present = "in_place",
+        conflicts_with = "in_place"
+    )]
+    pub output_dir: Option<PathBuf>,
+    /// Replace the project's files in place (its git tree must be clean, so git has the old
+    /// ones).
+    #[arg(long)]
+    pub in_place: bool,
+    /// Project directory [default: the current directory].
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+/// Flags of `kubeforge alpha update`.
+#[derive(Debug, Args)]
+pub struct AlphaUpdateArgs {
+    /// The kubeforge version that scaffolded the project [default: PROJECT's cliVersion].
+    #[arg(long)]
+    pub from_version: Option<String>,
+    /// A kubeforge binary of that version, to scaffold what it scaffolded.
+    #[arg(long, conflicts_with = "from_templates")]
+    pub from_binary: Option<PathBuf>,
+    /// The templates of that version (a directory laid out as kubeforge's
+    /// templates/templates/; files it lacks are this version's).
+    #[arg(long)]
+    pub from_templates: Option<PathBuf>,
+    /// The branch to create for the merge [default: kubeforge-update-<from>-to-<to>].
+    #[arg(long)]
+    pub branch: Option<String>,
+    /// Project directory [default: the current directory].
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
 }
 
 /// License header of generated files.
@@ -117,14 +215,23 @@ pub struct InitArgs {
 #[derive(Debug, Args)]
 pub struct CreateApiArgs {
     /// API group, without the domain (e.g. `cache` for cache.<domain>; `core`, `apps`, ... for built-in kinds).
-    #[arg(long)]
+    /// With --external: the full group of the CRDs to take (optional).
+    #[arg(long, required_unless_present = "external", default_value = "")]
     pub group: String,
-    /// API version (e.g. v1alpha1).
-    #[arg(long)]
+    /// API version (e.g. v1alpha1). With --external: the CRD versions to generate, comma-separated,
+    /// or `all` [default: the storage version].
+    #[arg(long, required_unless_present = "external", default_value = "")]
     pub version: String,
-    /// Kind, CamelCase (e.g. Memcached).
-    #[arg(long)]
+    /// Kind, CamelCase (e.g. Memcached). With --external: the kind to take from the CRDs (optional).
+    #[arg(long, required_unless_present = "external", default_value = "")]
     pub kind: String,
+    /// Generate Rust types for kinds this project uses but does not own, from their CRD (--crd).
+    #[arg(long, requires = "crd")]
+    pub external: bool,
+    /// With --external: where the CRD is, a YAML or JSON file (several CRDs in one file are fine),
+    /// an http(s) URL, or `cluster:<crd name>` for the cluster of the kubeconfig.
+    #[arg(long, requires = "external", value_name = "FILE|URL|cluster:NAME")]
+    pub crd: Option<String>,
     /// Resource name [default: the lower-case English plural of the kind, as kubebuilder
     /// derives it: Policy → policies, Index → indices].
     #[arg(long)]

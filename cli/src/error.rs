@@ -289,6 +289,25 @@ pub enum Error {
         dir: PathBuf,
     },
     /// A template failed to render (a kubeforge bug).
+    /// A template directory (`KUBEFORGE_TEMPLATES`, `alpha update --from-templates`) that does
+    /// not read.
+    #[error(
+        "the template directory {} cannot be used: {reason}.\n  fix: point it at a directory laid out as kubeforge's templates/templates/, with a VERSION file naming its kubeforge version",
+        dir.display()
+    )]
+    BadTemplateSet {
+        /// The directory.
+        dir: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Reading a CRD or generating its types failed (`create api --external`, `update external`).
+    #[error("{0}")]
+    External(Box<crate::external::ExternalError>),
+    /// `alpha generate` or `alpha update` failed.
+    #[error("{0}")]
+    Alpha(Box<crate::alpha_error::AlphaError>),
+    /// Rendering a template failed.
     #[error("{0}")]
     Template(#[from] kubeforge_templates::Error),
     /// Reading a file failed.
@@ -327,4 +346,16 @@ pub enum Error {
     /// A bug in kubeforge.
     #[error("internal error (please report it): {0}")]
     Internal(String),
+}
+
+impl From<crate::external::ExternalError> for Error {
+    fn from(error: crate::external::ExternalError) -> Self {
+        Error::External(Box::new(error))
+    }
+}
+
+impl From<crate::alpha_error::AlphaError> for Error {
+    fn from(error: crate::alpha_error::AlphaError) -> Self {
+        Error::Alpha(Box::new(error))
+    }
 }

@@ -176,7 +176,7 @@ impl NewKind<'_> {
     fn same_kind(&self, other: &Resource) -> Result<(), Error> {
         let plural = plural_of(other);
         if plural != self.plural {
-            return Err(self.refuse(
+            return Err(Self::refuse(
                 "--plural",
                 self.plural,
                 format!(
@@ -192,7 +192,7 @@ impl NewKind<'_> {
         }
         let other_namespaced = other.api.as_ref().is_some_and(|a| a.namespaced);
         if other_namespaced != self.namespaced {
-            return Err(self.refuse(
+            return Err(Self::refuse(
                 "--namespaced",
                 if self.namespaced { "true" } else { "false" },
                 format!("the scope of {} {}", self.kind, self.version),
@@ -219,7 +219,7 @@ impl NewKind<'_> {
         let other_singular = other.kind.to_ascii_lowercase();
         let group = format!("group {}", self.group);
         if other_singular == singular || other_plural == singular {
-            return Err(self.refuse(
+            return Err(Self::refuse(
                 "--kind",
                 self.kind,
                 format!("the kind {:?} (singular name {singular:?})", self.kind),
@@ -236,7 +236,7 @@ impl NewKind<'_> {
             ));
         }
         if other_plural == self.plural || other_singular == self.plural {
-            return Err(self.refuse(
+            return Err(Self::refuse(
                 "--plural",
                 self.plural,
                 format!("the resource name {:?}", self.plural),
@@ -253,7 +253,7 @@ impl NewKind<'_> {
                 format!("{}{suffix}", self.kind),
             );
             if a == self.kind || b == other.kind {
-                return Err(self.refuse(
+                return Err(Self::refuse(
                     "--kind",
                     self.kind,
                     format!("the kind {:?}", self.kind),
@@ -300,7 +300,7 @@ impl NewKind<'_> {
             ),
         ];
         if let Some((path, _)) = pairs.iter().find(|(a, b)| a == b) {
-            return Err(self.refuse(
+            return Err(Self::refuse(
                 "--kind",
                 self.kind,
                 format!("{}/{} {}", self.group, self.version, self.kind),
@@ -318,7 +318,6 @@ impl NewKind<'_> {
     }
 
     fn refuse(
-        &self,
         flag: &'static str,
         value: &str,
         subject: String,

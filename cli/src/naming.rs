@@ -7,7 +7,7 @@ pub fn snake_case(camel: &str) -> String {
     for (i, &c) in chars.iter().enumerate() {
         if c.is_ascii_uppercase() && i > 0 {
             let prev = chars[i - 1];
-            let next_is_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            let next_is_lower = chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
             if prev.is_ascii_lowercase()
                 || prev.is_ascii_digit()
                 || (prev.is_ascii_uppercase() && next_is_lower)

@@ -139,7 +139,7 @@ pub fn parse(attrs: &[Attribute], span: Span) -> syn::Result<KubeAttrs> {
             let key = meta
                 .path
                 .get_ident()
-                .map(|i| i.to_string())
+                .map(std::string::ToString::to_string)
                 .unwrap_or_default();
             match key.as_str() {
                 "group" => out.group = meta.value()?.parse::<LitStr>()?.value(),
@@ -177,7 +177,7 @@ pub fn parse(attrs: &[Attribute], span: Span) -> syn::Result<KubeAttrs> {
                         let key = inner
                             .path
                             .get_ident()
-                            .map(|i| i.to_string())
+                            .map(std::string::ToString::to_string)
                             .unwrap_or_default();
                         let prefix = match key.as_str() {
                             "spec_replicas_path" => ".spec.",

@@ -90,7 +90,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         let key = meta
             .path
             .get_ident()
-            .map(|i| i.to_string())
+            .map(std::string::ToString::to_string)
             .unwrap_or_default();
         match key.as_str() {
             "groups" => groups = Some(strings(&meta)?),

@@ -51,7 +51,7 @@ pub fn parse_rule(meta: &ParseNestedMeta) -> syn::Result<Value> {
     }
     let mut out = Map::new();
     meta.parse_nested_meta(|m| {
-        let key = m.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+        let key = m.path.get_ident().map(std::string::ToString::to_string).unwrap_or_default();
         match key.as_str() {
             "rule" => out.insert("rule".into(), string(&m)?.value().into()),
             "message" => out.insert("message".into(), string(&m)?.value().into()),

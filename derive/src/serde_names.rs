@@ -119,7 +119,7 @@ pub fn field_serde(attrs: &[Attribute]) -> FieldSerde {
             let name = meta
                 .path
                 .get_ident()
-                .map(|i| i.to_string())
+                .map(std::string::ToString::to_string)
                 .unwrap_or_default();
             match name.as_str() {
                 "rename" => {

@@ -61,8 +61,7 @@ pub fn check_field(field: &Field, serde: &FieldSerde) -> syn::Result<()> {
     let name = field
         .ident
         .as_ref()
-        .map(|i| format!("`{i}`"))
-        .unwrap_or_else(|| "this field".into());
+        .map_or_else(|| "this field".into(), |i| format!("`{i}`"));
     let shape = shape_of(&field.ty);
     if serde.flatten
         && !matches!(shape, Shape::Map(_) | Shape::Other | Shape::Any)

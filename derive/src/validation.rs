@@ -102,11 +102,11 @@ fn parse_key(
     ty: Option<&Type>,
     level: Level,
 ) -> syn::Result<()> {
-    let shape = ty.map(shape_of).unwrap_or(Shape::Other);
+    let shape = ty.map_or(Shape::Other, shape_of);
     let key = meta
         .path
         .get_ident()
-        .map(|i| i.to_string())
+        .map(std::string::ToString::to_string)
         .ok_or_else(|| syn::Error::new(meta.path.span(), "expected a key"))?;
     let field_only = |meta: &ParseNestedMeta| -> syn::Result<()> {
         if level == Level::Container {

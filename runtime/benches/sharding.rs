@@ -141,16 +141,16 @@ async fn run_replica(kubeconfig: String, index: usize, sharded: bool) {
     tokio::spawn(async move { manager.run().await.expect("manager runs") });
     loop {
         tokio::time::sleep(Duration::from_millis(500)).await;
-        let ranges: Vec<(String, String)> = gate
-            .as_ref()
-            .map(|g| {
+        let ranges: Vec<(String, String)> = gate.as_ref().map_or_else(
+            || vec![("0".into(), (1u128 << 64).to_string())],
+            |g| {
                 g.active()
                     .ranges()
                     .iter()
                     .map(|r| (r.start.to_string(), r.end.to_string()))
                     .collect()
-            })
-            .unwrap_or_else(|| vec![("0".into(), (1u128 << 64).to_string())]);
+            },
+        );
         println!(
             "{}",
             json!({

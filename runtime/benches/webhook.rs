@@ -51,7 +51,7 @@ struct SizeValidator;
 
 impl Validator<ConfigMap> for SizeValidator {
     async fn validate_create(&self, cm: &ConfigMap) -> Result<Warnings, Denied> {
-        let entries = cm.data.as_ref().map_or(0, |d| d.len());
+        let entries = cm.data.as_ref().map_or(0, std::collections::BTreeMap::len);
         if entries > 100 {
             return Err(Denied::new("too many entries"));
         }

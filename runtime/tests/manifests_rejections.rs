@@ -16,6 +16,7 @@ pub struct FineSpec {
     pub a: String,
 }
 
+/// The fixture kinds of `v1`.
 pub mod v1 {
     use super::*;
     /// v1, storage by kube's default.
@@ -28,6 +29,7 @@ pub mod v1 {
     }
 }
 
+/// The fixture kinds of `v2`.
 pub mod v2 {
     use super::*;
     /// v2, also storage by kube's default: a collision.
@@ -40,6 +42,7 @@ pub mod v2 {
     }
 }
 
+/// The fixture kinds of `scoped`.
 pub mod scoped {
     use super::*;
     /// v1 namespaced.
@@ -51,6 +54,7 @@ pub mod scoped {
         pub a: String,
     }
     /// v2 cluster-scoped: the versions disagree on scope.
+    /// The fixture kinds of `v2`.
     pub mod v2 {
         use super::*;
         #[kubeforge::api]
@@ -61,6 +65,7 @@ pub mod scoped {
             kind = "Scoped",
             storage = false
         )]
+        /// The spec of `Scoped` in `v2`.
         pub struct ScopedSpec {
             /// A.
             pub a: String,

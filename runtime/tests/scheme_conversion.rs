@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+/// The fixture kinds of `v1`.
 pub mod v1 {
     use super::*;
     /// v1: a single name.
@@ -23,6 +24,7 @@ pub mod v1 {
     }
 }
 
+/// The fixture kinds of `v2`.
 pub mod v2 {
     use super::*;
     /// v2 (the hub): first and last name.
@@ -37,6 +39,7 @@ pub mod v2 {
     }
 }
 
+/// The fixture kinds of `v3`.
 pub mod v3 {
     use super::*;
     /// v3: names in a list.

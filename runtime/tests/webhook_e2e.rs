@@ -29,6 +29,7 @@ use serde_json::Value;
 
 const CRD: &str = "memcacheds.e2e.kubeforge.dev";
 
+/// The fixture kinds of `v1`.
 pub mod v1 {
     use super::*;
     /// The hub (storage) version.
@@ -49,6 +50,7 @@ pub mod v1 {
     }
 }
 
+/// The fixture kinds of `v1beta1`.
 pub mod v1beta1 {
     use super::*;
     /// The spoke version: `replicas` instead of `size`.

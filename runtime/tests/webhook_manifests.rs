@@ -11,6 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+/// The fixture kinds of `v1`.
 pub mod v1 {
     use super::*;
     /// The hub (storage) version.
@@ -37,6 +38,7 @@ pub mod v1 {
     }
 }
 
+/// The fixture kinds of `v1beta1`.
 pub mod v1beta1 {
     use super::*;
     /// The spoke version.
@@ -116,8 +118,10 @@ fn file(generated: &manifests::Generated, path: &str) -> String {
         .files
         .iter()
         .find(|(p, _)| p.to_str() == Some(path))
-        .map(|(_, content)| content.clone())
-        .unwrap_or_else(|| panic!("{path} is not generated"))
+        .map_or_else(
+            || panic!("{path} is not generated"),
+            |(_, content)| content.clone(),
+        )
 }
 
 fn documents(yaml: &str) -> Vec<Value> {

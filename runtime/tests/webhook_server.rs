@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 use tokio::{net::TcpStream, sync::oneshot, task::JoinHandle};
 use tokio_rustls::TlsConnector;
 
+/// The fixture kinds of `v1`.
 pub mod v1 {
     use super::*;
     /// The hub (storage) version: image split into repository and tag, and a pause switch.
@@ -46,6 +47,7 @@ pub mod v1 {
     }
 }
 
+/// The fixture kinds of `v1beta1`.
 pub mod v1beta1 {
     use super::*;
     /// The older version: a size and a single image reference.
@@ -80,7 +82,11 @@ impl From<v1beta1::Widget> for v1::Widget {
             .as_mut()
             .and_then(|a| a.remove(PAUSED))
             .map(|v| v == "true");
-        if metadata.annotations.as_ref().is_some_and(|a| a.is_empty()) {
+        if metadata
+            .annotations
+            .as_ref()
+            .is_some_and(std::collections::BTreeMap::is_empty)
+        {
             metadata.annotations = None;
         }
         let mut new = v1::Widget::new(

@@ -68,10 +68,7 @@ pub(crate) fn keywords(
     }
     let additional = s.get("additionalProperties");
     if props(s).is_some_and(|p| !p.is_empty())
-        && matches!(
-            additional,
-            Some(Value::Bool(false)) | Some(Value::Object(_))
-        )
+        && matches!(additional, Some(Value::Bool(false) | Value::Object(_)))
     {
         errs.push(forbidden(
             "additionalProperties",
@@ -361,7 +358,7 @@ fn list_type(s: &Map<String, Value>, path: &str, errs: &mut Vec<Violation>) {
                                 format!("{path}.items.properties[{k}].type"),
                                 &Value::from(item_type),
                                 "must be a scalar type if parent array's x-kubernetes-list-type is map",
-                            ))
+                            ));
                         }
                         Some(_) => {}
                         None => errs.push(Violation::invalid(

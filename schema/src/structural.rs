@@ -438,7 +438,7 @@ fn nested_completeness(
             let Some(vf) = vf.as_object() else { continue };
             match props(s).and_then(|p| p.get(k)).and_then(Value::as_object) {
                 Some(sf) => {
-                    nested_completeness(vf, Some(sf), &key(s_path, k), &key(v_path, k), errs)
+                    nested_completeness(vf, Some(sf), &key(s_path, k), &key(v_path, k), errs);
                 }
                 None => errs.push(Violation::required(
                     key(s_path, k),

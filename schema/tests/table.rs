@@ -216,7 +216,7 @@ fn every_schema_gets_the_real_servers_violations() {
             let found = violations
                 .iter()
                 .find(|v| v.to_string().contains(at))
-                .map(|v| v.hint());
+                .map(kubeforge_schema::Violation::hint);
             match found {
                 Some(Some(h)) if h.starts_with(fix) => {}
                 other => failures.push(format!(

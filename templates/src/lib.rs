@@ -7,6 +7,8 @@
 //!
 //! * `project/**` — what `kubeforge init` writes (one template per generated file).
 //! * `api/**` — what `kubeforge create api` writes (type, controller, test, sample, roles).
+//! * `external/**` — what `kubeforge create api --external` writes (the generated types of a
+//!   kind from its CRD, a controller of it and the controller's test).
 //! * `webhook/**` — what `kubeforge create webhook` writes (webhook modules, conversions,
 //!   tests, config/webhook, config/certmanager and the CRD conversion patch).
 //!

@@ -17,6 +17,15 @@ pub enum Error {
         #[source]
         source: Box<handlebars::TemplateError>,
     },
+    /// A replacement template (see [`Renderer::with_overrides`]) does not parse.
+    #[error("template `{name}` given to replace the embedded one does not parse: {source}")]
+    Override {
+        /// The template name.
+        name: String,
+        /// The handlebars error.
+        #[source]
+        source: Box<handlebars::TemplateError>,
+    },
     /// Rendering failed, e.g. the template names a value the caller did not supply.
     #[error("template `{name}` could not be rendered: {source}")]
     Render {
@@ -59,6 +68,25 @@ impl Renderer {
         Ok(Self { registry })
     }
 
+    /// The embedded templates with some replaced: `(name, source)` pairs, for rendering with the
+    /// templates of another kubeforge version (`kubeforge alpha update`). Names no embedded
+    /// template has are registered too, unused.
+    pub fn with_overrides<'a>(
+        overrides: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, Error> {
+        let mut renderer = Self::new()?;
+        for (name, source) in overrides {
+            renderer
+                .registry
+                .register_template_string(name, source)
+                .map_err(|source| Error::Override {
+                    name: name.to_owned(),
+                    source: Box::new(source),
+                })?;
+        }
+        Ok(renderer)
+    }
+
     /// Renders the template `name` with `data`.
     pub fn render(&self, name: &str, data: &impl Serialize) -> Result<String, Error> {
         self.registry
@@ -85,6 +113,21 @@ mod tests {
         for template in TEMPLATES {
             assert!(renderer.has(template.name), "{}", template.name);
         }
+    }
+
+    #[test]
+    fn overrides_replace_embedded_templates() {
+        let renderer =
+            Renderer::with_overrides([("project/gitignore", "old {{project_name}}\n")]).unwrap();
+        let text = renderer
+            .render(
+                "project/gitignore",
+                &serde_json::json!({"project_name": "demo"}),
+            )
+            .unwrap();
+        assert_eq!(text, "old demo\n");
+        let err = Renderer::with_overrides([("project/gitignore", "{{#if}")]).unwrap_err();
+        assert!(matches!(err, Error::Override { .. }), "{err}");
     }
 
     #[test]

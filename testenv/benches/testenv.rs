@@ -105,7 +105,7 @@ async fn binaries_rows(embedded: Duration) {
             ms(d),
             ratio(d),
             ms(embedded)
-        )
+        );
     };
     let without_kcm = Mode::Binaries(binaries.clone().controller_manager(false));
     row(

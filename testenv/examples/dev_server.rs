@@ -18,8 +18,7 @@ async fn main() {
     };
     let kubeconfig_path = args
         .next()
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("kubeconfig"));
+        .map_or_else(|| PathBuf::from("kubeconfig"), PathBuf::from);
     let crd_dirs = args.map(PathBuf::from).collect();
     if let Err(e) = run(DevServerOptions {
         port,

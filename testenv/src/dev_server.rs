@@ -67,9 +67,10 @@ pub async fn run(options: DevServerOptions) -> Result<(), Error> {
     let path = if options.kubeconfig_path.is_absolute() {
         options.kubeconfig_path.clone()
     } else {
-        std::env::current_dir()
-            .map(|d| d.join(&options.kubeconfig_path))
-            .unwrap_or_else(|_| options.kubeconfig_path.clone())
+        std::env::current_dir().map_or_else(
+            |_| options.kubeconfig_path.clone(),
+            |d| d.join(&options.kubeconfig_path),
+        )
     };
     crate::support::kubeconfig::write(&path, &server.url(), server.ca_pem())?;
     print!("{}", usage(&server.url(), &path, count));

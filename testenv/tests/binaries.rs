@@ -24,7 +24,9 @@ const CHILD_VAR: &str = "KUBEFORGE_TESTENV_CHILD_END";
 static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn heavy() -> std::sync::MutexGuard<'static, ()> {
-    HEAVY.lock().unwrap_or_else(|e| e.into_inner())
+    HEAVY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The environment's binaries, or None after saying why the test is skipped.

@@ -33,7 +33,7 @@ static BUILD: Mutex<()> = Mutex::new(());
 pub fn build_lock() -> MutexGuard<'static, ()> {
     BUILD
         .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Runs `kubeforge <args>` (the CLI's library entry point, the same code as the binary) with

@@ -7,10 +7,13 @@
 //! ConfigMap, and a state-of-world controller) cover every template; both build into the workspace's target directory.
 //!
 //! Beside them: `torture` (every name the CLI accepts compiles, in one `cargo check`; every
-//! name it refuses changes nothing), `tutorials` (the book's tutorials against `examples/`)
-//! and `packages` (the CLI installed from the packaged crates; opt-in, it compiles the
-//! kubeforge crates once more).
+//! name it refuses changes nothing), `tutorials` (the book's tutorials against `examples/`),
+//! `packages` (the CLI installed from the packaged crates; opt-in, it compiles the
+//! kubeforge crates once more) and `external` (`create api --external` on vendored real CRDs,
+//! `alpha generate` of such a project).
 
+/// `create api --external` on vendored real CRDs: generate, build, round-trip.
+mod external;
 #[path = "scaffold_build_run/packages.rs"]
 mod packages;
 #[path = "scaffold_build_run/torture.rs"]

@@ -11,8 +11,10 @@
 //! * [`project`] — `init`'s files.
 //! * [`api`] — `create api`'s files.
 //! * [`webhook`] — `create webhook`'s files.
+//! * [`external`] — `create api --external`'s files.
 
 pub mod api;
+pub mod external;
 pub mod project;
 pub mod webhook;
 
@@ -85,6 +87,9 @@ pub const TEMPLATES: &[&Template] = &[
     &webhook::CRD_KUSTOMIZECONFIG,
     &webhook::DEFAULT_REPLACEMENTS,
     &webhook::SCOPE_PATCH,
+    &external::TYPES,
+    &external::CONTROLLER,
+    &external::CONTROLLER_TEST,
 ];
 
 /// The markers a template's text holds: lines that are exactly a marker comment.

@@ -6,9 +6,12 @@ use std::path::PathBuf;
 use clap::Parser;
 use kubeforge_templates::Renderer;
 
-use super::{WRITING, create_api, create_webhook, init, load_project};
-use crate::cli::{Cli, Command, CreateCommand};
+use super::{
+    WRITING, create_api, create_external, create_webhook, init, load_project, update_external,
+};
+use crate::cli::{Cli, Command, CreateCommand, UpdateCommand};
 use crate::error::Error;
+use crate::external::CrdSource;
 use crate::scaffold::{Changeset, MemoryTree, Plan, Tree};
 use crate::source::Source;
 
@@ -65,11 +68,66 @@ impl Harness {
                     cwd: self.tree.root().to_owned(),
                     source: Source::CratesIo,
                     year: 2026,
+                    cli_version: crate::template_set::CURRENT_VERSION.into(),
                 };
                 let plan = init::plan::plan(&request, &environment, &self.tree, &self.renderer)?;
                 let (changes, insertions) = finish(plan);
                 let stdout = init::report::report(&request, &environment, &changes.summary());
                 (changes, insertions, stdout, String::new())
+            }
+            Command::Create(CreateCommand::Api(args)) if args.external => {
+                let project = load_project(&self.tree)?;
+                let crd = args.crd.clone().unwrap_or_default();
+                let text = self.crd_text(&crd);
+                let origin = create_external::request::Origin {
+                    recorded: crd.clone(),
+                    described: crd,
+                };
+                let request = create_external::request::validate(&args, &project, &origin, &text)?;
+                let plan =
+                    create_external::plan::plan(&project, &request, &self.tree, &self.renderer)?;
+                let (changes, insertions) = finish(plan);
+                let report =
+                    create_external::report::report(&request, &project, &changes.summary());
+                (changes, insertions, report.stdout, report.stderr)
+            }
+            Command::Update(UpdateCommand::External(args)) => {
+                let project = load_project(&self.tree)?;
+                let root = self.tree.root().to_owned();
+                let sources = update_external::request::sources(&project, &args, &root, &root)?;
+                let fetched: Vec<_> = sources
+                    .into_iter()
+                    .map(|fetch| {
+                        let text = match &fetch.source {
+                            CrdSource::File(path) => self.crd_text(
+                                &path.strip_prefix(&root).unwrap_or(path).to_string_lossy(),
+                            ),
+                            other => panic!("the harness reads files only, not {other:?}"),
+                        };
+                        (fetch, text)
+                    })
+                    .collect();
+                let request = update_external::request::validate(&args, &project, &fetched)?;
+                let plan =
+                    update_external::plan::plan(&project, &request, &self.tree, &self.renderer)?;
+                let (changes, insertions) = finish(plan);
+                let diff = update_external::diff::diff(&self.tree, &changes)?;
+                let stderr = update_external::report::warnings(&request);
+                if args.dry_run {
+                    let stdout = format!(
+                        "{}{}",
+                        diff.text,
+                        update_external::report::dry_run(&request, &diff)
+                    );
+                    (Changeset::default(), insertions, stdout, stderr)
+                } else {
+                    let stdout = format!(
+                        "{}{}",
+                        diff.text,
+                        update_external::report::report(&request, &diff, &changes.summary())
+                    );
+                    (changes, insertions, stdout, stderr)
+                }
             }
             Command::Create(CreateCommand::Api(args)) => {
                 let project = load_project(&self.tree)?;
@@ -111,6 +169,14 @@ impl Harness {
             stdout: format!("{WRITING}\n{stdout}"),
             stderr,
         })
+    }
+
+    /// A CRD's text: a file of the tree, else of the disk (the vendored fixtures).
+    pub fn crd_text(&self, path: &str) -> String {
+        match self.tree.get(path) {
+            Some(text) => text.to_owned(),
+            None => std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}")),
+        }
     }
 
     /// The contents of a file (panics when it is missing).

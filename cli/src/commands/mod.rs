@@ -11,13 +11,17 @@
 //!
 //! Each command's `tests.rs` runs its stages on an in-memory tree (`harness.rs`).
 
+pub mod alpha_generate;
+pub mod alpha_update;
 pub mod completion;
 pub mod create_api;
+pub mod create_external;
 pub mod create_webhook;
 #[cfg(feature = "dev-server")]
 pub mod dev_server;
 pub mod generate;
 pub mod init;
+pub mod update_external;
 pub mod version;
 
 #[cfg(test)]

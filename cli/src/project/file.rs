@@ -30,6 +30,10 @@ pub struct ProjectFile {
     /// --api-approved`; for groups under `k8s.io` and `kubernetes.io`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_approved: Option<String>,
+    /// The kubeforge version that scaffolded the project (kubebuilder's `cliVersion`):
+    /// `kubeforge alpha update` merges from what that version scaffolds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cli_version: Option<String>,
     /// The domain of the project's API groups (`<group>.<domain>`).
     pub domain: String,
     /// The scaffolding layouts (plugins) used, e.g. `rust.kubeforge.io/v1`.
@@ -50,7 +54,7 @@ pub struct ProjectFile {
 }
 
 /// One API and/or controller of the project.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Resource {
     /// Present when the project defines the type (a CRD).
@@ -62,10 +66,18 @@ pub struct Resource {
     /// The domain of the group (the project domain, or `k8s.io` for built-in kinds).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub domain: String,
+    /// A kind the project uses but does not own (kubebuilder's `external`): its types are
+    /// generated from its CRD (`create api --external`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub external: bool,
     /// The group as given to `create api` (without the domain).
     pub group: String,
     /// The Kind.
     pub kind: String,
+    /// Where an external kind's CRD comes from (kubebuilder's `module` names the Go module of
+    /// external types): a file (relative to the project), a URL or `cluster:<crd name>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module: Option<String>,
     /// The Rust path of the type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
@@ -143,7 +155,9 @@ impl ProjectFile {
 
 /// Renders PROJECT as YAML with kubebuilder's header comment.
 pub fn render(project: &ProjectFile) -> Result<String, Error> {
-    let yaml = serde_saphyr::to_string(project)
+    // Plain scalars, as kubebuilder writes them: a long path (a CRD's source) stays on its line.
+    let options = serde_saphyr::ser_options! { prefer_block_scalars: false };
+    let yaml = serde_saphyr::to_string_with_options(project, options)
         .map_err(|e| Error::Internal(format!("PROJECT does not serialize: {e}")))?;
     Ok(format!("{HEADER}{yaml}"))
 }
@@ -185,6 +199,7 @@ mod tests {
     fn sample() -> ProjectFile {
         ProjectFile {
             api_approved: None,
+            cli_version: Some("0.1.0".into()),
             domain: "example.com".into(),
             layout: vec![LAYOUT.into()],
             multigroup: false,
@@ -200,6 +215,8 @@ mod tests {
                 group: "cache".into(),
                 kind: "Memcached".into(),
                 path: Some("demo::api::v1alpha1::Memcached".into()),
+                external: false,
+                module: None,
                 plural: None,
                 version: "v1alpha1".into(),
                 webhooks: Some(WebhookInfo {

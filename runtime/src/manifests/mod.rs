@@ -102,8 +102,9 @@ pub fn check_crd(crd: &CustomResourceDefinition) -> Result<(), Error> {
             .schema
             .as_ref()
             .and_then(|s| s.open_api_v3_schema.as_ref())
-            .map(|s| serde_json::to_value(s).expect("schemas serialize"))
-            .unwrap_or(serde_json::Value::Null);
+            .map_or(serde_json::Value::Null, |s| {
+                serde_json::to_value(s).expect("schemas serialize")
+            });
         let path = format!("spec.versions[{i}].schema.openAPIV3Schema");
         let violations = structural::check_at(&schema, &path);
         if !violations.is_empty() {

@@ -18,7 +18,7 @@ pub struct Rule {
 }
 
 fn owned(items: &[&str]) -> Vec<String> {
-    items.iter().map(|s| s.to_string()).collect()
+    items.iter().map(std::string::ToString::to_string).collect()
 }
 
 impl Rule {
@@ -67,6 +67,6 @@ pub fn missing_verbs(rules: &[Rule], group: &str, resource: &str, verbs: &[&str]
     verbs
         .iter()
         .filter(|verb| !rules.iter().any(|rule| grants(rule, verb)))
-        .map(|verb| verb.to_string())
+        .map(std::string::ToString::to_string)
         .collect()
 }

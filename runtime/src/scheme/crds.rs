@@ -74,7 +74,11 @@ fn render(t: &ApiType) -> Result<CustomResourceDefinition, SchemeError> {
         let message = panic
             .downcast_ref::<String>()
             .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .or_else(|| {
+                panic
+                    .downcast_ref::<&str>()
+                    .map(std::string::ToString::to_string)
+            })
             .unwrap_or_else(|| "kube's schema generation panicked".into());
         SchemeError::Unrenderable {
             rust_type: t.rust_type().into(),

@@ -27,7 +27,7 @@ pub(crate) fn read_pair(dir: &Path) -> Result<Pair, (PathBuf, pem::Error)> {
     let cert_file = dir.join("tls.crt");
     let key_file = dir.join("tls.key");
     let certs = CertificateDer::pem_file_iter(&cert_file)
-        .and_then(|it| it.collect::<Result<Vec<_>, _>>())
+        .and_then(std::iter::Iterator::collect::<Result<Vec<_>, _>>)
         .and_then(|certs| {
             if certs.is_empty() {
                 Err(pem::Error::NoItemsFound)

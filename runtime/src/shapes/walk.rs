@@ -265,7 +265,7 @@ impl Walk {
         match obj.remove("items") {
             Some(Value::Array(mut tuple)) => {
                 // A tuple: one items schema for every position.
-                for item in tuple.iter_mut() {
+                for item in &mut tuple {
                     self.node(item, &item_path, Position::Element);
                 }
                 let same = tuple.iter().all(|t| same_shape(t, &tuple[0]));

@@ -103,7 +103,10 @@ impl ShardGate {
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
-        self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
+        self.inner
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The ranges active now.
@@ -170,7 +173,7 @@ impl ShardGate {
         self.inner
             .informers
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push(cell.clone());
         cell
     }
@@ -188,7 +191,7 @@ impl ShardGate {
             .inner
             .informers
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .iter()
             .all(|g| g.load(Ordering::SeqCst) >= generation);
         informers_switched && self.in_flight(range) == 0

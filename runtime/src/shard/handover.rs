@@ -76,7 +76,7 @@ impl Coordinator {
                 Ok(()) => {}
                 Err(RenewError::Lost(message)) => return Err(self.lost(message)),
                 Err(RenewError::Failed(e)) => {
-                    tracing::warn!(error = %e, "shard membership round failed")
+                    tracing::warn!(error = %e, "shard membership round failed");
                 }
             }
             let unrenewed = self
@@ -138,7 +138,7 @@ impl Coordinator {
         match self.membership.leave().await {
             Ok(()) => tracing::info!("left the shard group"),
             Err(e) => {
-                tracing::warn!(error = %e, "could not delete the member Lease; it expires instead")
+                tracing::warn!(error = %e, "could not delete the member Lease; it expires instead");
             }
         }
     }

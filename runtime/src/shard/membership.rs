@@ -159,10 +159,10 @@ impl Membership {
             };
             match self.api.delete(&name, &params).await {
                 Ok(_) => {
-                    tracing::info!(lease = %name, "deleted the Lease of a member gone for twice its lease duration")
+                    tracing::info!(lease = %name, "deleted the Lease of a member gone for twice its lease duration");
                 }
                 Err(e) => {
-                    tracing::debug!(lease = %name, error = %e, "could not delete a stale member Lease")
+                    tracing::debug!(lease = %name, error = %e, "could not delete a stale member Lease");
                 }
             }
         }

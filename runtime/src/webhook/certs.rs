@@ -38,9 +38,7 @@ pub struct CertWatcher {
 
 fn stamp(dir: &Path) -> Stamp {
     [CERT_FILE, KEY_FILE].map(|name| {
-        fs::metadata(dir.join(name))
-            .map(|m| (m.modified().ok(), m.len()))
-            .unwrap_or((None, 0))
+        fs::metadata(dir.join(name)).map_or((None, 0), |m| (m.modified().ok(), m.len()))
     })
 }
 

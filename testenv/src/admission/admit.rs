@@ -96,7 +96,7 @@ pub fn admit(
                     ));
                 }
                 FieldValidation::Warn => {
-                    warnings.extend(unknown.iter().map(|p| schema::unknown_field_message(p)))
+                    warnings.extend(unknown.iter().map(|p| schema::unknown_field_message(p)));
                 }
                 FieldValidation::Ignore => {}
             }

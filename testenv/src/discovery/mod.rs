@@ -78,7 +78,7 @@ fn group_json(group: &str, versions: &[String]) -> Value {
     json!({
         "name": group,
         "versions": versions.iter().map(gv).collect::<Vec<_>>(),
-        "preferredVersion": versions.first().map(gv).unwrap_or(Value::Null),
+        "preferredVersion": versions.first().map_or(Value::Null, gv),
     })
 }
 

@@ -78,7 +78,9 @@ impl Api {
     pub fn lock(&self) -> MutexGuard<'_, Cluster> {
         // A panic while holding the lock cannot leave the store half-written in a way that
         // matters more than failing every later request, so recover the guard.
-        self.cluster.lock().unwrap_or_else(|p| p.into_inner())
+        self.cluster
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Makes webhook calls to the service `namespace/name` (any port) connect to `to`: the

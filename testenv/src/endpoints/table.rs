@@ -188,8 +188,8 @@ fn service_ports(o: &Value) -> Value {
 
 fn data_count(o: &Value) -> Value {
     json!(
-        o["data"].as_object().map_or(0, |m| m.len())
-            + o["binaryData"].as_object().map_or(0, |m| m.len())
+        o["data"].as_object().map_or(0, serde_json::Map::len)
+            + o["binaryData"].as_object().map_or(0, serde_json::Map::len)
     )
 }
 

@@ -102,9 +102,9 @@ impl Watcher {
                     }
                     // Too slow a consumer or a closed server: end the watch; the client
                     // resumes from its last resourceVersion.
-                    Err(RecvError::Lagged(_)) | Err(RecvError::Closed) => return None,
+                    Err(RecvError::Lagged(_) | RecvError::Closed) => return None,
                 },
-                _ = tokio::time::sleep_until(wake) => {
+                () = tokio::time::sleep_until(wake) => {
                     if Instant::now() >= self.deadline {
                         return None;
                     }

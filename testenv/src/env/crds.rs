@@ -55,7 +55,7 @@ pub fn load(sources: &[CrdSource]) -> Result<Vec<Value>, Error> {
                 out.push(serde_json::to_value(crd).map_err(|e| Error::InvalidCrd {
                     origin: crd.metadata.name.clone().unwrap_or_default(),
                     message: e.to_string(),
-                })?)
+                })?);
             }
             CrdSource::Yaml { origin, text } => out.extend(parse_yaml(origin, text)?),
             CrdSource::Dir(dir) => {

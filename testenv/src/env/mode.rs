@@ -29,7 +29,7 @@ impl Mode {
     /// `binaries` finds its binaries with [`Binaries::from_env`]).
     pub fn from_env() -> Result<Mode, Error> {
         match std::env::var(MODE_VAR).ok().as_deref().map(str::trim) {
-            None | Some("") | Some("embedded") => Ok(Mode::Embedded),
+            None | Some("" | "embedded") => Ok(Mode::Embedded),
             Some("binaries") => Ok(Mode::Binaries(Binaries::from_env())),
             Some("existing") => Ok(Mode::Existing),
             Some(other) => Err(Error::UnknownMode(other.to_string())),

@@ -47,11 +47,15 @@ pub(crate) struct FaultState {
 
 impl FaultState {
     fn rules(&self) -> MutexGuard<'_, Rules> {
-        self.rules.lock().unwrap_or_else(|p| p.into_inner())
+        self.rules
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn watches(&self) -> MutexGuard<'_, HashMap<u64, oneshot::Sender<()>>> {
-        self.watches.lock().unwrap_or_else(|p| p.into_inner())
+        self.watches
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn fired(&self, n: u64) {

@@ -212,8 +212,7 @@ pub fn component_prefix(group: &str, version: &str) -> String {
         g => {
             let short = g
                 .strip_suffix(".k8s.io")
-                .map(|s| s.split('.').next().unwrap_or(s))
-                .unwrap_or(g);
+                .map_or(g, |s| s.split('.').next().unwrap_or(s));
             format!("io.k8s.api.{short}.{version}")
         }
     }

@@ -251,8 +251,7 @@ fn versions(crd: &Value) -> &[Value] {
     crd.get("spec")
         .and_then(|s| s.get("versions"))
         .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
+        .map_or(&[], Vec::as_slice)
 }
 
 fn gvk(group: &str, version: &str, kind: &str) -> Value {

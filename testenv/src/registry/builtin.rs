@@ -292,8 +292,16 @@ pub fn builtin_resources() -> Vec<ResourceDef> {
             kind: x.kind.to_string(),
             plural: x.plural.to_string(),
             singular: x.kind.to_ascii_lowercase(),
-            short_names: x.short_names.iter().map(|s| s.to_string()).collect(),
-            categories: x.categories.iter().map(|s| s.to_string()).collect(),
+            short_names: x
+                .short_names
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect(),
+            categories: x
+                .categories
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect(),
             namespaced: x.namespaced,
             status_subresource: x.status,
             scale: x.scale.then(|| ScaleSpec {

@@ -30,8 +30,7 @@ pub fn resources_of(crd: &Value) -> Vec<ResourceDef> {
     let kind = names["kind"].as_str().unwrap_or_default().to_string();
     let singular = names["singular"]
         .as_str()
-        .map(str::to_string)
-        .unwrap_or_else(|| kind.to_ascii_lowercase());
+        .map_or_else(|| kind.to_ascii_lowercase(), str::to_string);
     let list_strings = |v: &Value| -> Vec<String> {
         v.as_array()
             .map(|a| {
@@ -79,7 +78,9 @@ pub fn resources_of(crd: &Value) -> Vec<ResourceDef> {
             short_names: short_names.clone(),
             categories: categories.clone(),
             namespaced,
-            status_subresource: subresources.get("status").is_some_and(|s| s.is_object()),
+            status_subresource: subresources
+                .get("status")
+                .is_some_and(serde_json::Value::is_object),
             scale,
             tracks_generation: true,
             allow_unconditional_update: false,

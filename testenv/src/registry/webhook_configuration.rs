@@ -152,13 +152,15 @@ fn check_client_config(c: &mut Causes, cfg: &Value, path: &str) {
             match s.parse::<http::Uri>() {
                 Err(e) => c.invalid(field, url, &format!("host must be specified: {e}")),
                 // The real message shows the scheme, not the URL.
-                Ok(u) if u.scheme_str() != Some("https") => c.invalid(
-                    field,
-                    &Value::String(u.scheme_str().unwrap_or_default().to_string()),
-                    "'https' is the only allowed URL scheme; desired format: https://host[/path]",
-                ),
+                Ok(u) if u.scheme_str() != Some("https") => {
+                    c.invalid(
+                        field,
+                        &Value::String(u.scheme_str().unwrap_or_default().to_string()),
+                        "'https' is the only allowed URL scheme; desired format: https://host[/path]",
+                    );
+                }
                 Ok(u) if u.host().is_none_or(str::is_empty) => {
-                    c.invalid(field, url, "host must be specified")
+                    c.invalid(field, url, "host must be specified");
                 }
                 Ok(u) if u.query().is_some() || s.contains('#') => c.invalid(
                     field,

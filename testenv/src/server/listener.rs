@@ -99,7 +99,9 @@ impl Drop for Server {
 
 impl Shared {
     fn task(&self) -> std::sync::MutexGuard<'_, Option<(JoinHandle<()>, oneshot::Sender<()>)>> {
-        self.task.lock().unwrap_or_else(|p| p.into_inner())
+        self.task
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Starts the accept loop on `listener` (unless the server was dropped meanwhile).

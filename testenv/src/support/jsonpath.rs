@@ -68,7 +68,7 @@ pub fn select<'a>(object: &'a Value, path: &str) -> Vec<&'a Value> {
                             Some(other) => serde_json::to_string(other).is_ok_and(|s| s == *want),
                             None => false,
                         }
-                    }))
+                    }));
                 }
             }
         }

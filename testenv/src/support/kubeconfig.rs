@@ -30,8 +30,7 @@ pub fn write(kubeconfig_path: &Path, url: &str, ca_pem: &str) -> Result<PathBuf,
     }
     let stem = kubeconfig_path
         .file_name()
-        .map(|f| f.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "kubeconfig".into());
+        .map_or_else(|| "kubeconfig".into(), |f| f.to_string_lossy().into_owned());
     let ca_path = dir.join(format!("{stem}.ca.crt"));
     let ca_path = if ca_path.is_absolute() {
         ca_path

@@ -39,7 +39,7 @@ impl Transport {
     pub fn route_service(&self, namespace: &str, name: &str, to: SocketAddr) {
         self.routes
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert((namespace.to_string(), name.to_string()), to);
     }
 
@@ -47,7 +47,7 @@ impl Transport {
     pub fn service_route(&self, namespace: &str, name: &str) -> Option<SocketAddr> {
         self.routes
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get(&(namespace.to_string(), name.to_string()))
             .copied()
     }
@@ -383,7 +383,10 @@ const MAX_IDLE: usize = 8;
 
 impl Connections {
     fn take(&self, key: &PoolKey) -> Option<Connection> {
-        let mut idle = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut idle = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let list = idle.get_mut(key)?;
         while let Some(conn) = list.pop() {
             if !conn.sender.is_closed() {
@@ -394,7 +397,10 @@ impl Connections {
     }
 
     fn put(&self, key: PoolKey, conn: Connection) {
-        let mut idle = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut idle = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let list = idle.entry(key).or_default();
         if list.len() < MAX_IDLE {
             list.push(conn);

@@ -39,8 +39,12 @@ fn cm(name: &str, group: &str, owners: Vec<OwnerReference>, finalizers: &[&str])
             name: Some(name.into()),
             labels: Some([(LABEL.to_string(), group.to_string())].into()),
             owner_references: (!owners.is_empty()).then_some(owners),
-            finalizers: (!finalizers.is_empty())
-                .then(|| finalizers.iter().map(|f| f.to_string()).collect()),
+            finalizers: (!finalizers.is_empty()).then(|| {
+                finalizers
+                    .iter()
+                    .map(std::string::ToString::to_string)
+                    .collect()
+            }),
             ..Default::default()
         },
         ..Default::default()

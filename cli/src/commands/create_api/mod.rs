@@ -11,8 +11,6 @@ pub mod values;
 #[cfg(test)]
 mod tests;
 
-use kubeforge_templates::Renderer;
-
 use super::{WRITING, load_project, project_dir};
 use crate::cli::CreateApiArgs;
 use crate::error::Error;
@@ -27,7 +25,7 @@ pub fn run(args: CreateApiArgs) -> Result<(), Error> {
     for warning in &request.warnings {
         eprintln!("warning: {warning}");
     }
-    let renderer = Renderer::new()?;
+    let renderer = crate::template_set::TemplateSet::from_env()?.renderer()?;
     let changes = plan::plan(&project, &request, &tree, &renderer)?.finish();
     println!("{WRITING}");
     let written = changes.commit(&root)?;

@@ -90,6 +90,7 @@ fn resource_entry(project: &ProjectFile, request: &ApiRequest, ctx: &ApiContext)
         plural: (ctx.plural != naming::plural(&request.kind) && own).then(|| ctx.plural.clone()),
         version: request.version.clone(),
         webhooks: existing.and_then(|r| r.webhooks.clone()),
+        ..Resource::default()
     }
 }
 

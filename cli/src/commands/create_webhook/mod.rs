@@ -18,8 +18,6 @@ pub mod values;
 #[cfg(test)]
 mod tests;
 
-use kubeforge_templates::Renderer;
-
 use super::{WRITING, load_project, project_dir};
 use crate::cli::CreateWebhookArgs;
 use crate::error::Error;
@@ -31,7 +29,7 @@ pub fn run(args: CreateWebhookArgs) -> Result<(), Error> {
     let tree = DiskTree::new(&root);
     let project = load_project(&tree)?;
     let request = request::validate(&args, &project)?;
-    let renderer = Renderer::new()?;
+    let renderer = crate::template_set::TemplateSet::from_env()?.renderer()?;
     let (plan, outcome) = plan::plan(&project, &request, &tree, &renderer)?;
     let changes = plan.finish();
     println!("{WRITING}");

@@ -97,6 +97,7 @@ fn resource_entry(request: &WebhookRequest) -> Resource {
         plural: None,
         version: target.version.clone(),
         webhooks: None,
+        ..Resource::default()
     });
     resource.webhooks = Some(WebhookInfo {
         conversion: request.had.conversion || request.conversion,

@@ -127,8 +127,7 @@ impl Values {
             builtin: target.builtin,
             imports: String::new(),
             wrap_update: format!(
-                "    async fn validate_update(&self, old: &{k}, new: &{k}) -> Result<Warnings, Denied> {{",
-                k = kind_ident
+                "    async fn validate_update(&self, old: &{kind_ident}, new: &{kind_ident}) -> Result<Warnings, Denied> {{"
             )
             .len()
                 > 100,

@@ -6,12 +6,11 @@ pub mod plan;
 pub mod report;
 pub mod request;
 
-use kubeforge_templates::Renderer;
-
 use super::{WRITING, project_dir};
 use crate::cli::InitArgs;
 use crate::error::Error;
 use crate::scaffold::DiskTree;
+use crate::template_set::TemplateSet;
 
 /// Runs `kubeforge init`.
 pub fn run(args: InitArgs) -> Result<(), Error> {
@@ -19,7 +18,7 @@ pub fn run(args: InitArgs) -> Result<(), Error> {
     let tree = DiskTree::new(&dir);
     let request = request::validate(args, &dir, &tree)?;
     let environment = request::Environment::detect()?;
-    let renderer = Renderer::new()?;
+    let renderer = TemplateSet::from_env()?.renderer()?;
     let changes = plan::plan(&request, &environment, &tree, &renderer)?.finish();
     println!("{WRITING}");
     let written = changes.commit(&dir)?;

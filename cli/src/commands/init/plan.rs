@@ -60,6 +60,7 @@ pub fn plan<'a>(
     }
     let project = ProjectFile {
         api_approved: request.api_approved.clone(),
+        cli_version: Some(environment.cli_version.clone()),
         domain: request.domain.clone(),
         layout: vec![LAYOUT.into()],
         multigroup: request.multigroup,

@@ -79,6 +79,9 @@ pub struct Environment {
     pub source: Source,
     /// The year of the copyright line.
     pub year: i64,
+    /// The kubeforge version PROJECT records (the templates' version: see
+    /// [`TemplateSet`](crate::template_set::TemplateSet)).
+    pub cli_version: String,
 }
 
 impl Environment {
@@ -88,6 +91,9 @@ impl Environment {
             cwd: project_dir(None)?,
             source: Source::detect()?,
             year: context::year(),
+            cli_version: crate::template_set::TemplateSet::from_env()?
+                .version()
+                .to_owned(),
         })
     }
 }

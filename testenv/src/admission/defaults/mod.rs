@@ -71,14 +71,14 @@ pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &m
         ("batch", "Job") => batch::job(object),
         ("batch", "CronJob") => batch::cron_job(object),
         ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
-            rbac::role_binding(object)
+            rbac::role_binding(object);
         }
         ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
         ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration") => {
-            admissionregistration::webhook_configuration(object, false)
+            admissionregistration::webhook_configuration(object, false);
         }
         ("admissionregistration.k8s.io", "MutatingWebhookConfiguration") => {
-            admissionregistration::webhook_configuration(object, true)
+            admissionregistration::webhook_configuration(object, true);
         }
         ("", "PersistentVolume") => core::persistent_volume(object),
         ("scheduling.k8s.io", "PriorityClass") => {
@@ -111,7 +111,7 @@ pub fn initial_status(group: &str, version: &str, kind: &str) -> Option<Value> {
         return None;
     }
     let v = match (group, kind) {
-        ("apps", "Deployment") | ("batch", "Job") | ("batch", "CronJob") => serde_json::json!({}),
+        ("apps", "Deployment") | ("batch", "Job" | "CronJob") => serde_json::json!({}),
         ("apps", "StatefulSet") => serde_json::json!({"replicas": 0, "availableReplicas": 0}),
         ("apps", "ReplicaSet") => serde_json::json!({"replicas": 0}),
         ("", "ReplicationController") => serde_json::json!({"replicas": 0}),
@@ -123,7 +123,7 @@ pub fn initial_status(group: &str, version: &str, kind: &str) -> Option<Value> {
         }),
         ("", "Service") => serde_json::json!({"loadBalancer": {}}),
         ("", "Namespace") => serde_json::json!({"phase": "Active"}),
-        ("", "PersistentVolumeClaim") | ("", "PersistentVolume") => {
+        ("", "PersistentVolumeClaim" | "PersistentVolume") => {
             serde_json::json!({"phase": "Pending"})
         }
         _ => return None,

@@ -191,10 +191,7 @@ impl Hook {
 
     /// Whether the objectSelector selects the new or the old object.
     pub fn object_matches(&self, object: Option<&Value>, old: Option<&Value>) -> bool {
-        let labels = |o: Option<&Value>| {
-            o.map(|o| o["metadata"]["labels"].clone())
-                .unwrap_or(Value::Null)
-        };
+        let labels = |o: Option<&Value>| o.map_or(Value::Null, |o| o["metadata"]["labels"].clone());
         selector_matches(&self.object_selector, &labels(object))
             || selector_matches(&self.object_selector, &labels(old))
     }

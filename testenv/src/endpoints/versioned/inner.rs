@@ -17,9 +17,7 @@ pub fn inner_request(req: &Req, method: Method, body: Option<&Value>) -> Req {
             Some(_) => "application/json".into(),
             None => req.content_type.clone(),
         },
-        body: body
-            .map(|b| Bytes::from(b.to_string()))
-            .unwrap_or_else(|| req.body.clone()),
+        body: body.map_or_else(|| req.body.clone(), |b| Bytes::from(b.to_string())),
         user_agent: req.user_agent.clone(),
     }
 }

@@ -50,7 +50,7 @@ pub async fn shared(binaries: &Resolved) -> Result<Arc<ControlPlane>, Error> {
     let slot = PLANES
         .get_or_init(Default::default)
         .lock()
-        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .entry(binaries.clone())
         .or_default()
         .clone();
@@ -244,7 +244,10 @@ impl ControlPlane {
 
     /// Errors when a component has stopped (it crashed, or something killed it).
     pub fn check(&self) -> Result<(), Error> {
-        let mut children = self.children.lock().unwrap_or_else(|e| e.into_inner());
+        let mut children = self
+            .children
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         for (component, child) in children.iter_mut() {
             if let Err(e) = check_alive(child, &self.layout, component) {
                 self.supervisor.forget(child.id());

@@ -88,7 +88,10 @@ impl Supervisor {
     }
 
     fn send(&self, line: &str) -> std::io::Result<()> {
-        let mut stdin = self.stdin.lock().unwrap_or_else(|e| e.into_inner());
+        let mut stdin = self
+            .stdin
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let stdin = stdin
             .as_mut()
             .ok_or_else(|| std::io::Error::other("the supervisor was stopped"))?;
@@ -166,7 +169,7 @@ pub fn spawn(command: Command, supervisor: &Supervisor) -> std::io::Result<Child
     let (reply, answer) = mpsc::channel();
     spawner()
         .lock()
-        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
         .send(SpawnRequest { command, reply })
         .map_err(|_| std::io::Error::other("the control-plane spawner thread is gone"))?;
     let mut child = answer

@@ -88,7 +88,11 @@ const CACHE_LIMIT: usize = 4096;
 /// Parses `src` and checks that it only refers to `self`, `oldSelf`, the variables its
 /// macros declare and functions of the environment, as the real server's compiler does.
 pub fn compile(src: &str) -> Result<Arc<Program>, CelError> {
-    if let Some(p) = cache().lock().unwrap_or_else(|e| e.into_inner()).get(src) {
+    if let Some(p) = cache()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get(src)
+    {
         return Ok(p.clone());
     }
     // The parser descends once per nesting level with large frames: parse on a thread
@@ -106,7 +110,9 @@ pub fn compile(src: &str) -> Result<Arc<Program>, CelError> {
         program,
         uses_old_self,
     });
-    let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
+    let mut cache = cache()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if cache.len() >= CACHE_LIMIT {
         cache.clear();
     }

@@ -100,7 +100,7 @@ fn walk(e: &IdedExpr, scope: &mut Vec<String>, depth: usize) -> Result<(), Strin
             // `transformList`, ...) declare their leading identifier arguments for the rest.
             let declared = macro_variables(call);
             let depth = scope.len();
-            scope.extend(declared.iter().map(|v| v.to_string()));
+            scope.extend(declared.iter().map(std::string::ToString::to_string));
             let r = call.args[declared.len()..]
                 .iter()
                 .try_for_each(|a| walk(a, scope));

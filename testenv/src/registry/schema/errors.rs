@@ -294,7 +294,7 @@ pub fn go_float(f: f64) -> String {
     let e = format!("{f:e}");
     let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let sign = if f < 0.0 { "-" } else { "" };
     if !(-4..6).contains(&exp) {
         let mut m = digits[..1].to_string();
@@ -333,7 +333,7 @@ pub fn go_quote(s: &str) -> String {
             '\u{c}' => out.push_str("\\f"),
             '\u{b}' => out.push_str("\\v"),
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
+                out.push_str(&format!("\\x{:02x}", c as u32));
             }
             c => out.push(c),
         }

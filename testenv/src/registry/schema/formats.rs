@@ -77,7 +77,7 @@ fn is_hostname(s: &str) -> bool {
     }
     let (tld, domains) = labels.split_last().expect("at least two labels");
     let tld_len = tld.chars().count();
-    if !(2..=63).contains(&tld_len) || !tld.chars().all(|c| c.is_alphabetic()) {
+    if !(2..=63).contains(&tld_len) || !tld.chars().all(char::is_alphabetic) {
         return false;
     }
     domains.iter().all(|l| {
@@ -147,7 +147,7 @@ fn is_isbn10(s: &str) -> bool {
     let s = strip_isbn(s);
     let c: Vec<char> = s.chars().collect();
     if c.len() != 10
-        || !c[..9].iter().all(|c| c.is_ascii_digit())
+        || !c[..9].iter().all(char::is_ascii_digit)
         || !(c[9].is_ascii_digit() || c[9] == 'X')
     {
         return false;
@@ -201,7 +201,7 @@ fn is_creditcard(s: &str) -> bool {
 
 fn is_ssn(s: &str) -> bool {
     let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b[r].iter().all(|c| c.is_ascii_digit());
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
     match b.len() {
         9 => digits(0..9),
         11 => {

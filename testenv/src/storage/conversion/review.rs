@@ -611,7 +611,11 @@ mod tests {
     #[test]
     fn review_versions() {
         let v = |l: &[&str]| {
-            ReviewVersion::choose(&l.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+            ReviewVersion::choose(
+                &l.iter()
+                    .map(std::string::ToString::to_string)
+                    .collect::<Vec<_>>(),
+            )
         };
         assert_eq!(v(&["v1", "v1beta1"]), Some(ReviewVersion::V1));
         assert_eq!(v(&["v1beta1", "v1"]), Some(ReviewVersion::V1beta1));

@@ -104,9 +104,8 @@ impl fmt::Display for PathElement {
         match self {
             PathElement::Field(name) => write!(f, ".{name}"),
             PathElement::Key(k) => {
-                let fields = match serde_json::from_str::<Value>(k) {
-                    Ok(Value::Object(m)) => m,
-                    _ => return write!(f, "[{k}]"),
+                let Ok(Value::Object(fields)) = serde_json::from_str::<Value>(k) else {
+                    return write!(f, "[{k}]");
                 };
                 let mut names: Vec<&String> = fields.keys().collect();
                 names.sort();

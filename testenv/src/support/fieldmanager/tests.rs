@@ -65,8 +65,7 @@ fn fields_of(managed: &ManagedFields, manager: &str) -> Value {
         .entries
         .iter()
         .find(|e| e.owner.manager == manager)
-        .map(|e| e.fields.to_fields_v1())
-        .unwrap_or(Value::Null)
+        .map_or(Value::Null, |e| e.fields.to_fields_v1())
 }
 
 fn probe(spec: Value) -> Value {

@@ -112,7 +112,7 @@ fn list_strategy(ctx: &Ctx, path: &[String], field: &str) -> ListStrategy {
     if !ctx.builtin {
         return Replace;
     }
-    let parent = path.last().map(String::as_str).unwrap_or("");
+    let parent = path.last().map_or("", String::as_str);
     let in_container = path.iter().any(|p| {
         matches!(
             p.as_str(),

@@ -132,7 +132,7 @@ fn tokens(expr: &str) -> Result<Vec<Token>, String> {
             }
             c if c.is_ascii_digit() => {
                 let start = i;
-                while chars.get(i).is_some_and(|c| c.is_ascii_alphanumeric()) {
+                while chars.get(i).is_some_and(char::is_ascii_alphanumeric) {
                     i += 1;
                 }
                 out.push(Token::Int(chars[start..i].iter().collect()));

@@ -63,7 +63,7 @@ fn certificates(names: &[&str]) -> (String, Arc<rustls::ServerConfig>) {
     ];
     let ca_cert = ca_params.self_signed(&ca_key).unwrap();
     let issuer = Issuer::new(ca_params, ca_key);
-    let mut sans: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let mut sans: Vec<String> = names.iter().map(std::string::ToString::to_string).collect();
     sans.extend(["localhost".to_string(), "127.0.0.1".to_string()]);
     let host = webhook_host();
     if !sans.contains(&host) {

@@ -202,8 +202,7 @@ impl ModuleGraph {
     pub fn path_of(&self, module: &str) -> PathBuf {
         self.files
             .get(module)
-            .map(|f| f.path.clone())
-            .unwrap_or_else(|| PathBuf::from(module))
+            .map_or_else(|| PathBuf::from(module), |f| f.path.clone())
     }
 
     /// Every import of a file of `layers[i]` from a file of `layers[j]` with `j < i`. `layers`
@@ -303,7 +302,7 @@ impl ModuleGraph {
 fn layer_of(module: &str, layers: &[(&str, &[&str])]) -> Option<usize> {
     let mut best: Option<(usize, usize)> = None;
     for (i, (_, prefixes)) in layers.iter().enumerate() {
-        for prefix in prefixes.iter() {
+        for prefix in *prefixes {
             let holds = module == *prefix
                 || (module.starts_with(prefix) && module[prefix.len()..].starts_with("::"));
             if holds && best.is_none_or(|(len, _)| prefix.len() > len) {
@@ -316,7 +315,7 @@ fn layer_of(module: &str, layers: &[(&str, &[&str])]) -> Option<usize> {
 
 fn collect(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> std::io::Result<()> {
     let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
-    entries.sort_by_key(|e| e.path());
+    entries.sort_by_key(std::fs::DirEntry::path);
     for entry in entries {
         let path = entry.path();
         if path.is_dir() {

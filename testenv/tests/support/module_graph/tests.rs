@@ -92,7 +92,10 @@ fn finds_the_loop_and_names_its_files() {
 #[test]
 fn finds_the_upward_import() {
     let violations = knotted().layer_violations(LAYERS);
-    let text: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
+    let text: Vec<String> = violations
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     assert_eq!(violations.len(), 2, "{text:#?}");
     assert!(
         text[0].starts_with(

@@ -309,8 +309,7 @@ pub fn parse_semver(s: &str, normalize: bool) -> Result<Semver, String> {
     );
     let pre_text = rest
         .strip_prefix('-')
-        .map(|r| r.split('+').next().unwrap_or(""))
-        .unwrap_or("");
+        .map_or("", |r| r.split('+').next().unwrap_or(""));
     let pre: Vec<String> = if pre_text.is_empty() {
         Vec::new()
     } else {

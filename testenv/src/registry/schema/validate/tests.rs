@@ -272,7 +272,7 @@ mod ratcheting {
     fn msgs(new: serde_json::Value, old: serde_json::Value) -> Vec<String> {
         validate_update(&new, &old, &schema())
             .iter()
-            .map(|e| e.to_message())
+            .map(crate::registry::schema::errors::FieldError::to_message)
             .collect()
     }
 
