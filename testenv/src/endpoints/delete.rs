@@ -284,7 +284,17 @@ pub fn delete_collection(api: &Arc<Api>, req: &Req, target: &Target) -> Result<R
     let mut items = Vec::new();
     for (ns, name) in keys {
         match delete_object(&mut cluster, def, &ns, &name, &options) {
-            Ok(Deleted::Pending(o) | Deleted::Removed(o)) => items.push(as_version(def, &o)),
+            Ok(Deleted::Pending(o) | Deleted::Removed(o)) => {
+                let mut item = as_version(def, &o);
+                // Typed lists of built-in kinds carry no apiVersion and kind on their items.
+                if def.custom.is_none()
+                    && let Some(m) = item.as_object_mut()
+                {
+                    m.remove("apiVersion");
+                    m.remove("kind");
+                }
+                items.push(item);
+            }
             Err(e) if e.code == 404 => {}
             Err(e) => return Err(e),
         }

@@ -151,8 +151,13 @@ fn check_client_config(c: &mut Causes, cfg: &Value, path: &str) {
             let field = format!("{path}.url");
             match s.parse::<http::Uri>() {
                 Err(e) => c.invalid(field, url, &format!("host must be specified: {e}")),
+                // The real message shows the scheme, not the URL.
                 Ok(u) if u.scheme_str() != Some("https") => {
-                    c.invalid(field, url, "'https' is the only allowed URL scheme");
+                    c.invalid(
+                        field,
+                        &Value::String(u.scheme_str().unwrap_or_default().to_string()),
+                        "'https' is the only allowed URL scheme; desired format: https://host[/path]",
+                    );
                 }
                 Ok(u) if u.host().is_none_or(str::is_empty) => {
                     c.invalid(field, url, "host must be specified");
@@ -324,7 +329,7 @@ mod tests {
         assert!(m.contains(&"webhooks[0].name: Invalid value: \"short\": should be a domain with at least three segments separated by dots".to_string()), "{m:?}");
         assert!(m.contains(&"webhooks[0].sideEffects: Unsupported value: \"Some\": supported values: \"None\", \"NoneOnDryRun\"".to_string()), "{m:?}");
         assert!(m.contains(&"webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds".to_string()), "{m:?}");
-        assert!(m.contains(&"webhooks[0].clientConfig.url: Invalid value: \"http://x/y\": 'https' is the only allowed URL scheme".to_string()), "{m:?}");
+        assert!(m.contains(&"webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]".to_string()), "{m:?}");
         assert!(m.contains(&"webhooks[0].failurePolicy: Unsupported value: \"Sometimes\": supported values: \"Fail\", \"Ignore\"".to_string()), "{m:?}");
         let m = messages(json!([valid_hook(), valid_hook()]));
         assert_eq!(

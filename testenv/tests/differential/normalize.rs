@@ -25,7 +25,7 @@ fn resource_version() -> &'static Regex {
     static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r#"(resourceVersion|ResourceVersion|resource version|, current)(":|=| |: )"?\d+"?"#,
+            r#"(resourceVersion|ResourceVersion|resource version|, current|in record)(":|=| |: | \()"?\d+"?"#,
         )
         .unwrap()
     })

@@ -217,12 +217,13 @@ impl<'a> Node<'a> {
             Crd::At(Some(s)) => {
                 s.get("x-kubernetes-map-type").and_then(Value::as_str) == Some("atomic")
             }
-            // Label selectors and selector maps of built-in kinds are atomic in their
-            // OpenAPI (`+structType=atomic` / `+mapType=atomic`).
+            // Label selectors, selector maps and role references of built-in kinds are atomic
+            // in their OpenAPI (`+structType=atomic` / `+mapType=atomic`).
             Crd::Builtin if !self.types.custom => self.names.last().is_some_and(|n| {
                 matches!(
                     n.as_str(),
-                    "selector"
+                    "roleRef"
+                        | "selector"
                         | "nodeSelector"
                         | "labelSelector"
                         | "namespaceSelector"
