@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Packages and verifies the five published crates (kubeforge-derive, kubeforge-templates,
-# kubeforge-testenv, kubeforge, kubeforge-cli), as `cargo publish` will.
+# Packages and verifies the six published crates (kubeforge-schema, kubeforge-derive,
+# kubeforge-templates, kubeforge-testenv, kubeforge, kubeforge-cli), as `cargo publish` will.
 #
 # k8s-openapi's build script needs a Kubernetes version; library crates enable none (binaries
 # choose theirs), and verification builds each library alone, without the dev-dependencies

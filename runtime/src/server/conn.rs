@@ -115,7 +115,7 @@ where
                 result = conn.as_mut() => result?,
                 () = cancel.cancelled() => {
                     conn.as_mut().graceful_shutdown();
-                    conn.await?
+                    conn.await?;
                 }
             }
         }

@@ -14,6 +14,7 @@ use kubeforge_e2e::{LINT_ARGS, LINT_WRAPPER, build_lock, share_lockfile, target_
 
 /// The crates `scripts/package.sh` packages.
 const PUBLISHED: &[&str] = &[
+    "kubeforge-schema",
     "kubeforge-derive",
     "kubeforge-templates",
     "kubeforge-testenv",
@@ -68,6 +69,18 @@ fn packaged_crates_install_the_cli_and_build_a_project() {
             "NOTE: KUBEFORGE_E2E_PACKAGES is not set: the packaged crates were not installed (run scripts/package.sh, then this test with KUBEFORGE_E2E_PACKAGES=1)"
         );
         return;
+    }
+    // Every crate `scripts/package.sh` packaged is installed from its package (a new workspace
+    // crate missing here would silently come from its path instead).
+    let version = env!("CARGO_PKG_VERSION");
+    for entry in std::fs::read_dir(target_dir().join("package")).unwrap() {
+        let file = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if let Some(name) = file.strip_suffix(&format!("-{version}.crate")) {
+            assert!(
+                PUBLISHED.contains(&name),
+                "{name} is packaged but not in PUBLISHED"
+            );
+        }
     }
     let temp = tempfile::tempdir().unwrap();
     let unpacked = temp.path().join("crates");
