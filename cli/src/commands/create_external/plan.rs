@@ -188,7 +188,7 @@ fn plan_controller(
     }
     plan.insert(
         &init::MAIN.at(init::MAIN_IMPORTS),
-        Fragment::line(format!("use {}::controllers;", ctx.crate_name)),
+        Fragment::line(format!("use ::{}::controllers;", ctx.crate_name)),
     )?;
     plan.insert(
         &init::MAIN.at(init::MAIN_BUILDER),

@@ -94,6 +94,13 @@ fn a_controller_is_registered_and_tested_with_the_crd_installed() {
         "{test}"
     );
     assert!(project.read("PROJECT").contains("- controller: true\n"));
+    // A controller of the project's own API imports the same module: one import, in the form
+    // `create api` writes, so the two never clash.
+    project
+        .run("create api --group cache --version v1 --kind Memcached")
+        .unwrap();
+    let main = project.read("src/main.rs");
+    assert_eq!(main.matches("controllers;\n").count(), 1, "{main}");
 }
 
 #[test]
