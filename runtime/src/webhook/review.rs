@@ -38,13 +38,44 @@ impl<K> WebhookObject for K where
 /// The accepted `apiVersion`s of an AdmissionReview (the response uses the request's).
 const API_VERSIONS: [&str; 2] = ["admission.k8s.io/v1", "admission.k8s.io/v1beta1"];
 
-/// An admission request whose objects are still untyped.
+/// An admission request without its objects: kube's type for the review's metadata (uid,
+/// operation, kind, user...), with `object` and `oldObject` left out and kept as raw JSON in
+/// [`Input`].
 pub(crate) type Request = AdmissionRequest<DynamicObject>;
 
+/// A parsed admission review: the request, and its objects as sent. The objects stay raw JSON
+/// so each is read once: decoded from there into the handler's Rust type, and used as is as
+/// the base of a defaulting patch (nothing the Rust type does not know is lost).
+pub(crate) struct Input {
+    /// The review's request, without its objects.
+    pub(crate) request: Request,
+    /// `request.object`, when present and not null.
+    pub(crate) object: Option<Value>,
+    /// `request.oldObject`, when present and not null.
+    pub(crate) old_object: Option<Value>,
+}
+
+/// Removes `key` from the JSON object `request`, treating `null` as absent.
+fn take_object(request: &mut Value, key: &str) -> Option<Value> {
+    request
+        .as_object_mut()
+        .and_then(|fields| fields.remove(key))
+        .filter(|object| !object.is_null())
+}
+
 /// Parses a request body; the error is the message of the 400 answer.
-pub(crate) fn parse(body: &[u8]) -> Result<Request, String> {
+pub(crate) fn parse(body: &[u8]) -> Result<Input, String> {
+    let malformed = |e: serde_json::Error| format!("malformed AdmissionReview: {e}");
+    let mut review: Value = serde_json::from_slice(body).map_err(malformed)?;
+    let (object, old_object) = match review.get_mut("request") {
+        Some(request) => (
+            take_object(request, "object"),
+            take_object(request, "oldObject"),
+        ),
+        None => (None, None),
+    };
     let review: AdmissionReview<DynamicObject> =
-        serde_json::from_slice(body).map_err(|e| format!("malformed AdmissionReview: {e}"))?;
+        serde_json::from_value(review).map_err(malformed)?;
     if review.types.kind != "AdmissionReview"
         || !API_VERSIONS.contains(&review.types.api_version.as_str())
     {
@@ -53,9 +84,14 @@ pub(crate) fn parse(body: &[u8]) -> Result<Request, String> {
             review.types.kind, review.types.api_version
         ));
     }
-    review
+    let request = review
         .try_into()
-        .map_err(|_| "the AdmissionReview has no request".to_string())
+        .map_err(|_| "the AdmissionReview has no request".to_string())?;
+    Ok(Input {
+        request,
+        object,
+        old_object,
+    })
 }
 
 /// What a handler decided.
@@ -168,14 +204,7 @@ pub(crate) fn render_error(code: u16, message: &str) -> Vec<u8> {
 }
 
 /// A type-erased admission handler: one registered defaulter or validator.
-pub(crate) type AdmissionHandler =
-    Arc<dyn Fn(Request) -> BoxFuture<'static, Vec<u8>> + Send + Sync>;
-
-/// The object as sent, as JSON (what the defaulting patch is computed against).
-fn raw(obj: &DynamicObject) -> Result<Value, Outcome> {
-    serde_json::to_value(obj)
-        .map_err(|e| Outcome::error(400, format!("cannot read the object: {e}")))
-}
+pub(crate) type AdmissionHandler = Arc<dyn Fn(Input) -> BoxFuture<'static, Vec<u8>> + Send + Sync>;
 
 fn decode<K: WebhookObject>(value: &Value, what: &str) -> Result<K, Outcome> {
     K::deserialize(value).map_err(|e| {
@@ -184,10 +213,6 @@ fn decode<K: WebhookObject>(value: &Value, what: &str) -> Result<K, Outcome> {
             format!("cannot decode {what} as {}: {e}", K::kind(&())),
         )
     })
-}
-
-fn typed<K: WebhookObject>(obj: &DynamicObject, what: &str) -> Result<K, Outcome> {
-    decode(&raw(obj)?, what)
 }
 
 /// Runs `work` (user code), turning a panic into a 500 refusal rather than a dropped connection.
@@ -203,15 +228,19 @@ async fn guarded(work: impl Future<Output = Outcome> + Send) -> Outcome {
 
 fn handler<F, Fut>(run: F) -> AdmissionHandler
 where
-    F: Fn(Operation, Option<DynamicObject>, Option<DynamicObject>) -> Fut + Send + Sync + 'static,
+    F: Fn(Operation, Option<Value>, Option<Value>) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Outcome> + Send + 'static,
 {
     let run = Arc::new(run);
-    Arc::new(move |mut request: Request| {
+    Arc::new(move |input: Input| {
         let run = run.clone();
         Box::pin(async move {
-            let (object, old) = (request.object.take(), request.old_object.take());
-            let outcome = guarded(run(request.operation.clone(), object, old)).await;
+            let Input {
+                request,
+                object,
+                old_object,
+            } = input;
+            let outcome = guarded(run(request.operation.clone(), object, old_object)).await;
             render(respond(&request, outcome))
         })
     })
@@ -227,12 +256,8 @@ pub(crate) fn defaulting<K: WebhookObject, D: Defaulter<K>>(defaulter: D) -> Adm
             if !matches!(operation, Operation::Create | Operation::Update) {
                 return Outcome::allowed(Vec::new());
             }
-            let Some(object) = object else {
+            let Some(raw) = object else {
                 return Outcome::error(400, "the admission request has no object");
-            };
-            let raw = match raw(&object) {
-                Ok(raw) => raw,
-                Err(outcome) => return outcome,
             };
             let mut obj: K = match decode(&raw, "object") {
                 Ok(obj) => obj,
@@ -264,17 +289,17 @@ pub(crate) fn validating<K: WebhookObject, V: Validator<K>>(validator: V) -> Adm
         let validator = validator.clone();
         async move {
             let result = match (operation, object, old) {
-                (Operation::Create, Some(obj), _) => match typed::<K>(&obj, "object") {
+                (Operation::Create, Some(obj), _) => match decode::<K>(&obj, "object") {
                     Ok(obj) => validator.validate_create(&obj).await,
                     Err(outcome) => return outcome,
                 },
                 (Operation::Update, Some(new), Some(old)) => {
-                    match (typed::<K>(&old, "oldObject"), typed::<K>(&new, "object")) {
+                    match (decode::<K>(&old, "oldObject"), decode::<K>(&new, "object")) {
                         (Ok(old), Ok(new)) => validator.validate_update(&old, &new).await,
                         (Err(outcome), _) | (_, Err(outcome)) => return outcome,
                     }
                 }
-                (Operation::Delete, _, Some(old)) => match typed::<K>(&old, "oldObject") {
+                (Operation::Delete, _, Some(old)) => match decode::<K>(&old, "oldObject") {
                     Ok(old) => validator.validate_delete(&old).await,
                     Err(outcome) => return outcome,
                 },
