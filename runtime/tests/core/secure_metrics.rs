@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::options;
+use common::options_in;
 use kubeforge::{
     Manager,
     manager::{ManagerStatus, MetricsServerOptions},
@@ -100,7 +100,7 @@ async fn metrics_need_an_authorized_token_over_https() {
                 && spec["nonResourceAttributes"]["verb"] == "get"
         });
     let env = TestEnv::builder().policy(policy).start().await.unwrap();
-    let mut options = options();
+    let mut options = options_in(&env);
     options.metrics = Some(MetricsServerOptions {
         bind_address: "127.0.0.1:0".into(),
         secure: true,

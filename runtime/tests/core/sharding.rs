@@ -105,7 +105,7 @@ fn start(
     sharding: ShardingOptions,
     tracker: &Arc<Tracker>,
 ) -> Replica {
-    let mut options = options();
+    let mut options = options_in(env);
     options.sharding = Some(sharding);
     let mut manager = Manager::new(env.client(), options);
     let gate = manager.cache().shards().cloned().expect("a sharded cache");
@@ -443,7 +443,7 @@ async fn owned_objects_follow_their_owners_shard() {
     let tracker = Arc::new(Tracker::default());
     let mut replicas = Vec::new();
     for (index, name) in [(0u32, "zero"), (1, "one")] {
-        let mut options = options();
+        let mut options = options_in(&env);
         options.sharding = Some(ShardingOptions::fixed("owned", index, 2));
         let mut manager = Manager::new(env.client(), options);
         let gate = manager.cache().shards().cloned().unwrap();
@@ -576,7 +576,7 @@ async fn received_by_two_static_replicas(env: &TestEnv, objects: usize) -> Vec<(
     let mut out = Vec::new();
     let mut running = Vec::new();
     for index in 0..2u32 {
-        let mut options = options();
+        let mut options = options_in(env);
         options.sharding = Some(ShardingOptions::fixed("static", index, 2));
         let mut manager = Manager::new(env.client(), options);
         let informer = manager.cache().informer::<Widget>();
