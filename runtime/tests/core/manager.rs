@@ -207,13 +207,29 @@ async fn shutdown_timeout_is_reported() {
     );
 }
 
+/// A kind whose CRD no test installs (on a server shared by the tests of the process, the
+/// Widget CRD may well be installed by another test).
+#[derive(
+    kube::CustomResource, serde::Serialize, serde::Deserialize, Clone, Debug, schemars::JsonSchema,
+)]
+#[kube(
+    group = "test.kubeforge.dev",
+    version = "v1",
+    kind = "Unserved",
+    namespaced
+)]
+pub struct UnservedSpec {
+    pub size: i32,
+}
+
 #[tokio::test]
 async fn missing_crd_fails_fast_with_a_clear_error() {
     let env = kubeforge_testenv::TestEnv::start().await.unwrap();
     let mut manager = Manager::new(env.client(), options_in(&env));
     let reconcile =
-        |_w: Arc<Widget>, _: Arc<()>| async { Ok::<_, ReconcileError>(Action::await_change()) };
-    manager.add(Controller::<Widget>::new(&manager, "widget").reconcile(reconcile, Arc::new(())));
+        |_w: Arc<Unserved>, _: Arc<()>| async { Ok::<_, ReconcileError>(Action::await_change()) };
+    manager
+        .add(Controller::<Unserved>::new(&manager, "unserved").reconcile(reconcile, Arc::new(())));
     let result = tokio::time::timeout(Duration::from_secs(10), manager.run())
         .await
         .expect("does not hang");
@@ -224,7 +240,7 @@ async fn missing_crd_fails_fast_with_a_clear_error() {
     );
     let message = err.to_string();
     assert!(
-        message.contains("test.kubeforge.dev/v1/Widget"),
+        message.contains("test.kubeforge.dev/v1/Unserved"),
         "{message}"
     );
     assert!(message.contains("CustomResourceDefinition"), "{message}");

@@ -8,7 +8,7 @@ use kubeforge::{
     Manager,
     manager::{ManagerStatus, MetricsServerOptions},
 };
-use kubeforge_testenv::{Policy, TestEnv, UserInfo};
+use kubeforge_testenv::{Mode, Policy, TestEnv, UserInfo};
 use rustls::{
     DigitallySignedStruct, SignatureScheme,
     client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier},
@@ -99,7 +99,14 @@ async fn metrics_need_an_authorized_token_over_https() {
                 && spec["nonResourceAttributes"]["path"] == "/metrics"
                 && spec["nonResourceAttributes"]["verb"] == "get"
         });
-    let env = TestEnv::builder().policy(policy).start().await.unwrap();
+    // The token and access decisions come from the policy, which only the embedded server
+    // takes: this test runs on it whatever `KUBEFORGE_TEST_CLUSTER` says.
+    let env = TestEnv::builder()
+        .mode(Mode::Embedded)
+        .policy(policy)
+        .start()
+        .await
+        .unwrap();
     let mut options = options_in(&env);
     options.metrics = Some(MetricsServerOptions {
         bind_address: "127.0.0.1:0".into(),

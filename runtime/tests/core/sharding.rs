@@ -611,8 +611,11 @@ async fn received_by_two_static_replicas(env: &TestEnv, objects: usize) -> Vec<(
 #[tokio::test]
 async fn a_server_that_filters_by_shard_sends_each_replica_only_its_share() {
     const OBJECTS: usize = 200;
-    // The API server with ShardedListAndWatch: each replica receives only its share.
+    // The API server with ShardedListAndWatch: each replica receives only its share. Only the
+    // embedded server has the gate, so this half runs on it whatever `KUBEFORGE_TEST_CLUSTER`
+    // says; the other half runs on the server it selects.
     let sharded = TestEnv::builder()
+        .mode(kubeforge_testenv::Mode::Embedded)
         .crd(Widget::crd())
         .feature_gate("ShardedListAndWatch", true)
         .start()
@@ -647,7 +650,7 @@ async fn a_server_that_filters_by_shard_sends_each_replica_only_its_share() {
 #[tokio::test]
 async fn a_replica_that_cannot_renew_stops_before_its_lease_expires() {
     use kubeforge_testenv::faults::{Failure, Matcher};
-    let env = env().await;
+    let env = faulty_env().await;
     let faults = env.faults().unwrap();
     let tracker = Arc::new(Tracker::default());
     let a = start(&env, "a", sharding("a"), &tracker);

@@ -237,10 +237,8 @@ async fn purge_instances(crds: &Api<DynamicObject>, crd: &DynamicObject) {
     ) else {
         return;
     };
-    let resource = ApiResource::from_gvk_with_plural(
-        &GroupVersionKind::gvk(group, version, kind),
-        plural,
-    );
+    let resource =
+        ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
     let client: kube::Client = crds.clone().into_client();
     let all: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
     let unmark = json!({"metadata": {"finalizers": null}});
@@ -254,7 +252,12 @@ async fn purge_instances(crds: &Api<DynamicObject>, crd: &DynamicObject) {
             return;
         }
         for object in &list.items {
-            if object.metadata.finalizers.as_ref().is_none_or(Vec::is_empty) {
+            if object
+                .metadata
+                .finalizers
+                .as_ref()
+                .is_none_or(Vec::is_empty)
+            {
                 continue;
             }
             let name = object.metadata.name.as_deref().unwrap_or_default();
