@@ -141,9 +141,11 @@ async fn cached_client_reads_and_field_index_lookups() {
 async fn caches_are_scoped_by_namespace_and_labels() {
     let env = env().await;
     let namespaces: Api<Namespace> = Api::all(env.client());
+    // Named after the environment's: unique on a cluster shared with other tests.
+    let other_ns = format!("{}-other", env.namespace());
     let other = Namespace {
         metadata: ObjectMeta {
-            name: Some("other".into()),
+            name: Some(other_ns.clone()),
             ..Default::default()
         },
         ..Default::default()
@@ -161,9 +163,9 @@ async fn caches_are_scoped_by_namespace_and_labels() {
     let client = manager.cached_client();
 
     create_widget(&env, "here", 1).await;
-    let elsewhere: Api<Widget> = Api::namespaced(env.client(), "other");
+    let elsewhere: Api<Widget> = Api::namespaced(env.client(), &other_ns);
     let mut w = Widget::new("there", WidgetSpec { size: 1 });
-    w.metadata.namespace = Some("other".into());
+    w.metadata.namespace = Some(other_ns.clone());
     elsewhere.create(&PostParams::default(), &w).await.unwrap();
     let cms: Api<ConfigMap> = Api::namespaced(env.client(), &ns);
     for (name, app) in [("web", "web"), ("db", "db")] {
@@ -189,6 +191,10 @@ async fn caches_are_scoped_by_namespace_and_labels() {
     );
     shutdown.shutdown();
     running.await.unwrap().unwrap();
+    namespaces
+        .delete(&other_ns, &Default::default())
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
