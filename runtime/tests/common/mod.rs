@@ -97,6 +97,15 @@ pub fn options() -> kubeforge::ManagerOptions {
     }
 }
 
+/// [`options`] with every cache scoped to the environment's namespace: on a real API server
+/// shared by the tests of the process (binaries or existing-cluster mode), a cache of all
+/// namespaces would also hold the objects of the other tests.
+pub fn options_in(env: &TestEnv) -> kubeforge::ManagerOptions {
+    let mut options = options();
+    options.cache.default = kubeforge::cache::CacheOptions::default().namespace(env.namespace());
+    options
+}
+
 /// The widget's observed size in its status, read live.
 pub async fn observed(env: &TestEnv, name: &str) -> Option<i32> {
     let api: Api<Widget> = Api::namespaced(env.client(), env.namespace());

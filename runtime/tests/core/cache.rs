@@ -33,7 +33,7 @@ fn names<K: ResourceExt>(objs: &[Arc<K>]) -> BTreeSet<String> {
 #[tokio::test]
 async fn two_controllers_share_one_informer() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let counts = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
     for (i, name) in ["first", "second"].into_iter().enumerate() {
         let counts = counts.clone();
@@ -68,7 +68,7 @@ async fn two_controllers_share_one_informer() {
 #[tokio::test]
 async fn cached_client_reads_and_field_index_lookups() {
     let env = env().await;
-    let manager = Manager::new(env.client(), options());
+    let manager = Manager::new(env.client(), options_in(&env));
     manager.index_field::<Widget>("spec.size", |w| vec![w.spec.size.to_string()]);
     for (name, size) in [("a", 1), ("b", 1), ("c", 2)] {
         create_widget(&env, name, size).await;
@@ -141,9 +141,11 @@ async fn cached_client_reads_and_field_index_lookups() {
 async fn caches_are_scoped_by_namespace_and_labels() {
     let env = env().await;
     let namespaces: Api<Namespace> = Api::all(env.client());
+    // Named after the environment's: unique on a cluster shared with other tests.
+    let other_ns = format!("{}-other", env.namespace());
     let other = Namespace {
         metadata: ObjectMeta {
-            name: Some("other".into()),
+            name: Some(other_ns.clone()),
             ..Default::default()
         },
         ..Default::default()
@@ -153,7 +155,7 @@ async fn caches_are_scoped_by_namespace_and_labels() {
         .await
         .unwrap();
     let ns = env.namespace().to_string();
-    let mut options = options();
+    let mut options = options_in(&env);
     options.cache = CacheConfig::default()
         .by_kind::<Widget>(CacheOptions::default().namespace(ns.clone()))
         .by_kind::<ConfigMap>(CacheOptions::default().labels("app=web"));
@@ -161,9 +163,9 @@ async fn caches_are_scoped_by_namespace_and_labels() {
     let client = manager.cached_client();
 
     create_widget(&env, "here", 1).await;
-    let elsewhere: Api<Widget> = Api::namespaced(env.client(), "other");
+    let elsewhere: Api<Widget> = Api::namespaced(env.client(), &other_ns);
     let mut w = Widget::new("there", WidgetSpec { size: 1 });
-    w.metadata.namespace = Some("other".into());
+    w.metadata.namespace = Some(other_ns.clone());
     elsewhere.create(&PostParams::default(), &w).await.unwrap();
     let cms: Api<ConfigMap> = Api::namespaced(env.client(), &ns);
     for (name, app) in [("web", "web"), ("db", "db")] {
@@ -189,12 +191,16 @@ async fn caches_are_scoped_by_namespace_and_labels() {
     );
     shutdown.shutdown();
     running.await.unwrap().unwrap();
+    namespaces
+        .delete(&other_ns, &Default::default())
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
 async fn watches_maps_other_kinds_and_predicates_filter() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
     let reconcile = |w: Arc<Widget>, seen: Arc<Mutex<Vec<String>>>| async move {
         seen.lock().unwrap().push(w.name_any());

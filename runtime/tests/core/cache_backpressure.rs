@@ -70,7 +70,7 @@ fn depth(text: &str, controller: &str) -> usize {
 #[tokio::test]
 async fn stuck_controllers_hold_bounded_memory_while_a_healthy_one_keeps_up() {
     let env = env().await;
-    let mut options = options();
+    let mut options = options_in(&env);
     options.cache.subscriber_buffer = BUFFER;
     options.graceful_shutdown_timeout = Duration::from_secs(10);
     let mut manager = Manager::new(env.client(), options);

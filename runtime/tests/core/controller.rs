@@ -40,7 +40,7 @@ async fn write_status(client: kube::Client, w: &Widget) -> Result<(), kube::Erro
 #[tokio::test]
 async fn reconciles_on_create_and_on_owned_object_update() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     struct Ctx {
         client: kube::Client,
         runs: Mutex<HashMap<String, usize>>,
@@ -101,7 +101,7 @@ async fn reconciles_on_create_and_on_owned_object_update() {
 #[tokio::test]
 async fn delete_with_finalizer_runs_cleanup_then_object_goes() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     struct Ctx {
         client: kube::Client,
         cleaned: AtomicBool,
@@ -157,7 +157,7 @@ async fn delete_with_finalizer_runs_cleanup_then_object_goes() {
 #[tokio::test]
 async fn failed_reconciles_back_off_exponentially_then_succeed() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let attempts: Arc<Mutex<Vec<Instant>>> = Arc::default();
     let reconcile = |_w: Arc<Widget>, attempts: Arc<Mutex<Vec<Instant>>>| async move {
         let mut a = attempts.lock().unwrap();
@@ -212,7 +212,7 @@ async fn failed_reconciles_back_off_exponentially_then_succeed() {
 #[tokio::test]
 async fn one_object_is_never_reconciled_twice_at_once() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     #[derive(Default)]
     struct Ctx {
         in_flight: Mutex<HashSet<String>>,
@@ -276,7 +276,7 @@ async fn one_object_is_never_reconciled_twice_at_once() {
 #[tokio::test]
 async fn terminal_errors_are_not_retried_and_panics_are_recovered() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let runs: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
     let reconcile = |w: Arc<Widget>, runs: Arc<Mutex<HashMap<String, usize>>>| async move {
         let n = {
@@ -325,7 +325,7 @@ async fn terminal_errors_are_not_retried_and_panics_are_recovered() {
 #[tokio::test]
 async fn reconcile_timeout_cancels_and_retries() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let runs = Arc::new(AtomicUsize::new(0));
     let reconcile = |_w: Arc<Widget>, runs: Arc<AtomicUsize>| async move {
         if runs.fetch_add(1, Ordering::SeqCst) == 0 {
@@ -352,7 +352,7 @@ async fn reconcile_timeout_cancels_and_retries() {
 #[tokio::test]
 async fn requeue_results_use_controller_runtime_labels() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let runs = Arc::new(AtomicUsize::new(0));
     let reconcile = |w: Arc<Widget>, runs: Arc<AtomicUsize>| async move {
         let n = runs.fetch_add(1, Ordering::SeqCst);

@@ -487,7 +487,7 @@ async fn a_list_that_keeps_failing_ends_start_up_with_the_servers_error() {
         usize::MAX,
         Failure::status(500).message("etcd is down"),
     );
-    let mut options = options();
+    let mut options = options_in(&env);
     options.cache.sync_timeout = Duration::from_secs(2);
     let mut manager = Manager::new(env.client(), options);
     let reconcile =
@@ -548,7 +548,7 @@ async fn every_change_survives_rounds_of_mixed_faults() {
 async fn a_reconcile_stuck_on_a_slow_server_times_out_and_is_retried() {
     let env = faulty_env().await;
     let faults = env.faults().unwrap();
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let ctx = Arc::new(Ctx::new(manager.client(), None, false));
     manager.add(
         Controller::<Widget>::new(&manager, "widget")

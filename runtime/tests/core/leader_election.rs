@@ -29,7 +29,7 @@ fn candidate(env: &TestEnv, lease: &str, identity: &str, release_on_cancel: bool
     let mut election = LeaderElectionOptions::new(lease);
     election.identity = identity.into();
     election.release_on_cancel = release_on_cancel;
-    let mut options = options();
+    let mut options = options_in(env);
     options.leader_election = Some(election);
     let manager = Manager::new(env.client(), options);
     let (status, shutdown) = (manager.status(), manager.shutdown_handle());

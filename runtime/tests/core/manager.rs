@@ -59,7 +59,7 @@ async fn wait_addr(
 #[tokio::test]
 async fn probes_and_metrics_use_controller_runtime_names() {
     let env = env().await;
-    let mut options = options();
+    let mut options = options_in(&env);
     options.health_probe_bind_address = Some("127.0.0.1:0".into());
     options.metrics = Some(MetricsServerOptions {
         bind_address: "127.0.0.1:0".into(),
@@ -142,7 +142,7 @@ async fn probes_and_metrics_use_controller_runtime_names() {
 #[tokio::test]
 async fn graceful_shutdown_lets_the_running_reconcile_finish() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     #[derive(Default)]
     struct Ctx {
         started: AtomicBool,
@@ -178,7 +178,7 @@ async fn graceful_shutdown_lets_the_running_reconcile_finish() {
 #[tokio::test]
 async fn shutdown_timeout_is_reported() {
     let env = env().await;
-    let mut options = options();
+    let mut options = options_in(&env);
     options.graceful_shutdown_timeout = Duration::from_millis(100);
     let mut manager = Manager::new(env.client(), options);
     let started = Arc::new(AtomicBool::new(false));
@@ -207,13 +207,29 @@ async fn shutdown_timeout_is_reported() {
     );
 }
 
+/// A kind whose CRD no test installs (on a server shared by the tests of the process, the
+/// Widget CRD may well be installed by another test).
+#[derive(
+    kube::CustomResource, serde::Serialize, serde::Deserialize, Clone, Debug, schemars::JsonSchema,
+)]
+#[kube(
+    group = "test.kubeforge.dev",
+    version = "v1",
+    kind = "Unserved",
+    namespaced
+)]
+pub struct UnservedSpec {
+    pub size: i32,
+}
+
 #[tokio::test]
 async fn missing_crd_fails_fast_with_a_clear_error() {
     let env = kubeforge_testenv::TestEnv::start().await.unwrap();
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let reconcile =
-        |_w: Arc<Widget>, _: Arc<()>| async { Ok::<_, ReconcileError>(Action::await_change()) };
-    manager.add(Controller::<Widget>::new(&manager, "widget").reconcile(reconcile, Arc::new(())));
+        |_w: Arc<Unserved>, _: Arc<()>| async { Ok::<_, ReconcileError>(Action::await_change()) };
+    manager
+        .add(Controller::<Unserved>::new(&manager, "unserved").reconcile(reconcile, Arc::new(())));
     let result = tokio::time::timeout(Duration::from_secs(10), manager.run())
         .await
         .expect("does not hang");
@@ -224,7 +240,7 @@ async fn missing_crd_fails_fast_with_a_clear_error() {
     );
     let message = err.to_string();
     assert!(
-        message.contains("test.kubeforge.dev/v1/Widget"),
+        message.contains("test.kubeforge.dev/v1/Unserved"),
         "{message}"
     );
     assert!(message.contains("CustomResourceDefinition"), "{message}");
@@ -247,7 +263,7 @@ async fn exactly_one_leader_and_failover_after_it_stops() {
     let reconciles: Arc<[AtomicUsize; 2]> = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
     let mut handles = Vec::new();
     for (i, id) in ["one", "two"].into_iter().enumerate() {
-        let mut options = options();
+        let mut options = options_in(&env);
         options.leader_election = Some(election(id));
         let mut manager = Manager::new(env.client(), options);
         let counts = reconciles.clone();
@@ -309,7 +325,7 @@ async fn released_lease_is_taken_over_at_once_and_lost_lease_is_an_error() {
     let mut a = election("a");
     a.release_on_cancel = true;
     a.lease_duration = Duration::from_secs(30);
-    let mut options_a = options();
+    let mut options_a = options_in(&env);
     options_a.leader_election = Some(a);
     let manager_a = Manager::new(env.client(), options_a);
     let (status_a, stop_a) = (manager_a.status(), manager_a.shutdown_handle());
@@ -321,7 +337,7 @@ async fn released_lease_is_taken_over_at_once_and_lost_lease_is_an_error() {
 
     let mut b = election("b");
     b.lease_duration = Duration::from_secs(30);
-    let mut options_b = options();
+    let mut options_b = options_in(&env);
     options_b.leader_election = Some(b);
     let manager_b = Manager::new(env.client(), options_b);
     let status_b = manager_b.status();
@@ -358,7 +374,7 @@ async fn released_lease_is_taken_over_at_once_and_lost_lease_is_an_error() {
 #[tokio::test]
 async fn cache_sync_timeout_reports_the_last_watch_error() {
     let env = env().await;
-    let mut options = options();
+    let mut options = options_in(&env);
     options.cache = kubeforge::cache::CacheConfig {
         sync_timeout: Duration::from_millis(500),
         ..Default::default()

@@ -30,7 +30,7 @@ async fn reconcile(w: Arc<Widget>, seen: Arc<FirstSeen>) -> Result<Action, Recon
 async fn after_a_six_second_outage_a_new_object_is_reconciled_within_about_a_second() {
     let env = faulty_env().await;
     let faults = env.faults().unwrap();
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let seen = Arc::new(FirstSeen::default());
     manager.add(Controller::<Widget>::new(&manager, "widget").reconcile(reconcile, seen.clone()));
     let shutdown = manager.shutdown_handle();

@@ -1,14 +1,15 @@
 //! Secure metrics (kubebuilder's default): HTTPS, bearer token authenticated by TokenReview and
-//! authorized by SubjectAccessReview for `get /metrics`, against the embedded API server.
+//! authorized by SubjectAccessReview for `get /metrics`: against the embedded API server's review
+//! policy, and against a real kube-apiserver's ServiceAccount tokens and RBAC.
 
 use crate::common;
 
-use common::options;
+use common::options_in;
 use kubeforge::{
     Manager,
     manager::{ManagerStatus, MetricsServerOptions},
 };
-use kubeforge_testenv::{Policy, TestEnv, UserInfo};
+use kubeforge_testenv::{Mode, Policy, TestEnv, UserInfo};
 use rustls::{
     DigitallySignedStruct, SignatureScheme,
     client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier},
@@ -99,8 +100,15 @@ async fn metrics_need_an_authorized_token_over_https() {
                 && spec["nonResourceAttributes"]["path"] == "/metrics"
                 && spec["nonResourceAttributes"]["verb"] == "get"
         });
-    let env = TestEnv::builder().policy(policy).start().await.unwrap();
-    let mut options = options();
+    // The token and access decisions come from the policy, which only the embedded server
+    // takes: this test runs on it whatever `KUBEFORGE_TEST_CLUSTER` says.
+    let env = TestEnv::builder()
+        .mode(Mode::Embedded)
+        .policy(policy)
+        .start()
+        .await
+        .unwrap();
+    let mut options = options_in(&env);
     options.metrics = Some(MetricsServerOptions {
         bind_address: "127.0.0.1:0".into(),
         secure: true,
@@ -137,4 +145,133 @@ async fn metrics_need_an_authorized_token_over_https() {
     );
     shutdown.shutdown();
     running.await.unwrap().unwrap();
+}
+
+/// Creates (cluster-scoped or namespaced) objects from JSON through a dynamic API.
+async fn create(client: &kube::Client, namespace: Option<&str>, object: serde_json::Value) {
+    use kube::api::{Api, ApiResource, DynamicObject, PostParams};
+    let object: DynamicObject = serde_json::from_value(object).unwrap();
+    let types = object.types.clone().unwrap();
+    let (group, version) = types
+        .api_version
+        .split_once('/')
+        .unwrap_or(("", &types.api_version));
+    let gvk = kube::core::GroupVersionKind::gvk(group, version, &types.kind);
+    let resource = ApiResource::from_gvk(&gvk);
+    let api: Api<DynamicObject> = match namespace {
+        Some(ns) => Api::namespaced_with(client.clone(), ns, &resource),
+        None => Api::all_with(client.clone(), &resource),
+    };
+    api.create(&PostParams::default(), &object).await.unwrap();
+}
+
+/// A token of the ServiceAccount `name`, from the API server's TokenRequest.
+async fn token(client: &kube::Client, namespace: &str, name: &str) -> String {
+    use k8s_openapi::api::{authentication::v1::TokenRequest, core::v1::ServiceAccount};
+    let accounts: kube::Api<ServiceAccount> = kube::Api::namespaced(client.clone(), namespace);
+    accounts
+        .create_token_request(name, &Default::default(), &TokenRequest::default())
+        .await
+        .unwrap()
+        .status
+        .unwrap()
+        .token
+}
+
+/// The same endpoint against a real kube-apiserver (binaries or existing-cluster mode): real
+/// ServiceAccount tokens, authenticated by the server's TokenReview, and RBAC deciding the
+/// SubjectAccessReview for `get /metrics`.
+#[tokio::test]
+async fn metrics_need_a_token_rbac_allows_on_a_real_server() {
+    let env = TestEnv::start().await.unwrap();
+    if !env.is_real_cluster() {
+        println!(
+            "skipped: needs a real kube-apiserver's tokens and RBAC (KUBEFORGE_TEST_CLUSTER=binaries or existing); \
+             metrics_need_an_authorized_token_over_https covers the embedded server"
+        );
+        return;
+    }
+    let client = env.client();
+    let ns = env.namespace().to_string();
+    for account in ["scraper", "someone"] {
+        create(
+            &client,
+            Some(&ns),
+            serde_json::json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": account}}),
+        )
+        .await;
+    }
+    // Cluster-scoped, so named after the environment's namespace (unique on a shared cluster).
+    let role = format!("{ns}-metrics-reader");
+    create(
+        &client,
+        None,
+        serde_json::json!({
+            "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+            "metadata": {"name": role},
+            "rules": [{"nonResourceURLs": ["/metrics"], "verbs": ["get"]}],
+        }),
+    )
+    .await;
+    create(
+        &client,
+        None,
+        serde_json::json!({
+            "apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+            "metadata": {"name": role},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role},
+            "subjects": [{"kind": "ServiceAccount", "name": "scraper", "namespace": ns}],
+        }),
+    )
+    .await;
+    let scraper = token(&client, &ns, "scraper").await;
+    let someone = token(&client, &ns, "someone").await;
+
+    let mut options = options_in(&env);
+    options.metrics = Some(MetricsServerOptions {
+        bind_address: "127.0.0.1:0".into(),
+        secure: true,
+        cert_dir: None,
+    });
+    let manager = Manager::new(env.client(), options);
+    let status = manager.status();
+    let shutdown = manager.shutdown_handle();
+    let running = tokio::spawn(manager.run());
+    let mut addr = None;
+    for _ in 0..500 {
+        addr = ManagerStatus::metrics_addr(&status);
+        if addr.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let addr = addr.expect("metrics server bound");
+
+    assert_eq!(scrape(addr, None).await.0, 401);
+    assert_eq!(scrape(addr, Some("not-a-token")).await.0, 401);
+    assert_eq!(scrape(addr, Some(&someone)).await.0, 403);
+    // The server's RBAC authorizer learns of the new binding through its own watch: wait for it.
+    let mut last = (0, String::new());
+    for _ in 0..100 {
+        let (code, _, body) = scrape(addr, Some(&scraper)).await;
+        last = (code, body);
+        if code == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(last.0, 200, "{}", last.1);
+    assert!(
+        last.1.contains("leader_election_master_status") || last.1.contains("# EOF"),
+        "{}",
+        last.1
+    );
+    shutdown.shutdown();
+    running.await.unwrap().unwrap();
+    for kind in ["ClusterRoleBinding", "ClusterRole"] {
+        use kube::api::{Api, ApiResource, DeleteParams, DynamicObject};
+        let gvk = kube::core::GroupVersionKind::gvk("rbac.authorization.k8s.io", "v1", kind);
+        let api: Api<DynamicObject> = Api::all_with(client.clone(), &ApiResource::from_gvk(&gvk));
+        api.delete(&role, &DeleteParams::default()).await.unwrap();
+    }
 }

@@ -105,7 +105,7 @@ fn start(
     sharding: ShardingOptions,
     tracker: &Arc<Tracker>,
 ) -> Replica {
-    let mut options = options();
+    let mut options = options_in(env);
     options.sharding = Some(sharding);
     let mut manager = Manager::new(env.client(), options);
     let gate = manager.cache().shards().cloned().expect("a sharded cache");
@@ -443,7 +443,7 @@ async fn owned_objects_follow_their_owners_shard() {
     let tracker = Arc::new(Tracker::default());
     let mut replicas = Vec::new();
     for (index, name) in [(0u32, "zero"), (1, "one")] {
-        let mut options = options();
+        let mut options = options_in(&env);
         options.sharding = Some(ShardingOptions::fixed("owned", index, 2));
         let mut manager = Manager::new(env.client(), options);
         let gate = manager.cache().shards().cloned().unwrap();
@@ -576,7 +576,7 @@ async fn received_by_two_static_replicas(env: &TestEnv, objects: usize) -> Vec<(
     let mut out = Vec::new();
     let mut running = Vec::new();
     for index in 0..2u32 {
-        let mut options = options();
+        let mut options = options_in(env);
         options.sharding = Some(ShardingOptions::fixed("static", index, 2));
         let mut manager = Manager::new(env.client(), options);
         let informer = manager.cache().informer::<Widget>();
@@ -611,8 +611,11 @@ async fn received_by_two_static_replicas(env: &TestEnv, objects: usize) -> Vec<(
 #[tokio::test]
 async fn a_server_that_filters_by_shard_sends_each_replica_only_its_share() {
     const OBJECTS: usize = 200;
-    // The API server with ShardedListAndWatch: each replica receives only its share.
+    // The API server with ShardedListAndWatch: each replica receives only its share. Only the
+    // embedded server has the gate, so this half runs on it whatever `KUBEFORGE_TEST_CLUSTER`
+    // says; the other half runs on the server it selects.
     let sharded = TestEnv::builder()
+        .mode(kubeforge_testenv::Mode::Embedded)
         .crd(Widget::crd())
         .feature_gate("ShardedListAndWatch", true)
         .start()
@@ -647,7 +650,7 @@ async fn a_server_that_filters_by_shard_sends_each_replica_only_its_share() {
 #[tokio::test]
 async fn a_replica_that_cannot_renew_stops_before_its_lease_expires() {
     use kubeforge_testenv::faults::{Failure, Matcher};
-    let env = env().await;
+    let env = faulty_env().await;
     let faults = env.faults().unwrap();
     let tracker = Arc::new(Tracker::default());
     let a = start(&env, "a", sharding("a"), &tracker);

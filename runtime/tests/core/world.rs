@@ -134,7 +134,7 @@ async fn one_call_sees_custom_and_builtin_kinds_then_typed_changes() {
     create_widget(&env, "b", 2).await;
     create_cm(&env, "settings").await;
 
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let rec = Arc::new(Recorder::default());
     // No debounce: the first call must still hold the whole world.
     manager.add(
@@ -207,7 +207,7 @@ async fn one_call_sees_custom_and_builtin_kinds_then_typed_changes() {
 #[tokio::test]
 async fn changes_during_a_reconcile_are_batched_and_calls_never_overlap() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let rec = Arc::new(Recorder::default());
     *rec.hold.lock().unwrap() = Duration::from_millis(300);
     manager.add(world(&manager).reconcile(reconcile, rec.clone()));
@@ -255,7 +255,7 @@ async fn changes_during_a_reconcile_are_batched_and_calls_never_overlap() {
 #[tokio::test]
 async fn a_failing_reconcile_is_retried_with_backoff_on_the_latest_snapshot() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let rec = Arc::new(Recorder::default());
     rec.fail.store(3, Ordering::SeqCst);
     create_widget(&env, "first", 1).await;
@@ -324,7 +324,7 @@ async fn a_failing_reconcile_is_retried_with_backoff_on_the_latest_snapshot() {
 #[tokio::test]
 async fn a_terminal_error_drops_the_batch_until_the_next_change() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     let rec = Arc::new(Recorder {
         terminal: true,
         ..Default::default()
@@ -364,7 +364,7 @@ async fn a_terminal_error_drops_the_batch_until_the_next_change() {
 #[tokio::test]
 async fn a_world_of_no_kind_is_refused_with_the_fix() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     manager.add(
         WorldController::new(&manager, "empty").reconcile(reconcile, Arc::new(Recorder::default())),
     );
@@ -380,7 +380,7 @@ async fn a_world_of_no_kind_is_refused_with_the_fix() {
 #[tokio::test]
 async fn panics_are_caught_and_retried_and_requeue_after_calls_again_without_changes() {
     let env = env().await;
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(&env));
     struct Ctx {
         calls: AtomicUsize,
         empty_calls: AtomicUsize,

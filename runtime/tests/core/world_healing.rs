@@ -113,7 +113,7 @@ fn expect(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
 
 /// Starts a manager with a world controller over ConfigMaps, waits for its first call.
 async fn start(env: &TestEnv, resync: Option<Duration>) -> (Manager, Arc<Seen>) {
-    let mut manager = Manager::new(env.client(), options());
+    let mut manager = Manager::new(env.client(), options_in(env));
     let seen = Arc::new(Seen::default());
     let mut world = WorldController::new(&manager, "healing")
         .watches::<ConfigMap>()

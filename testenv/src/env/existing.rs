@@ -212,7 +212,64 @@ async fn release_crd(api: &Api<DynamicObject>, name: &str, user_key: &str) {
             ..DeleteParams::background()
         };
         // A 409 means another environment marked it meanwhile: it stays.
-        let _ = api.delete(name, &params).await;
+        if api.delete(name, &params).await.is_ok() {
+            purge_instances(api, &current).await;
+        }
+    }
+}
+
+/// Removes the finalizers of every remaining object of the CRD `crd`, which is being deleted,
+/// so that its deletion completes. The controllers that would handle them stopped with their
+/// tests; an object they left with a finalizer would otherwise keep the CRD (and its
+/// namespace) terminating forever, and every later environment installing the CRD would wait
+/// for it in vain. Gives up after [`CRD_WAIT`].
+async fn purge_instances(crds: &Api<DynamicObject>, crd: &DynamicObject) {
+    let spec = &crd.data["spec"];
+    let version = spec["versions"]
+        .as_array()
+        .and_then(|v| v.iter().find(|v| v["storage"] == true).or(v.first()))
+        .and_then(|v| v["name"].as_str());
+    let (Some(group), Some(version), Some(kind), Some(plural)) = (
+        spec["group"].as_str(),
+        version,
+        spec["names"]["kind"].as_str(),
+        spec["names"]["plural"].as_str(),
+    ) else {
+        return;
+    };
+    let resource =
+        ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
+    let client: kube::Client = crds.clone().into_client();
+    let all: Api<DynamicObject> = Api::all_with(client.clone(), &resource);
+    let unmark = json!({"metadata": {"finalizers": null}});
+    let deadline = Instant::now() + CRD_WAIT;
+    while Instant::now() < deadline {
+        // A 404 once the CRD is gone; an empty list once its objects are.
+        let Ok(list) = all.list(&Default::default()).await else {
+            return;
+        };
+        if list.items.is_empty() {
+            return;
+        }
+        for object in &list.items {
+            if object
+                .metadata
+                .finalizers
+                .as_ref()
+                .is_none_or(Vec::is_empty)
+            {
+                continue;
+            }
+            let name = object.metadata.name.as_deref().unwrap_or_default();
+            let api: Api<DynamicObject> = match object.metadata.namespace.as_deref() {
+                Some(ns) => Api::namespaced_with(client.clone(), ns, &resource),
+                None => Api::all_with(client.clone(), &resource),
+            };
+            let _ = api
+                .patch(name, &PatchParams::default(), &Patch::Merge(&unmark))
+                .await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
@@ -308,6 +365,12 @@ async fn set_up(
         .map_err(cluster_err)?;
     let namespace = created.metadata.name.unwrap_or_default();
     existing.namespace = Some(namespace.clone());
+    // The test's client defaults to the test namespace, as a pod's client defaults to the
+    // pod's: what it puts in "its own" namespace (a leader election Lease, say) stays apart
+    // from the other environments sharing the cluster.
+    let mut own = existing.config.clone();
+    own.default_namespace = namespace.clone();
+    let client = kube::Client::try_from(own).map_err(cluster_err)?;
     if accounts {
         wait_for_default_account(&client, &namespace).await;
     }
