@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use k8s_openapi::api::core::v1::{ConfigMap, Namespace};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use kube::api::{Api, DeleteParams, ObjectMeta, PostParams};
-use kubeforge_testenv::{Binaries, CONTROLLER_MANAGER_VAR, Error, Mode, TestEnv};
+use kubeforge_testenv::{Binaries, CONTROLLER_MANAGER_VAR, Error, Mode, Policy, TestEnv};
 
 /// Tells the child test how to end.
 const CHILD_VAR: &str = "KUBEFORGE_TESTENV_CHILD_END";
@@ -137,6 +137,34 @@ fn missing_binaries_are_named_with_the_fix() {
     );
     assert!(message.contains("KUBEBUILDER_ASSETS"), "{message}");
     assert!(message.contains("setup-envtest"), "{message}");
+}
+
+#[test]
+fn a_policy_with_its_own_functions_is_refused_on_a_real_server() {
+    let empty = tempfile::tempdir().unwrap();
+    let start = |policy: Policy| {
+        runtime().block_on(
+            TestEnv::builder()
+                .mode(Mode::Binaries(Binaries::in_dir(empty.path())))
+                .policy(policy)
+                .start(),
+        )
+    };
+    let err = start(Policy::default().with_authorize(|_| true))
+        .err()
+        .expect("a custom authorizer cannot run on a real server");
+    assert!(
+        matches!(err, Error::PolicyNeedsEmbedded("binaries")),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("Mode::Embedded"), "{err}");
+    // RBAC is what a real server does anyway: the start goes on (and stops at the missing
+    // binaries of this empty directory).
+    let err = start(Policy::rbac()).err().expect("no binaries");
+    assert!(
+        matches!(err, Error::BinaryNotFound { name: "etcd", .. }),
+        "{err:?}"
+    );
 }
 
 #[test]

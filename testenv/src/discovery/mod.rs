@@ -80,7 +80,9 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
         Route::OpenApiV3 => Reply::json(200, openapi::index(&cluster.store)),
         Route::OpenApiV3Document(key) => match openapi::document(&cluster.store, &key) {
             Some(doc) => Reply::json(200, doc),
-            None => Reply::error(ApiError::no_route(&req.path)),
+            // kube-apiserver's OpenAPI v3 handler answers an unknown group-version with an
+            // empty 404, not a Status.
+            None => Reply::empty(404),
         },
         Route::Object(_) => Reply::error(ApiError::no_route(&req.path)),
     }

@@ -111,9 +111,14 @@ pub fn delete_object(
     let mut marked = (*current).clone();
     let grace_secs = grace.unwrap_or(0);
     marked["metadata"]["deletionTimestamp"] = Value::String(timestamp_in(grace_secs));
-    marked["metadata"]["deletionGracePeriodSeconds"] = json!(grace_secs);
-    if let Some(g) = marked["metadata"]["generation"].as_i64() {
-        marked["metadata"]["generation"] = json!(g + 1);
+    // Namespaces and CRDs are marked by their own registries' Delete, which sets only the
+    // deletion timestamp; the generic graceful deletion also records the grace period and
+    // bumps the generation.
+    if !(is_namespace || is_crd) {
+        marked["metadata"]["deletionGracePeriodSeconds"] = json!(grace_secs);
+        if let Some(g) = marked["metadata"]["generation"].as_i64() {
+            marked["metadata"]["generation"] = json!(g + 1);
+        }
     }
     set_finalizers(&mut marked, &finalizers);
     if is_namespace {

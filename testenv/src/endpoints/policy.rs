@@ -111,6 +111,14 @@ impl Policy {
         &self.authorize
     }
 
+    /// Whether the policy has functions of its own ([`Policy::with_authenticate`],
+    /// [`Policy::with_authorize`]), which only the embedded server can call: a real
+    /// kube-apiserver authenticates with its own authenticators and authorizes with RBAC,
+    /// which is what the default policy and [`Policy::rbac`] give.
+    pub(crate) fn needs_embedded(&self) -> bool {
+        self.custom_authenticate || matches!(self.authorize, Authorizer::Custom(_))
+    }
+
     /// Whether requests need an access decision at all (the default allows everything).
     pub(crate) fn checks_requests(&self) -> bool {
         !matches!(self.authorize, Authorizer::AllowAll)

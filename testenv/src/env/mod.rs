@@ -59,7 +59,10 @@ impl TestEnvBuilder {
         self
     }
 
-    /// How TokenReview and SubjectAccessReview are answered (embedded server only).
+    /// How tokens are authenticated and TokenReview and SubjectAccessReview answered. A real
+    /// API server (binaries or existing mode) has its own authentication and RBAC: there the
+    /// default policy and [`Policy::rbac`] are what it does anyway, and a policy with its own
+    /// functions makes `start` fail with [`Error::PolicyNeedsEmbedded`].
     pub fn policy(mut self, policy: Policy) -> Self {
         self.options.policy = policy;
         self
@@ -113,6 +116,9 @@ impl TestEnvBuilder {
             Mode::Embedded => embedded::start(self.options, crds).await?,
             Mode::Existing | Mode::Binaries(_) if !self.options.service_routes.is_empty() => {
                 return Err(backend::routes_need_embedded(&self.options.service_routes));
+            }
+            Mode::Existing | Mode::Binaries(_) if self.options.policy.needs_embedded() => {
+                return Err(Error::PolicyNeedsEmbedded(mode.name()));
             }
             Mode::Existing => existing::start(crds).await?,
             Mode::Binaries(binaries) => binaries::start(&binaries, crds).await?,

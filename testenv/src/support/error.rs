@@ -62,6 +62,12 @@ pub enum Error {
         "route_service({0}) only applies to the embedded API server: a real cluster resolves webhook services through its own network; deploy the webhook as that Service, or use clientConfig.url with an address the cluster can reach (KUBEFORGE_TEST_WEBHOOK_HOST)"
     )]
     RouteNeedsEmbedded(String),
+    /// A policy with its own authentication or authorization functions was asked for while
+    /// running against a real kube-apiserver, which cannot call them.
+    #[error(
+        "the policy given to TestEnv::builder().policy(..) has its own authenticate/authorize functions, which only the embedded test API server can call, but this environment uses a real API server (KUBEFORGE_TEST_CLUSTER={0}): pin the test to the embedded server with .mode(Mode::Embedded), or use Policy::rbac() with real ServiceAccount tokens, which both kinds of server understand"
+    )]
+    PolicyNeedsEmbedded(&'static str),
     /// `KUBEFORGE_TEST_CLUSTER` has a value this crate does not know.
     #[error(
         "KUBEFORGE_TEST_CLUSTER={0} is not understood: use `binaries` (with KUBEBUILDER_ASSETS), `existing` (with KUBECONFIG), or leave it unset for the embedded server"
