@@ -236,6 +236,7 @@ pub fn create_object_as(
             m.remove("generation");
         }
     }
+    strategy::prepare_create(&def.group, &def.plural, &mut object);
     let mut warnings = admit(def, &mut object, None, query)?;
     if !query.stops_before_validation() {
         let causes = strategy::create_causes(&def.group, &def.plural, &object);

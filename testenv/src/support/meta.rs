@@ -70,6 +70,18 @@ fn is_subdomain(s: &str) -> bool {
     s.len() <= 253 && s.split('.').all(is_label)
 }
 
+/// Why `s` is not a DNS-1123 label (as apimachinery words it), or `None` when it is one:
+/// the rule of names such as a RuntimeClass handler or a port name.
+pub fn dns_label_error(s: &str) -> Option<&'static str> {
+    if s.len() > 63 {
+        Some("must be no more than 63 characters")
+    } else if !is_label(s) {
+        Some(DNS1123_LABEL)
+    } else {
+        None
+    }
+}
+
 /// Name rules of a kind: namespaces and services are DNS labels, RBAC objects path
 /// segments, everything else DNS subdomains.
 pub fn validate_name(def: &ResourceDef, name: &str) -> Option<Cause> {

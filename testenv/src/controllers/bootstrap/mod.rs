@@ -3,7 +3,8 @@
 //! - at start-up, what kube-apiserver's start-up hooks create: the built-in ClusterRoles,
 //!   ClusterRoleBindings, Roles and RoleBindings (`cluster-admin`, `admin`, `edit`, `view`,
 //!   `system:*`), the `system-cluster-critical` and `system-node-critical` PriorityClasses,
-//!   and the flow-control FlowSchemas and PriorityLevelConfigurations. They are the real
+//!   the flow-control FlowSchemas and PriorityLevelConfigurations, and the local
+//!   APIServices of the built-in group versions (available from the start). They are the real
 //!   server's (`objects.json`, recorded from kube-apiserver v1.34.9 by
 //!   `scripts/record-discovery.sh`); the aggregated ClusterRoles get their rules from the
 //!   aggregation controller ([`super::aggregation`]);
@@ -70,10 +71,10 @@ fn create_all(client: &mut dyn Client) -> Vec<Made> {
         }
         match client.create(&def, &ns, object, "kube-apiserver") {
             Ok(stored) => made.push(Made {
+                object: local_api_service_available(client, &def, &stored),
                 name: meta::meta_str(&stored, "name")
                     .unwrap_or_default()
                     .to_string(),
-                object: (*stored).clone(),
                 def,
                 ns,
             }),
@@ -81,6 +82,31 @@ fn create_all(client: &mut dyn Client) -> Vec<Made> {
         }
     }
     made
+}
+
+/// A local APIService (one served by this server, without `spec.service`) is available
+/// from the start, as the aggregator's availability controller records it; other objects
+/// are returned as stored.
+fn local_api_service_available(
+    client: &mut dyn Client,
+    def: &ResourceDef,
+    stored: &Value,
+) -> Value {
+    if def.kind != "APIService" || !stored["spec"]["service"].is_null() {
+        return stored.clone();
+    }
+    let mut object = stored.clone();
+    object["status"] = json!({"conditions": [{
+        "type": "Available",
+        "status": "True",
+        "lastTransitionTime": meta::now(),
+        "reason": "Local",
+        "message": "Local APIServices are always available",
+    }]});
+    let name = meta::meta_str(&object, "name")
+        .unwrap_or_default()
+        .to_string();
+    (*client.put(def, "", &name, object)).clone()
 }
 
 /// Creates the start-up objects, as kube-apiserver (field manager `kube-apiserver`), with
@@ -111,6 +137,13 @@ pub fn started(client: &mut dyn Client) {
                     .flatten()
                 {
                     entry["time"] = json!(now);
+                }
+                for condition in object["status"]["conditions"]
+                    .as_array_mut()
+                    .into_iter()
+                    .flatten()
+                {
+                    condition["lastTransitionTime"] = json!(now);
                 }
                 client.put(&m.def, &m.ns, &m.name, object);
             }
