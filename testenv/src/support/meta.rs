@@ -82,15 +82,20 @@ pub fn dns_label_error(s: &str) -> Option<&'static str> {
     }
 }
 
-/// Name rules of a kind: namespaces and services are DNS labels, RBAC objects path
-/// segments, everything else DNS subdomains.
+/// Name rules of a kind: namespaces and services are DNS labels, RBAC objects and
+/// APIServices path segments, everything else DNS subdomains.
 pub fn validate_name(def: &ResourceDef, name: &str) -> Option<Cause> {
     let invalid = |why: &str| Cause {
         reason: "FieldValueInvalid".into(),
         message: format!("Invalid value: \"{name}\": {why}"),
         field: "metadata.name".into(),
     };
-    if def.group == "rbac.authorization.k8s.io" {
+    // RBAC objects and APIServices (named `<version>.<group>`, `v1.` for the core group)
+    // are path segments.
+    if matches!(
+        def.group.as_str(),
+        "rbac.authorization.k8s.io" | "apiregistration.k8s.io"
+    ) {
         if name == "." || name == ".." {
             return Some(invalid(&format!("may not be '{name}'")));
         }
