@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::send;
+use crate::support::raw::{eventually, send};
 
 const JSON: &str = "application/json";
 
@@ -12,15 +12,26 @@ const JSON: &str = "application/json";
 async fn the_kubernetes_endpoint_slice_points_where_its_endpoints_do() {
     let env = env().await;
     let client = crate::support::raw::client(&env).await;
-    let (code, slice) = send(
-        &client,
-        "GET",
-        "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes",
-        "",
-        None,
-    )
-    .await;
-    assert_eq!(code, 200, "{slice}");
+    if env.mode_name() == "binaries" {
+        eprintln!(
+            "skipped: envtest's flags advertise 127.0.0.1, for which kube-apiserver publishes no endpoints"
+        );
+        return;
+    }
+    // A real server writes the slice a moment after it is ready.
+    let slice = eventually(20, || async {
+        let (code, slice) = send(
+            &client,
+            "GET",
+            "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes",
+            "",
+            None,
+        )
+        .await;
+        (code == 200).then_some(slice)
+    })
+    .await
+    .expect("the kubernetes EndpointSlice exists");
     assert_eq!(
         slice["metadata"]["labels"],
         json!({"kubernetes.io/service-name": "kubernetes"})
