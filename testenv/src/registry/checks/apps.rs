@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::support::selector::label::LabelSelector;
 use crate::support::status::Cause;
 
-use super::{forbidden, immutable, invalid, required};
+use super::causes::{forbidden, immutable, invalid, required};
 
 /// The spec fields of a StatefulSet an update may change.
 const STATEFUL_SET_MUTABLE: &[&str] = &[

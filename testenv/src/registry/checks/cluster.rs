@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::support::meta::dns_label_error;
 use crate::support::status::Cause;
 
-use super::{immutable, invalid, required, unsupported};
+use super::causes::{immutable, invalid, required, unsupported};
 
 const ADDRESS_TYPES: &[&str] = &["FQDN", "IPv4", "IPv6"];
 
