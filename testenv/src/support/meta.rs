@@ -230,8 +230,9 @@ pub fn label_key_errors(key: &str) -> Vec<String> {
     qualified_name_errors(key)
 }
 
-/// Problems with a qualified name (`[prefix/]name`), as apimachinery words them.
-fn qualified_name_errors(key: &str) -> Vec<String> {
+/// Problems with a qualified name (`[prefix/]name`: label keys, an Event's reporting
+/// controller), as apimachinery words them; empty when the name is valid.
+pub fn qualified_name_errors(key: &str) -> Vec<String> {
     let (prefix, name) = match key.split_once('/') {
         Some((p, n)) => (Some(p), n),
         None => (None, key),
@@ -244,11 +245,14 @@ fn qualified_name_errors(key: &str) -> Vec<String> {
             errs.push(format!("prefix part {DNS1123_SUBDOMAIN}"));
         }
     }
+    // As apimachinery: the length and the pattern are checked apart, so an empty name part
+    // breaks both rules.
     if name.is_empty() {
         errs.push("name part must be non-empty".to_string());
     } else if name.len() > 63 {
         errs.push("name part must be no more than 63 characters".to_string());
-    } else if !is_name_part(name) {
+    }
+    if !is_name_part(name) {
         errs.push(NAME_PART_RULE.to_string());
     }
     errs

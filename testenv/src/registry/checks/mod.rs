@@ -1,10 +1,12 @@
 //! Kind-specific validation of built-in kinds beyond their schema, one file per group
 //! family, worded as the real server words it: [`apps`] (workload selectors), [`cluster`]
-//! (Leases, RuntimeClasses, EndpointSlices, FlowSchemas, ResourceClaims).
+//! (Leases, RuntimeClasses, EndpointSlices, FlowSchemas, ResourceClaims), [`events`]
+//! (what a new Event must say).
 
 pub mod apps;
 mod causes;
 pub mod cluster;
+pub mod events;
 
 use serde_json::Value;
 
@@ -12,8 +14,9 @@ use crate::support::status::Cause;
 
 /// The checks of a create of a built-in `group`/`plural`.
 pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
-    match group {
-        "apps" => apps::create_causes(plural, object),
+    match (group, plural) {
+        ("apps", _) => apps::create_causes(plural, object),
+        ("" | "events.k8s.io", "events") => events::create_causes(group, object),
         _ => cluster::create_causes(group, plural, object),
     }
 }
