@@ -1,12 +1,13 @@
 //! `flowcontrol.apiserver.k8s.io`: the FlowSchemas and PriorityLevelConfigurations every
-//! server starts with, and what a new one gets and may not claim.
+//! server starts with, what a new one gets and may not claim, and the `Dangling` condition
+//! that says whether a FlowSchema's priority level exists.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::send;
+use crate::support::raw::{eventually, send};
 
 const FC: &str = "/apis/flowcontrol.apiserver.k8s.io/v1";
 
@@ -162,6 +163,56 @@ async fn new_priority_levels_are_defaulted_and_only_exempt_comes_first() {
     assert_eq!(code, 201, "{created}");
     assert_eq!(created["status"], json!({}));
     assert_eq!(created["spec"]["matchingPrecedence"], 5000);
+    let dangling = |name: String| {
+        let (client, path) = (client.clone(), format!("{schemas}/{name}"));
+        async move {
+            eventually(10, || async {
+                let (_, schema) = send(&client, "GET", &path, "", None).await;
+                let condition = schema["status"]["conditions"]
+                    .as_array()?
+                    .iter()
+                    .find(|c| c["type"] == "Dangling")?
+                    .clone();
+                Some((
+                    condition["status"].clone(),
+                    condition["reason"].clone(),
+                    condition["message"].clone(),
+                ))
+            })
+            .await
+            .expect("the FlowSchema gets a Dangling condition")
+        }
+    };
+    assert_eq!(
+        dangling(mine.clone()).await,
+        (
+            json!("False"),
+            json!("Found"),
+            json!(format!(
+                "This FlowSchema references the PriorityLevelConfiguration object named \"{level}\" and it exists"
+            ))
+        )
+    );
+    let mut lost = schema(&format!("lost-{ns}"), 6000);
+    lost["spec"]["priorityLevelConfiguration"]["name"] = json!("no-such-level");
+    let (code, created) = send(&client, "POST", &schemas, json_type, Some(lost)).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        dangling(format!("lost-{ns}")).await,
+        (
+            json!("True"),
+            json!("NotFound"),
+            json!(
+                "This FlowSchema references the PriorityLevelConfiguration object named \"no-such-level\" but there is no such object"
+            )
+        )
+    );
+    assert_eq!(
+        dangling("exempt".into()).await.1,
+        json!("Found"),
+        "the bootstrap schemas are not dangling"
+    );
+    send(&client, "DELETE", &format!("{schemas}/lost-{ns}"), "", None).await;
     send(&client, "DELETE", &format!("{schemas}/{mine}"), "", None).await;
     send(&client, "DELETE", &format!("{levels}/{level}"), "", None).await;
 }
