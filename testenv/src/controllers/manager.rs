@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{
-    aggregation, bootstrap, crds, disruption, flow_status, gc, namespace_objects, namespaces,
-    policy_status, pvc_protection, quota,
+    aggregation, api_services, bootstrap, crds, disruption, flow_status, gc, namespace_objects,
+    namespaces, policy_status, pvc_protection, quota,
 };
 use crate::endpoints::hooks::{Client, Controllers};
 use crate::registry::crd;
@@ -50,6 +50,8 @@ impl Controllers for ControllerManager {
             policy_status::sync(client, def, object);
         } else if flow_status::is_flow_control(def) {
             flow_status::sync_all(client);
+        } else if crd::is_crd(def) {
+            api_services::sync_crds(client);
         }
         quota::sync(client, ns);
     }
@@ -68,6 +70,8 @@ impl Controllers for ControllerManager {
             policy_status::sync(client, def, object);
         } else if flow_status::is_flow_control(def) {
             flow_status::sync_all(client);
+        } else if crd::is_crd(def) {
+            api_services::sync_crds(client);
         }
         quota::sync(client, ns);
     }
@@ -106,6 +110,8 @@ impl Controllers for ControllerManager {
             aggregation::aggregate_all(client);
         } else if flow_status::is_flow_control(def) {
             flow_status::sync_all(client);
+        } else if crd::is_crd(def) {
+            api_services::sync_crds(client);
         }
         quota::sync(client, ns);
         if !ns.is_empty() {

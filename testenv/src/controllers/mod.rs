@@ -2,7 +2,7 @@
 //! kube-controller-manager): the garbage collector, namespace lifecycle, CRD clean-up and the
 //! disruption controller (PodDisruptionBudget status), ResourceQuota usage ([`quota`]),
 //! PVC protection ([`pvc_protection`]), the FlowSchema `Dangling` condition kube-apiserver
-//! keeps ([`flow_status`]),
+//! keeps ([`flow_status`]), the APIServices of what the server serves ([`api_services`]),
 //! ClusterRole aggregation, the
 //! objects a fresh cluster and every new namespace have ([`bootstrap`], [`namespace_objects`]).
 //!
@@ -11,6 +11,7 @@
 //! see the events in the real order. [`ControllerManager`] is what the server hands the API.
 
 pub mod aggregation;
+pub mod api_services;
 pub mod bootstrap;
 pub mod crds;
 pub mod disruption;

@@ -71,7 +71,7 @@ fn create_all(client: &mut dyn Client) -> Vec<Made> {
         }
         match client.create(&def, &ns, object, "kube-apiserver") {
             Ok(stored) => made.push(Made {
-                object: local_api_service_available(client, &def, &stored),
+                object: super::api_services::available(client, &def, &stored),
                 name: meta::meta_str(&stored, "name")
                     .unwrap_or_default()
                     .to_string(),
@@ -82,31 +82,6 @@ fn create_all(client: &mut dyn Client) -> Vec<Made> {
         }
     }
     made
-}
-
-/// A local APIService (one served by this server, without `spec.service`) is available
-/// from the start, as the aggregator's availability controller records it; other objects
-/// are returned as stored.
-fn local_api_service_available(
-    client: &mut dyn Client,
-    def: &ResourceDef,
-    stored: &Value,
-) -> Value {
-    if def.kind != "APIService" || !stored["spec"]["service"].is_null() {
-        return stored.clone();
-    }
-    let mut object = stored.clone();
-    object["status"] = json!({"conditions": [{
-        "type": "Available",
-        "status": "True",
-        "lastTransitionTime": meta::now(),
-        "reason": "Local",
-        "message": "Local APIServices are always available",
-    }]});
-    let name = meta::meta_str(&object, "name")
-        .unwrap_or_default()
-        .to_string();
-    (*client.put(def, "", &name, object)).clone()
 }
 
 /// Creates the start-up objects, as kube-apiserver (field manager `kube-apiserver`), with
