@@ -12,7 +12,8 @@
 #                                                  descriptions: the shapes the embedded server serves
 #   src/controllers/bootstrap/objects.json         the objects kube-apiserver creates at start-up (RBAC
 #                                                  roles and bindings, priority classes, flow schemas and
-#                                                  priority levels), without uid, timestamps and
+#                                                  priority levels, the local APIServices), without
+#                                                  uid, timestamps and
 #                                                  resourceVersion: what the embedded server creates
 #
 # Usage: testenv/scripts/record-discovery.sh
@@ -120,7 +121,7 @@ mkdir -p "$(dirname "$BOOTSTRAP")"
 for path in /apis/rbac.authorization.k8s.io/v1/clusterroles /apis/rbac.authorization.k8s.io/v1/clusterrolebindings \
   /apis/rbac.authorization.k8s.io/v1/roles /apis/rbac.authorization.k8s.io/v1/rolebindings \
   /apis/scheduling.k8s.io/v1/priorityclasses /apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations \
-  /apis/flowcontrol.apiserver.k8s.io/v1/flowschemas; do
+  /apis/flowcontrol.apiserver.k8s.io/v1/flowschemas /apis/apiregistration.k8s.io/v1/apiservices; do
   get "$path" | jq -c --arg av "$(echo "$path" | sed -E 's|^/apis/||; s|/[^/]+$||')" \
     '.kind as $k | .items[] | .apiVersion = $av | .kind = ($k | sub("List$"; "")) | del(.status)
      | .metadata |= del(.uid, .resourceVersion, .creationTimestamp, .managedFields, .generation)'

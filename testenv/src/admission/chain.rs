@@ -1,11 +1,11 @@
 //! kube-apiserver's default admission plugins on a create, in its order: the mutating half
 //! (LimitRanger defaults, ServiceAccount, Priority, DefaultTolerationSeconds,
-//! DefaultStorageClass, DefaultIngressClass) before the object is validated, the validating
+//! DefaultStorageClass, RuntimeClass, DefaultIngressClass) before the object is validated, the validating
 //! half (LimitRanger bounds, ResourceQuota) after the policies.
 
 use serde_json::Value;
 
-use super::{defaults, limit_ranger, plugins, quota, service_account};
+use super::{defaults, limit_ranger, plugins, quota, runtime_class, service_account};
 use crate::storage::Store;
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
@@ -25,6 +25,7 @@ pub fn mutate(
             limit_ranger::default_pod(store, object, ns);
             service_account::admit_pod(store, object, ns)?;
             plugins::pod(store, object)?;
+            runtime_class::admit_pod(store, object)?;
         }
         ("networking.k8s.io", "ingresses") => plugins::ingress(store, object),
         ("", "persistentvolumeclaims") => plugins::claim(store, object),

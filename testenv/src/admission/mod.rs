@@ -22,5 +22,6 @@ pub mod limit_ranger;
 pub mod plugins;
 pub mod policies;
 pub mod quota;
+pub mod runtime_class;
 pub mod service_account;
 pub mod webhooks;

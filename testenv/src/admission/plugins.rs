@@ -14,7 +14,8 @@ const PRIORITY_CLASSES: &str = "scheduling.k8s.io/priorityclasses";
 /// The finalizer the PVC protection controller removes once no pod uses the claim.
 const PVC_PROTECTION: &str = "kubernetes.io/pvc-protection";
 
-fn forbidden(plural: &str, name: &str, why: String) -> ApiError {
+/// 403 Forbidden for `plural` `name`, as the admission plugins word it.
+pub(crate) fn forbidden(plural: &str, name: &str, why: String) -> ApiError {
     let mut e = ApiError::new(
         403,
         "Forbidden",

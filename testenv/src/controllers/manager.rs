@@ -6,8 +6,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{
-    aggregation, bootstrap, crds, disruption, gc, namespace_objects, namespaces, policy_status,
-    pvc_protection, quota,
+    aggregation, api_services, bootstrap, crds, disruption, flow_status, gc, namespace_objects,
+    namespaces, policy_status, pvc_protection, quota,
 };
 use crate::endpoints::hooks::{Client, Controllers};
 use crate::registry::crd;
@@ -48,6 +48,10 @@ impl Controllers for ControllerManager {
             aggregation::aggregate_all(client);
         } else if policy_status::is_policy(def) {
             policy_status::sync(client, def, object);
+        } else if flow_status::is_flow_control(def) {
+            flow_status::sync_all(client);
+        } else if crd::is_crd(def) {
+            api_services::sync_crds(client);
         }
         quota::sync(client, ns);
     }
@@ -64,12 +68,17 @@ impl Controllers for ControllerManager {
             aggregation::aggregate_all(client);
         } else if policy_status::is_policy(def) {
             policy_status::sync(client, def, object);
+        } else if flow_status::is_flow_control(def) {
+            flow_status::sync_all(client);
+        } else if crd::is_crd(def) {
+            api_services::sync_crds(client);
         }
         quota::sync(client, ns);
     }
 
     fn started(&self, client: &mut dyn Client) {
         bootstrap::started(client);
+        flow_status::sync_all(client);
     }
 
     fn serving(&self, client: &mut dyn Client, addr: SocketAddr) {
@@ -99,6 +108,10 @@ impl Controllers for ControllerManager {
             pvc_protection::sync(client, ns);
         } else if is_cluster_role(def) {
             aggregation::aggregate_all(client);
+        } else if flow_status::is_flow_control(def) {
+            flow_status::sync_all(client);
+        } else if crd::is_crd(def) {
+            api_services::sync_crds(client);
         }
         quota::sync(client, ns);
         if !ns.is_empty() {

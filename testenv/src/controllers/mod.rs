@@ -1,7 +1,8 @@
 //! The controllers a real control plane runs next to the API server (in
 //! kube-controller-manager): the garbage collector, namespace lifecycle, CRD clean-up and the
 //! disruption controller (PodDisruptionBudget status), ResourceQuota usage ([`quota`]),
-//! PVC protection ([`pvc_protection`]),
+//! PVC protection ([`pvc_protection`]), the FlowSchema `Dangling` condition kube-apiserver
+//! keeps ([`flow_status`]), the APIServices of what the server serves ([`api_services`]),
 //! ClusterRole aggregation, the
 //! objects a fresh cluster and every new namespace have ([`bootstrap`], [`namespace_objects`]).
 //!
@@ -10,9 +11,11 @@
 //! see the events in the real order. [`ControllerManager`] is what the server hands the API.
 
 pub mod aggregation;
+pub mod api_services;
 pub mod bootstrap;
 pub mod crds;
 pub mod disruption;
+pub mod flow_status;
 pub mod gc;
 pub mod manager;
 pub mod namespace_objects;

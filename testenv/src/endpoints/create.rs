@@ -236,11 +236,25 @@ pub fn create_object_as(
             m.remove("generation");
         }
     }
+    strategy::prepare_create(&def.group, &def.plural, &mut object);
     let mut warnings = admit(def, &mut object, None, query)?;
     if !query.stops_before_validation() {
         let causes = strategy::create_causes(&def.group, &def.plural, &object);
         if !causes.is_empty() {
-            return Err(ApiError::invalid(def, &name, causes));
+            // Events are checked as core Events, whichever group they were written through.
+            let core_event = (def.group == "events.k8s.io")
+                .then(|| {
+                    cluster
+                        .registry
+                        .all()
+                        .find(|d| d.group.is_empty() && d.plural == "events")
+                })
+                .flatten();
+            return Err(ApiError::invalid(
+                core_event.map_or(def, |d| d.as_ref()),
+                &name,
+                causes,
+            ));
         }
     }
     if is_service(def) {

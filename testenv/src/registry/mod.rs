@@ -7,6 +7,7 @@
 pub mod admission_policy;
 pub mod allocate;
 mod builtin;
+pub mod checks;
 pub mod conversion;
 pub mod crd;
 pub mod field_labels;

@@ -102,7 +102,7 @@ fn immutable(field: &str, value: &Value) -> Cause {
 /// may not claim the `system-` prefix, and its value stays below the system range.
 pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
     if (group, plural) != ("scheduling.k8s.io", "priorityclasses") {
-        return Vec::new();
+        return super::checks::create_causes(group, plural, object);
     }
     let name = object["metadata"]["name"].as_str().unwrap_or_default();
     if name.starts_with("system-") {
@@ -152,7 +152,72 @@ pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec
                 causes.push(immutable("volumeBindingMode", &new["volumeBindingMode"]));
             }
         }
-        _ => {}
+        _ => causes = super::checks::update_causes(group, plural, old, new),
     }
     causes
+}
+
+/// What the registry of `group`/`plural` does to an object about to be created, before
+/// defaulting (`PrepareForCreate`): a Job without `manualSelector: true` gets a selector
+/// on its uid and the matching template labels; a Lease loses the fields of the
+/// `CoordinatedLeaderElection` feature, off by default.
+pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
+    match (group, plural) {
+        ("batch", "jobs") => job_selector(object),
+        ("coordination.k8s.io", "leases") => {
+            if let Some(spec) = object["spec"].as_object_mut() {
+                spec.remove("strategy");
+                spec.remove("preferredHolder");
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `generateSelector` of the Job registry.
+fn job_selector(object: &mut Value) {
+    if object["spec"]["manualSelector"].as_bool() == Some(true) || !object["spec"].is_object() {
+        return;
+    }
+    let uid = object["metadata"]["uid"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let name = object["metadata"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let template = &mut object["spec"]["template"];
+    if !template.is_object() {
+        *template = json!({});
+    }
+    if !template["metadata"].is_object() {
+        template["metadata"] = json!({});
+    }
+    if !template["metadata"]["labels"].is_object() {
+        template["metadata"]["labels"] = json!({});
+    }
+    let labels = &mut template["metadata"]["labels"];
+    for (key, value) in [
+        ("batch.kubernetes.io/controller-uid", &uid),
+        ("batch.kubernetes.io/job-name", &name),
+        ("controller-uid", &uid),
+        ("job-name", &name),
+    ] {
+        if labels.get(key).is_none() {
+            labels[key] = json!(value);
+        }
+    }
+    let spec = &mut object["spec"];
+    spec["manualSelector"] = json!(false);
+    if !spec["selector"].is_object() {
+        spec["selector"] = json!({});
+    }
+    if !spec["selector"]["matchLabels"].is_object() {
+        spec["selector"]["matchLabels"] = json!({});
+    }
+    let selected = &mut spec["selector"]["matchLabels"];
+    if selected.get("batch.kubernetes.io/controller-uid").is_none() {
+        selected["batch.kubernetes.io/controller-uid"] = json!(uid);
+    }
 }

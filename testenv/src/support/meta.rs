@@ -70,15 +70,32 @@ fn is_subdomain(s: &str) -> bool {
     s.len() <= 253 && s.split('.').all(is_label)
 }
 
-/// Name rules of a kind: namespaces and services are DNS labels, RBAC objects path
-/// segments, everything else DNS subdomains.
+/// Why `s` is not a DNS-1123 label (as apimachinery words it), or `None` when it is one:
+/// the rule of names such as a RuntimeClass handler or a port name.
+pub fn dns_label_error(s: &str) -> Option<&'static str> {
+    if s.len() > 63 {
+        Some("must be no more than 63 characters")
+    } else if !is_label(s) {
+        Some(DNS1123_LABEL)
+    } else {
+        None
+    }
+}
+
+/// Name rules of a kind: namespaces and services are DNS labels, RBAC objects and
+/// APIServices path segments, everything else DNS subdomains.
 pub fn validate_name(def: &ResourceDef, name: &str) -> Option<Cause> {
     let invalid = |why: &str| Cause {
         reason: "FieldValueInvalid".into(),
         message: format!("Invalid value: \"{name}\": {why}"),
         field: "metadata.name".into(),
     };
-    if def.group == "rbac.authorization.k8s.io" {
+    // RBAC objects and APIServices (named `<version>.<group>`, `v1.` for the core group)
+    // are path segments.
+    if matches!(
+        def.group.as_str(),
+        "rbac.authorization.k8s.io" | "apiregistration.k8s.io"
+    ) {
         if name == "." || name == ".." {
             return Some(invalid(&format!("may not be '{name}'")));
         }
@@ -213,8 +230,9 @@ pub fn label_key_errors(key: &str) -> Vec<String> {
     qualified_name_errors(key)
 }
 
-/// Problems with a qualified name (`[prefix/]name`), as apimachinery words them.
-fn qualified_name_errors(key: &str) -> Vec<String> {
+/// Problems with a qualified name (`[prefix/]name`: label keys, an Event's reporting
+/// controller), as apimachinery words them; empty when the name is valid.
+pub fn qualified_name_errors(key: &str) -> Vec<String> {
     let (prefix, name) = match key.split_once('/') {
         Some((p, n)) => (Some(p), n),
         None => (None, key),
@@ -227,11 +245,14 @@ fn qualified_name_errors(key: &str) -> Vec<String> {
             errs.push(format!("prefix part {DNS1123_SUBDOMAIN}"));
         }
     }
+    // As apimachinery: the length and the pattern are checked apart, so an empty name part
+    // breaks both rules.
     if name.is_empty() {
         errs.push("name part must be non-empty".to_string());
     } else if name.len() > 63 {
         errs.push("name part must be no more than 63 characters".to_string());
-    } else if !is_name_part(name) {
+    }
+    if !is_name_part(name) {
         errs.push(NAME_PART_RULE.to_string());
     }
     errs

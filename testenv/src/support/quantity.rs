@@ -1,6 +1,7 @@
 //! Resource quantities (`500m`, `1Gi`, `2`) held exactly, added, compared and written in
 //! the canonical form the real server writes (`1000m` is `1`, `2048Mi` is `2Gi`), for the
-//! admission plugins that sum and compare resources (LimitRanger, ResourceQuota).
+//! admission plugins that sum and compare resources (LimitRanger, ResourceQuota) and for
+//! the CEL quantity library of the registry's schemas, which parse with [`Quantity::try_parse`].
 
 use std::fmt;
 
@@ -16,13 +17,23 @@ pub struct Quantity {
     pub binary: bool,
 }
 
+/// Why a quantity does not parse, as the real server's CEL library words it.
+pub const FORMAT_ERROR: &str =
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
 impl Quantity {
-    /// Parses a quantity string (or a JSON number); `None` when it does not parse.
+    /// Parses a quantity string, surrounding whitespace allowed; `None` when it does not
+    /// parse.
     pub fn parse(s: &str) -> Option<Quantity> {
-        let s = s.trim();
-        let (sign, rest) = match s.as_bytes().first()? {
-            b'-' => (-1, &s[1..]),
-            b'+' => (1, &s[1..]),
+        Quantity::try_parse(s.trim()).ok()
+    }
+
+    /// Parses a quantity string exactly (`500m`, `1.5Gi`, `1e3`, `-2k`), or says why not:
+    /// the parser of every user of quantities (admission plugins, the CEL library).
+    pub fn try_parse(s: &str) -> Result<Quantity, String> {
+        let (sign, rest) = match s.as_bytes().first() {
+            Some(b'-') => (-1, &s[1..]),
+            Some(b'+') => (1, &s[1..]),
             _ => (1, s),
         };
         let end = rest
@@ -30,10 +41,17 @@ impl Quantity {
             .unwrap_or(rest.len());
         let (number, suffix) = rest.split_at(end);
         let (int, frac) = number.split_once('.').unwrap_or((number, ""));
-        if int.is_empty() && frac.is_empty() {
-            return None;
+        if (int.is_empty() && frac.is_empty()) || frac.contains('.') {
+            return Err(FORMAT_ERROR.into());
         }
-        let digits: i128 = format!("{int}{frac}").parse().ok()?;
+        // Leading zeros are dropped first so that they cannot overflow the parse.
+        let digits = format!("{int}{frac}");
+        let significant = digits.trim_start_matches('0');
+        let digits: i128 = if significant.is_empty() {
+            0
+        } else {
+            significant.parse().map_err(|_| FORMAT_ERROR.to_string())?
+        };
         let (multiplier, binary): (i128, bool) = match suffix {
             "" => (NANO, false),
             "n" => (1, false),
@@ -46,25 +64,28 @@ impl Quantity {
             "P" => (1_000_000_000_000_000 * NANO, false),
             "E" => (1_000_000_000_000_000_000 * NANO, false),
             "Ki" | "Mi" | "Gi" | "Ti" | "Pi" | "Ei" => {
-                let power = 1 + ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei"]
+                let power = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei"]
                     .iter()
-                    .position(|p| *p == suffix)? as u32;
+                    .position(|p| *p == suffix)
+                    .map_or(0, |p| p as u32 + 1);
                 (1024i128.pow(power) * NANO, true)
             }
             e if e.starts_with(['e', 'E']) => {
-                let e: i32 = e[1..].parse().ok()?;
+                let e: i32 = e[1..].parse().map_err(|_| FORMAT_ERROR.to_string())?;
                 if !(-9..=18).contains(&e) {
-                    return None;
+                    return Err("quantity exponent out of the supported range".into());
                 }
                 (10i128.pow((e + 9) as u32), false)
             }
-            _ => return None,
+            _ => return Err(FORMAT_ERROR.into()),
         };
-        let divisor = 10i128.checked_pow(frac.len() as u32)?;
-        let scaled = digits.checked_mul(multiplier)?;
+        let scaled = digits.checked_mul(multiplier).ok_or("quantity too large")?;
+        let divisor = 10i128
+            .checked_pow(frac.len() as u32)
+            .ok_or("quantity has too many digits")?;
         // Below a nano-unit the real server rounds up.
         let nanos = (scaled + divisor - 1) / divisor;
-        Some(Quantity {
+        Ok(Quantity {
             nanos: sign * nanos,
             binary,
         })

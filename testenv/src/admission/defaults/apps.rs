@@ -61,6 +61,8 @@ pub fn stateful_set(object: &mut Value) {
     }
     set_default(spec, "replicas", json!(1));
     set_default(spec, "revisionHistoryLimit", json!(10));
+    // `serviceName` is optional but not `omitempty`: the server always writes it.
+    set_default_str(spec, "serviceName", "");
     pod_template(spec, "template");
     for claim in each_object(spec, "volumeClaimTemplates") {
         // The v1 conversion stamps the embedded claims' type meta.

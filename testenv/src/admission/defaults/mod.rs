@@ -15,6 +15,7 @@
 //! - [`batch`] covers Job, CronJob;
 //! - [`rbac`] covers RoleBinding, ClusterRoleBinding;
 //! - [`networking`] covers NetworkPolicy;
+//! - [`cluster`] covers EndpointSlice, ResourceClaim(Template), PriorityLevelConfiguration;
 //! - [`admissionregistration`] covers Validating/MutatingWebhookConfiguration;
 //! - PriorityClass (`preemptionPolicy`) and StorageClass (`reclaimPolicy`,
 //!   `volumeBindingMode`) are defaulted inline below.
@@ -29,6 +30,7 @@ pub mod admissionregistration;
 pub mod apps;
 pub mod autoscaling;
 pub mod batch;
+pub mod cluster;
 pub mod core;
 mod fields;
 pub mod networking;
@@ -72,6 +74,12 @@ pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &m
         ("apps", "DaemonSet") => apps::daemon_set(object),
         ("apps", "ReplicaSet") => apps::replica_set(object),
         ("batch", "Job") => batch::job(object),
+        ("discovery.k8s.io", "EndpointSlice") => cluster::endpoint_slice(object),
+        ("resource.k8s.io", "ResourceClaim") => cluster::resource_claim(object),
+        ("resource.k8s.io", "ResourceClaimTemplate") => cluster::resource_claim_template(object),
+        ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration") => {
+            cluster::priority_level(object);
+        }
         ("batch", "CronJob") => batch::cron_job(object),
         ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
             rbac::role_binding(object);
@@ -114,7 +122,10 @@ pub fn initial_status(group: &str, version: &str, kind: &str) -> Option<Value> {
         return None;
     }
     let v = match (group, kind) {
-        ("apps", "Deployment") | ("batch", "Job" | "CronJob") => serde_json::json!({}),
+        ("apps", "Deployment")
+        | ("batch", "Job" | "CronJob")
+        | ("flowcontrol.apiserver.k8s.io", "FlowSchema" | "PriorityLevelConfiguration")
+        | ("resource.k8s.io", "ResourceClaim") => serde_json::json!({}),
         ("apps", "StatefulSet") => serde_json::json!({"replicas": 0, "availableReplicas": 0}),
         ("apps", "ReplicaSet") => serde_json::json!({"replicas": 0}),
         ("", "ReplicationController") => serde_json::json!({"replicas": 0}),

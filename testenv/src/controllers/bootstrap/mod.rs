@@ -3,7 +3,8 @@
 //! - at start-up, what kube-apiserver's start-up hooks create: the built-in ClusterRoles,
 //!   ClusterRoleBindings, Roles and RoleBindings (`cluster-admin`, `admin`, `edit`, `view`,
 //!   `system:*`), the `system-cluster-critical` and `system-node-critical` PriorityClasses,
-//!   and the flow-control FlowSchemas and PriorityLevelConfigurations. They are the real
+//!   the flow-control FlowSchemas and PriorityLevelConfigurations, and the local
+//!   APIServices of the built-in group versions (available from the start). They are the real
 //!   server's (`objects.json`, recorded from kube-apiserver v1.34.9 by
 //!   `scripts/record-discovery.sh`); the aggregated ClusterRoles get their rules from the
 //!   aggregation controller ([`super::aggregation`]);
@@ -70,10 +71,10 @@ fn create_all(client: &mut dyn Client) -> Vec<Made> {
         }
         match client.create(&def, &ns, object, "kube-apiserver") {
             Ok(stored) => made.push(Made {
+                object: super::api_services::available(client, &def, &stored),
                 name: meta::meta_str(&stored, "name")
                     .unwrap_or_default()
                     .to_string(),
-                object: (*stored).clone(),
                 def,
                 ns,
             }),
@@ -111,6 +112,13 @@ pub fn started(client: &mut dyn Client) {
                     .flatten()
                 {
                     entry["time"] = json!(now);
+                }
+                for condition in object["status"]["conditions"]
+                    .as_array_mut()
+                    .into_iter()
+                    .flatten()
+                {
+                    condition["lastTransitionTime"] = json!(now);
                 }
                 client.put(&m.def, &m.ns, &m.name, object);
             }

@@ -3,14 +3,23 @@
 //! real server by running in every mode.
 
 mod admissionregistration;
+mod apiregistration;
+mod apps;
 mod authentication;
 mod authorization;
 mod autoscaling;
+mod batch;
 mod certificates;
+mod coordination;
 mod core;
 mod core_limits;
 mod core_namespaces;
+mod discovery;
+mod events;
+mod flowcontrol;
 mod networking;
+mod node;
 mod policy;
+mod resource;
 mod scheduling;
 mod storage;

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::common::env;
-use crate::support::raw::send;
+use crate::support::raw::{eventually, send};
 
 #[tokio::test]
 async fn the_default_ingress_class_is_given_to_ingresses_without_one() {
@@ -24,6 +24,24 @@ async fn the_default_ingress_class_is_given_to_ingresses_without_one() {
         json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": name},
             "spec": {"defaultBackend": {"service": {"name": "web", "port": {"number": 80}}}}})
     };
+    // A real server's admission sees the new class through an informer, a moment later.
+    let seen = eventually(10, || {
+        let (client, path) = (client.clone(), format!("{ingresses}?dryRun=All"));
+        let name = name.clone();
+        async move {
+            let (_, probe) = send(
+                &client,
+                "POST",
+                &path,
+                "application/json",
+                Some(ingress("probe")),
+            )
+            .await;
+            (probe["spec"]["ingressClassName"] == json!(name)).then_some(())
+        }
+    })
+    .await;
+    assert_eq!(seen, Some(()), "the default class is never given");
     let (code, given) = send(
         &client,
         "POST",

@@ -15,7 +15,8 @@ use std::sync::Arc;
 const TYPE_NAME: &str = "kubernetes.Quantity";
 const NANO: i128 = 1_000_000_000;
 
-/// A parsed quantity, in nano-units.
+/// A parsed quantity, in nano-units: the CEL value, equal to another when their values are
+/// (the written suffix family does not count, unlike [`crate::support::quantity::Quantity`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Quantity {
     nanos: i128,
@@ -27,78 +28,10 @@ impl Opaque for Quantity {
     }
 }
 
-const FORMAT_ERROR: &str =
-    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-
-/// Parses a Kubernetes quantity (`500m`, `1.5Gi`, `1e3`, `-2k`).
+/// Parses a Kubernetes quantity (`500m`, `1.5Gi`, `1e3`, `-2k`) with the one parser of
+/// the crate ([`crate::support::quantity::Quantity::try_parse`]).
 pub fn parse(s: &str) -> Result<Quantity, String> {
-    let (sign, rest) = match s.as_bytes().first() {
-        Some(b'-') => (-1, &s[1..]),
-        Some(b'+') => (1, &s[1..]),
-        _ => (1, s),
-    };
-    let num_end = rest
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(rest.len());
-    let (number, suffix) = rest.split_at(num_end);
-    let (int_part, frac_part) = number.split_once('.').unwrap_or((number, ""));
-    if (int_part.is_empty() && frac_part.is_empty()) || frac_part.contains('.') {
-        return Err(FORMAT_ERROR.into());
-    }
-    // scale: value = digits * 10^-frac_len * multiplier
-    let digits = format!("{int_part}{frac_part}");
-    let digits: i128 = digits
-        .trim_start_matches('0')
-        .parse()
-        .or_else(|e: std::num::ParseIntError| {
-            if digits.chars().all(|c| c == '0') {
-                Ok(0)
-            } else {
-                Err(e.to_string())
-            }
-        })
-        .map_err(|_| FORMAT_ERROR.to_string())?;
-    let frac_len = frac_part.len() as u32;
-    let (num, den): (i128, i128) = match suffix {
-        "" => (NANO, 1),
-        "n" => (1, 1),
-        "u" => (1_000, 1),
-        "m" => (1_000_000, 1),
-        "k" => (1_000 * NANO, 1),
-        "M" => (1_000_000 * NANO, 1),
-        "G" => (1_000_000_000 * NANO, 1),
-        "T" => (1_000_000_000_000 * NANO, 1),
-        "P" => (1_000_000_000_000_000 * NANO, 1),
-        "E" => (1_000_000_000_000_000_000 * NANO, 1),
-        "Ki" => ((1 << 10) * NANO, 1),
-        "Mi" => ((1 << 20) * NANO, 1),
-        "Gi" => ((1 << 30) * NANO, 1),
-        "Ti" => ((1 << 40) * NANO, 1),
-        "Pi" => ((1 << 50) * NANO, 1),
-        "Ei" => ((1 << 60) * NANO, 1),
-        exp if exp.starts_with(['e', 'E']) => {
-            let e: i32 = exp[1..].parse().map_err(|_| FORMAT_ERROR.to_string())?;
-            if !(-9..=18).contains(&e) {
-                return Err("quantity exponent out of the supported range".into());
-            }
-            if e >= -9 {
-                (10i128.pow((e + 9) as u32), 1)
-            } else {
-                (1, 10i128.pow((-e - 9) as u32))
-            }
-        }
-        _ => return Err(FORMAT_ERROR.into()),
-    };
-    let scaled = digits.checked_mul(num).ok_or("quantity too large")?;
-    let divisor = 10i128
-        .checked_pow(frac_len)
-        .and_then(|d| d.checked_mul(den))
-        .ok_or("quantity has too many digits")?;
-    // Below a nano-unit the real server rounds up.
-    let nanos = (scaled + divisor - 1) / divisor;
-    Ok(Quantity {
-        nanos: sign * nanos,
-    })
+    crate::support::quantity::Quantity::try_parse(s).map(|q| Quantity { nanos: q.nanos })
 }
 
 fn quantity_value(q: Quantity) -> Value {

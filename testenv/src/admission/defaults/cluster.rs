@@ -1,0 +1,77 @@
+//! Defaults of the cluster-facing kinds: `discovery.k8s.io/v1` EndpointSlice,
+//! `resource.k8s.io/v1` ResourceClaim and ResourceClaimTemplate, and
+//! `flowcontrol.apiserver.k8s.io/v1` PriorityLevelConfiguration.
+
+use serde_json::{Map, Value, json};
+
+use super::fields::{each_object, ensure_object, object_mut, set_default, set_default_str};
+
+/// EndpointSlice: every endpoint has `conditions` (empty when unknown) and every port a
+/// `protocol` (`TCP`).
+pub fn endpoint_slice(object: &mut Value) {
+    let Some(o) = object.as_object_mut() else {
+        return;
+    };
+    for endpoint in each_object(o, "endpoints") {
+        set_default(endpoint, "conditions", json!({}));
+    }
+    for port in each_object(o, "ports") {
+        set_default_str(port, "protocol", "TCP");
+    }
+}
+
+/// A device request (`exactly`) or sub-request (`firstAvailable[*]`):
+/// `allocationMode: ExactCount` and, in that mode, `count: 1`.
+fn device_request(request: &mut Map<String, Value>) {
+    set_default_str(request, "allocationMode", "ExactCount");
+    if request.get("allocationMode").and_then(Value::as_str) == Some("ExactCount") {
+        set_default(request, "count", json!(1));
+    }
+}
+
+fn claim_spec(spec: &mut Map<String, Value>) {
+    let Some(devices) = object_mut(spec, "devices") else {
+        return;
+    };
+    for request in each_object(devices, "requests") {
+        if let Some(exactly) = object_mut(request, "exactly") {
+            device_request(exactly);
+        }
+        for sub in each_object(request, "firstAvailable") {
+            device_request(sub);
+        }
+    }
+}
+
+/// ResourceClaim: the device request defaults of its spec.
+pub fn resource_claim(object: &mut Value) {
+    if let Some(spec) = object.as_object_mut().and_then(|o| object_mut(o, "spec")) {
+        claim_spec(spec);
+    }
+}
+
+/// ResourceClaimTemplate: the device request defaults of the claim spec it stamps.
+pub fn resource_claim_template(object: &mut Value) {
+    if let Some(spec) = object
+        .as_object_mut()
+        .and_then(|o| object_mut(o, "spec"))
+        .and_then(|s| object_mut(s, "spec"))
+    {
+        claim_spec(spec);
+    }
+}
+
+/// PriorityLevelConfiguration: a `Limited` level has `nominalConcurrencyShares: 30` and
+/// `lendablePercent: 0`.
+pub fn priority_level(object: &mut Value) {
+    let Some(spec) = object
+        .as_object_mut()
+        .and_then(|o| ensure_object(o, "spec"))
+    else {
+        return;
+    };
+    if let Some(limited) = object_mut(spec, "limited") {
+        set_default(limited, "nominalConcurrencyShares", json!(30));
+        set_default(limited, "lendablePercent", json!(0));
+    }
+}

@@ -1,0 +1,146 @@
+//! `apiregistration.k8s.io`: the local APIService of every built-in group version, made at
+//! start-up, and of every version a CustomResourceDefinition serves, made and removed with
+//! it; all of them always available.
+
+use std::collections::BTreeSet;
+
+use serde_json::json;
+
+use crate::common::env;
+use crate::support::raw::{eventually, send};
+
+const SERVICES: &str = "/apis/apiregistration.k8s.io/v1/apiservices";
+
+#[tokio::test]
+async fn the_local_api_services_are_there_and_available() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let (code, list) = send(&client, "GET", SERVICES, "", None).await;
+    assert_eq!(code, 200, "{list}");
+    let local: BTreeSet<&str> = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| {
+            s["metadata"]["labels"]["kube-aggregator.kubernetes.io/automanaged"] == "onstart"
+        })
+        .map(|s| s["metadata"]["name"].as_str().unwrap())
+        .collect();
+    let expected: BTreeSet<&str> = [
+        "v1.",
+        "v1.admissionregistration.k8s.io",
+        "v1.apiextensions.k8s.io",
+        "v1.apps",
+        "v1.authentication.k8s.io",
+        "v1.authorization.k8s.io",
+        "v1.autoscaling",
+        "v1.batch",
+        "v1.certificates.k8s.io",
+        "v1.coordination.k8s.io",
+        "v1.discovery.k8s.io",
+        "v1.events.k8s.io",
+        "v1.flowcontrol.apiserver.k8s.io",
+        "v1.networking.k8s.io",
+        "v1.node.k8s.io",
+        "v1.policy",
+        "v1.rbac.authorization.k8s.io",
+        "v1.resource.k8s.io",
+        "v1.scheduling.k8s.io",
+        "v1.storage.k8s.io",
+        "v2.autoscaling",
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(local, expected);
+
+    let (code, apps) = send(&client, "GET", &format!("{SERVICES}/v1.apps"), "", None).await;
+    assert_eq!(code, 200, "{apps}");
+    assert_eq!(
+        apps["spec"],
+        json!({"group": "apps", "version": "v1", "groupPriorityMinimum": 17800, "versionPriority": 15})
+    );
+    let conditions = apps["status"]["conditions"].as_array().unwrap();
+    assert_eq!(conditions.len(), 1, "{apps}");
+    assert_eq!(
+        (
+            &conditions[0]["type"],
+            &conditions[0]["status"],
+            &conditions[0]["reason"],
+            &conditions[0]["message"]
+        ),
+        (
+            &json!("Available"),
+            &json!("True"),
+            &json!("Local"),
+            &json!("Local APIServices are always available")
+        )
+    );
+    let (_, core) = send(&client, "GET", &format!("{SERVICES}/v1."), "", None).await;
+    assert_eq!(
+        core["spec"],
+        json!({"version": "v1", "groupPriorityMinimum": 18000, "versionPriority": 1})
+    );
+}
+
+#[tokio::test]
+async fn served_crd_versions_get_api_services_while_they_are_served() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let group = format!("{}.apiservices.example.com", env.namespace());
+    let crd_name = format!("gadgets.{group}");
+    let version = |name: &str, storage: bool| {
+        json!({"name": name, "served": true, "storage": storage,
+            "schema": {"openAPIV3Schema": {"type": "object"}}})
+    };
+    let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": crd_name},
+        "spec": {"group": group, "scope": "Namespaced",
+            "names": {"kind": "Gadget", "plural": "gadgets"},
+            "versions": [version("v1", true), version("v1beta1", false)]}});
+    let crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    let (code, body) = send(&client, "POST", crds, "application/json", Some(crd)).await;
+    assert_eq!(code, 201, "{body}");
+    let read = |name: String| {
+        let (client, path) = (client.clone(), format!("{SERVICES}/{name}"));
+        async move { send(&client, "GET", &path, "", None).await }
+    };
+    // A real server registers them a moment after the CRD is established.
+    let v1 = eventually(20, || async {
+        let (code, service) = read(format!("v1.{group}")).await;
+        (code == 200).then_some(service)
+    })
+    .await
+    .expect("the CRD's v1 gets an APIService");
+    assert_eq!(
+        v1["metadata"]["labels"],
+        json!({"kube-aggregator.kubernetes.io/automanaged": "true"})
+    );
+    assert_eq!(
+        v1["spec"],
+        json!({"group": group, "version": "v1", "groupPriorityMinimum": 1000, "versionPriority": 100})
+    );
+    let (code, beta) = read(format!("v1beta1.{group}")).await;
+    assert_eq!(code, 200, "{beta}");
+    assert_eq!(beta["spec"]["version"], "v1beta1");
+    let available = eventually(20, || async {
+        let (_, service) = read(format!("v1.{group}")).await;
+        let condition = service["status"]["conditions"][0].clone();
+        (condition["type"] == "Available").then_some(condition)
+    })
+    .await
+    .expect("the APIService is available");
+    assert_eq!(
+        (&available["status"], &available["reason"]),
+        (&json!("True"), &json!("Local"))
+    );
+
+    let (code, body) = send(&client, "DELETE", &format!("{crds}/{crd_name}"), "", None).await;
+    assert_eq!(code, 200, "{body}");
+    let gone = eventually(30, || async {
+        let (v1, _) = read(format!("v1.{group}")).await;
+        let (beta, _) = read(format!("v1beta1.{group}")).await;
+        (v1 == 404 && beta == 404).then_some(())
+    })
+    .await;
+    assert_eq!(gone, Some(()), "the APIServices go with the CRD");
+}

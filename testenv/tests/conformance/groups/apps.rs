@@ -1,0 +1,311 @@
+//! `apps`: the defaults of Deployments, StatefulSets and DaemonSets, a selector that is
+//! required, selects the template and never changes, the scale subresource, and the status
+//! subresource that keeps spec and status apart.
+
+use serde_json::{Value, json};
+
+use crate::common::env;
+use crate::support::raw::send;
+
+const JSON: &str = "application/json";
+const MERGE: &str = "application/merge-patch+json";
+
+fn workload(kind: &str, name: &str, selector: Option<Value>, labels: Value) -> Value {
+    let mut spec = json!({"template": {"metadata": {"labels": labels},
+        "spec": {"containers": [{"name": "c", "image": "nginx"}]}}});
+    if let Some(selector) = selector {
+        spec["selector"] = selector;
+    }
+    json!({"apiVersion": "apps/v1", "kind": kind, "metadata": {"name": name}, "spec": spec})
+}
+
+fn selecting(app: &str) -> Option<Value> {
+    Some(json!({"matchLabels": {"app": app}}))
+}
+
+#[tokio::test]
+async fn deployments_are_defaulted_and_keep_the_selector_of_their_template() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/apis/apps/v1/namespaces/{}/deployments", env.namespace());
+    let web = workload("Deployment", "web", selecting("web"), json!({"app": "web"}));
+    let (code, created) = send(&client, "POST", &base, JSON, Some(web)).await;
+    assert_eq!(code, 201, "{created}");
+    let spec = &created["spec"];
+    assert_eq!(spec["replicas"], 1);
+    assert_eq!(
+        spec["strategy"],
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}})
+    );
+    assert_eq!(
+        (
+            &spec["revisionHistoryLimit"],
+            &spec["progressDeadlineSeconds"]
+        ),
+        (&json!(10), &json!(600))
+    );
+    let pod = &spec["template"]["spec"];
+    assert_eq!(
+        (
+            &pod["restartPolicy"],
+            &pod["dnsPolicy"],
+            &pod["schedulerName"],
+            &pod["terminationGracePeriodSeconds"]
+        ),
+        (
+            &json!("Always"),
+            &json!("ClusterFirst"),
+            &json!("default-scheduler"),
+            &json!(30)
+        )
+    );
+    assert_eq!(pod["containers"][0]["imagePullPolicy"], "Always");
+
+    let (code, body) = send(
+        &client,
+        "POST",
+        &base,
+        JSON,
+        Some(workload(
+            "Deployment",
+            "other",
+            selecting("other"),
+            json!({"app": "web"}),
+        )),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Deployment.apps \"other\" is invalid: spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`"
+    );
+    let (code, body) = send(
+        &client,
+        "POST",
+        &base,
+        JSON,
+        Some(workload("Deployment", "none", None, json!({"app": "web"}))),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Deployment.apps \"none\" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`]"
+    );
+
+    let path = format!("{base}/web");
+    let both = json!({"spec": {"selector": {"matchLabels": {"app": "web", "tier": "front"}},
+        "template": {"metadata": {"labels": {"tier": "front"}}}}});
+    let (code, body) = send(&client, "PATCH", &path, MERGE, Some(both)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Deployment.apps \"web\" is invalid: spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"web\",\"tier\":\"front\"}}: field is immutable"
+    );
+    let only = json!({"spec": {"selector": {"matchLabels": {"app": "api"}}}});
+    let (code, body) = send(&client, "PATCH", &path, MERGE, Some(only)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Deployment.apps \"web\" is invalid: [spec.template.metadata.labels: Invalid value: {\"app\":\"web\"}: `selector` does not match template `labels`, spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"api\"}}: field is immutable]"
+    );
+    // More template labels than the selector asks for are fine.
+    let more = json!({"spec": {"template": {"metadata": {"labels": {"tier": "front"}}}}});
+    let (code, body) = send(&client, "PATCH", &path, MERGE, Some(more)).await;
+    assert_eq!(
+        (code, &body["metadata"]["generation"]),
+        (200, &json!(2)),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn the_scale_subresource_reads_and_writes_replicas() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/apis/apps/v1/namespaces/{}/deployments", env.namespace());
+    let web = workload("Deployment", "web", selecting("web"), json!({"app": "web"}));
+    let (code, created) = send(&client, "POST", &base, JSON, Some(web)).await;
+    assert_eq!(code, 201, "{created}");
+    let scale = format!("{base}/web/scale");
+    let (code, body) = send(&client, "GET", &scale, "", None).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(
+        (&body["kind"], &body["apiVersion"]),
+        (&json!("Scale"), &json!("autoscaling/v1"))
+    );
+    assert_eq!(body["metadata"]["uid"], created["metadata"]["uid"]);
+    assert_eq!(body["spec"], json!({"replicas": 1}));
+    assert_eq!(body["status"]["selector"], "app=web");
+
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &scale,
+        MERGE,
+        Some(json!({"spec": {"replicas": 3}})),
+    )
+    .await;
+    assert_eq!(
+        (code, &body["spec"]["replicas"]),
+        (200, &json!(3)),
+        "{body}"
+    );
+    let (_, deployment) = send(&client, "GET", &format!("{base}/web"), "", None).await;
+    assert_eq!(deployment["spec"]["replicas"], 3);
+    assert_eq!(deployment["metadata"]["generation"], 2);
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &scale,
+        MERGE,
+        Some(json!({"spec": {"replicas": -1}})),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Scale.autoscaling \"web\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0"
+    );
+}
+
+#[tokio::test]
+async fn the_status_subresource_keeps_spec_and_status_apart() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/apis/apps/v1/namespaces/{}/replicasets", env.namespace());
+    let rs = workload("ReplicaSet", "rs", selecting("rs"), json!({"app": "rs"}));
+    let (code, created) = send(&client, "POST", &base, JSON, Some(rs)).await;
+    assert_eq!(code, 201, "{created}");
+    let path = format!("{base}/rs");
+    let patch = json!({"spec": {"replicas": 5}, "status": {"replicas": 9}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{path}/status"),
+        MERGE,
+        Some(patch),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(
+        body["spec"]["replicas"], 1,
+        "status writes leave spec alone"
+    );
+    assert_eq!(body["status"]["replicas"], 9);
+    assert_eq!(body["metadata"]["generation"], 1);
+    let patch = json!({"spec": {"replicas": 2}, "status": {"replicas": 7}});
+    let (code, body) = send(&client, "PATCH", &path, MERGE, Some(patch)).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["spec"]["replicas"], 2);
+    assert_ne!(
+        body["status"]["replicas"], 7,
+        "spec writes leave status alone"
+    );
+    assert_eq!(body["metadata"]["generation"], 2);
+}
+
+#[tokio::test]
+async fn stateful_sets_and_daemon_sets_are_defaulted_and_keep_their_fixed_fields() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let apps = format!("/apis/apps/v1/namespaces/{}", env.namespace());
+    let sts = workload("StatefulSet", "db", selecting("db"), json!({"app": "db"}));
+    let (code, created) = send(
+        &client,
+        "POST",
+        &format!("{apps}/statefulsets"),
+        JSON,
+        Some(sts),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    let mut spec = created["spec"].clone();
+    spec.as_object_mut().unwrap().remove("template");
+    assert_eq!(
+        spec,
+        json!({"replicas": 1, "selector": {"matchLabels": {"app": "db"}}, "serviceName": "",
+            "podManagementPolicy": "OrderedReady",
+            "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 0}},
+            "revisionHistoryLimit": 10,
+            "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Retain", "whenScaled": "Retain"}})
+    );
+    let patch = json!({"spec": {"podManagementPolicy": "Parallel"}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{apps}/statefulsets/db"),
+        MERGE,
+        Some(patch),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "StatefulSet.apps \"db\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"
+    );
+    let patch = json!({"spec": {"replicas": 0, "minReadySeconds": 5}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{apps}/statefulsets/db"),
+        MERGE,
+        Some(patch),
+    )
+    .await;
+    assert_eq!(
+        (code, &body["spec"]["minReadySeconds"]),
+        (200, &json!(5)),
+        "{body}"
+    );
+
+    let ds = workload(
+        "DaemonSet",
+        "agent",
+        selecting("agent"),
+        json!({"app": "agent"}),
+    );
+    let (code, created) = send(
+        &client,
+        "POST",
+        &format!("{apps}/daemonsets"),
+        JSON,
+        Some(ds),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        created["spec"]["updateStrategy"],
+        json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 0}})
+    );
+    assert_eq!(created["spec"]["revisionHistoryLimit"], 10);
+    let patch = json!({"spec": {"selector": {"matchLabels": {"app": "other"}}}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{apps}/daemonsets/agent"),
+        MERGE,
+        Some(patch),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "DaemonSet.apps \"agent\" is invalid: [spec.selector: Invalid value: {\"matchLabels\":{\"app\":\"other\"}}: field is immutable, spec.template.metadata.labels: Invalid value: {\"app\":\"agent\"}: `selector` does not match template `labels`]"
+    );
+    let mut bare = workload("DaemonSet", "bare", selecting("agent"), json!({}));
+    bare["spec"]["template"]["metadata"] = json!({});
+    let (code, body) = send(
+        &client,
+        "POST",
+        &format!("{apps}/daemonsets"),
+        JSON,
+        Some(bare),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "DaemonSet.apps \"bare\" is invalid: spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`"
+    );
+}

@@ -1,0 +1,104 @@
+//! `batch`: a Job's defaults and the selector the server generates from its uid (with the
+//! labels it puts on the template and the Job), and a CronJob's defaults.
+
+use serde_json::json;
+
+use crate::common::env;
+use crate::support::raw::send;
+
+const JSON: &str = "application/json";
+
+#[tokio::test]
+async fn jobs_are_defaulted_and_get_a_selector_on_their_uid() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/apis/batch/v1/namespaces/{}/jobs", env.namespace());
+    let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "once"},
+        "spec": {"template": {"metadata": {"labels": {"team": "a"}},
+            "spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}}}});
+    let (code, created) = send(&client, "POST", &base, JSON, Some(job)).await;
+    assert_eq!(code, 201, "{created}");
+    let uid = created["metadata"]["uid"].as_str().unwrap();
+    let spec = &created["spec"];
+    assert_eq!(
+        (
+            &spec["parallelism"],
+            &spec["completions"],
+            &spec["backoffLimit"]
+        ),
+        (&json!(1), &json!(1), &json!(6))
+    );
+    assert_eq!(
+        (
+            &spec["completionMode"],
+            &spec["suspend"],
+            &spec["podReplacementPolicy"]
+        ),
+        (
+            &json!("NonIndexed"),
+            &json!(false),
+            &json!("TerminatingOrFailed")
+        )
+    );
+    assert_eq!(spec["manualSelector"], false);
+    assert_eq!(
+        spec["selector"],
+        json!({"matchLabels": {"batch.kubernetes.io/controller-uid": uid}})
+    );
+    let labels = json!({"team": "a", "batch.kubernetes.io/controller-uid": uid,
+        "batch.kubernetes.io/job-name": "once", "controller-uid": uid, "job-name": "once"});
+    assert_eq!(spec["template"]["metadata"]["labels"], labels);
+    assert_eq!(
+        created["metadata"]["labels"], labels,
+        "a Job without labels takes its template's"
+    );
+    assert_eq!(spec["template"]["spec"]["restartPolicy"], "Never");
+
+    // A Job with labels of its own keeps them.
+    let job = json!({"apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": "labelled", "labels": {"own": "yes"}},
+        "spec": {"template": {"spec": {"restartPolicy": "OnFailure",
+            "containers": [{"name": "c", "image": "busybox"}]}}}});
+    let (code, created) = send(&client, "POST", &base, JSON, Some(job)).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(created["metadata"]["labels"], json!({"own": "yes"}));
+    let uid = created["metadata"]["uid"].as_str().unwrap();
+    assert_eq!(
+        created["spec"]["template"]["metadata"]["labels"]["batch.kubernetes.io/controller-uid"],
+        uid
+    );
+}
+
+#[tokio::test]
+async fn cron_jobs_are_defaulted() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/apis/batch/v1/namespaces/{}/cronjobs", env.namespace());
+    let cron = json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "nightly"},
+        "spec": {"schedule": "0 3 * * *", "jobTemplate": {"spec": {"template": {"spec": {
+            "restartPolicy": "OnFailure", "containers": [{"name": "c", "image": "busybox"}]}}}}}});
+    let (code, created) = send(&client, "POST", &base, JSON, Some(cron)).await;
+    assert_eq!(code, 201, "{created}");
+    let spec = &created["spec"];
+    assert_eq!(
+        (
+            &spec["concurrencyPolicy"],
+            &spec["suspend"],
+            &spec["successfulJobsHistoryLimit"],
+            &spec["failedJobsHistoryLimit"]
+        ),
+        (&json!("Allow"), &json!(false), &json!(3), &json!(1))
+    );
+    assert_eq!(spec["schedule"], "0 3 * * *");
+    let pod = &spec["jobTemplate"]["spec"]["template"]["spec"];
+    assert_eq!(
+        (&pod["dnsPolicy"], &pod["terminationGracePeriodSeconds"]),
+        (&json!("ClusterFirst"), &json!(30))
+    );
+    assert_eq!(
+        spec["jobTemplate"]["spec"].get("backoffLimit"),
+        None,
+        "the job template gets no Job defaults"
+    );
+    assert_eq!(created["status"], json!({}));
+}

@@ -1,0 +1,159 @@
+//! `discovery.k8s.io`: the `kubernetes` EndpointSlice in `default` that leads to the API
+//! server, and what an EndpointSlice gets and must have.
+
+use serde_json::{Value, json};
+
+use crate::common::env;
+use crate::support::raw::{eventually, send};
+
+const JSON: &str = "application/json";
+
+#[tokio::test]
+async fn the_kubernetes_endpoint_slice_points_where_its_endpoints_do() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    if env.mode_name() == "binaries" {
+        eprintln!(
+            "skipped: envtest's flags advertise 127.0.0.1, for which kube-apiserver publishes no endpoints"
+        );
+        return;
+    }
+    // A real server writes the slice a moment after it is ready.
+    let slice = eventually(20, || async {
+        let (code, slice) = send(
+            &client,
+            "GET",
+            "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes",
+            "",
+            None,
+        )
+        .await;
+        (code == 200).then_some(slice)
+    })
+    .await
+    .expect("the kubernetes EndpointSlice exists");
+    assert_eq!(
+        slice["metadata"]["labels"],
+        json!({"kubernetes.io/service-name": "kubernetes"})
+    );
+    assert_eq!(slice["addressType"], "IPv4");
+    let (code, endpoints) = send(
+        &client,
+        "GET",
+        "/api/v1/namespaces/default/endpoints/kubernetes",
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(code, 200, "{endpoints}");
+    let ips: Vec<Value> = endpoints["subsets"][0]["addresses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["ip"].clone())
+        .collect();
+    let port = &endpoints["subsets"][0]["ports"][0]["port"];
+    assert_eq!(
+        slice["endpoints"],
+        json!([{"addresses": ips, "conditions": {"ready": true}}])
+    );
+    assert_eq!(
+        slice["ports"],
+        json!([{"name": "https", "protocol": "TCP", "port": port}])
+    );
+}
+
+#[tokio::test]
+async fn endpoint_slices_are_defaulted_and_checked() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!(
+        "/apis/discovery.k8s.io/v1/namespaces/{}/endpointslices",
+        env.namespace()
+    );
+    let slice = |name: &str, address_type: &str, address: &str, port: Value| {
+        json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+            "metadata": {"name": name, "labels": {"kubernetes.io/service-name": "web"}},
+            "addressType": address_type, "endpoints": [{"addresses": [address]}], "ports": [port]})
+    };
+    let (code, created) = send(
+        &client,
+        "POST",
+        &base,
+        JSON,
+        Some(slice(
+            "web-1",
+            "IPv4",
+            "10.0.0.1",
+            json!({"name": "http", "port": 80}),
+        )),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        created["endpoints"],
+        json!([{"addresses": ["10.0.0.1"], "conditions": {}}])
+    );
+    assert_eq!(
+        created["ports"],
+        json!([{"name": "http", "protocol": "TCP", "port": 80}])
+    );
+
+    let (code, body) = send(
+        &client,
+        "POST",
+        &base,
+        JSON,
+        Some(slice("web-2", "IPv4", "not-an-ip", json!({"port": 80}))),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "EndpointSlice.discovery.k8s.io \"web-2\" is invalid: endpoints[0].addresses[0]: Invalid value: \"not-an-ip\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
+    );
+    let (code, body) = send(
+        &client,
+        "POST",
+        &base,
+        JSON,
+        Some(slice("web-3", "IPv5", "10.0.0.1", json!({"port": 80}))),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "EndpointSlice.discovery.k8s.io \"web-3\" is invalid: addressType: Unsupported value: \"IPv5\": supported values: \"FQDN\", \"IPv4\", \"IPv6\""
+    );
+    let (code, body) = send(
+        &client,
+        "POST",
+        &base,
+        JSON,
+        Some(slice(
+            "web-4",
+            "IPv4",
+            "10.0.0.1",
+            json!({"name": "Web_Port", "port": 80}),
+        )),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "EndpointSlice.discovery.k8s.io \"web-4\" is invalid: ports[0].name: Invalid value: \"Web_Port\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+    );
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{base}/web-1"),
+        "application/merge-patch+json",
+        Some(json!({"addressType": "IPv6", "endpoints": [{"addresses": ["fd00::1"]}]})),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "EndpointSlice.discovery.k8s.io \"web-1\" is invalid: addressType: Invalid value: \"IPv6\": field is immutable"
+    );
+}

@@ -1,0 +1,175 @@
+//! `events.k8s.io/v1`: the Events recorders write, one storage with the core `v1` Events
+//! seen through another shape (`note` is `message`, `regarding` is `involvedObject`,
+//! `reportingController` is `reportingComponent`).
+
+use serde_json::json;
+
+use crate::common::env;
+use crate::support::raw::send;
+
+const JSON: &str = "application/json";
+
+#[tokio::test]
+async fn events_v1_and_core_events_are_the_same_objects() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let regarding = json!({"kind": "Pod", "namespace": ns, "name": "web-0", "apiVersion": "v1"});
+    let event = json!({"apiVersion": "events.k8s.io/v1", "kind": "Event",
+        "metadata": {"name": "web-0.synced"},
+        "eventTime": "2024-01-01T00:00:00.000000Z", "reportingController": "example.com/operator",
+        "reportingInstance": "operator-1", "action": "Reconcile", "reason": "Synced",
+        "type": "Normal", "note": "synced the pod", "regarding": regarding});
+    let events = format!("/apis/events.k8s.io/v1/namespaces/{ns}/events");
+    let (code, created) = send(&client, "POST", &events, JSON, Some(event)).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        (&created["kind"], &created["apiVersion"]),
+        (&json!("Event"), &json!("events.k8s.io/v1"))
+    );
+    assert_eq!(created["eventTime"], "2024-01-01T00:00:00.000000Z");
+    assert_eq!(created["regarding"], regarding);
+
+    let core = format!("/api/v1/namespaces/{ns}/events");
+    let (code, seen) = send(&client, "GET", &format!("{core}/web-0.synced"), "", None).await;
+    assert_eq!(code, 200, "{seen}");
+    assert_eq!(seen["involvedObject"], regarding);
+    assert_eq!(
+        (
+            &seen["message"],
+            &seen["reportingComponent"],
+            &seen["reportingInstance"],
+            &seen["action"],
+            &seen["reason"],
+            &seen["type"]
+        ),
+        (
+            &json!("synced the pod"),
+            &json!("example.com/operator"),
+            &json!("operator-1"),
+            &json!("Reconcile"),
+            &json!("Synced"),
+            &json!("Normal")
+        )
+    );
+    assert_eq!(seen["metadata"]["uid"], created["metadata"]["uid"]);
+
+    // An Event written the old way reads back in the new shape.
+    let old = json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "web-0.pulled"},
+        "involvedObject": regarding, "reason": "Pulled", "message": "pulled the image",
+        "type": "Warning", "source": {"component": "kubelet", "host": "node-1"}, "count": 3});
+    let (code, body) = send(&client, "POST", &core, JSON, Some(old)).await;
+    assert_eq!(code, 201, "{body}");
+    let (code, seen) = send(&client, "GET", &format!("{events}/web-0.pulled"), "", None).await;
+    assert_eq!(code, 200, "{seen}");
+    assert_eq!(
+        (
+            &seen["note"],
+            &seen["reason"],
+            &seen["type"],
+            &seen["regarding"]
+        ),
+        (
+            &json!("pulled the image"),
+            &json!("Pulled"),
+            &json!("Warning"),
+            &regarding
+        )
+    );
+    assert_eq!(
+        seen["deprecatedSource"],
+        json!({"component": "kubelet", "host": "node-1"})
+    );
+    assert_eq!(seen["deprecatedCount"], 3);
+    let (code, list) = send(&client, "GET", &events, "", None).await;
+    assert_eq!(code, 200, "{list}");
+    let names: Vec<&str> = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["metadata"]["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"web-0.synced") && names.contains(&"web-0.pulled"),
+        "{names:?}"
+    );
+}
+
+#[tokio::test]
+async fn new_events_say_what_happened_and_who_reported_it() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let events = format!("/apis/events.k8s.io/v1/namespaces/{ns}/events");
+    let core = format!("/api/v1/namespaces/{ns}/events");
+    let name_rule = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+    let full = |name: &str| {
+        json!({"apiVersion": "events.k8s.io/v1", "kind": "Event", "metadata": {"name": name},
+            "eventTime": "2024-01-01T00:00:00.000000Z", "reportingController": "example.com/operator",
+            "reportingInstance": "operator-1", "action": "Reconcile", "reason": "Synced",
+            "type": "Normal", "regarding": {"kind": "Pod", "namespace": ns, "name": "web-0"}})
+    };
+    let refused = |body: serde_json::Value| {
+        let (client, events) = (client.clone(), events.clone());
+        async move {
+            let (code, body) = send(&client, "POST", &events, JSON, Some(body)).await;
+            assert_eq!(code, 422, "{body}");
+            assert_eq!(body["details"]["kind"], "Event");
+            body["message"].as_str().unwrap().to_string()
+        }
+    };
+
+    let bare = json!({"apiVersion": "events.k8s.io/v1", "kind": "Event",
+        "metadata": {"name": "bare"}, "reason": "Synced", "regarding": {"namespace": "kube-public"}});
+    assert_eq!(
+        refused(bare).await,
+        "Event \"bare\" is invalid: [involvedObject.namespace: Invalid value: \"kube-public\": does not match event.namespace, eventTime: Required value, type: Invalid value: \"\": has invalid value: ]"
+    );
+    let mut odd = full("odd");
+    odd["type"] = json!("Info");
+    odd["reportingController"] = json!("Bad Controller");
+    assert_eq!(
+        refused(odd).await,
+        format!(
+            "Event \"odd\" is invalid: [reportingController: Invalid value: \"Bad Controller\": {name_rule}, type: Invalid value: \"\": has invalid value: Info]"
+        )
+    );
+    let mut anonymous = full("anonymous");
+    anonymous
+        .as_object_mut()
+        .unwrap()
+        .remove("reportingController");
+    assert_eq!(
+        refused(anonymous).await,
+        format!(
+            "Event \"anonymous\" is invalid: [reportingController: Required value, reportingController: Invalid value: \"\": name part must be non-empty, reportingController: Invalid value: \"\": {name_rule}]"
+        )
+    );
+    let (code, body) = send(&client, "POST", &events, JSON, Some(full("fine"))).await;
+    assert_eq!(code, 201, "{body}");
+
+    // Core Events get the legacy checks only: with an eventTime, who and what; without,
+    // a namespace that agrees with the object's.
+    let timed = json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "timed"},
+        "eventTime": "2024-01-01T00:00:00.000000Z", "involvedObject": {"namespace": ns}});
+    let (code, body) = send(&client, "POST", &core, JSON, Some(timed)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "Event \"timed\" is invalid: [reportingComponent: Required value, reportingComponent: Invalid value: \"\": name part must be non-empty, reportingComponent: Invalid value: \"\": {name_rule}, reportingInstance: Required value, action: Required value, reason: Required value]"
+        ))
+    );
+    let elsewhere = json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "elsewhere"},
+        "reason": "Pulled", "involvedObject": {"namespace": "kube-public"}});
+    let (code, body) = send(&client, "POST", &core, JSON, Some(elsewhere)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Event \"elsewhere\" is invalid: involvedObject.namespace: Invalid value: \"kube-public\": does not match event.namespace"
+    );
+    let plain = json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "plain"},
+        "reason": "Pulled", "involvedObject": {"namespace": ns}});
+    let (code, body) = send(&client, "POST", &core, JSON, Some(plain)).await;
+    assert_eq!(code, 201, "{body}");
+}

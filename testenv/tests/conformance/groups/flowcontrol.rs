@@ -1,0 +1,218 @@
+//! `flowcontrol.apiserver.k8s.io`: the FlowSchemas and PriorityLevelConfigurations every
+//! server starts with, what a new one gets and may not claim, and the `Dangling` condition
+//! that says whether a FlowSchema's priority level exists.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::common::env;
+use crate::support::raw::{eventually, send};
+
+const FC: &str = "/apis/flowcontrol.apiserver.k8s.io/v1";
+
+#[tokio::test]
+async fn the_bootstrap_flow_schemas_and_priority_levels_are_there() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let (code, schemas) = send(&client, "GET", &format!("{FC}/flowschemas"), "", None).await;
+    assert_eq!(code, 200, "{schemas}");
+    let bootstrap: BTreeMap<String, (Value, Value)> = schemas["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["metadata"]["annotations"]["apf.kubernetes.io/autoupdate-spec"] == "true")
+        .map(|s| {
+            (
+                s["metadata"]["name"].as_str().unwrap().to_string(),
+                (
+                    s["spec"]["matchingPrecedence"].clone(),
+                    s["spec"]["priorityLevelConfiguration"]["name"].clone(),
+                ),
+            )
+        })
+        .collect();
+    let expected: BTreeMap<String, (Value, Value)> = [
+        ("catch-all", 10000, "catch-all"),
+        ("exempt", 1, "exempt"),
+        ("global-default", 9900, "global-default"),
+        ("kube-controller-manager", 800, "workload-high"),
+        ("kube-scheduler", 800, "workload-high"),
+        ("kube-system-service-accounts", 900, "workload-high"),
+        ("probes", 2, "exempt"),
+        ("service-accounts", 9000, "workload-low"),
+        ("system-leader-election", 100, "leader-election"),
+        ("system-node-high", 400, "node-high"),
+        ("system-nodes", 500, "system"),
+    ]
+    .into_iter()
+    .map(|(n, p, l)| (n.to_string(), (json!(p), json!(l))))
+    .collect();
+    assert_eq!(bootstrap, expected);
+
+    let (code, levels) = send(
+        &client,
+        "GET",
+        &format!("{FC}/prioritylevelconfigurations"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(code, 200, "{levels}");
+    let types: BTreeMap<&str, &str> = levels["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["metadata"]["name"].as_str().unwrap(),
+                l["spec"]["type"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    for (name, kind) in [
+        ("catch-all", "Limited"),
+        ("exempt", "Exempt"),
+        ("global-default", "Limited"),
+        ("leader-election", "Limited"),
+        ("node-high", "Limited"),
+        ("system", "Limited"),
+        ("workload-high", "Limited"),
+        ("workload-low", "Limited"),
+    ] {
+        assert_eq!(types.get(name), Some(&kind), "{name}");
+    }
+    // The mandatory ones: everything from system:masters is exempt, the rest is caught.
+    let (_, exempt) = send(
+        &client,
+        "GET",
+        &format!("{FC}/flowschemas/exempt"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(
+        exempt["spec"]["rules"][0]["subjects"],
+        json!([{"kind": "Group", "group": {"name": "system:masters"}}])
+    );
+    let (_, catch_all) = send(
+        &client,
+        "GET",
+        &format!("{FC}/prioritylevelconfigurations/catch-all"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(
+        catch_all["spec"]["limited"]["limitResponse"],
+        json!({"type": "Reject"})
+    );
+}
+
+#[tokio::test]
+async fn new_priority_levels_are_defaulted_and_only_exempt_comes_first() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let json_type = "application/json";
+    let ns = env.namespace();
+    let level = format!("batch-{ns}");
+    let body = json!({"apiVersion": "flowcontrol.apiserver.k8s.io/v1",
+        "kind": "PriorityLevelConfiguration", "metadata": {"name": level},
+        "spec": {"type": "Limited", "limited": {"limitResponse": {"type": "Reject"}}}});
+    let levels = format!("{FC}/prioritylevelconfigurations");
+    let (code, created) = send(&client, "POST", &levels, json_type, Some(body)).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        created["spec"]["limited"],
+        json!({"nominalConcurrencyShares": 30, "lendablePercent": 0,
+            "limitResponse": {"type": "Reject"}})
+    );
+    assert_eq!(created["status"], json!({}));
+
+    let schema = |name: &str, precedence: i64| {
+        json!({"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema",
+            "metadata": {"name": name},
+            "spec": {"priorityLevelConfiguration": {"name": level}, "matchingPrecedence": precedence}})
+    };
+    let schemas = format!("{FC}/flowschemas");
+    let first = format!("first-{ns}");
+    let (code, body) = send(
+        &client,
+        "POST",
+        &schemas,
+        json_type,
+        Some(schema(&first, 1)),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "FlowSchema.flowcontrol.apiserver.k8s.io \"{first}\" is invalid: spec.matchingPrecedence: Invalid value: 1: only the schema named 'exempt' may have matchingPrecedence 1"
+        ))
+    );
+    let mine = format!("batch-{ns}");
+    let (code, created) = send(
+        &client,
+        "POST",
+        &schemas,
+        json_type,
+        Some(schema(&mine, 5000)),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(created["status"], json!({}));
+    assert_eq!(created["spec"]["matchingPrecedence"], 5000);
+    let dangling = |name: String| {
+        let (client, path) = (client.clone(), format!("{schemas}/{name}"));
+        async move {
+            eventually(10, || async {
+                let (_, schema) = send(&client, "GET", &path, "", None).await;
+                let condition = schema["status"]["conditions"]
+                    .as_array()?
+                    .iter()
+                    .find(|c| c["type"] == "Dangling")?
+                    .clone();
+                Some((
+                    condition["status"].clone(),
+                    condition["reason"].clone(),
+                    condition["message"].clone(),
+                ))
+            })
+            .await
+            .expect("the FlowSchema gets a Dangling condition")
+        }
+    };
+    assert_eq!(
+        dangling(mine.clone()).await,
+        (
+            json!("False"),
+            json!("Found"),
+            json!(format!(
+                "This FlowSchema references the PriorityLevelConfiguration object named \"{level}\" and it exists"
+            ))
+        )
+    );
+    let mut lost = schema(&format!("lost-{ns}"), 6000);
+    lost["spec"]["priorityLevelConfiguration"]["name"] = json!("no-such-level");
+    let (code, created) = send(&client, "POST", &schemas, json_type, Some(lost)).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        dangling(format!("lost-{ns}")).await,
+        (
+            json!("True"),
+            json!("NotFound"),
+            json!(
+                "This FlowSchema references the PriorityLevelConfiguration object named \"no-such-level\" but there is no such object"
+            )
+        )
+    );
+    assert_eq!(
+        dangling("exempt".into()).await.1,
+        json!("Found"),
+        "the bootstrap schemas are not dangling"
+    );
+    send(&client, "DELETE", &format!("{schemas}/lost-{ns}"), "", None).await;
+    send(&client, "DELETE", &format!("{schemas}/{mine}"), "", None).await;
+    send(&client, "DELETE", &format!("{levels}/{level}"), "", None).await;
+}

@@ -1,0 +1,106 @@
+//! `resource.k8s.io/v1` (dynamic resource allocation, served by default in v1.34): a
+//! DeviceClass and a ResourceClaim's defaults, its request checks and its fixed spec.
+
+use serde_json::json;
+
+use crate::common::env;
+use crate::support::raw::send;
+
+const JSON: &str = "application/json";
+
+#[tokio::test]
+async fn device_classes_and_resource_claims() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let class_name = format!("gpu-{ns}.example.com");
+    let selector = json!([{"cel": {"expression": "device.driver == \"gpu.example.com\""}}]);
+    let class = json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+        "metadata": {"name": class_name}, "spec": {"selectors": selector}});
+    let classes = "/apis/resource.k8s.io/v1/deviceclasses";
+    let (code, created) = send(&client, "POST", classes, JSON, Some(class)).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(created["spec"], json!({"selectors": selector}));
+    assert_eq!(created["metadata"]["generation"], 1);
+
+    let claims = format!("/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims");
+    let claim = |name: &str, requests: serde_json::Value| {
+        json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+            "metadata": {"name": name}, "spec": {"devices": {"requests": requests}}})
+    };
+    let requests = json!([
+        {"name": "one", "exactly": {"deviceClassName": class_name}},
+        {"name": "any", "firstAvailable": [
+            {"name": "a", "deviceClassName": class_name},
+            {"name": "b", "deviceClassName": class_name, "allocationMode": "All"}]}
+    ]);
+    let (code, created) = send(
+        &client,
+        "POST",
+        &claims,
+        JSON,
+        Some(claim("gpus", requests)),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        created["spec"]["devices"]["requests"],
+        json!([
+            {"name": "one", "exactly": {"deviceClassName": class_name,
+                "allocationMode": "ExactCount", "count": 1}},
+            {"name": "any", "firstAvailable": [
+                {"name": "a", "deviceClassName": class_name, "allocationMode": "ExactCount", "count": 1},
+                {"name": "b", "deviceClassName": class_name, "allocationMode": "All"}]}
+        ])
+    );
+    assert_eq!(created["status"], json!({}));
+
+    let (code, body) = send(
+        &client,
+        "POST",
+        &claims,
+        JSON,
+        Some(claim("vague", json!([{"name": "gpu"}]))),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "ResourceClaim.resource.k8s.io \"vague\" is invalid: spec.devices.requests[0]: Required value: exactly one of `exactly` or `firstAvailable` is required"
+    );
+
+    // The spec is fixed once created (the real server prints the whole Go struct).
+    let patch = json!({"spec": {"devices": {"requests": [
+        {"name": "two", "exactly": {"deviceClassName": class_name}}]}}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{claims}/gpus"),
+        "application/merge-patch+json",
+        Some(patch),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    let causes = body["details"]["causes"].as_array().unwrap();
+    assert_eq!(causes.len(), 1, "{body}");
+    assert_eq!(
+        (&causes[0]["field"], &causes[0]["reason"]),
+        (&json!("spec"), &json!("FieldValueInvalid"))
+    );
+    assert!(
+        causes[0]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(": field is immutable"),
+        "{body}"
+    );
+    let (code, _) = send(
+        &client,
+        "DELETE",
+        &format!("{classes}/{class_name}"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(code, 200);
+}
