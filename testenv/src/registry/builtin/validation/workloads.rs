@@ -201,12 +201,26 @@ fn job_spec(spec: &Value, path: &str) -> Errors {
         out.extend(check_nonnegative(&child(path, f), spec.get(f)));
     }
     let tpl_path = child(path, "template");
+    let policy_path = child(&child(&tpl_path, "spec"), "restartPolicy");
+    let allowed = ["OnFailure", "Never"];
+    // A Job's pods need a policy said explicitly: a missing one is reported once, with
+    // the values a Job allows.
+    if spec["template"]["spec"]["restartPolicy"]
+        .as_str()
+        .is_none_or(str::is_empty)
+    {
+        out.extend(
+            template(&spec["template"], &tpl_path)
+                .into_iter()
+                .filter(|c| c.field != policy_path),
+        );
+        let mut c = required(&policy_path);
+        c.message = "Required value: valid values: \"OnFailure\", \"Never\"".into();
+        out.push(c);
+        return out;
+    }
     out.extend(template(&spec["template"], &tpl_path));
-    out.extend(restart_policy(
-        &spec["template"],
-        &tpl_path,
-        &["OnFailure", "Never"],
-    ));
+    out.extend(restart_policy(&spec["template"], &tpl_path, &allowed));
     out
 }
 
