@@ -5,7 +5,8 @@
 //! One module per kind family: [`config`] (ConfigMaps, Secrets), [`service`], [`pod`]
 //! (pod specs, shared by the workload templates), [`workloads`] (with [`cron`] for
 //! schedules); [`meta`] checks the metadata every kind has; [`base64`] the `[]byte` fields
-//! the real server's decoder refuses before validation.
+//! the real server's decoder refuses before validation; [`typed`] the Go types a
+//! strategic merge patch's result must decode into.
 
 mod base64;
 mod config;
@@ -14,11 +15,13 @@ mod errors;
 mod meta;
 mod pod;
 mod service;
+mod typed;
 mod workloads;
 
 use serde_json::Value;
 
 pub use errors::Errors;
+pub use typed::patch_type_error;
 
 /// The metadata checks the real server makes for every kind, after the labels and
 /// annotations: owner references.
