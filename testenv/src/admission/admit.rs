@@ -142,6 +142,7 @@ pub fn admit(
         return Ok(warnings);
     }
     defaults::apply_builtin_defaults(&def.group, &def.version, &def.kind, object);
+    validation::omit_empty_collections(object);
     if mutation_only {
         return Ok(warnings);
     }

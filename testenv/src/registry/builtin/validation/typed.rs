@@ -121,6 +121,61 @@ fn object_error(
     })
 }
 
+/// Whether a resolved schema is a Go map (`additionalProperties`, no fixed properties).
+fn is_map(schema: &Value) -> bool {
+    schema.get("additionalProperties").is_some() && schema.get("properties").is_none()
+}
+
+fn omit_empty(value: &mut Value, schema: &Value) {
+    let (_, schema) = resolve(schema);
+    match value {
+        Value::Object(map) if schema.get("properties").is_some() => {
+            let properties = &schema["properties"];
+            let required = schema["required"].as_array();
+            map.retain(|k, v| {
+                let Some(field) = properties.get(k) else {
+                    return true;
+                };
+                let empty = match v {
+                    Value::Array(items) => items.is_empty(),
+                    Value::Object(m) => m.is_empty() && is_map(resolve(field).1),
+                    _ => false,
+                };
+                !empty || required.is_some_and(|r| r.iter().any(|n| n == k))
+            });
+            for (k, v) in map.iter_mut() {
+                if let Some(field) = properties.get(k) {
+                    omit_empty(v, field);
+                }
+            }
+        }
+        Value::Object(map) if is_map(schema) => {
+            for v in map.values_mut() {
+                omit_empty(v, &schema["additionalProperties"]);
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                omit_empty(v, &schema["items"]);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Drops the empty lists and maps of optional fields from a built-in object, as the real
+/// server's round trip through the Go type does (`omitempty`); structs and required fields
+/// stay. The type is the object's own `apiVersion` and `kind`.
+pub fn omit_empty_collections(object: &mut Value) {
+    let api_version = object["apiVersion"].as_str().unwrap_or_default();
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    let kind = object["kind"].as_str().unwrap_or_default();
+    let component = format!("{}.{kind}", component_prefix(group, version));
+    if let Some(schema) = schemas().get(&component) {
+        omit_empty(object, schema);
+    }
+}
+
 /// A decoded JSON value as Go's `%v` prints it (`map[a:1 b:[x y]]`).
 fn go_print(value: &Value) -> String {
     match value {
@@ -226,6 +281,24 @@ mod tests {
         );
         let p = json!({"spec": {"replicas": 3, "paused": true}, "unknown": [1]});
         assert_eq!(error(p.clone(), p), None);
+    }
+
+    #[test]
+    fn empty_optional_lists_and_maps_are_dropped() {
+        let mut d = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"labels": {}, "finalizers": []},
+            "spec": {"template": {"spec": {"containers": [{"name": "a", "env": []}],
+                "securityContext": {}}}}});
+        omit_empty_collections(&mut d);
+        assert_eq!(d["metadata"], json!({}));
+        assert_eq!(
+            d["spec"]["template"]["spec"]["containers"],
+            json!([{"name": "a"}])
+        );
+        assert_eq!(d["spec"]["template"]["spec"]["securityContext"], json!({}));
+        let mut p = json!({"apiVersion": "v1", "kind": "Pod", "spec": {"containers": []}});
+        omit_empty_collections(&mut p);
+        assert_eq!(p["spec"]["containers"], json!([]));
     }
 
     #[test]
