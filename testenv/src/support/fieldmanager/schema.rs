@@ -42,6 +42,7 @@ const BUILTIN_OPTIONAL_STRUCTS: &[&str] = &[
     "webhook",
     "clientConfig",
     "persistentVolumeClaimRetentionPolicy",
+    "securityContext",
 ];
 
 /// How a list merges.

@@ -132,6 +132,15 @@ fn omit_empty(value: &mut Value, schema: &Value) {
         Value::Object(map) if schema.get("properties").is_some() => {
             let properties = &schema["properties"];
             let required = schema["required"].as_array();
+            // A struct field that is not a pointer (`default: {}`) is always written.
+            for (k, field) in properties.as_object().into_iter().flatten() {
+                if field["default"] == json!({})
+                    && resolve(field).1.get("properties").is_some()
+                    && !map.contains_key(k)
+                {
+                    map.insert(k.clone(), json!({}));
+                }
+            }
             map.retain(|k, v| {
                 let Some(field) = properties.get(k) else {
                     return true;
@@ -163,9 +172,10 @@ fn omit_empty(value: &mut Value, schema: &Value) {
     }
 }
 
-/// Drops the empty lists and maps of optional fields from a built-in object, as the real
-/// server's round trip through the Go type does (`omitempty`); structs and required fields
-/// stay. The type is the object's own `apiVersion` and `kind`.
+/// Drops the empty lists and maps of optional fields from a built-in object and writes the
+/// struct fields that are not pointers (`{}` when absent), as the real server's round trip
+/// through the Go type does (`omitempty` on lists and maps, never on structs); required
+/// fields stay. The type is the object's own `apiVersion` and `kind`.
 pub fn omit_empty_collections(object: &mut Value) {
     let api_version = object["apiVersion"].as_str().unwrap_or_default();
     let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
@@ -293,9 +303,10 @@ mod tests {
         assert_eq!(d["metadata"], json!({}));
         assert_eq!(
             d["spec"]["template"]["spec"]["containers"],
-            json!([{"name": "a"}])
+            json!([{"name": "a", "resources": {}}])
         );
         assert_eq!(d["spec"]["template"]["spec"]["securityContext"], json!({}));
+        assert_eq!(d["status"], json!({}));
         let mut p = json!({"apiVersion": "v1", "kind": "Pod", "spec": {"containers": []}});
         omit_empty_collections(&mut p);
         assert_eq!(p["spec"]["containers"], json!([]));
