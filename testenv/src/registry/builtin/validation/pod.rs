@@ -24,23 +24,11 @@ fn text<'a>(value: &'a Value, field: &str) -> &'a str {
     value[field].as_str().unwrap_or_default()
 }
 
-fn required_because(field: &str, detail: &str) -> Cause {
-    let mut c = required(field);
-    c.message = format!("Required value: {detail}");
-    c
-}
-
 fn volumes(spec: &Value, path: &str) -> (Errors, HashSet<String>) {
     let mut out = Vec::new();
     let mut names = HashSet::new();
     for (i, vol) in items(&spec["volumes"]).iter().enumerate() {
         let at = index(path, i);
-        if vol
-            .as_object()
-            .is_some_and(|o| o.keys().all(|k| k == "name"))
-        {
-            out.push(required_because(&at, "must specify a volume type"));
-        }
         let name = text(vol, "name");
         let name_path = child(&at, "name");
         if name.is_empty() {

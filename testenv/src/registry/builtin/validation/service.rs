@@ -61,7 +61,7 @@ pub fn service(object: &Value) -> Errors {
             name => {
                 let trimmed = name.strip_suffix('.').unwrap_or(name);
                 for why in dns1123_subdomain(trimmed) {
-                    out.push(invalid_str("spec.externalName", name, &why));
+                    out.push(invalid_str("spec.externalName", trimmed, &why));
                 }
             }
         }

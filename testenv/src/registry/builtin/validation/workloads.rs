@@ -157,9 +157,14 @@ pub fn replicated(object: &Value, kind: &str) -> Errors {
             out.push(invalid(
                 "spec.selector",
                 selector,
+                // The real server words a ReplicaSet's as a Deployment's.
                 &format!(
                     "empty selector is invalid for {}",
-                    kind.to_ascii_lowercase()
+                    if kind == "ReplicaSet" {
+                        "deployment".to_string()
+                    } else {
+                        kind.to_ascii_lowercase()
+                    }
                 ),
             ));
         } else if !matches(selector, tpl["metadata"]["labels"].as_object()) {
