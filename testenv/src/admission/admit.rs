@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::defaults;
 use crate::registry::schema::{self, FieldError};
+use crate::registry::validation;
 use crate::support::query::Query;
 use crate::support::resource::ResourceDef;
 use crate::support::status::{ApiError, Cause};
@@ -74,12 +75,20 @@ pub fn admit(
     // With mutating webhooks, the first phase stops after defaulting: validation runs on
     // the object the webhooks return.
     let mutation_only = query.stops_before_validation();
-    let meta_causes = if mutation_only {
+    let builtin = def.custom.is_none() && !crate::registry::crd::is_crd(def);
+    if builtin && let Some(message) = validation::undecodable(&def.group, &def.kind, object) {
+        return Err(ApiError::bad_request(message));
+    }
+    let mut meta_causes = if mutation_only {
         Vec::new()
     } else {
         crate::support::meta::validate_labels_and_annotations(object)
     };
-    if !meta_causes.is_empty() {
+    if !mutation_only {
+        meta_causes.extend(validation::metadata(object));
+    }
+    // A built-in kind's metadata errors are reported with the rest of its validation.
+    if !meta_causes.is_empty() && !builtin {
         return Err(ApiError::invalid(def, &name_of(object), meta_causes));
     }
     let mut warnings = Vec::new();
@@ -133,8 +142,13 @@ pub fn admit(
         return Ok(warnings);
     }
     defaults::apply_builtin_defaults(&def.group, &def.version, &def.kind, object);
+    validation::omit_empty_collections(object);
     if mutation_only {
         return Ok(warnings);
+    }
+    let causes = validation::validate(&def.group, &def.kind, object, old, meta_causes);
+    if !causes.is_empty() {
+        return Err(ApiError::invalid(def, &name_of(object), causes));
     }
     let causes = crate::registry::admission_policy::check(def, object);
     if !causes.is_empty() {

@@ -257,9 +257,6 @@ pub fn create_object_as(
             ));
         }
     }
-    if is_service(def) {
-        crate::registry::allocate::service(&cluster.store, &mut object, None);
-    }
     // A CRD is created with its initial status; the controllers then establish it.
     let created_crd = crd::is_crd(def).then(|| {
         let mut first = object.clone();
@@ -278,6 +275,11 @@ pub fn create_object_as(
         fields,
     );
     managers.write_to(&mut object);
+    // Addresses and node ports are allocated by the registry, after the field manager: they
+    // are not the creator's fields.
+    if is_service(def) {
+        crate::registry::allocate::service(&cluster.store, &mut object, None);
+    }
     if !query.stops_before_validation() {
         let write = policies::Write {
             def,

@@ -118,7 +118,18 @@ pub fn apply_patch(
                 ));
             }
             patch::strategic::strategic_merge(current, patch_doc, &def.group, &def.kind)
-                .map_err(bad)
+                .map_err(bad)?;
+            // The result is decoded into the kind's Go type before anything else.
+            match crate::registry::validation::patch_type_error(
+                &def.group,
+                &def.version,
+                &def.kind,
+                patch_doc,
+                current,
+            ) {
+                Some(err) => Err(err),
+                None => Ok(()),
+            }
         }
         // An apply patch needs the field manager (managers, conflicts): it is served by
         // `apply::apply`, never as a plain document patch.

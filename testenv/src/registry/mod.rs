@@ -19,7 +19,7 @@ pub mod webhook_configuration;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use builtin::{GROUP_ORDER, builtin_resources};
+pub use builtin::{GROUP_ORDER, builtin_resources, validation};
 
 use crate::support::resource::ResourceDef;
 

@@ -113,8 +113,10 @@ fn walk(v: &mut Value, key: Option<&str>, generated: &BTreeMap<String, String>) 
         Value::Array(items) => items.iter_mut().for_each(|i| walk(i, None, generated)),
         Value::Object(m) => {
             m.remove("selfLink");
-            for (k, v) in m.iter_mut() {
-                walk(v, Some(k.as_str()), generated);
+            // Keys carry uids too (`k:{"uid":...}` in managedFields).
+            for (k, mut v) in std::mem::take(m) {
+                walk(&mut v, Some(k.as_str()), generated);
+                m.insert(uuid().replace_all(&k, "<uid>").to_string(), v);
             }
         }
         _ => {}

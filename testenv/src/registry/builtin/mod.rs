@@ -7,12 +7,13 @@
 //! (apps, batch, autoscaling, policy), [`access`] (authentication, authorization, RBAC,
 //! certificates, admission registration, API extensions and registration, flow control) and
 //! [`cluster`] (networking, storage, scheduling, node, discovery, resource, coordination,
-//! events).
+//! events). [`validation`] holds the real server's validation of the built-in kinds.
 
 mod access;
 mod cluster;
 mod core;
 mod table;
+pub mod validation;
 mod workloads;
 
 use crate::support::resource::{ResourceDef, ScaleSpec, SubresourceDef, storage_version_hash};

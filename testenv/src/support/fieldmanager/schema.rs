@@ -42,6 +42,7 @@ const BUILTIN_OPTIONAL_STRUCTS: &[&str] = &[
     "webhook",
     "clientConfig",
     "persistentVolumeClaimRetentionPolicy",
+    "securityContext",
 ];
 
 /// How a list merges.
@@ -217,6 +218,9 @@ impl<'a> Node<'a> {
             Crd::At(Some(s)) => {
                 s.get("x-kubernetes-map-type").and_then(Value::as_str) == Some("atomic")
             }
+            // Owner references are atomic structs (`+structType=atomic`), in every kind's
+            // metadata: an item is owned through its key alone.
+            Crd::Builtin if self.names.last().is_some_and(|n| n == "ownerReferences") => true,
             // Label selectors, selector maps and role references of built-in kinds are atomic
             // in their OpenAPI (`+structType=atomic` / `+mapType=atomic`).
             Crd::Builtin if !self.types.custom => self.names.last().is_some_and(|n| {
@@ -227,6 +231,7 @@ impl<'a> Node<'a> {
                         | "nodeSelector"
                         | "labelSelector"
                         | "namespaceSelector"
+                        | "objectSelector"
                         | "podSelector"
                 )
             }),

@@ -178,6 +178,16 @@ fn walk_compare(
         (Some(Value::Object(_)) | None, Some(Value::Object(_)) | None) => {
             let lm = l.and_then(Value::as_object).unwrap_or(&empty_map);
             let rm = r.and_then(Value::as_object).unwrap_or(&empty_map);
+            // A struct field of a built-in kind that the kind's zero value already has (what the
+            // real field manager compares a new object with) is owned through its fields only;
+            // inside a new list item, and for maps and custom resources' objects, the object is
+            // owned itself too. An empty one (atomic or not) is the zero value: nothing to own.
+            let struct_field = path.iter().all(|pe| matches!(pe, PathElement::Field(_)))
+                && !path.is_empty()
+                && node.builtin_struct();
+            if struct_field && l.is_none() && rm.is_empty() {
+                return;
+            }
             if node.map_atomic() || (lm.is_empty() && rm.is_empty()) {
                 return leaf(l, r, path, out);
             }
@@ -197,13 +207,6 @@ fn walk_compare(
                 walk_compare(None, Some(rv), &node.field(k), path, out);
                 path.pop();
             }
-            // A struct field of a built-in kind that the kind's zero value already has (what the
-            // real field manager compares a new object with) is owned through its fields only;
-            // inside a new list item, and for maps and custom resources' objects, the object is
-            // owned itself too.
-            let struct_field = path.iter().all(|pe| matches!(pe, PathElement::Field(_)))
-                && !path.is_empty()
-                && node.builtin_struct();
             if !(struct_field && l.is_none()) {
                 leaf_presence(l, r, path, out);
             }

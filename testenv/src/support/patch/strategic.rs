@@ -22,6 +22,7 @@
 //! | container `volumeMounts` / `volumeDevices` | `mountPath` / `devicePath` |
 //! | Service `spec.ports` | `port` |
 //! | `volumes`, `imagePullSecrets`, `schedulingGates`, pod `resourceClaims`, ServiceAccount `secrets` | `name` |
+//! | webhook configurations' `webhooks` | `name` |
 //! | `hostAliases`, `podIPs`, `hostIPs` | `ip` |
 //! | `topologySpreadConstraints` | `topologyKey` |
 //! | `conditions` (every status), Node `status.addresses` | `type` |
@@ -131,6 +132,15 @@ fn list_strategy(ctx: &Ctx, path: &[String], field: &str) -> ListStrategy {
         "volumes" | "imagePullSecrets" | "schedulingGates" => MergeKey("name"),
         "resourceClaims" if !in_container => MergeKey("name"),
         "secrets" if ctx.kind == "ServiceAccount" && path.is_empty() => MergeKey("name"),
+        "webhooks"
+            if path.is_empty()
+                && matches!(
+                    ctx.kind.as_str(),
+                    "ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration"
+                ) =>
+        {
+            MergeKey("name")
+        }
         "hostAliases" | "podIPs" | "hostIPs" => MergeKey("ip"),
         "topologySpreadConstraints" => MergeKey("topologyKey"),
         "conditions" => MergeKey("type"),

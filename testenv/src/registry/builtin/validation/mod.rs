@@ -1,0 +1,85 @@
+//! kube-apiserver's validation of the built-in kinds (`pkg/apis/*/validation`), after
+//! defaulting: the same field paths, messages and reasons, every error of a request at
+//! once, in the order the real server finds them.
+//!
+//! One module per kind family: [`config`] (ConfigMaps, Secrets), [`service`], [`pod`]
+//! (pod specs, shared by the workload templates), [`workloads`] (with [`cron`] for
+//! schedules); [`meta`] checks the metadata every kind has; [`base64`] the `[]byte` fields
+//! the real server's decoder refuses before validation; [`typed`] the Go types a
+//! strategic merge patch's result must decode into.
+
+mod base64;
+mod config;
+mod cron;
+mod errors;
+mod meta;
+mod pod;
+mod service;
+mod typed;
+mod workloads;
+
+use serde_json::Value;
+
+pub use errors::Errors;
+pub use typed::{omit_empty_collections, patch_type_error};
+
+/// The metadata checks the real server makes for every kind, after the labels and
+/// annotations: owner references.
+pub fn metadata(object: &Value) -> Errors {
+    meta::owner_references(object)
+}
+
+/// The 400 message of a built-in object whose `[]byte` fields are not base64 (a Secret's
+/// `data`, a ConfigMap's `binaryData`), which the real server cannot decode.
+pub fn undecodable(group: &str, kind: &str, object: &Value) -> Option<String> {
+    match (group, kind) {
+        ("", "Secret") => base64::undecodable(kind, object, "data"),
+        ("", "ConfigMap") => base64::undecodable(kind, object, "binaryData"),
+        _ => None,
+    }
+}
+
+/// The checks of an update that the real server makes before the object's own validation
+/// (immutable contents and selectors).
+fn update_first(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
+    match (group, kind) {
+        ("", "ConfigMap") => config::immutable_update(object, old, &["data", "binaryData"]),
+        ("", "Secret") => config::secret_update(object, old),
+        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") => {
+            workloads::selector_update(object, old)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The kind's own checks of a defaulted object.
+fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
+    match (group, kind) {
+        ("", "ConfigMap") => config::config_map(object),
+        ("", "Secret") => config::secret(object),
+        ("", "Service") => service::service(object),
+        ("", "Pod") => pod::pod_spec(&object["spec"], "spec"),
+        ("", "ReplicationController")
+        | ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") => {
+            workloads::replicated(object, kind)
+        }
+        ("batch", "Job") => workloads::job(object),
+        ("batch", "CronJob") => workloads::cron_job(object),
+        _ => Vec::new(),
+    }
+}
+
+/// Every validation error of a built-in object (`old` is the stored object on updates),
+/// given the errors of its metadata (`meta`), in the real server's order.
+pub fn validate(
+    group: &str,
+    kind: &str,
+    object: &Value,
+    old: Option<&Value>,
+    meta: Errors,
+) -> Errors {
+    let mut out = old.map_or_else(Vec::new, |old| update_first(group, kind, object, old));
+    out.extend(meta);
+    out.extend(object_causes(group, kind, object));
+    out
+}

@@ -1,0 +1,250 @@
+//! Pod specs (`ValidatePodSpec`), for Pods and for the pod templates of the workload kinds:
+//! volumes, containers and init containers, restart and DNS policies.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::errors::{
+    Errors, check_dns1123_label, check_labels, child, dns1123_subdomain, duplicate, index, invalid,
+    invalid_str, not_supported, port_name, port_num, required,
+};
+use super::service::PROTOCOLS;
+use crate::support::status::Cause;
+
+const RESTART_POLICIES: &[&str] = &["Always", "OnFailure", "Never"];
+const DNS_POLICIES: &[&str] = &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
+const PULL_POLICIES: &[&str] = &["Always", "IfNotPresent", "Never"];
+
+fn items(value: &Value) -> &[Value] {
+    value.as_array().map_or(&[], Vec::as_slice)
+}
+
+fn text<'a>(value: &'a Value, field: &str) -> &'a str {
+    value[field].as_str().unwrap_or_default()
+}
+
+fn volumes(spec: &Value, path: &str) -> (Errors, HashSet<String>) {
+    let mut out = Vec::new();
+    let mut names = HashSet::new();
+    for (i, vol) in items(&spec["volumes"]).iter().enumerate() {
+        let at = index(path, i);
+        let name = text(vol, "name");
+        let name_path = child(&at, "name");
+        if name.is_empty() {
+            out.push(required(&name_path));
+        } else {
+            out.extend(check_dns1123_label(&name_path, name));
+        }
+        if !names.insert(name.to_string()) {
+            out.push(duplicate(&name_path, &Value::String(name.into())));
+        }
+    }
+    (out, names)
+}
+
+fn ports(container: &Value, path: &str) -> Errors {
+    let mut out = Vec::new();
+    let mut names = HashSet::new();
+    for (i, port) in items(&container["ports"]).iter().enumerate() {
+        let at = index(path, i);
+        let name = text(port, "name");
+        if !name.is_empty() {
+            let why = port_name(name);
+            if !why.is_empty() {
+                for w in why {
+                    out.push(invalid_str(&child(&at, "name"), name, &w));
+                }
+            } else if !names.insert(name.to_string()) {
+                out.push(duplicate(&child(&at, "name"), &Value::String(name.into())));
+            }
+        }
+        match port["containerPort"].as_i64().unwrap_or(0) {
+            0 => out.push(required(&child(&at, "containerPort"))),
+            n => {
+                for w in port_num(n) {
+                    out.push(invalid(&child(&at, "containerPort"), &Value::from(n), &w));
+                }
+            }
+        }
+        if let Some(n) = port["hostPort"].as_i64().filter(|n| *n != 0) {
+            for w in port_num(n) {
+                out.push(invalid(&child(&at, "hostPort"), &Value::from(n), &w));
+            }
+        }
+        match text(port, "protocol") {
+            "" => out.push(required(&child(&at, "protocol"))),
+            p if !PROTOCOLS.contains(&p) => {
+                out.push(not_supported(&child(&at, "protocol"), p, PROTOCOLS));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn env(container: &Value, path: &str) -> Errors {
+    let mut out = Vec::new();
+    for (i, var) in items(&container["env"]).iter().enumerate() {
+        let at = child(&index(path, i), "name");
+        match &var["name"] {
+            Value::String(s) if s.is_empty() => out.push(required(&at)),
+            Value::String(s) if !s.bytes().all(|b| (b' '..=b'~').contains(&b) && b != b'=') => {
+                out.push(invalid_str(
+                    &at,
+                    s,
+                    "a valid environment variable name must consist only of printable ASCII characters other than '='",
+                ));
+            }
+            // A name of another JSON type is refused when the body is decoded.
+            _ => {}
+        }
+    }
+    out
+}
+
+fn volume_mounts(container: &Value, volumes: &HashSet<String>, path: &str) -> Errors {
+    let mut out = Vec::new();
+    for (i, mount) in items(&container["volumeMounts"]).iter().enumerate() {
+        let at = index(path, i);
+        let name = text(mount, "name");
+        if name.is_empty() {
+            out.push(required(&child(&at, "name")));
+        } else if !volumes.contains(name) {
+            out.push(Cause {
+                reason: "FieldValueNotFound".into(),
+                message: format!("Not found: {name:?}"),
+                field: child(&at, "name"),
+            });
+        }
+        if text(mount, "mountPath").is_empty() {
+            out.push(required(&child(&at, "mountPath")));
+        }
+    }
+    out
+}
+
+/// The checks every kind of container shares (`validateContainerCommon`).
+fn container(c: &Value, volumes: &HashSet<String>, path: &str) -> Errors {
+    let mut out = Vec::new();
+    let name = text(c, "name");
+    let name_path = child(path, "name");
+    if name.is_empty() {
+        out.push(required(&name_path));
+    } else {
+        out.extend(check_dns1123_label(&name_path, name));
+    }
+    if text(c, "image").is_empty() {
+        out.push(required(&child(path, "image")));
+    }
+    out.extend(ports(c, &child(path, "ports")));
+    out.extend(env(c, &child(path, "env")));
+    out.extend(volume_mounts(c, volumes, &child(path, "volumeMounts")));
+    if let Some(p) = c["imagePullPolicy"].as_str()
+        && !PULL_POLICIES.contains(&p)
+    {
+        out.push(not_supported(
+            &child(path, "imagePullPolicy"),
+            p,
+            PULL_POLICIES,
+        ));
+    }
+    out
+}
+
+/// `ValidatePodSpec` of the spec at `path` (`spec`, `spec.template.spec`, ...).
+pub fn pod_spec(spec: &Value, path: &str) -> Errors {
+    let (mut out, vols) = volumes(spec, &child(path, "volumes"));
+    let containers = items(&spec["containers"]);
+    let mut names = HashSet::new();
+    let containers_path = child(path, "containers");
+    if containers.is_empty() {
+        out.push(required(&containers_path));
+    }
+    for (i, c) in containers.iter().enumerate() {
+        let at = index(&containers_path, i);
+        out.extend(container(c, &vols, &at));
+        let name = text(c, "name");
+        if !names.insert(name.to_string()) {
+            out.push(duplicate(&child(&at, "name"), &Value::String(name.into())));
+        }
+    }
+    let init_path = child(path, "initContainers");
+    for (i, c) in items(&spec["initContainers"]).iter().enumerate() {
+        let at = index(&init_path, i);
+        let name = text(c, "name");
+        if !name.is_empty() && names.contains(name) {
+            out.push(duplicate(&child(&at, "name"), &Value::String(name.into())));
+        }
+        out.extend(container(c, &vols, &at));
+        names.insert(name.to_string());
+    }
+    let restart = text(spec, "restartPolicy");
+    if !RESTART_POLICIES.contains(&restart) {
+        let field = child(path, "restartPolicy");
+        out.push(if restart.is_empty() {
+            required(&field)
+        } else {
+            not_supported(&field, restart, RESTART_POLICIES)
+        });
+    }
+    let dns = text(spec, "dnsPolicy");
+    if !DNS_POLICIES.contains(&dns) {
+        let field = child(path, "dnsPolicy");
+        out.push(if dns.is_empty() {
+            required(&field)
+        } else {
+            not_supported(&field, dns, DNS_POLICIES)
+        });
+    }
+    out.extend(check_labels(
+        &child(path, "nodeSelector"),
+        spec["nodeSelector"].as_object(),
+    ));
+    let account = text(spec, "serviceAccountName");
+    if !account.is_empty() {
+        for why in dns1123_subdomain(account) {
+            out.push(invalid_str(
+                &child(path, "serviceAccountName"),
+                account,
+                &why,
+            ));
+        }
+    }
+    for f in ["hostname", "subdomain"] {
+        let v = text(spec, f);
+        if !v.is_empty() {
+            out.extend(check_dns1123_label(&child(path, f), v));
+        }
+    }
+    if let Some(n) = spec["activeDeadlineSeconds"].as_i64()
+        && !(1..=2_147_483_647).contains(&n)
+    {
+        out.push(invalid(
+            &child(path, "activeDeadlineSeconds"),
+            &Value::from(n),
+            "must be between 1 and 2147483647, inclusive",
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn containers_required_and_unique() {
+        let base = json!({"restartPolicy": "Always", "dnsPolicy": "ClusterFirst"});
+        let mut none = base.clone();
+        none["containers"] = json!([]);
+        assert_eq!(pod_spec(&none, "spec")[0].field, "spec.containers");
+        let mut twice = base;
+        twice["containers"] = json!([{"name": "c", "image": "a"}, {"name": "c", "image": "b"}]);
+        let errs = pod_spec(&twice, "spec");
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].field, "spec.containers[1].name");
+        assert_eq!(errs[0].message, "Duplicate value: \"c\"");
+    }
+}

@@ -1,0 +1,322 @@
+//! The typed decoding of a strategic merge patch's result: the real server converts the
+//! patched map into the kind's Go struct, and a value of the wrong JSON type is a 422 that
+//! names the patch (`patch: Invalid value: "map[...]": unrecognized type: int32`), before
+//! any validation. The types come from the built-in OpenAPI schemas.
+
+use serde_json::{Map, Value, json};
+
+use crate::openapi::builtin::{component_prefix, schemas};
+use crate::support::status::ApiError;
+
+const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
+const QUANTITY_RULE: &str =
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+/// The schema a property schema stands for, following `$ref` and `allOf: [{$ref}]`, with
+/// the component name when it is one.
+fn resolve(schema: &Value) -> (Option<&'static str>, &Value) {
+    let reference = schema["$ref"]
+        .as_str()
+        .or_else(|| schema["allOf"][0]["$ref"].as_str());
+    match reference.and_then(|r| r.strip_prefix("#/components/schemas/")) {
+        Some(name) => match schemas().get_key_value(name) {
+            Some((k, v)) => (Some(k.as_str()), v),
+            None => (None, &Value::Null),
+        },
+        None => (None, schema),
+    }
+}
+
+/// The kind of a decoded JSON value as Go's reflection names it.
+fn go_kind(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "string",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "int64",
+        Value::Number(_) => "float64",
+        Value::Object(_) => "map",
+        Value::Array(_) => "slice",
+        Value::Null => "interface",
+    }
+}
+
+/// The Go type of a scalar schema.
+fn go_scalar(schema: &Value) -> Option<&'static str> {
+    match (schema["type"].as_str()?, schema["format"].as_str()) {
+        ("string", Some("byte" | "date-time")) => None,
+        ("string", _) => Some("string"),
+        ("boolean", _) => Some("bool"),
+        ("integer", Some("int32")) => Some("int32"),
+        ("integer", _) => Some("int64"),
+        ("number", _) => Some("float64"),
+        _ => None,
+    }
+}
+
+/// Why a scalar value does not convert to the Go type `target`, in the converter's words.
+fn scalar_error(value: &Value, target: &str) -> Option<String> {
+    let source = go_kind(value);
+    let numeric = |t: &str| matches!(t, "int32" | "int64" | "float64");
+    match value {
+        Value::Null => None,
+        _ if source == target => None,
+        Value::Number(n) if numeric(target) => {
+            // A whole number fits any numeric type; a fraction does not fit an integer.
+            let whole = n.as_f64().is_some_and(|f| f.fract() == 0.0);
+            (target != "float64" && !whole).then(|| format!("cannot convert {source} to {target}"))
+        }
+        _ if source == "int64" && (numeric(target) || target == "string") => {
+            Some(format!("cannot convert {source} to {target}"))
+        }
+        _ => Some(format!("unrecognized type: {target}")),
+    }
+}
+
+/// The first value of `value` that does not decode into `schema`.
+fn first_error(value: &Value, schema: &Value) -> Option<String> {
+    if value.is_null() {
+        return None;
+    }
+    let (name, schema) = resolve(schema);
+    if name == Some(QUANTITY) {
+        return matches!(value, Value::Bool(_) | Value::Object(_) | Value::Array(_))
+            .then(|| QUANTITY_RULE.to_string());
+    }
+    if schema.get("oneOf").is_some() || schema["x-kubernetes-preserve-unknown-fields"] == true {
+        return None;
+    }
+    match schema["type"].as_str() {
+        Some("object") => {
+            let properties = schema["properties"].as_object();
+            let values = schema.get("additionalProperties");
+            let Value::Object(map) = value else {
+                return match (properties, values) {
+                    (Some(_), _) => Some(format!("cannot restore struct from: {}", go_kind(value))),
+                    (None, Some(_)) => Some(format!("cannot restore map from {}", go_kind(value))),
+                    (None, None) => None,
+                };
+            };
+            object_error(map, properties, values)
+        }
+        Some("array") => match value {
+            Value::Array(items) => items.iter().find_map(|v| first_error(v, &schema["items"])),
+            other => Some(format!("cannot restore slice from {}", go_kind(other))),
+        },
+        _ => go_scalar(schema).and_then(|t| scalar_error(value, t)),
+    }
+}
+
+fn object_error(
+    map: &Map<String, Value>,
+    properties: Option<&Map<String, Value>>,
+    values: Option<&Value>,
+) -> Option<String> {
+    map.iter().find_map(|(k, v)| {
+        match (properties.and_then(|p| p.get(k)), values) {
+            (Some(s), _) => first_error(v, s),
+            (None, Some(s)) if properties.is_none() => first_error(v, s),
+            // Unknown fields are dropped by the decoder.
+            _ => None,
+        }
+    })
+}
+
+/// Whether a resolved schema is a Go map (`additionalProperties`, no fixed properties).
+fn is_map(schema: &Value) -> bool {
+    schema.get("additionalProperties").is_some() && schema.get("properties").is_none()
+}
+
+fn omit_empty(value: &mut Value, schema: &Value) {
+    let (_, schema) = resolve(schema);
+    match value {
+        Value::Object(map) if schema.get("properties").is_some() => {
+            let properties = &schema["properties"];
+            let required = schema["required"].as_array();
+            // A struct field that is not a pointer (`default: {}`) is always written.
+            for (k, field) in properties.as_object().into_iter().flatten() {
+                if field["default"] == json!({})
+                    && resolve(field).1.get("properties").is_some()
+                    && !map.contains_key(k)
+                {
+                    map.insert(k.clone(), json!({}));
+                }
+            }
+            map.retain(|k, v| {
+                let Some(field) = properties.get(k) else {
+                    return true;
+                };
+                let empty = match v {
+                    Value::Array(items) => items.is_empty(),
+                    Value::Object(m) => m.is_empty() && is_map(resolve(field).1),
+                    _ => false,
+                };
+                !empty || required.is_some_and(|r| r.iter().any(|n| n == k))
+            });
+            for (k, v) in map.iter_mut() {
+                if let Some(field) = properties.get(k) {
+                    omit_empty(v, field);
+                }
+            }
+        }
+        Value::Object(map) if is_map(schema) => {
+            for v in map.values_mut() {
+                omit_empty(v, &schema["additionalProperties"]);
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                omit_empty(v, &schema["items"]);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Drops the empty lists and maps of optional fields from a built-in object and writes the
+/// struct fields that are not pointers (`{}` when absent), as the real server's round trip
+/// through the Go type does (`omitempty` on lists and maps, never on structs); required
+/// fields stay. The type is the object's own `apiVersion` and `kind`.
+pub fn omit_empty_collections(object: &mut Value) {
+    let api_version = object["apiVersion"].as_str().unwrap_or_default();
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    let kind = object["kind"].as_str().unwrap_or_default();
+    let component = format!("{}.{kind}", component_prefix(group, version));
+    if let Some(schema) = schemas().get(&component) {
+        omit_empty(object, schema);
+    }
+}
+
+/// A decoded JSON value as Go's `%v` prints it (`map[a:1 b:[x y]]`).
+fn go_print(value: &Value) -> String {
+    match value {
+        Value::Null => "<nil>".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::String(s) => s.clone(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => i.to_string(),
+            None => go_float(n.as_f64().unwrap_or_default()),
+        },
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(go_print).collect();
+            format!("[{}]", parts.join(" "))
+        }
+        Value::Object(map) => {
+            let parts: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{k}:{}", go_print(v)))
+                .collect();
+            format!("map[{}]", parts.join(" "))
+        }
+    }
+}
+
+/// A float64 as Go's `%v` prints it: shortest digits, exponent form below 1e-4 and from 1e6.
+fn go_float(f: f64) -> String {
+    let exponent = if f == 0.0 {
+        0
+    } else {
+        f.abs().log10().floor() as i32
+    };
+    if !(-4..6).contains(&exponent) {
+        let text = format!("{f:e}");
+        let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        let sign = if exp < 0 { '-' } else { '+' };
+        return format!("{mantissa}e{sign}{:02}", exp.abs());
+    }
+    f.to_string()
+}
+
+/// The 422 the real server answers when the result of a strategic merge `patch` on a
+/// built-in `group`/`version`/`kind` does not decode into its Go type.
+pub fn patch_type_error(
+    group: &str,
+    version: &str,
+    kind: &str,
+    patch: &Value,
+    patched: &Value,
+) -> Option<ApiError> {
+    let component = format!("{}.{kind}", component_prefix(group, version));
+    let schema = schemas().get(&component)?;
+    let why = first_error(patched, schema)?;
+    let value = format!("{:?}", go_print(patch));
+    let message = format!("Invalid value: {value}: {why}");
+    Some(ApiError {
+        code: 422,
+        reason: "Invalid",
+        message: format!(" \"\" is invalid: patch: {message}"),
+        details: json!({"causes": [{"reason": "FieldValueInvalid", "message": message, "field": "patch"}]}),
+        warnings: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(patch: Value, patched: Value) -> Option<String> {
+        patch_type_error("apps", "v1", "Deployment", &patch, &patched).map(|e| e.message)
+    }
+
+    #[test]
+    fn wrong_types_are_refused_like_the_go_converter() {
+        let p = json!({"spec": {"replicas": "two"}});
+        assert_eq!(
+            error(p.clone(), p).unwrap(),
+            " \"\" is invalid: patch: Invalid value: \"map[spec:map[replicas:two]]\": unrecognized type: int32"
+        );
+        let p = json!({"spec": {"replicas": 1.5}});
+        assert!(
+            error(p.clone(), p)
+                .unwrap()
+                .ends_with("cannot convert float64 to int32")
+        );
+        let p = json!({"metadata": {"labels": {"a": 1}}});
+        assert!(
+            error(p.clone(), p)
+                .unwrap()
+                .ends_with("cannot convert int64 to string")
+        );
+        let p = json!({"spec": {"template": {"spec": {"containers": "x"}}}});
+        assert!(
+            error(p.clone(), p)
+                .unwrap()
+                .ends_with("cannot restore slice from string")
+        );
+        let p = json!({"spec": {"template": "x"}});
+        assert!(
+            error(p.clone(), p)
+                .unwrap()
+                .ends_with("cannot restore struct from: string")
+        );
+        let p = json!({"spec": {"replicas": 3, "paused": true}, "unknown": [1]});
+        assert_eq!(error(p.clone(), p), None);
+    }
+
+    #[test]
+    fn empty_optional_lists_and_maps_are_dropped() {
+        let mut d = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"labels": {}, "finalizers": []},
+            "spec": {"template": {"spec": {"containers": [{"name": "a", "env": []}],
+                "securityContext": {}}}}});
+        omit_empty_collections(&mut d);
+        assert_eq!(d["metadata"], json!({}));
+        assert_eq!(
+            d["spec"]["template"]["spec"]["containers"],
+            json!([{"name": "a", "resources": {}}])
+        );
+        assert_eq!(d["spec"]["template"]["spec"]["securityContext"], json!({}));
+        assert_eq!(d["status"], json!({}));
+        let mut p = json!({"apiVersion": "v1", "kind": "Pod", "spec": {"containers": []}});
+        omit_empty_collections(&mut p);
+        assert_eq!(p["spec"]["containers"], json!([]));
+    }
+
+    #[test]
+    fn floats_print_like_go() {
+        assert_eq!(go_float(2.5), "2.5");
+        assert_eq!(go_float(1e21), "1e+21");
+        assert_eq!(go_float(0.00001), "1e-05");
+        assert_eq!(go_float(1_234_567.5), "1.2345675e+06");
+    }
+}

@@ -1,0 +1,315 @@
+//! The workload kinds: label selectors, pod templates (the selector must match the
+//! template's labels; the restart policy each controller allows), CronJob schedules, and
+//! the selector that may not change after creation.
+
+use serde_json::{Map, Value};
+
+use super::cron::schedule_error;
+use super::errors::{
+    Errors, check_labels, check_nonnegative, child, forbidden, immutable, index, invalid,
+    invalid_str, not_supported, required,
+};
+use super::pod::pod_spec;
+use crate::support::meta::label_key_errors;
+
+const IN_OR_NOT_IN: &str = "must be specified when `operator` is 'In' or 'NotIn'";
+const EXISTS: &str = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'";
+const CONCURRENCY: &[&str] = &["Allow", "Forbid", "Replace"];
+
+/// `ValidateLabelSelector` of the selector at `path`.
+fn label_selector(selector: &Value, path: &str) -> Errors {
+    let mut out = Vec::new();
+    let exprs_path = child(path, "matchExpressions");
+    for (i, expr) in selector["matchExpressions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let at = index(&exprs_path, i);
+        let values = expr["values"].as_array().map_or(0, Vec::len);
+        match expr["operator"].as_str().unwrap_or_default() {
+            "In" | "NotIn" if values == 0 => {
+                let mut c = required(&child(&at, "values"));
+                c.message = format!("Required value: {IN_OR_NOT_IN}");
+                out.push(c);
+            }
+            "Exists" | "DoesNotExist" if values > 0 => {
+                out.push(forbidden(&child(&at, "values"), EXISTS));
+            }
+            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+            other => out.push(invalid_str(
+                &child(&at, "operator"),
+                other,
+                "not a valid selector operator",
+            )),
+        }
+        let k = expr["key"].as_str().unwrap_or_default();
+        for why in label_key_errors(k) {
+            out.push(invalid_str(&child(&at, "key"), k, &why));
+        }
+    }
+    out.extend(check_labels(
+        &child(path, "matchLabels"),
+        selector["matchLabels"].as_object(),
+    ));
+    out
+}
+
+/// Whether `labels` satisfy `selector` (matchLabels and matchExpressions).
+fn matches(selector: &Value, labels: Option<&Map<String, Value>>) -> bool {
+    let get = |k: &str| labels.and_then(|l| l.get(k)).and_then(Value::as_str);
+    let match_labels = selector["matchLabels"].as_object();
+    if !match_labels
+        .into_iter()
+        .flatten()
+        .all(|(k, v)| get(k) == v.as_str())
+    {
+        return false;
+    }
+    selector["matchExpressions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .all(|e| {
+            let key = e["key"].as_str().unwrap_or_default();
+            let values: Vec<&str> = e["values"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            match e["operator"].as_str().unwrap_or_default() {
+                "In" => get(key).is_some_and(|v| values.contains(&v)),
+                "NotIn" => get(key).is_none_or(|v| !values.contains(&v)),
+                "Exists" => get(key).is_some(),
+                "DoesNotExist" => get(key).is_none(),
+                _ => false,
+            }
+        })
+}
+
+fn is_empty_selector(selector: &Value) -> bool {
+    selector["matchLabels"]
+        .as_object()
+        .is_none_or(Map::is_empty)
+        && selector["matchExpressions"]
+            .as_array()
+            .is_none_or(Vec::is_empty)
+}
+
+/// `ValidatePodTemplateSpec`: the template's labels and annotations, then its pod spec.
+fn template(template: &Value, path: &str) -> Errors {
+    let meta = child(path, "metadata");
+    let mut out = check_labels(
+        &child(&meta, "labels"),
+        template["metadata"]["labels"].as_object(),
+    );
+    out.extend(pod_spec(&template["spec"], &child(path, "spec")));
+    out
+}
+
+/// The restart policies a controller's pods may have, when the template's is not one.
+fn restart_policy(template: &Value, path: &str, allowed: &[&str]) -> Errors {
+    let policy = template["spec"]["restartPolicy"]
+        .as_str()
+        .unwrap_or_default();
+    if allowed.contains(&policy) {
+        return Vec::new();
+    }
+    vec![not_supported(
+        &child(&child(path, "spec"), "restartPolicy"),
+        policy,
+        allowed,
+    )]
+}
+
+/// Deployments, ReplicaSets, StatefulSets, DaemonSets and ReplicationControllers: a
+/// selector (required, non-empty) that matches the template, and pods that always restart.
+pub fn replicated(object: &Value, kind: &str) -> Errors {
+    let spec = &object["spec"];
+    let mut out = check_nonnegative("spec.replicas", spec.get("replicas"));
+    let selector = &spec["selector"];
+    let tpl = &spec["template"];
+    if kind == "ReplicationController" {
+        let labels = selector.as_object().filter(|m| !m.is_empty());
+        if labels.is_none() {
+            out.push(required("spec.selector"));
+        } else {
+            out.extend(check_labels("spec.selector", labels));
+        }
+        let want = Value::Object(Map::from_iter([(
+            "matchLabels".to_string(),
+            selector.clone(),
+        )]));
+        if labels.is_some() && !matches(&want, tpl["metadata"]["labels"].as_object()) {
+            out.push(invalid(
+                "spec.template.metadata.labels",
+                &tpl["metadata"]["labels"],
+                "`selector` does not match template `labels`",
+            ));
+        }
+    } else if selector.is_null() {
+        out.push(required("spec.selector"));
+    } else {
+        out.extend(label_selector(selector, "spec.selector"));
+        if is_empty_selector(selector) {
+            out.push(invalid(
+                "spec.selector",
+                selector,
+                // The real server words a ReplicaSet's as a Deployment's.
+                &format!(
+                    "empty selector is invalid for {}",
+                    if kind == "ReplicaSet" {
+                        "deployment".to_string()
+                    } else {
+                        kind.to_ascii_lowercase()
+                    }
+                ),
+            ));
+        } else if !matches(selector, tpl["metadata"]["labels"].as_object()) {
+            out.push(invalid(
+                "spec.template.metadata.labels",
+                &tpl["metadata"]["labels"],
+                "`selector` does not match template `labels`",
+            ));
+        }
+    }
+    if tpl.is_object() {
+        out.extend(template(tpl, "spec.template"));
+        out.extend(restart_policy(tpl, "spec.template", &["Always"]));
+    } else {
+        out.push(required("spec.template"));
+    }
+    out
+}
+
+/// The selector of an apps/v1 workload may not change.
+pub fn selector_update(object: &Value, old: &Value) -> Errors {
+    let (new, old) = (&object["spec"]["selector"], &old["spec"]["selector"]);
+    if new == old {
+        Vec::new()
+    } else {
+        vec![immutable("spec.selector", new)]
+    }
+}
+
+/// A Job's template: pods that restart on failure or never.
+fn job_spec(spec: &Value, path: &str) -> Errors {
+    let mut out = Vec::new();
+    for f in [
+        "parallelism",
+        "completions",
+        "activeDeadlineSeconds",
+        "backoffLimit",
+    ] {
+        out.extend(check_nonnegative(&child(path, f), spec.get(f)));
+    }
+    let tpl_path = child(path, "template");
+    let policy_path = child(&child(&tpl_path, "spec"), "restartPolicy");
+    let allowed = ["OnFailure", "Never"];
+    // A Job's pods need a policy said explicitly: a missing one is reported once, with
+    // the values a Job allows.
+    if spec["template"]["spec"]["restartPolicy"]
+        .as_str()
+        .is_none_or(str::is_empty)
+    {
+        out.extend(
+            template(&spec["template"], &tpl_path)
+                .into_iter()
+                .filter(|c| c.field != policy_path),
+        );
+        let mut c = required(&policy_path);
+        c.message = "Required value: valid values: \"OnFailure\", \"Never\"".into();
+        out.push(c);
+        return out;
+    }
+    out.extend(template(&spec["template"], &tpl_path));
+    out.extend(restart_policy(&spec["template"], &tpl_path, &allowed));
+    out
+}
+
+/// `ValidateJob` (without the metadata).
+pub fn job(object: &Value) -> Errors {
+    job_spec(&object["spec"], "spec")
+}
+
+/// `ValidateCronJob` (without the metadata): the schedule, the concurrency policy and the
+/// job template.
+pub fn cron_job(object: &Value) -> Errors {
+    let spec = &object["spec"];
+    let mut out = Vec::new();
+    match spec["schedule"].as_str().unwrap_or_default() {
+        "" => out.push(required("spec.schedule")),
+        schedule => {
+            if let Some(why) = schedule_error(schedule) {
+                out.push(invalid_str("spec.schedule", schedule, &why));
+            }
+            if schedule.contains("TZ") {
+                out.push(invalid_str(
+                    "spec.schedule",
+                    schedule,
+                    "cannot use TZ or CRON_TZ in schedule, use timeZone field instead",
+                ));
+            }
+        }
+    }
+    out.extend(check_nonnegative(
+        "spec.startingDeadlineSeconds",
+        spec.get("startingDeadlineSeconds"),
+    ));
+    let policy = spec["concurrencyPolicy"].as_str().unwrap_or_default();
+    if policy.is_empty() {
+        out.push(required("spec.concurrencyPolicy"));
+    } else if !CONCURRENCY.contains(&policy) {
+        out.push(not_supported("spec.concurrencyPolicy", policy, CONCURRENCY));
+    }
+    out.extend(job_spec(
+        &spec["jobTemplate"]["spec"],
+        "spec.jobTemplate.spec",
+    ));
+    for f in ["successfulJobsHistoryLimit", "failedJobsHistoryLimit"] {
+        out.extend(check_nonnegative(&child("spec", f), spec.get(f)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn deployment(selector: Value, labels: Value) -> Value {
+        json!({"spec": {"replicas": 1, "selector": selector, "template": {
+            "metadata": {"labels": labels},
+            "spec": {"restartPolicy": "Always", "dnsPolicy": "ClusterFirst",
+                     "containers": [{"name": "c", "image": "i"}]}}}})
+    }
+
+    #[test]
+    fn selector_must_match_template() {
+        let ok = deployment(json!({"matchLabels": {"a": "b"}}), json!({"a": "b"}));
+        assert!(replicated(&ok, "Deployment").is_empty());
+        let bad = deployment(json!({"matchLabels": {"a": "c"}}), json!({"a": "b"}));
+        let errs = replicated(&bad, "Deployment");
+        assert_eq!(errs[0].field, "spec.template.metadata.labels");
+        let expr = deployment(
+            json!({"matchExpressions": [{"key": "a", "operator": "In", "values": ["b"]}]}),
+            json!({"a": "b"}),
+        );
+        assert!(replicated(&expr, "Deployment").is_empty());
+    }
+
+    #[test]
+    fn cron_schedule() {
+        let cj = json!({"spec": {"schedule": "every day", "concurrencyPolicy": "Allow",
+            "jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "OnFailure",
+                "dnsPolicy": "ClusterFirst", "containers": [{"name": "c", "image": "i"}]}}}}}});
+        let errs = cron_job(&cj);
+        assert_eq!(errs.len(), 1);
+        assert_eq!(
+            errs[0].message,
+            "Invalid value: \"every day\": expected exactly 5 fields, found 2: [every day]"
+        );
+    }
+}
