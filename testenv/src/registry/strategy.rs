@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use crate::registry::builtin::validation::errors::{forbidden, immutable};
 use crate::support::status::Cause;
 use crate::support::user::User;
 
@@ -81,22 +82,6 @@ const SYSTEM_PRIORITY_CLASSES: &[&str] = &["system-node-critical", "system-clust
 
 /// The highest value a PriorityClass not made by the server may have.
 const HIGHEST_USER_PRIORITY: i64 = 1_000_000_000;
-
-fn forbidden(field: &str, message: &str) -> Cause {
-    Cause {
-        reason: "FieldValueForbidden".into(),
-        message: format!("Forbidden: {message}"),
-        field: field.into(),
-    }
-}
-
-fn immutable(field: &str, value: &Value) -> Cause {
-    Cause {
-        reason: "FieldValueInvalid".into(),
-        message: format!("Invalid value: {value}: field is immutable"),
-        field: field.into(),
-    }
-}
 
 /// The checks of a create of `group`/`plural` beyond the schema: a PriorityClass's name
 /// may not claim the `system-` prefix, and its value stays below the system range.

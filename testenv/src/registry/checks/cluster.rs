@@ -7,7 +7,9 @@ use serde_json::Value;
 use crate::support::meta::dns_label_error;
 use crate::support::status::Cause;
 
-use super::causes::{immutable, invalid, required, unsupported};
+use crate::registry::builtin::validation::errors::{
+    immutable, invalid, not_supported, required_because,
+};
 
 const ADDRESS_TYPES: &[&str] = &["FQDN", "IPv4", "IPv6"];
 
@@ -43,11 +45,7 @@ fn endpoint_slice(object: &Value) -> Vec<Cause> {
     let mut causes = Vec::new();
     let address_type = object["addressType"].as_str().unwrap_or_default();
     if !ADDRESS_TYPES.contains(&address_type) {
-        causes.push(unsupported(
-            "addressType",
-            &address_type.into(),
-            ADDRESS_TYPES,
-        ));
+        causes.push(not_supported("addressType", address_type, ADDRESS_TYPES));
     }
     for (i, port) in object["ports"].as_array().into_iter().flatten().enumerate() {
         if let Some(name) = port["name"].as_str().filter(|n| !n.is_empty())
@@ -95,7 +93,7 @@ fn resource_claim(object: &Value) -> Vec<Cause> {
         let exactly = !request["exactly"].is_null();
         let first = !request["firstAvailable"].is_null();
         if exactly == first {
-            causes.push(required(
+            causes.push(required_because(
                 &format!("spec.devices.requests[{i}]"),
                 "exactly one of `exactly` or `firstAvailable` is required",
             ));

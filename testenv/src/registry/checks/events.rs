@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::support::meta::qualified_name_errors;
 use crate::support::status::Cause;
 
-use super::causes::{invalid, required};
+use crate::registry::builtin::validation::errors::{invalid, required};
 
 fn text<'a>(object: &'a Value, field: &str) -> &'a str {
     object[field].as_str().unwrap_or_default()
@@ -45,14 +45,14 @@ fn legacy(object: &Value, controller_field: &str) -> Vec<Cause> {
     }
     let controller = text(object, "reportingComponent");
     if controller.is_empty() {
-        causes.push(required(controller_field, ""));
+        causes.push(required(controller_field));
     }
     for why in qualified_name_errors(controller) {
         causes.push(invalid(controller_field, &controller.into(), &why));
     }
     for field in ["reportingInstance", "action", "reason"] {
         if text(object, field).is_empty() {
-            causes.push(required(field, ""));
+            causes.push(required(field));
         }
     }
     causes
@@ -65,7 +65,7 @@ pub fn create_causes(group: &str, object: &Value) -> Vec<Cause> {
     }
     let mut causes = legacy(object, "reportingController");
     if text(object, "eventTime").is_empty() {
-        causes.push(required("eventTime", ""));
+        causes.push(required("eventTime"));
     }
     let kind = text(object, "type");
     if kind != "Normal" && kind != "Warning" {

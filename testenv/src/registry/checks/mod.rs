@@ -1,10 +1,8 @@
-//! Kind-specific validation of built-in kinds beyond their schema, one file per group
-//! family, worded as the real server words it: [`apps`] (workload selectors), [`cluster`]
-//! (Leases, RuntimeClasses, EndpointSlices, FlowSchemas, ResourceClaims), [`events`]
-//! (what a new Event must say).
+//! Kind-specific checks of built-in kinds of the cluster and event groups beyond their
+//! schema, worded as the real server words them: [`cluster`] (Leases, RuntimeClasses,
+//! EndpointSlices, FlowSchemas, ResourceClaims), [`events`] (what a new Event must say).
+//! The core and workload kinds' validation is `builtin::validation`'s.
 
-pub mod apps;
-mod causes;
 pub mod cluster;
 pub mod events;
 
@@ -15,7 +13,6 @@ use crate::support::status::Cause;
 /// The checks of a create of a built-in `group`/`plural`.
 pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
     match (group, plural) {
-        ("apps", _) => apps::create_causes(plural, object),
         ("" | "events.k8s.io", "events") => events::create_causes(group, object),
         _ => cluster::create_causes(group, plural, object),
     }
@@ -23,8 +20,5 @@ pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
 
 /// The checks of an update of a built-in `group`/`plural` (`old` is stored).
 pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec<Cause> {
-    match group {
-        "apps" => apps::update_causes(plural, old, new),
-        _ => cluster::update_causes(group, plural, old, new),
-    }
+    cluster::update_causes(group, plural, old, new)
 }

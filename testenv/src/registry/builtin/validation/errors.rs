@@ -41,6 +41,14 @@ pub fn required(field: &str) -> Cause {
     }
 }
 
+/// `field.Required` with a detail: `Required value: <detail>`.
+pub fn required_because(field: &str, detail: &str) -> Cause {
+    Cause {
+        message: format!("Required value: {detail}"),
+        ..required(field)
+    }
+}
+
 /// `field.Forbidden`.
 pub fn forbidden(field: &str, why: &str) -> Cause {
     Cause {

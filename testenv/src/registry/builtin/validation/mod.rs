@@ -11,7 +11,7 @@
 mod base64;
 mod config;
 mod cron;
-mod errors;
+pub mod errors;
 mod meta;
 mod pod;
 mod service;
@@ -40,14 +40,31 @@ pub fn undecodable(group: &str, kind: &str, object: &Value) -> Option<String> {
 }
 
 /// The checks of an update that the real server makes before the object's own validation
-/// (immutable contents and selectors).
+/// (immutable contents).
 fn update_first(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
     match (group, kind) {
         ("", "ConfigMap") => config::immutable_update(object, old, &["data", "binaryData"]),
         ("", "Secret") => config::secret_update(object, old),
-        ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") => {
-            workloads::selector_update(object, old)
-        }
+        _ => Vec::new(),
+    }
+}
+
+/// The checks of an update that come between the metadata's and the object's own: a
+/// DaemonSet's selector may not change (`ValidateDaemonSetSpecUpdate`).
+fn update_before_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
+    match (group, kind) {
+        ("apps", "DaemonSet") => workloads::selector_update(object, old),
+        _ => Vec::new(),
+    }
+}
+
+/// The checks of an update after the object's own: the selector of a Deployment or
+/// ReplicaSet may not change (their strategies check it last), and a StatefulSet's spec
+/// changes only in the fields the real server lets change.
+fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
+    match (group, kind) {
+        ("apps", "Deployment" | "ReplicaSet") => workloads::selector_update(object, old),
+        ("apps", "StatefulSet") => workloads::stateful_set_update(object, old),
         _ => Vec::new(),
     }
 }
@@ -80,6 +97,12 @@ pub fn validate(
 ) -> Errors {
     let mut out = old.map_or_else(Vec::new, |old| update_first(group, kind, object, old));
     out.extend(meta);
+    if let Some(old) = old {
+        out.extend(update_before_spec(group, kind, object, old));
+    }
     out.extend(object_causes(group, kind, object));
+    if let Some(old) = old {
+        out.extend(update_after_spec(group, kind, object, old));
+    }
     out
 }

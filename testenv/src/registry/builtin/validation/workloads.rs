@@ -150,7 +150,14 @@ pub fn replicated(object: &Value, kind: &str) -> Errors {
             ));
         }
     } else if selector.is_null() {
+        // A missing selector selects nothing, so the template's labels do not match it
+        // either; the real server reports both.
         out.push(required("spec.selector"));
+        out.push(invalid(
+            "spec.template.metadata.labels",
+            &tpl["metadata"]["labels"],
+            "`selector` does not match template `labels`",
+        ));
     } else {
         out.extend(label_selector(selector, "spec.selector"));
         if is_empty_selector(selector) {
@@ -192,6 +199,33 @@ pub fn selector_update(object: &Value, old: &Value) -> Errors {
     } else {
         vec![immutable("spec.selector", new)]
     }
+}
+
+/// The spec fields of a StatefulSet an update may change.
+const STATEFUL_SET_MUTABLE: &[&str] = &[
+    "replicas",
+    "ordinals",
+    "template",
+    "updateStrategy",
+    "revisionHistoryLimit",
+    "persistentVolumeClaimRetentionPolicy",
+    "minReadySeconds",
+];
+
+/// A StatefulSet's spec may change only in [`STATEFUL_SET_MUTABLE`] (its selector included).
+pub fn stateful_set_update(object: &Value, old: &Value) -> Errors {
+    let rest = |o: &Value| {
+        let mut spec = o["spec"].as_object().cloned().unwrap_or_default();
+        spec.retain(|k, _| !STATEFUL_SET_MUTABLE.contains(&k.as_str()));
+        spec
+    };
+    if rest(old) == rest(object) {
+        return Vec::new();
+    }
+    vec![forbidden(
+        "spec",
+        "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+    )]
 }
 
 /// A Job's template: pods that restart on failure or never.
