@@ -280,6 +280,7 @@ pub fn create_object_as(
     if is_service(def) {
         crate::registry::allocate::service(&cluster.store, &mut object, None);
     }
+    strategy::generate_on_create(&def.group, &def.plural, &mut object);
     if !query.stops_before_validation() {
         let write = policies::Write {
             def,

@@ -143,19 +143,35 @@ pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec
 }
 
 /// What the registry of `group`/`plural` does to an object about to be created, before
-/// defaulting (`PrepareForCreate`): a Job without `manualSelector: true` gets a selector
-/// on its uid and the matching template labels; a Lease loses the fields of the
+/// defaulting (`PrepareForCreate`): a Lease loses the fields of the
 /// `CoordinatedLeaderElection` feature, off by default.
 pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
-    match (group, plural) {
-        ("batch", "jobs") => job_selector(object),
-        ("coordination.k8s.io", "leases") => {
-            if let Some(spec) = object["spec"].as_object_mut() {
-                spec.remove("strategy");
-                spec.remove("preferredHolder");
-            }
-        }
-        _ => {}
+    if (group, plural) == ("coordination.k8s.io", "leases")
+        && let Some(spec) = object["spec"].as_object_mut()
+    {
+        spec.remove("strategy");
+        spec.remove("preferredHolder");
+    }
+}
+
+/// What the registry of `group`/`plural` adds to a created object after the field manager
+/// has recorded the creator's fields, so they are nobody's: a Job without `manualSelector:
+/// true` gets a selector on its uid and the matching template labels (`generateSelector`),
+/// which its own labels follow when they are the template's.
+pub fn generate_on_create(group: &str, plural: &str, object: &mut Value) {
+    if (group, plural) != ("batch", "jobs") {
+        return;
+    }
+    // Defaulting gave a Job without labels its template's labels map itself (Go shares the
+    // map), so the labels generated into the template show in the Job's too; a Job whose
+    // template had none gets them when the stored object is decoded and defaulted again.
+    let own = &object["metadata"]["labels"];
+    let shared = own.as_object().is_none_or(serde_json::Map::is_empty)
+        || *own == object["spec"]["template"]["metadata"]["labels"];
+    job_selector(object);
+    let labels = object["spec"]["template"]["metadata"]["labels"].clone();
+    if shared && labels.is_object() {
+        object["metadata"]["labels"] = labels;
     }
 }
 
