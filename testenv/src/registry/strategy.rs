@@ -143,22 +143,40 @@ pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec
 }
 
 /// What the registry of `group`/`plural` does to an object about to be created, before
-/// defaulting (`PrepareForCreate`): a Lease loses the fields of the
-/// `CoordinatedLeaderElection` feature, off by default.
+/// defaulting (`PrepareForCreate`, and what the decoding adds): a Lease loses the fields of
+/// the `CoordinatedLeaderElection` feature, off by default; a DaemonSet gets its template
+/// generation annotation.
 pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
-    if (group, plural) == ("coordination.k8s.io", "leases")
-        && let Some(spec) = object["spec"].as_object_mut()
-    {
-        spec.remove("strategy");
-        spec.remove("preferredHolder");
+    match (group, plural) {
+        ("coordination.k8s.io", "leases") => {
+            if let Some(spec) = object["spec"].as_object_mut() {
+                spec.remove("strategy");
+                spec.remove("preferredHolder");
+            }
+        }
+        // apps/v1 carries a DaemonSet's template generation (1 on create) as an annotation
+        // written by the conversion, so the field manager sees it as the creator's.
+        ("apps", "daemonsets") => {
+            if !object["metadata"]["annotations"].is_object() {
+                object["metadata"]["annotations"] = json!({});
+            }
+            object["metadata"]["annotations"]["deprecated.daemonset.template.generation"] =
+                json!("1");
+        }
+        _ => {}
     }
 }
 
 /// What the registry of `group`/`plural` adds to a created object after the field manager
-/// has recorded the creator's fields, so they are nobody's: a Job without `manualSelector:
+/// has recorded the creator's fields, so they are nobody's: a Namespace gets the `kubernetes`
+/// finalizer; a Job without `manualSelector:
 /// true` gets a selector on its uid and the matching template labels (`generateSelector`),
 /// which its own labels follow when they are the template's.
 pub fn generate_on_create(group: &str, plural: &str, object: &mut Value) {
+    if (group, plural) == ("", "namespaces") {
+        namespace_finalizer(object);
+        return;
+    }
     if (group, plural) != ("batch", "jobs") {
         return;
     }
@@ -172,6 +190,20 @@ pub fn generate_on_create(group: &str, plural: &str, object: &mut Value) {
     let labels = object["spec"]["template"]["metadata"]["labels"].clone();
     if shared && labels.is_object() {
         object["metadata"]["labels"] = labels;
+    }
+}
+
+/// A new Namespace gets the `kubernetes` finalizer the namespace controller removes once
+/// the namespace is empty (the Namespace strategy's `PrepareForCreate`).
+fn namespace_finalizer(object: &mut Value) {
+    if !object["spec"].is_object() {
+        object["spec"] = json!({});
+    }
+    let finalizers = &mut object["spec"]["finalizers"];
+    match finalizers.as_array_mut() {
+        Some(list) if list.iter().any(|f| f == "kubernetes") => {}
+        Some(list) => list.push(json!("kubernetes")),
+        None => *finalizers = json!(["kubernetes"]),
     }
 }
 
@@ -220,5 +252,38 @@ fn job_selector(object: &mut Value) {
     let selected = &mut spec["selector"]["matchLabels"];
     if selected.get("batch.kubernetes.io/controller-uid").is_none() {
         selected["batch.kubernetes.io/controller-uid"] = json!(uid);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_created_namespace_gets_the_kubernetes_finalizer_once() {
+        let mut ns = json!({"metadata": {"name": "a"}});
+        generate_on_create("", "namespaces", &mut ns);
+        assert_eq!(ns["spec"], json!({"finalizers": ["kubernetes"]}));
+        let mut ns = json!({"metadata": {"name": "b"}, "spec": {"finalizers": ["example.com/x"]}});
+        generate_on_create("", "namespaces", &mut ns);
+        assert_eq!(
+            ns["spec"]["finalizers"],
+            json!(["example.com/x", "kubernetes"])
+        );
+        generate_on_create("", "namespaces", &mut ns);
+        assert_eq!(
+            ns["spec"]["finalizers"],
+            json!(["example.com/x", "kubernetes"])
+        );
+    }
+
+    #[test]
+    fn a_created_daemon_set_carries_its_template_generation() {
+        let mut ds = json!({"metadata": {"name": "d", "annotations": {"a": "b"}}});
+        prepare_create("apps", "daemonsets", &mut ds);
+        assert_eq!(
+            ds["metadata"]["annotations"],
+            json!({"a": "b", "deprecated.daemonset.template.generation": "1"})
+        );
     }
 }

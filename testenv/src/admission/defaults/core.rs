@@ -1,9 +1,7 @@
 //! Core group (`v1`) defaults: Pod, Service, Secret, Namespace, PersistentVolumeClaim,
 //! Endpoints, PodTemplate and ReplicationController.
 
-use super::fields::{
-    each_object, ensure_object, is_unset, object_mut, set_default, set_default_str,
-};
+use super::fields::{each_object, ensure_object, object_mut, set_default, set_default_str};
 use super::pod::{pod_spec, pod_template, pvc_spec};
 use serde_json::{Map, Value, json};
 
@@ -235,11 +233,6 @@ pub fn namespace(object: &mut Value) {
         {
             labels.insert("kubernetes.io/metadata.name".into(), Value::from(name));
         }
-    }
-    if let Some(spec) = ensure_object(o, "spec")
-        && is_unset(spec, "finalizers")
-    {
-        spec.insert("finalizers".into(), json!(["kubernetes"]));
     }
     if let Some(status) = ensure_object(o, "status") {
         set_default_str(status, "phase", "Active");

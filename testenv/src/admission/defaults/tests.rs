@@ -270,10 +270,11 @@ mod core {
         assert!(s.get("stringData").is_none());
         let mut ns = json!({"metadata": {"name": "team-a"}});
         apply_builtin_defaults("", "v1", "Namespace", &mut ns);
+        // The `kubernetes` finalizer is the registry's (`strategy::generate_on_create`).
         assert_eq!(
             ns,
             json!({"metadata": {"name": "team-a", "labels": {"kubernetes.io/metadata.name": "team-a"}},
-                "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}})
+                "status": {"phase": "Active"}})
         );
         let mut pv = json!({"spec": {"hostPath": {"path": "/d"}, "capacity": {"storage": "1Gi"}}});
         apply_builtin_defaults("", "v1", "PersistentVolume", &mut pv);
