@@ -71,7 +71,13 @@ impl Watcher {
             (EventType::Added, _, true) => "ADDED",
             (EventType::Modified, true, true) => "MODIFIED",
             (EventType::Modified, false, true) => "ADDED",
-            (EventType::Modified, true, false) => "DELETED",
+            (EventType::Modified, true, false) => {
+                // An object that stopped matching leaves as it was when it last matched,
+                // at the event's resourceVersion, as the cacher sends it.
+                let mut last = event.prev.as_deref().cloned().unwrap_or_default();
+                last["metadata"]["resourceVersion"] = Value::String(event.rv.to_string());
+                return Some(line("DELETED", &as_version(&self.def, &last)));
+            }
             (EventType::Deleted, _, true) => "DELETED",
             (EventType::Deleted, true, false) => "DELETED",
             _ => return None,
