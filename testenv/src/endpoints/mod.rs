@@ -5,7 +5,8 @@
 //! - [`dispatch`]: which handler answers, with the admission webhook chain around writes;
 //! - verbs: [`read`] (get, list), [`watch`], [`create`], [`update`], [`patch`] and [`apply`],
 //!   [`delete`], [`scale`], [`review`] (TokenReview, SubjectAccessReview); what they share:
-//!   [`options`], [`fields`] (managedFields), [`subresource`], [`patch_types`];
+//!   [`options`], [`fields`] (managedFields), [`subresource`], [`patch_types`],
+//!   [`continue_token`] (pagination);
 //! - [`versioned`]: requests to a non-storage version of a CRD converted by webhook;
 //! - [`state`]: the server state the handlers share; [`setup`] builds a fresh one;
 //! - [`hooks`]: where the controllers plug in, and the in-process [`client`] they act
@@ -19,6 +20,7 @@ pub mod binding;
 pub mod client;
 pub mod component_status;
 pub mod connect;
+pub mod continue_token;
 pub mod create;
 pub mod delete;
 pub mod delete_options;

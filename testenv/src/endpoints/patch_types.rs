@@ -78,9 +78,7 @@ pub fn apply_patch(
         .to_string();
     let bad = |e: patch::PatchError| match e {
         patch::PatchError::Malformed(_) => ApiError::bad_request(e.to_string()),
-        patch::PatchError::Unsupported(_) => {
-            ApiError::unsupported_media_type("application/strategic-merge-patch+json")
-        }
+        patch::PatchError::Unsupported(_) => ApiError::unsupported_media_type(),
         _ => ApiError::invalid(
             def,
             &object_name,
@@ -113,9 +111,7 @@ pub fn apply_patch(
         }
         PatchType::Strategic => {
             if def.custom.is_some() {
-                return Err(ApiError::unsupported_media_type(
-                    "application/strategic-merge-patch+json",
-                ));
+                return Err(ApiError::unsupported_media_type());
             }
             patch::strategic::strategic_merge(current, patch_doc, &def.group, &def.kind)
                 .map_err(bad)?;
@@ -133,9 +129,7 @@ pub fn apply_patch(
         }
         // An apply patch needs the field manager (managers, conflicts): it is served by
         // `apply::apply`, never as a plain document patch.
-        PatchType::Apply => Err(ApiError::unsupported_media_type(
-            "application/apply-patch+yaml",
-        )),
+        PatchType::Apply => Err(ApiError::unsupported_media_type()),
     }
 }
 

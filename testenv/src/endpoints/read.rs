@@ -123,28 +123,6 @@ pub fn get(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError
     Ok(Reply::json(200, obj))
 }
 
-/// The opaque continue token: the list's resourceVersion and the last key returned.
-fn encode_continue(rv: u64, ns: &str, name: &str) -> String {
-    let raw = json!({"rv": rv, "ns": ns, "name": name}).to_string();
-    raw.bytes().map(|b| format!("{b:02x}")).collect()
-}
-
-fn decode_continue(token: &str) -> Option<(u64, String, String)> {
-    if !token.len().is_multiple_of(2) {
-        return None;
-    }
-    let bytes: Option<Vec<u8>> = (0..token.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(token.get(i..i + 2)?, 16).ok())
-        .collect();
-    let v: Value = serde_json::from_slice(&bytes?).ok()?;
-    Some((
-        v["rv"].as_u64()?,
-        v["ns"].as_str()?.to_string(),
-        v["name"].as_str()?.to_string(),
-    ))
-}
-
 /// GET of a collection.
 pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let def = &target.def;
@@ -198,11 +176,8 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
     };
     let (snapshot_rv, start_after) = match (continue_token, rv_param, rv_match) {
         (Some(token), _, _) => {
-            let (rv, ns, name) = decode_continue(token).ok_or_else(|| {
-                ApiError::bad_request(
-                    "continue key is not valid: incorrect encoded start resourceVersion",
-                )
-            })?;
+            let (rv, ns, name) =
+                super::continue_token::decode(token).map_err(ApiError::bad_request)?;
             (rv, Some((ns, name)))
         }
         (None, None, _) => (current, None),
@@ -259,7 +234,7 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
                     )
                 });
                 if let Some((lns, lname)) = last {
-                    next = Some(encode_continue(snapshot_rv, &lns, &lname));
+                    next = Some(super::continue_token::encode(snapshot_rv, &lns, &lname));
                 }
             }
             remaining += 1;
@@ -319,16 +294,4 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
             "items": items,
         }),
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn continue_tokens_round_trip() {
-        let t = encode_continue(42, "ns", "a-b");
-        assert_eq!(decode_continue(&t), Some((42, "ns".into(), "a-b".into())));
-        assert_eq!(decode_continue("zz"), None);
-    }
 }

@@ -161,7 +161,7 @@ pub fn json_body(req: &Req) -> Result<Value, ApiError> {
             Ok(object) => return Ok(object),
             Err(why) => why,
         };
-        let mut e = ApiError::unsupported_media_type(&req.content_type);
+        let mut e = ApiError::unsupported_media_type();
         e.message = format!(
             "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml ({} body: {why})",
             req.content_type

@@ -288,7 +288,10 @@ fn builtin_kinds_use_the_strategic_merge_keys() {
     )
     .unwrap_err();
     assert!(
-        err.to_string().contains("omits key field \"name\""),
+        // The real server's words for an item without any of the list's keys.
+        err.to_string().contains(
+            "omits all key fields [\"name\"] (and doesn't have default values for any key fields)"
+        ),
         "{err}"
     );
 }

@@ -24,6 +24,19 @@ pub enum TypedError {
         /// The missing key field(s).
         key: String,
     },
+    /// A map-list item has none of the list's key fields (`keys` as Go's `%q` prints the
+    /// list of names).
+    #[error(
+        "{path}: element {index}: associative list with keys has an element that omits all key fields {keys} (and doesn't have default values for any key fields)"
+    )]
+    MissingKeys {
+        /// The list.
+        path: String,
+        /// The item's position.
+        index: usize,
+        /// The list's key fields, as `["a" "b"]`.
+        keys: String,
+    },
     /// Two items of a map or set list have the same key or value.
     #[error("{path}: duplicate entries for key {key}")]
     Duplicate {
@@ -55,14 +68,28 @@ fn config_identities(
     let mut out = Vec::with_capacity(list.len());
     for (index, item) in list.iter().enumerate() {
         let pe = match lt {
-            ListType::Map(keys) => key_of(item, keys).ok_or_else(|| TypedError::MissingKey {
-                path: super::path::display(path),
-                index,
-                key: keys
-                    .iter()
-                    .map(|k| k.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(","),
+            ListType::Map(keys) => key_of(item, keys).ok_or_else(|| {
+                let present = |k: &&MapKey| {
+                    k.default.is_some() || item.get(&k.name).is_some_and(|v| !v.is_null())
+                };
+                match keys.iter().find(|k| !present(k)) {
+                    Some(_) if !keys.iter().any(|k| present(&k)) => TypedError::MissingKeys {
+                        path: super::path::display(path),
+                        index,
+                        keys: format!(
+                            "[{}]",
+                            keys.iter()
+                                .map(|k| format!("{:?}", k.name))
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        ),
+                    },
+                    missing => TypedError::MissingKey {
+                        path: super::path::display(path),
+                        index,
+                        key: missing.map_or_else(String::new, |k| k.name.clone()),
+                    },
+                }
             })?,
             _ => PathElement::Value(canonical(item)),
         };
