@@ -9,6 +9,8 @@ use base64::alphabet::URL_SAFE;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use serde_json::{Value, json};
 
+use crate::support::go_json;
+
 /// Go's `base64.RawURLEncoding`: URL-safe alphabet, no padding, and (not strict) bits after
 /// the last full byte ignored.
 const URL_SAFE_NO_PAD: GeneralPurpose = GeneralPurpose::new(
@@ -44,8 +46,8 @@ pub fn decode(token: &str) -> Result<(u64, String, String), String> {
         };
         invalid(format!("illegal base64 data at input byte {offset}"))
     })?;
-    let value: Value =
-        serde_json::from_slice(&bytes).map_err(|_| invalid(go_json_error(&bytes)))?;
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| invalid(go_json::syntax_error(&bytes).unwrap_or_else(|| e.to_string())))?;
     if value["v"] != TOKEN_VERSION {
         return Err(invalid("server does not recognize this encoded key".into()));
     }
@@ -60,30 +62,6 @@ pub fn decode(token: &str) -> Result<(u64, String, String), String> {
         .ok_or_else(|| invalid("the encoded key is not valid".into()))?;
     let (ns, name) = key.split_once('/').unwrap_or(("", key));
     Ok((rv, ns.to_string(), name.to_string()))
-}
-
-/// Go's `encoding/json` message for bytes that are not a JSON document, for the errors a
-/// corrupt token meets first: no value at all, or a character no value starts with.
-fn go_json_error(bytes: &[u8]) -> String {
-    match bytes.iter().find(|b| !b" \t\r\n".contains(b)) {
-        None => "unexpected end of JSON input".into(),
-        Some(&b) if !b"{[\"-0123456789tfn".contains(&b) => {
-            format!(
-                "invalid character {} looking for beginning of value",
-                go_quote(b)
-            )
-        }
-        Some(_) => "invalid JSON in the encoded key".into(),
-    }
-}
-
-/// A byte as Go's JSON scanner quotes it in its messages.
-fn go_quote(b: u8) -> String {
-    match b {
-        b'\'' => r"'\''".into(),
-        0x20..=0x7e => format!("'{}'", b as char),
-        _ => format!(r"'\x{b:02x}'"),
-    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use crate::registry::{crd, strategy};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
 use crate::support::query::Query;
-use crate::support::request::{Reply, Req, Target, json_body};
+use crate::support::request::{Reply, Req, Target, object_body};
 use crate::support::resource::ResourceDef;
 use crate::support::status::{ApiError, Cause};
 
@@ -352,9 +352,9 @@ pub fn is_service(def: &ResourceDef) -> bool {
 /// POST on a collection.
 pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     options::validate_write_options("CreateOptions", &req.query)?;
-    let mut object = json_body(req)?;
-    let fields = Fields::of_request(req, &object);
     let def = &target.def;
+    let mut object = object_body(req, &def.kind)?;
+    let fields = Fields::of_request(req, &object);
     if strategy::is_csr(&def.group, &def.plural) && object.is_object() {
         strategy::csr_on_create(&mut object, &req.user);
         let causes = strategy::csr_validate(&object);

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::support::meta;
 use crate::support::patch;
-use crate::support::request::{Req, json_body};
+use crate::support::request::{Req, patch_json_body};
 use crate::support::resource::ResourceDef;
 use crate::support::status::{ApiError, Cause};
 
@@ -145,6 +145,6 @@ pub fn patch_body(req: &Req, kind: PatchType) -> Result<Value, ApiError> {
         serde_saphyr::from_str::<Value>(text)
             .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")))
     } else {
-        json_body(req)
+        patch_json_body(req)
     }
 }

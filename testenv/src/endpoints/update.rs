@@ -19,7 +19,7 @@ use crate::registry::{crd, strategy, subresources};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
 use crate::support::query::Query;
-use crate::support::request::{Reply, Req, Target, json_body};
+use crate::support::request::{Reply, Req, Target, object_body};
 use crate::support::resource::ResourceDef;
 use crate::support::status::{ApiError, Cause};
 
@@ -342,7 +342,7 @@ fn resource_version_required(def: &ResourceDef, name: &str) -> ApiError {
 /// PUT on an object or its status.
 pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     options::validate_write_options("UpdateOptions", &req.query)?;
-    let object = json_body(req)?;
+    let object = object_body(req, &target.def.kind)?;
     let fields = Fields::of_request(req, &object);
     let name = target.name.as_deref().unwrap_or_default();
     let mut cluster = api.lock();

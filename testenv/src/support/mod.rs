@@ -15,6 +15,7 @@
 pub mod error;
 pub mod features;
 pub mod fieldmanager;
+pub mod go_json;
 pub mod json_order;
 pub mod jsonpath;
 pub mod kubeconfig;

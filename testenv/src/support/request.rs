@@ -10,6 +10,7 @@ use futures::Stream;
 use http::Method;
 use serde_json::Value;
 
+use super::go_json;
 use super::query::Query;
 use super::resource::ResourceDef;
 use super::status::ApiError;
@@ -151,6 +152,51 @@ impl From<Result<Reply, ApiError>> for Reply {
     fn from(r: Result<Reply, ApiError>) -> Self {
         r.unwrap_or_else(Reply::error)
     }
+}
+
+/// Whether a body is sent as JSON (the default when no type is given).
+fn is_json(req: &Req) -> bool {
+    !["yaml", "protobuf", "cbor"]
+        .iter()
+        .any(|t| req.content_type.contains(t))
+}
+
+/// The start of a body as the real server's decoder quotes it in an error: up to 30 bytes
+/// of a JSON-looking body, hex otherwise.
+fn summarize(body: &[u8]) -> String {
+    const MAX: usize = 30;
+    let (head, more) = (&body[..body.len().min(MAX)], body.len() > MAX);
+    let text = match body.first() {
+        None => return "<empty>".into(),
+        Some(b'{') => String::from_utf8_lossy(head).into_owned(),
+        Some(_) => head.iter().map(|b| format!("{b:02x}")).collect(),
+    };
+    if more { format!("{text} ...") } else { text }
+}
+
+/// Parses the body of a create or update of a `kind` object: a body that is not JSON gets
+/// the real server's 400 with Go's syntax error.
+pub fn object_body(req: &Req, kind: &str) -> Result<Value, ApiError> {
+    if is_json(req)
+        && let Some(why) = go_json::syntax_error(&req.body)
+    {
+        return Err(ApiError::bad_request(format!(
+            "the object provided is unrecognized (must be of type {kind}): couldn't get version/kind; json parse error: {why} ({})",
+            summarize(&req.body)
+        )));
+    }
+    json_body(req)
+}
+
+/// Parses the body of a JSON, merge or strategic merge patch: one that is not JSON gets the
+/// real server's 400 with Go's syntax error.
+pub fn patch_json_body(req: &Req) -> Result<Value, ApiError> {
+    if let Some(why) = go_json::syntax_error(&req.body) {
+        return Err(ApiError::bad_request(format!(
+            "error decoding patch: {why}"
+        )));
+    }
+    json_body(req)
 }
 
 /// Parses a JSON request body, with the real server's message on failure.
