@@ -7,7 +7,7 @@ use kube::api::{Api, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::{eventually, send};
+use crate::support::raw::{eventually, kubernetes_endpoint_slice, send};
 
 fn pod(name: &str, containers: &[&str]) -> Pod {
     serde_json::from_value(json!({
@@ -353,20 +353,7 @@ async fn the_kubernetes_service_leads_to_the_api_server() {
         // endpoints; a cluster (and the embedded server) does.
         return;
     }
-    // A real server writes the slice a moment after it is ready.
-    let slice = eventually(20, || async {
-        let (code, slice) = send(
-            &client,
-            "GET",
-            "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes",
-            "",
-            None,
-        )
-        .await;
-        (code == 200).then_some(slice)
-    })
-    .await
-    .expect("the kubernetes EndpointSlice exists");
+    let slice = kubernetes_endpoint_slice(&client).await;
     assert_eq!(
         slice["metadata"]["labels"]["kubernetes.io/service-name"],
         "kubernetes"

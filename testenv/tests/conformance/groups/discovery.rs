@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::{eventually, send};
+use crate::support::raw::{kubernetes_endpoint_slice, send};
 
 const JSON: &str = "application/json";
 
@@ -18,20 +18,7 @@ async fn the_kubernetes_endpoint_slice_points_where_its_endpoints_do() {
         );
         return;
     }
-    // A real server writes the slice a moment after it is ready.
-    let slice = eventually(20, || async {
-        let (code, slice) = send(
-            &client,
-            "GET",
-            "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes",
-            "",
-            None,
-        )
-        .await;
-        (code == 200).then_some(slice)
-    })
-    .await
-    .expect("the kubernetes EndpointSlice exists");
+    let slice = kubernetes_endpoint_slice(&client).await;
     assert_eq!(
         slice["metadata"]["labels"],
         json!({"kubernetes.io/service-name": "kubernetes"})

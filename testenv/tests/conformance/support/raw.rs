@@ -83,3 +83,21 @@ where
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// The `kubernetes` EndpointSlice in `default`, which a real server writes a moment after it
+/// is ready.
+pub async fn kubernetes_endpoint_slice(client: &kube::Client) -> Value {
+    eventually(20, || async {
+        let (code, slice) = send(
+            client,
+            "GET",
+            "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes",
+            "",
+            None,
+        )
+        .await;
+        (code == 200).then_some(slice)
+    })
+    .await
+    .expect("the kubernetes EndpointSlice exists")
+}

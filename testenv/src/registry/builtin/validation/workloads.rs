@@ -11,6 +11,7 @@ use super::errors::{
 };
 use super::pod::pod_spec;
 use crate::support::meta::label_key_errors;
+use crate::support::selector::label::LabelSelector;
 
 const IN_OR_NOT_IN: &str = "must be specified when `operator` is 'In' or 'NotIn'";
 const EXISTS: &str = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'";
@@ -58,35 +59,8 @@ fn label_selector(selector: &Value, path: &str) -> Errors {
 
 /// Whether `labels` satisfy `selector` (matchLabels and matchExpressions).
 fn matches(selector: &Value, labels: Option<&Map<String, Value>>) -> bool {
-    let get = |k: &str| labels.and_then(|l| l.get(k)).and_then(Value::as_str);
-    let match_labels = selector["matchLabels"].as_object();
-    if !match_labels
-        .into_iter()
-        .flatten()
-        .all(|(k, v)| get(k) == v.as_str())
-    {
-        return false;
-    }
-    selector["matchExpressions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .all(|e| {
-            let key = e["key"].as_str().unwrap_or_default();
-            let values: Vec<&str> = e["values"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
-            match e["operator"].as_str().unwrap_or_default() {
-                "In" => get(key).is_some_and(|v| values.contains(&v)),
-                "NotIn" => get(key).is_none_or(|v| !values.contains(&v)),
-                "Exists" => get(key).is_some(),
-                "DoesNotExist" => get(key).is_none(),
-                _ => false,
-            }
-        })
+    let labels = Value::Object(labels.cloned().unwrap_or_default());
+    LabelSelector::from_metav1(selector).matches(&labels)
 }
 
 fn is_empty_selector(selector: &Value) -> bool {
