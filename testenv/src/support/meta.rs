@@ -58,8 +58,12 @@ const DNS1123_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of 
 const DNS1123_LABEL: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 
 fn is_label(s: &str) -> bool {
+    s.len() <= 63 && has_label_form(s)
+}
+
+/// Whether `s` has the characters and ends of a DNS-1123 label, whatever its length.
+fn has_label_form(s: &str) -> bool {
     !s.is_empty()
-        && s.len() <= 63
         && s.bytes()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
         && !s.starts_with('-')
@@ -68,6 +72,31 @@ fn is_label(s: &str) -> bool {
 
 fn is_subdomain(s: &str) -> bool {
     s.len() <= 253 && s.split('.').all(is_label)
+}
+
+/// `IsDNS1123Label`: every message for a value that is not an RFC 1123 label (its length
+/// and its form are reported apart, as apimachinery does).
+pub fn dns1123_label(value: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if value.len() > 63 {
+        out.push("must be no more than 63 characters".to_string());
+    }
+    if !has_label_form(value) {
+        out.push(DNS1123_LABEL.to_string());
+    }
+    out
+}
+
+/// `IsDNS1123Subdomain`: every message for a value that is not an RFC 1123 subdomain.
+pub fn dns1123_subdomain(value: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if value.len() > 253 {
+        out.push("must be no more than 253 characters".to_string());
+    }
+    if !value.split('.').all(has_label_form) {
+        out.push(DNS1123_SUBDOMAIN.to_string());
+    }
+    out
 }
 
 /// Why `s` is not a DNS-1123 label (as apimachinery words it), or `None` when it is one:
@@ -215,6 +244,17 @@ mod tests {
 const LABEL_VALUE_RULE: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 const NAME_PART_RULE: &str = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
+/// Why `value` cannot be a label value (`IsValidLabelValue`), or `None` when it can.
+pub fn label_value_error(value: &str) -> Option<&'static str> {
+    if value.len() > 63 {
+        Some("must be no more than 63 characters")
+    } else if !value.is_empty() && !is_name_part(value) {
+        Some(LABEL_VALUE_RULE)
+    } else {
+        None
+    }
+}
+
 fn is_name_part(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
@@ -295,14 +335,8 @@ pub fn validate_labels_and_annotations(object: &Value) -> Vec<Cause> {
                 causes.push(invalid("metadata.labels", k, &why));
             }
             let value = v.as_str().unwrap_or_default();
-            if value.len() > 63 {
-                causes.push(invalid(
-                    "metadata.labels",
-                    value,
-                    "must be no more than 63 characters",
-                ));
-            } else if !value.is_empty() && !is_name_part(value) {
-                causes.push(invalid("metadata.labels", value, LABEL_VALUE_RULE));
+            if let Some(why) = label_value_error(value) {
+                causes.push(invalid("metadata.labels", value, why));
             }
         }
     }

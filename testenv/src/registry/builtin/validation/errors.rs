@@ -3,7 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::support::meta::label_key_errors;
+pub use crate::support::meta::{dns1123_label, dns1123_subdomain};
+use crate::support::meta::{label_key_errors, label_value_error};
 use crate::support::status::Cause;
 
 /// The errors of one object, in the order the real server finds them.
@@ -114,43 +115,7 @@ pub fn key(path: &str, k: &str) -> String {
     format!("{path}[{k}]")
 }
 
-const DNS1123_LABEL: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const DNS1123_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const CONFIG_KEY: &str = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
-const LABEL_VALUE: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-
-fn is_label(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-        && b[0].is_ascii_alphanumeric()
-        && b[b.len() - 1].is_ascii_alphanumeric()
-}
-
-/// `IsDNS1123Label`: the messages for a value that is not an RFC 1123 label.
-pub fn dns1123_label(value: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    if value.len() > 63 {
-        out.push("must be no more than 63 characters".to_string());
-    }
-    if !is_label(value) {
-        out.push(DNS1123_LABEL.to_string());
-    }
-    out
-}
-
-/// `IsDNS1123Subdomain`: the messages for a value that is not an RFC 1123 subdomain.
-pub fn dns1123_subdomain(value: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    if value.len() > 253 {
-        out.push("must be no more than 253 characters".to_string());
-    }
-    if !value.split('.').all(is_label) {
-        out.push(DNS1123_SUBDOMAIN.to_string());
-    }
-    out
-}
 
 /// `ValidateDNS1123Label` at `field`.
 pub fn check_dns1123_label(field: &str, value: &str) -> Errors {
@@ -235,14 +200,6 @@ pub fn check_port_num_or_name(field: &str, value: &Value) -> Errors {
     }
 }
 
-fn is_label_value(value: &str) -> bool {
-    let b = value.as_bytes();
-    b.iter()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-        && b[0].is_ascii_alphanumeric()
-        && b[b.len() - 1].is_ascii_alphanumeric()
-}
-
 /// `ValidateLabels` of a label map at `field` (selectors, template labels).
 pub fn check_labels(field: &str, labels: Option<&Map<String, Value>>) -> Errors {
     let mut out = Vec::new();
@@ -251,14 +208,8 @@ pub fn check_labels(field: &str, labels: Option<&Map<String, Value>>) -> Errors 
             out.push(invalid_str(field, k, &why));
         }
         let value = v.as_str().unwrap_or_default();
-        if value.len() > 63 {
-            out.push(invalid_str(
-                field,
-                value,
-                "must be no more than 63 characters",
-            ));
-        } else if !value.is_empty() && !is_label_value(value) {
-            out.push(invalid_str(field, value, LABEL_VALUE));
+        if let Some(why) = label_value_error(value) {
+            out.push(invalid_str(field, value, why));
         }
     }
     out
