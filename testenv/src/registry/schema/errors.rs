@@ -260,10 +260,9 @@ pub fn go_value(v: &Value) -> String {
 
 /// Prints a JSON number as Go's `%v` does for the int64/float64 an unstructured decode yields.
 pub fn go_number(n: &serde_json::Number) -> String {
+    // The server decodes a number beyond int64 as a float64, and prints it as one.
     if let Some(i) = n.as_i64() {
         i.to_string()
-    } else if let Some(u) = n.as_u64() {
-        u.to_string()
     } else {
         go_float(n.as_f64().unwrap_or(0.0))
     }

@@ -93,9 +93,15 @@ fn validate_node(v: &Value, schema: &Value, path: &str, errs: &mut Vec<FieldErro
                 &format!("must be of type {}: {}", types.join(","), go_quote(found)),
             ),
         ));
-        // kube-openapi runs every validator that applies; only `enum` applies to a value
-        // of the wrong type.
-        check_enum(v, s, path, errs);
+        // kube-openapi runs every validator that applies to the value's own type: a number
+        // in an integer field (a fraction, or beyond int64, which the server decodes as a
+        // float) still meets `multipleOf`, `maximum` and `minimum`, and not `enum`; any
+        // other value of the wrong type meets `enum` only.
+        if v.is_number() {
+            check_number(v, s, path, errs);
+        } else {
+            check_enum(v, s, path, errs);
+        }
         return;
     }
 
@@ -307,9 +313,11 @@ fn check_number(v: &Value, s: &Map<String, Value>, path: &str, errs: &mut Vec<Fi
         let bound = Bound::new(v, m);
         let off = match bound {
             Bound::Int(x, m) => m != 0 && x % m != 0,
+            // go-openapi's `IsFloat64AJSONInteger` on the quotient: beyond 2^53 it is not
+            // taken for an integer at all.
             Bound::Float(x, m) => {
                 let q = x / m;
-                (q - q.round()).abs() > 1e-9 * q.abs().max(1.0)
+                q.abs() > 9_007_199_254_740_992.0 || (q - q.round()).abs() > 1e-9 * q.abs().max(1.0)
             }
         };
         if off {

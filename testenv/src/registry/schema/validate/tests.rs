@@ -355,3 +355,75 @@ fn bounds_compare_as_kube_openapi_does() {
     );
     assert!(msgs(json!({"spec": {"big": 3.0}}), schema).is_empty());
 }
+
+#[test]
+fn a_number_of_the_wrong_type_still_meets_the_numeric_bounds() {
+    // kube-apiserver v1.34.9's answers: a fraction or a number beyond int64 (a float64 to the
+    // server) in an integer field meets `multipleOf`, `maximum` and `minimum` besides the type
+    // error, and not `enum`; a string or a boolean meets `enum` only.
+    let schema = spec(json!({
+        "m": {"type": "integer", "maximum": 1, "minimum": 0, "multipleOf": 2},
+        "e": {"type": "integer", "enum": [1, 2]},
+        "u": {"type": "integer", "format": "uint64", "minimum": 0, "maximum": 9223372036854774784u64},
+    }));
+    let cases = [
+        (
+            json!({"m": 2.5}),
+            vec![
+                r#"spec.m: Invalid value: "number": spec.m in body must be of type integer: "number""#,
+                "spec.m: Invalid value: 2.5: spec.m in body should be a multiple of 2",
+                "spec.m: Invalid value: 2.5: spec.m in body should be less than or equal to 1",
+            ],
+        ),
+        (
+            json!({"m": -3.5}),
+            vec![
+                r#"spec.m: Invalid value: "number": spec.m in body must be of type integer: "number""#,
+                "spec.m: Invalid value: -3.5: spec.m in body should be a multiple of 2",
+                "spec.m: Invalid value: -3.5: spec.m in body should be greater than or equal to 0",
+            ],
+        ),
+        (
+            json!({"m": u64::MAX}),
+            vec![
+                r#"spec.m: Invalid value: "number": spec.m in body must be of type integer: "number""#,
+                "spec.m: Invalid value: 1.8446744073709552e+19: spec.m in body should be a multiple of 2",
+                "spec.m: Invalid value: 1.8446744073709552e+19: spec.m in body should be less than or equal to 1",
+            ],
+        ),
+        (
+            json!({"e": 2.5}),
+            vec![
+                r#"spec.e: Invalid value: "number": spec.e in body must be of type integer: "number""#,
+            ],
+        ),
+        (
+            json!({"e": "x"}),
+            vec![
+                r#"spec.e: Invalid value: "string": spec.e in body must be of type integer: "string""#,
+                r#"spec.e: Unsupported value: "x": supported values: "1", "2""#,
+            ],
+        ),
+        (
+            json!({"u": u64::MAX}),
+            vec![
+                r#"spec.u: Invalid value: "number": spec.u in body must be of type integer: "number""#,
+                "spec.u: Invalid value: 1.8446744073709552e+19: spec.u in body should be less than or equal to 9.223372036854775e+18",
+            ],
+        ),
+        (
+            json!({"u": 9223372036854774785u64}),
+            vec![
+                "spec.u: Invalid value: 9223372036854774785: spec.u in body should be less than or equal to 9223372036854774784",
+            ],
+        ),
+        (json!({"u": 9223372036854774784u64}), vec![]),
+    ];
+    for (object, expected) in cases {
+        assert_eq!(
+            msgs(json!({ "spec": object }), schema.clone()),
+            expected,
+            "{object}"
+        );
+    }
+}
