@@ -95,13 +95,11 @@ fn validate_node(v: &Value, schema: &Value, path: &str, errs: &mut Vec<FieldErro
         ));
         // kube-openapi runs every validator that applies to the value's own type: a number
         // in an integer field (a fraction, or beyond int64, which the server decodes as a
-        // float) still meets `multipleOf`, `maximum` and `minimum`, and not `enum`; any
-        // other value of the wrong type meets `enum` only.
+        // float) still meets `multipleOf`, `maximum` and `minimum`; every value meets `enum`.
         if v.is_number() {
             check_number(v, s, path, errs);
-        } else {
-            check_enum(v, s, path, errs);
         }
+        check_enum(v, s, path, errs);
         return;
     }
 
@@ -420,7 +418,7 @@ fn check_enum(v: &Value, s: &Map<String, Value>, path: &str, errs: &mut Vec<Fiel
     let Some(values) = s.get("enum").and_then(Value::as_array) else {
         return;
     };
-    if values.is_empty() || values.iter().any(|e| json_eq(e, v)) {
+    if values.is_empty() || values.iter().any(|e| json_eq(e, v) || converts_to(v, e)) {
         return;
     }
     let supported: Vec<String> = values
@@ -431,6 +429,15 @@ fn check_enum(v: &Value, s: &Map<String, Value>, path: &str, errs: &mut Vec<Fiel
         })
         .collect();
     errs.push(FieldError::not_supported(path, v, &supported));
+}
+
+/// go-openapi compares a value with an `enum` entry after Go's conversion to the entry's type:
+/// a float64 meets an int64 entry truncated (`2.5` is in `[1, 2]`).
+fn converts_to(v: &Value, entry: &Value) -> bool {
+    match (v.as_i64(), v.as_f64(), entry.as_i64()) {
+        (None, Some(f), Some(e)) => go_int64(f) == e,
+        _ => false,
+    }
 }
 
 fn check_object(

@@ -360,7 +360,8 @@ fn bounds_compare_as_kube_openapi_does() {
 fn a_number_of_the_wrong_type_still_meets_the_numeric_bounds() {
     // kube-apiserver v1.34.9's answers: a fraction or a number beyond int64 (a float64 to the
     // server) in an integer field meets `multipleOf`, `maximum` and `minimum` besides the type
-    // error, and not `enum`; a string or a boolean meets `enum` only.
+    // error, and `enum` after Go's conversion (2.5 is taken for 2); a string or a boolean
+    // meets `enum` only.
     let schema = spec(json!({
         "m": {"type": "integer", "maximum": 1, "minimum": 0, "multipleOf": 2},
         "e": {"type": "integer", "enum": [1, 2]},
@@ -395,6 +396,13 @@ fn a_number_of_the_wrong_type_still_meets_the_numeric_bounds() {
             json!({"e": 2.5}),
             vec![
                 r#"spec.e: Invalid value: "number": spec.e in body must be of type integer: "number""#,
+            ],
+        ),
+        (
+            json!({"e": 3.5}),
+            vec![
+                r#"spec.e: Invalid value: "number": spec.e in body must be of type integer: "number""#,
+                r#"spec.e: Unsupported value: 3.5: supported values: "1", "2""#,
             ],
         ),
         (
