@@ -15,6 +15,14 @@ pub struct Scenario {
     pub steps: Vec<Step>,
 }
 
+impl Scenario {
+    /// Whether a step has a `shardSelector`: then every step also runs on the embedded server
+    /// without the feature gate, which must hold the same objects.
+    pub fn sharded(&self) -> bool {
+        self.steps.iter().any(|s| s.shard_selector.is_some())
+    }
+}
+
 /// One request and how to compare its answers.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -60,6 +68,118 @@ pub struct Step {
     /// does not fail the run.
     #[serde(default)]
     pub known: Option<String>,
+    /// A `shardSelector` (KEP-5866, alpha in v1.36), added URL-encoded to the query of `path`.
+    /// The real v1.34 server predates the feature, so the embedded server with the
+    /// `ShardedListAndWatch` gate is checked against [`Step::expect`] instead of being compared;
+    /// the real server is checked to ignore the parameter (the same answer as without it); and
+    /// an embedded server without the gate is compared with the real one as usual.
+    #[serde(default)]
+    pub shard_selector: Option<String>,
+    /// What the embedded server with the gate must answer to a `shard_selector` step.
+    #[serde(default)]
+    pub expect: Option<Expect>,
+}
+
+/// The field a shard selector hashes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum ShardField {
+    /// `object.metadata.uid`
+    #[serde(rename = "object.metadata.uid")]
+    Uid,
+    /// `object.metadata.namespace`
+    #[serde(rename = "object.metadata.namespace")]
+    Namespace,
+}
+
+/// The answer of a server with the `ShardedListAndWatch` gate to a `shard_selector` step, as
+/// the v1.36 API documents it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// The status code (200 unless said).
+    #[serde(default = "ok")]
+    pub code: u16,
+    /// A refusal's exact `message`.
+    #[serde(default)]
+    pub message: Option<String>,
+    /// How a refusal's `message` begins (where the words are the CEL parser's own).
+    #[serde(default)]
+    pub message_prefix: Option<String>,
+    /// The field the selector hashes (with a 200).
+    #[serde(default)]
+    pub field: Option<ShardField>,
+    /// The selector's `[start, end)` ranges by their hex bounds (with a 200): the answer is the
+    /// answer without the selector less the objects (a watch: events) whose FNV-1a-64 hash of
+    /// `field` lies in none of them.
+    #[serde(default)]
+    pub ranges: Vec<(String, String)>,
+    /// How many objects (a watch: events) come back.
+    #[serde(default)]
+    pub count: Option<usize>,
+    /// A name under which the returned objects are kept for a later `partition`.
+    #[serde(default)]
+    pub keep: Option<String>,
+    /// Kept answers that together hold every object (event) of this step's answer without the
+    /// selector exactly once.
+    #[serde(default)]
+    pub partition: Vec<String>,
+}
+
+fn ok() -> u16 {
+    200
+}
+
+impl Expect {
+    /// The ranges as numbers (`end` up to 2^64).
+    pub fn bounds(&self) -> Result<Vec<(u128, u128)>, String> {
+        let number = |s: &str| {
+            s.strip_prefix("0x")
+                .and_then(|hex| u128::from_str_radix(hex, 16).ok())
+                .filter(|v| *v <= 1 << 64)
+                .ok_or_else(|| format!("range bound {s:?} is not 0x and at most 2^64 in hex"))
+        };
+        self.ranges
+            .iter()
+            .map(|(start, end)| Ok((number(start)?, number(end)?)))
+            .collect()
+    }
+
+    /// Whether the expectation says what it must (a 200 names the field and its ranges, a
+    /// refusal its message and nothing about objects).
+    fn check(&self) -> Result<(), String> {
+        self.bounds()?;
+        if self.code == 200 {
+            if self.field.is_none() || self.ranges.is_empty() {
+                return Err("a 200 needs field and ranges".into());
+            }
+            if self.message.is_some() || self.message_prefix.is_some() {
+                return Err("a 200 has no message".into());
+            }
+        } else {
+            if self.message.is_none() == self.message_prefix.is_none() {
+                return Err("a refusal needs message or message_prefix".into());
+            }
+            if self.field.is_some()
+                || !self.ranges.is_empty()
+                || self.count.is_some()
+                || self.keep.is_some()
+                || !self.partition.is_empty()
+            {
+                return Err("a refusal returns no objects".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a step's shard fields go together.
+fn check(step: &Step) -> Result<(), String> {
+    match (&step.shard_selector, &step.expect) {
+        (Some(_), Some(expect)) => expect.check(),
+        (None, None) => Ok(()),
+        (Some(_), None) => Err("a shard_selector needs expect".into()),
+        (None, Some(_)) => Err("expect is for a shard_selector".into()),
+    }
 }
 
 /// Every scenario of the directory, in file name order.
@@ -78,6 +198,9 @@ pub fn load(dir: &Path) -> Result<Vec<(String, Scenario)>, String> {
                 std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             let scenario: Scenario =
                 serde_saphyr::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            for (i, step) in scenario.steps.iter().enumerate() {
+                check(step).map_err(|e| format!("{} step {i}: {e}", path.display()))?;
+            }
             let file = path
                 .file_stem()
                 .unwrap_or_default()

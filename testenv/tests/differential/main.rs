@@ -6,6 +6,9 @@
 //! difference is not one the corpus marks as known (each is explained in the testenv
 //! README, "Differential harness").
 //!
+//! Steps with a `shardSelector` (KEP-5866) ask for what the v1.34 reference server predates:
+//! see the `shards` module for how they are checked instead.
+//!
 //! `cargo test -p kubeforge-testenv --test differential`; without the binaries it skips,
 //! saying why. `KUBEFORGE_DIFF_ONLY=<text>` runs the scenarios whose file name contains it;
 //! `KUBEFORGE_DIFF_FULL=1` prints differing values whole.
@@ -14,6 +17,7 @@ mod compare;
 mod corpus;
 mod normalize;
 mod send;
+mod shards;
 #[path = "../conformance/support/webhook_server.rs"]
 mod webhook_server;
 mod webhooks;
@@ -25,9 +29,10 @@ use std::time::Instant;
 use kubeforge_testenv::{Binaries, Mode, TestEnv};
 use serde_json::Value;
 
+use crate::corpus::Step;
 use crate::send::Side;
 
-/// The namespace the corpus works in, created on both servers first.
+/// The namespace the corpus works in, created on every server first.
 const NAMESPACE: &str = "differential";
 
 fn main() -> ExitCode {
@@ -49,23 +54,36 @@ struct Tally {
     requests: usize,
     differing: usize,
     known: usize,
+    /// Shard steps, checked against their expected answers.
+    checked: usize,
+    /// Shard steps some server answered otherwise.
+    wrong: usize,
 }
 
 async fn run() -> ExitCode {
     let started = Instant::now();
     let hook = webhooks::start().await;
-    let embedded = TestEnv::builder().mode(Mode::Embedded).start().await;
+    // The gate on: only the shard steps send `shardSelector`, which a server without the gate
+    // ignores, so no other answer changes. A second embedded server, without the gate, answers
+    // the shard steps for the comparison with the real one, which predates the feature.
+    let embedded = TestEnv::builder()
+        .mode(Mode::Embedded)
+        .feature_gate("ShardedListAndWatch", true)
+        .start()
+        .await;
     let real = TestEnv::builder()
         .mode(Mode::Binaries(Binaries::from_env()))
         .start()
         .await;
-    let (embedded, real) = match (embedded, real) {
-        (Ok(e), Ok(r)) => (e, r),
-        (e, r) => {
+    let ungated = TestEnv::builder().mode(Mode::Embedded).start().await;
+    let (embedded, real, ungated) = match (embedded, real, ungated) {
+        (Ok(e), Ok(r), Ok(u)) => (e, r, u),
+        (e, r, u) => {
             eprintln!(
-                "differential: a server did not start: {:?} {:?}",
+                "differential: a server did not start: {:?} {:?} {:?}",
                 e.err(),
-                r.err()
+                r.err(),
+                u.err()
             );
             return ExitCode::FAILURE;
         }
@@ -82,15 +100,18 @@ async fn run() -> ExitCode {
             hook.ca_bundle().as_str().unwrap_or_default().to_string(),
         ),
     ]);
-    let (Some(embedded_client), Some(real_client)) =
-        (raw_client(&embedded).await, raw_client(&real).await)
-    else {
+    let (Some(embedded_client), Some(real_client), Some(ungated_client)) = (
+        raw_client(&embedded).await,
+        raw_client(&real).await,
+        raw_client(&ungated).await,
+    ) else {
         eprintln!("differential: no client for a server's kubeconfig");
         return ExitCode::FAILURE;
     };
     let mut sides = [
         Side::new(embedded_client, &shared),
         Side::new(real_client, &shared),
+        Side::new(ungated_client, &shared),
     ];
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/differential/corpus");
     let scenarios = match corpus::load(&dir) {
@@ -112,22 +133,43 @@ async fn run() -> ExitCode {
         side.run(&namespace).await;
     }
     let mut tally = Tally::default();
+    let mut kept = shards::Kept::new();
     for (file, scenario) in scenarios.iter().filter(|(f, _)| f.contains(&only)) {
+        let sharded = scenario.sharded();
         for (i, step) in scenario.steps.iter().enumerate() {
-            let [e, r] = &mut sides;
             let step_started = Instant::now();
-            let (a, b) = (e.run(step).await, r.run(step).await);
+            let (diffs, wrong) = if step.shard_selector.is_some() {
+                let outcome = shards::run(step, &mut sides, &mut kept).await;
+                (outcome.differences, outcome.wrong)
+            } else {
+                let [e, r, u] = &mut sides;
+                let (a, b) = (e.run(step).await, r.run(step).await);
+                if sharded {
+                    u.run(step).await;
+                }
+                (
+                    compare::compare(step, &normalize::normalize(&a), &normalize::normalize(&b)),
+                    Vec::new(),
+                )
+            };
+            let request = describe(&sides[0], step);
             if step_started.elapsed().as_secs() >= 5 {
                 println!(
-                    "SLOW {file}#{i}: {:.1?} ({} {})",
-                    step_started.elapsed(),
-                    step.method,
-                    e.fill(&step.path)
+                    "SLOW {file}#{i}: {:.1?} ({request})",
+                    step_started.elapsed()
                 );
             }
             tally.requests += 1;
-            let diffs =
-                compare::compare(step, &normalize::normalize(&a), &normalize::normalize(&b));
+            if step.shard_selector.is_some() {
+                tally.checked += 1;
+            }
+            if !wrong.is_empty() {
+                tally.wrong += 1;
+                println!("WRONG {file}#{i} [{}] {request}", scenario.name);
+                for w in &wrong {
+                    println!("    {w}");
+                }
+            }
             if diffs.is_empty() {
                 continue;
             }
@@ -139,12 +181,13 @@ async fn run() -> ExitCode {
                 }
                 None => "DIFF".to_string(),
             };
-            println!(
-                "{label} {file}#{i} [{}] {} {}",
-                scenario.name,
-                step.method,
-                e.fill(&step.path)
-            );
+            // A shard step's comparison is of the embedded server without the gate.
+            let ungated = if step.shard_selector.is_some() {
+                " (embedded without ShardedListAndWatch)"
+            } else {
+                ""
+            };
+            println!("{label} {file}#{i} [{}] {request}{ungated}", scenario.name);
             for d in diffs {
                 println!(
                     "    {}: embedded {} | real {}",
@@ -156,16 +199,18 @@ async fn run() -> ExitCode {
         }
     }
     println!(
-        "differential: {} requests, {} differing responses ({} known, {} unexplained); servers ready in {:.1?}, run in {:.1?}",
+        "differential: {} requests, {} differing responses ({} known, {} unexplained); {} shardSelector requests checked against their expected answers, {} answered otherwise; servers ready in {:.1?}, run in {:.1?}",
         tally.requests,
         tally.differing,
         tally.known,
         tally.differing - tally.known,
+        tally.checked,
+        tally.wrong,
         ready,
         started.elapsed()
     );
-    drop((embedded, real, hook));
-    if tally.differing > tally.known {
+    drop((embedded, real, ungated, hook));
+    if tally.differing > tally.known || tally.wrong > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
@@ -181,6 +226,15 @@ async fn raw_client(env: &TestEnv) -> Option<kube::Client> {
         .ok()?;
     config.default_retry = false;
     kube::Client::try_from(config).ok()
+}
+
+/// The method, path and shard selector of `step` as `side` sends it.
+fn describe(side: &Side, step: &Step) -> String {
+    let path = side.fill(&step.path);
+    match &step.shard_selector {
+        Some(shards) => format!("{} {path} shardSelector={shards}", step.method),
+        None => format!("{} {path}", step.method),
+    }
 }
 
 /// A value for one line of output (whole with `KUBEFORGE_DIFF_FULL=1`).

@@ -19,6 +19,28 @@ pub struct Answer {
     pub warnings: Vec<String>,
 }
 
+/// Whether a step's `shard_selector` is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selector {
+    /// With the step's selector (if it has one).
+    With,
+    /// The same request without it.
+    Without,
+}
+
+/// A query value: everything but unreserved characters percent-encoded.
+fn encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                char::from(b).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
 /// One server under test, with the variables its answers gave.
 pub struct Side {
     client: kube::Client,
@@ -60,26 +82,50 @@ impl Side {
     /// Sends `step` (repeating it while `until` asks for another status) and keeps the
     /// variables it saves.
     pub async fn run(&mut self, step: &Step) -> Answer {
+        let answer = self.answer(step, Selector::With).await;
+        self.save(step, &answer);
+        answer
+    }
+
+    /// The answer to `step`, repeated while `until` asks for another status; `selector` says
+    /// whether its `shard_selector` goes with it.
+    pub async fn answer(&self, step: &Step, selector: Selector) -> Answer {
         let deadline = Instant::now() + Duration::from_secs(30);
-        let answer = loop {
-            let answer = self.send(step).await;
+        loop {
+            let answer = self.send(step, selector).await;
             match step.until {
                 Some(code) if answer.code != code && Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
-                _ => break answer,
+                _ => return answer,
             }
-        };
+        }
+    }
+
+    /// Keeps the variables `step` saves from `answer`.
+    pub fn save(&mut self, step: &Step, answer: &Answer) {
         for (name, pointer) in &step.save {
             if let Some(v) = answer.body.pointer(pointer) {
                 let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
                 self.vars.insert(name.clone(), text);
             }
         }
-        answer
     }
 
-    async fn send(&self, step: &Step) -> Answer {
+    /// The path and query of `step` on this side, with its `shard_selector` when `selector`
+    /// says so.
+    fn uri(&self, step: &Step, selector: Selector) -> String {
+        let path = self.fill(&step.path);
+        match (&step.shard_selector, selector) {
+            (Some(shards), Selector::With) => {
+                let join = if path.contains('?') { '&' } else { '?' };
+                format!("{path}{join}shardSelector={}", encode(shards))
+            }
+            _ => path,
+        }
+    }
+
+    async fn send(&self, step: &Step, selector: Selector) -> Answer {
         let body = match (&step.body, &step.raw) {
             (Some(b), _) => serde_json::to_vec(&self.fill_value(b)).unwrap_or_default(),
             (None, Some(raw)) => self.fill(raw).into_bytes(),
@@ -87,7 +133,7 @@ impl Side {
         };
         let mut req = http::Request::builder()
             .method(step.method.as_str())
-            .uri(self.fill(&step.path))
+            .uri(self.uri(step, selector))
             .header(
                 "Accept",
                 step.accept.as_deref().unwrap_or("application/json"),
