@@ -319,19 +319,30 @@ fn is_null(branch: &Value) -> bool {
         || branch.get("const") == Some(&Value::Null)
 }
 
-/// Integer bounds the API server can enforce: schemars gives `u32` no maximum; `u64`, `usize`
-/// and `u128` keep only their minimum, because the server compares a `maximum` of 2^63-1 after
-/// converting it to a float and back, which makes every value fail ("should be less than or
-/// equal to -9223372036854775808"); values above `i64::MAX` are refused as "must be of type
-/// integer" instead.
+/// Integer bounds the API server can enforce, so that its refusal names the field and the limit:
+/// schemars gives `u32` no maximum, and `u64`, `usize` and `u128` only their minimum.
+///
+/// The server's integers are int64, and it converts a `maximum` to a float64 and back before
+/// comparing it with an integer value: 2^63-1 becomes 2^63, which overflows to the minimum
+/// int64 and refuses every value. The unsigned 64-bit and wider types therefore get
+/// [`UNSIGNED_MAX`], the largest int64 a float64 holds exactly: values up to it are kept, the
+/// 1,023 int64 values above it are refused naming it, and values beyond int64 (a float64 to the
+/// server) are refused both as "must be of type integer" and naming the limit.
 fn scalars(obj: &mut Map<String, Value>) {
-    if obj.get("type").is_some_and(|t| t == "integer")
-        && obj.get("format").is_some_and(|f| f == "uint32")
-        && !obj.contains_key("maximum")
-    {
-        obj.insert("maximum".into(), u32::MAX.into());
+    if obj.get("type").is_none_or(|t| t != "integer") || obj.contains_key("maximum") {
+        return;
     }
+    let maximum: Value = match obj.get("format").and_then(Value::as_str) {
+        Some("uint32") => u32::MAX.into(),
+        Some("uint64" | "uint" | "uint128") => UNSIGNED_MAX.into(),
+        _ => return,
+    };
+    obj.insert("maximum".into(), maximum);
 }
+
+/// The `maximum` of unsigned integers wider than 32 bits: 2^63 - 1024, the largest int64 that
+/// a float64 represents exactly (see [`scalars`]).
+pub(crate) const UNSIGNED_MAX: u64 = (1 << 63) - 1024;
 
 /// `nullable` where a Rust client sends `null` and the server would otherwise refuse it or drop
 /// the entry; none on fields, where the server drops a `null` before validating (which reads
@@ -446,7 +457,11 @@ mod tests {
             "pair": {"type": "array", "items": [{"type": "integer"}, {"type": "integer"}], "minItems": 2, "maxItems": 2},
             "mixed": {"type": "array", "items": [{"type": "string"}, {"type": "boolean"}]},
             "set": {"type": "array", "uniqueItems": true, "items": {"type": "string"}},
-            "count": {"type": "integer", "format": "uint32", "minimum": 0}
+            "count": {"type": "integer", "format": "uint32", "minimum": 0},
+            "big": {"type": "integer", "format": "uint64", "minimum": 0},
+            "size": {"type": "integer", "format": "uint", "minimum": 0},
+            "capped": {"type": "integer", "format": "uint64", "minimum": 0, "maximum": 10},
+            "signed": {"type": "integer", "format": "int64"}
         }}));
         assert_eq!(
             out["properties"]["pair"]["items"],
@@ -459,6 +474,17 @@ mod tests {
             json!({"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}})
         );
         assert_eq!(out["properties"]["count"]["maximum"], json!(4294967295u32));
+        for wide in ["big", "size"] {
+            assert_eq!(
+                out["properties"][wide]["maximum"],
+                json!(9223372036854774784u64)
+            );
+        }
+        assert_eq!(out["properties"]["capped"]["maximum"], json!(10));
+        assert!(out["properties"]["signed"].get("maximum").is_none());
+        // The bound survives the server's float64 round trip unchanged.
+        assert_eq!(UNSIGNED_MAX as f64 as u64, UNSIGNED_MAX);
+        assert!(((UNSIGNED_MAX + 1) as f64) as u64 != UNSIGNED_MAX + 1);
     }
 
     #[test]

@@ -57,7 +57,14 @@ pub fn cases() -> Vec<Refusal> {
             "u64-too-big",
             "/uint64",
             json!(u64::MAX),
-            r#"Scalars.shapes.kubeforge.dev "u64-too-big" is invalid: spec.uint64: Invalid value: "number": spec.uint64 in body must be of type integer: "number""#,
+            r#"Scalars.shapes.kubeforge.dev "u64-too-big" is invalid: [spec.uint64: Invalid value: "number": spec.uint64 in body must be of type integer: "number", spec.uint64: Invalid value: 1.8446744073709552e+19: spec.uint64 in body should be less than or equal to 9.223372036854775e+18]"#,
+        ),
+        case(
+            "Scalars",
+            "u64-over-the-bound",
+            "/uint64",
+            json!(9_223_372_036_854_774_785u64),
+            r#"Scalars.shapes.kubeforge.dev "u64-over-the-bound" is invalid: spec.uint64: Invalid value: 9223372036854774785: spec.uint64 in body should be less than or equal to 9223372036854774784"#,
         ),
         case(
             "Scalars",

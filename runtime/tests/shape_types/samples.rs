@@ -28,8 +28,9 @@ pub fn scalars() -> Vec<ScalarsSpec> {
             uint8: u8::MAX,
             uint16: u16::MAX,
             uint32: u32::MAX,
-            // The largest unsigned value the API server stores (its integers are int64).
-            uint64: i64::MAX as u64,
+            // The largest unsigned value the schema allows: the largest int64 a float64 holds
+            // exactly, 2^63 - 1024 (the server's integers are int64, its bounds float64).
+            uint64: 9_223_372_036_854_774_784,
             int64: i64::MIN,
             size: 0,
             float32: 1.5,
