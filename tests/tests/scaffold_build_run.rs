@@ -8,8 +8,8 @@
 //!
 //! Beside them: `torture` (every name the CLI accepts compiles, in one `cargo check`; every
 //! name it refuses changes nothing), `tutorials` (the book's tutorials against `examples/`),
-//! `packages` (the CLI installed from the packaged crates; opt-in, it compiles the
-//! kubeforge crates once more) and `external` (`create api --external` on vendored real CRDs,
+//! `packages` (`cargo install kubeforge-cli` from a local registry of the packaged crates;
+//! opt-in, it builds in its own target directory) and `external` (`create api --external` on vendored real CRDs,
 //! `alpha generate` of such a project).
 
 /// `create api --external` on vendored real CRDs: generate, build, round-trip.
