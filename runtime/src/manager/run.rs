@@ -70,23 +70,37 @@ impl Started {
     }
 
     /// Stops `group` and waits for its runnables (others ending meanwhile are reaped too).
-    async fn stop(&mut self, group: RunnableGroup) {
+    /// A shard coordinator losing its membership meanwhile (it could not renew while its
+    /// ranges drained) aborts every runnable at once, as outside a stop: others may own its
+    /// ranges any moment, so running reconciles must not finish. Returns that loss.
+    async fn stop(&mut self, group: RunnableGroup) -> Option<Error> {
         if let Some(stop) = self.stops.get(&group) {
             stop.cancel();
         }
+        let mut lost = None;
         while self.running(group) {
             let Some(done) = self.tasks.join_next_with_id().await else {
-                return;
+                break;
             };
             let (id, result) = match done {
                 Ok((id, result)) => (id, result),
                 Err(e) => (e.id(), Err(Box::new(e) as BoxError)),
             };
             let name = self.names.remove(&id).map(|(name, _)| name);
-            if let (Some(name), Err(e)) = (name, result) {
-                tracing::warn!(runnable = %name, error = %e, "runnable failed while stopping");
+            if let (Some(name), Err(source)) = (name, result) {
+                match shards::membership_lost(Error::Runnable { name, source }) {
+                    Ok(membership) => {
+                        tracing::error!(error = %membership, "shard membership lost while stopping: aborting running reconciles");
+                        self.tasks.abort_all();
+                        lost = Some(membership);
+                    }
+                    Err(failed) => {
+                        tracing::warn!(error = %failed, "runnable failed while stopping");
+                    }
+                }
             }
         }
+        lost
     }
 }
 
@@ -228,9 +242,12 @@ impl Manager {
             .as_ref()
             .is_some_and(|o| o.release_on_cancel);
         let mut released = false;
+        let mut lost = None;
         let drained = tokio::time::timeout(timeout, async {
             for group in RunnableGroup::START_ORDER.into_iter().rev() {
-                started.stop(group).await;
+                if let Some(membership) = started.stop(group).await {
+                    lost.get_or_insert(membership);
+                }
                 if group == RunnableGroup::LeaderElection && release_on_cancel {
                     release(elector.as_mut()).await;
                     released = true;
@@ -244,6 +261,9 @@ impl Manager {
                 release(elector.as_mut()).await;
             }
             return Err(Error::ShutdownTimeout(timeout));
+        }
+        if let Some(lost) = lost {
+            return Err(lost);
         }
         tracing::info!("stopped gracefully");
         Ok(())

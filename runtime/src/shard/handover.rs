@@ -67,37 +67,55 @@ impl Coordinator {
 
     /// Runs rounds until `shutdown` fires, then leaves the group gracefully (stops, drains,
     /// deletes its Lease). Fails, with every range already deactivated, when membership is
-    /// lost.
+    /// lost: our Lease was changed or deleted by someone else, or no renewal succeeded within
+    /// the renew deadline. Nothing outlives that deadline: every round (each of its requests)
+    /// runs under a timeout ending at it, and the wait for the next round ends at it too.
     pub async fn run(mut self, shutdown: CancellationToken) -> Result<(), MembershipLost> {
         tracing::info!(identity = %self.options.identity, lease = %self.membership.lease_name(), group = %self.options.group, "joining the shard group");
-        let started = Instant::now();
+        let joined = Instant::now();
         loop {
-            match self.round().await {
-                Ok(()) => {}
-                Err(RenewError::Lost(message)) => return Err(self.lost(message)),
-                Err(RenewError::Failed(e)) => {
-                    tracing::warn!(error = %e, "shard membership round failed");
-                }
-            }
-            let unrenewed = self
-                .membership
-                .since_renew()
-                .unwrap_or_else(|| started.elapsed());
-            if unrenewed >= self.options.renew_deadline {
-                let message = format!(
-                    "could not renew member Lease {} within {:?}",
-                    self.membership.lease_name(),
-                    self.options.renew_deadline
-                );
+            let deadline = self.deadline(joined);
+            if Instant::now() >= deadline {
+                let message = self.not_renewed();
                 return Err(self.lost(message));
             }
+            match tokio::time::timeout_at(deadline, self.round()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(RenewError::Lost(message))) => return Err(self.lost(message)),
+                Ok(Err(RenewError::Failed(e))) => {
+                    tracing::warn!(error = %e, "shard membership round failed");
+                }
+                Err(_) => {
+                    let message = format!(
+                        "{}: the API server did not answer in time",
+                        self.not_renewed()
+                    );
+                    return Err(self.lost(message));
+                }
+            }
+            let next = Instant::now() + jittered(self.options.retry_period);
             tokio::select! {
                 () = shutdown.cancelled() => break,
-                () = tokio::time::sleep(jittered(self.options.retry_period)) => {}
+                () = tokio::time::sleep_until(next.min(self.deadline(joined))) => {}
             }
         }
-        self.leave().await;
-        Ok(())
+        self.leave(joined).await
+    }
+
+    /// When all work must have stopped unless a renewal succeeds first: the renew deadline
+    /// after the last successful renewal was sent (after joining, before the first). Others
+    /// count our lease duration from a moment after that send, and the renew deadline is
+    /// shorter than the lease duration.
+    fn deadline(&self, joined: Instant) -> Instant {
+        self.membership.renewed_at().unwrap_or(joined) + self.options.renew_deadline
+    }
+
+    fn not_renewed(&self) -> String {
+        format!(
+            "could not renew member Lease {} within {:?}",
+            self.membership.lease_name(),
+            self.options.renew_deadline
+        )
     }
 
     /// Stops all work at once (no new reconcile starts; the manager aborts running ones).
@@ -111,36 +129,59 @@ impl Coordinator {
 
     /// A graceful leave: deactivates every range, keeps renewing until the running reconciles
     /// ended and the informers let go, then deletes the Lease so others take over at once.
-    async fn leave(&mut self) {
+    /// Renewals and the wait for the drain are bounded by the renew deadline; reaching it
+    /// before the drain completed (renewals failing or hanging) loses the membership: the
+    /// reconciles still running must not outlive our Lease.
+    async fn leave(&mut self, joined: Instant) -> Result<(), MembershipLost> {
         tracing::info!("leaving the shard group: draining running reconciles");
         let generation = self.gate.set_active(RangeSet::empty());
         let released = std::mem::take(&mut self.active).len();
         self.count("released", released);
         self.set_owned_gauge();
-        while !self
-            .gate
-            .wait_released(&RangeSet::full(), generation, self.options.retry_period)
-            .await
-        {
-            // Still draining: renew so nobody takes the ranges over meanwhile.
-            if let Err(e) = self.membership.renew(&self.claims).await {
-                tracing::warn!(error = %e, "renewing the member Lease while draining failed");
+        loop {
+            let deadline = self.deadline(joined);
+            let now = Instant::now();
+            if now >= deadline {
+                let message = format!("{} while draining running reconciles", self.not_renewed());
+                return Err(self.lost(message));
             }
+            let wait = self.options.retry_period.min(deadline - now);
             if self
-                .membership
-                .since_renew()
-                .is_none_or(|d| d >= self.options.renew_deadline)
+                .gate
+                .wait_released(&RangeSet::full(), generation, wait)
+                .await
             {
-                tracing::warn!("could not drain and renew; leaving the Lease to expire");
-                return;
+                break;
+            }
+            if Instant::now() >= deadline {
+                continue;
+            }
+            // Still draining: renew so nobody takes the ranges over meanwhile.
+            match tokio::time::timeout_at(deadline, self.membership.renew(&self.claims)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(RenewError::Lost(message))) => return Err(self.lost(message)),
+                Ok(Err(RenewError::Failed(e))) => {
+                    tracing::warn!(error = %e, "renewing the member Lease while draining failed");
+                }
+                Err(_) => {
+                    tracing::warn!(
+                        "renewing the member Lease while draining did not answer before the renew deadline"
+                    );
+                }
             }
         }
-        match self.membership.leave().await {
-            Ok(()) => tracing::info!("left the shard group"),
-            Err(e) => {
+        // Drained: nothing of ours runs any more, so the delete is not urgent; if it fails or
+        // does not answer, the Lease expires instead.
+        match tokio::time::timeout(self.options.renew_deadline, self.membership.leave()).await {
+            Ok(Ok(())) => tracing::info!("left the shard group"),
+            Ok(Err(e)) => {
                 tracing::warn!(error = %e, "could not delete the member Lease; it expires instead");
             }
+            Err(_) => {
+                tracing::warn!("deleting the member Lease did not answer; it expires instead");
+            }
         }
+        Ok(())
     }
 
     /// One round: read, activate verified claims, release, take, renew, verify new claims.

@@ -90,7 +90,15 @@ impl Membership {
         &self.lease_name
     }
 
-    /// Time since the last successful renewal (`None` before the first).
+    /// When the last successful renewal was sent (`None` before the first). The write happened
+    /// after that moment, so every other member saw our Lease change after it too: counting our
+    /// renew deadline from here keeps it ahead of their lease duration, however long the request
+    /// took.
+    pub fn renewed_at(&self) -> Option<Instant> {
+        self.last_renew
+    }
+
+    /// Time since the last successful renewal was sent (`None` before the first).
     pub fn since_renew(&self) -> Option<Duration> {
         self.last_renew.map(|t| t.elapsed())
     }
@@ -98,8 +106,14 @@ impl Membership {
     /// Reads every Lease of the group (a consistent list, not a cache) and returns the other
     /// live members. Leases unrenewed for twice their duration are deleted (a crashed
     /// replica's), with their resourceVersion as precondition.
+    ///
+    /// A Lease counts as unchanged from the moment a read first showed its current version
+    /// (when that answer arrived) until the moment this read was sent: the list shows the
+    /// Leases as they were at some point after it was sent, so a slow answer never makes a
+    /// member that renewed meanwhile look expired.
     pub async fn read(&mut self) -> Result<Vec<Member>, kube::Error> {
         let selector = format!("{GROUP_LABEL}={}", self.options.group);
+        let asked = Instant::now();
         let leases = self
             .api
             .list(&ListParams::default().labels(&selector))
@@ -128,7 +142,7 @@ impl Membership {
                 .map_or(self.options.lease_duration, |s| {
                     Duration::from_secs(u64::try_from(s).unwrap_or(0))
                 });
-            let unchanged = changed_at.elapsed();
+            let unchanged = asked.saturating_duration_since(changed_at);
             if unchanged >= duration {
                 if unchanged >= duration * 2 {
                     stale.push((name, version));
@@ -149,7 +163,18 @@ impl Membership {
             });
         }
         self.observed.retain(|name, _| seen.contains(name));
-        for (name, version) in stale {
+        if !stale.is_empty() {
+            self.delete_stale(stale).await;
+        }
+        Ok(members)
+    }
+
+    /// Deletes the Leases of members gone for twice their duration, each with its
+    /// resourceVersion as precondition. Housekeeping: the deletes run together and are given
+    /// up after one retry period (the next round tries again), so a slow delete never holds
+    /// the renewal back.
+    async fn delete_stale(&self, stale: Vec<(String, Option<String>)>) {
+        let deletes = stale.into_iter().map(|(name, version)| async move {
             let params = DeleteParams {
                 preconditions: Some(Preconditions {
                     resource_version: version,
@@ -165,12 +190,22 @@ impl Membership {
                     tracing::debug!(lease = %name, error = %e, "could not delete a stale member Lease");
                 }
             }
+        });
+        let all = futures::future::join_all(deletes);
+        if tokio::time::timeout(self.options.retry_period, all)
+            .await
+            .is_err()
+        {
+            tracing::debug!("deleting stale member Leases timed out; retried next round");
         }
-        Ok(members)
     }
 
-    /// Writes our Lease: renews it and announces `claims`. The first write creates it.
+    /// Writes our Lease: renews it and announces `claims`. The first write creates it. On
+    /// success, [`Self::renewed_at`] becomes the moment this call started (before the request
+    /// was sent). The caller bounds it in time: dropped unfinished, it changes nothing here (a
+    /// write the server still makes afterwards shows up as a 409 at the next renewal).
     pub async fn renew(&mut self, claims: &BTreeSet<u16>) -> Result<(), RenewError> {
+        let sent = Instant::now();
         let now = MicroTime(Timestamp::now());
         let duration_secs = self.options.lease_duration.as_secs_f64().ceil().max(1.0) as i32;
         let mut annotations = BTreeMap::new();
@@ -244,7 +279,7 @@ impl Membership {
             }
         };
         self.own = Some(written);
-        self.last_renew = Some(Instant::now());
+        self.last_renew = Some(sent);
         Ok(())
     }
 

@@ -41,9 +41,10 @@ pub enum ShardConfigError {
     /// The ring must have between 1 and 4096 ranges.
     #[error("the ring must be cut into 1 to 4096 ranges, not {0}")]
     Ranges(u16),
-    /// The lease timings do not leave a replica time to stop before others take over.
+    /// The lease timings do not leave a replica time to stop before others take over, or a
+    /// round (every retry period, up to 20% later) time to renew before the renew deadline.
     #[error(
-        "shard lease timings must satisfy retry period ({retry:?}) < renew deadline ({renew:?}) < lease duration ({lease:?})"
+        "shard lease timings must satisfy 1.2 × retry period ({retry:?}) < renew deadline ({renew:?}) < lease duration ({lease:?})"
     )]
     Timings {
         /// The lease duration.
@@ -75,9 +76,11 @@ pub struct ShardingOptions {
     pub ranges: u16,
     /// How long a member Lease is valid without renewal before others take its ranges.
     pub lease_duration: Duration,
-    /// How long a member keeps retrying a failed renewal before it stops all work.
+    /// How long a member keeps retrying a failed renewal before it stops all work, counted from
+    /// when its last successful renewal was sent; no request of a round outlives it.
     pub renew_deadline: Duration,
-    /// Time between membership rounds (renewal, reading the others, handovers).
+    /// Time between membership rounds (renewal, reading the others, handovers), plus up to 20%
+    /// jitter; 1.2 times it must be below the renew deadline (client-go's rule).
     pub retry_period: Duration,
 }
 
@@ -118,7 +121,11 @@ impl ShardingOptions {
         if !(1..=4096).contains(&self.ranges) {
             return Err(ShardConfigError::Ranges(self.ranges));
         }
-        if !(self.retry_period < self.renew_deadline && self.renew_deadline < self.lease_duration) {
+        // The jittered wait between rounds must leave the next round time to renew before the
+        // deadline, as client-go requires of leader election (renewDeadline > 1.2 retryPeriod).
+        if !(self.retry_period.mul_f64(1.2) < self.renew_deadline
+            && self.renew_deadline < self.lease_duration)
+        {
             return Err(ShardConfigError::Timings {
                 lease: self.lease_duration,
                 renew: self.renew_deadline,
@@ -152,6 +159,20 @@ mod tests {
             o.validate(),
             Err(ShardConfigError::Timings { .. })
         ));
+        // The jittered retry period must fit in the renew deadline.
+        o = ShardingOptions::auto("g");
+        o.retry_period = Duration::from_millis(8300);
+        assert!(o.validate().is_ok(), "1.2 × 8.3 s < 10 s");
+        o.retry_period = Duration::from_millis(8400);
+        assert!(matches!(
+            o.validate(),
+            Err(ShardConfigError::Timings { .. })
+        ));
+        o.retry_period = Duration::from_secs(9);
+        assert_eq!(
+            o.validate().unwrap_err().to_string(),
+            "shard lease timings must satisfy 1.2 × retry period (9s) < renew deadline (10s) < lease duration (15s)"
+        );
         o = ShardingOptions::auto("g");
         o.ranges = 0;
         assert_eq!(o.validate(), Err(ShardConfigError::Ranges(0)));

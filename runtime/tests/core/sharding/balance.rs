@@ -1,209 +1,7 @@
-//! Sharded controllers against the embedded API server: three managers in one process share
-//! 3,000 objects; an instrumented reconcile records every overlap (an object reconciled by two
-//! replicas, or twice, at once) through a replica joining, one leaving gracefully and one
-//! crashing (its task aborted: its Lease simply stops being renewed). Short lease timings
-//! (3 s lease, 2 s renew deadline, 200 ms retry period) keep it quick; waits are generous (they
-//! end as soon as their condition holds) because the test binary runs many tests at once. Also: owned objects
-//! follow their owner's shard, and a server that filters by `shardSelector` sends each
-//! replica only its share.
+//! Every object reconciled by exactly one replica at a time through joins, leaves and crashes;
+//! owned objects follow their owner's shard; a filtering server sends each replica its share.
 
-use crate::common;
-
-use common::*;
-use k8s_openapi::api::core::v1::ConfigMap;
-use kube::{
-    Api, CustomResourceExt, ResourceExt,
-    api::{ObjectMeta, Patch, PatchParams, PostParams},
-};
-use kubeforge::{
-    Action, Controller, Manager, ReconcileError,
-    manager::ShutdownHandle,
-    shard::{RangeSet, ShardGate, ShardingOptions},
-};
-use kubeforge_testenv::TestEnv;
-use serde_json::json;
-use std::{
-    collections::{HashMap, HashSet},
-    sync::{Arc, Mutex},
-    time::{Duration, Instant},
-};
-use tokio::task::JoinHandle;
-
-const LEASE: Duration = Duration::from_secs(3);
-const RETRY: Duration = Duration::from_millis(200);
-
-/// What every reconcile of every replica records.
-#[derive(Default)]
-struct Tracker {
-    /// Objects being reconciled now, by replica.
-    running: Mutex<HashMap<String, &'static str>>,
-    /// Every overlap seen: (object, replica already running it, replica starting it).
-    overlaps: Mutex<Vec<(String, &'static str, &'static str)>>,
-    /// Every reconcile, by object: replica and start time.
-    log: Mutex<HashMap<String, Vec<(&'static str, Instant)>>>,
-}
-
-/// A reconcile in flight; dropping it (also when the reconcile is aborted) ends it.
-struct Running(Arc<Tracker>, String);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.0.running.lock().unwrap().remove(&self.1);
-    }
-}
-
-struct Ctx {
-    replica: &'static str,
-    tracker: Arc<Tracker>,
-}
-
-async fn reconcile(w: Arc<Widget>, ctx: Arc<Ctx>) -> Result<Action, ReconcileError> {
-    let key = key(&*w);
-    {
-        let mut running = ctx.tracker.running.lock().unwrap();
-        if let Some(other) = running.insert(key.clone(), ctx.replica) {
-            ctx.tracker
-                .overlaps
-                .lock()
-                .unwrap()
-                .push((key.clone(), other, ctx.replica));
-        }
-    }
-    let _running = Running(ctx.tracker.clone(), key.clone());
-    ctx.tracker
-        .log
-        .lock()
-        .unwrap()
-        .entry(key)
-        .or_default()
-        .push((ctx.replica, Instant::now()));
-    // Long enough for reconciles to be caught running across a handover.
-    tokio::time::sleep(Duration::from_millis(3)).await;
-    Ok(Action::await_change())
-}
-
-struct Replica {
-    name: &'static str,
-    gate: ShardGate,
-    informer: Arc<kubeforge::cache::Informer<Widget>>,
-    shutdown: ShutdownHandle,
-    task: JoinHandle<Result<(), kubeforge::Error>>,
-}
-
-fn sharding(identity: &str) -> ShardingOptions {
-    let mut o = ShardingOptions::auto("widgets");
-    o.identity = identity.into();
-    o.lease_duration = LEASE;
-    o.renew_deadline = Duration::from_secs(2);
-    o.retry_period = RETRY;
-    o
-}
-
-fn start(
-    env: &TestEnv,
-    name: &'static str,
-    sharding: ShardingOptions,
-    tracker: &Arc<Tracker>,
-) -> Replica {
-    let mut options = options_in(env);
-    options.sharding = Some(sharding);
-    let mut manager = Manager::new(env.client(), options);
-    let gate = manager.cache().shards().cloned().expect("a sharded cache");
-    let informer = manager.cache().informer::<Widget>();
-    manager.add(
-        Controller::<Widget>::new(&manager, "widget")
-            .max_concurrent_reconciles(8)
-            .reconcile(
-                reconcile,
-                Arc::new(Ctx {
-                    replica: name,
-                    tracker: tracker.clone(),
-                }),
-            ),
-    );
-    Replica {
-        name,
-        gate,
-        informer,
-        shutdown: manager.shutdown_handle(),
-        task: tokio::spawn(manager.run()),
-    }
-}
-
-/// Whether the replicas' active ranges cover the ring exactly once.
-fn settled(replicas: &[&Replica]) -> bool {
-    let sets: Vec<Arc<RangeSet>> = replicas.iter().map(|r| r.gate.active()).collect();
-    let total: f64 = sets.iter().map(|s| s.fraction()).sum();
-    let union = RangeSet::from_ranges(sets.iter().flat_map(|s| s.ranges().to_vec()));
-    (total - 1.0).abs() < 1e-9 && union.is_full() && sets.iter().all(|s| !s.is_empty())
-}
-
-async fn settle(what: &str, replicas: &[&Replica]) {
-    eventually(Duration::from_secs(60), what, || async {
-        if let Some(r) = replicas.iter().find(|r| r.task.is_finished()) {
-            panic!("replica {} stopped while waiting for {what}", r.name);
-        }
-        settled(replicas)
-    })
-    .await;
-}
-
-/// Keys reconciled by `replica` (any replica if `None`) since `since`.
-fn reconciled_since(tracker: &Tracker, since: Instant, replica: Option<&str>) -> HashSet<String> {
-    tracker
-        .log
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|(_, runs)| {
-            runs.iter()
-                .any(|(r, at)| *at >= since && replica.is_none_or(|x| x == *r))
-        })
-        .map(|(k, _)| k.clone())
-        .collect()
-}
-
-/// Whether every key of `keys` was reconciled by `replica` (any if `None`) since `since`.
-fn all_reconciled(
-    tracker: &Tracker,
-    keys: &HashSet<String>,
-    since: Instant,
-    replica: Option<&str>,
-) -> bool {
-    let log = tracker.log.lock().unwrap();
-    keys.iter().all(|k| {
-        log.get(k).is_some_and(|runs| {
-            runs.iter()
-                .any(|(r, at)| *at >= since && replica.is_none_or(|x| x == *r))
-        })
-    })
-}
-
-fn assert_no_overlaps(tracker: &Tracker, phase: &str) {
-    let overlaps = tracker.overlaps.lock().unwrap();
-    assert!(
-        overlaps.is_empty(),
-        "{phase}: {} overlapping reconciles, first {:?}",
-        overlaps.len(),
-        overlaps.first()
-    );
-}
-
-/// Patches every widget whose key is in `keys` (spec.size + 1), 32 at a time.
-async fn touch(api: &Api<Widget>, names: &[String], size: i32) {
-    use futures::StreamExt;
-    futures::stream::iter(names.iter().cloned())
-        .for_each_concurrent(32, |name| async move {
-            api.patch(
-                &name,
-                &PatchParams::default(),
-                &Patch::Merge(json!({"spec": {"size": size}})),
-            )
-            .await
-            .unwrap();
-        })
-        .await;
-}
+use super::*;
 
 #[tokio::test]
 async fn three_replicas_share_the_work_through_join_leave_and_crash_without_overlap() {
@@ -455,6 +253,7 @@ async fn owned_objects_follow_their_owners_shard() {
                     Arc::new(Ctx {
                         replica: name,
                         tracker: tracker.clone(),
+                        hold: HOLD,
                     }),
                 ),
         );
@@ -585,6 +384,7 @@ async fn received_by_two_static_replicas(env: &TestEnv, objects: usize) -> Vec<(
             Arc::new(Ctx {
                 replica: "s",
                 tracker: tracker.clone(),
+                hold: HOLD,
             }),
         ));
         running.push((
@@ -643,40 +443,4 @@ async fn a_server_that_filters_by_shard_sends_each_replica_only_its_share() {
         );
     }
     assert_eq!(client_side.iter().map(|r| r.1).sum::<usize>(), OBJECTS);
-}
-
-/// A replica that cannot renew its member Lease stops all work after the renew deadline,
-/// before its Lease expires for the others, and the manager exits with the reason.
-#[tokio::test]
-async fn a_replica_that_cannot_renew_stops_before_its_lease_expires() {
-    use kubeforge_testenv::faults::{Failure, Matcher};
-    let env = faulty_env().await;
-    let faults = env.faults().unwrap();
-    let tracker = Arc::new(Tracker::default());
-    let a = start(&env, "a", sharding("a"), &tracker);
-    eventually(Duration::from_secs(60), "a to own the ring", || async {
-        a.gate.active().is_full()
-    })
-    .await;
-    faults.fail_next(
-        Matcher::any().resource("leases"),
-        usize::MAX,
-        Failure::status(500).message("etcd is down"),
-    );
-    let failing = Instant::now();
-    let result = tokio::time::timeout(Duration::from_secs(60), a.task)
-        .await
-        .expect("the replica gives up")
-        .unwrap();
-    let stopped = failing.elapsed();
-    println!(
-        "replica that cannot renew stopped after {stopped:?} (renew deadline 2 s, lease {LEASE:?})"
-    );
-    assert!(
-        matches!(result, Err(kubeforge::Error::ShardMembershipLost(_))),
-        "{result:?}"
-    );
-    assert!(a.gate.active().is_empty(), "no range stays active");
-    assert!(stopped < LEASE, "{stopped:?}");
-    faults.clear();
 }
