@@ -65,7 +65,7 @@ pub fn versions() -> BTreeMap<String, &'static str> {
 pub struct ProjectContext {
     /// Project (package) name.
     pub project_name: String,
-    /// Crate name (`-` → `_`).
+    /// The crate as a path names it (`-` → `_`; a keyword raw: `r#match`).
     pub crate_name: String,
     /// API domain.
     pub domain: String,
@@ -100,7 +100,7 @@ pub struct ApiContext {
     pub header: String,
     /// Project (package) name.
     pub project_name: String,
-    /// Crate name.
+    /// The crate as a path names it (`demo`, `r#match`).
     pub crate_name: String,
     /// Project domain.
     pub domain: String,

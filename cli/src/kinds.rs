@@ -267,6 +267,31 @@ impl NewKind<'_> {
                 ));
             }
         }
+        let (mine, theirs) = (
+            naming::kind_ident(self.kind),
+            naming::kind_ident(&other.kind),
+        );
+        if mine == theirs {
+            let renamed = if mine == self.kind {
+                &other.kind
+            } else {
+                self.kind
+            };
+            return Err(Self::refuse(
+                "--kind",
+                self.kind,
+                format!("the kind {:?}", self.kind),
+                format!(
+                    "a kind whose Rust type is its own: {renamed}'s type is named {mine} ({renamed} is a name Rust or the generated code already uses) and {} is in {group} too",
+                    if mine == self.kind {
+                        self.kind
+                    } else {
+                        &other.kind
+                    }
+                ),
+                "pick another --kind".into(),
+            ));
+        }
         Ok(())
     }
 

@@ -32,9 +32,9 @@ const KEYWORDS: &[&str] = &[
     "virtual", "yield", "try", "gen",
 ];
 
-/// Keywords that cannot be raw identifiers either, and `mod`, whose file (`mod.rs`) is the
-/// folder's own module: a module of that name gets a trailing `_`.
-const NOT_RAW: &[&str] = &["self", "super", "crate", "Self", "mod"];
+/// Keywords that cannot be raw identifiers either: a module of that name gets a trailing `_`,
+/// and so does `mod`, whose file (`mod.rs`) is the folder's own module.
+const PATH_KEYWORDS: &[&str] = &["self", "super", "crate", "Self"];
 
 /// A string as a Rust module name: '-' and '.' become '_', a leading digit gets a leading '_'
 /// (`1st` → `_1st`), a keyword is written as a raw identifier (`type` → `r#type`), and the
@@ -44,7 +44,7 @@ pub fn module_ident(name: &str) -> String {
     if ident.starts_with(|c: char| c.is_ascii_digit()) {
         ident.insert(0, '_');
     }
-    if NOT_RAW.contains(&ident.as_str()) {
+    if PATH_KEYWORDS.contains(&ident.as_str()) || ident == "mod" {
         format!("{ident}_")
     } else if KEYWORDS.contains(&ident.as_str()) {
         format!("r#{ident}")
@@ -58,10 +58,10 @@ pub fn file_stem(name: &str) -> String {
     module_ident(name).trim_start_matches("r#").to_owned()
 }
 
-/// Whether `name` can name a Rust module at all, raw or not (`self`, `super` and `crate`
-/// cannot: they are paths).
+/// Whether `name` is a keyword that no raw identifier escapes (`self`, `super`, `crate`,
+/// `Self`): a crate of that name cannot be named in a path at all.
 pub fn is_path_keyword(name: &str) -> bool {
-    ["self", "super", "crate", "Self"].contains(&name)
+    PATH_KEYWORDS.contains(&name)
 }
 
 /// Names joined into one snake_case name of items, files and test crates
@@ -182,13 +182,17 @@ pub const TEMPLATE_NAMES: &[&str] = &[
     "TestEnv",
 ];
 
+/// Kinds that are keywords: no type can be named `Self`, not even as a raw identifier.
+const KEYWORD_KINDS: &[&str] = &["Self"];
+
 /// The Rust name of the kind's type: the kind itself, or `<Kind>Resource` when the kind is one
-/// of [`TEMPLATE_NAMES`] (`Error` → `ErrorResource`). The type file names the type so
-/// (kube-derive's `root = "ErrorResource"`; the CRD's kind stays `Error`), since kube-derive's
-/// own code uses prelude names such as `Option` and `Default` unqualified beside it; for a
-/// built-in kind, the generated files import k8s-openapi's type under that name.
+/// of [`TEMPLATE_NAMES`] (`Error` → `ErrorResource`) or the keyword `Self` (`SelfResource`).
+/// The type file names the type so (kube-derive's `root = "ErrorResource"`; the CRD's kind
+/// stays `Error`), since kube-derive's own code uses prelude names such as `Option` and
+/// `Default` unqualified beside it; for a built-in kind, the generated files import
+/// k8s-openapi's type under that name.
 pub fn kind_ident(kind: &str) -> String {
-    if TEMPLATE_NAMES.contains(&kind) {
+    if TEMPLATE_NAMES.contains(&kind) || KEYWORD_KINDS.contains(&kind) {
         format!("{kind}Resource")
     } else {
         kind.to_owned()
@@ -209,6 +213,20 @@ pub fn kind_import(kind: &str) -> String {
 /// The crate name Cargo gives a package: '-' becomes '_'.
 pub fn crate_name(package: &str) -> String {
     package.replace('-', "_")
+}
+
+/// The crate of a package as generated code names it in a path: its [`crate_name`], raw when
+/// that is a keyword (`match` → `r#match`, as in `::r#match::controllers`). Cargo builds a
+/// package of a keyword's name (only `cargo new` refuses one); `self`, `super` and `crate`,
+/// which no raw identifier escapes, are not accepted as project names
+/// ([`is_path_keyword`]).
+pub fn crate_ident(package: &str) -> String {
+    let name = crate_name(package);
+    if KEYWORDS.contains(&name.as_str()) {
+        format!("r#{name}")
+    } else {
+        name
+    }
 }
 
 #[cfg(test)]
@@ -234,6 +252,24 @@ mod tests {
                 "{name}"
             );
         }
+    }
+
+    #[test]
+    fn self_is_a_kind_with_a_type_of_another_name() {
+        assert_eq!(kind_ident("Self"), "SelfResource");
+        assert_eq!(kind_import("Self"), "Self as SelfResource");
+        assert_eq!(module_ident(&snake_case("Self")), "self_");
+    }
+
+    #[test]
+    fn crates_of_keywords_are_named_raw() {
+        assert_eq!(crate_ident("memcached-operator"), "memcached_operator");
+        assert_eq!(crate_ident("match"), "r#match");
+        assert_eq!(crate_ident("gen"), "r#gen");
+        assert_eq!(crate_ident("mod"), "r#mod");
+        assert_eq!(crate_ident("type-operator"), "type_operator");
+        assert!(is_path_keyword("self") && is_path_keyword("Self"));
+        assert!(!is_path_keyword("mod") && !is_path_keyword("match"));
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub fn insert_before_marker(text: &str, marker_line: &str, lines: &[String]) -> 
         if line.starts_with("pub mod ") {
             while at > 0
                 && all[at - 1].trim_start().starts_with("pub mod ")
-                && version_cmp(all[at - 1].trim(), line) == std::cmp::Ordering::Greater
+                && version_cmp(&module_key(&all[at - 1]), &module_key(line))
+                    == std::cmp::Ordering::Greater
             {
                 at -= 1;
             }
@@ -67,6 +68,14 @@ pub fn insert_block_before_marker(
     });
     all.splice(marker..marker, lines);
     Some(all.concat())
+}
+
+/// What rustfmt sorts a `pub mod` line by: the module's name, without the `r#` of a raw
+/// identifier (`pub mod r#type;` sorts as `type`).
+fn module_key(line: &str) -> String {
+    let line = line.trim();
+    let name = line.strip_prefix("pub mod ").unwrap_or(line);
+    name.strip_prefix("r#").unwrap_or(name).to_owned()
 }
 
 /// Compares like rustfmt's version sort: runs of digits compare as numbers (`v2` < `v10`).
@@ -141,6 +150,21 @@ mod tests {
         assert_eq!(
             out,
             "pub mod v1;\npub mod v1alpha1;\npub mod v2;\npub mod v10;\n// +kubeforge:scaffold:modules\n"
+        );
+    }
+
+    #[test]
+    fn sorts_raw_module_names_by_their_name() {
+        let text = "pub mod names;\npub mod self_;\n// +kubeforge:scaffold:modules\n";
+        let out = insert_before_marker(
+            text,
+            "// +kubeforge:scaffold:modules",
+            &["pub mod r#gen;".into(), "pub mod r#type;".into()],
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "pub mod r#gen;\npub mod names;\npub mod self_;\npub mod r#type;\n// +kubeforge:scaffold:modules\n"
         );
     }
 

@@ -328,8 +328,6 @@ fn refuses_bad_names() {
     );
     refused(dir, &api("cache", "v1.0", "Memcached"), &["DNS-1035 label"]);
     refused(dir, &api("cache", "1", "Memcached"), &["DNS-1035 label"]);
-    refused(dir, &api("cache", "super", "Memcached"), &["path keyword"]);
-    refused(dir, &api("cache", "v1", "Self"), &["--kind", "keyword"]);
     refused(
         dir,
         &api("cache", "v1", "memcached"),

@@ -188,6 +188,11 @@ fn refuses_bad_input_and_writes_nothing() {
     refused(dir, &["init", "--project-name", "test"], &["reserved"]);
     refused(
         dir,
+        &["init", "--project-name", "self"],
+        &["path keyword", "--project-name self-operator"],
+    );
+    refused(
+        dir,
         &["init", "--project-name", "demo", "--k8s-version", "1.20"],
         &["--k8s-version", "1.33 to 1.37"],
     );

@@ -3,11 +3,12 @@
 //! was.
 //!
 //! [`accepted_names_compile`] scaffolds tricky projects (kinds named like the names generated
-//! code uses, Rust keywords, the standard prelude, project names equal to kinds, groups and
-//! versions with digits, dashes and keywords, more versions of a kind, built-in kinds), puts
-//! them in one cargo workspace and runs one `cargo check --all-targets` over all of them, into
-//! the workspace's target directory. [`refused_names_change_nothing`] runs the inputs that must
-//! be refused.
+//! code uses, Rust keywords (`Self` too), the standard prelude, project names equal to kinds or
+//! keywords, groups and versions with digits, dashes, keywords, reserved words and path
+//! keywords, more versions of a kind, built-in kinds), puts them in one cargo workspace and
+//! runs one `cargo check --all-targets` over all of them, into the workspace's target
+//! directory, then the manifests generator of one of them. [`refused_names_change_nothing`]
+//! runs the inputs that must be refused.
 
 use std::path::Path;
 
@@ -62,6 +63,8 @@ const SHADOWING_KINDS: &[&str] = &[
     "Snapshot",
     "Denied",
     "Validator",
+    // A keyword: no type can have its name.
+    "Self",
 ];
 
 /// Kinds of the shadowing project that also get admission webhooks.
@@ -76,6 +79,7 @@ const WEBHOOK_KINDS: &[&str] = &[
     "Hub",
     "Into",
     "ResourceExt",
+    "Self",
 ];
 
 fn projects() -> Vec<Project> {
@@ -145,10 +149,53 @@ fn projects() -> Vec<Project> {
                 webhook("type", "v1", "Match", "--defaulting"),
                 webhook("self", "async", "Crate", "--programmatic-validation"),
                 webhook("k8s", "openapi", "K8sOpenapi", "--defaulting"),
+                // Reserved words (keywords-to-be) as groups, versions and kinds' modules.
+                api("gen", "try", "Macro", ""),
+                api("abstract", "yield", "Priv", ""),
+                api("do", "box", "Final", ""),
+                api("virtual", "become", "Typeof", ""),
+                webhook(
+                    "gen",
+                    "try",
+                    "Macro",
+                    "--defaulting --programmatic-validation",
+                ),
+                // Path keywords as versions (modules `self_`, `super_`, `crate_`), the hub of a
+                // conversion among them.
+                api("paths", "self", "Path", ""),
+                api("paths", "super", "Path", ""),
+                api("paths", "crate", "Path", ""),
+                webhook("paths", "self", "Path", "--conversion --spoke super,crate"),
+            ],
+        },
+        // Project names that are keywords: the crate is `r#match`, `r#gen` in paths. The first
+        // is also named like its kind, whose second version converts.
+        Project {
+            name: "match",
+            init: &["--domain", "example.com"],
+            commands: vec![
+                api("loop", "v1", "Match", ""),
+                webhook(
+                    "loop",
+                    "v1",
+                    "Match",
+                    "--defaulting --programmatic-validation",
+                ),
+                api("loop", "v2", "Match", ""),
+                webhook("loop", "v2", "Match", "--conversion --spoke v1"),
+            ],
+        },
+        Project {
+            name: "gen",
+            init: &["--domain", "example.com"],
+            commands: vec![
+                api("yield", "abstract", "Gen", ""),
+                webhook("yield", "abstract", "Gen", "--defaulting"),
             ],
         },
         // More versions of a kind in a protected group: the later versions are not stored and
-        // get no controller; the conversion's hub is a later version.
+        // get no controller; the conversion's hub is a later version. Schedule's second version
+        // has no conversion: v1 stays the storage version.
         Project {
             name: "versions",
             init: &[
@@ -166,6 +213,8 @@ fn projects() -> Vec<Project> {
                 api("batch", "mod", "Index", ""),
                 webhook("batch", "v2", "CronJob", "--conversion --spoke v1,v1-beta"),
                 webhook("batch", "v1", "Job", "--defaulting"),
+                api("batch", "v1", "Schedule", ""),
+                api("batch", "v2", "Schedule", ""),
             ],
         },
         // Project names that are kinds, modules and aliases of the generated code.
@@ -261,7 +310,9 @@ fn accepted_names_compile() {
         check.elapsed
     );
 
-    // The protected group's CRDs carry the approval, and only the first version is stored.
+    // The manifests generator runs: the protected group's CRDs carry the approval; the
+    // conversion's hub is CronJob's stored version, and a second version without a conversion
+    // is served beside the first, which stays stored.
     let manifests =
         std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
             .args([
@@ -284,25 +335,47 @@ fn accepted_names_compile() {
         "{}",
         String::from_utf8_lossy(&manifests.stderr)
     );
-    let crd = std::fs::read_to_string(
-        root.join("versions/config/crd/bases/batch.example.k8s.io_cronjobs.yaml"),
-    )
-    .unwrap();
+    let crd = |plural: &str| {
+        std::fs::read_to_string(root.join(format!(
+            "versions/config/crd/bases/batch.example.k8s.io_{plural}.yaml"
+        )))
+        .unwrap()
+    };
+    let cronjobs = crd("cronjobs");
     assert!(
-        crd.contains("api-approved.kubernetes.io: unapproved.testing-only"),
-        "{crd}"
+        cronjobs.contains("api-approved.kubernetes.io: unapproved.testing-only"),
+        "{cronjobs}"
     );
-    // Each entry of spec.versions has `name:` and `storage:` four spaces deep.
-    let mut stored = Vec::new();
+    assert_eq!(
+        versions(&cronjobs),
+        (vec!["v1", "v1-beta", "v2"], vec!["v2"]),
+        "{cronjobs}"
+    );
+    let schedules = crd("schedules");
+    assert_eq!(
+        versions(&schedules),
+        (vec!["v1", "v2"], vec!["v1"]),
+        "{schedules}"
+    );
+    assert!(!schedules.contains("conversion:"), "{schedules}");
+}
+
+/// The versions of a CRD's YAML (each entry of spec.versions has `name:`, `served:` and
+/// `storage:` four spaces deep), those served and those stored.
+fn versions(crd: &str) -> (Vec<&str>, Vec<&str>) {
+    let (mut served, mut stored) = (Vec::new(), Vec::new());
     let mut name = "";
     for line in crd.lines() {
         if let Some(version) = line.strip_prefix("    name: ") {
             name = version;
+        } else if line == "    served: true" {
+            served.push(name);
         } else if line == "    storage: true" {
             stored.push(name);
         }
     }
-    assert_eq!(stored, ["v2"], "{crd}");
+    served.sort_unstable();
+    (served, stored)
 }
 
 /// `kubeforge <command>` in `dir` fails with a message holding every one of `expected`, and
@@ -347,6 +420,11 @@ fn refused_names_change_nothing() {
         ("--project-name tokio", &["crates the project depends on"]),
         ("--project-name serde-json", &["serde_json"]),
         ("--project-name std", &["reserved by Rust"]),
+        (
+            "--project-name self",
+            &["path keyword", "--project-name self-operator"],
+        ),
+        ("--project-name crate", &["path keyword"]),
     ] {
         let command = if init.contains("--project-name") {
             format!("init --domain example.com {init}")
@@ -376,11 +454,7 @@ fn refused_names_change_nothing() {
         (api("batch", "v1.0", "Thing", ""), &["DNS-1035 label"]),
         (api("batch", "v1_beta", "Thing", ""), &["DNS-1035 label"]),
         (api("batch", "v1-", "Thing", ""), &["DNS-1035 label"]),
-        (api("batch", "super", "Thing", ""), &["path keyword"]),
-        (api("batch", "self", "Thing", ""), &["path keyword"]),
-        (api("batch", "crate", "Thing", ""), &["path keyword"]),
         // Kinds.
-        (api("batch", "v1", "Self", ""), &["--kind", "keyword"]),
         (api("batch", "v1", "thing", ""), &["CamelCase"]),
         (api("batch", "v1", "My-Kind", ""), &["CamelCase"]),
         (api("batch", "v1", "1Kind", ""), &["CamelCase"]),

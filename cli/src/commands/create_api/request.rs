@@ -144,41 +144,30 @@ fn check_names(args: &CreateApiArgs) -> Result<Vec<String>, Error> {
     Ok(warnings)
 }
 
-/// A version: a DNS-1035 label (what the API server accepts as a CRD version) that names a
-/// Rust module (`self`, `super` and `crate` cannot).
+/// A version: a DNS-1035 label (what the API server accepts as a CRD version). Every such
+/// label names a module: a keyword is raw (`r#type`), and `self`, `super`, `crate` and `mod`
+/// get a `_` (`src/api/self_`; see [`naming::module_ident`]).
 pub fn check_version(version: &str) -> Result<(), Error> {
-    let invalid = |rule: String| Error::InvalidInput {
+    validate::dns1035_label(version).map_err(|v| Error::InvalidInput {
         flag: "--version",
         value: version.to_owned(),
         subject: format!("the version {version:?}"),
-        rule,
+        rule: v.rule,
         fix: "pass a version such as --version v1, v1beta1 or v2alpha3".into(),
-    };
-    validate::dns1035_label(version).map_err(|v| invalid(v.rule))?;
-    if naming::is_path_keyword(version) {
-        return Err(invalid(format!(
-            "a name a Rust module can have ({version:?} is a path keyword; the version names the module src/api/<version>)"
-        )));
-    }
-    Ok(())
+    })
 }
 
-/// A kind: CamelCase (kubebuilder's rule) and usable as a Rust type name (`Self` is not).
+/// A kind: CamelCase (kubebuilder's rule). Every such kind has a Rust type: a kind that is a
+/// keyword (`Self`) or a name the generated code uses gets `<Kind>Resource`
+/// ([`naming::kind_ident`]).
 pub fn check_kind(kind: &str, fix: &str) -> Result<(), Error> {
-    let invalid = |rule: String| Error::InvalidInput {
+    validate::kind(kind).map_err(|v| Error::InvalidInput {
         flag: "--kind",
         value: kind.to_owned(),
         subject: format!("the kind {kind:?}"),
-        rule,
+        rule: v.rule,
         fix: fix.into(),
-    };
-    validate::kind(kind).map_err(|v| invalid(v.rule))?;
-    if naming::is_path_keyword(kind) {
-        return Err(invalid(format!(
-            "a name a Rust type can have ({kind:?} is a keyword: the kind names the type of its objects)"
-        )));
-    }
-    Ok(())
+    })
 }
 
 /// `--reconcile state-of-world` scaffolds a controller of this project's own kind (built-in

@@ -306,3 +306,97 @@ fn the_api_approval_lands_on_every_crd_of_a_protected_domain() {
         "    annotation(\"api-approved.kubernetes.io\", \"https://github.com/kubernetes/enhancements/pull/1111\"),\n"
     ));
 }
+
+#[test]
+fn the_kind_self_and_path_keyword_versions_get_names_of_their_own() {
+    let mut project = Harness::init("");
+    project
+        .run("create api --group names --version self --kind Self")
+        .unwrap();
+    let ty = project.read("src/api/self_/self_.rs");
+    assert!(
+        ty.contains("    version = \"self\",\n    kind = \"Self\",\n    // The Rust type of Self objects: the name Self is one Rust code uses for another.\n    root = \"SelfResource\",\n"),
+        "{ty}"
+    );
+    assert!(ty.contains("pub struct SelfSpec {"), "{ty}");
+    assert!(
+        project.read("src/api/mod.rs").contains("pub mod self_;\n"),
+        "{}",
+        project.read("src/api/mod.rs")
+    );
+    assert!(
+        project
+            .read("src/api/self_/mod.rs")
+            .contains("pub mod self_;\npub use self::self_::*;\n")
+    );
+    assert!(
+        project
+            .read("src/controllers/self_.rs")
+            .contains("use crate::api::self_::SelfResource;\n")
+    );
+    assert!(
+        project
+            .read("tests/self_controller.rs")
+            .contains("use ::demo::api::self_::SelfResource;\n")
+    );
+    assert!(project.has("config/samples/names_self_self.yaml"));
+    // A kind whose type would be another kind's renamed type is refused.
+    let refused = project
+        .run("create api --group names --version v1 --kind SelfResource")
+        .unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("Self's type is named SelfResource"),
+        "{refused}"
+    );
+    for version in ["super", "crate", "mod", "type", "gen"] {
+        project
+            .run(&format!(
+                "create api --group names --version {version} --kind Thing"
+            ))
+            .unwrap_or_else(|e| panic!("{version}: {e}"));
+    }
+    let api = project.read("src/api/mod.rs");
+    for module in ["super_", "crate_", "mod_", "r#type", "r#gen"] {
+        assert!(api.contains(&format!("pub mod {module};\n")), "{api}");
+    }
+    assert!(project.has("src/api/super_/thing.rs"));
+    assert!(project.has("src/api/type/thing.rs"));
+}
+
+#[test]
+fn a_project_named_like_a_keyword_names_its_crate_raw() {
+    let mut project = Harness::empty();
+    project
+        .run("init --domain example.com --project-name match")
+        .unwrap();
+    project
+        .run("create api --group cache --version v1 --kind Memcached")
+        .unwrap();
+    assert!(
+        project
+            .read("src/main.rs")
+            .contains("use ::r#match::controllers;\n")
+    );
+    assert!(
+        project
+            .read("tests/memcached_controller.rs")
+            .contains("use ::r#match::api::v1::Memcached;\n")
+    );
+    assert!(project.read("Cargo.toml").contains("name = \"match\"\n"));
+    for refused in ["self", "super", "crate"] {
+        let mut empty = Harness::empty();
+        let err = empty
+            .run(&format!(
+                "init --domain example.com --project-name {refused}"
+            ))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("path keyword")
+                && err.contains(&format!("--project-name {refused}-operator")),
+            "{err}"
+        );
+    }
+}

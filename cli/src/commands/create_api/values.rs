@@ -14,7 +14,7 @@ pub fn api_context(
     layout: &ApiLayout,
     header: String,
 ) -> ApiContext {
-    let crate_name = naming::crate_name(&project.project_name);
+    let crate_name = naming::crate_ident(&project.project_name);
     let kind_ident = naming::kind_ident(&request.kind);
     let (api_group, plural, namespaced, type_import, test_type_import, storage_version) =
         match &request.target {

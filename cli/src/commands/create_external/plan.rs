@@ -227,7 +227,7 @@ fn entry(
         &crd.kind,
         &crd.plural,
     );
-    let crate_name = crate::naming::crate_name(&project.project_name);
+    let crate_name = crate::naming::crate_ident(&project.project_name);
     Resource {
         controller: kind.controller_version.as_deref() == Some(version)
             || existing.is_some_and(|r| r.controller),

@@ -26,7 +26,7 @@ pub fn report(
     project: &ProjectFile,
     changes: &[(Change, PathBuf)],
 ) -> Report {
-    let crate_name = naming::crate_name(&project.project_name);
+    let crate_name = naming::crate_ident(&project.project_name);
     let mut stderr = String::new();
     let mut steps = Vec::new();
     for kind in &request.kinds {

@@ -12,7 +12,7 @@ use crate::typegen::{self, Crd};
 pub struct ExternalContext {
     /// License header of Rust files.
     pub header: String,
-    /// Crate name.
+    /// The crate as a path names it (`demo`, `r#match`).
     pub crate_name: String,
     /// The project's domain (the controller's annotation lives under it).
     pub domain: String,
@@ -59,7 +59,7 @@ pub fn external_context(
         .unwrap_or_default();
     ExternalContext {
         header: header.to_owned(),
-        crate_name: naming::crate_name(&project.project_name),
+        crate_name: naming::crate_ident(&project.project_name),
         domain: project.domain.clone(),
         kind: crd.kind.clone(),
         kind_lower: crd.kind.to_ascii_lowercase(),

@@ -17,7 +17,7 @@ pub struct Values {
     pub header: String,
     /// Project (package) name.
     pub project_name: String,
-    /// Crate name.
+    /// The crate as a path names it (`demo`, `r#match`).
     pub crate_name: String,
     /// Project domain.
     pub domain: String,
@@ -61,7 +61,7 @@ pub struct Values {
     pub test_file: String,
     /// Conversion: the hub version.
     pub hub_version: String,
-    /// Conversion: the hub version as a file stem.
+    /// Conversion: the hub version in a snake_case name (`v1_beta`, `self`).
     pub hub_version_ident: String,
     /// Conversion: the hub's `apiVersion`.
     pub hub_api_version: String,
@@ -88,7 +88,7 @@ pub struct Values {
 impl Values {
     /// The values of the webhooks of `target` in `project` (laid out as `layout`).
     pub fn new(project: &ProjectFile, target: &Target, layout: &ApiLayout, header: String) -> Self {
-        let crate_name = naming::crate_name(&project.project_name);
+        let crate_name = naming::crate_ident(&project.project_name);
         // The project's own types are named `kind_ident` already; a built-in one is imported
         // under that name.
         let kind_import = if target.builtin {
@@ -144,7 +144,7 @@ impl Values {
             sample_file: target.sample_file.clone(),
             test_file: layout.webhook_test_file.display().to_string(),
             hub_version: target.version.clone(),
-            hub_version_ident: naming::file_stem(&target.version),
+            hub_version_ident: naming::join_snake(&[&target.version]),
             hub_api_version: target.api_version.clone(),
             hub_module: target.type_module.clone(),
             spoke_version: String::new(),

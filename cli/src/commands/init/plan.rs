@@ -31,7 +31,7 @@ pub fn plan<'a>(
         None
     };
     let values = ProjectContext {
-        crate_name: naming::crate_name(&request.project_name),
+        crate_name: naming::crate_ident(&request.project_name),
         project_name: request.project_name.clone(),
         domain: request.domain.clone(),
         owner: request.owner.clone(),

@@ -15,17 +15,10 @@ use crate::{kubernetes, naming, validate};
 /// Files whose presence means the directory already holds a project.
 const PROJECT_MARKERS: &[&str] = &[PROJECT_FILE, "Cargo.toml", "src/main.rs"];
 
-/// Names Cargo refuses as package names or that clash with the standard crates.
-const RESERVED_NAMES: &[&str] = &[
-    "test",
-    "core",
-    "std",
-    "alloc",
-    "proc-macro",
-    "self",
-    "super",
-    "crate",
-];
+/// Names of the crates Rust itself provides: Cargo refuses them as package names, or a crate
+/// of that name would clash with Rust's own. (Keywords are fine: generated code names the
+/// crate `r#match`; `self`, `super` and `crate` are refused as path keywords.)
+const RESERVED_NAMES: &[&str] = &["test", "core", "std", "alloc", "proc-macro"];
 
 /// The crates a generated project depends on by name: a project of the same crate name could
 /// not refer to them.
@@ -202,26 +195,39 @@ fn check_api_approval(domain: &str, value: Option<String>) -> Result<Option<Stri
     }
 }
 
+/// The project name: a DNS-1123 label starting with a letter that names a package Cargo
+/// builds and a crate Rust code can name. A keyword is fine (`match`: generated code names the
+/// crate `r#match`), except the path keywords no raw identifier escapes.
 fn check_project_name(name: &str, from_dir: bool) -> Result<(), Error> {
-    let fix = if from_dir {
-        "the project name defaults to the directory's name; pass --project-name <name>, e.g. --project-name memcached-operator"
+    let default = if from_dir {
+        "the project name defaults to the directory's name; "
     } else {
-        "pass a lower-case name, e.g. --project-name memcached-operator"
+        ""
     };
-    let invalid = |rule: String| Error::InvalidInput {
+    let invalid = |rule: String, example: &str| Error::InvalidInput {
         flag: "--project-name",
         value: name.to_owned(),
         subject: format!("the project name {name:?}"),
         rule,
-        fix: fix.into(),
+        fix: format!("{default}pass a lower-case name, e.g. --project-name {example}"),
     };
-    validate::dns1123_label(name).map_err(|v| invalid(v.rule))?;
+    let suggestion = format!("{name}-operator");
+    let renamed = |rule: String| invalid(rule, &suggestion);
+    validate::dns1123_label(name).map_err(|v| invalid(v.rule, "memcached-operator"))?;
     if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
-        return Err(invalid("a DNS-1123 label starting with a letter (Cargo package names cannot start with a digit)".into()));
+        return Err(invalid(
+            "a DNS-1123 label starting with a letter (Cargo package names cannot start with a digit)".into(),
+            "memcached-operator",
+        ));
     }
     if RESERVED_NAMES.contains(&name) {
-        return Err(invalid(format!(
-            "a name Cargo accepts for a package ({name:?} is reserved by Rust)"
+        return Err(renamed(format!(
+            "a name Cargo accepts for a package ({name:?} is reserved by Rust: one of its own crates)"
+        )));
+    }
+    if naming::is_path_keyword(name) {
+        return Err(renamed(format!(
+            "a crate name Rust code can refer to ({name:?} is reserved by Rust: a path keyword, which not even a raw identifier escapes; other keywords such as \"match\" are fine)"
         )));
     }
     let crate_name = naming::crate_name(name);
@@ -229,7 +235,7 @@ fn check_project_name(name: &str, from_dir: bool) -> Result<(), Error> {
         .iter()
         .find(|d| naming::crate_name(d) == crate_name)
     {
-        return Err(invalid(format!(
+        return Err(renamed(format!(
             "a name apart from the crates the project depends on ({dependency}: its crate and the project's would both be `{crate_name}`)"
         )));
     }
