@@ -98,9 +98,36 @@ fn kubectl(dir: &Path, kubeconfig: &Path, args: &[&str]) -> Option<String> {
     Some(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
+/// Waits until every guestbook of `names` is `Ready`, reconciled by `who`.
+fn wait_ready(dir: &Path, kubeconfig: &Path, names: &[&str], who: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    for name in names {
+        loop {
+            let ready = kubectl(
+                dir,
+                kubeconfig,
+                &[
+                    "get",
+                    "guestbooks",
+                    name,
+                    "-o",
+                    "jsonpath={.status.conditions[?(@.type==\"Ready\")].status}",
+                ],
+            )
+            .unwrap_or_default();
+            if ready == "True" {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{who} did not reconcile {name}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
 /// The Quick Start: `init`, `create api`, `make manifests`, `make test`, the manager run against
-/// `kubeforge dev-server` until it reconciles the sample, and the install manifest rendered
-/// with `kubectl kustomize`.
+/// `kubeforge dev-server` until it reconciles the sample, then two replicas run with
+/// `--shards=auto` (the flag `config/manager/manager.yaml` carries, commented) sharing new
+/// objects through a Lease each, and the install manifest rendered with `kubectl kustomize`.
 #[test]
 fn quick_start_guestbook() {
     let temp = tempfile::tempdir().unwrap();
@@ -172,43 +199,77 @@ fn quick_start_guestbook() {
         std::thread::sleep(Duration::from_millis(200));
     }
     cargo(&dir, &["build", "--quiet"]);
-    let _manager = Background(
-        Command::new(target_dir().join("debug/guestbook"))
-            .args([
-                "--health-probe-bind-address",
-                "0",
-                "--metrics-bind-address",
-                "0",
-            ])
-            .current_dir(&dir)
-            .env("KUBECONFIG", &kubeconfig)
-            .env_remove(LINT_WRAPPER)
-            .env_remove(LINT_ARGS)
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let manager = |extra: &[&str]| {
+        Background(
+            Command::new(target_dir().join("debug/guestbook"))
+                .args([
+                    "--health-probe-bind-address",
+                    "0",
+                    "--metrics-bind-address",
+                    "0",
+                ])
+                .args(extra)
+                .current_dir(&dir)
+                .env("KUBECONFIG", &kubeconfig)
+                .env_remove(LINT_WRAPPER)
+                .env_remove(LINT_ARGS)
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap(),
+        )
+    };
+    let single = manager(&[]);
     if kubectl(&dir, &kubeconfig, &["apply", "-k", "config/samples"]).is_some() {
-        let deadline = Instant::now() + Duration::from_secs(60);
+        wait_ready(&dir, &kubeconfig, &["guestbook-sample"], "the manager");
+        drop(single);
+
+        // Scale-out as the commented flag of config/manager/manager.yaml runs it: two replicas
+        // with `--shards=auto`, each holding a Lease of its own and reconciling its share;
+        // every new guestbook becomes ready.
+        let _replicas = [manager(&["--shards=auto"]), manager(&["--shards=auto"])];
+        let names: Vec<String> = (0..6).map(|i| format!("sharded-{i}")).collect();
+        let objects: String = names
+            .iter()
+            .map(|name| {
+                format!(
+                    "apiVersion: webapp.my.domain/v1\nkind: Guestbook\nmetadata:\n  name: {name}\nspec:\n  foo: bar\n---\n"
+                )
+            })
+            .collect();
+        let file = dir.join("sharded.yaml");
+        std::fs::write(&file, objects).unwrap();
+        kubectl(&dir, &kubeconfig, &["apply", "-f", "sharded.yaml"]);
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        wait_ready(
+            &dir,
+            &kubeconfig,
+            &names,
+            "two replicas run with --shards=auto",
+        );
+        // Each replica's Lease claims a share of the ring once the handover settles.
+        let deadline = Instant::now() + Duration::from_secs(30);
         loop {
-            let ready = kubectl(
+            let claims = kubectl(
                 &dir,
                 &kubeconfig,
                 &[
                     "get",
-                    "guestbooks",
-                    "guestbook-sample",
+                    "leases",
+                    "--all-namespaces",
+                    "-l",
+                    "kubeforge.dev/shard-group=guestbook-shard",
                     "-o",
-                    "jsonpath={.status.conditions[?(@.type==\"Ready\")].status}",
+                    "jsonpath={range .items[*]}{.metadata.annotations.kubeforge\\.dev/shard-claims}{\"\\n\"}{end}",
                 ],
             )
             .unwrap_or_default();
-            if ready == "True" {
+            let claims: Vec<&str> = claims.lines().collect();
+            if claims.len() == 2 && claims.iter().all(|c| !c.trim().is_empty()) {
                 break;
             }
             assert!(
                 Instant::now() < deadline,
-                "the manager did not reconcile the sample"
+                "two replicas with --shards=auto should each hold a Lease claiming a share, got {claims:?}"
             );
             std::thread::sleep(Duration::from_millis(200));
         }
