@@ -2,6 +2,25 @@
 //! stops all work before the Lease expires, and only then is taken over.
 
 use super::*;
+use k8s_openapi::{api::coordination::v1::Lease, jiff::Timestamp};
+use kube::api::ListParams;
+
+/// When the shard Lease `lease` was last renewed: the `renewTime` its holder wrote, stamped
+/// before sending (this process's wall clock, so it converts to an `Instant` here).
+async fn last_renewal(env: &TestEnv, lease: &str) -> Instant {
+    let leases: Api<Lease> = Api::default_namespaced(env.client());
+    let own = leases
+        .list(&ListParams::default().labels("kubeforge.dev/shard-group=widgets"))
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .find(|l| l.metadata.name.as_deref() == Some(lease))
+        .expect("the Lease is still there");
+    let renew_time = own.spec.and_then(|s| s.renew_time).expect("renewTime").0;
+    let ago = Timestamp::now().as_microsecond() - renew_time.as_microsecond();
+    Instant::now() - Duration::from_micros(u64::try_from(ago).unwrap())
+}
 
 /// A replica that cannot renew its member Lease stops all work after the renew deadline,
 /// before its Lease expires for the others, and the manager exits with the reason.
@@ -46,8 +65,6 @@ async fn a_replica_that_cannot_renew_stops_before_its_lease_expires() {
 /// objects over: never two owners at once.
 #[tokio::test]
 async fn a_replica_whose_renewals_hang_stops_before_its_lease_expires() {
-    use k8s_openapi::{api::coordination::v1::Lease, jiff::Timestamp};
-    use kube::api::ListParams;
     use kubeforge_testenv::faults::Matcher;
     const OBJECTS: usize = 40;
     // Slow reconciles, so some are running whenever the renewals start to hang.
@@ -116,20 +133,8 @@ async fn a_replica_whose_renewals_hang_stops_before_its_lease_expires() {
         }
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    // a's last successful renewal: the renewTime it wrote, stamped before sending (this
-    // process's wall clock, so it converts to an `Instant` here).
-    let leases: Api<Lease> = Api::default_namespaced(env.client());
-    let own = leases
-        .list(&ListParams::default().labels("kubeforge.dev/shard-group=widgets"))
-        .await
-        .unwrap()
-        .items
-        .into_iter()
-        .find(|l| l.metadata.name.as_deref() == Some(lease.as_str()))
-        .expect("a's Lease is still there");
-    let renew_time = own.spec.and_then(|s| s.renew_time).expect("renewTime").0;
-    let ago = Timestamp::now().as_microsecond() - renew_time.as_microsecond();
-    let renewed = Instant::now() - Duration::from_micros(u64::try_from(ago).unwrap());
+    // a's last successful renewal.
+    let renewed = last_renewal(&env, &lease).await;
     let expires = renewed + LEASE;
     println!(
         "renewals hung {:?} after a's last renewal; a stopped {:?} and b owned the ring {:?} after it (renew deadline 2 s, lease {LEASE:?})",
@@ -212,8 +217,6 @@ async fn a_replica_whose_renewals_hang_stops_before_its_lease_expires() {
 /// them; none outlives the Lease, and the other replica takes its objects over only then.
 #[tokio::test]
 async fn a_replica_leaving_while_its_renewals_hang_stops_before_its_lease_expires() {
-    use k8s_openapi::{api::coordination::v1::Lease, jiff::Timestamp};
-    use kube::api::ListParams;
     use kubeforge_testenv::faults::Matcher;
     // Reconciles far longer than the Lease: draining would outlast it.
     const STUCK: Duration = Duration::from_secs(20);
@@ -249,18 +252,7 @@ async fn a_replica_leaving_while_its_renewals_hang_stops_before_its_lease_expire
         .expect("a's manager stops before its reconciles would end");
     let stopped = Instant::now();
     faults.clear();
-    let leases: Api<Lease> = Api::default_namespaced(env.client());
-    let own = leases
-        .list(&ListParams::default().labels("kubeforge.dev/shard-group=widgets"))
-        .await
-        .unwrap()
-        .items
-        .into_iter()
-        .find(|l| l.metadata.name.as_deref() == Some(lease.as_str()))
-        .expect("a's Lease is still there");
-    let renew_time = own.spec.and_then(|s| s.renew_time).expect("renewTime").0;
-    let ago = Timestamp::now().as_microsecond() - renew_time.as_microsecond();
-    let renewed = Instant::now() - Duration::from_micros(u64::try_from(ago).unwrap());
+    let renewed = last_renewal(&env, &lease).await;
     let last_end = tracker.last_end.lock().unwrap()["a"];
     println!(
         "a left with hung renewals: stopped {:?}, its last reconcile ended {:?} after its last renewal (lease {LEASE:?}): {result:?}",
