@@ -3,7 +3,7 @@
 //! inspect the chain) and names it in its message (for logs that print only the top error),
 //! as kube's own errors do.
 
-use std::{path::PathBuf, time::Duration};
+use std::{path::PathBuf, sync::Arc, time::Duration};
 
 /// Any error a [`Runnable`](crate::Runnable) may stop with.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
@@ -29,11 +29,12 @@ pub enum Error {
         /// The configured sync timeout.
         timeout: Duration,
         /// The last watch error seen while waiting, if any.
-        last_error: Option<String>,
+        #[source]
+        last_error: Option<Arc<kube::runtime::watcher::Error>>,
     },
     /// This replica held the leader lease and lost it; the process should exit non-zero.
     #[error("leader election lost: {0}")]
-    LeaderElectionLost(String),
+    LeaderElectionLost(#[source] crate::leader_election::LeaseLost),
     /// The sharding options cannot be used (a static shard index out of range, say).
     #[error("invalid sharding options: {0}")]
     ShardConfig(#[from] crate::shard::ShardConfigError),

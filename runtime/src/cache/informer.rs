@@ -42,17 +42,24 @@ use super::{
 use crate::shard::{ShardGate, ShardKey, filter, range::RangeSet};
 
 /// Where an informer is in its start-up.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum SyncState {
     /// Not started, or the initial list has not completed.
     Pending {
-        /// The last watch error, if any (for the timeout message).
-        last_error: Option<String>,
+        /// The last watch error, if any (the source of a sync timeout).
+        last_error: Option<Arc<watcher::Error>>,
     },
     /// The initial list completed; the store holds the full state.
     Synced,
     /// The kind is not served by the API server (HTTP 404 on list).
     NotServed(String),
+}
+
+impl SyncState {
+    /// Whether the initial list completed.
+    pub fn is_synced(&self) -> bool {
+        matches!(self, SyncState::Synced)
+    }
 }
 
 /// The shared cache of one kind.
@@ -161,7 +168,7 @@ impl<K: Kind> Informer<K> {
     /// never not at all.
     pub fn subscribe(&self) -> Subscription<K> {
         self.subscribers.subscribe(|| {
-            if *self.state.borrow() == SyncState::Synced {
+            if self.state.borrow().is_synced() {
                 self.store.state()
             } else {
                 Vec::new()
@@ -379,7 +386,7 @@ impl<K: Kind> Informer<K> {
 
     fn record_error(&self, err: watcher::Error) {
         tracing::warn!(kind = %K::gvk(), error = %err, "watch error");
-        if *self.state.borrow() == SyncState::Synced {
+        if self.state.borrow().is_synced() {
             return;
         }
         let not_found = matches!(
@@ -390,7 +397,7 @@ impl<K: Kind> Informer<K> {
             SyncState::NotServed(err.to_string())
         } else {
             SyncState::Pending {
-                last_error: Some(err.to_string()),
+                last_error: Some(Arc::new(err)),
             }
         });
     }
@@ -559,16 +566,16 @@ mod tests {
         feed!(watcher::Event::Init);
         feed!(watcher::Event::InitApply(cm("a", "1", "x")));
         feed!(watcher::Event::InitApply(cm("b", "1", "x")));
-        assert_eq!(
+        assert!(matches!(
             *informer.sync_state().borrow(),
             SyncState::Pending { last_error: None }
-        );
+        ));
         assert!(
             drain(&mut rx).is_empty(),
             "nothing before the list completes"
         );
         feed!(watcher::Event::InitDone);
-        assert_eq!(*informer.sync_state().borrow(), SyncState::Synced);
+        assert!(informer.sync_state().borrow().is_synced());
         assert_eq!(drain(&mut rx), ["added a 1", "added b 1"]);
         assert_eq!(informer.by_index("data", "x").unwrap().len(), 2);
 

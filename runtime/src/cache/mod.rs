@@ -204,7 +204,7 @@ impl Cache {
             .lock()
             .expect("informers lock")
             .values()
-            .all(|i| *i.sync_state().borrow() == SyncState::Synced)
+            .all(|i| i.sync_state().borrow().is_synced())
     }
 
     /// The client the cache lists and watches with.

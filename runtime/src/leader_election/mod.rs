@@ -22,6 +22,32 @@ use tokio_util::sync::CancellationToken;
 pub use crate::identity::default_identity;
 use crate::{Error, metrics::Metrics};
 
+/// Why a leader lost its lease ([`Error::LeaderElectionLost`]).
+#[derive(Debug, thiserror::Error)]
+pub enum LeaseLost {
+    /// Another candidate holds the lease now (it expired on its clock and it took it).
+    #[error("lease {lease} is now held by {holder}")]
+    TakenOver {
+        /// The lease's name.
+        lease: String,
+        /// Its holder now, or `nobody`.
+        holder: String,
+    },
+    /// No renewal succeeded within the renew deadline: the leader stops before the lease can
+    /// expire for the others.
+    #[error("could not renew lease {lease} within {deadline:?}{}", last_error.as_ref().map(|e| format!(" (last error: {e})")).unwrap_or_default())]
+    NotRenewed {
+        /// The lease's name.
+        lease: String,
+        /// The renew deadline.
+        deadline: Duration,
+        /// The last renewal's error, if the API server answered one (none when renewals timed
+        /// out).
+        #[source]
+        last_error: Option<kube::Error>,
+    },
+}
+
 /// Leader election settings (defaults as controller-runtime: 15 s lease, 10 s renew deadline,
 /// 2 s retry period).
 #[derive(Clone, Debug)]
@@ -119,27 +145,39 @@ impl LeaderElector {
                 () = cancel.cancelled() => return Ok(()),
                 () = tokio::time::sleep(self.options.retry_period) => {}
             }
-            match tokio::time::timeout(self.options.renew_deadline, self.try_acquire_or_renew())
-                .await
+            let last_error = match tokio::time::timeout(
+                self.options.renew_deadline,
+                self.try_acquire_or_renew(),
+            )
+            .await
             {
-                Ok(Ok(true)) => last_renew = Instant::now(),
+                Ok(Ok(true)) => {
+                    last_renew = Instant::now();
+                    None
+                }
                 Ok(Ok(false)) => {
                     self.status.set(0);
-                    return Err(Error::LeaderElectionLost(format!(
-                        "lease {} is now held by {}",
-                        self.options.lease_name,
-                        self.holder().unwrap_or("nobody")
-                    )));
+                    return Err(Error::LeaderElectionLost(LeaseLost::TakenOver {
+                        lease: self.options.lease_name.clone(),
+                        holder: self.holder().unwrap_or("nobody").to_owned(),
+                    }));
                 }
-                Ok(Err(e)) => tracing::warn!(error = %e, "failed to renew leader lease"),
-                Err(_) => tracing::warn!("renewing the leader lease timed out"),
-            }
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "failed to renew leader lease");
+                    Some(e)
+                }
+                Err(_) => {
+                    tracing::warn!("renewing the leader lease timed out");
+                    None
+                }
+            };
             if last_renew.elapsed() >= self.options.renew_deadline {
                 self.status.set(0);
-                return Err(Error::LeaderElectionLost(format!(
-                    "could not renew lease {} within {:?}",
-                    self.options.lease_name, self.options.renew_deadline
-                )));
+                return Err(Error::LeaderElectionLost(LeaseLost::NotRenewed {
+                    lease: self.options.lease_name.clone(),
+                    deadline: self.options.renew_deadline,
+                    last_error,
+                }));
             }
         }
     }

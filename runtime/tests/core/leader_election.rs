@@ -106,10 +106,26 @@ async fn a_leader_that_cannot_renew_stops_before_its_lease_expires() {
         .unwrap();
     let stopped = failing.elapsed();
     println!("leader that cannot renew stopped after {stopped:?} (renew deadline 10 s)");
-    assert!(
-        matches!(result, Err(kubeforge::Error::LeaderElectionLost(_))),
-        "{result:?}"
-    );
+    // The cause stays typed: the lease was not renewed, the last failure the API server's 500.
+    match &result {
+        Err(
+            lost @ kubeforge::Error::LeaderElectionLost(
+                kubeforge::leader_election::LeaseLost::NotRenewed {
+                    last_error: Some(kube::Error::Api(status)),
+                    ..
+                },
+            ),
+        ) => {
+            assert_eq!(status.code, 500, "{status:?}");
+            let chain =
+                std::iter::successors(Some(lost as &dyn std::error::Error), |e| e.source()).count();
+            assert!(
+                chain >= 3,
+                "the lease error and the API error are sources: {lost:?}"
+            );
+        }
+        other => panic!("expected a lease not renewed with its API error, got {other:?}"),
+    }
     // It gives up 10 s after its last renewal, which was up to one retry period (2 s) before
     // the failures began: always before the 15 s lease lets another replica take over.
     assert!(

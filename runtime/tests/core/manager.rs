@@ -388,11 +388,19 @@ async fn cache_sync_timeout_reports_the_last_watch_error() {
         .await
         .expect("gives up within the sync timeout");
     match result {
-        Err(kubeforge::Error::CacheSyncTimeout {
-            kind, last_error, ..
-        }) => {
+        Err(
+            ref err @ kubeforge::Error::CacheSyncTimeout {
+                ref kind,
+                ref last_error,
+                ..
+            },
+        ) => {
             assert_eq!(kind, "test.kubeforge.dev/v1/Widget");
-            assert!(last_error.is_some(), "the cause is reported");
+            let cause = last_error.as_ref().expect("the cause is reported");
+            // The watch error is the timeout's source, typed, not only text in its message.
+            let source = std::error::Error::source(err).expect("a source");
+            assert_eq!(source.to_string(), cause.to_string());
+            assert!(err.to_string().contains(&cause.to_string()), "{err}");
         }
         other => panic!("expected a sync timeout, got {other:?}"),
     }
