@@ -1,9 +1,8 @@
 //! The runtime's integration tests against the embedded API server, in one test binary (one
 //! link instead of one per file; on a 2-core machine that is minutes of every build). Each
 //! module is one subject: the cache, controllers, the manager and its runnable groups, leader
-//! election, outage and
-//! fault recovery, secure metrics, state-of-world controllers, the webhook server in a manager,
-//! and every common Rust shape as a CRD (`shapes_round_trip`, whose API types are the only ones
+//! election, outage and fault recovery, secure metrics, state-of-world controllers, the webhook
+//! server in a manager, and every common Rust shape as a CRD (`shapes_round_trip`, whose API types are the only ones
 //! registered in this binary, in a group of their own).
 //!
 //! Tests that need a process of their own stay beside this folder: the ones whose results depend
