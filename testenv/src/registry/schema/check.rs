@@ -21,67 +21,18 @@ use super::errors::FieldError;
 pub fn check_structural(crd: &Value) -> Result<(), Vec<FieldError>> {
     let mut copy = crd.clone();
     apply_crd_defaults(&mut copy);
-    let errs = check_crd(&copy);
+    let errs = check_crd(&copy, None);
     if errs.is_empty() { Ok(()) } else { Err(errs) }
 }
 
 /// [`check_structural`] for an update of `old` to `new`, plus the update rules: `spec.group`
 /// and `spec.names.plural` never change, `spec.scope` and `spec.names.kind` not once the
 /// CRD is established (`field is immutable`), and every version in `status.storedVersions`
-/// must stay in `spec.versions` (`must appear in spec.versions`).
+/// must stay in `spec.versions` (`missing from spec.versions; ...`).
 pub fn check_structural_update(new: &Value, old: &Value) -> Result<(), Vec<FieldError>> {
-    let mut errs = check_structural(new).err().unwrap_or_default();
-    let at = |v: &Value, path: &[&str]| {
-        let mut cur = v;
-        for p in path {
-            cur = cur.get(p).unwrap_or(&Value::Null);
-        }
-        cur.clone()
-    };
-    let established = old
-        .get("status")
-        .and_then(|s| s.get("conditions"))
-        .and_then(Value::as_array)
-        .is_some_and(|c| {
-            c.iter().any(|c| {
-                c.get("type").and_then(Value::as_str) == Some("Established")
-                    && c.get("status").and_then(Value::as_str) == Some("True")
-            })
-        });
-    let mut immutable = vec![
-        ("spec.group", vec!["spec", "group"]),
-        ("spec.names.plural", vec!["spec", "names", "plural"]),
-    ];
-    if established {
-        immutable.insert(1, ("spec.scope", vec!["spec", "scope"]));
-        immutable.insert(2, ("spec.names.kind", vec!["spec", "names", "kind"]));
-    }
-    for (field, path) in immutable {
-        let (n, o) = (at(new, &path), at(old, &path));
-        if n != o {
-            errs.push(FieldError::invalid(field, &n, "field is immutable"));
-        }
-    }
-    let versions: Vec<String> = at(new, &["spec", "versions"])
-        .as_array()
-        .map(|v| {
-            v.iter()
-                .filter_map(|v| v.get("name").and_then(Value::as_str).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    let stored = at(old, &["status", "storedVersions"]);
-    for (i, sv) in stored.as_array().into_iter().flatten().enumerate() {
-        if let Some(name) = sv.as_str()
-            && !versions.iter().any(|v| v == name)
-        {
-            errs.push(FieldError::invalid(
-                format!("status.storedVersions[{i}]"),
-                sv,
-                "must appear in spec.versions",
-            ));
-        }
-    }
+    let mut copy = new.clone();
+    apply_crd_defaults(&mut copy);
+    let errs = check_crd(&copy, Some(old));
     if errs.is_empty() { Ok(()) } else { Err(errs) }
 }
 
@@ -172,16 +123,17 @@ mod tests {
             m.starts_with(r#"spec.versions[1].name: Invalid value: "V2": a DNS-1035 label"#)
         }));
         assert!(
-            got.contains(
-                &"spec.versions[1].schema.openAPIV3Schema: Required value: schemas are required"
-                    .to_string()
-            )
+            got.contains(&"spec.versions[1].schema.openAPIV3Schema: Required value".to_string())
         );
         assert!(
-            got.iter()
-                .any(|m| m.starts_with("spec.versions: Invalid value: [")
-                    && m.ends_with("must have exactly one version marked as storage version"))
+            got.iter().any(|m| m.starts_with(r#"spec.versions: Invalid value: [{"Name":"v1","Served":false,"Storage":false,"Deprecated":false,"DeprecationWarning":null,"Schema":{"OpenAPIV3Schema":{"ID":"#)
+                && m.ends_with("must have exactly one version marked as storage version")),
+            "{got:?}"
         );
+        assert!(got.contains(
+            &"status.storedVersions: Invalid value: null: must have at least one stored version"
+                .to_string()
+        ));
         assert!(!got.iter().any(|m| m.contains("must serve")), "{got:?}");
         let mut g = crd(json!({"type": "object"}));
         g["spec"]["group"] = json!("example");
@@ -192,6 +144,71 @@ mod tests {
                 r#"spec.group: Invalid value: "example": should be a domain with at least one dot"#
             ]
         );
+    }
+
+    /// kube-apiserver v1.34.9's answers to CRDs without versions, with an empty list and
+    /// with two versions of the same name (recorded by hand against the binaries).
+    #[test]
+    fn versions_and_stored_versions_as_kube_apiserver_answers() {
+        let stored_none =
+            "status.storedVersions: Invalid value: null: must have at least one stored version";
+        let storage = "must have exactly one version marked as storage version";
+        let mut c = crd(json!({"type": "object"}));
+        c["spec"]["versions"] = json!([]);
+        assert_eq!(
+            msgs(&c),
+            [
+                format!("spec.versions: Invalid value: []: {storage}"),
+                stored_none.to_string()
+            ]
+        );
+        c["spec"].as_object_mut().unwrap().remove("versions");
+        assert_eq!(
+            msgs(&c),
+            [
+                format!("spec.versions: Invalid value: null: {storage}"),
+                stored_none.to_string()
+            ]
+        );
+        let version = json!({"name": "v1", "served": true, "storage": true,
+            "schema": {"openAPIV3Schema": {"type": "object"}}});
+        c["spec"]["versions"] = json!([version, version]);
+        let one = r#"{"Name":"v1","Served":true,"Storage":true,"Deprecated":false,"DeprecationWarning":null,"Schema":null,"Subresources":null,"AdditionalPrinterColumns":null,"SelectableFields":null}"#;
+        assert_eq!(
+            msgs(&c),
+            [
+                format!(
+                    "spec.versions: Invalid value: [{one},{one}]: must contain unique version names"
+                ),
+                format!("spec.versions: Invalid value: [{one},{one}]: {storage}"),
+                r#"status.storedVersions: Invalid value: ["v1"]: must have the storage version v1"#
+                    .to_string(),
+            ]
+        );
+    }
+
+    /// kube-apiserver v1.34.9's causes, in its order, for the CRD of differential step 013#1.
+    const REAL_013_1: &str = r#"spec.scope: Unsupported value: "Global": supported values: "Cluster", "Namespaced"
+spec.versions[0].schema.openAPIV3Schema: Required value
+spec.versions[0].name: Invalid value: "V1": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
+spec.versions: Invalid value: [{"Name":"V1","Served":true,"Storage":false,"Deprecated":false,"DeprecationWarning":null,"Schema":null,"Subresources":null,"AdditionalPrinterColumns":null,"SelectableFields":null},{"Name":"v2","Served":false,"Storage":false,"Deprecated":false,"DeprecationWarning":null,"Schema":{"OpenAPIV3Schema":{"ID":"","Schema":"","Ref":null,"Description":"","Type":"object","Nullable":false,"Format":"","Title":"","Default":null,"Maximum":null,"ExclusiveMaximum":false,"Minimum":null,"ExclusiveMinimum":false,"MaxLength":null,"MinLength":null,"Pattern":"","MaxItems":null,"MinItems":null,"UniqueItems":false,"MultipleOf":null,"Enum":null,"MaxProperties":null,"MinProperties":null,"Required":null,"Items":null,"AllOf":null,"OneOf":null,"AnyOf":null,"Not":null,"Properties":null,"AdditionalProperties":null,"PatternProperties":null,"Dependencies":null,"AdditionalItems":null,"Definitions":null,"ExternalDocs":null,"Example":null,"XPreserveUnknownFields":null,"XEmbeddedResource":false,"XIntOrString":false,"XListMapKeys":null,"XListType":null,"XMapType":null,"XValidations":null}},"Subresources":null,"AdditionalPrinterColumns":null,"SelectableFields":null}]: must have exactly one version marked as storage version
+spec.version: Invalid value: "V1": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
+spec.names.singular: Invalid value: "bad_kind": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
+spec.names.kind: Invalid value: "bad_kind": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
+spec.names.listKind: Invalid value: "bad_kindList": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
+spec.names.shortNames[0]: Invalid value: "B!": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')
+status.storedVersions: Invalid value: null: must have at least one stored version"#;
+
+    #[test]
+    fn causes_come_in_kube_apiservers_order() {
+        let c = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "bads.diff.kubeforge.dev"},
+            "spec": {"group": "diff.kubeforge.dev", "scope": "Global",
+                "names": {"plural": "bads", "kind": "bad_kind", "shortNames": ["B!"]},
+                "versions": [{"name": "V1", "served": true, "storage": false},
+                    {"name": "v2", "served": false, "storage": false,
+                        "schema": {"openAPIV3Schema": {"type": "object"}}}]}});
+        assert_eq!(msgs(&c), REAL_013_1.lines().collect::<Vec<_>>());
     }
 
     #[test]
@@ -212,7 +229,7 @@ mod tests {
             got,
             [
                 r#"spec.scope: Invalid value: "Cluster": field is immutable"#,
-                r#"status.storedVersions[0]: Invalid value: "v1alpha1": must appear in spec.versions"#,
+                r#"status.storedVersions[0]: Invalid value: "v1alpha1": missing from spec.versions; v1alpha1 was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v1alpha1 and removes v1alpha1 from status.storedVersions"#,
             ]
         );
         // before it is established, the scope may still change

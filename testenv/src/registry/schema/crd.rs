@@ -2,7 +2,8 @@
 //! name, group, names, scope, versions, subresources, printer columns, conversion; and the
 //! CRD defaults the server applies before them.
 
-use super::errors::FieldError;
+use super::errors::{FieldError, FieldErrorKind};
+use super::go_internal::internal_versions;
 use super::names::{dns1035_label, dns1123_subdomain};
 use super::structural::check_version_schema;
 use super::values::index;
@@ -66,8 +67,12 @@ fn str_at<'a>(v: &'a Value, path: &[&str]) -> &'a str {
 }
 
 /// Checks a whole CRD (as JSON), after [`apply_crd_defaults`], the way the apiextensions
-/// server does on create and update. See [`super::check_structural`].
-pub fn check_crd(crd: &Value) -> Vec<FieldError> {
+/// server does on create (`old` is `None`) and update (`old` is the stored CRD), in its
+/// order: metadata, spec (group, scope, missing schemas, each version, version names and
+/// storage, names, the shared schema, subresources and columns, conversion), the update's
+/// immutable fields, `status.storedVersions`, the API approval annotation. See
+/// [`super::check_structural`].
+pub fn check_crd(crd: &Value, old: Option<&Value>) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let group = str_at(crd, &["spec", "group"]);
     let plural = str_at(crd, &["spec", "names", "plural"]);
@@ -78,27 +83,21 @@ pub fn check_crd(crd: &Value) -> Vec<FieldError> {
             "metadata.name",
             "name or generateName is required",
         ));
-    } else if name != format!("{plural}.{group}") {
-        errs.push(FieldError::invalid(
-            "metadata.name",
-            &Value::from(name),
-            "must be spec.names.plural+\".\"+spec.group",
-        ));
-    }
-    if (group == "k8s.io"
-        || group.ends_with(".k8s.io")
-        || group == "kubernetes.io"
-        || group.ends_with(".kubernetes.io"))
-        && str_at(
-            crd,
-            &["metadata", "annotations", "api-approved.kubernetes.io"],
-        )
-        .is_empty()
-    {
-        errs.push(FieldError::required(
-            "metadata.annotations[api-approved.kubernetes.io]",
-            "protected groups must have approval annotation \"api-approved.kubernetes.io\", see https://github.com/kubernetes/enhancements/pull/1111",
-        ));
+    } else {
+        for msg in dns1123_subdomain(name) {
+            errs.push(FieldError::invalid(
+                "metadata.name",
+                &Value::from(name),
+                &msg,
+            ));
+        }
+        if name != format!("{plural}.{group}") {
+            errs.push(FieldError::invalid(
+                "metadata.name",
+                &Value::from(name),
+                "must be spec.names.plural+\".\"+spec.group",
+            ));
+        }
     }
 
     // spec.group
@@ -121,10 +120,6 @@ pub fn check_crd(crd: &Value) -> Vec<FieldError> {
         }
     }
 
-    // spec.names
-    let names = crd.get("spec").and_then(|s| s.get("names"));
-    check_names(names, &mut errs);
-
     // spec.scope
     let scope = str_at(crd, &["spec", "scope"]);
     if scope.is_empty() {
@@ -137,14 +132,11 @@ pub fn check_crd(crd: &Value) -> Vec<FieldError> {
         ));
     }
 
-    // spec.versions
-    let versions = crd
-        .get("spec")
-        .and_then(|s| s.get("versions"))
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    check_versions(&versions, &mut errs);
+    // A missing `versions` is a nil slice to the server, an empty one is not.
+    let listed = crd.pointer("/spec/versions").and_then(Value::as_array);
+    let versions = listed.cloned().unwrap_or_default();
+    let names = crd.get("spec").and_then(|s| s.get("names"));
+    check_versions(&versions, listed.is_some(), names, &mut errs);
 
     // spec.conversion
     if let Some(conv) = crd
@@ -154,7 +146,125 @@ pub fn check_crd(crd: &Value) -> Vec<FieldError> {
     {
         check_conversion(conv, &mut errs);
     }
+
+    if let Some(old) = old {
+        check_immutable(crd, old, &mut errs);
+    }
+    check_stored_versions(&versions, old, &mut errs);
+
+    if (group == "k8s.io"
+        || group.ends_with(".k8s.io")
+        || group == "kubernetes.io"
+        || group.ends_with(".kubernetes.io"))
+        && str_at(
+            crd,
+            &["metadata", "annotations", "api-approved.kubernetes.io"],
+        )
+        .is_empty()
+    {
+        errs.push(FieldError::required(
+            "metadata.annotations[api-approved.kubernetes.io]",
+            "protected groups must have approval annotation \"api-approved.kubernetes.io\", see https://github.com/kubernetes/enhancements/pull/1111",
+        ));
+    }
     errs
+}
+
+/// Whether the stored CRD is established (its `Established` condition is true).
+fn established(crd: &Value) -> bool {
+    crd.pointer("/status/conditions")
+        .and_then(Value::as_array)
+        .is_some_and(|c| {
+            c.iter().any(|c| {
+                c.get("type").and_then(Value::as_str) == Some("Established")
+                    && c.get("status").and_then(Value::as_str) == Some("True")
+            })
+        })
+}
+
+/// The update rules: `spec.scope` and `spec.names.kind` never change once the CRD is
+/// established, `spec.group` and `spec.names.plural` never (`field is immutable`).
+fn check_immutable(new: &Value, old: &Value, errs: &mut Vec<FieldError>) {
+    let mut immutable = Vec::new();
+    if established(old) {
+        immutable.push(("spec.scope", "/spec/scope"));
+        immutable.push(("spec.names.kind", "/spec/names/kind"));
+    }
+    immutable.push(("spec.group", "/spec/group"));
+    immutable.push(("spec.names.plural", "/spec/names/plural"));
+    for (field, pointer) in immutable {
+        let n = new.pointer(pointer).cloned().unwrap_or(Value::Null);
+        let o = old.pointer(pointer).cloned().unwrap_or(Value::Null);
+        if n != o {
+            let shown = if n.is_null() { Value::from("") } else { n };
+            errs.push(FieldError::invalid(field, &shown, "field is immutable"));
+        }
+    }
+}
+
+/// `status.storedVersions` as the server validates it: on create the storage version
+/// alone, on update the stored CRD's list plus the new storage version; it must not be
+/// empty, must hold every version marked as storage and only versions still listed.
+fn check_stored_versions(versions: &[Value], old: Option<&Value>, errs: &mut Vec<FieldError>) {
+    let mut stored: Vec<String> = old
+        .and_then(|o| o.pointer("/status/storedVersions"))
+        .and_then(Value::as_array)
+        .map(|s| {
+            s.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let name = |v: &Value| {
+        v.get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let storage = |v: &&Value| v.get("storage").and_then(Value::as_bool) == Some(true);
+    if let Some(first) = versions.iter().find(storage).map(name)
+        && !stored.contains(&first)
+    {
+        stored.push(first);
+    }
+    let path = "status.storedVersions";
+    if stored.is_empty() {
+        errs.push(FieldError::invalid(
+            path,
+            &Value::Null,
+            "must have at least one stored version",
+        ));
+        return;
+    }
+    let listed: Value = stored.iter().map(|s| Value::from(s.as_str())).collect();
+    // The server keeps the stored versions in a map (name to its last index) and deletes
+    // each version it meets, so a second version of the same name is not found any more.
+    let mut remaining: std::collections::BTreeMap<&str, usize> = stored
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.as_str(), i))
+        .collect();
+    for v in versions {
+        let found = remaining.remove(name(v).as_str()).is_some();
+        if storage(&v) && !found {
+            errs.push(FieldError::invalid(
+                path,
+                &listed,
+                &format!("must have the storage version {}", name(v)),
+            ));
+        }
+    }
+    let mut missing: Vec<(usize, &str)> = remaining.into_iter().map(|(s, i)| (i, s)).collect();
+    missing.sort_unstable();
+    for (i, s) in missing {
+        errs.push(FieldError::invalid(
+            index(path, i),
+            &Value::from(s),
+            &format!(
+                "missing from spec.versions; {s} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in {s} and removes {s} from status.storedVersions"
+            ),
+        ));
+    }
 }
 
 fn check_names(names: Option<&Value>, errs: &mut Vec<FieldError>) {
@@ -166,15 +276,20 @@ fn check_names(names: Option<&Value>, errs: &mut Vec<FieldError>) {
     };
     let (plural, singular, kind, list_kind) =
         (get("plural"), get("singular"), get("kind"), get("listKind"));
-    for (field, value, lower) in [
+    let fields = [
         ("plural", plural, false),
         ("singular", singular, false),
         ("kind", kind, true),
         ("listKind", list_kind, true),
-    ] {
-        let path = format!("spec.names.{field}");
+    ];
+    // Every missing name first, then the rules of each name that is set.
+    for (field, value, _) in fields {
         if value.is_empty() {
-            errs.push(FieldError::required(path, ""));
+            errs.push(FieldError::required(format!("spec.names.{field}"), ""));
+        }
+    }
+    for (field, value, lower) in fields {
+        if value.is_empty() {
             continue;
         }
         let checked = if lower {
@@ -192,18 +307,23 @@ fn check_names(names: Option<&Value>, errs: &mut Vec<FieldError>) {
             } else {
                 msgs.join(",")
             };
-            errs.push(FieldError::invalid(path, &Value::from(value), &detail));
+            errs.push(FieldError::invalid(
+                format!("spec.names.{field}"),
+                &Value::from(value),
+                &detail,
+            ));
         }
     }
-    for key in ["shortNames", "categories"] {
-        let list = names
+    let list_of = |key: &str| {
+        names
             .and_then(|n| n.get(key))
             .and_then(Value::as_array)
             .cloned()
-            .unwrap_or_default();
-        for (i, v) in list.iter().enumerate() {
-            let s = v.as_str().unwrap_or("");
-            let msgs = dns1035_label(s);
+            .unwrap_or_default()
+    };
+    let check_labels = |key: &str, errs: &mut Vec<FieldError>| {
+        for (i, v) in list_of(key).iter().enumerate() {
+            let msgs = dns1035_label(v.as_str().unwrap_or(""));
             if !msgs.is_empty() {
                 errs.push(FieldError::invalid(
                     index(&format!("spec.names.{key}"), i),
@@ -212,7 +332,8 @@ fn check_names(names: Option<&Value>, errs: &mut Vec<FieldError>) {
                 ));
             }
         }
-    }
+    };
+    check_labels("shortNames", errs);
     if !kind.is_empty() && kind == list_kind {
         errs.push(FieldError::invalid(
             "spec.names.listKind",
@@ -220,6 +341,7 @@ fn check_names(names: Option<&Value>, errs: &mut Vec<FieldError>) {
             "kind and listKind may not be the same",
         ));
     }
+    check_labels("categories", errs);
 }
 
 /// Whether every version carries the same (present) value at `key`: the real server then
@@ -233,18 +355,35 @@ fn identical_per_version<'a>(versions: &'a [Value], key: &str) -> Option<&'a Val
         .then_some(first)
 }
 
-fn check_versions(versions: &[Value], errs: &mut Vec<FieldError>) {
-    let list = Value::Array(versions.to_vec());
-    if versions.is_empty() {
-        errs.push(FieldError::required(
-            "spec.versions",
-            "must have at least one version",
-        ));
-        return;
-    }
+/// The `openAPIV3Schema` object of a version's (or the shared) `schema`, if it has one.
+fn open_api_schema(schema: Option<&Value>) -> Option<&Value> {
+    schema
+        .and_then(|s| s.get("openAPIV3Schema"))
+        .filter(|s| s.is_object())
+}
+
+/// The checks of `spec.versions` and what depends on them, in the real server's order (see
+/// [`check_crd`]); the names are checked between the versions and the shared fields.
+fn check_versions(
+    versions: &[Value],
+    listed: bool,
+    names: Option<&Value>,
+    errs: &mut Vec<FieldError>,
+) {
     let shared_schema = identical_per_version(versions, "schema");
     let shared_subresources = identical_per_version(versions, "subresources");
     let shared_columns = identical_per_version(versions, "additionalPrinterColumns");
+    // Without a schema shared by every version, each version needs its own.
+    if open_api_schema(shared_schema).is_none() {
+        for (i, v) in versions.iter().enumerate() {
+            if open_api_schema(v.get("schema")).is_none() {
+                errs.push(FieldError::required(
+                    format!("{}.schema.openAPIV3Schema", index("spec.versions", i)),
+                    "",
+                ));
+            }
+        }
+    }
     let mut storage = 0;
     let mut seen = std::collections::HashSet::new();
     let mut unique = true;
@@ -279,6 +418,37 @@ fn check_versions(versions: &[Value], errs: &mut Vec<FieldError>) {
             check_printer_columns(cols, &format!("{path}.additionalPrinterColumns"), errs);
         }
     }
+    if !unique {
+        errs.push(internal_versions_invalid(
+            versions,
+            listed,
+            "must contain unique version names",
+        ));
+    }
+    if storage != 1 {
+        errs.push(internal_versions_invalid(
+            versions,
+            listed,
+            "must have exactly one version marked as storage version",
+        ));
+    }
+    // The internal CRD's `spec.version` is the first version's name.
+    let first = versions
+        .first()
+        .and_then(|v| v.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if !first.is_empty() {
+        let msgs = dns1035_label(first);
+        if !msgs.is_empty() {
+            errs.push(FieldError::invalid(
+                "spec.version",
+                &Value::from(first),
+                &msgs.join(","),
+            ));
+        }
+    }
+    check_names(names, errs);
     if shared_schema.is_some() {
         check_schema_at(shared_schema, "spec.validation", errs);
     }
@@ -288,37 +458,27 @@ fn check_versions(versions: &[Value], errs: &mut Vec<FieldError>) {
     if let Some(cols) = shared_columns.and_then(Value::as_array) {
         check_printer_columns(cols, "spec.additionalPrinterColumns", errs);
     }
-    if !unique {
-        errs.push(FieldError::invalid(
-            "spec.versions",
-            &list,
-            "must contain unique version names",
-        ));
-    }
-    if storage != 1 {
-        errs.push(FieldError::invalid(
-            "spec.versions",
-            &list,
-            "must have exactly one version marked as storage version",
-        ));
+}
+
+/// `spec.versions: Invalid value: <the internal versions>: <detail>`.
+fn internal_versions_invalid(versions: &[Value], listed: bool, detail: &str) -> FieldError {
+    let printed = internal_versions(listed.then_some(versions));
+    FieldError {
+        field: "spec.versions".into(),
+        kind: FieldErrorKind::Invalid,
+        message: format!("Invalid value: {printed}: {detail}"),
     }
 }
 
 /// Checks the `openAPIV3Schema` of `schema` (a version's `schema`, or the shared one),
-/// reporting under `path` (`spec.versions[i].schema` or `spec.validation`).
+/// reporting under `path` (`spec.versions[i].schema` or `spec.validation`); a missing one is
+/// reported by [`check_versions`].
 fn check_schema_at(schema: Option<&Value>, path: &str, errs: &mut Vec<FieldError>) {
-    match schema
-        .and_then(|s| s.get("openAPIV3Schema"))
-        .filter(|s| s.is_object())
-    {
-        Some(schema) => errs.extend(check_version_schema(
+    if let Some(schema) = open_api_schema(schema) {
+        errs.extend(check_version_schema(
             schema,
             &format!("{path}.openAPIV3Schema"),
-        )),
-        None => errs.push(FieldError::required(
-            format!("{path}.openAPIV3Schema"),
-            "schemas are required",
-        )),
+        ));
     }
 }
 

@@ -31,6 +31,7 @@ mod default_validity;
 mod errors;
 mod extensions;
 mod formats;
+mod go_internal;
 mod names;
 mod prune;
 mod ratchet;
