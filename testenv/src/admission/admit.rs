@@ -56,6 +56,32 @@ pub fn invalid(def: &ResourceDef, name: &str, errors: &[FieldError]) -> ApiError
     err
 }
 
+/// The 400 message of a body the decoder refuses: `Widget in version "v1" cannot be handled
+/// as a Widget: <why>`.
+fn cannot_be_handled(def: &ResourceDef, why: &str) -> String {
+    format!(
+        "{kind} in version {} cannot be handled as a {kind}: {why}",
+        schema::go_quote(&def.version),
+        kind = def.kind
+    )
+}
+
+/// The strict decoder's words for a field repeated in one object: `duplicate field
+/// "spec.color"`.
+fn duplicate_field_message(path: &str) -> String {
+    format!("duplicate field {}", schema::go_quote(path))
+}
+
+/// The 400 message of `fieldValidation=Strict` refusing a body: its duplicate fields, then
+/// its unknown fields (`strict decoding error: duplicate field "spec.a", unknown field
+/// "spec.b"`).
+fn strict_decoding(def: &ResourceDef, errors: &[String]) -> String {
+    cannot_be_handled(
+        def,
+        &format!("strict decoding error: {}", errors.join(", ")),
+    )
+}
+
 fn name_of(object: &Value) -> String {
     object["metadata"]["name"]
         .as_str()
@@ -76,9 +102,18 @@ pub fn admit(
     // the object the webhooks return.
     let mutation_only = query.stops_before_validation();
     let builtin = def.custom.is_none() && !crate::registry::crd::is_crd(def);
+    let decoding = query.decoding();
+    if let Some(why) = decoding.and_then(|d| d.type_error.as_deref()) {
+        return Err(ApiError::bad_request(cannot_be_handled(def, why)));
+    }
     if builtin && let Some(message) = validation::undecodable(&def.group, &def.kind, object) {
         return Err(ApiError::bad_request(message));
     }
+    let duplicates: Vec<String> = decoding
+        .into_iter()
+        .flat_map(|d| &d.duplicates)
+        .map(|path| duplicate_field_message(path))
+        .collect();
     let mut meta_causes = if mutation_only {
         Vec::new()
     } else {
@@ -93,23 +128,27 @@ pub fn admit(
     }
     let mut warnings = Vec::new();
     if let Some(custom) = &def.custom {
+        let unknown = match &custom.schema {
+            Some(openapi) => schema::prune(object, openapi),
+            None => Vec::new(),
+        };
+        let mut strict = duplicates;
+        strict.extend(unknown.iter().map(|p| schema::unknown_field_message(p)));
+        match validation {
+            FieldValidation::Strict if strict.len() == unknown.len() && !unknown.is_empty() => {
+                return Err(ApiError::bad_request(
+                    schema::strict_decoding_status_message(&def.kind, &def.version, &unknown),
+                ));
+            }
+            FieldValidation::Strict if !strict.is_empty() => {
+                return Err(ApiError::bad_request(strict_decoding(def, &strict)));
+            }
+            FieldValidation::Warn => warnings.extend(strict),
+            _ => {}
+        }
         let Some(openapi) = &custom.schema else {
             return Ok(warnings);
         };
-        let unknown = schema::prune(object, openapi);
-        if !unknown.is_empty() {
-            match validation {
-                FieldValidation::Strict => {
-                    return Err(ApiError::bad_request(
-                        schema::strict_decoding_status_message(&def.kind, &def.version, &unknown),
-                    ));
-                }
-                FieldValidation::Warn => {
-                    warnings.extend(unknown.iter().map(|p| schema::unknown_field_message(p)));
-                }
-                FieldValidation::Ignore => {}
-            }
-        }
         schema::apply_defaults(object, openapi);
         if mutation_only {
             return Ok(warnings);
@@ -140,6 +179,13 @@ pub fn admit(
             return Err(invalid(def, &name_of(object), &errors));
         }
         return Ok(warnings);
+    }
+    match validation {
+        FieldValidation::Strict if !duplicates.is_empty() => {
+            return Err(ApiError::bad_request(strict_decoding(def, &duplicates)));
+        }
+        FieldValidation::Warn => warnings.extend(duplicates),
+        _ => {}
     }
     defaults::apply_builtin_defaults(&def.group, &def.version, &def.kind, object);
     validation::omit_empty_collections(object);

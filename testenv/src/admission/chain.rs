@@ -10,6 +10,15 @@ use crate::storage::Store;
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
+/// Whether a mutating plugin may change a created object of `def` (their changes come
+/// after the field manager, so they are not the creator's fields).
+pub fn mutates(def: &ResourceDef) -> bool {
+    matches!(
+        (def.group.as_str(), def.plural.as_str()),
+        ("", "pods" | "persistentvolumeclaims") | ("networking.k8s.io", "ingresses")
+    )
+}
+
 /// The mutating plugins on an object of `def` being created in namespace `ns`.
 pub fn mutate(
     store: &Store,

@@ -237,6 +237,19 @@ pub fn create_object_as(
     let ns = resolve_namespace(def, target_ns, &mut object)?;
     let name = prepare_create_meta(cluster, def, &mut object)?;
     check_namespace(cluster, def, &ns, &name)?;
+    // The field manager records the creator's fields before the mutating admission plugins
+    // run (their additions are nobody's): the object as decoding defaults it.
+    let creator_view = crate::admission::chain::mutates(def).then(|| {
+        let mut view = object.clone();
+        crate::admission::defaults::apply_builtin_defaults(
+            &def.group,
+            &def.version,
+            &def.kind,
+            &mut view,
+        );
+        crate::registry::validation::omit_empty_collections(&mut view);
+        view
+    });
     crate::admission::chain::mutate(&cluster.store, def, &ns, &mut object)?;
     initial_status(def, &mut object);
     let now = meta::now();
@@ -288,7 +301,7 @@ pub fn create_object_as(
     let managers = managers_after(
         def,
         None,
-        &object,
+        creator_view.as_ref().unwrap_or(&object),
         sent_managed.as_ref(),
         Endpoint::Main,
         fields,

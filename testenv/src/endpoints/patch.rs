@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::fields::Fields;
-use super::patch_types::{PatchType, apply_patch, patch_body};
+use super::patch_types::{PatchType, apply_patch, check_patched, patch_body};
 use super::state::Api;
 use super::subresource::{endpoint_of, ns_of};
 use super::update::update_object_as;
@@ -37,6 +37,7 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         .unwrap_or_default()
         .to_string();
     apply_patch(def, kind, &mut working, &doc)?;
+    let mut warnings = check_patched(def, kind, req, &working)?;
     // A patch may carry a resourceVersion precondition; otherwise it applies to the latest.
     let patched_rv = meta::meta_str(&working, "resourceVersion")
         .unwrap_or_default()
@@ -46,7 +47,7 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
     }
     meta::ensure_metadata(&mut working);
     working["metadata"]["resourceVersion"] = Value::String(current_rv);
-    let (stored, warnings) = update_object_as(
+    let (stored, admitted) = update_object_as(
         &mut cluster,
         def,
         ns,
@@ -56,6 +57,7 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         &req.query,
         Fields::Update(options::update_manager(req)),
     )?;
+    warnings.extend(admitted);
     Ok(Reply::Json {
         code: 200,
         body: as_version(def, &stored),

@@ -1,13 +1,16 @@
 //! The documents of a PATCH request: its type (from `Content-Type`), its body, and applying
 //! a merge, JSON or strategic merge patch to an object.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
+use crate::admission::admit::FieldValidation;
+use crate::registry::schema;
 use crate::support::meta;
 use crate::support::patch;
 use crate::support::request::{Req, patch_json_body};
 use crate::support::resource::ResourceDef;
 use crate::support::status::{ApiError, Cause};
+use crate::support::{go_decode, go_encode};
 
 /// The patch types of `Content-Type`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -131,6 +134,57 @@ pub fn apply_patch(
         // `apply::apply`, never as a plain document patch.
         PatchType::Apply => Err(ApiError::unsupported_media_type()),
     }
+}
+
+/// What field validation makes of a merge or JSON patch to a custom resource, as the real
+/// server's patcher decodes the patched object: with `Strict`, the fields the merge patch
+/// repeats and the fields the schema does not declare in the result are a 422 naming the
+/// patched object as Go writes it (`"" is invalid: patch: Invalid value: "{...}": strict
+/// decoding error: unknown field "spec.x"`); with `Warn`, the repeated fields are the first
+/// warnings (admission warns about the unknown ones). Returns those warnings.
+pub fn check_patched(
+    def: &ResourceDef,
+    kind: PatchType,
+    req: &Req,
+    patched: &Value,
+) -> Result<Vec<String>, ApiError> {
+    let Some(openapi) = def.custom.as_ref().and_then(|c| c.schema.as_ref()) else {
+        return Ok(Vec::new());
+    };
+    let validation = FieldValidation::from_query(&req.query)?;
+    if !matches!(kind, PatchType::Merge | PatchType::Json) || validation == FieldValidation::Ignore
+    {
+        return Ok(Vec::new());
+    }
+    let mut errors: Vec<String> = match kind {
+        PatchType::Merge => go_decode::parse(&req.body)
+            .map(|node| go_decode::duplicate_fields(&node))
+            .unwrap_or_default()
+            .iter()
+            .map(|path| format!("duplicate field {}", schema::go_quote(path)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    if validation == FieldValidation::Warn {
+        return Ok(errors);
+    }
+    let unknown = schema::prune(&mut patched.clone(), openapi);
+    errors.extend(unknown.iter().map(|p| schema::unknown_field_message(p)));
+    if errors.is_empty() {
+        return Ok(Vec::new());
+    }
+    let message = format!(
+        "Invalid value: {}: strict decoding error: {}",
+        schema::go_quote(&go_encode::encode(patched)),
+        errors.join(", ")
+    );
+    Err(ApiError {
+        code: 422,
+        reason: "Invalid",
+        message: format!(" \"\" is invalid: patch: {message}"),
+        details: json!({"causes": [{"reason": "FieldValueInvalid", "message": message, "field": "patch"}]}),
+        warnings: Vec::new(),
+    })
 }
 
 /// Parses a patch body: YAML for apply patches (JSON, which is YAML, read directly), JSON

@@ -204,17 +204,17 @@ pub fn update_object_as(
                 .map(|f| format!("{f:?}"))
                 .collect::<Vec<_>>()
                 .join(", ");
-            return Err(ApiError::invalid(
-                def,
-                name,
-                vec![Cause {
-                    reason: "FieldValueForbidden".into(),
-                    message: format!(
-                        "Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{{{list}}}"
-                    ),
-                    field: "metadata.finalizers".into(),
-                }],
-            ));
+            let cause = Cause {
+                reason: "FieldValueForbidden".into(),
+                message: format!(
+                    "Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{{{list}}}"
+                ),
+                field: "metadata.finalizers".into(),
+            };
+            // kube-apiserver checks an update's metadata twice (the generic registry's common
+            // fields, then the kind's own update validation), so the cause is listed twice;
+            // the message, aggregated, names it once.
+            return Err(ApiError::invalid(def, name, vec![cause.clone(), cause]));
         }
     }
     let mut warnings = if endpoint == Endpoint::Finalize {

@@ -1,5 +1,6 @@
 //! What kube-apiserver allocates on write: Service cluster IPs and node ports (kept across
-//! updates that omit them, as `patchAllocatedValues` does), and a Pod's QoS class.
+//! updates that omit them, as `patchAllocatedValues` does) and IP family fields, and a Pod's
+//! QoS class.
 
 use std::collections::HashSet;
 
@@ -27,8 +28,39 @@ fn unset(v: &Value) -> bool {
     v.is_null() || v.as_str() == Some("") || v.as_i64() == Some(0)
 }
 
-/// Fills `spec.clusterIP(s)` (from 10.96.0.0/16, skipping addresses in use) and node ports
-/// (30000-32767) of a Service; on update, values the new object omits come from `old`.
+/// The IP family fields the service registry fills in on a single-stack IPv4 cluster
+/// (`normalizeClusterIPs` and `initIPFamilyFields`): `clusterIPs` mirrored from a set
+/// `clusterIP`, `ipFamilyPolicy: SingleStack` (`RequireDualStack` for a headless Service
+/// without selector) and `ipFamilies: [IPv4]`; nothing for ExternalName.
+fn ip_families(spec: &mut Value) {
+    if let Some(ip) = spec["clusterIP"].as_str().filter(|ip| !ip.is_empty())
+        && spec["clusterIPs"].as_array().is_none_or(Vec::is_empty)
+    {
+        spec["clusterIPs"] = json!([ip]);
+    }
+    if spec["type"] == "ExternalName" {
+        return;
+    }
+    if spec.get("ipFamilyPolicy").is_none_or(unset) {
+        let headless = spec["clusterIP"] == "None";
+        let no_selector = spec["selector"]
+            .as_object()
+            .is_none_or(serde_json::Map::is_empty);
+        spec["ipFamilyPolicy"] = json!(if headless && no_selector {
+            "RequireDualStack"
+        } else {
+            "SingleStack"
+        });
+    }
+    if spec["ipFamilies"].as_array().is_none_or(Vec::is_empty) {
+        spec["ipFamilies"] = json!(["IPv4"]);
+    }
+}
+
+/// Fills `spec.clusterIP(s)` (from 10.96.0.0/16, skipping addresses in use), node ports
+/// (30000-32767) and the IP family fields of a Service; on update, values the new object
+/// omits come from `old`. The registry does this after the field manager, so none of these
+/// fields is the writer's.
 pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
     let spec_type = object["spec"]["type"]
         .as_str()
@@ -55,6 +87,9 @@ pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
                 }
             }
         }
+    }
+    if object["spec"].is_object() {
+        ip_families(&mut object["spec"]);
     }
     let (ips, node_ports) = used(store);
     if spec_type != "ExternalName" && object["spec"].get("clusterIP").is_none_or(unset) {
@@ -152,5 +187,26 @@ mod tests {
         let mut headless = json!({"spec": {"clusterIP": "None"}});
         service(&store, &mut headless, None);
         assert_eq!(headless["spec"]["clusterIP"], "None");
+        assert_eq!(headless["spec"]["clusterIPs"], json!(["None"]));
+        assert_eq!(headless["spec"]["ipFamilyPolicy"], "RequireDualStack");
+    }
+
+    #[test]
+    fn services_get_their_ip_families() {
+        let store = Store::new(10);
+        let mut svc = json!({"spec": {"type": "ClusterIP", "selector": {"app": "a"}}});
+        service(&store, &mut svc, None);
+        assert_eq!(svc["spec"]["ipFamilyPolicy"], "SingleStack");
+        assert_eq!(svc["spec"]["ipFamilies"], json!(["IPv4"]));
+        assert_eq!(svc["spec"]["clusterIPs"], json!([svc["spec"]["clusterIP"]]));
+        let mut set = json!({"spec": {"type": "ClusterIP", "clusterIP": "10.96.3.3",
+            "ipFamilyPolicy": "PreferDualStack"}});
+        service(&store, &mut set, None);
+        assert_eq!(set["spec"]["clusterIPs"], json!(["10.96.3.3"]));
+        assert_eq!(set["spec"]["ipFamilyPolicy"], "PreferDualStack");
+        let mut ext = json!({"spec": {"type": "ExternalName", "externalName": "x.example.com"}});
+        service(&store, &mut ext, None);
+        assert!(ext["spec"].get("ipFamilies").is_none());
+        assert!(ext["spec"].get("clusterIP").is_none());
     }
 }

@@ -47,7 +47,7 @@ fn after_value(stack: &[u8]) -> Expect {
 
 /// Scans a string starting after its opening quote; returns the index after the closing
 /// quote.
-fn string_end(doc: &[u8], mut i: usize) -> Result<usize, String> {
+pub(crate) fn string_end(doc: &[u8], mut i: usize) -> Result<usize, String> {
     while i < doc.len() {
         match doc[i] {
             b'"' => return Ok(i + 1),
@@ -78,7 +78,7 @@ fn string_end(doc: &[u8], mut i: usize) -> Result<usize, String> {
 }
 
 /// Scans a number starting at `i`; returns the index after it.
-fn number_end(doc: &[u8], mut i: usize) -> Result<usize, String> {
+pub(crate) fn number_end(doc: &[u8], mut i: usize) -> Result<usize, String> {
     let digits = |doc: &[u8], mut i: usize| {
         while doc.get(i).is_some_and(u8::is_ascii_digit) {
             i += 1;
@@ -121,7 +121,7 @@ fn number_end(doc: &[u8], mut i: usize) -> Result<usize, String> {
 }
 
 /// Scans `true`, `false` or `null` starting at `i`; returns the index after it.
-fn literal_end(doc: &[u8], i: usize) -> Result<usize, String> {
+pub(crate) fn literal_end(doc: &[u8], i: usize) -> Result<usize, String> {
     let word: &[u8] = match doc[i] {
         b't' => b"true",
         b'f' => b"false",

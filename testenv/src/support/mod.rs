@@ -5,7 +5,9 @@
 //!   [`meta`] (object metadata helpers);
 //! - algorithms on JSON objects: [`selector`], [`jsonpath`], [`patch`], [`fieldmanager`]
 //!   (managed field sets and server-side apply merges), [`protobuf`] (kubectl's bodies),
-//!   [`quantity`] (resource quantities added and written canonically);
+//!   [`quantity`] (resource quantities added and written canonically), [`go_decode`] (what
+//!   Go's decoder sees in a body: document order, duplicate fields), [`go_encode`] (JSON as
+//!   Go writes it);
 //! - [`scratch`]: private temporary directories (kubeconfig, CA and control-plane files);
 //! - the wire: [`tls`] (the server's certificates), [`kubeconfig`], [`webhook_client`] (the
 //!   HTTPS calls to admission and conversion webhooks);
@@ -15,6 +17,8 @@
 pub mod error;
 pub mod features;
 pub mod fieldmanager;
+pub mod go_decode;
+pub mod go_encode;
 pub mod go_json;
 pub mod json_order;
 pub mod jsonpath;

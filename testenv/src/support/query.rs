@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::go_decode::Decoding;
 use super::user::User;
 
 /// Decoded query parameters (last value wins), plus internal flags no URL can set.
@@ -20,6 +21,9 @@ struct Internal {
     /// The body's managedFields were computed by the server (an apply or a field-managed
     /// write replayed after webhooks or conversion): store them as they are.
     managed_fields_computed: bool,
+    /// What decoding the body found that its parsed value no longer shows (duplicate
+    /// fields, a value of the wrong Go type).
+    decoding: Option<Arc<Decoding>>,
 }
 
 fn percent_decode(s: &str) -> String {
@@ -87,6 +91,18 @@ impl Query {
     /// [`Query::managed_fields_computed`]).
     pub fn has_computed_managed_fields(&self) -> bool {
         self.1.managed_fields_computed
+    }
+
+    /// Records what decoding the request body found (duplicate fields, a value of the
+    /// wrong type), for admission to report as the real decoder does. Not reachable from a
+    /// URL.
+    pub fn set_decoding(&mut self, decoding: Decoding) {
+        self.1.decoding = (!decoding.is_empty()).then(|| Arc::new(decoding));
+    }
+
+    /// What decoding the request body found (see [`Query::set_decoding`]).
+    pub fn decoding(&self) -> Option<&Decoding> {
+        self.1.decoding.as_deref()
     }
 
     /// Records who makes the request (authentication does). Not reachable from a URL.

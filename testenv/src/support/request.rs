@@ -155,7 +155,8 @@ impl From<Result<Reply, ApiError>> for Reply {
 }
 
 /// Whether a body is sent as JSON (the default when no type is given).
-fn is_json(req: &Req) -> bool {
+/// Whether the body is sent as JSON (not YAML, protobuf or CBOR).
+pub fn is_json(req: &Req) -> bool {
     !["yaml", "protobuf", "cbor"]
         .iter()
         .any(|t| req.content_type.contains(t))

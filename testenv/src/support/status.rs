@@ -127,16 +127,19 @@ impl ApiError {
 
     /// 422 Invalid with field causes.
     pub fn invalid(def: &ResourceDef, name: &str, causes: Vec<Cause>) -> Self {
-        let summary: Vec<String> = causes
-            .iter()
-            .map(|c| {
-                if c.field.is_empty() {
-                    c.message.clone()
-                } else {
-                    format!("{}: {}", c.field, c.message)
-                }
-            })
-            .collect();
+        // The message names each distinct error once (apimachinery's `ToAggregate`); the
+        // causes keep every one.
+        let mut summary: Vec<String> = Vec::new();
+        for c in &causes {
+            let line = if c.field.is_empty() {
+                c.message.clone()
+            } else {
+                format!("{}: {}", c.field, c.message)
+            };
+            if !summary.contains(&line) {
+                summary.push(line);
+            }
+        }
         let summary = if summary.len() == 1 {
             summary[0].clone()
         } else {

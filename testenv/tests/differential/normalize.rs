@@ -25,7 +25,8 @@ fn resource_version() -> &'static Regex {
     static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r#"(resourceVersion|ResourceVersion|resource version|, current|in record)(":|=| |: | \()"?\d+"?"#,
+            // Also inside JSON quoted in a message (`\"resourceVersion\":\"251\"`).
+            r#"(resourceVersion|ResourceVersion|resource version|, current|in record)(\\?":|=| |: | \()(\\?")?\d+(\\?")?"#,
         )
         .unwrap()
     })
@@ -37,6 +38,7 @@ pub fn normalize(answer: &Answer) -> Answer {
     collect_generated(&answer.body, &mut generated);
     let mut body = answer.body.clone();
     sort_causes(&mut body);
+    sort_custom_resources(&mut body);
     walk(&mut body, None, &generated);
     Answer {
         code: answer.code,
@@ -126,6 +128,24 @@ fn walk(v: &mut Value, key: Option<&str>, generated: &BTreeMap<String, String>) 
 /// The real server lists the errors of an object in the order its validator walks the
 /// object's maps, which is Go's random map order: causes are sorted, and the message that
 /// lists them (`... is invalid: [a, b]`) is rebuilt in that order when it lists exactly them.
+/// The resources of a custom group's discovery document (`/apis/<group>/<version>`), in name
+/// order: kube-apiserver lists them in the order of its CRD cache, a Go map whose iteration
+/// order changes from one request to the next. The corpus's custom groups are the
+/// `*.kubeforge.dev` ones; built-in groups keep their order, which is fixed and compared.
+fn sort_custom_resources(body: &mut Value) {
+    let custom = body["kind"] == "APIResourceList"
+        && body["groupVersion"]
+            .as_str()
+            .and_then(|gv| gv.split_once('/'))
+            .is_some_and(|(group, _)| group.ends_with(".kubeforge.dev"));
+    if !custom {
+        return;
+    }
+    if let Some(resources) = body.get_mut("resources").and_then(Value::as_array_mut) {
+        resources.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    }
+}
+
 fn sort_causes(body: &mut Value) {
     let Some(causes) = body
         .pointer("/details/causes")

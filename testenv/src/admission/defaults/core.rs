@@ -102,15 +102,14 @@ pub fn replication_controller(object: &mut Value) {
     }
 }
 
-/// `SetDefaults_Service` plus the IP family fields the service REST storage fills on a
-/// single-stack IPv4 cluster: `type: ClusterIP`, `sessionAffinity: None` (ClientIP gets a
+/// `SetDefaults_Service`: `type: ClusterIP`, `sessionAffinity: None` (ClientIP gets a
 /// 10800 s timeout), ports `protocol: TCP` and `targetPort` = `port`, `externalTrafficPolicy:
 /// Cluster` for NodePort/LoadBalancer, `internalTrafficPolicy: Cluster`,
-/// `allocateLoadBalancerNodePorts: true` for LoadBalancer, `ipFamilyPolicy: SingleStack`
-/// (`RequireDualStack` for headless services without selector), `ipFamilies: [IPv4]`.
+/// `allocateLoadBalancerNodePorts: true` for LoadBalancer.
 ///
-/// Allocating `clusterIP`/`clusterIPs` and node ports is the server's job and not done here
-/// (a user-set `clusterIP` is mirrored into `clusterIPs`).
+/// The IP family fields (`ipFamilyPolicy`, `ipFamilies`, `clusterIPs` mirrored from a set
+/// `clusterIP`), cluster IPs and node ports are filled in by the service registry after the
+/// field manager (`registry::allocate::service`), not here.
 pub fn service(object: &mut Value) {
     let Some(o) = root(object) else { return };
     let Some(spec) = ensure_object(o, "spec") else {
@@ -153,32 +152,6 @@ pub fn service(object: &mut Value) {
     }
     if ty == "LoadBalancer" {
         set_default(spec, "allocateLoadBalancerNodePorts", json!(true));
-    }
-    if let Some(ip) = spec.get("clusterIP").and_then(Value::as_str)
-        && !ip.is_empty()
-        && spec
-            .get("clusterIPs")
-            .is_none_or(|c| c.as_array().is_none_or(Vec::is_empty))
-    {
-        spec.insert("clusterIPs".into(), json!([ip]));
-    }
-    if ty != "ExternalName" {
-        let headless = spec.get("clusterIP").and_then(Value::as_str) == Some("None");
-        let no_selector = spec
-            .get("selector")
-            .is_none_or(|s| s.as_object().is_none_or(Map::is_empty));
-        let policy = if headless && no_selector {
-            "RequireDualStack"
-        } else {
-            "SingleStack"
-        };
-        set_default(spec, "ipFamilyPolicy", json!(policy));
-        if spec
-            .get("ipFamilies")
-            .is_none_or(|f| f.as_array().is_none_or(Vec::is_empty))
-        {
-            spec.insert("ipFamilies".into(), json!(["IPv4"]));
-        }
     }
 }
 

@@ -28,6 +28,7 @@ use super::dispatch::{self, Matched};
 use super::review::Attributes;
 use crate::registry::Registry;
 use crate::storage::Store;
+use crate::support::go_decode::Decoding;
 use crate::support::meta;
 use crate::support::query::Query;
 use crate::support::request::Target;
@@ -219,8 +220,12 @@ fn is_conflict(e: &ApiError) -> bool {
     e.code == 409 && e.reason == "Conflict"
 }
 
-/// A request the server makes to itself on behalf of `req`.
-fn inner(req: &Req, method: Method, body: Option<&Value>, query: Query) -> Req {
+/// A request the server makes to itself on behalf of `req`. A body of its own was written
+/// by the server, so what decoding found in the request's body no longer applies.
+fn inner(req: &Req, method: Method, body: Option<&Value>, mut query: Query) -> Req {
+    if body.is_some() {
+        query.set_decoding(Decoding::default());
+    }
     Req {
         method,
         path: req.path.clone(),

@@ -4,14 +4,21 @@ use bytes::Bytes;
 use http::Method;
 use serde_json::Value;
 
+use crate::support::go_decode::Decoding;
 use crate::support::request::Req;
 
-/// A request for the storage version's handlers: JSON in and out, same query.
+/// A request for the storage version's handlers: JSON in and out, same query (without what
+/// decoding found in the request's body when the server writes the body itself: the
+/// requested version's admission reported it).
 pub fn inner_request(req: &Req, method: Method, body: Option<&Value>) -> Req {
+    let mut query = req.query.clone();
+    if body.is_some() {
+        query.set_decoding(Decoding::default());
+    }
     Req {
         method,
         path: req.path.clone(),
-        query: req.query.clone(),
+        query,
         accept: "application/json".into(),
         content_type: match body {
             Some(_) => "application/json".into(),

@@ -13,7 +13,7 @@ use super::inner::inner_request;
 use super::writes::{admitted_storage_form, with_warnings};
 use crate::endpoints::apply;
 use crate::endpoints::dispatch::handle_object;
-use crate::endpoints::patch_types::{PatchType, apply_patch, patch_body};
+use crate::endpoints::patch_types::{PatchType, apply_patch, check_patched, patch_body};
 use crate::endpoints::state::Api;
 use crate::endpoints::subresource::{Endpoint, endpoint_of, ns_of};
 use crate::storage::conversion::Codec;
@@ -69,6 +69,7 @@ pub async fn patch(
         let before = conv
             .to_served(as_version(conv.storage(), &existing))
             .await?;
+        let mut early = Vec::new();
         let mut working = if applying {
             // The apply merges in the requested version, with the managers' field sets as
             // they are; the write stores the managers it computed.
@@ -78,6 +79,7 @@ pub async fn patch(
         } else {
             let mut working = before.clone();
             apply_patch(served, kind, &mut working, &doc)?;
+            early = check_patched(served, kind, req, &working)?;
             working
         };
         let patched_rv = meta::meta_str(&working, "resourceVersion").unwrap_or_default();
@@ -86,7 +88,8 @@ pub async fn patch(
         }
         meta::ensure_metadata(&mut working);
         working["metadata"]["resourceVersion"] = Value::String(current_rv);
-        let (stored, warnings) = admitted_storage_form(conv, req, working, Some(&before)).await?;
+        let (stored, admitted) = admitted_storage_form(conv, req, working, Some(&before)).await?;
+        let warnings: Vec<String> = early.into_iter().chain(admitted).collect();
         let mut inner = inner_request(req, Method::PUT, Some(&stored));
         if applying {
             inner.query = inner.query.managed_fields_computed();

@@ -9,13 +9,17 @@ use super::webhook::WebhookConverter;
 use super::{patch, reads, watch, writes};
 use crate::endpoints::dispatch::handle_object;
 use crate::endpoints::state::Api;
+use crate::registry::validation;
 use crate::storage::conversion::Codec;
-use crate::support::request::{Reply, Req, Target};
+use crate::support::go_decode::{self, Decoding};
+use crate::support::request::{Reply, Req, Target, is_json};
 use crate::support::status::ApiError;
 
 /// Answers a request to an object, a collection or a subresource: directly when no
 /// conversion is involved, otherwise through the CRD's conversion webhook.
 pub async fn serve(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, ApiError> {
+    let decoded = with_decoding(req, &target);
+    let req = decoded.as_ref().unwrap_or(req);
     if target.def.custom.is_none() {
         return handle_object(api, req, target).await;
     }
@@ -29,6 +33,34 @@ pub async fn serve(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, A
     let converter = WebhookConverter::new(api.clone(), plan.client_config.clone());
     let conv = Arc::new(Codec::new(plan, Box::new(converter)));
     serve_converted(api, req, target, &conv).await
+}
+
+/// The request with what Go's decoder finds in a created or replaced object's JSON body and
+/// the parsed value no longer shows (duplicate fields; for a built-in kind, the first value
+/// of the wrong type), recorded in its query for admission; `None` when there is nothing.
+fn with_decoding(req: &Req, target: &Target) -> Option<Req> {
+    let writes_object = matches!(req.method, Method::POST | Method::PUT)
+        && matches!(target.subresource.as_deref(), None | Some("status"));
+    if !writes_object || req.body.is_empty() || !is_json(req) {
+        return None;
+    }
+    let node = go_decode::parse(&req.body)?;
+    let def = &target.def;
+    let type_error = def
+        .custom
+        .is_none()
+        .then(|| validation::decode_error(&def.group, &def.version, &def.kind, &node))
+        .flatten();
+    let decoding = Decoding {
+        duplicates: go_decode::duplicate_fields(&node),
+        type_error,
+    };
+    if decoding.is_empty() {
+        return None;
+    }
+    let mut decorated = req.clone();
+    decorated.query.set_decoding(decoding);
+    Some(decorated)
 }
 
 /// Serves a request to a non-storage version through `conv`.

@@ -6,6 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::openapi::builtin::{component_prefix, schemas};
+use crate::support::go_decode::Node;
 use crate::support::status::ApiError;
 
 const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
@@ -119,6 +120,170 @@ fn object_error(
             _ => None,
         }
     })
+}
+
+/// The Go type a resolved schema stands for as `reflect` prints it (`int32`, `[]string`,
+/// `map[string]string`, `v1.ObjectMeta`), for the decoder's messages. Named string types
+/// (`v1.Protocol`) are printed as `string`: the OpenAPI schemas do not name them.
+fn go_type(name: Option<&str>, schema: &Value) -> String {
+    if schema.get("properties").is_some() {
+        let mut parts = name.unwrap_or_default().rsplit('.');
+        let (kind, package) = (parts.next().unwrap_or_default(), parts.next());
+        return package.map_or_else(|| kind.to_string(), |p| format!("{p}.{kind}"));
+    }
+    let element = |field: &str| {
+        let (name, schema) = resolve(&schema[field]);
+        go_type(name, schema)
+    };
+    match (schema["type"].as_str(), schema["format"].as_str()) {
+        (Some("object"), _) if schema.get("additionalProperties").is_some() => {
+            format!("map[string]{}", element("additionalProperties"))
+        }
+        (Some("array"), _) => format!("[]{}", element("items")),
+        (Some("string"), Some("byte")) => "[]uint8".into(),
+        (Some("boolean"), _) => "bool".into(),
+        (Some("integer"), Some("int32")) => "int32".into(),
+        (Some("integer"), _) => "int64".into(),
+        (Some("number"), _) => "float64".into(),
+        _ => "string".into(),
+    }
+}
+
+/// Whether `text` (a JSON number as written) is an integer of the Go type `target`, as
+/// `strconv.ParseInt` and the overflow check of Go's decoder see it.
+fn fits_integer(text: &str, target: &str) -> bool {
+    match target {
+        "int32" => text.parse::<i32>().is_ok(),
+        _ => text.parse::<i64>().is_ok(),
+    }
+}
+
+/// Where a value sits for the decoder's message: the innermost Go struct holding the field
+/// and the field's path from the object's root (no indices or map keys, as Go prints it).
+struct Place<'a> {
+    parent: &'a str,
+    path: &'a str,
+}
+
+impl Place<'_> {
+    fn error(&self, value: &str, ty: &str) -> String {
+        format!(
+            "json: cannot unmarshal {value} into Go struct field {}.{} of type {ty}",
+            self.parent, self.path
+        )
+    }
+}
+
+/// Walks `node` as Go's decoder decodes it into the Go type `schema` describes. A value of
+/// the wrong type is remembered in `first` (the first one in document order) and skipped;
+/// the types with their own `UnmarshalJSON` (Quantity, IntOrString, Time) stop decoding
+/// at once with their error (`Err`), which wins over one remembered earlier.
+fn walk(node: &Node, schema: &Value, at: &Place, first: &mut Option<String>) -> Result<(), String> {
+    if *node == Node::Null {
+        return Ok(());
+    }
+    let (name, schema) = resolve(schema);
+    let mut remember = |message: String| {
+        first.get_or_insert(message);
+        Ok(())
+    };
+    if name == Some(QUANTITY) {
+        return match node {
+            Node::Bool(_) | Node::Object(_) | Node::Array(_) => Err(QUANTITY_RULE.to_string()),
+            _ => Ok(()),
+        };
+    }
+    if schema["format"] == "int-or-string" {
+        // A string is kept as one; anything else is decoded as the int32 half.
+        return match node {
+            Node::String(_) => Ok(()),
+            Node::Number(n) if fits_integer(n, "int32") => Ok(()),
+            Node::Number(n) => Err(at.error(&format!("number {n}"), "int32")),
+            other => Err(at.error(other.go_kind(), "int32")),
+        };
+    }
+    if schema["format"] == "date-time" {
+        // metav1.Time and MicroTime decode a string first.
+        return match node {
+            Node::String(_) => Ok(()),
+            other => Err(at.error(other.go_kind(), "string")),
+        };
+    }
+    if schema.get("oneOf").is_some() || schema["x-kubernetes-preserve-unknown-fields"] == true {
+        return Ok(());
+    }
+    let mismatch = || at.error(node.go_kind(), &go_type(name, schema));
+    if let Some(properties) = schema["properties"].as_object() {
+        let Node::Object(members) = node else {
+            return remember(mismatch());
+        };
+        let parent = name.and_then(|n| n.rsplit('.').next()).unwrap_or(at.parent);
+        for (key, value) in members {
+            // Unknown fields are skipped by the decoder.
+            let Some(field) = properties.get(key) else {
+                continue;
+            };
+            let path = if at.path.is_empty() {
+                key.clone()
+            } else {
+                format!("{}.{key}", at.path)
+            };
+            let place = Place {
+                parent,
+                path: &path,
+            };
+            walk(value, field, &place, first)?;
+        }
+        return Ok(());
+    }
+    match (schema["type"].as_str(), node) {
+        // An object without declared fields or values (RawExtension, FieldsV1) takes any
+        // JSON value.
+        (Some("object"), _) if schema.get("additionalProperties").is_none() => Ok(()),
+        (Some("object"), Node::Object(members)) => {
+            let values = &schema["additionalProperties"];
+            members
+                .iter()
+                .try_for_each(|(_, v)| walk(v, values, at, first))
+        }
+        (Some("array"), Node::Array(items)) => items
+            .iter()
+            .try_for_each(|v| walk(v, &schema["items"], at, first)),
+        (Some("object" | "array"), _) => remember(mismatch()),
+        (Some("string"), Node::String(_)) | (Some("boolean"), Node::Bool(_)) => Ok(()),
+        (Some("number"), Node::Number(_)) => Ok(()),
+        (Some("integer"), Node::Number(n)) => {
+            let ty = go_type(name, schema);
+            if fits_integer(n, &ty) {
+                Ok(())
+            } else {
+                remember(at.error(&format!("number {n}"), &ty))
+            }
+        }
+        (Some("string" | "boolean" | "number" | "integer"), _) => remember(mismatch()),
+        _ => Ok(()),
+    }
+}
+
+/// The message of Go's decoder for a built-in `group`/`version`/`kind` body (as written,
+/// [`Node`]) with a value that does not fit its Go type: the error of a Quantity,
+/// IntOrString or Time that cannot decode its value, else the first value of a wrong type
+/// in document order (`json: cannot unmarshal bool into Go struct field
+/// ObjectMeta.metadata.labels of type string`). The real server answers it as a 400
+/// `<Kind> in version "<version>" cannot be handled as a <Kind>: ...`.
+pub fn decode_error(group: &str, version: &str, kind: &str, node: &Node) -> Option<String> {
+    let component = format!("{}.{kind}", component_prefix(group, version));
+    let name = schemas().get_key_value(&component)?.0;
+    let root = json!({"$ref": format!("#/components/schemas/{name}")});
+    let mut first = None;
+    let place = Place {
+        parent: kind,
+        path: "",
+    };
+    match walk(node, &root, &place, &mut first) {
+        Err(hard) => Some(hard),
+        Ok(()) => first,
+    }
 }
 
 /// Whether a resolved schema is a Go map (`additionalProperties`, no fixed properties).
@@ -256,6 +421,105 @@ mod tests {
 
     fn error(patch: Value, patched: Value) -> Option<String> {
         patch_type_error("apps", "v1", "Deployment", &patch, &patched).map(|e| e.message)
+    }
+
+    fn decoded(kind: &str, group: &str, body: &str) -> Option<String> {
+        let node = crate::support::go_decode::parse(body.as_bytes()).expect("valid JSON");
+        decode_error(group, "v1", kind, &node)
+    }
+
+    #[test]
+    fn values_of_the_wrong_type_fail_as_in_go_s_decoder() {
+        let deployment = |spec: &str| {
+            decoded(
+                "Deployment",
+                "apps",
+                &format!(r#"{{"metadata": {{"name": "d"}}, "spec": {spec}}}"#),
+            )
+        };
+        assert_eq!(
+            deployment(r#"{"template": {"metadata": {"labels": {"app": true}}}}"#).as_deref(),
+            Some(
+                "json: cannot unmarshal bool into Go struct field ObjectMeta.spec.template.metadata.labels of type string"
+            )
+        );
+        // The first in document order, numbers as written.
+        assert_eq!(
+            deployment(r#"{"paused": "yes", "replicas": "two"}"#).as_deref(),
+            Some(
+                "json: cannot unmarshal string into Go struct field DeploymentSpec.spec.paused of type bool"
+            )
+        );
+        assert_eq!(
+            deployment(r#"{"replicas": 1e20}"#).as_deref(),
+            Some(
+                "json: cannot unmarshal number 1e20 into Go struct field DeploymentSpec.spec.replicas of type int32"
+            )
+        );
+        assert_eq!(
+            deployment(r#"{"strategy": []}"#).as_deref(),
+            Some(
+                "json: cannot unmarshal array into Go struct field DeploymentSpec.spec.strategy of type v1.DeploymentStrategy"
+            )
+        );
+        assert_eq!(
+            deployment(
+                r#"{"template": {"spec": {"containers": [{"name": "c", "args": [1], "ports": [{"containerPort": "80"}]}]}}}"#
+            )
+            .as_deref(),
+            Some(
+                "json: cannot unmarshal number into Go struct field Container.spec.template.spec.containers.args of type string"
+            )
+        );
+        assert_eq!(
+            deployment(
+                r#"{"template": {"spec": {"containers": [{"readinessProbe": {"httpGet": {"port": true}}}]}}}"#
+            )
+            .as_deref(),
+            Some(
+                "json: cannot unmarshal bool into Go struct field HTTPGetAction.spec.template.spec.containers.readinessProbe.httpGet.port of type int32"
+            )
+        );
+        assert_eq!(
+            deployment(
+                r#"{"template": {"spec": {"containers": [{"resources": {"limits": {"cpu": true}}}]}}}"#
+            ),
+            Some(QUANTITY_RULE.to_string())
+        );
+        // A value its own decoder refuses stops decoding and wins over an earlier one.
+        assert_eq!(
+            deployment(
+                r#"{"template": {"spec": {"containers": [{"args": [1], "readinessProbe": {"httpGet": {"port": 1.5}}}]}}}"#
+            )
+            .as_deref(),
+            Some(
+                "json: cannot unmarshal number 1.5 into Go struct field HTTPGetAction.spec.template.spec.containers.readinessProbe.httpGet.port of type int32"
+            )
+        );
+        assert_eq!(
+            decoded("ConfigMap", "", r#"{"data": "x"}"#).as_deref(),
+            Some(
+                "json: cannot unmarshal string into Go struct field ConfigMap.data of type map[string]string"
+            )
+        );
+        assert_eq!(
+            decoded("ConfigMap", "", r#"{"metadata": {"creationTimestamp": 5}}"#).as_deref(),
+            Some(
+                "json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp of type string"
+            )
+        );
+        assert_eq!(
+            decoded("Deployment", "apps", r#"{"metadata": []}"#).as_deref(),
+            Some(
+                "json: cannot unmarshal array into Go struct field Deployment.metadata of type v1.ObjectMeta"
+            )
+        );
+        assert_eq!(
+            deployment(
+                r#"{"replicas": 2, "selector": null, "unknown": 1, "template": {"metadata": {"labels": {"a": "b"}}}}"#
+            ),
+            None
+        );
     }
 
     #[test]
