@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 /// A float64 as Go's JSON encoder writes it.
-fn float(f: f64) -> String {
+pub(crate) fn float(f: f64) -> String {
     let abs = f.abs();
     if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
         // Rust's `{:e}` is the shortest round-tripping form too, without Go's exponent sign.
@@ -22,7 +22,8 @@ fn float(f: f64) -> String {
     text.strip_suffix(".0").map_or(text.clone(), str::to_string)
 }
 
-fn string(s: &str, out: &mut String) {
+/// A string as Go's JSON encoder writes it, HTML-safe, onto `out`.
+pub(crate) fn string(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {

@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::support::go_encode::{float as json_float, string as json_string};
+
 /// A value of the internal Go types, printed as `encoding/json` prints it.
 #[derive(Debug, Clone)]
 enum Go {
@@ -112,46 +114,6 @@ impl Go {
             }
         }
     }
-}
-
-/// A float64 as `encoding/json` writes it: the shortest representation, in exponent form
-/// below 1e-6 and from 1e21 on (`1e+21`, `1e-7`).
-fn json_float(f: f64) -> String {
-    let abs = f.abs();
-    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        let e = format!("{f:e}");
-        let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
-        let exp: i32 = exp.parse().unwrap_or(0);
-        let sign = if exp < 0 { '-' } else { '+' };
-        // strconv writes at least two exponent digits; encoding/json trims `e-07` to `e-7`.
-        if exp < 0 {
-            format!("{mantissa}e{sign}{}", exp.abs())
-        } else {
-            format!("{mantissa}e{sign}{:02}", exp.abs())
-        }
-    } else {
-        format!("{f}")
-    }
-}
-
-/// A string as `encoding/json` writes it, HTML-safe (`<`, `>`, `&` escaped).
-fn json_string(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// An `interface{}` decoded from JSON as apimachinery decodes it (integers as int64, other
