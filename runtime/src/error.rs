@@ -34,7 +34,7 @@ pub enum Error {
     },
     /// This replica held the leader lease and lost it; the process should exit non-zero.
     #[error("leader election lost: {0}")]
-    LeaderElectionLost(#[source] crate::leader_election::LeaseLost),
+    LeaderElectionLost(#[source] crate::leader_election::lost::LeaseLost),
     /// The sharding options cannot be used (a static shard index out of range, say).
     #[error("invalid sharding options: {0}")]
     ShardConfig(#[from] crate::shard::ShardConfigError),
