@@ -12,6 +12,7 @@
 mod balance;
 mod deadline;
 mod metrics;
+mod related;
 
 use crate::common;
 
