@@ -102,7 +102,7 @@ fn established(crd: &DynamicObject) -> bool {
 /// Established. A CRD that is being deleted (its last user just left) is waited out and
 /// created again.
 async fn install_crd(api: &Api<DynamicObject>, crd: &Value, user_key: &str) -> Result<(), Error> {
-    let cluster_err = |e: kube::Error| Error::Cluster(e.to_string());
+    let cluster_err = |e: kube::Error| Error::Cluster(e.into());
     let name = crd["metadata"]["name"]
         .as_str()
         .unwrap_or_default()
@@ -110,10 +110,9 @@ async fn install_crd(api: &Api<DynamicObject>, crd: &Value, user_key: &str) -> R
     let deadline = Instant::now() + CRD_WAIT;
     let wait = |what: &str| {
         if Instant::now() > deadline {
-            return Err(Error::Cluster(format!(
-                "CRD {name} {what} within {}s",
-                CRD_WAIT.as_secs()
-            )));
+            return Err(Error::Cluster(
+                format!("CRD {name} {what} within {}s", CRD_WAIT.as_secs()).into(),
+            ));
         }
         Ok(())
     };
@@ -288,7 +287,7 @@ impl Backend for Existing {
 pub async fn start(crds: Vec<Value>) -> Result<Started, Error> {
     let config = kube::Config::infer()
         .await
-        .map_err(|e| Error::Cluster(e.to_string()))?;
+        .map_err(|e| Error::Cluster(e.into()))?;
     set_up(config, kubeconfig_path(), crds, Kind::Existing, true).await
 }
 
@@ -301,11 +300,10 @@ pub async fn connect(
     kind: Kind,
     accounts: bool,
 ) -> Result<Started, Error> {
-    let file =
-        kube::config::Kubeconfig::read_from(&path).map_err(|e| Error::Client(e.to_string()))?;
+    let file = kube::config::Kubeconfig::read_from(&path).map_err(|e| Error::Client(e.into()))?;
     let config = kube::Config::from_custom_kubeconfig(file, &Default::default())
         .await
-        .map_err(|e| Error::Client(e.to_string()))?;
+        .map_err(|e| Error::Client(e.into()))?;
     set_up(config, path, crds, kind, accounts).await
 }
 
@@ -333,7 +331,7 @@ async fn set_up(
     kind: Kind,
     accounts: bool,
 ) -> Result<Started, Error> {
-    let cluster_err = |e: kube::Error| Error::Cluster(e.to_string());
+    let cluster_err = |e: kube::Error| Error::Cluster(e.into());
     let url = config.cluster_url.to_string();
     let client = kube::Client::try_from(config.clone()).map_err(cluster_err)?;
     let crd_api = crd_api(&client);
@@ -358,7 +356,7 @@ async fn set_up(
         "apiVersion": "v1", "kind": "Namespace",
         "metadata": {"generateName": "kubeforge-test-", "labels": {"app.kubernetes.io/managed-by": MANAGER}},
     }))
-    .map_err(|e| Error::Cluster(e.to_string()))?;
+    .map_err(|e| Error::Cluster(e.into()))?;
     let created = namespace_api(&client)
         .create(&PostParams::default(), &ns)
         .await

@@ -2,12 +2,15 @@
 
 use std::path::PathBuf;
 
+/// The cause an [`Error`] keeps: kube's own error types, or a sentence where there is none.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
 /// Why a test environment could not be started, configured or used.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Generating the CA or server certificate failed.
     #[error("could not generate the TLS certificates of the test API server: {0}")]
-    Certificate(String),
+    Certificate(#[source] BoxError),
     /// Binding the listening socket failed.
     #[error("could not listen on 127.0.0.1:{port}: {source}")]
     Bind {
@@ -51,12 +54,14 @@ pub enum Error {
     /// A feature gate the embedded server does not know, or a malformed `--feature-gates`.
     #[error("{0}")]
     FeatureGate(String),
-    /// Building the kube client from the kubeconfig failed.
+    /// Building the kube client from the kubeconfig failed (reading it, resolving it, or
+    /// making the client); the cause is kube's error.
     #[error("could not build a kube client: {0}")]
-    Client(String),
-    /// Real-cluster mode: a call to the existing cluster failed.
+    Client(#[source] BoxError),
+    /// Real-cluster mode: a call to the existing cluster failed (kube's error as the cause), or
+    /// it did not reach the state a test needs in time.
     #[error("existing cluster: {0}")]
-    Cluster(String),
+    Cluster(#[source] BoxError),
     /// Webhook service routes were asked for in real-cluster mode.
     #[error(
         "route_service({0}) only applies to the embedded API server: a real cluster resolves webhook services through its own network; deploy the webhook as that Service, or use clientConfig.url with an address the cluster can reach (KUBEFORGE_TEST_WEBHOOK_HOST)"

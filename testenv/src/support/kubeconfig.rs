@@ -53,12 +53,31 @@ pub fn write(kubeconfig_path: &Path, url: &str, ca_pem: &str) -> Result<PathBuf,
 /// A kube client configured from the kubeconfig file, exactly as a user's program would be.
 pub async fn client_from(kubeconfig_path: &Path) -> Result<kube::Client, Error> {
     let kubeconfig = kube::config::Kubeconfig::read_from(kubeconfig_path)
-        .map_err(|e| Error::Client(e.to_string()))?;
+        .map_err(|e| Error::Client(e.into()))?;
     let config = kube::Config::from_custom_kubeconfig(
         kubeconfig,
         &kube::config::KubeConfigOptions::default(),
     )
     .await
-    .map_err(|e| Error::Client(e.to_string()))?;
-    kube::Client::try_from(config).map_err(|e| Error::Client(e.to_string()))
+    .map_err(|e| Error::Client(e.into()))?;
+    kube::Client::try_from(config).map_err(|e| Error::Client(e.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_kubeconfig_that_cannot_be_read_keeps_kubes_error_as_the_cause() {
+        let Err(err) = client_from(Path::new("/nonexistent/kubeforge/kubeconfig")).await else {
+            panic!("a kubeconfig that does not exist gave a client");
+        };
+        assert!(matches!(err, Error::Client(_)), "{err:?}");
+        let cause = std::error::Error::source(&err).expect("kube's error is the source");
+        assert!(
+            cause.is::<kube::config::KubeconfigError>(),
+            "typed, not text: {cause:?}"
+        );
+        assert!(err.to_string().contains(&cause.to_string()), "{err}");
+    }
 }

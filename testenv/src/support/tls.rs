@@ -27,7 +27,7 @@ pub fn certs() -> Result<Arc<Certs>, Error> {
     CERTS
         .get_or_init(|| generate().map(Arc::new))
         .clone()
-        .map_err(Error::Certificate)
+        .map_err(|e| Error::Certificate(e.into()))
 }
 
 fn generate() -> Result<Certs, String> {

@@ -36,7 +36,7 @@ pub struct Pki {
 pub const ADMIN_USER: &str = "kubeforge-testenv-admin";
 
 fn failed(e: rcgen::Error) -> Error {
-    Error::Certificate(e.to_string())
+    Error::Certificate(e.into())
 }
 
 fn save(path: &Path, contents: &str) -> Result<(), Error> {

@@ -152,15 +152,15 @@ async fn apiserver_ready(client: &kube::Client) -> bool {
 
 /// A client for readiness checks: no retries, short timeouts.
 async fn probe_client(kubeconfig: &Path) -> Result<kube::Client, Error> {
-    let file = kube::config::Kubeconfig::read_from(kubeconfig)
-        .map_err(|e| Error::Client(e.to_string()))?;
+    let file =
+        kube::config::Kubeconfig::read_from(kubeconfig).map_err(|e| Error::Client(e.into()))?;
     let mut config = kube::Config::from_custom_kubeconfig(file, &Default::default())
         .await
-        .map_err(|e| Error::Client(e.to_string()))?;
+        .map_err(|e| Error::Client(e.into()))?;
     config.default_retry = false;
     config.connect_timeout = Some(Duration::from_secs(2));
     config.read_timeout = Some(Duration::from_secs(5));
-    kube::Client::try_from(config).map_err(|e| Error::Client(e.to_string()))
+    kube::Client::try_from(config).map_err(|e| Error::Client(e.into()))
 }
 
 fn mkdir(path: &Path) -> Result<(), Error> {
