@@ -306,23 +306,8 @@ async fn owned_objects_follow_their_owners_shard() {
     .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     // Changing a child reconciles its owner on the owner's replica only.
-    let since = Instant::now();
-    for i in 0..40 {
-        cms.patch(
-            &format!("o-{i}-child"),
-            &PatchParams::default(),
-            &Patch::Merge(json!({"data": {"k": "v"}})),
-        )
-        .await
-        .unwrap();
-    }
-    eventually(
-        Duration::from_secs(60),
-        "owners reconciled after their children changed",
-        || async { reconciled_since(&tracker, since, None).len() == 40 },
-    )
-    .await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let since =
+        change_config_maps(&cms, (0..40).map(|i| format!("o-{i}-child")), &tracker, 40).await;
     let log = tracker.log.lock().unwrap().clone();
     let mut by_replica: HashMap<&str, usize> = HashMap::new();
     for w in &widgets {

@@ -135,22 +135,35 @@ fn start_holding(
     tracker: &Arc<Tracker>,
     hold: Duration,
 ) -> Replica {
+    start_with(env, name, sharding, tracker, hold, |c| {
+        c.max_concurrent_reconciles(8)
+    })
+}
+
+/// A replica whose widget controller is `configure`d (its sources, its concurrency) before its
+/// instrumented reconcile, taking `hold` each, is added.
+fn start_with(
+    env: &TestEnv,
+    name: &'static str,
+    sharding: ShardingOptions,
+    tracker: &Arc<Tracker>,
+    hold: Duration,
+    configure: impl FnOnce(Controller<Widget>) -> Controller<Widget>,
+) -> Replica {
     let mut options = options_in(env);
     options.sharding = Some(sharding);
     let mut manager = Manager::new(env.client(), options);
     let gate = manager.cache().shards().cloned().expect("a sharded cache");
     let informer = manager.cache().informer::<Widget>();
     manager.add(
-        Controller::<Widget>::new(&manager, "widget")
-            .max_concurrent_reconciles(8)
-            .reconcile(
-                reconcile,
-                Arc::new(Ctx {
-                    replica: name,
-                    tracker: tracker.clone(),
-                    hold,
-                }),
-            ),
+        configure(Controller::<Widget>::new(&manager, "widget")).reconcile(
+            reconcile,
+            Arc::new(Ctx {
+                replica: name,
+                tracker: tracker.clone(),
+                hold,
+            }),
+        ),
     );
     Replica {
         name,
@@ -253,4 +266,32 @@ async fn create_widgets(api: &Api<Widget>, prefix: &str, count: usize) -> HashMa
         hashes.insert(key(&w), kubeforge::shard::ShardKey::Uid.hash(&w));
     }
     hashes
+}
+
+/// Changes every ConfigMap of `names` and waits until `widgets` widgets were reconciled since;
+/// returns when the changes began.
+async fn change_config_maps(
+    cms: &Api<ConfigMap>,
+    names: impl IntoIterator<Item = String>,
+    tracker: &Tracker,
+    widgets: usize,
+) -> Instant {
+    let since = Instant::now();
+    for name in names {
+        cms.patch(
+            &name,
+            &PatchParams::default(),
+            &Patch::Merge(json!({"data": {"k": "v"}})),
+        )
+        .await
+        .unwrap();
+    }
+    eventually(
+        Duration::from_secs(60),
+        "widgets reconciled after their ConfigMaps changed",
+        || async { reconciled_since(tracker, since, None).len() == widgets },
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    since
 }

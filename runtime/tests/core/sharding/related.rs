@@ -16,37 +16,15 @@ fn start_watching(
     sharding: ShardingOptions,
     tracker: &Arc<Tracker>,
 ) -> Replica {
-    let mut options = options_in(env);
-    options.sharding = Some(sharding);
-    let mut manager = Manager::new(env.client(), options);
-    let gate = manager.cache().shards().cloned().expect("a sharded cache");
-    let informer = manager.cache().informer::<Widget>();
-    manager.add(
-        Controller::<Widget>::new(&manager, "widget")
-            .watches::<ConfigMap>(Vec::new(), |cm| {
-                let namespace = cm.namespace().unwrap_or_default();
-                cm.labels()
-                    .get("widget")
-                    .map(|w| vec![ObjectRef::new(w).within(&namespace)])
-                    .unwrap_or_default()
-            })
-            .reconcile(
-                reconcile,
-                Arc::new(Ctx {
-                    replica: name,
-                    tracker: tracker.clone(),
-                    hold: HOLD,
-                }),
-            ),
-    );
-    Replica {
-        name,
-        gate,
-        informer,
-        metrics: manager.metrics(),
-        shutdown: manager.shutdown_handle(),
-        task: tokio::spawn(manager.run()),
-    }
+    start_with(env, name, sharding, tracker, HOLD, |c| {
+        c.watches::<ConfigMap>(Vec::new(), |cm| {
+            let namespace = cm.namespace().unwrap_or_default();
+            cm.labels()
+                .get("widget")
+                .map(|w| vec![ObjectRef::new(w).within(&namespace)])
+                .unwrap_or_default()
+        })
+    })
 }
 
 /// Sharded by namespace, every widget of the test's namespace is the one replica's whose range
@@ -98,23 +76,13 @@ async fn watched_objects_follow_their_mapped_objects_shard_by_namespace() {
     )
     .await;
     // Changing a watched ConfigMap reconciles the widget it maps to, on the owner only.
-    let since = Instant::now();
-    for i in 0..20 {
-        cms.patch(
-            &format!("n-{i}-settings"),
-            &PatchParams::default(),
-            &Patch::Merge(json!({"data": {"k": "v"}})),
-        )
-        .await
-        .unwrap();
-    }
-    eventually(
-        Duration::from_secs(60),
-        "widgets reconciled after their ConfigMaps changed",
-        || async { reconciled_since(&tracker, since, None).len() == 20 },
+    change_config_maps(
+        &cms,
+        (0..20).map(|i| format!("n-{i}-settings")),
+        &tracker,
+        20,
     )
     .await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
     let log = tracker.log.lock().unwrap().clone();
     for w in &widgets {
         let runs: Vec<&str> = log[&key(w)].iter().map(|(r, _)| *r).collect();
