@@ -1,11 +1,13 @@
 //! Who owns what a write changes: the `metadata.managedFields` a create, update or patch
 //! records (server-side apply computes its own, see `super::apply`).
 
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
 
 use super::options;
 use super::subresource::Endpoint;
-use crate::support::fieldmanager::{self, ManagedFields, Operation, Owner, Scope, Types};
+use crate::support::fieldmanager::{self, Changes, ManagedFields, Operation, Owner, Scope, Types};
 use crate::support::meta;
 use crate::support::query::Query;
 use crate::support::request::Req;
@@ -56,6 +58,21 @@ pub fn managers_after(
     endpoint: Endpoint,
     fields: Fields,
 ) -> ManagedFields {
+    managers_after_in(def, old, new, sent, endpoint, fields, &BTreeMap::new())
+}
+
+/// [`managers_after`] for a write to one version of a kind whose versions differ in their
+/// field paths: `elsewhere` holds what the write changed as seen in each other version that
+/// an entry was recorded in (see [`fieldmanager::update_across_versions`]).
+pub fn managers_after_in(
+    def: &ResourceDef,
+    old: Option<&Value>,
+    new: &Value,
+    sent: Option<&Value>,
+    endpoint: Endpoint,
+    fields: Fields,
+    elsewhere: &BTreeMap<String, Changes>,
+) -> ManagedFields {
     let manager = match fields {
         Fields::Applied(managed) => return managed,
         Fields::Update(manager) => manager,
@@ -85,7 +102,7 @@ pub fn managers_after(
     if old.is_some() && base.entries.is_empty() {
         return base;
     }
-    fieldmanager::update(
+    fieldmanager::update_across_versions(
         Types::of(def),
         Some(old.unwrap_or(&empty)),
         new,
@@ -93,5 +110,6 @@ pub fn managers_after(
         &owner,
         Scope::of(def.status_subresource, endpoint == Endpoint::Status),
         &meta::now(),
+        elsewhere,
     )
 }

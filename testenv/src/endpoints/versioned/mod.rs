@@ -14,6 +14,7 @@
 //! CRD's webhook through the [`webhook::WebhookConverter`] handed to it here.
 
 mod inner;
+mod managers;
 mod patch;
 mod reads;
 mod serve;

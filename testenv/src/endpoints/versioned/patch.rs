@@ -10,7 +10,8 @@ use http::Method;
 use serde_json::Value;
 
 use super::inner::inner_request;
-use super::writes::{admitted_storage_form, with_warnings};
+use super::managers::Sides;
+use super::writes::{Admitted, admitted_storage_form, recorded_write, with_warnings};
 use crate::endpoints::apply;
 use crate::endpoints::dispatch::handle_object;
 use crate::endpoints::patch_types::{PatchType, apply_patch, check_patched, patch_body};
@@ -88,12 +89,20 @@ pub async fn patch(
         }
         meta::ensure_metadata(&mut working);
         working["metadata"]["resourceVersion"] = Value::String(current_rv);
-        let (stored, admitted) = admitted_storage_form(conv, req, working, Some(&before)).await?;
-        let warnings: Vec<String> = early.into_iter().chain(admitted).collect();
-        let mut inner = inner_request(req, Method::PUT, Some(&stored));
-        if applying {
+        let admitted = admitted_storage_form(conv, req, working, Some(&before)).await?;
+        let inner = if applying {
+            let mut inner = inner_request(req, Method::PUT, Some(&admitted.stored));
             inner.query = inner.query.managed_fields_computed();
-        }
+            inner
+        } else {
+            let stored = as_version(conv.storage(), &existing);
+            let old = Sides {
+                served: &before,
+                stored: &stored,
+            };
+            recorded_write(api, req, conv, Method::PUT, endpoint, Some(old), &admitted).await?
+        };
+        let warnings: Vec<String> = early.into_iter().chain(admitted.warnings).collect();
         match handle_object(api, &inner, storage.clone()).await {
             Err(e) if e.code == 409 && e.reason == "Conflict" && retry => continue,
             Err(e) => return Err(e),
@@ -120,7 +129,9 @@ async fn apply_create(
     managed.write_to(&mut object);
     meta::ensure_metadata(&mut object);
     object["metadata"]["name"] = Value::String(name.clone());
-    let (stored, warnings) = admitted_storage_form(conv, req, object, None).await?;
+    let Admitted {
+        stored, warnings, ..
+    } = admitted_storage_form(conv, req, object, None).await?;
     let collection = Target {
         name: None,
         subresource: None,

@@ -11,11 +11,12 @@ use http::Method;
 use serde_json::Value;
 
 use super::inner::inner_request;
+use super::managers::{self, Sides};
 use crate::admission::admit::admit;
 use crate::endpoints::create::check_type;
 use crate::endpoints::dispatch::handle_object;
 use crate::endpoints::state::Api;
-use crate::endpoints::subresource::ns_of;
+use crate::endpoints::subresource::{Endpoint, endpoint_of, ns_of};
 use crate::storage::conversion::Codec;
 use crate::storage::conversion::builtin::as_version;
 use crate::support::request::Target;
@@ -31,20 +32,62 @@ pub fn prune_to(def: &ResourceDef, object: &mut Value) {
     }
 }
 
-/// A body admitted in the requested version and converted to the storage version, plus the
-/// warnings of its admission.
+/// A body admitted in the requested version and converted to the storage version.
+#[derive(Debug)]
+pub struct Admitted {
+    /// The body after admission, in the requested version.
+    pub served: Value,
+    /// The same, converted to the storage version and pruned to its schema.
+    pub stored: Value,
+    /// The warnings of its admission.
+    pub warnings: Vec<String>,
+}
+
+/// Admits `object` in the requested version and converts it to the storage version.
 pub async fn admitted_storage_form(
     conv: &Codec,
     req: &Req,
     mut object: Value,
     old: Option<&Value>,
-) -> Result<(Value, Vec<String>), ApiError> {
+) -> Result<Admitted, ApiError> {
     let served = conv.served();
     check_type(served, &mut object)?;
     let warnings = admit(served, &mut object, old, &req.query)?;
-    let mut stored = conv.to_storage(object).await?;
+    let mut stored = conv.to_storage(object.clone()).await?;
     prune_to(conv.storage(), &mut stored);
-    Ok((stored, warnings))
+    Ok(Admitted {
+        served: object,
+        stored,
+        warnings,
+    })
+}
+
+/// The storage form of an update-operation write (create, PUT, non-apply patch) with its
+/// managedFields recorded in the requested version ([`managers::record`]), and the inner
+/// request that stores it as it is.
+pub async fn recorded_write(
+    api: &Arc<Api>,
+    req: &Req,
+    conv: &Codec,
+    method: Method,
+    endpoint: Endpoint,
+    old: Option<Sides<'_>>,
+    admitted: &Admitted,
+) -> Result<Req, ApiError> {
+    let new = Sides {
+        served: &admitted.served,
+        stored: &admitted.stored,
+    };
+    let managers = managers::record(api, req, conv, endpoint, old, new).await?;
+    let mut stored = admitted.stored.clone();
+    if !managers.entries.is_empty() {
+        managers.write_to(&mut stored);
+    }
+    let mut inner = inner_request(req, method, Some(&stored));
+    if !managers.entries.is_empty() {
+        inner.query = inner.query.managed_fields_computed();
+    }
+    Ok(inner)
 }
 
 /// Adds earlier warnings in front of a reply's own.
@@ -77,10 +120,22 @@ pub async fn create(
     conv: &Codec,
 ) -> Result<Reply, ApiError> {
     let body = json_body(req)?;
-    let (stored, warnings) = admitted_storage_form(conv, req, body, None).await?;
-    let inner = inner_request(req, Method::POST, Some(&stored));
+    let admitted = admitted_storage_form(conv, req, body, None).await?;
+    let inner = recorded_write(
+        api,
+        req,
+        conv,
+        Method::POST,
+        Endpoint::Main,
+        None,
+        &admitted,
+    )
+    .await?;
     let reply = handle_object(api, &inner, storage).await?;
-    Ok(with_warnings(conv.reply_to_served(reply).await?, warnings))
+    Ok(with_warnings(
+        conv.reply_to_served(reply).await?,
+        admitted.warnings,
+    ))
 }
 
 /// PUT on an object or its status. The stored object is converted to the requested version
@@ -103,13 +158,29 @@ pub async fn update(
         let inner = inner_request(req, Method::PUT, None);
         return handle_object(api, &inner, storage).await;
     };
-    let old = conv
-        .to_served(as_version(conv.storage(), &existing))
-        .await?;
-    let (stored, warnings) = admitted_storage_form(conv, req, body, Some(&old)).await?;
-    let inner = inner_request(req, Method::PUT, Some(&stored));
+    let existing = as_version(conv.storage(), &existing);
+    let old = conv.to_served(existing.clone()).await?;
+    let admitted = admitted_storage_form(conv, req, body, Some(&old)).await?;
+    let sides = Sides {
+        served: &old,
+        stored: &existing,
+    };
+    let endpoint = endpoint_of(&storage);
+    let inner = recorded_write(
+        api,
+        req,
+        conv,
+        Method::PUT,
+        endpoint,
+        Some(sides),
+        &admitted,
+    )
+    .await?;
     let reply = handle_object(api, &inner, storage).await?;
-    Ok(with_warnings(conv.reply_to_served(reply).await?, warnings))
+    Ok(with_warnings(
+        conv.reply_to_served(reply).await?,
+        admitted.warnings,
+    ))
 }
 
 /// DELETE on an object or a collection: the objects returned are converted back, one

@@ -2,16 +2,16 @@
 //! with the `cel` crate (cel-rust) and the Kubernetes libraries of [`super::cel_lib`].
 //!
 //! The environment is the CEL standard library (macros `has`, `all`, `exists`, `exists_one`,
-//! `map`, `filter`; optional types), cel-go's strings, lists and math extensions as cel-rust
-//! ships them, and the Kubernetes libraries the crate lacks (lists, regex, sets, quantity,
-//! URL, IP and CIDR). Values reach CEL typed by their schema: `integer` fields are `int`,
+//! `map`, `filter`; optional types), cel-go's strings extension as cel-rust ships it (its
+//! math and lists extensions are refused by the reference check, as the real environment
+//! lacks them), and the Kubernetes libraries the crate lacks (lists, regex, sets, quantity,
+//! URL, IP, CIDR, format, semver, two-variable comprehensions). Values reach CEL typed by their schema: `integer` fields are `int`,
 //! `number` fields `double` (even `1.0`), int-or-string fields `int` or `string`, object
 //! properties whose names are not CEL identifiers are escaped as the real server escapes
 //! them (`my-field` is `self.my__dash__field`).
 //!
-//! What the crate does not give and this module does not add is listed in the testenv README
-//! ("CEL": durations, timestamps, `bytes` formats, type checking at compile time beyond
-//! undeclared references, the cost budget).
+//! The type checker and the cost estimator the real server runs when a CRD is written are in
+//! [`super::cel_types`]; the testenv README ("CEL validation rules") lists what is available.
 
 use super::cel_value;
 use serde_json::Value;

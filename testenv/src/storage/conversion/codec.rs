@@ -90,6 +90,15 @@ impl Codec {
         Ok(out.pop().unwrap_or_default())
     }
 
+    /// One object in another version of the kind (`group/version`), for the field manager,
+    /// which compares each manager's fields in the version they were recorded in.
+    pub async fn to_version(&self, object: Value, api_version: &str) -> Result<Value, ApiError> {
+        let mut out = self
+            .convert(&object, false, vec![object.clone()], api_version)
+            .await?;
+        Ok(out.pop().unwrap_or_default())
+    }
+
     /// A `<Kind>List` in the requested version, converted with one review.
     pub async fn list_to_served(&self, mut list: Value) -> Result<Value, ApiError> {
         let desired = self.plan.served.api_version();

@@ -15,6 +15,8 @@ pub mod schema;
 pub mod set;
 pub mod typed;
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 pub use managed::{ManagedFields, Operation, Owner};
@@ -236,6 +238,27 @@ fn before_first_apply(
     )
 }
 
+/// What one write changed, seen in one version of the kind: the field manager compares each
+/// manager's fields in that manager's own version (see [`update_across_versions`]).
+#[derive(Debug, Clone, Default)]
+pub struct Changes {
+    /// Added and modified fields.
+    changed: FieldSet,
+    /// Fields present only before the write.
+    removed: FieldSet,
+}
+
+impl Changes {
+    /// The changes from `old` (absent on create) to `new`, under the schema `types`.
+    pub fn between(types: Types<'_>, old: Option<&Value>, new: &Value) -> Self {
+        let cmp = typed::compare(old, Some(new), &types.root());
+        Changes {
+            changed: cmp.changed(),
+            removed: cmp.removed,
+        }
+    }
+}
+
 /// Records an update (create, PUT, non-apply patch) from `old` to `new` by `owner`: the
 /// changed fields within `scope` become `owner`'s, changed fields leave every other entry,
 /// removed fields leave all.
@@ -243,22 +266,55 @@ pub fn update(
     types: Types<'_>,
     old: Option<&Value>,
     new: &Value,
-    mut managed: ManagedFields,
+    managed: ManagedFields,
     owner: &Owner,
     scope: Scope,
     now: &str,
 ) -> ManagedFields {
-    let cmp = typed::compare(old, Some(new), &types.root());
-    let changed = cmp.changed();
+    update_across_versions(
+        types,
+        old,
+        new,
+        managed,
+        owner,
+        scope,
+        now,
+        &BTreeMap::new(),
+    )
+}
+
+/// [`update`] for a kind served in several versions whose field paths differ (a CRD
+/// converted by a webhook): an entry recorded in another apiVersion loses the fields the
+/// write changed as seen in that version (`elsewhere`, keyed by apiVersion: the objects
+/// converted to it and compared there), as kube-apiserver's field manager converts the old
+/// and new object to each manager's version. An entry whose version `elsewhere` lacks is
+/// compared in the request's version.
+#[allow(clippy::too_many_arguments)]
+pub fn update_across_versions(
+    types: Types<'_>,
+    old: Option<&Value>,
+    new: &Value,
+    mut managed: ManagedFields,
+    owner: &Owner,
+    scope: Scope,
+    now: &str,
+    elsewhere: &BTreeMap<String, Changes>,
+) -> ManagedFields {
+    let here = Changes::between(types, old, new);
     let mut own = managed
         .find(owner)
         .map(|e| e.fields.clone())
         .unwrap_or_default();
     for e in managed.entries.iter_mut().filter(|e| !e.belongs_to(owner)) {
-        e.fields = e.fields.difference(&changed).difference(&cmp.removed);
+        let seen = if e.owner.api_version == owner.api_version {
+            &here
+        } else {
+            elsewhere.get(&e.owner.api_version).unwrap_or(&here)
+        };
+        e.fields = e.fields.difference(&seen.changed).difference(&seen.removed);
     }
-    let taken = scope.restrict(changed);
-    own = own.union(&taken).difference(&cmp.removed);
+    let taken = scope.restrict(here.changed);
+    own = own.union(&taken).difference(&here.removed);
     if !own.is_empty() || managed.find(owner).is_some() {
         managed.set(owner, own, now, !taken.is_empty());
     }

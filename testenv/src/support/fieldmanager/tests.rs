@@ -355,3 +355,78 @@ fn a_shared_item_stays_but_loses_the_fields_only_the_dropper_owned() {
     assert_eq!(o3["spec"], json!({"x": "k", "items": [{"name": "one"}]}));
     assert_eq!(fields_of(&m3, "a"), json!({"f:spec": {"f:x": {}}}));
 }
+
+#[test]
+fn entries_of_other_versions_are_compared_in_their_own_version() {
+    let def = crd_def();
+    // v1beta1 calls the field `y` that v1 calls `x`: the write changes it in both.
+    let beta = Owner {
+        api_version: "example.com/v1beta1".into(),
+        ..owner("writer", Operation::Update)
+    };
+    let created = update(
+        Types::of(&def),
+        Some(&json!({"metadata": {}})),
+        &probe(json!({"y": "1"})),
+        ManagedFields::default(),
+        &beta,
+        Scope::Whole,
+        "2026-01-01T00:00:00Z",
+    );
+    let old_v1 = probe(json!({"x": "1"}));
+    let new_v1 = probe(json!({"x": "2"}));
+    let seen_in_beta = Changes::between(
+        Types::of(&def),
+        Some(&probe(json!({"y": "1"}))),
+        &probe(json!({"y": "2"})),
+    );
+    let elsewhere = BTreeMap::from([("example.com/v1beta1".to_string(), seen_in_beta)]);
+    let v1 = owner("writer", Operation::Update);
+    let after = update_across_versions(
+        Types::of(&def),
+        Some(&old_v1),
+        &new_v1,
+        created.clone(),
+        &v1,
+        Scope::Whole,
+        "2026-01-01T00:00:01Z",
+        &elsewhere,
+    );
+    // The same manager writing through another version gets an entry of its own, and its
+    // v1beta1 entry lost `y`, changed as seen in v1beta1: only `spec` itself is left.
+    let encoded = after.encode();
+    let by_version = |v: &str| {
+        encoded
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["apiVersion"] == v)
+            .map(|e| e["fieldsV1"].clone())
+    };
+    assert_eq!(
+        by_version("example.com/v1"),
+        Some(json!({"f:spec": {"f:x": {}}}))
+    );
+    assert_eq!(
+        by_version("example.com/v1beta1"),
+        Some(json!({"f:spec": {}}))
+    );
+    // Compared in the request's version instead, `y` would have stayed with v1beta1.
+    let naive = update(
+        Types::of(&def),
+        Some(&old_v1),
+        &new_v1,
+        created,
+        &v1,
+        Scope::Whole,
+        "2026-01-01T00:00:01Z",
+    );
+    let naive = naive.encode();
+    let beta_fields = naive
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["apiVersion"] == "example.com/v1beta1")
+        .map(|e| e["fieldsV1"].clone());
+    assert_eq!(beta_fields, Some(json!({"f:spec": {".": {}, "f:y": {}}})));
+}
