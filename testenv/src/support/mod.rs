@@ -7,7 +7,7 @@
 //!   (managed field sets and server-side apply merges), [`protobuf`] (kubectl's bodies),
 //!   [`quantity`] (resource quantities added and written canonically), [`go_decode`] (what
 //!   Go's decoder sees in a body: document order, duplicate fields), [`go_encode`] (JSON as
-//!   Go writes it);
+//!   Go writes it), [`go_time`] (Go's `time.Parse` of `metav1.Time` and `MicroTime`);
 //! - [`scratch`]: private temporary directories (kubeconfig, CA and control-plane files);
 //! - the wire: [`tls`] (the server's certificates), [`kubeconfig`], [`webhook_client`] (the
 //!   HTTPS calls to admission and conversion webhooks);
@@ -20,6 +20,7 @@ pub mod fieldmanager;
 pub mod go_decode;
 pub mod go_encode;
 pub mod go_json;
+pub mod go_time;
 pub mod json_order;
 pub mod jsonpath;
 pub mod kubeconfig;

@@ -78,7 +78,18 @@ fn uuid() -> &'static Regex {
 }
 
 fn text(s: &str, generated: &BTreeMap<String, String>) -> String {
-    let mut out = timestamp().replace_all(s, "<time>").to_string();
+    // The instant is masked, its form kept: a server that writes a time in another zone or
+    // precision still differs.
+    let mut out = timestamp()
+        .replace_all(s, |c: &regex::Captures<'_>| {
+            let fraction = c.get(1).map_or(0, |f| f.len() - 1);
+            match (fraction, &c[2]) {
+                (0, "Z") => "<time>".to_string(),
+                (0, zone) => format!("<time{zone}>"),
+                (n, zone) => format!("<time.{n}{zone}>"),
+            }
+        })
+        .to_string();
     out = uuid().replace_all(&out, "<uid>").to_string();
     out = resource_version().replace_all(&out, "$1$2<rv>").to_string();
     for (name, placeholder) in generated {

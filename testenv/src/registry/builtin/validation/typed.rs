@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::openapi::builtin::{component_prefix, schemas};
 use crate::support::go_decode::Node;
+use crate::support::go_time::{self, Precision};
 use crate::support::status::ApiError;
 
 const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
@@ -203,9 +204,9 @@ fn walk(node: &Node, schema: &Value, at: &Place, first: &mut Option<String>) -> 
         };
     }
     if schema["format"] == "date-time" {
-        // metav1.Time and MicroTime decode a string first.
+        // metav1.Time and MicroTime decode a string, then parse it with their Go layout.
         return match node {
-            Node::String(_) => Ok(()),
+            Node::String(text) => go_time::parse(text, precision_of(name)).map(|_| ()),
             other => Err(at.error(other.go_kind(), "string")),
         };
     }
@@ -291,9 +292,25 @@ fn is_map(schema: &Value) -> bool {
     schema.get("additionalProperties").is_some() && schema.get("properties").is_none()
 }
 
+/// The Go type of a `date-time` component: `metav1.MicroTime` keeps microseconds.
+fn precision_of(component: Option<&str>) -> Precision {
+    if component.is_some_and(|n| n.ends_with(".MicroTime")) {
+        Precision::Micros
+    } else {
+        Precision::Seconds
+    }
+}
+
 fn omit_empty(value: &mut Value, schema: &Value) {
-    let (_, schema) = resolve(schema);
+    let (name, schema) = resolve(schema);
     match value {
+        // Written back as the type's MarshalJSON writes it: UTC, to the second or microsecond.
+        Value::String(text) if schema["format"] == "date-time" => {
+            let precision = precision_of(name);
+            if let Ok(time) = go_time::parse(text, precision) {
+                *text = go_time::normalize(time, precision);
+            }
+        }
         Value::Object(map) if schema.get("properties").is_some() => {
             let properties = &schema["properties"];
             let required = schema["required"].as_array();
