@@ -2,6 +2,7 @@
 //! deletions and removals going through the DELETE handler's rules.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -9,7 +10,7 @@ use super::create::create_object_as;
 use super::delete::{delete_object, remove_now};
 use super::delete_options::{DeleteOptions, Deleted};
 use super::fields::Fields;
-use super::hooks::Client;
+use super::hooks::{Client, Job};
 use super::state::Cluster;
 use crate::registry::Registry;
 use crate::storage::Store;
@@ -18,6 +19,12 @@ use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
 impl Client for Cluster {
+    fn later(&mut self, delay: Duration, job: Job) {
+        if let Some(job) = self.deferred.push(Instant::now() + delay, job) {
+            job(self);
+        }
+    }
+
     fn store(&self) -> &Store {
         &self.store
     }

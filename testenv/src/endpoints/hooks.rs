@@ -2,13 +2,15 @@
 //! server (kube-controller-manager), as clients that watch and write; here they run inside
 //! the request that triggers them, so that watchers see the events in the real order (an
 //! owner marked, its dependents deleted, the owner deleted), but they still act only through
-//! a [`Client`], never on the store directly.
+//! a [`Client`], never on the store directly. Work a real controller visibly does some time
+//! after the write (emptying a deleted namespace) is deferred with [`Client::later`].
 //!
 //! The layer above (`crate::server`) hands the API its [`Controllers`] at construction; the
 //! endpoints tell them what happened and lend them a client for the duration of the call.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -17,6 +19,9 @@ use crate::registry::Registry;
 use crate::storage::Store;
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
+
+/// Work a controller asks to run later, with a client of its own then.
+pub type Job = Box<dyn FnOnce(&mut dyn Client) + Send>;
 
 /// The in-process client a controller acts through: reads of the stored objects and of the
 /// served resources, and writes with the API's own rules.
@@ -59,6 +64,12 @@ pub trait Client {
         name: &str,
         last: Option<Value>,
     ) -> Option<Arc<Value>>;
+
+    /// Runs `job` about `delay` from now, under the lock of a later moment, as a real
+    /// controller acts from its queue some time after the write that woke it (the events of
+    /// that write are then already out). Without a running server (no async runtime) it runs
+    /// at once.
+    fn later(&mut self, delay: Duration, job: Job);
 }
 
 /// The controllers, told of the changes they react to.

@@ -18,6 +18,7 @@ pub mod authn;
 pub mod authz;
 pub mod binding;
 pub mod client;
+pub mod deferred;
 pub mod component_status;
 pub mod connect;
 pub mod continue_token;

@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
+use super::deferred::Deferred;
 use super::hooks::Controllers;
 use super::policy::Policy;
 use crate::registry::Registry;
@@ -22,6 +23,8 @@ pub struct Cluster {
     pub registry: Registry,
     /// What reacts to writes (garbage collection, namespace and CRD clean-up).
     pub controllers: Arc<dyn Controllers>,
+    /// The controllers' work queued for later.
+    pub deferred: Deferred,
 }
 
 /// Tunables of the API server.
