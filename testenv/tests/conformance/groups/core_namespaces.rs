@@ -1,6 +1,7 @@
-//! The core group's `namespaces/finalize` subresource: it writes a namespace's
+//! The core group's namespaces: the `namespaces/finalize` subresource writes a namespace's
 //! `spec.finalizers` (and its metadata, never its status), is the only way to change them,
-//! and lets a terminating namespace go once they are empty.
+//! and lets a terminating namespace go once they are empty; a deleted namespace refuses new
+//! content while the namespace controller empties it, then goes.
 
 use serde_json::json;
 
@@ -93,4 +94,56 @@ async fn finalize_writes_the_namespace_finalizers() {
         Some(()),
         "the namespace goes once its finalizers are empty"
     );
+}
+
+#[tokio::test]
+async fn a_deleted_namespace_refuses_new_content_then_goes_with_what_it_held() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let name = format!("doomed-{}", env.namespace());
+    let path = format!("/api/v1/namespaces/{name}");
+    let configmaps = format!("{path}/configmaps");
+    let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/api/v1/namespaces",
+        "application/json",
+        Some(ns),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let held = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "held"}});
+    let (code, body) = send(&client, "POST", &configmaps, "application/json", Some(held)).await;
+    assert_eq!(code, 201, "{body}");
+
+    let (code, body) = send(&client, "DELETE", &path, "", None).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["status"]["phase"], "Terminating");
+    // The namespace controller works from a queue: right after the DELETE the namespace is
+    // still there, terminating, and refuses new content.
+    let late = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "late"}});
+    let (code, body) = send(&client, "POST", &configmaps, "application/json", Some(late)).await;
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(body["reason"], "Forbidden");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "configmaps \"late\" is forbidden: unable to create new content in namespace {name} because it is being terminated"
+        ))
+    );
+    assert_eq!(
+        body["details"]["causes"],
+        json!([{"reason": "NamespaceTerminating", "field": "metadata.namespace",
+            "message": format!("namespace {name} is being terminated")}])
+    );
+    // Then what it held is deleted, and it goes (about 5 s on kube-controller-manager).
+    let gone = eventually(60, || async {
+        let (code, _) = send(&client, "GET", &path, "", None).await;
+        (code == 404).then_some(())
+    })
+    .await;
+    assert_eq!(gone, Some(()), "the emptied namespace goes");
+    let (code, _) = send(&client, "GET", &format!("{configmaps}/held"), "", None).await;
+    assert_eq!(code, 404, "its ConfigMap went with it");
 }
