@@ -189,6 +189,7 @@ pub fn admit(
     }
     defaults::apply_builtin_defaults(&def.group, &def.version, &def.kind, object);
     validation::omit_empty_collections(object);
+    validation::write_zero_values(object);
     if mutation_only {
         return Ok(warnings);
     }

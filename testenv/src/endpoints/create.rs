@@ -248,6 +248,7 @@ pub fn create_object_as(
             &mut view,
         );
         crate::registry::validation::omit_empty_collections(&mut view);
+        crate::registry::validation::write_zero_values(&mut view);
         view
     });
     crate::admission::chain::mutate(&cluster.store, def, &ns, &mut object)?;

@@ -7,6 +7,8 @@ use serde_json::{Value, json};
 
 use super::options;
 use super::subresource::Endpoint;
+use crate::registry::validation;
+use crate::storage::conversion::builtin;
 use crate::support::fieldmanager::{self, Changes, ManagedFields, Operation, Owner, Scope, Types};
 use crate::support::meta;
 use crate::support::query::Query;
@@ -84,11 +86,29 @@ pub fn managers_after_in(
         subresource: subresource_of(endpoint).to_string(),
     };
     // A create compares with an empty object of the kind: metadata (and, for built-in
-    // kinds, the spec and status structs) exist there already.
+    // kinds, the spec and status structs and the zero values Go writes) exist there already.
     let empty = if def.custom.is_some() {
         json!({"metadata": {}})
     } else {
-        json!({"metadata": {}, "spec": {}, "status": {}})
+        let mut zero = json!({"apiVersion": def.api_version(), "kind": def.kind,
+            "metadata": {}, "spec": {}, "status": {}});
+        validation::write_zero_values(&mut zero);
+        zero
+    };
+    // The field manager sees the objects as the request's version has them (an
+    // events.k8s.io Event stored as a core one, an autoscaling/v1 autoscaler stored as v2).
+    let served = |object: &Value| {
+        let mut out = builtin::from_storage(def, object);
+        out["apiVersion"] = json!(def.api_version());
+        out
+    };
+    let (old_served, new_served);
+    let (old, new) = if builtin::renames(def) {
+        old_served = old.map(served);
+        new_served = served(new);
+        (old_served.as_ref(), &new_served)
+    } else {
+        (old, new)
     };
     // Subresource writes never take managedFields from the body.
     let base = match old {

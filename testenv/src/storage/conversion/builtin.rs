@@ -42,6 +42,12 @@ fn rename(object: &mut Value, from_to: impl Iterator<Item = (&'static str, &'sta
     map.extend(moved);
 }
 
+/// Whether objects of `def` are stored in another form than they are served in (the field
+/// names differ), so that what a write changed must be seen in `def`'s form.
+pub fn renames(def: &ResourceDef) -> bool {
+    is_events_group_event(def) || is_v1_autoscaler(def)
+}
+
 /// The stored form of an object written through `def`.
 pub fn to_storage(def: &ResourceDef, mut object: Value) -> Value {
     if is_events_group_event(def) {

@@ -221,12 +221,18 @@ impl<'a> Node<'a> {
             // Owner references are atomic structs (`+structType=atomic`), in every kind's
             // metadata: an item is owned through its key alone.
             Crd::Builtin if self.names.last().is_some_and(|n| n == "ownerReferences") => true,
-            // Label selectors, selector maps and role references of built-in kinds are atomic
-            // in their OpenAPI (`+structType=atomic` / `+mapType=atomic`).
+            // Label selectors, selector maps, role references and object references
+            // (`ObjectReference`: an Event's `involvedObject`, `regarding` and `related`, an
+            // endpoint's `targetRef`) of built-in kinds are atomic in their OpenAPI
+            // (`+structType=atomic` / `+mapType=atomic`).
             Crd::Builtin if !self.types.custom => self.names.last().is_some_and(|n| {
                 matches!(
                     n.as_str(),
                     "roleRef"
+                        | "involvedObject"
+                        | "regarding"
+                        | "related"
+                        | "targetRef"
                         | "selector"
                         | "nodeSelector"
                         | "labelSelector"

@@ -21,7 +21,7 @@ mod workloads;
 use serde_json::Value;
 
 pub use errors::Errors;
-pub use typed::{decode_error, omit_empty_collections, patch_type_error};
+pub use typed::{decode_error, omit_empty_collections, patch_type_error, write_zero_values};
 
 /// The metadata checks the real server makes for every kind, after the labels and
 /// annotations: owner references.

@@ -368,6 +368,55 @@ pub fn omit_empty_collections(object: &mut Value) {
     }
 }
 
+/// Writes the zero values Go writes for fields without `omitempty` (`""`, `0`, `false`; the
+/// built-in OpenAPI gives them as the field's `default`) where the object lacks them, as the
+/// real server's round trip through the Go type does (a core Event's `reportingComponent:
+/// ""`). Not part of [`omit_empty_collections`], which also shapes the creator's view for the
+/// field manager: a zero value nobody sent is nobody's field.
+pub fn write_zero_values(object: &mut Value) {
+    let api_version = object["apiVersion"].as_str().unwrap_or_default();
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    let kind = object["kind"].as_str().unwrap_or_default();
+    let component = format!("{}.{kind}", component_prefix(group, version));
+    if let Some(schema) = schemas().get(&component) {
+        zero_values(object, schema);
+    }
+}
+
+fn is_zero(value: &Value) -> bool {
+    matches!(value, Value::String(s) if s.is_empty())
+        || value.as_f64() == Some(0.0)
+        || *value == Value::Bool(false)
+}
+
+fn zero_values(value: &mut Value, schema: &Value) {
+    let (_, schema) = resolve(schema);
+    match value {
+        Value::Object(map) if schema.get("properties").is_some() => {
+            for (k, field) in schema["properties"].as_object().into_iter().flatten() {
+                match map.get_mut(k) {
+                    None if field.get("default").is_some_and(is_zero) => {
+                        map.insert(k.clone(), field["default"].clone());
+                    }
+                    Some(v) => zero_values(v, field),
+                    None => {}
+                }
+            }
+        }
+        Value::Object(map) if is_map(schema) => {
+            for v in map.values_mut() {
+                zero_values(v, &schema["additionalProperties"]);
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                zero_values(v, &schema["items"]);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// A decoded JSON value as Go's `%v` prints it (`map[a:1 b:[x y]]`).
 fn go_print(value: &Value) -> String {
     match value {
