@@ -36,6 +36,7 @@ mod admission;
 mod certs;
 mod conversion;
 mod declare;
+mod decode;
 mod error;
 pub mod local;
 mod patch;

@@ -13,13 +13,14 @@ use futures::{FutureExt, future::BoxFuture};
 use k8s_openapi::ByteString;
 use kube::core::{
     DynamicObject, Resource, TypeMeta,
-    admission::{AdmissionRequest, AdmissionResponse, AdmissionReview, Operation},
+    admission::{AdmissionRequest, AdmissionResponse, Operation},
 };
 use serde::{Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
 use super::{
     admission::{Defaulter, Denied, Validator, Warnings, status_reason},
+    decode::{Envelope, RequestParts},
     patch,
 };
 
@@ -55,38 +56,25 @@ pub(crate) struct Input {
     pub(crate) old_object: Option<Value>,
 }
 
-/// Removes `key` from the JSON object `request`, treating `null` as absent.
-fn take_object(request: &mut Value, key: &str) -> Option<Value> {
-    request
-        .as_object_mut()
-        .and_then(|fields| fields.remove(key))
-        .filter(|object| !object.is_null())
-}
-
 /// Parses a request body; the error is the message of the 400 answer.
 pub(crate) fn parse(body: &[u8]) -> Result<Input, String> {
     let malformed = |e: serde_json::Error| format!("malformed AdmissionReview: {e}");
-    let mut review: Value = serde_json::from_slice(body).map_err(malformed)?;
-    let (object, old_object) = match review.get_mut("request") {
-        Some(request) => (
-            take_object(request, "object"),
-            take_object(request, "oldObject"),
-        ),
-        None => (None, None),
-    };
-    let review: AdmissionReview<DynamicObject> =
-        serde_json::from_value(review).map_err(malformed)?;
-    if review.types.kind != "AdmissionReview"
-        || !API_VERSIONS.contains(&review.types.api_version.as_str())
-    {
+    let review: Envelope = serde_json::from_slice(body).map_err(malformed)?;
+    if review.kind != "AdmissionReview" || !API_VERSIONS.contains(&review.api_version.as_str()) {
         return Err(format!(
             "expected kind AdmissionReview of apiVersion admission.k8s.io/v1, got kind {:?} of apiVersion {:?}",
-            review.types.kind, review.types.api_version
+            review.kind, review.api_version
         ));
     }
-    let request = review
-        .try_into()
-        .map_err(|_| "the AdmissionReview has no request".to_string())?;
+    let types = review.types();
+    let RequestParts {
+        mut request,
+        object,
+        old_object,
+    } = review
+        .request
+        .ok_or_else(|| "the AdmissionReview has no request".to_string())?;
+    request.types = types;
     Ok(Input {
         request,
         object,
