@@ -259,6 +259,20 @@ pub enum Error {
         /// The marker line, e.g. `// +kubeforge:scaffold:builder`.
         marker: String,
     },
+    /// A scaffold marker stands inside an item or a statement of a Rust file (moved there by
+    /// hand), where nothing can be inserted.
+    #[error(
+        "{} has the scaffold marker `{marker}` inside {inside}, where kubeforge cannot insert code, so nothing was written.\n  fix: move the line `{marker}` back out, to where the inserted code belongs (see a freshly scaffolded project), then run the command again",
+        path.display()
+    )]
+    MarkerMisplaced {
+        /// The file (relative to the project root).
+        path: PathBuf,
+        /// The marker line, e.g. `// +kubeforge:scaffold:builder`.
+        marker: String,
+        /// What it stands inside of (`an item`, `a statement`).
+        inside: &'static str,
+    },
     /// A file to insert into was deleted.
     #[error(
         "{} is missing: kubeforge inserts code at its marker `{marker}`, so nothing was written.\n  fix: restore the file (see a freshly scaffolded project), then run the command again",

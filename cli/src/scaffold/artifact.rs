@@ -224,11 +224,13 @@ impl Anchor {
 /// What is inserted at a marker.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fragment {
-    /// Independent lines: each is skipped when the file has it already; a `pub mod` line joins
-    /// the `pub mod` lines above the marker at its sorted place.
+    /// Independent pieces, each skipped when the file has it already. In a Rust file each is a
+    /// piece of code (an item, a statement, a macro argument, a `.call(...)` of the chain a
+    /// block ends with) compared as syntax, and a module declaration joins those above the
+    /// marker at its rustfmt place; in YAML and the Makefile each is a line.
     Lines(Vec<String>),
     /// Lines that belong together (a YAML list item): skipped only when all of them stand
-    /// together in the file already.
+    /// together in the file already (in a Rust file: one piece of code).
     Block(Vec<String>),
 }
 

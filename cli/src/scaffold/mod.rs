@@ -6,8 +6,8 @@
 //! * [`artifact`] — the descriptor types: [`Template`], [`Marker`], [`Artifact`], [`IfExists`].
 //! * [`tree`] — the read-only views: [`DiskTree`], [`MemoryTree`].
 //! * [`plan`] — the plan; [`changeset`] — the finished plan and its commit.
-//! * [`markers`] — line insertion before scaffold markers.
-//! * [`rust`] — edits of Rust files through syn.
+//! * [`markers`] — line insertion before the scaffold markers of YAML files and the Makefile.
+//! * [`rust`] — edits of Rust files through syn, insertions at their markers too.
 
 pub mod artifact;
 pub mod changeset;

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::artifact::{Anchor, Artifact, Fragment, IfExists, Template};
 use super::changeset::{Change, Changeset, FileChange};
 use super::markers::{insert_before_marker, insert_block_before_marker};
-use super::rust::RustSource;
+use super::rust::{RustSource, insert_at_marker};
 use super::tree::Tree;
 use crate::error::Error;
 
@@ -166,11 +166,12 @@ impl<'a> Plan<'a> {
     pub fn insert(&mut self, anchor: &Anchor, fragment: Fragment) -> Result<(), Error> {
         let line = anchor.marker.line();
         let text = self.existing(&anchor.path, &line)?;
-        let updated =
-            insert_fragment(&text, &line, &fragment).ok_or_else(|| Error::MarkerMissing {
+        let updated = insert_fragment(&anchor.path, &text, &line, &fragment)?.ok_or_else(|| {
+            Error::MarkerMissing {
                 path: anchor.path.clone(),
                 marker: line.clone(),
-            })?;
+            }
+        })?;
         self.insertions.push(anchor.clone());
         self.set(&anchor.path, updated, None)
     }
@@ -281,12 +282,26 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// Inserts `fragment` before `marker_line`; `None` when the marker is missing.
-fn insert_fragment(text: &str, marker_line: &str, fragment: &Fragment) -> Option<String> {
-    match fragment {
+/// Inserts `fragment` before `marker_line`; `None` when the marker is missing. Rust files are
+/// edited through their syntax tree ([`insert_at_marker`]: each line of [`Fragment::Lines`] is
+/// a piece of code, a [`Fragment::Block`] one piece); other files (YAML, the Makefile) by lines.
+fn insert_fragment(
+    path: &Path,
+    text: &str,
+    marker_line: &str,
+    fragment: &Fragment,
+) -> Result<Option<String>, Error> {
+    if path.extension().is_some_and(|e| e == "rs") {
+        let pieces = match fragment {
+            Fragment::Lines(lines) => lines.clone(),
+            Fragment::Block(block) => vec![block.join("\n")],
+        };
+        return insert_at_marker(path, text, marker_line, &pieces);
+    }
+    Ok(match fragment {
         Fragment::Lines(lines) => insert_before_marker(text, marker_line, lines),
         Fragment::Block(block) => insert_block_before_marker(text, marker_line, block),
-    }
+    })
 }
 
 #[cfg(test)]
@@ -308,14 +323,15 @@ mod tests {
     fn a_missing_marker_fails_before_anything_is_written() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.rs"), "// +kubeforge:scaffold:x\n").unwrap();
-        std::fs::write(dir.path().join("b.rs"), "no marker\n").unwrap();
+        std::fs::write(dir.path().join("b.rs"), "// no marker\n").unwrap();
         let tree = DiskTree::new(dir.path());
         let renderer = renderer();
         let mut plan = Plan::new(&tree, &renderer);
         plan.put("new.rs", "x".into(), IfExists::Refuse).unwrap();
-        plan.insert(&A_FILE.at(X), Fragment::line("line")).unwrap();
+        plan.insert(&A_FILE.at(X), Fragment::line("mod line;"))
+            .unwrap();
         let err = plan
-            .insert(&B_FILE.at(X), Fragment::line("line"))
+            .insert(&B_FILE.at(X), Fragment::line("mod line;"))
             .unwrap_err();
         assert!(matches!(err, Error::MarkerMissing { .. }), "{err}");
         drop(plan);
@@ -335,7 +351,8 @@ mod tests {
         let mut plan = Plan::new(&tree, &renderer);
         plan.put("sub/new.rs", "x".into(), IfExists::Refuse)
             .unwrap();
-        plan.insert(&A_FILE.at(X), Fragment::line("line")).unwrap();
+        plan.insert(&A_FILE.at(X), Fragment::line("mod line;"))
+            .unwrap();
         let changes = plan.finish().commit(dir.path()).unwrap();
         assert_eq!(
             changes,
@@ -346,7 +363,7 @@ mod tests {
         );
         assert_eq!(
             std::fs::read_to_string(dir.path().join("a.rs")).unwrap(),
-            "line\n// +kubeforge:scaffold:x\n"
+            "mod line;\n// +kubeforge:scaffold:x\n"
         );
         assert_eq!(
             std::fs::read_to_string(dir.path().join("sub/new.rs")).unwrap(),
@@ -375,27 +392,31 @@ mod tests {
     #[test]
     fn a_file_without_changes_is_not_written() {
         let mut tree = MemoryTree::new();
-        tree.write("a.rs", "same\n// +kubeforge:scaffold:x\n");
+        tree.write("a.rs", "mod same;\n// +kubeforge:scaffold:x\n");
         let renderer = renderer();
         let mut plan = Plan::new(&tree, &renderer);
-        plan.insert(&A_FILE.at(X), Fragment::line("same")).unwrap();
+        plan.insert(&A_FILE.at(X), Fragment::line("mod same;"))
+            .unwrap();
         assert!(plan.changes().is_empty());
         assert_eq!(plan.insertions().len(), 1);
         let changes = plan.finish();
         assert!(changes.files().is_empty());
         tree.apply(&changes);
-        assert_eq!(tree.get("a.rs"), Some("same\n// +kubeforge:scaffold:x\n"));
+        assert_eq!(
+            tree.get("a.rs"),
+            Some("mod same;\n// +kubeforge:scaffold:x\n")
+        );
     }
 
     #[test]
     fn an_optional_marker_that_is_missing_is_skipped() {
         let mut tree = MemoryTree::new();
-        tree.write("a.rs", "old file\n");
+        tree.write("a.rs", "// old file\n");
         let renderer = renderer();
         let mut plan = Plan::new(&tree, &renderer);
         assert!(
             !plan
-                .insert_if_marked(&A_FILE.at(X), Fragment::line("y"))
+                .insert_if_marked(&A_FILE.at(X), Fragment::line("mod y;"))
                 .unwrap()
         );
         assert!(plan.changes().is_empty());

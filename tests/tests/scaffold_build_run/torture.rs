@@ -259,6 +259,42 @@ fn projects() -> Vec<Project> {
     ]
 }
 
+/// Every file of the scaffolded projects (the packages `members` of the workspace at `root`) is
+/// as rustfmt writes it (`cargo fmt --check`), so a user's first `cargo fmt` changes nothing.
+/// Only those packages: not kubeforge's crates they depend on by path. Skipped, with the
+/// reason printed, when rustfmt is not installed.
+fn assert_rustfmt_clean(root: &Path, members: &[&str]) {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let version = std::process::Command::new(&cargo)
+        .args(["fmt", "--version"])
+        .output();
+    match version {
+        Ok(out) if out.status.success() => {}
+        _ => {
+            eprintln!(
+                "skipped `cargo fmt --check`: rustfmt is not installed (rustup component add rustfmt)"
+            );
+            return;
+        }
+    }
+    let mut args = vec!["fmt", "--check"];
+    for member in members {
+        args.extend(["-p", member]);
+    }
+    let check = std::process::Command::new(&cargo)
+        .args(&args)
+        .current_dir(root)
+        .env("CARGO_NET_OFFLINE", "true")
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "the scaffolded projects are not rustfmt-clean:\n{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+}
+
 /// Scaffolds `project` under `root`, then makes it a member of the workspace there.
 fn scaffold(root: &Path, project: &Project) -> usize {
     let dir = root.join(project.name);
@@ -298,6 +334,8 @@ fn accepted_names_compile() {
     )
     .unwrap();
     std::fs::copy(workspace_root().join("Cargo.lock"), root.join("Cargo.lock")).unwrap();
+    let names: Vec<&str> = projects.iter().map(|p| p.name).collect();
+    assert_rustfmt_clean(root, &names);
 
     let _build = build_lock();
     let check = cargo(

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::artifacts::{api, external, project, webhook};
-use crate::scaffold::markers::insert_before_marker;
+use crate::scaffold::rust::{RustSource, insert_at_marker, module_declarations};
 use crate::scaffold::{MemoryTree, Template, Tree};
 
 /// Templates whose files are the user's once written.
@@ -177,20 +177,33 @@ fn carry_dependencies(old: &str, new: &str) -> String {
     out
 }
 
-/// `new` with the `mod` declarations only `old` has, before lib.rs's modules marker.
+/// `new` with the module declarations (`mod x;`, their attributes and visibility as the user
+/// wrote them) of `old` whose module `new` does not declare, before lib.rs's modules marker at
+/// their rustfmt place. Both files are read through their syntax tree; when either does not
+/// parse (or the marker is gone), `new` is returned as it is and the difference is listed.
 fn carry_modules(old: &str, new: &str) -> String {
-    let is_mod = |line: &str| {
-        let t = line.trim();
-        (t.starts_with("mod ") || t.starts_with("pub mod ")) && t.ends_with(';')
+    let path = Path::new("src/lib.rs");
+    let (Ok(old_source), Ok(new_source)) =
+        (RustSource::parse(path, old), RustSource::parse(path, new))
+    else {
+        return new.to_owned();
     };
-    let extra: Vec<&str> = old
-        .lines()
-        .filter(|l| is_mod(l) && !new.lines().any(|n| n.trim() == l.trim()))
+    let have: Vec<String> = module_declarations(&new_source)
+        .into_iter()
+        .map(|(name, _)| name)
         .collect();
-    let lines: Vec<String> = extra.iter().map(|l| l.trim().to_owned()).collect();
-    // At their sorted place among the scaffold's `pub mod` lines, as rustfmt orders them.
-    insert_before_marker(new, "// +kubeforge:scaffold:modules", &lines)
-        .unwrap_or_else(|| new.to_owned())
+    let extra: Vec<String> = module_declarations(&old_source)
+        .into_iter()
+        .filter(|(name, _)| !have.contains(name))
+        .map(|(_, text)| text)
+        .collect();
+    if extra.is_empty() {
+        return new.to_owned();
+    }
+    match insert_at_marker(path, new, "// +kubeforge:scaffold:modules", &extra) {
+        Ok(Some(merged)) => merged,
+        _ => new.to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -213,7 +226,21 @@ mod tests {
         let old = "pub mod api;\npub mod util;\nmod private;\n// +kubeforge:scaffold:modules\n";
         assert_eq!(
             carry_modules(old, new),
-            "pub mod api;\npub mod util;\npub mod webhooks;\nmod private;\n// +kubeforge:scaffold:modules\n"
+            "pub mod api;\nmod private;\npub mod util;\npub mod webhooks;\n// +kubeforge:scaffold:modules\n"
         );
+    }
+
+    #[test]
+    fn module_declarations_are_read_as_syntax() {
+        let new = "//! Lib.\n\npub mod api;\npub mod controllers;\n// +kubeforge:scaffold:modules\n\npub fn crds() {}\n";
+        // Odd spacing, attributes, a doc comment, an inline module and a commented-out one.
+        let old = "//! Lib.\n\npub  mod  api ;\npub mod controllers;\n#[cfg(test)] mod tests;\n/// Mine.\npub(crate) mod r#type;\nmod inline {}\n// mod gone;\n// +kubeforge:scaffold:modules\n\npub fn crds() {}\n";
+        let merged = carry_modules(old, new);
+        assert_eq!(
+            merged,
+            "//! Lib.\n\npub mod api;\npub mod controllers;\n#[cfg(test)] mod tests;\n/// Mine.\npub(crate) mod r#type;\n// +kubeforge:scaffold:modules\n\npub fn crds() {}\n"
+        );
+        assert_eq!(carry_modules(&merged, new), merged);
+        assert_eq!(carry_modules("pub mod broken(;\n", new), new);
     }
 }

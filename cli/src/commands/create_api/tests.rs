@@ -400,3 +400,58 @@ fn a_project_named_like_a_keyword_names_its_crate_raw() {
         );
     }
 }
+
+#[test]
+fn registrations_the_user_reformatted_are_not_inserted_again() {
+    let mut project = Harness::init("");
+    project.run(MEMCACHED).unwrap();
+    // The user reformats what the first command inserted (same tokens, other spacing).
+    let main = project
+        .read("src/main.rs")
+        .replace("use ::demo::controllers;", "use ::demo::{controllers};");
+    project.tree.write("src/main.rs", &main);
+    let modules = project
+        .read("src/api/mod.rs")
+        .replace("pub mod v1alpha1;", "pub  mod  v1alpha1 ;");
+    project.tree.write("src/api/mod.rs", &modules);
+    project
+        .run("create api --group cache --version v1 --kind Other")
+        .unwrap();
+    let main = project.read("src/main.rs");
+    assert_eq!(main.matches("use ::demo::").count(), 1, "{main}");
+    assert!(main.contains(
+        "    controllers::memcached::add_to_manager(&mut manager);\n    controllers::other::add_to_manager(&mut manager);\n"
+    ));
+    // `v1` goes before the user's `v1alpha1`, as rustfmt orders module declarations.
+    assert!(
+        project
+            .read("src/api/mod.rs")
+            .ends_with("pub mod v1;\npub  mod  v1alpha1 ;\n// +kubeforge:scaffold:modules\n"),
+        "{}",
+        project.read("src/api/mod.rs")
+    );
+}
+
+#[test]
+fn a_main_rs_that_does_not_parse_refuses_the_command() {
+    let mut project = Harness::init("");
+    let broken = project
+        .read("src/main.rs")
+        .replace("manager.run().await?;", "manager.run(.await?;");
+    project.tree.write("src/main.rs", &broken);
+    let snapshot = |tree: &crate::scaffold::MemoryTree| -> Vec<(std::path::PathBuf, String)> {
+        tree.paths()
+            .map(|p| (p.to_owned(), tree.get(p).unwrap_or_default().to_owned()))
+            .collect()
+    };
+    let before = snapshot(&project.tree);
+    let err = project.run(MEMCACHED).unwrap_err();
+    assert!(matches!(err, Error::RustSyntax { .. }), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("src/main.rs does not parse as Rust"),
+        "{message}"
+    );
+    assert!(message.contains("fix:"), "{message}");
+    assert_eq!(snapshot(&project.tree), before);
+}

@@ -9,6 +9,7 @@ pub mod config;
 pub mod conversion;
 pub mod kustomize;
 pub mod mapping;
+mod order;
 pub mod plan;
 pub mod report;
 pub mod request;

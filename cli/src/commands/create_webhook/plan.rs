@@ -245,28 +245,18 @@ fn registration(
     if request.conversion {
         calls.push(("conversion", String::new()));
     }
-    for (method, argument) in calls {
-        plan.insert(
-            &registry.at(webhook::REGISTRY_WEBHOOKS),
-            Fragment::Block(chained_call(method, ty, &argument)),
-        )?;
-    }
+    // Calls appended to the builder chain `register` returns; the insertion lays the chain out
+    // as rustfmt does (one call on the receiver's line, more one a line).
+    plan.insert(
+        &registry.at(webhook::REGISTRY_WEBHOOKS),
+        Fragment::Lines(
+            calls
+                .into_iter()
+                .map(|(method, argument)| format!(".{method}::<{ty}>({argument})"))
+                .collect(),
+        ),
+    )?;
     Ok(())
-}
-
-/// `.method::<ty>(argument)` as a line of the builder chain in `register` (the marker stands 4
-/// spaces deep, the chain 8), wrapped as rustfmt wraps a call that does not fit in 100 columns.
-fn chained_call(method: &str, ty: &str, argument: &str) -> Vec<String> {
-    let line = format!("    .{method}::<{ty}>({argument})");
-    if line.len() + 4 <= 100 || argument.is_empty() {
-        vec![line]
-    } else {
-        vec![
-            format!("    .{method}::<{ty}>("),
-            format!("        {argument},"),
-            "    )".to_owned(),
-        ]
-    }
 }
 
 /// Plans `pub mod webhooks;`, the server in main.rs and `--webhook-local` for `make run`.

@@ -210,3 +210,41 @@ fn an_old_makefile_without_the_marker_gets_a_warning() {
     );
     assert_eq!(project.read("Makefile"), makefile);
 }
+
+#[test]
+fn the_builder_chain_is_laid_out_as_rustfmt_lays_it_out() {
+    let mut project = memcached();
+    project.run(DEFAULTING).unwrap();
+    assert!(project.read("src/webhooks/mod.rs").contains(
+        "    builder.defaulter::<crate::api::v1::Memcached>(memcached_v1::MemcachedDefaulter)\n    // +kubeforge:scaffold:webhooks\n"
+    ));
+    project.run(VALIDATION).unwrap();
+    assert!(project.read("src/webhooks/mod.rs").contains(
+        "    builder\n        .defaulter::<crate::api::v1::Memcached>(memcached_v1::MemcachedDefaulter)\n        .validator::<crate::api::v1::Memcached>(memcached_v1::MemcachedValidator)\n    // +kubeforge:scaffold:webhooks\n"
+    ));
+}
+
+#[test]
+fn the_conversion_test_imports_hub_and_spoke_in_rustfmt_order() {
+    // v1 (hub) sorts before v1beta1 (spoke) ...
+    let mut project = memcached();
+    project.run(CONVERSION).unwrap();
+    assert!(project.read("tests/memcached_webhook.rs").contains(
+        "    use ::demo::api::v1::Memcached as Hub;\n    use ::demo::api::v1beta1::Memcached as Spoke;\n"
+    ));
+    // ... and v10 (hub) after v2 (spoke).
+    let mut project = Harness::init("");
+    for version in ["v2", "v10"] {
+        project
+            .run(&format!(
+                "create api --group cache --version {version} --kind Memcached --controller=false"
+            ))
+            .unwrap();
+    }
+    project
+        .run("create webhook --group cache --version v10 --kind Memcached --conversion --spoke v2")
+        .unwrap();
+    assert!(project.read("tests/memcached_webhook.rs").contains(
+        "    use ::demo::api::v2::Memcached as Spoke;\n    use ::demo::api::v10::Memcached as Hub;\n"
+    ));
+}

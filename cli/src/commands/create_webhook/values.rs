@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::mapping::Mapping;
+use super::order::use_path_cmp;
 use super::target::Target;
 use crate::kubernetes;
 use crate::layout::ApiLayout;
@@ -73,6 +74,9 @@ pub struct Values {
     pub spoke_api_version: String,
     /// Conversion: the spoke's module.
     pub spoke_module: String,
+    /// Conversion: the test imports the hub before the spoke (rustfmt's order of the two
+    /// `use` declarations).
+    pub hub_first: bool,
     /// Conversion: the spoke's sample, when it has one.
     pub spoke_sample: String,
     /// Conversion: spec, spoke to hub.
@@ -150,6 +154,7 @@ impl Values {
             spoke_version: String::new(),
             spoke_api_version: String::new(),
             spoke_module: String::new(),
+            hub_first: true,
             spoke_sample: String::new(),
             spec_to_hub: empty.clone(),
             spec_from_hub: empty.clone(),
@@ -165,6 +170,8 @@ impl Values {
         values.spoke_version = spoke.version.clone();
         values.spoke_api_version = spoke.api_version.clone();
         values.spoke_module = spoke.type_module.clone();
+        let path = |module: &str| format!("::{}::{module}::{}", self.crate_name, self.kind_ident);
+        values.hub_first = use_path_cmp(&path(&self.hub_module), &path(&spoke.type_module)).is_le();
         values.fn_prefix = spoke_layout.fn_prefix.clone();
         values
     }

@@ -3,11 +3,17 @@
 //! outside the edited span stay byte for byte; a file that does not parse refuses the command.
 
 mod attributes;
+mod chain;
 mod fields;
 mod imports;
+mod insert;
+mod items;
+mod marker;
 mod source;
 
 pub use attributes::{KubeArgument, add_kube_argument, remove_kube_argument};
 pub use fields::struct_fields;
 pub use imports::merge_use;
+pub use insert::insert_at_marker;
+pub use items::module_declarations;
 pub use source::{RustSource, Splice};

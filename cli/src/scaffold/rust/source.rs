@@ -102,6 +102,29 @@ impl<'t> RustSource<'t> {
         &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
     }
 
+    /// Whether the byte `at` of the text lies inside a literal token (a string that spans
+    /// lines, a doc comment): text there is not a comment of the file.
+    pub fn in_literal(&self, at: usize) -> bool {
+        let Ok(tokens) = self.text[self.offset..].parse::<proc_macro2::TokenStream>() else {
+            return false;
+        };
+        let mut stack = vec![tokens];
+        while let Some(stream) = stack.pop() {
+            for token in stream {
+                match token {
+                    proc_macro2::TokenTree::Group(group) => stack.push(group.stream()),
+                    proc_macro2::TokenTree::Literal(literal)
+                        if self.range(literal.span()).contains(&at) =>
+                    {
+                        return true;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        false
+    }
+
     /// The text with `edits` spliced in (each replaces its range; ranges must not overlap).
     pub fn splice(&self, mut edits: Vec<Splice>) -> String {
         edits.sort_by_key(|e| (e.range.start, e.range.end));
