@@ -4,6 +4,7 @@
 //! `AdmissionReview` flattens its type fields, which makes serde buffer the whole body first,
 //! so the envelope here names them as plain fields instead.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use kube::core::{DynamicObject, TypeMeta, admission::AdmissionRequest};
@@ -131,6 +132,44 @@ struct FilterAccess<'a, A> {
     aside: &'a mut SetAside,
 }
 
+/// A member name of the request: one of the objects set aside, or another, borrowed from the
+/// body when it can be (no allocation for the names kube's type reads).
+enum Key<'de> {
+    Object,
+    OldObject,
+    Other(Cow<'de, str>),
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a member name")
+            }
+
+            fn visit_borrowed_str<E: de::Error>(self, name: &'de str) -> Result<Key<'de>, E> {
+                Ok(match name {
+                    "object" => Key::Object,
+                    "oldObject" => Key::OldObject,
+                    _ => Key::Other(Cow::Borrowed(name)),
+                })
+            }
+
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Key<'de>, E> {
+                Ok(match name {
+                    "object" => Key::Object,
+                    "oldObject" => Key::OldObject,
+                    _ => Key::Other(Cow::Owned(name.to_owned())),
+                })
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for FilterAccess<'_, A> {
     type Error = A::Error;
 
@@ -139,15 +178,18 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for FilterAccess<'_, A> {
         seed: K,
     ) -> Result<Option<K::Value>, Self::Error> {
         loop {
-            let Some(key) = self.map.next_key::<String>()? else {
-                return Ok(None);
-            };
-            match key.as_str() {
-                "object" => self.aside.object = Some(self.map.next_value()?),
-                "oldObject" => self.aside.old_object = Some(self.map.next_value()?),
-                _ => {
-                    let key: de::value::StringDeserializer<A::Error> = key.into_deserializer();
-                    return seed.deserialize(key).map(Some);
+            match self.map.next_key::<Key<'de>>()? {
+                None => return Ok(None),
+                Some(Key::Object) => self.aside.object = Some(self.map.next_value()?),
+                Some(Key::OldObject) => self.aside.old_object = Some(self.map.next_value()?),
+                Some(Key::Other(Cow::Borrowed(name))) => {
+                    let name: de::value::BorrowedStrDeserializer<'de, A::Error> =
+                        de::value::BorrowedStrDeserializer::new(name);
+                    return seed.deserialize(name).map(Some);
+                }
+                Some(Key::Other(Cow::Owned(name))) => {
+                    let name: de::value::StringDeserializer<A::Error> = name.into_deserializer();
+                    return seed.deserialize(name).map(Some);
                 }
             }
         }
