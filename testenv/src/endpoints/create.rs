@@ -370,14 +370,8 @@ pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
     let mut object = object_body(req, &def.kind)?;
     let fields = Fields::of_request(req, &object);
     if strategy::is_csr(&def.group, &def.plural) && object.is_object() {
+        // Its spec is validated with the rest of the object, on admission.
         strategy::csr_on_create(&mut object, &req.user);
-        let causes = strategy::csr_validate(&object);
-        if !causes.is_empty() {
-            let name = meta::meta_str(&object, "name")
-                .unwrap_or_default()
-                .to_string();
-            return Err(ApiError::invalid(def, &name, causes));
-        }
     }
     let mut cluster = api.lock();
     let (stored, warnings) = create_object_as(

@@ -42,41 +42,6 @@ pub fn csr_on_create(object: &mut Value, user: &User) {
     }
 }
 
-/// The checks of a CertificateSigningRequest's spec that the schema does not make.
-pub fn csr_validate(object: &Value) -> Vec<Cause> {
-    use base64::Engine;
-    let mut causes = Vec::new();
-    let request = object["spec"]["request"].as_str().unwrap_or_default();
-    let decoded = base64::engine::general_purpose::STANDARD
-        .decode(request)
-        .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-        .unwrap_or_default();
-    if !decoded
-        .trim_start()
-        .starts_with("-----BEGIN CERTIFICATE REQUEST-----")
-    {
-        causes.push(Cause {
-            reason: "FieldValueInvalid".into(),
-            message: format!(
-                "Invalid value: \"{request}\": PEM block type must be CERTIFICATE REQUEST"
-            ),
-            field: "spec.request".into(),
-        });
-    }
-    if object["spec"]["signerName"]
-        .as_str()
-        .is_none_or(str::is_empty)
-    {
-        causes.push(Cause {
-            reason: "FieldValueRequired".into(),
-            message: "Required value".into(),
-            field: "spec.signerName".into(),
-        });
-    }
-    causes
-}
-
 /// The PriorityClasses the server creates itself (the only names with `system-` allowed).
 const SYSTEM_PRIORITY_CLASSES: &[&str] = &["system-node-critical", "system-cluster-critical"];
 

@@ -273,6 +273,12 @@ pub fn label_key_errors(key: &str) -> Vec<String> {
 /// Problems with a qualified name (`[prefix/]name`: label keys, an Event's reporting
 /// controller), as apimachinery words them; empty when the name is valid.
 pub fn qualified_name_errors(key: &str) -> Vec<String> {
+    if key.matches('/').count() > 1 {
+        return vec![format!(
+            "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+            NAME_PART_RULE.trim_start_matches("name part ")
+        )];
+    }
     let (prefix, name) = match key.split_once('/') {
         Some((p, n)) => (Some(p), n),
         None => (None, key),

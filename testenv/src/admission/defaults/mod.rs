@@ -14,7 +14,7 @@
 //! - [`apps`] covers Deployment, StatefulSet, DaemonSet, ReplicaSet;
 //! - [`batch`] covers Job, CronJob;
 //! - [`rbac`] covers RoleBinding, ClusterRoleBinding;
-//! - [`networking`] covers NetworkPolicy;
+//! - [`networking`] covers NetworkPolicy and IngressClass;
 //! - [`cluster`] covers EndpointSlice, ResourceClaim(Template), PriorityLevelConfiguration;
 //! - [`admissionregistration`] covers Validating/MutatingWebhookConfiguration;
 //! - PriorityClass (`preemptionPolicy`) and StorageClass (`reclaimPolicy`,
@@ -85,6 +85,7 @@ pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &m
             rbac::role_binding(object);
         }
         ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
+        ("networking.k8s.io", "IngressClass") => networking::ingress_class(object),
         ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration") => {
             admissionregistration::webhook_configuration(object, false);
         }

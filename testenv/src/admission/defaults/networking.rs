@@ -1,4 +1,4 @@
-//! `networking.k8s.io/v1` defaults: NetworkPolicy.
+//! `networking.k8s.io/v1` defaults: NetworkPolicy, IngressClass.
 
 use super::fields::{each_object, ensure_object};
 use serde_json::{Value, json};
@@ -36,5 +36,18 @@ pub fn network_policy(object: &mut Value) {
             json!(["Ingress"])
         };
         spec.insert("policyTypes".into(), types);
+    }
+}
+
+/// `SetDefaults_IngressClass`: a reference to parameters without a scope is `Cluster`-scoped.
+pub fn ingress_class(object: &mut Value) {
+    let params = object
+        .get_mut("spec")
+        .and_then(|s| s.get_mut("parameters"))
+        .and_then(Value::as_object_mut);
+    if let Some(params) = params
+        && params.get("scope").is_none_or(Value::is_null)
+    {
+        params.insert("scope".into(), json!("Cluster"));
     }
 }

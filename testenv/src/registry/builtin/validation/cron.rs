@@ -182,9 +182,74 @@ pub fn schedule_error(spec: &str) -> Option<String> {
     None
 }
 
+/// Where the IANA time zone database is read from, as Go's `time.LoadLocation` reads it
+/// first (kube-apiserver also embeds a copy, which serves when the system has none).
+const ZONEINFO: &str = "/usr/share/zoneinfo";
+
+/// Whether `name` is a component of a time zone name the real server accepts (IANA's
+/// naming rules, digits and `+` tolerated for legacy names).
+fn zone_part(part: &str) -> bool {
+    (1..=14).contains(&part.len())
+        && part != "."
+        && part != ".."
+        && !part.starts_with('-')
+        && part
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'_' | b'+'))
+}
+
+/// Whether the time zone database knows `name`. Without a database on this machine every
+/// well-formed name is taken as known.
+fn zone_known(name: &str) -> bool {
+    if name == "UTC" || name == "Local" {
+        return true;
+    }
+    let root = std::path::Path::new(ZONEINFO);
+    if !root.is_dir() {
+        return true;
+    }
+    std::fs::read(root.join(name)).is_ok_and(|data| data.starts_with(b"TZif"))
+}
+
+/// Why a CronJob's `timeZone` is refused (`validateTimeZone`), every reason.
+pub fn time_zone_error(zone: &str) -> Vec<String> {
+    if zone.is_empty() {
+        return vec!["timeZone must be nil or non-empty string".into()];
+    }
+    if !zone.split('/').all(zone_part) {
+        return vec![format!("unknown time zone {zone}")];
+    }
+    let mut out = Vec::new();
+    if zone.eq_ignore_ascii_case("Local") {
+        out.push(
+            "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones"
+                .into(),
+        );
+    }
+    if !zone_known(zone) {
+        out.push(format!("unknown time zone {zone}"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_zones() {
+        assert!(time_zone_error("UTC").is_empty());
+        assert_eq!(time_zone_error("a//b"), ["unknown time zone a//b"]);
+        assert_eq!(time_zone_error("").len(), 1);
+        assert_eq!(time_zone_error("Local").len(), 1);
+        if std::path::Path::new(ZONEINFO).is_dir() {
+            assert!(time_zone_error("Europe/Paris").is_empty());
+            assert_eq!(
+                time_zone_error("Mars/Olympus"),
+                ["unknown time zone Mars/Olympus"]
+            );
+        }
+    }
 
     #[test]
     fn schedules() {

@@ -4,17 +4,29 @@
 //!
 //! One module per kind family: [`config`] (ConfigMaps, Secrets), [`service`], [`pod`]
 //! (pod specs, shared by the workload templates), [`workloads`] (with [`cron`] for
-//! schedules); [`meta`] checks the metadata every kind has; [`base64`] the `[]byte` fields
+//! schedules and time zones, and PodTemplates), [`storage`] (StorageClasses,
+//! PersistentVolumes and their claims), [`networking`] (NetworkPolicies, IngressClasses),
+//! [`policy`] (PodDisruptionBudgets), [`rbac`], [`quota`] (LimitRanges, ResourceQuotas),
+//! [`certificates`], [`autoscaling`]; [`go_diff`] prints the Go values an error shows
+//! as a diff; [`meta`] checks the metadata every kind has; [`base64`] the `[]byte` fields
 //! the real server's decoder refuses before validation; [`typed`] the Go types a
 //! strategic merge patch's result must decode into.
 
+mod autoscaling;
 mod base64;
+mod certificates;
 mod config;
 mod cron;
 pub mod errors;
+mod go_diff;
 mod meta;
+mod networking;
 mod pod;
+mod policy;
+mod quota;
+mod rbac;
 mod service;
+mod storage;
 mod typed;
 mod workloads;
 
@@ -50,19 +62,29 @@ fn update_first(group: &str, kind: &str, object: &Value, old: &Value) -> Errors 
 }
 
 /// The checks of an update that come between the metadata's and the object's own: a
-/// DaemonSet's selector may not change (`ValidateDaemonSetSpecUpdate`).
+/// DaemonSet's selector (`ValidateDaemonSetSpecUpdate`) and an IngressClass's controller
+/// may not change.
 fn update_before_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
     match (group, kind) {
         ("apps", "DaemonSet") => workloads::selector_update(object, old),
+        ("networking.k8s.io", "IngressClass") => networking::ingress_class_update(object, old),
         _ => Vec::new(),
     }
 }
 
 /// The checks of an update after the object's own: the selector of a Deployment or
-/// ReplicaSet may not change (their strategies check it last), and a StatefulSet's spec
-/// changes only in the fields the real server lets change.
+/// ReplicaSet may not change (their strategies check it last), a StatefulSet's spec
+/// changes only in the fields the real server lets change, a binding keeps its role, a
+/// claim its spec; a NetworkPolicy's spec is checked a second time.
 fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
     match (group, kind) {
+        ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
+            rbac::role_binding_update(object, old)
+        }
+        ("", "PersistentVolumeClaim") => storage::persistent_volume_claim_update(object, old),
+        // The strategy validates the policy on its own, then as an update: every error of
+        // its spec is reported twice.
+        ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
         ("apps", "Deployment" | "ReplicaSet") => workloads::selector_update(object, old),
         ("apps", "StatefulSet") => workloads::stateful_set_update(object, old),
         _ => Vec::new(),
@@ -82,6 +104,25 @@ fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
         }
         ("batch", "Job") => workloads::job(object),
         ("batch", "CronJob") => workloads::cron_job(object),
+        ("", "PodTemplate") => workloads::pod_template(object),
+        ("", "LimitRange") => quota::limit_range(object),
+        ("", "ResourceQuota") => quota::resource_quota(object),
+        ("", "PersistentVolume") => storage::persistent_volume(object),
+        ("", "PersistentVolumeClaim") => storage::persistent_volume_claim(object),
+        ("storage.k8s.io", "StorageClass") => storage::storage_class(object),
+        ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
+        ("networking.k8s.io", "IngressClass") => networking::ingress_class(object),
+        ("policy", "PodDisruptionBudget") => policy::pod_disruption_budget(object),
+        ("rbac.authorization.k8s.io", "Role") => rbac::role(object, true),
+        ("rbac.authorization.k8s.io", "ClusterRole") => rbac::role(object, false),
+        ("rbac.authorization.k8s.io", "RoleBinding") => rbac::role_binding(object, true),
+        ("rbac.authorization.k8s.io", "ClusterRoleBinding") => rbac::role_binding(object, false),
+        ("certificates.k8s.io", "CertificateSigningRequest") => {
+            certificates::certificate_signing_request(object)
+        }
+        ("autoscaling", "HorizontalPodAutoscaler") => {
+            autoscaling::horizontal_pod_autoscaler(object)
+        }
         _ => Vec::new(),
     }
 }

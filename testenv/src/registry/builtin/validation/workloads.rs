@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::cron::schedule_error;
+use super::cron::{schedule_error, time_zone_error};
 use super::errors::{
     Errors, check_labels, check_nonnegative, child, forbidden, immutable, index, invalid,
     invalid_str, not_supported, required,
@@ -18,7 +18,7 @@ const EXISTS: &str = "may not be specified when `operator` is 'Exists' or 'DoesN
 const CONCURRENCY: &[&str] = &["Allow", "Forbid", "Replace"];
 
 /// `ValidateLabelSelector` of the selector at `path`.
-fn label_selector(selector: &Value, path: &str) -> Errors {
+pub(super) fn label_selector(selector: &Value, path: &str) -> Errors {
     let mut out = Vec::new();
     let exprs_path = child(path, "matchExpressions");
     for (i, expr) in selector["matchExpressions"]
@@ -57,6 +57,49 @@ fn label_selector(selector: &Value, path: &str) -> Errors {
     out
 }
 
+/// A label selector as Go prints it in an error (`metav1.LabelSelector` as JSON: its
+/// fields in the struct's order, empty ones left out), `null` when there is none.
+pub(super) fn selector_as_go(selector: &Value) -> String {
+    let Some(map) = selector.as_object() else {
+        return "null".into();
+    };
+    let mut parts = Vec::new();
+    if let Some(labels) = map
+        .get("matchLabels")
+        .and_then(Value::as_object)
+        .filter(|m| !m.is_empty())
+    {
+        parts.push(format!("\"matchLabels\":{}", Value::Object(labels.clone())));
+    }
+    if let Some(exprs) = map
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
+    {
+        let exprs: Vec<String> = exprs
+            .iter()
+            .map(|e| {
+                let mut fields = vec![
+                    format!(
+                        "\"key\":{}",
+                        Value::String(e["key"].as_str().unwrap_or_default().into())
+                    ),
+                    format!(
+                        "\"operator\":{}",
+                        Value::String(e["operator"].as_str().unwrap_or_default().into())
+                    ),
+                ];
+                if let Some(values) = e["values"].as_array().filter(|v| !v.is_empty()) {
+                    fields.push(format!("\"values\":{}", Value::Array(values.clone())));
+                }
+                format!("{{{}}}", fields.join(","))
+            })
+            .collect();
+        parts.push(format!("\"matchExpressions\":[{}]", exprs.join(",")));
+    }
+    format!("{{{}}}", parts.join(","))
+}
+
 /// Whether `labels` satisfy `selector` (matchLabels and matchExpressions).
 fn matches(selector: &Value, labels: Option<&Map<String, Value>>) -> bool {
     let labels = Value::Object(labels.cloned().unwrap_or_default());
@@ -74,13 +117,18 @@ fn is_empty_selector(selector: &Value) -> bool {
 
 /// `ValidatePodTemplateSpec`: the template's labels and annotations, then its pod spec.
 fn template(template: &Value, path: &str) -> Errors {
-    let meta = child(path, "metadata");
+    // The template's metadata is embedded in Go: its labels are at `<path>.labels`.
     let mut out = check_labels(
-        &child(&meta, "labels"),
+        &child(path, "labels"),
         template["metadata"]["labels"].as_object(),
     );
     out.extend(pod_spec(&template["spec"], &child(path, "spec")));
     out
+}
+
+/// `ValidatePodTemplate` (without the metadata): the template a PodTemplate holds.
+pub fn pod_template(object: &Value) -> Errors {
+    template(&object["template"], "template")
 }
 
 /// The restart policies a controller's pods may have, when the template's is not one.
@@ -216,11 +264,11 @@ fn job_spec(spec: &Value, path: &str) -> Errors {
     let tpl_path = child(path, "template");
     let policy_path = child(&child(&tpl_path, "spec"), "restartPolicy");
     let allowed = ["OnFailure", "Never"];
-    // A Job's pods need a policy said explicitly: a missing one is reported once, with
-    // the values a Job allows.
+    // A Job's pods need a policy said explicitly: a missing one (or `Always`, which
+    // defaulting may have written) is reported once, with the values a Job allows.
     if spec["template"]["spec"]["restartPolicy"]
         .as_str()
-        .is_none_or(str::is_empty)
+        .is_none_or(|p| p.is_empty() || p == "Always")
     {
         out.extend(
             template(&spec["template"], &tpl_path)
@@ -240,6 +288,14 @@ fn job_spec(spec: &Value, path: &str) -> Errors {
 /// `ValidateJob` (without the metadata).
 pub fn job(object: &Value) -> Errors {
     job_spec(&object["spec"], "spec")
+}
+
+/// `validateTimeZone` of a CronJob's `spec.timeZone`.
+fn time_zone_errors(zone: &str) -> Errors {
+    time_zone_error(zone)
+        .iter()
+        .map(|why| invalid_str("spec.timeZone", zone, why))
+        .collect()
 }
 
 /// `ValidateCronJob` (without the metadata): the schedule, the concurrency policy and the
@@ -266,6 +322,9 @@ pub fn cron_job(object: &Value) -> Errors {
         "spec.startingDeadlineSeconds",
         spec.get("startingDeadlineSeconds"),
     ));
+    if let Some(zone) = spec.get("timeZone").filter(|z| !z.is_null()) {
+        out.extend(time_zone_errors(zone.as_str().unwrap_or_default()));
+    }
     let policy = spec["concurrencyPolicy"].as_str().unwrap_or_default();
     if policy.is_empty() {
         out.push(required("spec.concurrencyPolicy"));

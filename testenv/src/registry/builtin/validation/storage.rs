@@ -1,0 +1,398 @@
+//! Storage: StorageClasses (`pkg/apis/storage/validation`), PersistentVolumes and
+//! PersistentVolumeClaims (`ValidatePersistentVolumeSpec`, `ValidatePersistentVolumeClaimSpec`):
+//! provisioners, policies, access modes, capacity and the volume source.
+
+use serde_json::Value;
+
+use super::errors::{
+    Errors, child, dns1123_subdomain, forbidden, go_value, immutable, invalid_str, key,
+    not_supported, required, required_because,
+};
+use super::go_diff::{GoValue, diff, marshal_indent};
+use super::workloads::label_selector;
+use crate::support::meta::qualified_name_errors;
+use crate::support::quantity::Quantity;
+use crate::support::status::Cause;
+
+const RECLAIM_POLICIES: &[&str] = &["Delete", "Retain"];
+const PV_RECLAIM_POLICIES: &[&str] = &["Delete", "Recycle", "Retain"];
+const BINDING_MODES: &[&str] = &["Immediate", "WaitForFirstConsumer"];
+const ACCESS_MODES: &[&str] = &[
+    "ReadOnlyMany",
+    "ReadWriteMany",
+    "ReadWriteOnce",
+    "ReadWriteOncePod",
+];
+const VOLUME_MODES: &[&str] = &["Block", "Filesystem"];
+/// The volume sources a PersistentVolume may have, one of them exactly.
+const PV_SOURCES: &[&str] = &[
+    "gcePersistentDisk",
+    "awsElasticBlockStore",
+    "hostPath",
+    "glusterfs",
+    "nfs",
+    "rbd",
+    "quobyte",
+    "iscsi",
+    "cinder",
+    "cephfs",
+    "fc",
+    "flocker",
+    "flexVolume",
+    "azureFile",
+    "vsphereVolume",
+    "azureDisk",
+    "photonPersistentDisk",
+    "portworxVolume",
+    "scaleIO",
+    "local",
+    "storageos",
+    "csi",
+];
+/// The most parameters a StorageClass may have.
+const MAX_PARAMETERS: usize = 512;
+/// The most bytes a StorageClass's parameters (keys and values) may hold.
+const MAX_PARAMETER_BYTES: usize = 256 * 1024;
+
+/// `ValidateStorageClass` (without the metadata).
+pub fn storage_class(object: &Value) -> Errors {
+    let mut out = Vec::new();
+    match object["provisioner"].as_str().unwrap_or_default() {
+        "" => out.push(required("provisioner")),
+        p => {
+            for why in qualified_name_errors(&p.to_lowercase()) {
+                out.push(invalid_str("provisioner", p, &why));
+            }
+        }
+    }
+    if let Some(params) = object["parameters"].as_object() {
+        if params.len() > MAX_PARAMETERS {
+            out.push(too_long("parameters", MAX_PARAMETERS));
+        } else {
+            let mut size = 0;
+            for (k, v) in params {
+                if k.is_empty() {
+                    out.push(invalid_str("parameters", k, "field can not be empty."));
+                }
+                size += k.len() + v.as_str().map_or(0, str::len);
+            }
+            if size > MAX_PARAMETER_BYTES {
+                out.push(too_long("parameters", MAX_PARAMETER_BYTES));
+            }
+        }
+    }
+    if let Some(p) = object["reclaimPolicy"].as_str()
+        && !RECLAIM_POLICIES.contains(&p)
+    {
+        out.push(not_supported("reclaimPolicy", p, RECLAIM_POLICIES));
+    }
+    match object["volumeBindingMode"].as_str() {
+        None => out.push(required("volumeBindingMode")),
+        Some(m) if !BINDING_MODES.contains(&m) => {
+            out.push(not_supported("volumeBindingMode", m, BINDING_MODES));
+        }
+        Some(_) => {}
+    }
+    out
+}
+
+/// `field.TooLong` (the real server reports too many parameters as too long too).
+fn too_long(field: &str, max: usize) -> Cause {
+    Cause {
+        reason: "FieldValueTooLong".into(),
+        message: format!("Too long: may not be more than {max} bytes"),
+        field: field.into(),
+    }
+}
+
+fn access_modes(spec: &Value, path: &str, required_why: Option<&str>) -> Errors {
+    let mut out = Vec::new();
+    let modes: Vec<&str> = spec["accessModes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|m| m.as_str().unwrap_or_default())
+        .collect();
+    let field = child(path, "accessModes");
+    if modes.is_empty() {
+        out.push(match required_why {
+            Some(why) => required_because(&field, why),
+            None => required(&field),
+        });
+    }
+    for m in &modes {
+        if !ACCESS_MODES.contains(m) {
+            out.push(not_supported(&field, m, ACCESS_MODES));
+        }
+    }
+    let others = modes
+        .iter()
+        .any(|m| *m != "ReadWriteOncePod" && ACCESS_MODES.contains(m));
+    if modes.contains(&"ReadWriteOncePod") && others {
+        out.push(forbidden(
+            &field,
+            "may not use ReadWriteOncePod with other access modes",
+        ));
+    }
+    out
+}
+
+fn volume_mode(spec: &Value, path: &str) -> Errors {
+    match spec["volumeMode"].as_str() {
+        Some(m) if !VOLUME_MODES.contains(&m) => {
+            vec![not_supported(&child(path, "volumeMode"), m, VOLUME_MODES)]
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn class_name(spec: &Value, path: &str) -> Errors {
+    let name = spec["storageClassName"].as_str().unwrap_or_default();
+    if name.is_empty() {
+        return Vec::new();
+    }
+    dns1123_subdomain(name)
+        .iter()
+        .map(|why| invalid_str(&child(path, "storageClassName"), name, why))
+        .collect()
+}
+
+/// `ValidatePositiveQuantityValue` of the quantity at `field`.
+fn positive(field: &str, value: &Value) -> Errors {
+    match Quantity::from_json(value) {
+        Some(q) if q.nanos <= 0 => vec![invalid_str(
+            field,
+            &q.to_string(),
+            "must be greater than zero",
+        )],
+        _ => Vec::new(),
+    }
+}
+
+/// `ValidatePersistentVolumeSpec` of a PersistentVolume (without the metadata).
+pub fn persistent_volume(object: &Value) -> Errors {
+    let spec = &object["spec"];
+    let mut out = access_modes(spec, "spec", None);
+    let capacity = spec["capacity"].as_object();
+    if capacity.is_none_or(serde_json::Map::is_empty) {
+        out.push(required("spec.capacity"));
+    }
+    if capacity.is_none_or(|c| !c.contains_key("storage") || c.len() > 1) {
+        let value = capacity.map_or(Value::Null, |c| Value::Object(c.clone()));
+        let mut cause = not_supported("spec.capacity", "", &["storage"]);
+        cause.message = format!(
+            "Unsupported value: {}: supported values: \"storage\"",
+            go_value(&value)
+        );
+        out.push(cause);
+    }
+    for (name, q) in capacity.into_iter().flatten() {
+        out.extend(positive(&key("spec.capacity", name), q));
+    }
+    out.extend(class_name(spec, "spec"));
+    out.extend(volume_mode(spec, "spec"));
+    let sources = PV_SOURCES
+        .iter()
+        .filter(|s| spec.get(**s).is_some_and(|v| !v.is_null()))
+        .count();
+    if sources == 0 {
+        out.push(required_because("spec", "must specify a volume type"));
+    }
+    if let Some(p) = spec["persistentVolumeReclaimPolicy"].as_str()
+        && !p.is_empty()
+        && !PV_RECLAIM_POLICIES.contains(&p)
+    {
+        out.push(not_supported(
+            "spec.persistentVolumeReclaimPolicy",
+            p,
+            PV_RECLAIM_POLICIES,
+        ));
+    }
+    out
+}
+
+/// `ValidatePersistentVolumeClaimSpec` of a PersistentVolumeClaim (without the metadata).
+pub fn persistent_volume_claim(object: &Value) -> Errors {
+    let spec = &object["spec"];
+    let mut out = access_modes(spec, "spec", Some("at least 1 access mode is required"));
+    if spec["selector"].is_object() {
+        out.extend(label_selector(&spec["selector"], "spec.selector"));
+    }
+    let field = key("spec.resources", "storage");
+    match spec["resources"]["requests"].get("storage") {
+        None => out.push(required(&field)),
+        Some(q) => out.extend(positive(&field, q)),
+    }
+    out.extend(class_name(spec, "spec"));
+    out.extend(volume_mode(spec, "spec"));
+    out
+}
+
+/// A string pointer as Go writes it: the string, or `null`.
+fn pointer(value: &Value) -> GoValue {
+    GoValue::Json(
+        value
+            .as_str()
+            .map_or(Value::Null, |s| Value::String(s.into())),
+    )
+}
+
+/// A quantity map (`ResourceList`) as Go writes it: canonical quantities, `null` when absent.
+fn resource_list(value: &Value) -> GoValue {
+    GoValue::Json(value.as_object().map_or(Value::Null, |m| {
+        Value::Object(
+            m.iter()
+                .map(|(k, q)| {
+                    let text =
+                        Quantity::from_json(q).map_or_else(|| q.clone(), |q| q.to_string().into());
+                    (k.clone(), text)
+                })
+                .collect(),
+        )
+    }))
+}
+
+/// A `metav1.LabelSelector` as Go writes it (its fields in order, empty ones left out).
+fn selector(value: &Value) -> GoValue {
+    let Some(map) = value.as_object() else {
+        return GoValue::Json(Value::Null);
+    };
+    let mut fields = Vec::new();
+    if let Some(labels) = map
+        .get("matchLabels")
+        .filter(|l| l.as_object().is_some_and(|m| !m.is_empty()))
+    {
+        fields.push(("matchLabels", GoValue::Json(labels.clone())));
+    }
+    if let Some(exprs) = map
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
+    {
+        let items = exprs
+            .iter()
+            .map(|e| {
+                let mut f = vec![
+                    (
+                        "key",
+                        GoValue::Json(e["key"].as_str().unwrap_or_default().into()),
+                    ),
+                    (
+                        "operator",
+                        GoValue::Json(e["operator"].as_str().unwrap_or_default().into()),
+                    ),
+                ];
+                if e["values"].as_array().is_some_and(|v| !v.is_empty()) {
+                    f.push(("values", GoValue::Json(e["values"].clone())));
+                }
+                f
+            })
+            .collect();
+        fields.push(("matchExpressions", GoValue::List(items)));
+    }
+    GoValue::Struct(fields)
+}
+
+/// A typed object reference (`TypedLocalObjectReference`, with `namespaced` the
+/// `TypedObjectReference`), `null` when absent.
+fn typed_reference(value: &Value, namespaced: bool) -> GoValue {
+    if !value.is_object() {
+        return GoValue::Json(Value::Null);
+    }
+    let mut fields = vec![
+        ("APIGroup", pointer(&value["apiGroup"])),
+        (
+            "Kind",
+            GoValue::Json(value["kind"].as_str().unwrap_or_default().into()),
+        ),
+        (
+            "Name",
+            GoValue::Json(value["name"].as_str().unwrap_or_default().into()),
+        ),
+    ];
+    if namespaced {
+        fields.push(("Namespace", pointer(&value["namespace"])));
+    }
+    GoValue::Struct(fields)
+}
+
+/// A claim's spec as the Go struct `core.PersistentVolumeClaimSpec`.
+fn claim_spec(spec: &Value) -> GoValue {
+    GoValue::Struct(vec![
+        (
+            "AccessModes",
+            GoValue::Json(spec.get("accessModes").cloned().unwrap_or(Value::Null)),
+        ),
+        ("Selector", selector(&spec["selector"])),
+        (
+            "Resources",
+            GoValue::Struct(vec![
+                ("Limits", resource_list(&spec["resources"]["limits"])),
+                ("Requests", resource_list(&spec["resources"]["requests"])),
+            ]),
+        ),
+        (
+            "VolumeName",
+            GoValue::Json(spec["volumeName"].as_str().unwrap_or_default().into()),
+        ),
+        ("StorageClassName", pointer(&spec["storageClassName"])),
+        ("VolumeMode", pointer(&spec["volumeMode"])),
+        ("DataSource", typed_reference(&spec["dataSource"], false)),
+        (
+            "DataSourceRef",
+            typed_reference(&spec["dataSourceRef"], true),
+        ),
+        (
+            "VolumeAttributesClassName",
+            pointer(&spec["volumeAttributesClassName"]),
+        ),
+    ])
+}
+
+/// `ValidatePersistentVolumeClaimUpdate`: a claim's spec never changes, but for the volume
+/// it is bound to (once), a class given to a claim that had none, and a bound claim's
+/// storage request and volume attributes class.
+pub fn persistent_volume_claim_update(object: &Value, old: &Value) -> Errors {
+    let mut new_spec = object["spec"].clone();
+    let mut old_spec = old["spec"].clone();
+    if old_spec["volumeName"].as_str().is_none_or(str::is_empty) {
+        old_spec["volumeName"] = new_spec["volumeName"].clone();
+    }
+    let beta_class = old["metadata"]["annotations"]
+        .get("volume.beta.kubernetes.io/storage-class")
+        .is_some();
+    if !beta_class
+        && old_spec["storageClassName"].is_null()
+        && new_spec["storageClassName"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty())
+    {
+        new_spec["storageClassName"] = Value::Null;
+    }
+    if object["status"]["phase"] == "Bound" {
+        if new_spec["resources"]["requests"].is_object() {
+            new_spec["resources"]["requests"]["storage"] =
+                old_spec["resources"]["requests"]["storage"].clone();
+        }
+        if !new_spec["volumeAttributesClassName"].is_null() {
+            new_spec["volumeAttributesClassName"] = old_spec["volumeAttributesClassName"].clone();
+        }
+    }
+    let (before, after) = (claim_spec(&old_spec), claim_spec(&new_spec));
+    let mut out = Vec::new();
+    if marshal_indent(&before) != marshal_indent(&after) {
+        out.push(forbidden(
+        "spec",
+        &format!(
+            "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n{}",
+            diff(&before, &after)
+        ),
+        ));
+    }
+    // The volume mode is checked once more, at a path without `spec` (as the real server).
+    let mode = &object["spec"]["volumeMode"];
+    if *mode != old["spec"]["volumeMode"] {
+        out.push(immutable("volumeMode", mode));
+    }
+    out
+}
