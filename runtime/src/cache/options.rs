@@ -67,7 +67,8 @@ pub struct CacheConfig {
     /// How long start-up waits for every cache's initial list before failing.
     pub sync_timeout: Duration,
     /// How many changes may wait for one subscriber before its informer waits for it
-    /// (backpressure; default 1024). Bounds the memory a slow subscriber can hold.
+    /// (backpressure; default 16,384). Bounds the memory a slow subscriber can hold: the
+    /// changes point to objects the cache shares, so a full buffer is a few hundred KiB.
     pub subscriber_buffer: usize,
     /// While watches fail because the API server cannot be reached, the server is probed
     /// (`GET /readyz`, one probe per cache) this often, and watches resume as soon as it
@@ -81,7 +82,7 @@ impl Default for CacheConfig {
             default: CacheOptions::default(),
             by_kind: HashMap::new(),
             sync_timeout: Duration::from_secs(120),
-            subscriber_buffer: 1024,
+            subscriber_buffer: 16 * 1024,
             recovery_probe_interval: Duration::from_millis(500),
         }
     }

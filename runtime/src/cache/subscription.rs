@@ -13,7 +13,7 @@ use std::{
     sync::{Arc, Mutex},
     task::{Context, Poll},
 };
-use tokio::sync::mpsc::{self, error::TrySendError};
+use tokio::sync::mpsc;
 
 use super::Change;
 
@@ -101,19 +101,32 @@ impl<K> Subscribers<K> {
 
     /// Delivers `changes` to `targets` in order, waiting while a subscriber's buffer is full;
     /// subscribers that went away are forgotten.
+    ///
+    /// A full subscriber is waited for until half its buffer is free (or room for all that is
+    /// left), then sent a batch: the informer wakes once per batch instead of once per change
+    /// the subscriber reads, which kept a busy controller's informer switching in and out for
+    /// every change of a large list.
     pub(crate) async fn deliver(
         &self,
         targets: &[mpsc::Sender<Change<K>>],
         changes: impl IntoIterator<Item = Change<K>>,
     ) {
+        let changes: Vec<Change<K>> = changes.into_iter().collect();
         let mut gone = false;
-        for change in changes {
-            for tx in targets {
-                match tx.try_send(change.clone()) {
-                    Ok(()) => {}
-                    Err(TrySendError::Full(change)) => gone |= tx.send(change).await.is_err(),
-                    Err(TrySendError::Closed(_)) => gone = true,
+        for tx in targets {
+            let batch = (tx.max_capacity() / 2).max(1);
+            let mut rest = changes.iter();
+            let mut left = changes.len();
+            while left > 0 {
+                let want = left.min(batch);
+                let Ok(permits) = tx.reserve_many(want).await else {
+                    gone = true;
+                    break;
+                };
+                for (permit, change) in permits.zip(rest.by_ref()) {
+                    permit.send(change.clone());
                 }
+                left -= want;
             }
         }
         if gone {
