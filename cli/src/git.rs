@@ -126,19 +126,21 @@ impl Git {
         ))
     }
 
-    /// Refuses unless tracked files have no uncommitted changes.
+    /// Refuses unless git has every file as it is: no uncommitted changes, and no file it
+    /// does not track (which a command could replace with nothing to restore it from). Files
+    /// the repository ignores do not count.
     pub fn require_clean(&self, what: &'static str) -> Result<(), AlphaError> {
-        let status = self.run(&["status", "--porcelain", "--untracked-files=no"])?;
+        let status = self.run(&["status", "--porcelain", "--untracked-files=all"])?;
         if status.trim().is_empty() {
             return Ok(());
         }
         Err(AlphaError::GitState {
             what,
             reason: format!(
-                "a clean git tree, and these files have uncommitted changes:\n{}",
+                "a clean git tree, and these files differ from the last commit (?? marks those git does not track):\n{}",
                 status.trim_end()
             ),
-            fix: "commit or stash them, then run it again".into(),
+            fix: "commit them (git add -A && git commit) or stash them (git stash -u), then run it again".into(),
         })
     }
 

@@ -19,6 +19,11 @@ const ROOT_META: &[&str] = &["apiVersion", "kind", "metadata"];
 /// Field names kube's `#[kube(no_spec)]` keeps for the root (a flattened field may not use them).
 const RESERVED_ROOT_IDENTS: &[&str] = &["api_version", "kind", "metadata", "status"];
 
+/// How deep the types may nest (structs, lists and maps) within rustc's default
+/// `recursion_limit` of 128: proving a type `Send`, its layout and its drop check recurse up to
+/// twice per level, in every crate that uses it (a 60-level type overflows).
+const DEFAULT_LIMIT_DEPTH: usize = 48;
+
 /// The catch-all variant of every generated enum.
 pub const OTHER_VARIANT: &str = "Other";
 
@@ -70,7 +75,13 @@ fn struct_like(node: Option<Node<'_>>) -> bool {
 
 struct Analysis<'a> {
     names: TypeNames,
-    queue: VecDeque<(String, Node<'a>)>,
+    /// The structs to build: name, schema, and how deep it nests (structs, lists and maps
+    /// around it; the root's own are 1).
+    queue: VecDeque<(String, Node<'a>, usize)>,
+    /// That depth for the struct being built.
+    depth: usize,
+    /// The deepest struct's.
+    max_depth: usize,
     structs: Vec<StructDef>,
     enums: Vec<EnumDef>,
     schema_fns: BTreeMap<String, SchemaFn>,
@@ -109,6 +120,8 @@ pub fn analyze(kind: &str, version: &CrdVersion) -> Module {
     let mut analysis = Analysis {
         names: TypeNames::new(&reserved),
         queue: VecDeque::new(),
+        depth: 1,
+        max_depth: 1,
         structs: Vec::new(),
         enums: Vec::new(),
         schema_fns: BTreeMap::new(),
@@ -117,27 +130,34 @@ pub fn analyze(kind: &str, version: &CrdVersion) -> Module {
     };
 
     let (input, shape) = if plain {
-        if !root.required().contains(&"spec") {
+        let optional_spec = !root.required().contains(&"spec");
+        if optional_spec {
             analysis.notes.push(format!(
-                "spec is optional in the CRD, but kube's derive requires it: an object without spec does not deserialize into {kind}"
+                "spec is optional in the CRD: an object without spec (or with `spec: null`) reads as the default {spec_name}, and writes back `spec` (`{{}}` when every field is optional), as Go's typed clients do"
             ));
         }
         let status = status_struct.then(|| {
             analysis
                 .queue
-                .push_back((status_name.clone(), status.expect("struct_like")));
+                .push_back((status_name.clone(), status.expect("struct_like"), 1));
             status_name.clone()
         });
         analysis
             .queue
-            .push_front((spec_name.clone(), spec.expect("struct_like")));
+            .push_front((spec_name.clone(), spec.expect("struct_like"), 1));
         analysis.drain();
-        (spec_name, RootShape::Spec { status })
+        (
+            spec_name,
+            RootShape::Spec {
+                status,
+                optional_spec,
+            },
+        )
     } else {
         let status = status_struct.then(|| {
             analysis
                 .queue
-                .push_back((status_name.clone(), status.expect("struct_like")));
+                .push_back((status_name.clone(), status.expect("struct_like"), 1));
             status_name.clone()
         });
         let mut skip: Vec<&str> = ROOT_META.to_vec();
@@ -160,6 +180,14 @@ pub fn analyze(kind: &str, version: &CrdVersion) -> Module {
         }
         (fields_name, RootShape::Flat { status })
     };
+    let recursion_limit = (analysis.max_depth > DEFAULT_LIMIT_DEPTH).then(|| {
+        let limit = (2 * analysis.max_depth + 64).next_power_of_two();
+        analysis.notes.push(format!(
+            "the types nest {} levels deep, past what rustc's default recursion_limit (128) handles: every crate that uses them (src/lib.rs, and each test or binary that does) needs `#![recursion_limit = \"{limit}\"]` at its top",
+            analysis.max_depth
+        ));
+        limit
+    });
     // kube's derive writes the root's `spec` and `status` fields itself: a default the CRD
     // gives them goes on their structs' schemas.
     for (name, node) in root_structs.iter().zip([spec, status]) {
@@ -177,13 +205,15 @@ pub fn analyze(kind: &str, version: &CrdVersion) -> Module {
         enums: analysis.enums,
         schema_fns: analysis.schema_fns.into_values().collect(),
         notes: analysis.notes,
+        recursion_limit,
     }
 }
 
 impl<'a> Analysis<'a> {
     /// Builds every queued struct (and those they queue) in order.
     fn drain(&mut self) {
-        while let Some((name, node)) = self.queue.pop_front() {
+        while let Some((name, node, depth)) = self.queue.pop_front() {
+            self.depth = depth;
             let def = self.object(&name, &name, node, &[], &[]);
             self.structs.push(def);
         }
@@ -317,7 +347,9 @@ impl<'a> Analysis<'a> {
                 }
                 Shape::Struct => {
                     let name = self.names.claim(base);
-                    self.queue.push_back((name.clone(), node));
+                    let depth = self.depth + 1 + wrappers.len();
+                    self.max_depth = self.max_depth.max(depth);
+                    self.queue.push_back((name.clone(), node, depth));
                     break Ty::Struct(name);
                 }
                 Shape::Str(Some(values)) => break Ty::Enum(self.string_enum(node, base, &values)),

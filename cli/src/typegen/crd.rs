@@ -120,7 +120,11 @@ pub fn parse_crds(text: &str) -> Result<Vec<Crd>, TypegenError> {
     let single = chunks.len() == 1;
     for chunk in chunks {
         let options = serde_saphyr::options! {
-            budget: serde_saphyr::budget! { max_depth: MAX_YAML_DEPTH },
+            budget: serde_saphyr::budget! {
+                max_depth: MAX_YAML_DEPTH,
+                // JSON's braces are YAML flow collections, which have a limit of their own.
+                flow_nesting_limit: MAX_YAML_DEPTH,
+            },
         };
         let value: Value = serde_saphyr::from_str_with_options(chunk, options).map_err(|e| {
             TypegenError::Parse {

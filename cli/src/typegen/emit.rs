@@ -63,9 +63,12 @@ fn imports(module: &Module) -> String {
 
 /// The derive's input: the struct with `#[derive(CustomResource)]` and `#[kube(...)]`.
 fn root_struct(crd: &Crd, version: &CrdVersion, module: &Module, def: &StructDef) -> String {
-    let (status, flat) = match &module.shape {
-        RootShape::Spec { status } => (status, false),
-        RootShape::Flat { status } => (status, true),
+    let (status, flat, optional_spec) = match &module.shape {
+        RootShape::Spec {
+            status,
+            optional_spec,
+        } => (status, false, *optional_spec),
+        RootShape::Flat { status } => (status, true, false),
     };
     let mut items = vec![
         Meta::string("group", &crd.group),
@@ -137,7 +140,59 @@ fn root_struct(crd: &Crd, version: &CrdVersion, module: &Module, def: &StructDef
     }
     let mut head = format!("#[derive(CustomResource, {DERIVES})]\n");
     head.push_str(&attribute(0, "kube", &items));
-    struct_def(def, &head)
+    if !optional_spec {
+        return struct_def(def, &head);
+    }
+    // serde's derive writes inherent `deserialize` and `serialize` functions (`remote` naming
+    // the struct itself); the trait impls below call them.
+    let _ = writeln!(head, "#[serde(remote = {})]", literal(&def.name));
+    let mut out = struct_def(def, &head);
+    out.push('\n');
+    out.push_str(&optional_spec_impls(&def.name));
+    out
+}
+
+/// `Deserialize` and `Serialize` of a spec the CRD does not require: kube's derive makes the
+/// root's `spec` a plain field, and serde reads a missing field by asking its type for an
+/// option, so a spec that reads through `Option` and falls back to `Default` reads an object
+/// without spec (or with `spec: null`), as Go's typed clients do.
+fn optional_spec_impls(name: &str) -> String {
+    // Laid out as rustfmt does: one line, else the field on lines of its own, else the
+    // attribute's argument too (an attribute line ends a column short of the width).
+    let with = format!(
+        "deserialize_with = {}",
+        literal(&format!("{name}::deserialize"))
+    );
+    let present = format!("        struct Present(#[serde({with})] {name});\n");
+    let present = if present.len() <= WIDTH + 1 {
+        present
+    } else if 12 + "#[serde()]".len() + with.len() < WIDTH {
+        format!(
+            "        struct Present(\n            #[serde({with})]\n            {name},\n        );\n"
+        )
+    } else {
+        format!(
+            "        struct Present(\n            #[serde(\n                {with}\n            )]\n            {name},\n        );\n"
+        )
+    };
+    format!(
+        "/// The CRD does not require `spec`: a missing or `null` spec reads as the default.\n\
+         impl<'de> Deserialize<'de> for {name} {{\n    \
+         fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {{\n        \
+         /// A spec that is there, read by the derived code.\n        \
+         #[derive(Deserialize)]\n\
+         {present}\n        \
+         let spec = Option::<Present>::deserialize(deserializer)?;\n        \
+         Ok(spec.map(|present| present.0).unwrap_or_default())\n    \
+         }}\n\
+         }}\n\n\
+         /// Writes the spec through the derived code.\n\
+         impl Serialize for {name} {{\n    \
+         fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {{\n        \
+         {name}::serialize(self, serializer)\n    \
+         }}\n\
+         }}\n"
+    )
 }
 
 /// A struct with its doc, `head` (derive and container attributes) and fields.

@@ -54,6 +54,9 @@ pub struct Generated {
     pub structs: usize,
     /// How many enums it defines.
     pub enums: usize,
+    /// The `#![recursion_limit]` every crate using the types needs, when they nest deeper than
+    /// rustc's default (128) handles.
+    pub recursion_limit: Option<usize>,
 }
 
 /// The Rust types of version `version` of `crd`.
@@ -83,5 +86,6 @@ pub fn generate(crd: &Crd, version: &str) -> Result<Generated, TypegenError> {
         notes: module.notes.clone(),
         structs: module.structs.len(),
         enums: module.enums.len(),
+        recursion_limit: module.recursion_limit,
     })
 }

@@ -118,6 +118,9 @@ pub enum RootShape {
     Spec {
         /// The status struct, when the CRD has a status subresource.
         status: Option<String>,
+        /// The CRD does not require `spec`: the spec struct reads a missing or `null` spec as
+        /// its `Default`.
+        optional_spec: bool,
     },
     /// Properties other than `spec` and `status` on the root (or no spec): the derive's input is
     /// a struct of every root property, flattened onto the root (`#[kube(no_spec)]`).
@@ -142,6 +145,8 @@ pub struct Module {
     pub schema_fns: Vec<SchemaFn>,
     /// What a reader of the generated code should know (lossy spots, choices made).
     pub notes: Vec<String>,
+    /// The `recursion_limit` crates using the types need, when rustc's default is too low.
+    pub recursion_limit: Option<usize>,
 }
 
 impl Module {

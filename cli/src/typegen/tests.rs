@@ -8,7 +8,14 @@ use super::*;
 
 /// A CRD of kind Widget with `schema` as its v1 schema.
 fn crd_with(schema: Value, subresources: Value) -> Crd {
-    let doc = json!({
+    parse_crds(&crd_document(schema, subresources).to_string())
+        .unwrap()
+        .remove(0)
+}
+
+/// The document of [`crd_with`].
+fn crd_document(schema: Value, subresources: Value) -> Value {
+    json!({
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
         "metadata": {"name": "widgets.example.io"},
@@ -24,8 +31,7 @@ fn crd_with(schema: Value, subresources: Value) -> Crd {
                 "subresources": subresources,
             }],
         },
-    });
-    parse_crds(&doc.to_string()).unwrap().remove(0)
+    })
 }
 
 /// The source generated for a Widget whose spec has `properties` (and `required`).
@@ -294,6 +300,63 @@ fn very_deep_schemas_need_no_deep_stack() {
 }
 
 #[test]
+fn types_deeper_than_rustcs_default_limit_say_what_they_need() {
+    let mut crd = crd_with(json!({"type": "object"}), json!({}));
+    // spec and 40 levels of child: within the default.
+    crd.versions[0].schema = deep_schema(40);
+    let generated = generate(&crd, "v1").unwrap();
+    assert_eq!(generated.recursion_limit, None);
+    assert!(
+        !generated
+            .notes
+            .iter()
+            .any(|n| n.contains("recursion_limit"))
+    );
+    // 200 levels: proving the root `Send` alone takes two levels of rustc's recursion each.
+    crd.versions[0].schema = deep_schema(200);
+    let generated = generate(&crd, "v1").unwrap();
+    assert_eq!(generated.recursion_limit, Some(512));
+    let note = "the types nest 201 levels deep, past what rustc's default recursion_limit (128) handles: every crate that uses them (src/lib.rs, and each test or binary that does) needs `#![recursion_limit = \"512\"]` at its top";
+    assert!(
+        generated.notes.iter().any(|n| n == note),
+        "{:?}",
+        generated.notes
+    );
+    // Lists and maps count as levels too (`Vec<T>: Send` needs `T: Send`).
+    let mut deep = deep_schema(40);
+    let mut node = &mut deep["properties"]["spec"];
+    for _ in 0..20 {
+        node = &mut node["properties"]["child"];
+        *node = json!({"type": "array", "items": node.clone()});
+        node = &mut node["items"];
+    }
+    crd.versions[0].schema = deep;
+    assert_eq!(generate(&crd, "v1").unwrap().recursion_limit, Some(256));
+}
+
+#[test]
+fn deep_json_reads_as_deep_as_yaml() {
+    // `kubectl get crd -o json` gives JSON, whose braces are YAML flow collections: they may
+    // nest as deeply as block YAML (512 levels), past serde-saphyr's default of 255.
+    // The reader recurses per level: on the stack `kubeforge` gives its commands (main.rs).
+    std::thread::Builder::new()
+        .stack_size(256 * 1024 * 1024)
+        .spawn(|| {
+            let text = |depth: usize| crd_document(deep_schema(depth), json!({})).to_string();
+            let crd = parse_crds(&text(200)).unwrap().remove(0);
+            assert_eq!(generate(&crd, "v1").unwrap().structs, 201);
+            match parse_crds(&text(300)) {
+                Err(TypegenError::Parse { reason })
+                    if reason.contains("recursion limit exceeded") => {}
+                other => panic!("a CRD nested 600 JSON levels deep read: {other:?}"),
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
 fn root_shapes() {
     // spec and a status subresource: kube's default shape.
     let schema = json!({
@@ -332,6 +395,59 @@ fn root_shapes() {
     assert_has(
         &text.source,
         "    pub data: Option<BTreeMap<String, String>>,\n",
+    );
+}
+
+#[test]
+fn an_optional_spec_reads_as_the_default() {
+    let spec = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    // Required: serde's derive, nothing more.
+    let required = json!({"type": "object", "required": ["spec"], "properties": {"spec": spec}});
+    let generated = generate(&crd_with(required, json!({})), "v1").unwrap();
+    assert!(!generated.source.contains("remote"), "{}", generated.source);
+    assert!(generated.notes.is_empty(), "{:?}", generated.notes);
+    // Optional: the derived code becomes inherent functions, and the traits go through them,
+    // reading a missing or null spec (serde asks a missing field's type for an option) as the
+    // default.
+    let optional = json!({"type": "object", "properties": {"spec": spec}});
+    let generated = generate(&crd_with(optional, json!({})), "v1").unwrap();
+    let text = &generated.source;
+    assert_has(
+        text,
+        "    plural = \"widgets\",\n    singular = \"widget\",\n    namespaced\n)]\n#[serde(remote = \"WidgetSpec\")]\npub struct WidgetSpec {\n",
+    );
+    assert_has(
+        text,
+        "impl<'de> Deserialize<'de> for WidgetSpec {\n    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {\n",
+    );
+    assert_has(
+        text,
+        "        struct Present(#[serde(deserialize_with = \"WidgetSpec::deserialize\")] WidgetSpec);\n\n        let spec = Option::<Present>::deserialize(deserializer)?;\n        Ok(spec.map(|present| present.0).unwrap_or_default())\n",
+    );
+    assert_has(
+        text,
+        "impl Serialize for WidgetSpec {\n    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {\n        WidgetSpec::serialize(self, serializer)\n    }\n}\n",
+    );
+    assert_eq!(generated.notes.len(), 1);
+    assert!(
+        generated.notes[0].starts_with("spec is optional in the CRD: an object without spec"),
+        "{:?}",
+        generated.notes
+    );
+    // Longer kinds' helpers are laid out as rustfmt lays them out.
+    let mut crd = crd_with(
+        json!({"type": "object", "properties": {"spec": spec}}),
+        json!({}),
+    );
+    crd.kind = "CompositionSpecificallyLong".into();
+    assert_has(
+        &generate(&crd, "v1").unwrap().source,
+        "        struct Present(\n            #[serde(deserialize_with = \"CompositionSpecificallyLongSpec::deserialize\")]\n            CompositionSpecificallyLongSpec,\n        );\n",
+    );
+    crd.kind = "AVeryLongKindNameThatMakesTheLineTooLong".into();
+    assert_has(
+        &generate(&crd, "v1").unwrap().source,
+        "        struct Present(\n            #[serde(\n                deserialize_with = \"AVeryLongKindNameThatMakesTheLineTooLongSpec::deserialize\"\n            )]\n            AVeryLongKindNameThatMakesTheLineTooLongSpec,\n        );\n",
     );
 }
 

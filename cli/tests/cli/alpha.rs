@@ -9,7 +9,7 @@ use std::process::Command;
 use crate::common::{Run, create_api, kubeforge, read, refused, tree_hash};
 
 /// The previous revision of the templates.
-fn old_templates() -> PathBuf {
+pub(crate) fn old_templates() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/templates-6fc8fc2")
 }
 
@@ -31,7 +31,7 @@ fn old_kubeforge(dir: &Path, args: &[&str]) -> Run {
 }
 
 /// `git args` in `dir`; its stdout (panics when it fails).
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let output = Command::new("git")
         .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
         .args(args)
@@ -48,7 +48,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 /// Whether git is installed (the tests that need it skip with a note otherwise).
-fn have_git() -> bool {
+pub(crate) fn have_git() -> bool {
     let found = Command::new("git").arg("--version").output().is_ok();
     if !found {
         eprintln!("NOTE: git is not installed: the alpha update tests did not run");

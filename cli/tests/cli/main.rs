@@ -5,13 +5,15 @@
 //! - `commands`: `--help` on every command, `version`, `completion`;
 //! - `init`, `create_api`, `create_api_world`, `create_webhook`: every flag, every refusal;
 //! - `external`: `create api --external` from a file, a URL and a cluster, `update external`;
-//! - `alpha`: `alpha generate` and `alpha update` on git repositories;
+//! - `alpha`: `alpha generate` and `alpha update` on git repositories; `alpha_git`: what they
+//!   ask of git (clean, tracked trees) and `alpha update --from-binary` with another binary;
 //! - `snapshots`, `create_webhook_snapshots`: whole generated trees, reviewed as insta snapshots
 //!   (`snapshots/cli__<module>__<name>.snap`).
 
 mod common;
 
 mod alpha;
+mod alpha_git;
 mod builtin_kinds;
 mod commands;
 mod create_api;

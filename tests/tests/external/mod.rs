@@ -2,10 +2,15 @@
 //! licences in cli/tests/fixtures/crds/): one project generates the types of every one (every
 //! served version), plus kubeforge's own test kinds, and a controller for cert-manager's
 //! Certificate. The project builds once (that is the compile check of all generated code), and
-//! its tests run: the Certificate controller against the embedded API server with the vendored
-//! CRD installed, and `round_trip.rs`, which sends kubeforge's example objects of every kind
-//! through the embedded API server under the vendored CRD and under the CRD regenerated from the
-//! Rust types.
+//! its tests run: the Certificate controller against the test environment's API server with the
+//! vendored CRD installed, and `round_trip.rs`, which sends kubeforge's example objects of every
+//! kind through that API server under the vendored CRD and under the CRD regenerated from the
+//! Rust types, reads objects without spec where the CRD allows that, and round-trips an object
+//! of a kind whose schema nests 200 objects (its CRD is generated here: [`deep_crd`]).
+//!
+//! The API server is the embedded one, or a real control plane with
+//! `KUBEFORGE_TEST_CLUSTER=binaries` and `KUBEBUILDER_ASSETS` (the project's tests inherit the
+//! environment; `TestEnv` picks the mode from it).
 
 mod regenerate;
 
@@ -49,6 +54,25 @@ const CRDS: &[(&str, &[&str])] = &[
         &["--controller=false"],
     ),
 ];
+
+/// How many objects the deep test kind's schema nests below `spec`.
+const DEEP_LEVELS: usize = 200;
+
+/// The CRD of the deep test kind (`Deep`, typegen.kubeforge.dev/v1): `spec` holds `child`
+/// (and `note`) `DEEP_LEVELS` times, the last `child` a `leaf` string. Built as JSON text
+/// without recursion; it nests about 2 × `DEEP_LEVELS` JSON levels, within the 512 the CRD
+/// reader allows.
+fn deep_crd() -> String {
+    let mut schema = String::from(r#"{"type":"object","properties":{"leaf":{"type":"string"}}}"#);
+    for _ in 0..DEEP_LEVELS {
+        schema = format!(
+            r#"{{"type":"object","properties":{{"child":{schema},"note":{{"type":"string"}}}}}}"#
+        );
+    }
+    format!(
+        r#"{{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{{"name":"deeps.typegen.kubeforge.dev"}},"spec":{{"group":"typegen.kubeforge.dev","names":{{"kind":"Deep","listKind":"DeepList","plural":"deeps","singular":"deep"}},"scope":"Namespaced","versions":[{{"name":"v1","served":true,"storage":true,"schema":{{"openAPIV3Schema":{{"type":"object","required":["spec"],"properties":{{"apiVersion":{{"type":"string"}},"kind":{{"type":"string"}},"metadata":{{"type":"object"}},"spec":{schema}}}}}}}}}]}}}}"#
+    )
+}
 
 /// The folders of example objects.
 const EXAMPLES: &[&str] = &[
@@ -114,6 +138,31 @@ fn external_crds_generate_build_and_round_trip_through_the_api_server() {
         args.extend_from_slice(extra);
         kubeforge(dir, &args);
     }
+    let deep = temp.path().join("deeps.typegen.kubeforge.dev.json");
+    std::fs::write(&deep, deep_crd()).unwrap();
+    let deep = deep.display().to_string();
+    // Reading YAML that deep recurses: on the stack the binary gives its commands (main.rs).
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(256 * 1024 * 1024)
+            .spawn_scoped(scope, || {
+                let args = ["create", "api", "--external", "--crd", &deep];
+                kubeforge(dir, &[&args[..], &["--controller=false"]].concat());
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    });
+    // What the note of `create api --external` asks for types that deep.
+    let lib = dir.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let doc = text.find("\n//! ").expect("lib.rs's documentation") + 1;
+    let text = format!(
+        "{}#![recursion_limit = \"512\"]\n\n{}",
+        &text[..doc],
+        &text[doc..]
+    );
+    std::fs::write(&lib, text).unwrap();
     for project in EXAMPLES {
         let target = dir.join("tests/fixtures").join(project);
         std::fs::create_dir_all(&target).unwrap();
@@ -149,6 +198,11 @@ fn external_crds_generate_build_and_round_trip_through_the_api_server() {
     ] {
         assert_contains(&test.stdout, &format!(" {kind} objects"));
     }
+    // The kinds whose CRD does not require spec read an object without one.
+    assert_contains(&test.stdout, "read Certificate without spec");
+    assert_contains(&test.stdout, "read Composition without spec");
+    assert_contains(&test.stdout, "test deep_schema_round_trips ... ok");
+    assert_contains(&test.stdout, "round-tripped a Deep object 200 levels deep");
     assert_contains(&test.stdout, "test certificate_is_reconciled ... ok");
     assert_contains(&test.stdout, "reconciled Certificate certificate-sample");
 }

@@ -1,6 +1,7 @@
-//! Round-trips kubeforge's example objects of every external kind through the embedded API
-//! server. (The end-to-end test `external` of kubeforge writes this file into the project it
-//! generates, with the examples under tests/fixtures/.)
+//! Round-trips kubeforge's example objects of every external kind through the test
+//! environment's API server (embedded, or real with `KUBEFORGE_TEST_CLUSTER=binaries`). (The
+//! end-to-end test `external` of kubeforge writes this file into the project it generates, with
+//! the examples under tests/fixtures/.)
 //!
 //! For every kind:
 //! 1. each example deserializes into the generated type and serializes back to the same JSON,
@@ -10,14 +11,27 @@
 //!    client creates the example (its status through the status subresource when the CRD has
 //!    one); the server keeps every field the example set, and the typed read of the stored
 //!    object serializes to exactly the JSON the server sends;
-//! 3. with the CRD regenerated from the Rust types (`K::crd()`) installed instead, the server
-//!    accepts the same objects and stores them exactly as under the original CRD.
+//! 3. with the CRD regenerated from the Rust types (`K::crd()`) installed instead (afterwards,
+//!    in an environment of its own), the server accepts the same objects and stores them
+//!    exactly as under the original CRD;
+//! 4. when the CRD does not require `spec`, an object without one (and one with `spec: null`)
+//!    reads as the default spec, locally and from the server that stored it without spec, and
+//!    writes back with the default spec (as Go's typed clients do).
+//!
+//! `deep_schema_round_trips` does step 1, and compares the regenerated schema, for a kind whose
+//! schema nests 200 objects: kube's client reads at most 128 JSON levels, so that CRD goes
+//! through no API server here. Its types need a higher `recursion_limit` in every crate that
+//! uses them, as `create api --external` said (this file's and lib.rs's).
 
+#![recursion_limit = "512"]
+
+use std::collections::BTreeMap;
 use std::fmt::Debug;
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{Api, DynamicObject, Patch, PatchParams, PostParams};
-use kube::core::ApiResource;
+use kube::core::object::HasSpec;
+use kube::core::{ApiResource, NamespaceResourceScope};
 use kube::{Client, CustomResourceExt, Resource};
 use kubeforge_testenv::TestEnv;
 use serde::Serialize;
@@ -29,7 +43,7 @@ use crd_consumer::external::argoproj_io::v1alpha1::Application;
 use crd_consumer::external::cert_manager_io::v1::{Certificate, Issuer};
 use crd_consumer::external::gateway_networking_k8s_io::v1::{Gateway, HTTPRoute};
 use crd_consumer::external::monitoring_coreos_com::v1::{PrometheusRule, ServiceMonitor};
-use crd_consumer::external::typegen_kubeforge_dev::v1::{Bare, Exotic};
+use crd_consumer::external::typegen_kubeforge_dev::v1::{Bare, Deep, Exotic};
 
 /// The examples, copied here by the end-to-end test.
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
@@ -48,11 +62,20 @@ fn documents(text: &str) -> Vec<Value> {
         .collect()
 }
 
-/// Every CRD of config/crd/external.
+/// The copy of the CRD whose schema nests 200 objects (written by the end-to-end test).
+const DEEP_CRD: &str = "typegen.kubeforge.dev_deeps.yaml";
+/// How deep its schema nests `child` objects below `spec`.
+const DEEP_LEVELS: usize = 200;
+
+/// Every CRD of config/crd/external but the deep one, which no API server reads here.
 fn vendored_crds() -> Vec<CustomResourceDefinition> {
     let mut crds = Vec::new();
     for entry in std::fs::read_dir(CRDS).expect("config/crd/external") {
-        let text = std::fs::read_to_string(entry.expect("entry").path()).expect("CRD");
+        let path = entry.expect("entry").path();
+        if path.ends_with(DEEP_CRD) {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).expect("CRD");
         for doc in documents(&text) {
             crds.push(serde_json::from_value(doc).expect("a CustomResourceDefinition"));
         }
@@ -134,6 +157,80 @@ fn has_status_subresource(crd: &CustomResourceDefinition) -> bool {
         .any(|v| v.storage && v.subresources.as_ref().is_some_and(|s| s.status.is_some()))
 }
 
+/// Whether the storage version of `crd` lets objects leave `spec` out.
+fn spec_is_optional(crd: &CustomResourceDefinition) -> bool {
+    crd.spec.versions.iter().any(|v| {
+        let schema = v
+            .schema
+            .as_ref()
+            .and_then(|s| s.open_api_v3_schema.as_ref());
+        v.storage
+            && schema.is_some_and(|s| {
+                s.properties
+                    .as_ref()
+                    .is_some_and(|p| p.contains_key("spec"))
+                    && !s.required.iter().flatten().any(|r| r == "spec")
+            })
+    })
+}
+
+/// Step 4 on the server with the vendored CRDs: an object without spec, created untyped, reads
+/// as the default spec; the typed read writes back what the server sent, with that spec.
+async fn without_spec<K>(
+    client: Client,
+    api: &Api<K>,
+    namespace: Option<&str>,
+) -> anyhow::Result<()>
+where
+    K: Resource<DynamicType = ()> + HasSpec + Clone + Debug + Serialize + DeserializeOwned,
+    K::Spec: Default + PartialEq + Debug + Serialize,
+{
+    let bare = json!({
+        "apiVersion": K::api_version(&()),
+        "kind": K::kind(&()),
+        "metadata": {"name": "without-spec"},
+    });
+    let default_spec = serde_json::to_value(K::Spec::default())?;
+    let mut with_null = bare.clone();
+    with_null["spec"] = Value::Null;
+    for object in [&bare, &with_null] {
+        let typed: K = serde_json::from_value(object.clone())?;
+        anyhow::ensure!(
+            *typed.spec() == K::Spec::default(),
+            "{object} read {typed:?}"
+        );
+        let back = serde_json::to_value(&typed)?;
+        anyhow::ensure!(
+            back["spec"] == default_spec,
+            "{object} wrote back {back}, not the default spec {default_spec}"
+        );
+    }
+    let resource = ApiResource::erase::<K>(&());
+    let raw: Api<DynamicObject> = match namespace {
+        Some(ns) => Api::namespaced_with(client, ns, &resource),
+        None => Api::all_with(client, &resource),
+    };
+    raw.create(&PostParams::default(), &serde_json::from_value(bare)?)
+        .await?;
+    let from_server = serde_json::to_value(raw.get("without-spec").await?)?;
+    anyhow::ensure!(
+        from_server.get("spec").is_none(),
+        "the server stored a spec: {from_server}"
+    );
+    let typed = api.get("without-spec").await?;
+    anyhow::ensure!(*typed.spec() == K::Spec::default(), "read {typed:?}");
+    let mut read = serde_json::to_value(&typed)?;
+    let spec = read
+        .as_object_mut()
+        .and_then(|o| o.remove("spec"))
+        .unwrap_or_default();
+    anyhow::ensure!(
+        spec == default_spec && same(&read, &from_server),
+        "the typed read of an object without spec is not what the server sent with the default spec:\n{from_server}\n{read}"
+    );
+    Ok(())
+}
+
 /// Step 1: the examples (and one with `unknown_enum` set to a value the CRD does not list)
 /// deserialize and serialize back unchanged.
 fn round_trip_locally<K: DeserializeOwned + Serialize>(
@@ -176,6 +273,12 @@ where
     };
     let mut stored = Vec::new();
     for example in examples {
+        // In the environment's namespace, whatever namespace the example names (a real API
+        // server refuses an object whose namespace is not the request's).
+        let mut example = example.clone();
+        if let Some(ns) = namespace {
+            example["metadata"]["namespace"] = json!(ns);
+        }
         let typed: K = serde_json::from_value(example.clone())?;
         let name = example["metadata"]["name"].as_str().expect("a name");
         api.create(&PostParams::default(), &typed).await?;
@@ -198,10 +301,22 @@ where
     Ok(stored)
 }
 
-/// Every step for one kind: `vendored` has the CRDs of config/crd/external, `regenerated` the
-/// CRDs of the Rust types.
+/// Which CRDs the API server has: the vendored ones of config/crd/external (steps 1, 2 and 4),
+/// or those regenerated from the Rust types (step 3). One after the other, not side by side:
+/// in binaries mode (and on a cluster) every environment of the process shares one API server,
+/// where a CRD has one schema at a time.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Vendored,
+    Regenerated,
+}
+
+/// The steps of `phase` for one kind. Under the vendored CRDs, what the server stored goes into
+/// `stored`; under the regenerated ones, it must be the same.
 async fn kind<K>(
-    servers: &Servers,
+    env: &TestEnv,
+    phase: Phase,
+    stored: &mut BTreeMap<String, Vec<Value>>,
     file: &str,
     api: fn(Client, &str) -> Api<K>,
     namespaced: bool,
@@ -210,54 +325,145 @@ async fn kind<K>(
 where
     K: Resource<DynamicType = ()>
         + CustomResourceExt
+        + HasSpec
         + Clone
         + Debug
         + Serialize
         + DeserializeOwned,
+    K::Spec: Default + PartialEq + Debug + Serialize,
 {
+    let kind = K::kind(&()).into_owned();
     let examples = examples::<K>(file);
+    let namespace = namespaced.then(|| env.namespace());
+    let typed = api(env.client(), env.namespace());
+    if phase == Phase::Regenerated {
+        let status = has_status_subresource(&K::crd());
+        let objects =
+            round_trip_through(env.client(), &typed, namespace, status, &examples).await?;
+        for (original, regenerated) in stored[&kind].iter().zip(&objects) {
+            anyhow::ensure!(
+                same(original, regenerated),
+                "{kind} is stored differently under the regenerated CRD:\n{original}\n{regenerated}"
+            );
+        }
+        println!("round-tripped {} {kind} objects", examples.len());
+        return Ok(());
+    }
     round_trip_locally::<K>(&examples, unknown_enum);
-    let crd_name = K::crd_name();
-    let original = servers
-        .crds
+    let crds = vendored_crds();
+    let original = crds
         .iter()
-        .find(|c| c.metadata.name.as_deref() == Some(crd_name))
+        .find(|c| c.metadata.name.as_deref() == Some(K::crd_name()))
         .expect("the vendored CRD");
-    let mut stored = Vec::new();
-    for (env, status) in [
-        (&servers.vendored, has_status_subresource(original)),
-        (&servers.regenerated, has_status_subresource(&K::crd())),
-    ] {
-        let namespace = namespaced.then(|| env.namespace());
-        let api = api(env.client(), env.namespace());
-        stored.push(round_trip_through(env.client(), &api, namespace, status, &examples).await?);
+    let status = has_status_subresource(original);
+    let objects = round_trip_through(env.client(), &typed, namespace, status, &examples).await?;
+    stored.insert(kind.clone(), objects);
+    if spec_is_optional(original) {
+        without_spec(env.client(), &typed, namespace).await?;
+        println!("read {kind} without spec");
     }
-    for (original, regenerated) in stored[0].iter().zip(&stored[1]) {
-        anyhow::ensure!(
-            same(original, regenerated),
-            "{} is stored differently under the regenerated CRD:\n{original}\n{regenerated}",
-            K::kind(&())
-        );
-    }
-    println!("round-tripped {} {} objects", examples.len(), K::kind(&()));
     Ok(())
 }
 
-/// The two API servers: one with the vendored CRDs, one with the regenerated ones.
-struct Servers {
-    crds: Vec<CustomResourceDefinition>,
-    vendored: TestEnv,
-    regenerated: TestEnv,
+/// The API of a namespaced kind in the environment's namespace.
+fn namespaced<K>(client: Client, namespace: &str) -> Api<K>
+where
+    K: Resource<DynamicType = (), Scope = NamespaceResourceScope>,
+{
+    Api::namespaced(client, namespace)
+}
+
+/// The API of a cluster-scoped kind.
+fn cluster<K: Resource<DynamicType = ()>>(client: Client, _: &str) -> Api<K> {
+    Api::all(client)
+}
+
+/// Every kind's steps of `phase` on `env`.
+async fn every_kind(
+    env: &TestEnv,
+    phase: Phase,
+    stored: &mut BTreeMap<String, Vec<Value>>,
+) -> anyhow::Result<()> {
+    // Each kind's future on the heap: in a debug build, ten of them nested in this one take more
+    // than the test thread's 2 MiB of stack.
+    let cert_manager = "cert-manager/examples.yaml";
+    let unknown = Some("/spec/privateKey/algorithm");
+    Box::pin(kind::<Certificate>(
+        env,
+        phase,
+        stored,
+        cert_manager,
+        namespaced,
+        true,
+        unknown,
+    ))
+    .await?;
+    Box::pin(kind::<Issuer>(
+        env,
+        phase,
+        stored,
+        cert_manager,
+        namespaced,
+        true,
+        None,
+    ))
+    .await?;
+    let prometheus = "prometheus-operator/examples.yaml";
+    let unknown = Some("/spec/endpoints/0/scheme");
+    Box::pin(kind::<ServiceMonitor>(
+        env, phase, stored, prometheus, namespaced, true, unknown,
+    ))
+    .await?;
+    Box::pin(kind::<PrometheusRule>(
+        env, phase, stored, prometheus, namespaced, true, None,
+    ))
+    .await?;
+    let gateway = "gateway-api/examples.yaml";
+    let unknown = Some("/spec/listeners/0/allowedRoutes/namespaces/from");
+    Box::pin(kind::<Gateway>(
+        env, phase, stored, gateway, namespaced, true, unknown,
+    ))
+    .await?;
+    let unknown = Some("/spec/rules/0/matches/0/path/type");
+    Box::pin(kind::<HTTPRoute>(
+        env, phase, stored, gateway, namespaced, true, unknown,
+    ))
+    .await?;
+    let crossplane = "crossplane/examples.yaml";
+    Box::pin(kind::<Composition>(
+        env, phase, stored, crossplane, cluster, false, None,
+    ))
+    .await?;
+    let argo = "argo-cd/examples.yaml";
+    Box::pin(kind::<Application>(
+        env, phase, stored, argo, namespaced, true, None,
+    ))
+    .await?;
+    let kubeforge = "kubeforge/examples.yaml";
+    let unknown = Some("/spec/color");
+    Box::pin(kind::<Exotic>(
+        env, phase, stored, kubeforge, namespaced, true, unknown,
+    ))
+    .await?;
+    Box::pin(kind::<Bare>(
+        env, phase, stored, kubeforge, cluster, false, None,
+    ))
+    .await
 }
 
 #[tokio::test]
 async fn external_kinds_round_trip() -> anyhow::Result<()> {
-    let crds = vendored_crds();
+    let mut stored = BTreeMap::new();
     let mut vendored = TestEnv::builder();
-    for crd in &crds {
-        vendored = vendored.crd(crd.clone());
+    for crd in vendored_crds() {
+        vendored = vendored.crd(crd);
     }
-    let regenerated = TestEnv::builder()
+    let env = vendored.start().await?;
+    every_kind(&env, Phase::Vendored, &mut stored).await?;
+    // Gone before the regenerated CRDs come (the next environment waits until the server has
+    // deleted the vendored ones).
+    drop(env);
+    let env = TestEnv::builder()
         .crd(Certificate::crd())
         .crd(Issuer::crd())
         .crd(ServiceMonitor::crd())
@@ -267,88 +473,49 @@ async fn external_kinds_round_trip() -> anyhow::Result<()> {
         .crd(Composition::crd())
         .crd(Application::crd())
         .crd(Exotic::crd())
-        .crd(Bare::crd());
-    let servers = Servers {
-        crds,
-        vendored: vendored.start().await?,
-        regenerated: regenerated.start().await?,
-    };
-    let cert_manager = "cert-manager/examples.yaml";
-    kind::<Certificate>(
-        &servers,
-        cert_manager,
-        |c, ns| Api::namespaced(c, ns),
-        true,
-        Some("/spec/privateKey/algorithm"),
-    )
-    .await?;
-    kind::<Issuer>(
-        &servers,
-        cert_manager,
-        |c, ns| Api::namespaced(c, ns),
-        true,
-        None,
-    )
-    .await?;
-    let prometheus = "prometheus-operator/examples.yaml";
-    kind::<ServiceMonitor>(
-        &servers,
-        prometheus,
-        |c, ns| Api::namespaced(c, ns),
-        true,
-        Some("/spec/endpoints/0/scheme"),
-    )
-    .await?;
-    kind::<PrometheusRule>(
-        &servers,
-        prometheus,
-        |c, ns| Api::namespaced(c, ns),
-        true,
-        None,
-    )
-    .await?;
-    let gateway = "gateway-api/examples.yaml";
-    kind::<Gateway>(
-        &servers,
-        gateway,
-        |c, ns| Api::namespaced(c, ns),
-        true,
-        Some("/spec/listeners/0/allowedRoutes/namespaces/from"),
-    )
-    .await?;
-    kind::<HTTPRoute>(
-        &servers,
-        gateway,
-        |c, ns| Api::namespaced(c, ns),
-        true,
-        Some("/spec/rules/0/matches/0/path/type"),
-    )
-    .await?;
-    kind::<Composition>(
-        &servers,
-        "crossplane/examples.yaml",
-        |c, _| Api::all(c),
-        false,
-        None,
-    )
-    .await?;
-    kind::<Application>(
-        &servers,
-        "argo-cd/examples.yaml",
-        |c, ns| Api::namespaced(c, ns),
-        true,
-        None,
-    )
-    .await?;
-    let kubeforge = "kubeforge/examples.yaml";
-    kind::<Exotic>(
-        &servers,
-        kubeforge,
-        |c, ns| Api::namespaced(c, ns),
-        true,
-        Some("/spec/color"),
-    )
-    .await?;
-    kind::<Bare>(&servers, kubeforge, |c, _| Api::all(c), false, None).await?;
-    Ok(())
+        .crd(Bare::crd())
+        .start()
+        .await?;
+    every_kind(&env, Phase::Regenerated, &mut stored).await
+}
+
+/// An object of the deep kind, nested `DEEP_LEVELS` objects below `spec`, round-trips, and
+/// the schema regenerated from the types nests the same way down to the leaf's.
+fn deep_round_trip() {
+    let crd = Deep::crd();
+    let mut schema = &crd.spec.versions[0]
+        .schema
+        .as_ref()
+        .and_then(|s| s.open_api_v3_schema.as_ref())
+        .expect("a schema")
+        .properties
+        .as_ref()
+        .expect("properties")["spec"];
+    let mut spec = json!({"leaf": "bottom"});
+    for _ in 0..DEEP_LEVELS {
+        spec = json!({ "child": spec, "note": "a level" });
+        schema = &schema.properties.as_ref().expect("properties")["child"];
+    }
+    let leaf = &schema.properties.as_ref().expect("the deepest properties")["leaf"];
+    assert_eq!(leaf.type_.as_deref(), Some("string"));
+    let object = json!({
+        "apiVersion": "typegen.kubeforge.dev/v1",
+        "kind": "Deep",
+        "metadata": {"name": "deep"},
+        "spec": spec,
+    });
+    round_trip_locally::<Deep>(&[object], None);
+}
+
+#[test]
+fn deep_schema_round_trips() {
+    // Each level is a call of the derived (debug) code, in schemars as in serde: more than a
+    // test thread's 2 MiB.
+    std::thread::Builder::new()
+        .stack_size(64 * 1024 * 1024)
+        .spawn(deep_round_trip)
+        .expect("a thread")
+        .join()
+        .expect("the round trip");
+    println!("round-tripped a Deep object {DEEP_LEVELS} levels deep");
 }

@@ -58,10 +58,10 @@ pub fn resolve(
         return Ok(Plan::From(Ancestor::Templates(TemplateSet::load(dir)?)));
     }
     if let Some(path) = &args.from_binary {
-        let version = match recorded {
-            Some(version) => version,
-            None => binary_version(path)?,
-        };
+        // Asked first, so a binary that is missing or no kubeforge is refused before anything
+        // runs.
+        let reported = binary_version(path)?;
+        let version = recorded.unwrap_or(reported);
         return Ok(Plan::From(Ancestor::Binary {
             path: path.clone(),
             version,
@@ -86,7 +86,8 @@ pub fn resolve(
     }
 }
 
-/// The version `<binary> version` prints (`kubeforge 0.1.0 ...`).
+/// The version `<binary> --version` prints (`kubeforge 0.1.0`); an error unless it runs and
+/// says it is a kubeforge.
 fn binary_version(path: &Path) -> Result<String, Error> {
     let output =
         Command::new(path)
@@ -98,15 +99,21 @@ fn binary_version(path: &Path) -> Result<String, Error> {
                 stderr: e.to_string(),
             })?;
     let text = String::from_utf8_lossy(&output.stdout);
-    text.split_whitespace()
-        .nth(1)
-        .map(str::to_owned)
-        .ok_or_else(|| {
-            AlphaError::OldBinary {
-                binary: path.to_owned(),
-                command: "--version".into(),
-                stderr: format!("it printed no version ({text:?}); pass --from-version"),
-            }
-            .into()
-        })
+    let mut words = text.split_whitespace();
+    match (output.status.success(), words.next(), words.next()) {
+        (true, Some("kubeforge"), Some(version)) => Ok(version.to_owned()),
+        _ => Err(AlphaError::OldBinary {
+            binary: path.to_owned(),
+            command: "--version".into(),
+            stderr: format!(
+                "it is not a kubeforge: it printed {:?}, not `kubeforge <version>`{}",
+                text.trim(),
+                match String::from_utf8_lossy(&output.stderr).trim() {
+                    "" => String::new(),
+                    stderr => format!(" ({stderr})"),
+                }
+            ),
+        }
+        .into()),
+    }
 }
