@@ -183,7 +183,7 @@ pub fn analyze(kind: &str, version: &CrdVersion) -> Module {
     let recursion_limit = (analysis.max_depth > DEFAULT_LIMIT_DEPTH).then(|| {
         let limit = (2 * analysis.max_depth + 64).next_power_of_two();
         analysis.notes.push(format!(
-            "the types nest {} levels deep, past what rustc's default recursion_limit (128) handles: every crate that uses them (src/lib.rs, and each test or binary that does) needs `#![recursion_limit = \"{limit}\"]` at its top",
+            "the types nest {} levels deep, past what rustc's default recursion_limit (128) handles: every crate that uses them (src/lib.rs, and each test or binary that does) needs `#![recursion_limit = \"{limit}\"]` at its top (`create api --external` writes it into src/lib.rs, src/main.rs and the controller's test)",
             analysis.max_depth
         ));
         limit

@@ -316,7 +316,7 @@ fn types_deeper_than_rustcs_default_limit_say_what_they_need() {
     crd.versions[0].schema = deep_schema(200);
     let generated = generate(&crd, "v1").unwrap();
     assert_eq!(generated.recursion_limit, Some(512));
-    let note = "the types nest 201 levels deep, past what rustc's default recursion_limit (128) handles: every crate that uses them (src/lib.rs, and each test or binary that does) needs `#![recursion_limit = \"512\"]` at its top";
+    let note = "the types nest 201 levels deep, past what rustc's default recursion_limit (128) handles: every crate that uses them (src/lib.rs, and each test or binary that does) needs `#![recursion_limit = \"512\"]` at its top (`create api --external` writes it into src/lib.rs, src/main.rs and the controller's test)";
     assert!(
         generated.notes.iter().any(|n| n == note),
         "{:?}",

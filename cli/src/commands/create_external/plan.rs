@@ -15,7 +15,7 @@ use crate::artifacts::project as init;
 use crate::error::Error;
 use crate::external::ExternalLayout;
 use crate::project::{self, PROJECT_FILE, ProjectFile, Resource};
-use crate::scaffold::{Artifact, Fragment, IfExists, Plan, Tree};
+use crate::scaffold::{Artifact, Fragment, IfExists, Plan, Tree, rust};
 
 /// Plans `request` in `project`, whose files `tree` shows.
 pub fn plan<'a>(
@@ -67,6 +67,37 @@ fn plan_kind(
         plan_types(plan, &ctx, &layout, types_if_exists)?;
         if kind.controller_version.as_deref() == Some(version) {
             plan_controller(plan, &ctx, &layout, request.force)?;
+        }
+    }
+    // Types deeper than rustc's default recursion limit allows: the crates that use them (the
+    // library, the binary, the controller's test) get the limit they need.
+    if let Some(limit) = kind
+        .versions
+        .iter()
+        .filter_map(|(_, g)| g.recursion_limit)
+        .max()
+    {
+        let mut roots = vec![
+            std::path::PathBuf::from(init::LIB.path),
+            std::path::PathBuf::from(init::MAIN.path),
+        ];
+        if let Some(version) = &kind.controller_version {
+            let layout = ExternalLayout::new(
+                project.multigroup,
+                &crd.group,
+                version,
+                &crd.kind,
+                &crd.plural,
+            );
+            roots.push(layout.api.controller_test_file.clone());
+        }
+        for root in roots {
+            if plan.exists(&root)? {
+                plan.edit_rust(&root, "#![recursion_limit]", |source| {
+                    Ok(rust::raise_recursion_limit(source, limit)
+                        .unwrap_or_else(|| source.text().to_owned()))
+                })?;
+            }
         }
     }
     if let Some((version, _)) = kind.versions.first() {

@@ -211,3 +211,58 @@ fn a_changed_crd_copy_or_a_file_in_the_way_refuses() {
         assert_eq!(project.tree.get(path), once.get(path), "{}", path.display());
     }
 }
+
+#[test]
+fn types_deeper_than_the_default_recursion_limit_raise_it_in_the_crates_that_use_them() {
+    // Reading a CRD that deep recurses: on the stack the binary gives its commands.
+    std::thread::Builder::new()
+        .stack_size(256 * 1024 * 1024)
+        .spawn(deep_types_raise_the_recursion_limit)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn deep_types_raise_the_recursion_limit() {
+    let mut project = Harness::init("");
+    let mut schema = String::from(r#"{"type":"object","properties":{"leaf":{"type":"string"}}}"#);
+    for _ in 0..140 {
+        schema = format!(r#"{{"type":"object","properties":{{"child":{schema}}}}}"#);
+    }
+    let crd = format!(
+        r#"{{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{{"name":"deeps.example.com"}},"spec":{{"group":"example.com","names":{{"kind":"Deep","plural":"deeps"}},"scope":"Namespaced","versions":[{{"name":"v1","served":true,"storage":true,"schema":{{"openAPIV3Schema":{{"type":"object","properties":{{"spec":{schema}}}}}}}}}]}}}}"#
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deeps.json");
+    std::fs::write(&path, crd).unwrap();
+    let ran = project
+        .run(&format!(
+            "create api --external --crd {} --controller=true",
+            path.display()
+        ))
+        .unwrap();
+    assert!(ran.stderr.contains("recursion_limit"), "{}", ran.stderr);
+    for root in ["src/lib.rs", "src/main.rs", "tests/deep_controller.rs"] {
+        let text = project.read(root);
+        assert_eq!(
+            text.matches("#![recursion_limit = \"").count(),
+            1,
+            "{root}:\n{text}"
+        );
+        syn::parse_file(text).unwrap();
+    }
+    // Run again (`--force`): the limit is not added twice.
+    project
+        .run(&format!(
+            "create api --external --crd {} --controller=true --force",
+            path.display()
+        ))
+        .unwrap();
+    assert_eq!(
+        project
+            .read("src/lib.rs")
+            .matches("#![recursion_limit")
+            .count(),
+        1
+    );
+}

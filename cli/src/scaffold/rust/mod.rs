@@ -4,6 +4,7 @@
 
 mod attributes;
 mod chain;
+mod crate_attributes;
 mod fields;
 mod imports;
 mod insert;
@@ -12,6 +13,7 @@ mod marker;
 mod source;
 
 pub use attributes::{KubeArgument, add_kube_argument, remove_kube_argument};
+pub use crate_attributes::raise_recursion_limit;
 pub use fields::struct_fields;
 pub use imports::merge_use;
 pub use insert::insert_at_marker;
