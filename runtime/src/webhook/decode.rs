@@ -1,6 +1,7 @@
 //! Reading an AdmissionReview body in one pass: the review's `request` is decoded straight
-//! into kube's [`AdmissionRequest`] while its `object` and `oldObject` members are set aside as
-//! raw JSON (they are decoded later into the handler's own Rust type). kube's
+//! into kube's [`AdmissionRequest`] while its `object` and `oldObject` members are set aside,
+//! decoded as the caller asks: as raw JSON ([`Value`], decoded later into the handler's own
+//! Rust type and kept as the base of a defaulting patch) or straight into that type. kube's
 //! `AdmissionReview` flattens its type fields, which makes serde buffer the whole body first,
 //! so the envelope here names them as plain fields instead.
 
@@ -12,20 +13,20 @@ use serde::de::{self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess
 use serde::{Deserialize, forward_to_deserialize_any};
 use serde_json::Value;
 
-/// A review as read: its type fields, and its request with the objects set aside.
+/// A review as read: its type fields, and its request with the objects set aside as `O`.
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Envelope {
+#[serde(rename_all = "camelCase", bound = "O: Deserialize<'de>")]
+pub(crate) struct Envelope<O = Value> {
     /// `apiVersion`.
     pub(crate) api_version: String,
     /// `kind`.
     pub(crate) kind: String,
     /// `request`, when present.
     #[serde(default)]
-    pub(crate) request: Option<RequestParts>,
+    pub(crate) request: Option<RequestParts<O>>,
 }
 
-impl Envelope {
+impl<O> Envelope<O> {
     /// The review's type fields.
     pub(crate) fn types(&self) -> TypeMeta {
         TypeMeta {
@@ -36,42 +37,44 @@ impl Envelope {
 }
 
 /// kube's request without its objects, and the objects as sent (`null` read as absent).
-pub(crate) struct RequestParts {
+pub(crate) struct RequestParts<O = Value> {
     pub(crate) request: AdmissionRequest<DynamicObject>,
-    pub(crate) object: Option<Value>,
-    pub(crate) old_object: Option<Value>,
+    pub(crate) object: Option<O>,
+    pub(crate) old_object: Option<O>,
 }
 
 /// The members taken out of the request while it is decoded.
-#[derive(Default)]
-struct SetAside {
-    object: Option<Value>,
-    old_object: Option<Value>,
+struct SetAside<O> {
+    object: Option<O>,
+    old_object: Option<O>,
 }
 
-impl<'de> Deserialize<'de> for RequestParts {
+impl<'de, O: Deserialize<'de>> Deserialize<'de> for RequestParts<O> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut aside = SetAside::default();
+        let mut aside = SetAside {
+            object: None,
+            old_object: None,
+        };
         let request = AdmissionRequest::<DynamicObject>::deserialize(Filtered {
             inner: deserializer,
             aside: &mut aside,
         })?;
         Ok(RequestParts {
             request,
-            object: aside.object.filter(|o| !o.is_null()),
-            old_object: aside.old_object.filter(|o| !o.is_null()),
+            object: aside.object,
+            old_object: aside.old_object,
         })
     }
 }
 
 /// A deserializer that hands a map to its visitor without the members `object` and
 /// `oldObject`, which it keeps in `aside`.
-struct Filtered<'a, D> {
+struct Filtered<'a, D, O> {
     inner: D,
-    aside: &'a mut SetAside,
+    aside: &'a mut SetAside<O>,
 }
 
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for Filtered<'_, D> {
+impl<'de, D: Deserializer<'de>, O: Deserialize<'de>> Deserializer<'de> for Filtered<'_, D, O> {
     type Error = D::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
@@ -107,12 +110,12 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Filtered<'_, D> {
     }
 }
 
-struct FilterVisitor<'a, V> {
+struct FilterVisitor<'a, V, O> {
     visitor: V,
-    aside: &'a mut SetAside,
+    aside: &'a mut SetAside<O>,
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for FilterVisitor<'_, V> {
+impl<'de, V: Visitor<'de>, O: Deserialize<'de>> Visitor<'de> for FilterVisitor<'_, V, O> {
     type Value = V::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -127,9 +130,9 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for FilterVisitor<'_, V> {
     }
 }
 
-struct FilterAccess<'a, A> {
+struct FilterAccess<'a, A, O> {
     map: A,
-    aside: &'a mut SetAside,
+    aside: &'a mut SetAside<O>,
 }
 
 /// A member name of the request: one of the objects set aside, or another, borrowed from the
@@ -170,7 +173,7 @@ impl<'de> Deserialize<'de> for Key<'de> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for FilterAccess<'_, A> {
+impl<'de, A: MapAccess<'de>, O: Deserialize<'de>> MapAccess<'de> for FilterAccess<'_, A, O> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -180,8 +183,8 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for FilterAccess<'_, A> {
         loop {
             match self.map.next_key::<Key<'de>>()? {
                 None => return Ok(None),
-                Some(Key::Object) => self.aside.object = Some(self.map.next_value()?),
-                Some(Key::OldObject) => self.aside.old_object = Some(self.map.next_value()?),
+                Some(Key::Object) => self.aside.object = self.map.next_value()?,
+                Some(Key::OldObject) => self.aside.old_object = self.map.next_value()?,
                 Some(Key::Other(Cow::Borrowed(name))) => {
                     let name: de::value::BorrowedStrDeserializer<'de, A::Error> =
                         de::value::BorrowedStrDeserializer::new(name);
@@ -266,6 +269,30 @@ mod tests {
         assert_eq!(whole.kind, request.kind);
         assert_eq!(whole.resource, request.resource);
         assert_eq!(whole.options, request.options);
+    }
+
+    #[test]
+    fn the_objects_decode_straight_into_a_rust_type() {
+        use k8s_openapi::api::core::v1::ConfigMap;
+        let object = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"},
+            "data": {"k": "v"}});
+        let body = review(request(object, Value::Null));
+        let parts = serde_json::from_slice::<Envelope<ConfigMap>>(&body)
+            .unwrap()
+            .request
+            .unwrap();
+        let object = parts.object.unwrap();
+        assert_eq!(object.metadata.name.as_deref(), Some("c"));
+        assert_eq!(object.data.unwrap()["k"], "v");
+        assert!(parts.old_object.is_none());
+        assert_eq!(parts.request.name, "c");
+        // An object that is not a ConfigMap fails the whole read (the caller reads again as JSON).
+        let body = review(request(json!({"data": {"k": 1}}), Value::Null));
+        let error = serde_json::from_slice::<Envelope<ConfigMap>>(&body)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("invalid type: integer `1`"), "{error}");
     }
 
     #[test]

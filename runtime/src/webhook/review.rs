@@ -9,6 +9,7 @@
 
 use std::{panic::AssertUnwindSafe, sync::Arc};
 
+use bytes::Bytes;
 use futures::{FutureExt, future::BoxFuture};
 use k8s_openapi::ByteString;
 use kube::core::{
@@ -44,22 +45,22 @@ const API_VERSIONS: [&str; 2] = ["admission.k8s.io/v1", "admission.k8s.io/v1beta
 /// [`Input`].
 pub(crate) type Request = AdmissionRequest<DynamicObject>;
 
-/// A parsed admission review: the request, and its objects as sent. The objects stay raw JSON
-/// so each is read once: decoded from there into the handler's Rust type, and used as is as
-/// the base of a defaulting patch (nothing the Rust type does not know is lost).
-pub(crate) struct Input {
+/// A parsed admission review: the request, and its objects as sent, read as `O`: raw JSON
+/// ([`Value`]) for a defaulter, which keeps the raw object as the base of its patch (nothing the
+/// Rust type does not know is lost), or straight into the handler's Rust type for a validator.
+pub(crate) struct Input<O = Value> {
     /// The review's request, without its objects.
     pub(crate) request: Request,
     /// `request.object`, when present and not null.
-    pub(crate) object: Option<Value>,
+    pub(crate) object: Option<O>,
     /// `request.oldObject`, when present and not null.
-    pub(crate) old_object: Option<Value>,
+    pub(crate) old_object: Option<O>,
 }
 
-/// Parses a request body; the error is the message of the 400 answer.
-pub(crate) fn parse(body: &[u8]) -> Result<Input, String> {
+/// Parses a request body, its objects as `O`; the error is the message of the 400 answer.
+pub(crate) fn parse<O: DeserializeOwned>(body: &[u8]) -> Result<Input<O>, String> {
     let malformed = |e: serde_json::Error| format!("malformed AdmissionReview: {e}");
-    let review: Envelope = serde_json::from_slice(body).map_err(malformed)?;
+    let review: Envelope<O> = serde_json::from_slice(body).map_err(malformed)?;
     if review.kind != "AdmissionReview" || !API_VERSIONS.contains(&review.api_version.as_str()) {
         return Err(format!(
             "expected kind AdmissionReview of apiVersion admission.k8s.io/v1, got kind {:?} of apiVersion {:?}",
@@ -191,8 +192,11 @@ pub(crate) fn render_error(code: u16, message: &str) -> Vec<u8> {
     render(response)
 }
 
-/// A type-erased admission handler: one registered defaulter or validator.
-pub(crate) type AdmissionHandler = Arc<dyn Fn(Input) -> BoxFuture<'static, Vec<u8>> + Send + Sync>;
+/// A type-erased admission handler: one registered defaulter or validator. It takes the
+/// request body and answers with the response body, or with the message of a 400 answer when
+/// the body is not an AdmissionReview.
+pub(crate) type AdmissionHandler =
+    Arc<dyn Fn(Bytes) -> BoxFuture<'static, Result<Vec<u8>, String>> + Send + Sync>;
 
 fn decode<K: WebhookObject>(value: &Value, what: &str) -> Result<K, Outcome> {
     K::deserialize(value).map_err(|e| {
@@ -214,95 +218,118 @@ async fn guarded(work: impl Future<Output = Outcome> + Send) -> Outcome {
         })
 }
 
-fn handler<F, Fut>(run: F) -> AdmissionHandler
-where
-    F: Fn(Operation, Option<Value>, Option<Value>) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Outcome> + Send + 'static,
-{
-    let run = Arc::new(run);
-    Arc::new(move |input: Input| {
-        let run = run.clone();
-        Box::pin(async move {
-            let Input {
-                request,
-                object,
-                old_object,
-            } = input;
-            let outcome = guarded(run(request.operation.clone(), object, old_object)).await;
-            render(respond(&request, outcome))
-        })
-    })
-}
-
 /// The handler of a [`Defaulter`]: decodes the object, defaults it, answers with the patch.
 /// Requests other than CREATE and UPDATE are allowed unchanged.
 pub(crate) fn defaulting<K: WebhookObject, D: Defaulter<K>>(defaulter: D) -> AdmissionHandler {
     let defaulter = Arc::new(defaulter);
-    handler(move |operation, object, _old| {
+    Arc::new(move |body: Bytes| {
         let defaulter = defaulter.clone();
-        async move {
-            if !matches!(operation, Operation::Create | Operation::Update) {
-                return Outcome::allowed(Vec::new());
-            }
-            let Some(raw) = object else {
-                return Outcome::error(400, "the admission request has no object");
-            };
-            let mut obj: K = match decode(&raw, "object") {
-                Ok(obj) => obj,
-                Err(outcome) => return outcome,
-            };
-            let before = serde_json::to_value(&obj);
-            if let Err(denied) = defaulter.default(&mut obj).await {
-                return Outcome::Denied(denied);
-            }
-            match (before, serde_json::to_value(&obj)) {
-                (Ok(before), Ok(after)) => Outcome::Allowed {
-                    warnings: Vec::new(),
-                    patch: Some(patch::defaulting_patch(&raw, &before, &after)),
-                },
-                (Err(e), _) | (_, Err(e)) => {
-                    Outcome::error(500, format!("cannot encode the defaulted object: {e}"))
-                }
-            }
-        }
+        Box::pin(async move {
+            let Input {
+                request, object, ..
+            } = parse::<Value>(&body)?;
+            let outcome = guarded(default(&*defaulter, &request.operation, object)).await;
+            Ok(render(respond(&request, outcome)))
+        })
     })
 }
+
+async fn default<K: WebhookObject, D: Defaulter<K>>(
+    defaulter: &D,
+    operation: &Operation,
+    object: Option<Value>,
+) -> Outcome {
+    if !matches!(operation, Operation::Create | Operation::Update) {
+        return Outcome::allowed(Vec::new());
+    }
+    let Some(raw) = object else {
+        return Outcome::error(400, "the admission request has no object");
+    };
+    let mut obj: K = match decode(&raw, "object") {
+        Ok(obj) => obj,
+        Err(outcome) => return outcome,
+    };
+    let before = serde_json::to_value(&obj);
+    if let Err(denied) = defaulter.default(&mut obj).await {
+        return Outcome::Denied(denied);
+    }
+    match (before, serde_json::to_value(&obj)) {
+        (Ok(before), Ok(after)) => Outcome::Allowed {
+            warnings: Vec::new(),
+            patch: Some(patch::defaulting_patch(&raw, &before, &after)),
+        },
+        (Err(e), _) | (_, Err(e)) => {
+            Outcome::error(500, format!("cannot encode the defaulted object: {e}"))
+        }
+    }
+}
+
+/// An object of a review decoded into the handler's type, or the answer saying why it is not.
+type Decoded<K> = Option<Result<K, Outcome>>;
 
 /// The handler of a [`Validator`]: CREATE validates `object`, UPDATE `oldObject` against
 /// `object`, DELETE the `oldObject` (the API server sends the deleted object there); CONNECT is
 /// allowed.
+///
+/// The review is read in one pass with its objects decoded straight into `K`. A body that does
+/// not read that way is read again with its objects as raw JSON, which tells a malformed review
+/// from an object that is not a `K` and says which object and why.
 pub(crate) fn validating<K: WebhookObject, V: Validator<K>>(validator: V) -> AdmissionHandler {
     let validator = Arc::new(validator);
-    handler(move |operation, object, old| {
+    Arc::new(move |body: Bytes| {
         let validator = validator.clone();
-        async move {
-            let result = match (operation, object, old) {
-                (Operation::Create, Some(obj), _) => match decode::<K>(&obj, "object") {
-                    Ok(obj) => validator.validate_create(&obj).await,
-                    Err(outcome) => return outcome,
-                },
-                (Operation::Update, Some(new), Some(old)) => {
-                    match (decode::<K>(&old, "oldObject"), decode::<K>(&new, "object")) {
-                        (Ok(old), Ok(new)) => validator.validate_update(&old, &new).await,
-                        (Err(outcome), _) | (_, Err(outcome)) => return outcome,
-                    }
-                }
-                (Operation::Delete, _, Some(old)) => match decode::<K>(&old, "oldObject") {
-                    Ok(old) => validator.validate_delete(&old).await,
-                    Err(outcome) => return outcome,
-                },
-                (Operation::Connect, _, _) => Ok(Vec::new()),
-                (operation, _, _) => {
-                    return Outcome::error(
-                        400,
-                        format!("the {operation:?} admission request lacks its object"),
-                    );
+        Box::pin(async move {
+            let (request, object, old): (Request, Decoded<K>, Decoded<K>) = match parse::<K>(&body)
+            {
+                Ok(input) => (
+                    input.request,
+                    input.object.map(Ok),
+                    input.old_object.map(Ok),
+                ),
+                Err(_) => {
+                    let input = parse::<Value>(&body)?;
+                    (
+                        input.request,
+                        input.object.map(|raw| decode(&raw, "object")),
+                        input.old_object.map(|raw| decode(&raw, "oldObject")),
+                    )
                 }
             };
-            match result {
-                Ok(warnings) => Outcome::allowed(warnings),
-                Err(denied) => Outcome::Denied(denied),
-            }
-        }
+            let outcome = guarded(validate(&*validator, &request.operation, object, old)).await;
+            Ok(render(respond(&request, outcome)))
+        })
     })
+}
+
+async fn validate<K: WebhookObject, V: Validator<K>>(
+    validator: &V,
+    operation: &Operation,
+    object: Decoded<K>,
+    old: Decoded<K>,
+) -> Outcome {
+    let result = match (operation, object, old) {
+        (Operation::Create, Some(obj), _) => match obj {
+            Ok(obj) => validator.validate_create(&obj).await,
+            Err(outcome) => return outcome,
+        },
+        (Operation::Update, Some(new), Some(old)) => match (old, new) {
+            (Ok(old), Ok(new)) => validator.validate_update(&old, &new).await,
+            (Err(outcome), _) | (_, Err(outcome)) => return outcome,
+        },
+        (Operation::Delete, _, Some(old)) => match old {
+            Ok(old) => validator.validate_delete(&old).await,
+            Err(outcome) => return outcome,
+        },
+        (Operation::Connect, _, _) => Ok(Vec::new()),
+        (operation, _, _) => {
+            return Outcome::error(
+                400,
+                format!("the {operation:?} admission request lacks its object"),
+            );
+        }
+    };
+    match result {
+        Ok(warnings) => Outcome::allowed(warnings),
+        Err(denied) => Outcome::Denied(denied),
+    }
 }

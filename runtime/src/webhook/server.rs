@@ -448,8 +448,8 @@ async fn handle(
         return refuse(StatusCode::BAD_REQUEST, "the request body is empty");
     }
     match route {
-        Route::Admission(handler) => match review::parse(&body) {
-            Ok(input) => reply(StatusCode::OK, handler(input).await),
+        Route::Admission(handler) => match handler(body).await {
+            Ok(answer) => reply(StatusCode::OK, answer),
             Err(message) => refuse(StatusCode::BAD_REQUEST, &message),
         },
         Route::Convert => convert(&body),
