@@ -24,21 +24,23 @@ fn random_u64() -> u64 {
 
 /// A random RFC 4122 version 4 UUID string, as used for `metadata.uid`.
 pub fn new_uid() -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let a = random_u64();
     let b = random_u64();
-    let bytes: Vec<u8> = a.to_be_bytes().into_iter().chain(b.to_be_bytes()).collect();
-    let mut bytes: [u8; 16] = bytes.try_into().unwrap_or([0; 16]);
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&a.to_be_bytes());
+    bytes[8..].copy_from_slice(&b.to_be_bytes());
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..32]
-    )
+    let mut uid = String::with_capacity(36);
+    for (i, byte) in bytes.iter().enumerate() {
+        if matches!(i, 4 | 6 | 8 | 10) {
+            uid.push('-');
+        }
+        uid.push(char::from(HEX[usize::from(byte >> 4)]));
+        uid.push(char::from(HEX[usize::from(byte & 0x0f)]));
+    }
+    uid
 }
 
 /// `generateName` plus five random characters from the apiserver's alphabet.
@@ -209,6 +211,12 @@ mod tests {
         assert_eq!(a.len(), 36);
         assert_ne!(a, new_uid());
         assert_eq!(&a[14..15], "4");
+        let dashes: Vec<usize> = a.match_indices('-').map(|(i, _)| i).collect();
+        assert_eq!(dashes, [8, 13, 18, 23]);
+        assert!(
+            a.chars()
+                .all(|c| c == '-' || c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        );
         let n = generate_name("web-");
         assert!(n.starts_with("web-") && n.len() == 9);
         let cm = ResourceDef::named("", "v1", "ConfigMap", "configmaps");

@@ -163,15 +163,20 @@ impl Hook {
         }
     }
 
-    /// Whether the webhook's `matchConditions` hold for the AdmissionReview `request` (its
-    /// `object`, `oldObject` and the request itself); `Err` when one cannot be evaluated
-    /// (the failure policy decides), `Ok(false)` as soon as one is false.
-    pub fn conditions_hold(&self, request: &Value) -> Result<bool, String> {
+    /// Whether the webhook's `matchConditions` hold for the AdmissionReview request `request`
+    /// builds (its `object`, `oldObject` and the request itself); `Err` when one cannot be
+    /// evaluated (the failure policy decides), `Ok(false)` as soon as one is false. A webhook
+    /// without conditions holds without the request being built or converted for CEL.
+    pub fn conditions_hold(&self, request: impl FnOnce() -> Value) -> Result<bool, String> {
         use crate::registry::schema::{compile_expression, eval_expression, json_to_cel};
+        if self.match_conditions.is_empty() {
+            return Ok(true);
+        }
+        let request = request();
         let vars = [
             ("object", json_to_cel(&request["object"])),
             ("oldObject", json_to_cel(&request["oldObject"])),
-            ("request", json_to_cel(request)),
+            ("request", json_to_cel(&request)),
         ];
         let mut failure = None;
         for (name, src) in &self.match_conditions {

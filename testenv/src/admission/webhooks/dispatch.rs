@@ -137,7 +137,7 @@ async fn mutate_once(
     attrs: &mut Attributes,
     warnings: &mut Vec<String>,
 ) -> Result<bool, ApiError> {
-    match hook.conditions_hold(&review::condition_request(attrs, as_def)) {
+    match hook.conditions_hold(|| review::condition_request(attrs, as_def)) {
         Ok(true) => {}
         Ok(false) => return Ok(false),
         Err(reason) => {
@@ -207,7 +207,7 @@ pub async fn validate(
     for matched in hooks {
         match matched
             .0
-            .conditions_hold(&review::condition_request(attrs, &matched.1))
+            .conditions_hold(|| review::condition_request(attrs, &matched.1))
         {
             Ok(true) => called.push(matched.clone()),
             Ok(false) => {}

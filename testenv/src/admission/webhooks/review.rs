@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::config::Operation;
 use crate::support::resource::ResourceDef;
@@ -62,32 +62,41 @@ pub fn in_version(object: &Value, def: &ResourceDef, subresource: Option<&str>) 
 /// own version unless matchPolicy Equivalent picked another one).
 pub fn request(attrs: &Attributes, as_def: &ResourceDef, uid: &str) -> Value {
     let sub = attrs.subresource.as_deref();
-    let mut request = json!({
-        "uid": uid,
-        "kind": kind_of(as_def, sub),
-        "resource": resource_of(as_def),
-        "requestKind": kind_of(&attrs.def, sub),
-        "requestResource": resource_of(&attrs.def),
-        "operation": attrs.operation.as_str(),
-        "userInfo": user_info(),
-        "object": attrs.object.as_ref().map(|o| in_version(o, as_def, sub)),
-        "oldObject": attrs.old_object.as_ref().map(|o| in_version(o, as_def, sub)),
-        "dryRun": attrs.dry_run,
-        "options": attrs.options,
-    });
+    // Built member by member: `json!` with a `Value` inside re-serializes it, and the objects
+    // are the bulk of a review.
+    let object = |o: &Option<Value>| {
+        o.as_ref()
+            .map_or(Value::Null, |o| in_version(o, as_def, sub))
+    };
+    let mut request = Map::new();
+    request.insert("uid".into(), uid.into());
+    request.insert("kind".into(), kind_of(as_def, sub));
+    request.insert("resource".into(), resource_of(as_def));
+    request.insert("requestKind".into(), kind_of(&attrs.def, sub));
+    request.insert("requestResource".into(), resource_of(&attrs.def));
+    request.insert("operation".into(), attrs.operation.as_str().into());
+    request.insert("userInfo".into(), user_info());
+    request.insert("object".into(), object(&attrs.object));
+    request.insert("oldObject".into(), object(&attrs.old_object));
+    request.insert("dryRun".into(), attrs.dry_run.into());
+    request.insert("options".into(), attrs.options.clone());
     if let Some(sub) = sub {
-        request["subResource"] = json!(sub);
-        request["requestSubResource"] = json!(sub);
+        request.insert("subResource".into(), sub.into());
+        request.insert("requestSubResource".into(), sub.into());
     }
     // Both are omitted when empty, as in the real AdmissionRequest (a create with
     // generateName has no name yet when mutating webhooks see it).
     if !attrs.name.is_empty() {
-        request["name"] = json!(attrs.name);
+        request.insert("name".into(), attrs.name.as_str().into());
     }
     if !attrs.namespace.is_empty() {
-        request["namespace"] = json!(attrs.namespace);
+        request.insert("namespace".into(), attrs.namespace.as_str().into());
     }
-    json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request})
+    let mut review = Map::new();
+    review.insert("apiVersion".into(), "admission.k8s.io/v1".into());
+    review.insert("kind".into(), "AdmissionReview".into());
+    review.insert("request".into(), Value::Object(request));
+    Value::Object(review)
 }
 
 /// The `request` variable of a webhook's matchConditions: the review's request with every
