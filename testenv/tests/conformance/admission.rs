@@ -235,6 +235,123 @@ async fn mutation_runs_before_schema_validation() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhooks_see_who_made_the_request() {
+    let Some(ctx) = Ctx::new().await else { return };
+    let ns = ctx.ns().to_string();
+    // A service account allowed to create widgets (RBAC on a real cluster; the embedded
+    // server's default policy allows it anyway), and a token for it.
+    let accounts: Api<k8s_openapi::api::core::v1::ServiceAccount> =
+        Api::namespaced(ctx.env.client(), &ns);
+    accounts
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(json!({"metadata": {"name": "writer"}})).unwrap(),
+        )
+        .await
+        .unwrap();
+    let grant = |kind: &str, body: Value| {
+        let resource = ApiResource::from_gvk(&kube::api::GroupVersionKind::gvk(
+            "rbac.authorization.k8s.io",
+            "v1",
+            kind,
+        ));
+        let api: Api<DynamicObject> = Api::namespaced_with(ctx.env.client(), &ns, &resource);
+        async move {
+            api.create(
+                &PostParams::default(),
+                &serde_json::from_value(body).unwrap(),
+            )
+            .await
+            .unwrap();
+        }
+    };
+    grant(
+        "Role",
+        json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+            "metadata": {"name": "widget-writer"},
+            "rules": [{"apiGroups": ["conformance.kubeforge.dev"], "resources": ["widgets"],
+                "verbs": ["create"]}]}),
+    )
+    .await;
+    grant(
+        "RoleBinding",
+        json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+            "metadata": {"name": "widget-writer"},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
+                "name": "widget-writer"},
+            "subjects": [{"kind": "ServiceAccount", "name": "writer", "namespace": ns}]}),
+    )
+    .await;
+    let token = accounts
+        .create_token_request(
+            "writer",
+            &PostParams::default(),
+            &serde_json::from_value(json!({"spec": {}})).unwrap(),
+        )
+        .await
+        .unwrap()
+        .status
+        .unwrap()
+        .token;
+    let (server, seen) = recording_server(&[], webhook_server::allow).await;
+    ctx.validating(
+        "who",
+        vec![ctx.hook(
+            "who.conformance.kubeforge.dev",
+            server.client_config("/validate"),
+            rules("conformance.kubeforge.dev", &["widgets"], &["CREATE"]),
+            json!({}),
+        )],
+    )
+    .await;
+    let writer = crate::support::raw::client_with_token(&ctx.env, &token).await;
+    let widgets: Api<DynamicObject> = Api::namespaced_with(
+        writer,
+        &ns,
+        &ApiResource::from_gvk(&kube::api::GroupVersionKind::gvk(
+            "conformance.kubeforge.dev",
+            "v1",
+            "Widget",
+        )),
+    );
+    // RBAC on a real server may take a moment to see the new binding.
+    let created = crate::support::raw::eventually(20, || async {
+        widgets
+            .create(
+                &PostParams::default(),
+                &widget_json("by-writer", json!({"color": "red", "replicas": 1})),
+            )
+            .await
+            .ok()
+    })
+    .await;
+    assert!(created.is_some(), "the service account may create widgets");
+    let reviews = seen.lock().unwrap().clone();
+    let user = &reviews.last().expect("the webhook was called")["request"]["userInfo"];
+    assert_eq!(
+        user["username"],
+        format!("system:serviceaccount:{ns}:writer")
+    );
+    let groups: Vec<&str> = user["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(
+        groups,
+        [
+            "system:serviceaccounts",
+            &format!("system:serviceaccounts:{ns}"),
+            "system:authenticated"
+        ]
+    );
+    let uid = accounts.get("writer").await.unwrap().metadata.uid.unwrap();
+    assert_eq!(user["uid"], uid);
+    ctx.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mutating_an_update_sees_the_old_object() {
     let Some(ctx) = Ctx::new().await else { return };
     let (server, seen) = recording_server(&[], |review| {

@@ -397,6 +397,7 @@ async fn write_attempt(
         object: Some(object),
         old_object: old.clone(),
         dry_run: req.query.dry_run(),
+        user: req.user.clone(),
         options: write_options(operation, &req.query),
     };
     if target.namespace.is_none() && target.def.namespaced {
@@ -505,6 +506,7 @@ fn delete_attributes(req: &Req, target: &Target, old: Value) -> Attributes {
         name: meta::meta_str(&old, "name").unwrap_or_default().to_string(),
         object: None,
         old_object: Some(old),
+        user: req.user.clone(),
         dry_run: req.query.dry_run()
             || options["dryRun"]
                 .as_array()

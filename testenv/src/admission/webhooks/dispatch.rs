@@ -266,6 +266,7 @@ mod tests {
             old_object: None,
             dry_run: true,
             options: json!({}),
+            user: crate::support::user::User::admin(),
         };
         for effects in ["Some", "Unknown"] {
             let hooks = vec![(hook(effects), def.clone())];

@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use super::config::Operation;
 use crate::support::resource::ResourceDef;
+use crate::support::user::User;
 
 /// What is being admitted, in the version the client addressed.
 #[derive(Debug, Clone)]
@@ -28,12 +29,8 @@ pub struct Attributes {
     pub dry_run: bool,
     /// CreateOptions, UpdateOptions or DeleteOptions of the request.
     pub options: Value,
-}
-
-/// The identity reviews name: requests are not authenticated by the embedded server, so
-/// every request is attributed to the default policy's admin user.
-fn user_info() -> Value {
-    json!({"username": "kubeforge-testenv", "groups": ["system:masters", "system:authenticated"]})
+    /// Who makes the request (the review's `userInfo`).
+    pub user: User,
 }
 
 fn kind_of(def: &ResourceDef, subresource: Option<&str>) -> Value {
@@ -75,7 +72,7 @@ pub fn request(attrs: &Attributes, as_def: &ResourceDef, uid: &str) -> Value {
     request.insert("requestKind".into(), kind_of(&attrs.def, sub));
     request.insert("requestResource".into(), resource_of(&attrs.def));
     request.insert("operation".into(), attrs.operation.as_str().into());
-    request.insert("userInfo".into(), user_info());
+    request.insert("userInfo".into(), attrs.user.to_json());
     request.insert("object".into(), object(&attrs.object));
     request.insert("oldObject".into(), object(&attrs.old_object));
     request.insert("dryRun".into(), attrs.dry_run.into());
@@ -194,6 +191,7 @@ mod tests {
             name: "d".into(),
             object: Some(json!({"kind": "Scale"})),
             old_object: Some(json!({"kind": "Scale"})),
+            user: User::admin(),
             dry_run: true,
             options: json!({"kind": "UpdateOptions", "apiVersion": "meta.k8s.io/v1"}),
         };
