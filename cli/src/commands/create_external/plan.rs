@@ -55,18 +55,30 @@ fn plan_kind(
 ) -> Result<(), Error> {
     let crd = &kind.crd;
     let types_if_exists = IfExists::refuse_unless(request.force);
-    for (version, generated) in &kind.versions {
-        let layout = ExternalLayout::new(
-            project.multigroup,
-            &crd.group,
-            version,
-            &crd.kind,
-            &crd.plural,
-        );
-        let ctx = external_context(project, crd, &layout, header, &generated.source);
-        plan_types(plan, &ctx, &layout, types_if_exists)?;
-        if kind.controller_version.as_deref() == Some(version) {
-            plan_controller(plan, &ctx, &layout, request.force)?;
+    // One layout per version, in the order of the CRD's versions.
+    let layouts: Vec<(&str, ExternalLayout)> = kind
+        .versions
+        .iter()
+        .map(|(version, _)| {
+            let layout = ExternalLayout::new(
+                project.multigroup,
+                &crd.group,
+                version,
+                &crd.kind,
+                &crd.plural,
+            );
+            (version.as_str(), layout)
+        })
+        .collect();
+    let controller_layout = layouts
+        .iter()
+        .find(|(version, _)| kind.controller_version.as_deref() == Some(*version))
+        .map(|(_, layout)| layout);
+    for ((_, generated), (version, layout)) in kind.versions.iter().zip(&layouts) {
+        let ctx = external_context(project, crd, layout, header, &generated.source);
+        plan_types(plan, &ctx, layout, types_if_exists)?;
+        if kind.controller_version.as_deref() == Some(*version) {
+            plan_controller(plan, &ctx, layout, request.force)?;
         }
     }
     // Types deeper than rustc's default recursion limit allows: the crates that use them (the
@@ -81,14 +93,7 @@ fn plan_kind(
             std::path::PathBuf::from(init::LIB.path),
             std::path::PathBuf::from(init::MAIN.path),
         ];
-        if let Some(version) = &kind.controller_version {
-            let layout = ExternalLayout::new(
-                project.multigroup,
-                &crd.group,
-                version,
-                &crd.kind,
-                &crd.plural,
-            );
+        if let Some(layout) = controller_layout {
             roots.push(layout.api.controller_test_file.clone());
         }
         for root in roots {
@@ -100,15 +105,8 @@ fn plan_kind(
             }
         }
     }
-    if let Some((version, _)) = kind.versions.first() {
-        let layout = ExternalLayout::new(
-            project.multigroup,
-            &crd.group,
-            version,
-            &crd.kind,
-            &crd.plural,
-        );
-        plan_crd_copy(plan, &layout, &crd.text, request.force)?;
+    if let Some((_, layout)) = layouts.first() {
+        plan_crd_copy(plan, layout, &crd.text, request.force)?;
     }
     Ok(())
 }
