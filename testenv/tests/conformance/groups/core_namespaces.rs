@@ -8,15 +8,11 @@ use serde_json::json;
 use crate::common::env;
 use crate::support::raw::{eventually, send};
 
-#[tokio::test]
-async fn finalize_writes_the_namespace_finalizers() {
-    let env = env().await;
-    let client = crate::support::raw::client(&env).await;
-    let name = format!("fin-{}", env.namespace());
-    let path = format!("/api/v1/namespaces/{name}");
+/// Creates the namespace `name` through `client`; returns it as created.
+async fn create_namespace(client: &kube::Client, name: &str) -> serde_json::Value {
     let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}});
     let (code, created) = send(
-        &client,
+        client,
         "POST",
         "/api/v1/namespaces",
         "application/json",
@@ -24,6 +20,26 @@ async fn finalize_writes_the_namespace_finalizers() {
     )
     .await;
     assert_eq!(code, 201, "{created}");
+    created
+}
+
+/// Whether GET `path` answers 404 within `secs` seconds.
+async fn goes_within(client: &kube::Client, path: &str, secs: u64) -> bool {
+    eventually(secs, || async {
+        let (code, _) = send(client, "GET", path, "", None).await;
+        (code == 404).then_some(())
+    })
+    .await
+    .is_some()
+}
+
+#[tokio::test]
+async fn finalize_writes_the_namespace_finalizers() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let name = format!("fin-{}", env.namespace());
+    let path = format!("/api/v1/namespaces/{name}");
+    let created = create_namespace(&client, &name).await;
     assert_eq!(created["spec"]["finalizers"], json!(["kubernetes"]));
 
     let mut held = created.clone();
@@ -84,14 +100,8 @@ async fn finalize_writes_the_namespace_finalizers() {
     release["spec"]["finalizers"] = json!([]);
     let (code, body) = send(&client, "PUT", &finalize, "application/json", Some(release)).await;
     assert_eq!(code, 200, "{body}");
-    let gone = eventually(20, || async {
-        let (code, _) = send(&client, "GET", &path, "", None).await;
-        (code == 404).then_some(())
-    })
-    .await;
-    assert_eq!(
-        gone,
-        Some(()),
+    assert!(
+        goes_within(&client, &path, 20).await,
         "the namespace goes once its finalizers are empty"
     );
 }
@@ -103,16 +113,7 @@ async fn a_deleted_namespace_refuses_new_content_then_goes_with_what_it_held() {
     let name = format!("doomed-{}", env.namespace());
     let path = format!("/api/v1/namespaces/{name}");
     let configmaps = format!("{path}/configmaps");
-    let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}});
-    let (code, body) = send(
-        &client,
-        "POST",
-        "/api/v1/namespaces",
-        "application/json",
-        Some(ns),
-    )
-    .await;
-    assert_eq!(code, 201, "{body}");
+    create_namespace(&client, &name).await;
     let held = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "held"}});
     let (code, body) = send(&client, "POST", &configmaps, "application/json", Some(held)).await;
     assert_eq!(code, 201, "{body}");
@@ -138,12 +139,10 @@ async fn a_deleted_namespace_refuses_new_content_then_goes_with_what_it_held() {
             "message": format!("namespace {name} is being terminated")}])
     );
     // Then what it held is deleted, and it goes (about 5 s on kube-controller-manager).
-    let gone = eventually(60, || async {
-        let (code, _) = send(&client, "GET", &path, "", None).await;
-        (code == 404).then_some(())
-    })
-    .await;
-    assert_eq!(gone, Some(()), "the emptied namespace goes");
+    assert!(
+        goes_within(&client, &path, 60).await,
+        "the emptied namespace goes"
+    );
     let (code, _) = send(&client, "GET", &format!("{configmaps}/held"), "", None).await;
     assert_eq!(code, 404, "its ConfigMap went with it");
 }
