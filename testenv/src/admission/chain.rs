@@ -1,7 +1,8 @@
 //! kube-apiserver's default admission plugins on a create, in its order: the mutating half
 //! (LimitRanger defaults, ServiceAccount, Priority, DefaultTolerationSeconds,
-//! DefaultStorageClass, RuntimeClass, DefaultIngressClass) before the object is validated, the validating
-//! half (LimitRanger bounds, ResourceQuota) after the policies.
+//! DefaultStorageClass, StorageObjectInUseProtection, RuntimeClass, DefaultIngressClass)
+//! before the object is validated, the validating half (LimitRanger bounds, ResourceQuota)
+//! after the policies.
 
 use serde_json::Value;
 
@@ -15,7 +16,8 @@ use crate::support::status::ApiError;
 pub fn mutates(def: &ResourceDef) -> bool {
     matches!(
         (def.group.as_str(), def.plural.as_str()),
-        ("", "pods" | "persistentvolumeclaims") | ("networking.k8s.io", "ingresses")
+        ("", "pods" | "persistentvolumeclaims" | "persistentvolumes")
+            | ("networking.k8s.io", "ingresses")
     )
 }
 
@@ -38,6 +40,7 @@ pub fn mutate(
         }
         ("networking.k8s.io", "ingresses") => plugins::ingress(store, object),
         ("", "persistentvolumeclaims") => plugins::claim(store, object),
+        ("", "persistentvolumes") => plugins::volume(object),
         _ => {}
     }
     Ok(())

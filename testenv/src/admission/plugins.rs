@@ -2,7 +2,7 @@
 //! objects: Priority (a Pod's `priority` from its PriorityClass, or the global default),
 //! DefaultTolerationSeconds (the not-ready and unreachable tolerations), DefaultIngressClass
 //! and DefaultStorageClass (the class marked default for Ingresses and claims without one),
-//! StorageObjectInUseProtection (a claim's protection finalizer).
+//! StorageObjectInUseProtection (the protection finalizer of a claim or a volume).
 
 use serde_json::{Value, json};
 
@@ -13,6 +13,8 @@ use crate::support::status::ApiError;
 const PRIORITY_CLASSES: &str = "scheduling.k8s.io/priorityclasses";
 /// The finalizer the PVC protection controller removes once no pod uses the claim.
 const PVC_PROTECTION: &str = "kubernetes.io/pvc-protection";
+/// The finalizer the PV protection controller removes once the volume is not bound.
+const PV_PROTECTION: &str = "kubernetes.io/pv-protection";
 
 /// 403 Forbidden for `plural` `name`, as the admission plugins word it.
 pub(crate) fn forbidden(plural: &str, name: &str, why: String) -> ApiError {
@@ -144,11 +146,7 @@ pub fn ingress(store: &Store, ingress: &mut Value) {
 /// StorageClass.
 pub fn claim(store: &Store, claim: &mut Value) {
     // StorageObjectInUseProtection: a claim is protected while pods use it.
-    let mut finalizers = meta::finalizers(claim);
-    if !finalizers.iter().any(|f| f == PVC_PROTECTION) {
-        finalizers.push(PVC_PROTECTION.into());
-        claim["metadata"]["finalizers"] = json!(finalizers);
-    }
+    protect(claim, PVC_PROTECTION);
     if claim["spec"]
         .get("storageClassName")
         .is_some_and(|c| !c.is_null())
@@ -161,5 +159,20 @@ pub fn claim(store: &Store, claim: &mut Value) {
         "storageclass.kubernetes.io/is-default-class",
     ) {
         claim["spec"]["storageClassName"] = json!(class);
+    }
+}
+
+/// StorageObjectInUseProtection: a PersistentVolume gets the `kubernetes.io/pv-protection`
+/// finalizer, which keeps it while it is bound.
+pub fn volume(volume: &mut Value) {
+    protect(volume, PV_PROTECTION);
+}
+
+/// Adds `finalizer` to `object` unless it has it.
+fn protect(object: &mut Value, finalizer: &str) {
+    let mut finalizers = meta::finalizers(object);
+    if !finalizers.iter().any(|f| f == finalizer) {
+        finalizers.push(finalizer.into());
+        object["metadata"]["finalizers"] = json!(finalizers);
     }
 }

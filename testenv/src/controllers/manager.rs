@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{
     aggregation, api_services, bootstrap, crds, disruption, flow_status, gc, namespace_objects,
-    namespaces, policy_status, pvc_protection, quota,
+    namespaces, policy_status, pv_protection, pvc_protection, quota,
 };
 use crate::endpoints::hooks::{Client, Controllers};
 use crate::registry::crd;
@@ -61,6 +61,9 @@ impl Controllers for ControllerManager {
         if def.group.is_empty() && def.plural == "pods" {
             pvc_protection::sync(client, ns);
         }
+        if pv_protection::is_volume(&def.group, &def.plural) {
+            pv_protection::sync(client);
+        }
         if is_namespace(def) {
             let name = object["metadata"]["name"].as_str().unwrap_or_default();
             namespaces::finish_if_empty(client, name);
@@ -97,6 +100,9 @@ impl Controllers for ControllerManager {
             gc::marked(client, def, object, ns);
             if pvc_protection::is_claim(&def.group, &def.plural) {
                 pvc_protection::sync(client, ns);
+            }
+            if pv_protection::is_volume(&def.group, &def.plural) {
+                pv_protection::sync(client);
             }
         }
     }

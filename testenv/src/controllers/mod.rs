@@ -1,10 +1,10 @@
 //! The controllers a real control plane runs next to the API server (in
 //! kube-controller-manager): the garbage collector, namespace lifecycle, CRD clean-up and the
 //! disruption controller (PodDisruptionBudget status), ResourceQuota usage ([`quota`]),
-//! PVC protection ([`pvc_protection`]), the FlowSchema `Dangling` condition kube-apiserver
-//! keeps ([`flow_status`]), the APIServices of what the server serves ([`api_services`]),
-//! ClusterRole aggregation, the
-//! objects a fresh cluster and every new namespace have ([`bootstrap`], [`namespace_objects`]).
+//! PVC and PV protection ([`pvc_protection`], [`pv_protection`]), the FlowSchema `Dangling`
+//! condition kube-apiserver keeps ([`flow_status`]), the APIServices of what the server
+//! serves ([`api_services`]), ClusterRole aggregation, the objects
+//! a fresh cluster and every new namespace have ([`bootstrap`], [`namespace_objects`]).
 //!
 //! They act only through the in-process client the API lends them
 //! (`crate::endpoints::hooks::Client`), inside the request that made the change, so watchers
@@ -21,6 +21,7 @@ pub mod manager;
 pub mod namespace_objects;
 pub mod namespaces;
 pub mod policy_status;
+pub mod pv_protection;
 pub mod pvc_protection;
 pub mod quota;
 

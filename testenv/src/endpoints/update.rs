@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::create::{check_type, is_service};
+use super::create::{check_type, create_object_as, is_service};
 use super::fields::{Fields, managers_after};
 use super::options;
 use super::state::{Api, Cluster};
@@ -15,6 +15,7 @@ use crate::admission::admit::admit;
 use crate::admission::defaults::pod_status::qos_class;
 use crate::admission::policies;
 use crate::admission::webhooks::config::Operation;
+use crate::registry::schema::go_quote;
 use crate::registry::{crd, strategy, subresources};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
@@ -68,33 +69,22 @@ pub fn update_object_as(
     query: &Query,
     fields: Fields,
 ) -> Result<(Arc<Value>, Vec<String>), ApiError> {
+    check_type(def, &mut new)?;
+    let mut new = crate::storage::conversion::builtin::to_storage(def, new);
+    meta::ensure_metadata(&mut new);
+    check_identity(def, ns, name, &new)?;
     let old = cluster
         .store
         .get(&def.storage_key, ns, name)
         .ok_or_else(|| ApiError::not_found(def, name))?;
-    check_type(def, &mut new)?;
-    let mut new = crate::storage::conversion::builtin::to_storage(def, new);
-    meta::ensure_metadata(&mut new);
     let sent_managed = new["metadata"].get("managedFields").cloned();
-    let body_name = meta::meta_str(&new, "name").unwrap_or_default();
-    if !body_name.is_empty() && body_name != name {
-        return Err(ApiError::bad_request(format!(
-            "the name of the object ({body_name}) does not match the name on the URL ({name})"
-        )));
-    }
-    if def.namespaced {
-        let body_ns = meta::meta_str(&new, "namespace").unwrap_or_default();
-        if !body_ns.is_empty() && body_ns != ns {
-            return Err(ApiError::bad_request(
-                "the namespace of the provided object does not match the namespace sent on the request",
-            ));
-        }
-    }
     let current_rv = meta::meta_str(&old, "resourceVersion")
         .unwrap_or_default()
         .to_string();
-    match meta::meta_str(&new, "resourceVersion").filter(|s| !s.is_empty()) {
-        Some(rv) if rv != current_rv => return Err(ApiError::conflict(def, name)),
+    match sent_resource_version(&new)? {
+        Some(rv) if current_rv.parse::<u64>().ok() != Some(rv) => {
+            return Err(ApiError::conflict(def, name));
+        }
         Some(_) => {}
         None if def.allow_unconditional_update
             || matches!(endpoint, Endpoint::Finalize | Endpoint::Scale) => {}
@@ -313,6 +303,93 @@ pub fn update_object_as(
     Ok((stored, warnings))
 }
 
+/// Refuses a body whose name or namespace is not the URL's (an unset one is the URL's).
+fn check_identity(def: &ResourceDef, ns: &str, name: &str, object: &Value) -> Result<(), ApiError> {
+    let body_name = meta::meta_str(object, "name").unwrap_or_default();
+    if !body_name.is_empty() && body_name != name {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({body_name}) does not match the name on the URL ({name})"
+        )));
+    }
+    if def.namespaced {
+        let body_ns = meta::meta_str(object, "namespace").unwrap_or_default();
+        if !body_ns.is_empty() && body_ns != ns {
+            return Err(ApiError::bad_request(
+                "the namespace of the provided object does not match the namespace sent on the request",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The resourceVersion an update body sets as its precondition: `None` when unset or `0`
+/// (an unconditional update), a bare 500 with Go's `strconv.ParseUint` message when it is
+/// not an unsigned decimal number, as kube-apiserver answers.
+fn sent_resource_version(object: &Value) -> Result<Option<u64>, ApiError> {
+    let Some(rv) = meta::meta_str(object, "resourceVersion").filter(|s| !s.is_empty()) else {
+        return Ok(None);
+    };
+    let failure = |why: &str| {
+        ApiError::without_reason(
+            500,
+            format!("strconv.ParseUint: parsing {}: {why}", go_quote(rv)),
+        )
+    };
+    if !rv.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(failure("invalid syntax"));
+    }
+    let value = rv
+        .parse::<u64>()
+        .map_err(|_| failure("value out of range"))?;
+    Ok((value != 0).then_some(value))
+}
+
+/// The etcd key kube-apiserver names in a failed storage precondition, for the kinds a PUT
+/// creates (their storage prefixes are not always the resource's name).
+fn storage_key(def: &ResourceDef, ns: &str, name: &str) -> String {
+    let prefix = match (def.group.as_str(), def.plural.as_str()) {
+        ("", "services") => "services/specs",
+        ("", "endpoints") => "services/endpoints",
+        (_, plural) => plural,
+    };
+    if ns.is_empty() {
+        format!("/registry/{prefix}/{name}")
+    } else {
+        format!("/registry/{prefix}/{ns}/{name}")
+    }
+}
+
+/// A PUT of an absent object of a kind whose strategy allows it: a create, with the create's
+/// admission and validation (201). A resourceVersion in the body must be a number and is then
+/// ignored; a uid is a precondition no absent object meets.
+fn create_on_update(
+    cluster: &mut Cluster,
+    def: &ResourceDef,
+    ns: &str,
+    name: &str,
+    mut object: Value,
+    query: &Query,
+    fields: Fields,
+) -> Result<(Arc<Value>, Vec<String>), ApiError> {
+    check_type(def, &mut object)?;
+    meta::ensure_metadata(&mut object);
+    check_identity(def, ns, name, &object)?;
+    sent_resource_version(&object)?;
+    if let Some(uid) = meta::meta_str(&object, "uid").filter(|u| !u.is_empty()) {
+        let why = format!(
+            "StorageError: invalid object, Code: 4, Key: {}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object meta: ",
+            storage_key(def, ns, name)
+        );
+        return Err(ApiError::conflict_with(def, name, &why));
+    }
+    if let Some(m) = object["metadata"].as_object_mut() {
+        m.remove("resourceVersion");
+        m.insert("name".into(), Value::String(name.to_string()));
+    }
+    let target_ns = (def.namespaced && !ns.is_empty()).then_some(ns);
+    create_object_as(cluster, def, target_ns, object, query, fields)
+}
+
 /// The 422 of an update without resourceVersion where the kind needs one (custom
 /// resources, also through `/status`): the real server names the resource, not the kind.
 fn resource_version_required(def: &ResourceDef, name: &str) -> ApiError {
@@ -345,7 +422,39 @@ pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
     let object = object_body(req, &target.def.kind)?;
     let fields = Fields::of_request(req, &object);
     let name = target.name.as_deref().unwrap_or_default();
+    let def = &target.def;
+    if object.is_object() && meta::meta_str(&object, "name").is_none_or(str::is_empty) {
+        check_type(def, &mut object.clone())?;
+        check_identity(def, ns_of(target), name, &object)?;
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({name} based on URL) was undeterminable: name must be provided"
+        )));
+    }
     let mut cluster = api.lock();
+    let endpoint = endpoint_of(target);
+    if endpoint == Endpoint::Main
+        && strategy::creates_on_update(&def.group, &def.plural)
+        && cluster
+            .store
+            .get(&def.storage_key, ns_of(target), name)
+            .is_none()
+    {
+        let (stored, warnings) = create_on_update(
+            &mut cluster,
+            def,
+            ns_of(target),
+            name,
+            object,
+            &req.query,
+            fields,
+        )?;
+        return Ok(Reply::Json {
+            code: 201,
+            body: as_version(def, &stored),
+            content_type: "application/json".into(),
+            warnings,
+        });
+    }
     let (stored, warnings) = update_object_as(
         &mut cluster,
         &target.def,

@@ -13,6 +13,22 @@ pub fn is_csr(group: &str, plural: &str) -> bool {
     group == "certificates.k8s.io" && plural == "certificatesigningrequests"
 }
 
+/// Whether a PUT of an absent `group`/`plural` object creates it (the registry strategy's
+/// `AllowCreateOnUpdate`), as kube-apiserver v1.34 does for these kinds only.
+pub fn creates_on_update(group: &str, plural: &str) -> bool {
+    matches!(
+        (group, plural),
+        ("", "endpoints" | "events" | "limitranges" | "services")
+            | ("events.k8s.io", "events")
+            | ("coordination.k8s.io", "leases")
+            | ("node.k8s.io", "runtimeclasses")
+            | (
+                "rbac.authorization.k8s.io",
+                "roles" | "rolebindings" | "clusterroles" | "clusterrolebindings"
+            )
+    )
+}
+
 /// A CertificateSigningRequest records who asked (`spec.username`, `uid`, `groups`,
 /// `extra`), whatever the request said, and starts without a status.
 pub fn csr_on_create(object: &mut Value, user: &User) {
@@ -90,16 +106,6 @@ pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec
             }
             if changed("preemptionPolicy") {
                 causes.push(immutable("preemptionPolicy", &new["preemptionPolicy"]));
-            }
-        }
-        ("storage.k8s.io", "storageclasses") => {
-            for f in ["parameters", "provisioner", "reclaimPolicy"] {
-                if changed(f) {
-                    causes.push(forbidden(f, &format!("updates to {f} are forbidden.")));
-                }
-            }
-            if changed("volumeBindingMode") {
-                causes.push(immutable("volumeBindingMode", &new["volumeBindingMode"]));
             }
         }
         _ => causes = super::checks::update_causes(group, plural, old, new),

@@ -220,7 +220,9 @@ pub fn persistent_volume_claim(object: &mut Value) {
 }
 
 /// PersistentVolume (`SetDefaults_PersistentVolume`): `persistentVolumeReclaimPolicy: Retain`,
-/// `volumeMode: Filesystem`, `status.phase: Pending`, hostPath `type: ""`.
+/// `volumeMode: Filesystem`, `status.phase: Pending`, and the defaults of its volume source
+/// (hostPath `type: ""`, iSCSI interface, RBD pool, user and keyring, Azure disk caching,
+/// file system, read-only and kind, ScaleIO storage mode and file system).
 pub fn persistent_volume(object: &mut Value) {
     let Some(o) = root(object) else { return };
     if let Some(spec) = ensure_object(o, "spec") {
@@ -228,6 +230,24 @@ pub fn persistent_volume(object: &mut Value) {
         set_default(spec, "volumeMode", json!("Filesystem"));
         if let Some(h) = object_mut(spec, "hostPath") {
             set_default(h, "type", json!(""));
+        }
+        if let Some(i) = object_mut(spec, "iscsi") {
+            set_default_str(i, "iscsiInterface", "default");
+        }
+        if let Some(r) = object_mut(spec, "rbd") {
+            set_default_str(r, "pool", "rbd");
+            set_default_str(r, "user", "admin");
+            set_default_str(r, "keyring", "/etc/ceph/keyring");
+        }
+        if let Some(d) = object_mut(spec, "azureDisk") {
+            set_default(d, "cachingMode", json!("ReadWrite"));
+            set_default(d, "fsType", json!("ext4"));
+            set_default(d, "readOnly", json!(false));
+            set_default(d, "kind", json!("Shared"));
+        }
+        if let Some(s) = object_mut(spec, "scaleIO") {
+            set_default_str(s, "storageMode", "ThinProvisioned");
+            set_default_str(s, "fsType", "xfs");
         }
     }
     if let Some(status) = ensure_object(o, "status") {

@@ -138,9 +138,12 @@ pub fn initial_status(group: &str, version: &str, kind: &str) -> Option<Value> {
         }),
         ("", "Service") => serde_json::json!({"loadBalancer": {}}),
         ("", "Namespace") => serde_json::json!({"phase": "Active"}),
-        ("", "PersistentVolumeClaim" | "PersistentVolume") => {
-            serde_json::json!({"phase": "Pending"})
-        }
+        ("", "PersistentVolumeClaim") => serde_json::json!({"phase": "Pending"}),
+        // The PersistentVolume strategy records when the volume entered its phase.
+        ("", "PersistentVolume") => serde_json::json!({
+            "phase": "Pending",
+            "lastPhaseTransitionTime": crate::support::meta::now(),
+        }),
         _ => return None,
     };
     Some(v)

@@ -1,15 +1,15 @@
 //! Checks of cluster-facing kinds: Lease durations, RuntimeClass handlers, EndpointSlice
-//! address types and addresses, the `exempt` FlowSchema's precedence, ResourceClaim
-//! requests.
+//! address types and addresses, the `exempt` FlowSchema's precedence, the device selectors
+//! and requests of DeviceClasses, ResourceClaims and their templates (a claim's spec never
+//! changes).
 
 use serde_json::Value;
 
 use crate::support::meta::dns_label_error;
 use crate::support::status::Cause;
 
-use crate::registry::builtin::validation::errors::{
-    immutable, invalid, not_supported, required_because,
-};
+use crate::registry::builtin::validation::errors::{immutable, invalid, not_supported};
+use crate::registry::builtin::validation::resource;
 
 const ADDRESS_TYPES: &[&str] = &["FQDN", "IPv4", "IPv6"];
 
@@ -86,22 +86,6 @@ fn flow_schema(object: &Value) -> Vec<Cause> {
     Vec::new()
 }
 
-fn resource_claim(object: &Value) -> Vec<Cause> {
-    let requests = object["spec"]["devices"]["requests"].as_array();
-    let mut causes = Vec::new();
-    for (i, request) in requests.into_iter().flatten().enumerate() {
-        let exactly = !request["exactly"].is_null();
-        let first = !request["firstAvailable"].is_null();
-        if exactly == first {
-            causes.push(required_because(
-                &format!("spec.devices.requests[{i}]"),
-                "exactly one of `exactly` or `firstAvailable` is required",
-            ));
-        }
-    }
-    causes
-}
-
 /// Checks of a create of `group`/`plural`.
 pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
     match (group, plural) {
@@ -109,7 +93,11 @@ pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
         ("node.k8s.io", "runtimeclasses") => runtime_class(object),
         ("discovery.k8s.io", "endpointslices") => endpoint_slice(object),
         ("flowcontrol.apiserver.k8s.io", "flowschemas") => flow_schema(object),
-        ("resource.k8s.io", "resourceclaims") => resource_claim(object),
+        ("resource.k8s.io", "deviceclasses") => resource::device_class(object),
+        ("resource.k8s.io", "resourceclaims") => resource::claim_spec("spec", &object["spec"]),
+        ("resource.k8s.io", "resourceclaimtemplates") => {
+            resource::claim_spec("spec.spec", &object["spec"]["spec"])
+        }
         _ => Vec::new(),
     }
 }
@@ -121,7 +109,12 @@ pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec
     let fixed: &[&str] = match (group, plural) {
         ("node.k8s.io", "runtimeclasses") => &["handler"],
         ("discovery.k8s.io", "endpointslices") => &["addressType"],
-        ("resource.k8s.io", "resourceclaims") => &["spec"],
+        ("resource.k8s.io", "resourceclaims") => {
+            if old.get("spec") != new.get("spec") {
+                causes.push(resource::immutable_spec(new));
+            }
+            &[]
+        }
         _ => &[],
     };
     for field in fixed {

@@ -22,7 +22,7 @@
 mod cel;
 mod cel_check;
 mod cel_lib;
-mod cel_types;
+pub(crate) mod cel_types;
 mod cel_value;
 mod check;
 mod crd;

@@ -161,3 +161,106 @@ async fn a_fresh_cluster_has_the_built_in_roles() {
     roles.delete(&name, &Default::default()).await.unwrap();
     assert!(joined.is_some(), "view aggregates the new role");
 }
+
+#[tokio::test]
+async fn a_put_creates_absent_rbac_objects() {
+    let env = crate::common::env().await;
+    let ns = env.namespace().to_string();
+    let client = crate::support::raw::client(&env).await;
+    let json_type = "application/json";
+    let roles = format!("/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/roles");
+    let role = |rv: Option<&str>, verb: &str| {
+        let mut role = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+            "metadata": {"name": "put-made"},
+            "rules": [{"verbs": [verb], "apiGroups": [""], "resources": ["pods"]}]});
+        if let Some(rv) = rv {
+            role["metadata"]["resourceVersion"] = json!(rv);
+        }
+        role
+    };
+    // A resourceVersion must be a number, and is ignored for the object created.
+    let (code, body) = send(
+        &client,
+        "PUT",
+        &format!("{roles}/put-made"),
+        json_type,
+        Some(role(Some("abc"), "get")),
+    )
+    .await;
+    assert_eq!(
+        (code, &body["message"]),
+        (
+            500,
+            &json!("strconv.ParseUint: parsing \"abc\": invalid syntax")
+        ),
+        "{body}"
+    );
+    let (code, created) = send(
+        &client,
+        "PUT",
+        &format!("{roles}/put-made"),
+        json_type,
+        Some(role(Some("5"), "get")),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    assert!(created["metadata"]["uid"].is_string(), "{created}");
+    let (code, replaced) = send(
+        &client,
+        "PUT",
+        &format!("{roles}/put-made"),
+        json_type,
+        Some(role(None, "list")),
+    )
+    .await;
+    assert_eq!(code, 200, "{replaced}");
+    assert_eq!(replaced["metadata"]["uid"], created["metadata"]["uid"]);
+    assert_eq!(replaced["rules"][0]["verbs"], json!(["list"]));
+    // An invalid object is refused as a create would refuse it.
+    let binding = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+        "metadata": {"name": "put-made"}, "roleRef": {"apiGroup": "rbac.authorization.k8s.io"}});
+    let path = format!("/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings/put-made");
+    let (code, body) = send(&client, "PUT", &path, json_type, Some(binding)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "RoleBinding.rbac.authorization.k8s.io \"put-made\" is invalid: [roleRef.kind: Unsupported value: \"\": supported values: \"Role\", \"ClusterRole\", roleRef.name: Required value]"
+    );
+    // A uid is a precondition an absent object cannot meet.
+    let name = format!("put-made-{ns}");
+    let cluster_role = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+        "metadata": {"name": name, "uid": "1234"}});
+    let path = format!("/apis/rbac.authorization.k8s.io/v1/clusterroles/{name}");
+    let (code, body) = send(&client, "PUT", &path, json_type, Some(cluster_role)).await;
+    assert_eq!(code, 409, "{body}");
+    assert_eq!(
+        body["message"],
+        format!(
+            "Operation cannot be fulfilled on clusterroles.rbac.authorization.k8s.io \"{name}\": StorageError: invalid object, Code: 4, Key: /registry/clusterroles/{name}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: 1234, UID in object meta: "
+        )
+    );
+    // Kinds whose strategy does not allow it answer 404.
+    let config_map =
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "absent"}});
+    let path = format!("/api/v1/namespaces/{ns}/configmaps/absent");
+    let (code, body) = send(&client, "PUT", &path, json_type, Some(config_map)).await;
+    assert_eq!(code, 404, "{body}");
+    let (code, body) = send(
+        &client,
+        "PUT",
+        &path,
+        json_type,
+        Some(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {}})),
+    )
+    .await;
+    assert_eq!(
+        (code, &body["message"]),
+        (
+            400,
+            &json!(
+                "the name of the object (absent based on URL) was undeterminable: name must be provided"
+            )
+        ),
+        "{body}"
+    );
+}

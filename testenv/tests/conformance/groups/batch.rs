@@ -102,3 +102,39 @@ async fn cron_jobs_are_defaulted() {
     );
     assert_eq!(created["status"], json!({}));
 }
+
+#[tokio::test]
+async fn cron_job_time_zones_come_from_the_iana_database() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!(
+        "/apis/batch/v1/namespaces/{}/cronjobs?dryRun=All",
+        env.namespace()
+    );
+    let cron_job = |zone: &str| {
+        json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "zoned"},
+            "spec": {"schedule": "0 3 * * *", "timeZone": zone, "jobTemplate": {"spec": {"template": {
+                "spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}}}}}})
+    };
+    for zone in [
+        "Europe/Paris",
+        "America/Ciudad_Juarez",
+        "US/Eastern",
+        "Etc/GMT+5",
+    ] {
+        let (code, body) = send(&client, "POST", &base, JSON, Some(cron_job(zone))).await;
+        assert_eq!(code, 201, "{zone}: {body}");
+    }
+    for (zone, why) in [
+        ("Mars/Olympus", "unknown time zone Mars/Olympus"),
+        ("europe/paris", "unknown time zone europe/paris"),
+    ] {
+        let (code, body) = send(&client, "POST", &base, JSON, Some(cron_job(zone))).await;
+        assert_eq!(code, 422, "{zone}: {body}");
+        assert_eq!(
+            body["details"]["causes"][0]["message"],
+            format!("Invalid value: \"{zone}\": {why}"),
+            "{body}"
+        );
+    }
+}

@@ -150,3 +150,89 @@ async fn status_carries_the_certificate_but_not_the_approval() {
     assert!(condition["lastUpdateTime"].is_string() && condition["lastTransitionTime"].is_string());
     send(&client, "DELETE", &format!("{base}/{name}"), "", None).await;
 }
+
+/// A request's DER for a new key of `alg`, with `a.example.com` as its name.
+fn request_der(alg: &'static rcgen::SignatureAlgorithm) -> Vec<u8> {
+    let key = rcgen::KeyPair::generate_for(alg).unwrap();
+    let params = rcgen::CertificateParams::new(vec!["a.example.com".to_string()]).unwrap();
+    params.serialize_request(&key).unwrap().der().to_vec()
+}
+
+fn pem_of(kind: &str, der: &[u8]) -> String {
+    use base64::Engine;
+    let body = base64::engine::general_purpose::STANDARD.encode(der);
+    format!("-----BEGIN {kind}-----\n{body}\n-----END {kind}-----\n")
+}
+
+#[tokio::test]
+async fn requests_are_parsed_and_their_signatures_checked() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = "/apis/certificates.k8s.io/v1/certificatesigningrequests?dryRun=All";
+    let name = format!("parsed-{}", env.namespace());
+    let post = |pem: String| {
+        let csr = json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+            "metadata": {"name": name},
+            "spec": {"request": b64(&pem), "signerName": "example.com/custom", "usages": ["client auth"]}});
+        send(&client, "POST", base, "application/json", Some(csr))
+    };
+    for alg in [
+        &rcgen::PKCS_ECDSA_P256_SHA256,
+        &rcgen::PKCS_ECDSA_P384_SHA384,
+        &rcgen::PKCS_ED25519,
+    ] {
+        let (code, body) = post(pem_of("CERTIFICATE REQUEST", &request_der(alg))).await;
+        assert_eq!(code, 201, "{body}");
+    }
+    let why = |body: &Value| {
+        let message = body["details"]["causes"][0]["message"]
+            .as_str()
+            .unwrap_or_default();
+        message
+            .split_once("\": ")
+            .map(|(_, w)| w.to_string())
+            .unwrap_or_default()
+    };
+    let tampered = |alg| {
+        let mut der = request_der(alg);
+        let at = der.windows(13).position(|w| w == b"a.example.com").unwrap();
+        der[at] = b'b';
+        pem_of("CERTIFICATE REQUEST", &der)
+    };
+    let der = request_der(&rcgen::PKCS_ECDSA_P256_SHA256);
+    let mut trailing = der.clone();
+    trailing.extend([0, 0]);
+    for (pem, expected) in [
+        (
+            tampered(&rcgen::PKCS_ECDSA_P256_SHA256),
+            "x509: ECDSA verification failure",
+        ),
+        (
+            tampered(&rcgen::PKCS_ED25519),
+            "x509: Ed25519 verification failure",
+        ),
+        (
+            pem_of("CERTIFICATE REQUEST", &der[..der.len() - 10]),
+            "asn1: syntax error: data truncated",
+        ),
+        (
+            pem_of("CERTIFICATE REQUEST", &trailing),
+            "asn1: syntax error: trailing data",
+        ),
+        (
+            pem_of("CERTIFICATE REQUEST", b""),
+            "asn1: syntax error: sequence truncated",
+        ),
+        (
+            pem_of("CERTIFICATE", &der),
+            "PEM block type must be CERTIFICATE REQUEST",
+        ),
+        (
+            "not PEM".to_string(),
+            "PEM block type must be CERTIFICATE REQUEST",
+        ),
+    ] {
+        let (code, body) = post(pem).await;
+        assert_eq!((code, why(&body)), (422, expected.to_string()), "{body}");
+    }
+}

@@ -1,5 +1,6 @@
 //! `resource.k8s.io/v1` (dynamic resource allocation, served by default in v1.34): a
-//! DeviceClass and a ResourceClaim's defaults, its request checks and its fixed spec.
+//! DeviceClass and a ResourceClaim's defaults, its request checks and its fixed spec, and
+//! the CEL device selectors compiled on write.
 
 use serde_json::json;
 
@@ -87,11 +88,11 @@ async fn device_classes_and_resource_claims() {
         (&causes[0]["field"], &causes[0]["reason"]),
         (&json!("spec"), &json!("FieldValueInvalid"))
     );
-    assert!(
-        causes[0]["message"]
-            .as_str()
-            .unwrap()
-            .ends_with(": field is immutable"),
+    assert_eq!(
+        causes[0]["message"],
+        format!(
+            "Invalid value: {{\"Devices\":{{\"Requests\":[{{\"Name\":\"two\",\"Exactly\":{{\"DeviceClassName\":\"{class_name}\",\"Selectors\":null,\"AllocationMode\":\"ExactCount\",\"Count\":1,\"AdminAccess\":null,\"Tolerations\":null,\"Capacity\":null}},\"FirstAvailable\":null}}],\"Constraints\":null,\"Config\":null}}}}: field is immutable"
+        ),
         "{body}"
     );
     let (code, _) = send(
@@ -103,4 +104,68 @@ async fn device_classes_and_resource_claims() {
     )
     .await;
     assert_eq!(code, 200);
+}
+
+#[tokio::test]
+async fn device_selectors_are_compiled_on_write() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let class = |expressions: &[&str]| {
+        let selectors: Vec<serde_json::Value> = expressions
+            .iter()
+            .map(|e| json!({"cel": {"expression": e}}))
+            .collect();
+        json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+            "metadata": {"name": format!("selected-{ns}.example.com")},
+            "spec": {"selectors": selectors}})
+    };
+    let classes = "/apis/resource.k8s.io/v1/deviceclasses?dryRun=All";
+    let good = class(&[
+        "device.driver == \"gpu.example.com\"",
+        "device.attributes[\"gpu.example.com\"].model == \"a100\"",
+        "device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0",
+    ]);
+    let (code, body) = send(&client, "POST", classes, JSON, Some(good)).await;
+    assert_eq!(code, 201, "{body}");
+    let bad = class(&["device.driver", "device.driver + 1", "device.driver =="]);
+    let (code, body) = send(&client, "POST", classes, JSON, Some(bad)).await;
+    assert_eq!(code, 422, "{body}");
+    let messages: Vec<&str> = body["details"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages.len(), 3, "{body}");
+    assert_eq!(
+        messages[0],
+        "Invalid value: \"device.driver\": must evaluate to bool or the unknown type, not string"
+    );
+    assert_eq!(
+        messages[1],
+        "Invalid value: \"device.driver + 1\": compilation failed: ERROR: <input>:1:15: found no matching overload for '_+_' applied to '(string, int)'\n | device.driver + 1\n | ..............^"
+    );
+    assert!(
+        messages[2].starts_with(
+            "Invalid value: \"device.driver ==\": compilation failed: ERROR: <input>:1:17: Syntax error: mismatched input '<EOF>'"
+        ),
+        "{body}"
+    );
+
+    let claim = json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "selected"}, "spec": {"devices": {"requests": [
+            {"name": "gpu", "firstAvailable": [{"name": "big", "deviceClassName": "c",
+                "selectors": [{"cel": {"expression": "undeclared.x"}}]}]}]}}});
+    let claims = format!("/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims?dryRun=All");
+    let (code, body) = send(&client, "POST", &claims, JSON, Some(claim)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["details"]["causes"][0]["field"],
+        "spec.devices.requests[0].firstAvailable[0].selectors[0].cel.expression"
+    );
+    assert_eq!(
+        body["details"]["causes"][0]["message"],
+        "Invalid value: \"undeclared.x\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'undeclared' (in container '')\n | undeclared.x\n | ^"
+    );
 }

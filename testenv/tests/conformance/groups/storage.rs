@@ -1,5 +1,8 @@
-//! `storage.k8s.io`: a StorageClass's provisioning fields never change, and the class
-//! marked default is given to claims that name none (the DefaultStorageClass plugin).
+//! `storage.k8s.io` and the core storage kinds: a StorageClass's provisioning fields never
+//! change (an invalid update reports its errors first), the class marked default is given to
+//! claims that name none (the DefaultStorageClass plugin), claims and volumes are protected
+//! from deletion while in use, a PersistentVolume's source is checked field by field, a bound
+//! claim's request shrinks only down to its capacity, and unset non-pointer times read `null`.
 
 use serde_json::json;
 
@@ -155,4 +158,447 @@ async fn claims_in_use_are_protected_from_deletion() {
         Some(()),
         "released once its pod is gone"
     );
+}
+
+/// The `message` of a 422 from the real server: `<Kind> "<name>" is invalid: ` and its causes.
+fn causes(body: &serde_json::Value) -> Vec<String> {
+    body["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or_default(),
+                c["message"].as_str().unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn volume_sources_are_checked_field_by_field() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let volume = |name: &str, source: serde_json::Value| {
+        let mut spec = json!({"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"]});
+        for (k, v) in source.as_object().expect("an object") {
+            spec[k] = v.clone();
+        }
+        json!({"apiVersion": "v1", "kind": "PersistentVolume",
+            "metadata": {"name": format!("{name}-{ns}")}, "spec": spec})
+    };
+    let create = |body: serde_json::Value| {
+        let client = client.clone();
+        async move {
+            send(
+                &client,
+                "POST",
+                "/api/v1/persistentvolumes",
+                "application/json",
+                Some(body),
+            )
+            .await
+        }
+    };
+    let (code, body) = create(volume(
+        "nfs",
+        json!({"nfs": {"server": "", "path": "exports"}}),
+    ))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            "spec.nfs.server: Required value",
+            "spec.nfs.path: Invalid value: \"exports\": must be an absolute path",
+        ]
+    );
+    let (code, body) = create(volume(
+        "two",
+        json!({"hostPath": {"path": "/a/../b"}, "csi": {"driver": "d", "volumeHandle": "h"}}),
+    ))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            "spec.hostPath.path: Invalid value: \"/a/../b\": must not contain '..'",
+            "spec.csi: Forbidden: may not specify more than 1 volume type",
+        ]
+    );
+    let (code, body) = create(volume("local", json!({"local": {"path": "/mnt"}}))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        ["spec.nodeAffinity: Required value: Local volume requires node affinity"]
+    );
+    let affinity = json!({"required": {"nodeSelectorTerms": [{"matchExpressions": [
+        {"key": "kubernetes.io/hostname", "operator": "Gt", "values": ["1", "2"]}]}]}});
+    let (code, body) = create(volume(
+        "local",
+        json!({"local": {"path": "/mnt"}, "nodeAffinity": affinity}),
+    ))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            "spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'"
+        ]
+    );
+    // Azure disks default to shared blob disks, whose URI is an https one.
+    let (code, body) = create(volume(
+        "azure",
+        json!({"azureDisk": {"diskName": "d", "diskURI": "disk"}}),
+    ))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            "spec.azureDisk.diskURI: Unsupported value: \"disk\": supported values: \"https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd\""
+        ]
+    );
+    let (code, body) = create(volume(
+        "iscsi",
+        json!({"iscsi": {"targetPortal": "10.0.0.1:3260", "iqn": "iqn.2001-04.com.example", "lun": 256}}),
+    ))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            "spec.iscsi.iqn: Invalid value: \"iqn.2001-04.com.example\": must be valid format",
+            "spec.iscsi.lun: Invalid value: 256: must be between 0 and 255, inclusive",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn volumes_are_protected_while_bound() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let volumes = "/api/v1/persistentvolumes";
+    let class = format!("manual-{ns}");
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/apis/storage.k8s.io/v1/storageclasses",
+        "application/json",
+        Some(
+            json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+            "metadata": {"name": class}, "provisioner": "kubernetes.io/no-provisioner"}),
+        ),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let volume = |name: &str, claim: Option<&str>| {
+        let mut v = json!({"apiVersion": "v1", "kind": "PersistentVolume",
+            "metadata": {"name": format!("{name}-{ns}")},
+            "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
+                "hostPath": {"path": "/tmp/data"}, "storageClassName": class}});
+        if let Some(claim) = claim {
+            v["spec"]["claimRef"] = json!({"namespace": ns, "name": claim});
+        }
+        v
+    };
+    let (code, free) = send(
+        &client,
+        "POST",
+        volumes,
+        "application/json",
+        Some(volume("free", None)),
+    )
+    .await;
+    assert_eq!(code, 201, "{free}");
+    assert_eq!(
+        free["metadata"]["finalizers"],
+        json!(["kubernetes.io/pv-protection"])
+    );
+    assert_eq!(free["status"]["phase"], "Pending");
+    assert!(
+        free["status"]["lastPhaseTransitionTime"].is_string(),
+        "{free}"
+    );
+    // The controller puts back a finalizer a write took away.
+    let merge = "application/merge-patch+json";
+    let free_path = format!("{volumes}/free-{ns}");
+    let unprotect = json!({"metadata": {"finalizers": null}});
+    let (code, body) = send(&client, "PATCH", &free_path, merge, Some(unprotect)).await;
+    assert_eq!(code, 200, "{body}");
+    let protected = eventually(20, || async {
+        let (_, v) = send(&client, "GET", &free_path, "", None).await;
+        (v["metadata"]["finalizers"] == json!(["kubernetes.io/pv-protection"])).then_some(())
+    })
+    .await;
+    assert_eq!(protected, Some(()), "the finalizer is back");
+    // A volume that names its claim, then a claim that names the volume: bound (by the
+    // volume binder of a real control plane; the status says so everywhere).
+    let (code, body) = send(
+        &client,
+        "POST",
+        volumes,
+        "application/json",
+        Some(volume("held", Some("data"))),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let claims = format!("/api/v1/namespaces/{ns}/persistentvolumeclaims");
+    let claim = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data"},
+        "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": class,
+            "volumeName": format!("held-{ns}"), "resources": {"requests": {"storage": "1Gi"}}}});
+    let (code, body) = send(&client, "POST", &claims, "application/json", Some(claim)).await;
+    assert_eq!(code, 201, "{body}");
+    let held = format!("{volumes}/held-{ns}");
+    let status = |phase: &str| json!({"status": {"phase": phase}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{held}/status"),
+        merge,
+        Some(status("Bound")),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    // A real binder may have seen the volume before its claim existed (and called it
+    // Available): wait until it has bound the two (the claim's uid in the volume's claimRef).
+    if env.is_real_cluster() {
+        let bound = eventually(30, || async {
+            let (_, v) = send(&client, "GET", &held, "", None).await;
+            (v["status"]["phase"] == "Bound" && v["spec"]["claimRef"]["uid"].is_string())
+                .then_some(())
+        })
+        .await;
+        assert_eq!(bound, Some(()), "the binder binds the volume to its claim");
+    }
+
+    let gone = |path: String| {
+        let client = client.clone();
+        async move {
+            eventually(30, || async {
+                let (code, _) = send(&client, "GET", &path, "", None).await;
+                (code == 404).then_some(())
+            })
+            .await
+        }
+    };
+    for path in [format!("{volumes}/free-{ns}"), held.clone()] {
+        let (code, body) = send(&client, "DELETE", &path, "", None).await;
+        assert_eq!(code, 200, "{body}");
+    }
+    assert_eq!(
+        gone(format!("{volumes}/free-{ns}")).await,
+        Some(()),
+        "an unbound volume goes"
+    );
+    let (code, kept) = send(&client, "GET", &held, "", None).await;
+    assert_eq!(code, 200, "a bound volume stays: {kept}");
+    assert!(kept["metadata"]["deletionTimestamp"].is_string(), "{kept}");
+    assert_eq!(
+        kept["metadata"]["finalizers"],
+        json!(["kubernetes.io/pv-protection"])
+    );
+    // The claim goes; its volume is released (by the binder, or here by hand) and goes too.
+    let (code, body) = send(&client, "DELETE", &format!("{claims}/data"), "", None).await;
+    assert_eq!(code, 200, "{body}");
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{held}/status"),
+        merge,
+        Some(status("Released")),
+    )
+    .await;
+    assert!(code == 200 || code == 404, "{code} {body}");
+    assert_eq!(gone(held).await, Some(()), "released once unbound");
+    send(
+        &client,
+        "DELETE",
+        &format!("/apis/storage.k8s.io/v1/storageclasses/{class}"),
+        "",
+        None,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn bound_claims_shrink_down_to_their_capacity() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let merge = "application/merge-patch+json";
+    let class = format!("expandable-{ns}");
+    let classes = "/apis/storage.k8s.io/v1/storageclasses";
+    let (code, body) = send(
+        &client,
+        "POST",
+        classes,
+        "application/json",
+        Some(
+            json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+            "metadata": {"name": class}, "provisioner": "kubernetes.io/no-provisioner",
+            "allowVolumeExpansion": true}),
+        ),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    // A 10Gi volume bound to a claim of 5Gi (the binder of a real control plane binds them,
+    // and records the volume's size as the claim's capacity; here the status says so).
+    let volume = format!("/api/v1/persistentvolumes/big-{ns}");
+    let pv = json!({"apiVersion": "v1", "kind": "PersistentVolume",
+        "metadata": {"name": format!("big-{ns}")},
+        "spec": {"capacity": {"storage": "10Gi"}, "accessModes": ["ReadWriteOnce"],
+            "hostPath": {"path": "/tmp/big"}, "storageClassName": class,
+            "claimRef": {"namespace": ns, "name": "big"}}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/api/v1/persistentvolumes",
+        "application/json",
+        Some(pv),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let claims = format!("/api/v1/namespaces/{ns}/persistentvolumeclaims");
+    let claim = |name: &str, volume: &str| {
+        json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name},
+            "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": class,
+                "volumeName": volume, "resources": {"requests": {"storage": "5Gi"}}}})
+    };
+    let bound_claim = claim("big", &format!("big-{ns}"));
+    let (code, body) = send(
+        &client,
+        "POST",
+        &claims,
+        "application/json",
+        Some(bound_claim),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let (code, body) = send(
+        &client,
+        "POST",
+        &claims,
+        "application/json",
+        Some(claim("loose", "")),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let request = |size: &str| json!({"spec": {"resources": {"requests": {"storage": size}}}});
+    // Unbound: the request never changes.
+    let loose = format!("{claims}/loose");
+    let (code, body) = send(&client, "PATCH", &loose, merge, Some(request("1Gi"))).await;
+    assert_eq!(code, 422, "{body}");
+    assert!(
+        causes(&body)[0].starts_with("spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n"),
+        "{body}"
+    );
+    let path = format!("{claims}/big");
+    let bound = json!({"status": {"phase": "Bound", "capacity": {"storage": "10Gi"}}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{path}/status"),
+        merge,
+        Some(bound),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    // It grows (its class allows it), and shrinks while it stays above its capacity.
+    for size in ["20Gi", "15Gi"] {
+        let (code, body) = send(&client, "PATCH", &path, merge, Some(request(size))).await;
+        assert_eq!(
+            (code, &body["spec"]["resources"]["requests"]["storage"]),
+            (200, &json!(size)),
+            "{body}"
+        );
+    }
+    for size in ["10Gi", "1Gi"] {
+        let (code, body) = send(&client, "PATCH", &path, merge, Some(request(size))).await;
+        assert_eq!(code, 422, "{body}");
+        assert_eq!(
+            causes(&body),
+            [
+                "spec.resources.requests.storage: Forbidden: field can not be less than status.capacity"
+            ]
+        );
+    }
+    for path in [path, loose, volume, format!("{classes}/{class}")] {
+        send(&client, "DELETE", &path, "", None).await;
+    }
+}
+
+#[tokio::test]
+async fn an_invalid_storage_class_update_reports_validation_then_immutability() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let name = format!("slow-{ns}");
+    let base = "/apis/storage.k8s.io/v1/storageclasses";
+    let class = json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+        "metadata": {"name": name}, "provisioner": "example.com/slow"});
+    let (code, body) = send(&client, "POST", base, "application/json", Some(class)).await;
+    assert_eq!(code, 201, "{body}");
+    let patch = json!({"provisioner": "Not Valid!", "volumeBindingMode": "Later"});
+    let path = format!("{base}/{name}");
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &path,
+        "application/merge-patch+json",
+        Some(patch),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            "provisioner: Invalid value: \"not valid!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+            "volumeBindingMode: Unsupported value: \"Later\": supported values: \"Immediate\", \"WaitForFirstConsumer\"",
+            "provisioner: Forbidden: updates to provisioner are forbidden.",
+            "volumeBindingMode: Invalid value: \"Later\": field is immutable",
+        ]
+    );
+    send(&client, "DELETE", &path, "", None).await;
+}
+
+#[tokio::test]
+async fn unset_times_that_are_not_pointers_read_as_null() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let claims = format!("/api/v1/namespaces/{ns}/persistentvolumeclaims");
+    let claim = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "c"},
+        "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "",
+            "resources": {"requests": {"storage": "1Gi"}}}});
+    let (code, body) = send(&client, "POST", &claims, "application/json", Some(claim)).await;
+    assert_eq!(code, 201, "{body}");
+    let condition = json!({"status": {"conditions": [{"type": "Resizing", "status": "True"}]}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{claims}/c/status"),
+        "application/merge-patch+json",
+        Some(condition),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(
+        body["status"]["conditions"],
+        json!([{"type": "Resizing", "status": "True", "lastProbeTime": null, "lastTransitionTime": null}])
+    );
+    let events = format!("/api/v1/namespaces/{ns}/events");
+    let event = json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "e"},
+        "involvedObject": {"kind": "PersistentVolumeClaim", "name": "c", "namespace": ns},
+        "reason": "Resizing", "message": "m"});
+    let (code, body) = send(&client, "POST", &events, "application/json", Some(event)).await;
+    assert_eq!(code, 201, "{body}");
+    let (code, event) = send(&client, "GET", &format!("{events}/e"), "", None).await;
+    assert_eq!(code, 200, "{event}");
+    for field in ["firstTimestamp", "lastTimestamp", "eventTime"] {
+        assert_eq!(event.get(field), Some(&json!(null)), "{field}: {event}");
+    }
 }

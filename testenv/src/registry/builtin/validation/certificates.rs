@@ -1,5 +1,5 @@
-//! CertificateSigningRequests (`validateCertificateSigningRequest`): a PEM certificate
-//! request, known and distinct usages, a signer name of the form `example.com/name`, and
+//! CertificateSigningRequests (`validateCertificateSigningRequest`): a well-signed PEM
+//! certificate request ([`super::csr`], [`super::csr_signature`]), known and distinct usages, a signer name of the form `example.com/name`, and
 //! an expiration of at least ten minutes, all reported at once.
 
 use std::collections::HashSet;
@@ -41,22 +41,17 @@ const LEGACY_SIGNER: &str = "kubernetes.io/legacy-unknown";
 const MAX_DOMAIN: usize = 253;
 const MAX_SIGNER: usize = 253 + 253 + 63 + 1 + 1;
 
-/// Why the request is not a PEM certificate request, if it is not one. The request's
-/// signature is not checked.
-fn request_error(request: &Value) -> Option<&'static str> {
+/// Why the request is not a well-signed PEM certificate request, if it is not one: a
+/// request that is not base64 (or absent) has no PEM block.
+fn request_error(request: &Value) -> Option<String> {
     use base64::Engine;
     let decoded = request
         .as_str()
         .and_then(|r| base64::engine::general_purpose::STANDARD.decode(r).ok())
-        .and_then(|b| String::from_utf8(b).ok())
         .unwrap_or_default();
-    let first = decoded
-        .find("-----BEGIN ")
-        .map(|at| &decoded[at + "-----BEGIN ".len()..]);
-    match first {
-        Some(rest) if rest.starts_with("CERTIFICATE REQUEST-----") => None,
-        _ => Some("PEM block type must be CERTIFICATE REQUEST"),
-    }
+    super::csr::parse(&decoded)
+        .and_then(|request| super::csr_signature::check_signature(&request))
+        .err()
 }
 
 /// `field.TooLong` (which does not print the value).
@@ -132,8 +127,8 @@ pub fn certificate_signing_request(object: &Value) -> Errors {
     if let Some(why) = request_error(&spec["request"]) {
         // The request is bytes: Go prints them as JSON does, base64 or null.
         out.push(match &spec["request"] {
-            Value::String(s) => invalid_str("spec.request", s, why),
-            _ => invalid_text("spec.request", "null", why),
+            Value::String(s) => invalid_str("spec.request", s, &why),
+            _ => invalid_text("spec.request", "null", &why),
         });
     }
     let usages = spec["usages"].as_array().map_or(&[][..], Vec::as_slice);

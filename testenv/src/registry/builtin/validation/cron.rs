@@ -182,9 +182,14 @@ pub fn schedule_error(spec: &str) -> Option<String> {
     None
 }
 
-/// Where the IANA time zone database is read from, as Go's `time.LoadLocation` reads it
-/// first (kube-apiserver also embeds a copy, which serves when the system has none).
-const ZONEINFO: &str = "/usr/share/zoneinfo";
+/// Where Go's `time.LoadLocation` looks for a time zone first, in this order, before the
+/// copy of the IANA database embedded in kube-apiserver (here chrono-tz's, the same names).
+const ZONE_SOURCES: &[&str] = &[
+    "/usr/share/zoneinfo",
+    "/usr/share/lib/zoneinfo",
+    "/usr/lib/locale/TZ",
+    "/etc/zoneinfo",
+];
 
 /// Whether `name` is a component of a time zone name the real server accepts (IANA's
 /// naming rules, digits and `+` tolerated for legacy names).
@@ -198,17 +203,41 @@ fn zone_part(part: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'_' | b'+'))
 }
 
-/// Whether the time zone database knows `name`. Without a database on this machine every
-/// well-formed name is taken as known.
-fn zone_known(name: &str) -> bool {
-    if name == "UTC" || name == "Local" {
-        return true;
+/// Go's text of a file system error other than "not found" (`syscall.Errno`'s).
+fn errno_text(error: &std::io::Error) -> String {
+    match error.raw_os_error() {
+        Some(21) => "is a directory".into(),
+        Some(20) => "not a directory".into(),
+        Some(13) => "permission denied".into(),
+        Some(40) => "too many levels of symbolic links".into(),
+        _ => error.to_string(),
     }
-    let root = std::path::Path::new(ZONEINFO);
-    if !root.is_dir() {
-        return true;
+}
+
+/// `time.LoadLocation(name)`'s error, if it fails: the system's zone files first (a file
+/// that is not TZif data, or a directory, is the first error kept), then the embedded IANA
+/// database, else `unknown time zone`.
+fn load_location(name: &str) -> Option<String> {
+    if name.is_empty() || name == "UTC" || name == "Local" {
+        return None;
     }
-    std::fs::read(root.join(name)).is_ok_and(|data| data.starts_with(b"TZif"))
+    let mut first = None;
+    for dir in ZONE_SOURCES {
+        match std::fs::read(std::path::Path::new(dir).join(name)) {
+            Ok(data) if data.starts_with(b"TZif") => return None,
+            Ok(_) => {
+                first.get_or_insert_with(|| "malformed time zone information".to_string());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                first.get_or_insert_with(|| errno_text(&e));
+            }
+        }
+    }
+    if name.parse::<chrono_tz::Tz>().is_ok() {
+        return None;
+    }
+    Some(first.unwrap_or_else(|| format!("unknown time zone {name}")))
 }
 
 /// Why a CronJob's `timeZone` is refused (`validateTimeZone`), every reason.
@@ -226,9 +255,7 @@ pub fn time_zone_error(zone: &str) -> Vec<String> {
                 .into(),
         );
     }
-    if !zone_known(zone) {
-        out.push(format!("unknown time zone {zone}"));
-    }
+    out.extend(load_location(zone));
     out
 }
 
@@ -242,12 +269,47 @@ mod tests {
         assert_eq!(time_zone_error("a//b"), ["unknown time zone a//b"]);
         assert_eq!(time_zone_error("").len(), 1);
         assert_eq!(time_zone_error("Local").len(), 1);
-        if std::path::Path::new(ZONEINFO).is_dir() {
-            assert!(time_zone_error("Europe/Paris").is_empty());
+        assert_eq!(
+            time_zone_error("local"),
+            [
+                "timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones",
+                "unknown time zone local"
+            ]
+        );
+    }
+
+    #[test]
+    fn time_zones_come_from_the_iana_database_without_system_files() {
+        // Names the embedded database knows, whatever this machine has.
+        for zone in [
+            "Europe/Paris",
+            "US/Eastern",
+            "Etc/GMT+5",
+            "America/Ciudad_Juarez",
+        ] {
+            assert_eq!(load_location(zone), None, "{zone}");
+        }
+        assert_eq!(
+            time_zone_error("Mars/Olympus"),
+            ["unknown time zone Mars/Olympus"]
+        );
+        assert_eq!(
+            time_zone_error("europe/paris"),
+            ["unknown time zone europe/paris"]
+        );
+    }
+
+    #[test]
+    fn system_zone_files_that_are_not_zones() {
+        let root = std::path::Path::new(ZONE_SOURCES[0]);
+        if root.join("zone.tab").is_file() {
             assert_eq!(
-                time_zone_error("Mars/Olympus"),
-                ["unknown time zone Mars/Olympus"]
+                load_location("zone.tab").as_deref(),
+                Some("malformed time zone information")
             );
+        }
+        if root.join("Europe").is_dir() {
+            assert_eq!(load_location("Europe").as_deref(), Some("is a directory"));
         }
     }
 

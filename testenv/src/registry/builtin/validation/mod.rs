@@ -17,14 +17,20 @@ mod base64;
 mod certificates;
 mod config;
 mod cron;
+mod csr;
+mod csr_signature;
 pub mod errors;
 mod go_diff;
 mod meta;
 mod networking;
+mod node_selector;
 mod pod;
 mod policy;
+mod pv_source;
 mod quota;
 mod rbac;
+pub mod resource;
+mod resource_go;
 mod service;
 mod storage;
 mod typed;
@@ -82,6 +88,7 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
             rbac::role_binding_update(object, old)
         }
         ("", "PersistentVolumeClaim") => storage::persistent_volume_claim_update(object, old),
+        ("storage.k8s.io", "StorageClass") => storage::storage_class_update(object, old),
         // The strategy validates the policy on its own, then as an update: every error of
         // its spec is reported twice.
         ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),

@@ -1,15 +1,17 @@
-//! Storage: StorageClasses (`pkg/apis/storage/validation`), PersistentVolumes and
-//! PersistentVolumeClaims (`ValidatePersistentVolumeSpec`, `ValidatePersistentVolumeClaimSpec`):
-//! provisioners, policies, access modes, capacity and the volume source.
+//! Storage: StorageClasses (`pkg/apis/storage/validation`, and what an update may not
+//! change), PersistentVolumes and PersistentVolumeClaims (`ValidatePersistentVolumeSpec`,
+//! `ValidatePersistentVolumeClaimSpec`, the claim's update): provisioners, policies, access
+//! modes, capacity, node affinity ([`node_selector`]) and the volume source ([`pv_source`]).
 
 use serde_json::Value;
 
 use super::errors::{
-    Errors, child, dns1123_subdomain, forbidden, go_value, immutable, invalid_str, key,
+    Errors, child, dns1123_subdomain, forbidden, go_value, immutable, invalid, invalid_str, key,
     not_supported, required, required_because,
 };
 use super::go_diff::{GoValue, diff, marshal_indent};
 use super::workloads::label_selector;
+use super::{node_selector, pv_source};
 use crate::support::meta::qualified_name_errors;
 use crate::support::quantity::Quantity;
 use crate::support::status::Cause;
@@ -24,31 +26,6 @@ const ACCESS_MODES: &[&str] = &[
     "ReadWriteOncePod",
 ];
 const VOLUME_MODES: &[&str] = &["Block", "Filesystem"];
-/// The volume sources a PersistentVolume may have, one of them exactly.
-const PV_SOURCES: &[&str] = &[
-    "gcePersistentDisk",
-    "awsElasticBlockStore",
-    "hostPath",
-    "glusterfs",
-    "nfs",
-    "rbd",
-    "quobyte",
-    "iscsi",
-    "cinder",
-    "cephfs",
-    "fc",
-    "flocker",
-    "flexVolume",
-    "azureFile",
-    "vsphereVolume",
-    "azureDisk",
-    "photonPersistentDisk",
-    "portworxVolume",
-    "scaleIO",
-    "local",
-    "storageos",
-    "csi",
-];
 /// The most parameters a StorageClass may have.
 const MAX_PARAMETERS: usize = 512;
 /// The most bytes a StorageClass's parameters (keys and values) may hold.
@@ -60,8 +37,10 @@ pub fn storage_class(object: &Value) -> Errors {
     match object["provisioner"].as_str().unwrap_or_default() {
         "" => out.push(required("provisioner")),
         p => {
-            for why in qualified_name_errors(&p.to_lowercase()) {
-                out.push(invalid_str("provisioner", p, &why));
+            // The real server checks and shows the provisioner in lower case.
+            let lower = p.to_lowercase();
+            for why in qualified_name_errors(&lower) {
+                out.push(invalid_str("provisioner", &lower, &why));
             }
         }
     }
@@ -92,6 +71,22 @@ pub fn storage_class(object: &Value) -> Errors {
             out.push(not_supported("volumeBindingMode", m, BINDING_MODES));
         }
         Some(_) => {}
+    }
+    out
+}
+
+/// `ValidateStorageClassUpdate`, after the class's own validation: the provisioning fields
+/// may not change.
+pub fn storage_class_update(object: &Value, old: &Value) -> Errors {
+    let mut out = Vec::new();
+    let changed = |f: &str| object.get(f) != old.get(f);
+    for f in ["parameters", "provisioner", "reclaimPolicy"] {
+        if changed(f) {
+            out.push(forbidden(f, &format!("updates to {f} are forbidden.")));
+        }
+    }
+    if changed("volumeBindingMode") {
+        out.push(immutable("volumeBindingMode", &object["volumeBindingMode"]));
     }
     out
 }
@@ -169,7 +164,9 @@ fn positive(field: &str, value: &Value) -> Errors {
     }
 }
 
-/// `ValidatePersistentVolumeSpec` of a PersistentVolume (without the metadata).
+/// `ValidatePersistentVolumeSpec` of a PersistentVolume (without the metadata), in the real
+/// server's order: access modes, capacity, reclaim policy, node affinity, the volume source
+/// ([`pv_source`]), class, mode and volume attributes class.
 pub fn persistent_volume(object: &Value) -> Errors {
     let spec = &object["spec"];
     let mut out = access_modes(spec, "spec", None);
@@ -187,16 +184,9 @@ pub fn persistent_volume(object: &Value) -> Errors {
         out.push(cause);
     }
     for (name, q) in capacity.into_iter().flatten() {
-        out.extend(positive(&key("spec.capacity", name), q));
-    }
-    out.extend(class_name(spec, "spec"));
-    out.extend(volume_mode(spec, "spec"));
-    let sources = PV_SOURCES
-        .iter()
-        .filter(|s| spec.get(**s).is_some_and(|v| !v.is_null()))
-        .count();
-    if sources == 0 {
-        out.push(required_because("spec", "must specify a volume type"));
+        let field = key("spec.capacity", name);
+        out.extend(basic_resource(&field, q));
+        out.extend(positive(&field, q));
     }
     if let Some(p) = spec["persistentVolumeReclaimPolicy"].as_str()
         && !p.is_empty()
@@ -208,7 +198,74 @@ pub fn persistent_volume(object: &Value) -> Errors {
             PV_RECLAIM_POLICIES,
         ));
     }
+    let affinity = spec.get("nodeAffinity").filter(|a| !a.is_null());
+    if let Some(a) = affinity {
+        out.extend(node_selector::volume_node_affinity(a, "spec.nodeAffinity"));
+    }
+    let name = object["metadata"]["name"].as_str().unwrap_or_default();
+    out.extend(pv_source::volume_sources(spec, name, affinity.is_some()));
+    let host_path = spec["hostPath"]["path"].as_str();
+    if host_path.is_some_and(is_root) && spec["persistentVolumeReclaimPolicy"] == "Recycle" {
+        out.push(forbidden(
+            "spec.persistentVolumeReclaimPolicy",
+            "may not be 'recycle' for a hostPath mount of '/'",
+        ));
+    }
+    out.extend(class_name(spec, "spec"));
+    out.extend(volume_mode(spec, "spec"));
+    if let Some(class) = spec["volumeAttributesClassName"].as_str() {
+        let field = "spec.volumeAttributesClassName";
+        if class.is_empty() {
+            out.push(required_because(field, "an empty string is disallowed"));
+        }
+        for why in dns1123_subdomain(class)
+            .iter()
+            .filter(|_| !class.is_empty())
+        {
+            out.push(invalid_str(field, class, why));
+        }
+        if spec["csi"].is_null() {
+            out.push(required_because(
+                "spec.csi",
+                "has to be specified when using volumeAttributesClassName",
+            ));
+        }
+    }
     out
+}
+
+/// Whether `path` cleans to `/` (Go's `path.Clean`: `.` and empty elements dropped, `..`
+/// going up, never above the root).
+fn is_root(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix('/') else {
+        return false;
+    };
+    let mut depth = 0usize;
+    for part in rest.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => depth = depth.saturating_sub(1),
+            _ => depth += 1,
+        }
+    }
+    depth == 0
+}
+
+/// `validateBasicResource`: a negative quantity, shown as its integer value (rounded away
+/// from zero, as `Quantity.Value` rounds).
+fn basic_resource(field: &str, value: &Value) -> Errors {
+    const NANOS: i128 = 1_000_000_000;
+    match Quantity::from_json(value) {
+        Some(q) if q.nanos < 0 => {
+            let whole = i64::try_from(q.nanos.div_euclid(NANOS)).unwrap_or(i64::MIN);
+            vec![invalid(
+                field,
+                &whole.into(),
+                "must be a valid resource quantity",
+            )]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// `ValidatePersistentVolumeClaimSpec` of a PersistentVolumeClaim (without the metadata).
@@ -389,10 +446,82 @@ pub fn persistent_volume_claim_update(object: &Value, old: &Value) -> Errors {
         ),
         ));
     }
+    // RecoverVolumeExpansionFailure (on in v1.34): a request may shrink, down to just above
+    // the capacity the claim's status records.
+    let size = |claim: &Value| {
+        Quantity::from_json(&claim["spec"]["resources"]["requests"]["storage"])
+            .map_or(0, |q| q.nanos)
+    };
+    let capacity =
+        Quantity::from_json(&old["status"]["capacity"]["storage"]).map_or(0, |q| q.nanos);
+    let new_size = size(object);
+    if new_size < size(old) && new_size <= capacity {
+        out.push(forbidden(
+            "spec.resources.requests.storage",
+            "field can not be less than status.capacity",
+        ));
+    }
     // The volume mode is checked once more, at a path without `spec` (as the real server).
     let mode = &object["spec"]["volumeMode"];
     if *mode != old["spec"]["volumeMode"] {
         out.push(immutable("volumeMode", mode));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn root_host_paths_clean_like_go() {
+        for root in ["/", "//", "/.", "/x/..", "/../.."] {
+            assert!(is_root(root), "{root}");
+        }
+        for other in ["", "x", "/x", "/x/../y", "./"] {
+            assert!(!is_root(other), "{other}");
+        }
+    }
+
+    #[test]
+    fn bound_claims_shrink_down_to_their_capacity() {
+        let claim = |size: &str, phase: &str| {
+            json!({"spec": {"accessModes": ["ReadWriteOnce"],
+                "resources": {"requests": {"storage": size}}},
+                "status": {"phase": phase, "capacity": {"storage": "10Gi"}}})
+        };
+        let fields = |new: &str, phase: &str| -> Vec<String> {
+            persistent_volume_claim_update(&claim(new, phase), &claim("20Gi", phase))
+                .into_iter()
+                .map(|c| c.field)
+                .collect()
+        };
+        assert!(fields("15Gi", "Bound").is_empty());
+        assert_eq!(fields("10Gi", "Bound"), ["spec.resources.requests.storage"]);
+        assert_eq!(
+            fields("1Gi", "Pending"),
+            ["spec", "spec.resources.requests.storage"]
+        );
+    }
+
+    #[test]
+    fn an_update_reports_each_changed_provisioning_field() {
+        let old = json!({"provisioner": "a", "reclaimPolicy": "Delete",
+            "volumeBindingMode": "Immediate"});
+        let new = json!({"provisioner": "b", "reclaimPolicy": "Delete",
+            "volumeBindingMode": "WaitForFirstConsumer", "parameters": {"x": "y"}});
+        let messages: Vec<String> = storage_class_update(&new, &old)
+            .into_iter()
+            .map(|c| format!("{}: {}", c.field, c.message))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "parameters: Forbidden: updates to parameters are forbidden.",
+                "provisioner: Forbidden: updates to provisioner are forbidden.",
+                "volumeBindingMode: Invalid value: \"WaitForFirstConsumer\": field is immutable",
+            ]
+        );
+    }
 }

@@ -6,6 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::openapi::builtin::{component_prefix, schemas};
+use crate::registry::builtin::go_null_times;
 use crate::support::go_decode::Node;
 use crate::support::go_time::{self, Precision};
 use crate::support::status::ApiError;
@@ -369,9 +370,10 @@ pub fn omit_empty_collections(object: &mut Value) {
 }
 
 /// Writes the zero values Go writes for fields without `omitempty` (`""`, `0`, `false`; the
-/// built-in OpenAPI gives them as the field's `default`) where the object lacks them, as the
-/// real server's round trip through the Go type does (a core Event's `reportingComponent:
-/// ""`). Not part of [`omit_empty_collections`], which also shapes the creator's view for the
+/// built-in OpenAPI gives them as the field's `default`) where the object lacks them, and
+/// `null` for the unset time fields that are not pointers ([`go_null_times`]), as the real
+/// server's round trip through the Go type does (a core Event's `reportingComponent: ""`
+/// and `firstTimestamp: null`). Not part of [`omit_empty_collections`], which also shapes the creator's view for the
 /// field manager: a zero value nobody sent is nobody's field.
 pub fn write_zero_values(object: &mut Value) {
     let api_version = object["apiVersion"].as_str().unwrap_or_default();
@@ -379,6 +381,10 @@ pub fn write_zero_values(object: &mut Value) {
     let kind = object["kind"].as_str().unwrap_or_default();
     let component = format!("{}.{kind}", component_prefix(group, version));
     if let Some(schema) = schemas().get(&component) {
+        // The root schema is the component itself, not a reference to it.
+        if let Some(map) = object.as_object_mut() {
+            go_null_times::write_nulls(&component, map);
+        }
         zero_values(object, schema);
     }
 }
@@ -390,9 +396,12 @@ fn is_zero(value: &Value) -> bool {
 }
 
 fn zero_values(value: &mut Value, schema: &Value) {
-    let (_, schema) = resolve(schema);
+    let (name, schema) = resolve(schema);
     match value {
         Value::Object(map) if schema.get("properties").is_some() => {
+            if let Some(component) = name {
+                go_null_times::write_nulls(component, map);
+            }
             for (k, field) in schema["properties"].as_object().into_iter().flatten() {
                 match map.get_mut(k) {
                     None if field.get("default").is_some_and(is_zero) => {

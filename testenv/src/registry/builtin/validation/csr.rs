@@ -1,0 +1,523 @@
+//! A CertificateSigningRequest's `spec.request` as kube-apiserver reads it: the first PEM
+//! block (Go's `pem.Decode`), which must be a `CERTIFICATE REQUEST`, decoded as a PKCS#10
+//! request the way Go's `encoding/asn1` decodes `x509.ParseCertificateRequest`'s structure
+//! (so a malformed request gets the same message). [`super::csr_signature`] then checks its
+//! public key and signature.
+
+use base64::Engine;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+
+/// The certificate request `request` (the decoded bytes of `spec.request`) holds, or why
+/// it holds none, in the real server's words.
+pub fn parse(request: &[u8]) -> Result<Request, String> {
+    let Some(block) = pem_decode(request).filter(|b| b.kind == b"CERTIFICATE REQUEST") else {
+        return Err("PEM block type must be CERTIFICATE REQUEST".into());
+    };
+    parse_request(&block.bytes)
+}
+
+/// One PEM block: its type and its decoded contents.
+struct Block {
+    kind: Vec<u8>,
+    bytes: Vec<u8>,
+}
+
+/// A line up to `\n` with its trailing spaces, tabs and `\r` removed, and what follows.
+fn get_line(data: &[u8]) -> (&[u8], &[u8]) {
+    let (line, rest) = match data.iter().position(|b| *b == b'\n') {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (data, &data[data.len()..]),
+    };
+    let end = line
+        .iter()
+        .rposition(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+        .map_or(0, |i| i + 1);
+    (&line[..end], rest)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Go's standard base64 decoding: padding required, newlines skipped, extra bits allowed.
+fn base64_decode(data: &[u8]) -> Option<Vec<u8>> {
+    let config = GeneralPurposeConfig::new()
+        .with_decode_allow_trailing_bits(true)
+        .with_decode_padding_mode(DecodePaddingMode::RequireCanonical);
+    let engine = GeneralPurpose::new(&base64::alphabet::STANDARD, config);
+    let clean: Vec<u8> = data
+        .iter()
+        .copied()
+        .filter(|b| !matches!(b, b'\n' | b'\r'))
+        .collect();
+    engine.decode(clean).ok()
+}
+
+/// The first well-formed PEM block of `data`, as Go's `pem.Decode` finds it (malformed
+/// blocks are skipped).
+fn pem_decode(data: &[u8]) -> Option<Block> {
+    const START: &[u8] = b"\n-----BEGIN ";
+    const END: &[u8] = b"\n-----END ";
+    const DASHES: &[u8] = b"-----";
+    let mut rest = data;
+    loop {
+        if rest.starts_with(&START[1..]) {
+            rest = &rest[START.len() - 1..];
+        } else if let Some(i) = find(rest, START) {
+            rest = &rest[i + START.len()..];
+        } else {
+            return None;
+        }
+        let (type_line, after) = get_line(rest);
+        rest = after;
+        let Some(kind) = type_line.strip_suffix(DASHES) else {
+            continue;
+        };
+        let mut headers = 0;
+        loop {
+            if rest.is_empty() {
+                return None;
+            }
+            let (line, next) = get_line(rest);
+            if !line.contains(&b':') {
+                break;
+            }
+            headers += 1;
+            rest = next;
+        }
+        let (end_index, trailer_index) = if headers == 0 && rest.starts_with(&END[1..]) {
+            (0, END.len() - 1)
+        } else {
+            match find(rest, END) {
+                Some(i) => (i, i + END.len()),
+                None => continue,
+            }
+        };
+        let trailer = &rest[trailer_index..];
+        let trailer_len = kind.len() + DASHES.len();
+        if trailer.len() < trailer_len {
+            continue;
+        }
+        let (end_line, rest_of_line) = trailer.split_at(trailer_len);
+        if !end_line.starts_with(kind) || !end_line.ends_with(DASHES) {
+            continue;
+        }
+        if !get_line(rest_of_line).0.is_empty() {
+            continue;
+        }
+        let body: Vec<u8> = rest[..end_index]
+            .iter()
+            .copied()
+            .filter(|b| !matches!(b, b' ' | b'\t'))
+            .collect();
+        let Some(bytes) = base64_decode(&body) else {
+            continue;
+        };
+        return Some(Block {
+            kind: kind.to_vec(),
+            bytes,
+        });
+    }
+}
+
+/// A DER tag and length (Go's `tagAndLength`).
+#[derive(Debug, Clone, Copy)]
+struct Header {
+    class: u8,
+    tag: usize,
+    length: usize,
+    compound: bool,
+}
+
+const SYNTAX: &str = "asn1: syntax error: ";
+const STRUCTURE: &str = "asn1: structure error: ";
+
+fn syntax(msg: &str) -> String {
+    format!("{SYNTAX}{msg}")
+}
+
+fn structure(msg: &str) -> String {
+    format!("{STRUCTURE}{msg}")
+}
+
+/// `parseBase128Int`.
+fn base128(bytes: &[u8], mut offset: usize) -> Result<(usize, usize), String> {
+    let mut value: u64 = 0;
+    let mut shifted = 0;
+    while offset < bytes.len() {
+        if shifted == 5 {
+            return Err(structure("base 128 integer too large"));
+        }
+        let b = bytes[offset];
+        if shifted == 0 && b == 0x80 {
+            return Err(syntax("integer is not minimally encoded"));
+        }
+        value = (value << 7) | u64::from(b & 0x7f);
+        offset += 1;
+        if b & 0x80 == 0 {
+            if value > i32::MAX as u64 {
+                return Err(structure("base 128 integer too large"));
+            }
+            return Ok((value as usize, offset));
+        }
+        shifted += 1;
+    }
+    Err(syntax("truncated base 128 integer"))
+}
+
+/// `parseTagAndLength`: the header at `offset` and the offset of its contents.
+fn header(bytes: &[u8], mut offset: usize) -> Result<(Header, usize), String> {
+    let first = bytes[offset];
+    offset += 1;
+    let mut tag = usize::from(first & 0x1f);
+    if tag == 0x1f {
+        (tag, offset) = base128(bytes, offset)?;
+        if tag < 0x1f {
+            return Err(syntax("non-minimal tag"));
+        }
+    }
+    if offset >= bytes.len() {
+        return Err(syntax("truncated tag or length"));
+    }
+    let b = bytes[offset];
+    offset += 1;
+    let length = if b & 0x80 == 0 {
+        usize::from(b & 0x7f)
+    } else {
+        let count = usize::from(b & 0x7f);
+        if count == 0 {
+            return Err(syntax("indefinite length found (not DER)"));
+        }
+        let mut length = 0usize;
+        for _ in 0..count {
+            if offset >= bytes.len() {
+                return Err(syntax("truncated tag or length"));
+            }
+            let b = bytes[offset];
+            offset += 1;
+            if length >= 1 << 23 {
+                return Err(structure("length too large"));
+            }
+            length = (length << 8) | usize::from(b);
+            if length == 0 {
+                return Err(structure("superfluous leading zeros in length"));
+            }
+        }
+        if length < 0x80 {
+            return Err(structure("non-minimal length"));
+        }
+        length
+    };
+    Ok((
+        Header {
+            class: first >> 6,
+            tag,
+            length,
+            compound: first & 0x20 != 0,
+        },
+        offset,
+    ))
+}
+
+/// What a field of the decoded structure expects (Go's universal type of the field, and
+/// its `asn1` tag options).
+#[derive(Clone, Copy)]
+enum Expect {
+    /// A SEQUENCE decoded into the Go struct of this name.
+    Struct(&'static str),
+    /// INTEGER into a Go `int`.
+    Int,
+    /// BIT STRING.
+    BitString,
+    /// OBJECT IDENTIFIER.
+    Oid,
+    /// `asn1.RawValue`: anything.
+    Any { optional: bool },
+    /// `[]asn1.RawValue` with `asn1:"tag:0"`: a context-specific constructed `[0]`.
+    Attributes,
+}
+
+/// Go's `%+v` of the field parameters the error of a mismatched field prints.
+fn params(expect: Expect) -> &'static str {
+    match expect {
+        // The tag option is a pointer, which Go prints as an address.
+        Expect::Attributes => {
+            "{optional:false explicit:false application:false private:false defaultValue:<nil> tag:<pointer> stringType:0 timeType:0 set:false omitEmpty:false}"
+        }
+        _ => {
+            "{optional:false explicit:false application:false private:false defaultValue:<nil> tag:<nil> stringType:0 timeType:0 set:false omitEmpty:false}"
+        }
+    }
+}
+
+/// One decoded field: its contents and its whole encoding.
+#[derive(Clone, Copy, Default)]
+struct Field<'a> {
+    inner: &'a [u8],
+    full: &'a [u8],
+    present: bool,
+}
+
+/// `parseField` for the types of `x509.certificateRequest`: checks the header at `offset`
+/// against `expect` and returns the field and the offset after it.
+fn field<'a>(bytes: &'a [u8], offset: usize, expect: Expect) -> Result<(Field<'a>, usize), String> {
+    let optional = matches!(expect, Expect::Any { optional: true });
+    if offset == bytes.len() {
+        if optional {
+            return Ok((Field::default(), offset));
+        }
+        return Err(syntax("sequence truncated"));
+    }
+    let (h, start) = header(bytes, offset)?;
+    let (class, tag, compound, name) = match expect {
+        Expect::Struct(name) => (0, 16, Some(true), name),
+        Expect::Int => (0, 2, Some(false), "int"),
+        Expect::BitString => (0, 3, Some(false), "BitString"),
+        Expect::Oid => (0, 6, Some(false), "ObjectIdentifier"),
+        Expect::Any { .. } => (h.class, h.tag, None, "RawValue"),
+        Expect::Attributes => (2, 0, Some(true), ""),
+    };
+    if h.class != class || h.tag != tag || compound.is_some_and(|c| c != h.compound) {
+        if optional {
+            return Ok((Field::default(), offset));
+        }
+        return Err(structure(&format!(
+            "tags don't match ({tag} vs {{class:{} tag:{} length:{} isCompound:{}}}) {} {name} @{start}",
+            h.class,
+            h.tag,
+            h.length,
+            h.compound,
+            params(expect)
+        )));
+    }
+    let end = start
+        .checked_add(h.length)
+        .filter(|e| *e <= bytes.len())
+        .ok_or_else(|| syntax("data truncated"))?;
+    let parsed = Field {
+        inner: &bytes[start..end],
+        full: &bytes[offset..end],
+        present: true,
+    };
+    match expect {
+        Expect::Int => check_int(parsed.inner)?,
+        Expect::BitString => {
+            bit_string(parsed.inner)?;
+        }
+        Expect::Oid => check_oid(parsed.inner)?,
+        Expect::Attributes => check_raw_values(parsed.inner)?,
+        _ => {}
+    }
+    Ok((parsed, end))
+}
+
+/// `parseInt64`'s checks.
+fn check_int(bytes: &[u8]) -> Result<(), String> {
+    if bytes.is_empty() {
+        return Err(structure("empty integer"));
+    }
+    if bytes.len() > 1
+        && ((bytes[0] == 0 && bytes[1] & 0x80 == 0) || (bytes[0] == 0xff && bytes[1] & 0x80 != 0))
+    {
+        return Err(structure("integer not minimally-encoded"));
+    }
+    if bytes.len() > 8 {
+        return Err(structure("integer too large"));
+    }
+    Ok(())
+}
+
+/// `parseObjectIdentifier`'s checks.
+fn check_oid(bytes: &[u8]) -> Result<(), String> {
+    if bytes.is_empty() {
+        return Err(syntax("zero length OBJECT IDENTIFIER"));
+    }
+    let mut offset = 0;
+    while offset < bytes.len() {
+        (_, offset) = base128(bytes, offset)?;
+    }
+    Ok(())
+}
+
+/// `parseBitString`, right-aligned as `BitString.RightAlign` gives it.
+pub fn bit_string(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let Some((&padding, data)) = bytes.split_first() else {
+        return Err(syntax("zero length BIT STRING"));
+    };
+    if padding > 7
+        || (data.is_empty() && padding > 0)
+        || data.last().is_some_and(|l| l & ((1u8 << padding) - 1) != 0)
+    {
+        return Err(syntax("invalid padding bits in BIT STRING"));
+    }
+    if padding == 0 || data.is_empty() {
+        return Ok(data.to_vec());
+    }
+    let shift = u32::from(padding);
+    let mut out = vec![0u8; data.len()];
+    out[0] = data[0] >> shift;
+    for i in 1..data.len() {
+        out[i] = (data[i - 1] << (8 - shift)) | (data[i] >> shift);
+    }
+    Ok(out)
+}
+
+/// `parseSequenceOf` into `[]asn1.RawValue`: every element's header and length.
+fn check_raw_values(bytes: &[u8]) -> Result<(), String> {
+    let mut offset = 0;
+    while offset < bytes.len() {
+        let (h, start) = header(bytes, offset)?;
+        offset = start
+            .checked_add(h.length)
+            .filter(|e| *e <= bytes.len())
+            .ok_or_else(|| syntax("truncated sequence"))?;
+    }
+    Ok(())
+}
+
+/// An `AlgorithmIdentifier`: the OID's contents and the parameters' whole encoding.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Algorithm {
+    /// The DER contents of the OBJECT IDENTIFIER.
+    pub oid: Vec<u8>,
+    /// The parameters as encoded, empty when absent.
+    pub params: Vec<u8>,
+}
+
+fn algorithm(bytes: &[u8], offset: usize) -> Result<(Algorithm, usize), String> {
+    let (seq, end) = field(bytes, offset, Expect::Struct("AlgorithmIdentifier"))?;
+    let (oid, at) = field(seq.inner, 0, Expect::Oid)?;
+    let (params, _) = field(seq.inner, at, Expect::Any { optional: true })?;
+    Ok((
+        Algorithm {
+            oid: oid.inner.to_vec(),
+            params: if params.present {
+                params.full.to_vec()
+            } else {
+                Vec::new()
+            },
+        },
+        end,
+    ))
+}
+
+/// A `SubjectPublicKeyInfo`: the key's algorithm and its (right-aligned) bits.
+#[derive(Debug, Clone)]
+pub struct PublicKeyInfo {
+    /// The key algorithm and its parameters.
+    pub algorithm: Algorithm,
+    /// The key bits.
+    pub key: Vec<u8>,
+}
+
+/// The parts of a decoded request its signature check needs.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// The signed bytes: the whole `CertificationRequestInfo`.
+    pub signed: Vec<u8>,
+    /// The signature algorithm.
+    pub signature_algorithm: Algorithm,
+    /// The signature, right-aligned.
+    pub signature: Vec<u8>,
+    /// The subject public key.
+    pub key: PublicKeyInfo,
+}
+
+/// `asn1.Unmarshal` of `x509.certificateRequest`, with Go's messages.
+fn parse_request(der: &[u8]) -> Result<Request, String> {
+    let (outer, end) = field(der, 0, Expect::Struct("certificateRequest"))?;
+    let body = outer.inner;
+    let (tbs, at) = field(body, 0, Expect::Struct("tbsCertificateRequest"))?;
+    {
+        let (_, at) = field(tbs.inner, 0, Expect::Int)?;
+        let (_, at) = field(tbs.inner, at, Expect::Any { optional: false })?;
+        let (_, at) = field(tbs.inner, at, Expect::Struct("publicKeyInfo"))?;
+        field(tbs.inner, at, Expect::Attributes)?;
+    }
+    let (signature_algorithm, at) = algorithm(body, at)?;
+    let (signature, _) = field(body, at, Expect::BitString)?;
+    if end != der.len() {
+        return Err(syntax("trailing data"));
+    }
+    // The fields were checked above; read the public key's parts.
+    let (_, at) = field(tbs.inner, 0, Expect::Int)?;
+    let (_, at) = field(tbs.inner, at, Expect::Any { optional: false })?;
+    let (spki, _) = field(tbs.inner, at, Expect::Struct("publicKeyInfo"))?;
+    let (key_algorithm, at) = algorithm(spki.inner, 0)?;
+    let (key, _) = field(spki.inner, at, Expect::BitString)?;
+    Ok(Request {
+        signed: tbs.full.to_vec(),
+        signature_algorithm,
+        signature: bit_string(signature.inner)?,
+        key: PublicKeyInfo {
+            algorithm: key_algorithm,
+            key: bit_string(key.inner)?,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pem(kind: &str, der: &[u8]) -> Vec<u8> {
+        let body = base64::engine::general_purpose::STANDARD.encode(der);
+        format!("-----BEGIN {kind}-----\n{body}\n-----END {kind}-----\n").into_bytes()
+    }
+
+    fn csr() -> Vec<u8> {
+        let key = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
+        let params = rcgen::CertificateParams::new(vec!["a.example.com".into()]).unwrap();
+        params.serialize_request(&key).unwrap().der().to_vec()
+    }
+
+    fn error(text: &[u8]) -> String {
+        parse(text).err().unwrap_or_default()
+    }
+
+    #[test]
+    fn malformed_requests_get_go_messages() {
+        let der = csr();
+        let err = |bytes: &[u8]| error(&pem("CERTIFICATE REQUEST", bytes));
+        assert_eq!(
+            err(&der[..der.len() - 10]),
+            "asn1: syntax error: data truncated"
+        );
+        let mut trailing = der.clone();
+        trailing.extend([0, 0]);
+        assert_eq!(err(&trailing), "asn1: syntax error: trailing data");
+        assert_eq!(err(b""), "asn1: syntax error: sequence truncated");
+        assert_eq!(err(b"\x30\x00"), "asn1: syntax error: sequence truncated");
+        assert!(err(b"hello world").starts_with(
+            "asn1: structure error: tags don't match (16 vs {class:1 tag:8 length:101 isCompound:true}) {optional:false"
+        ));
+        assert!(err(b"\x02\x01\x00").ends_with("certificateRequest @2"));
+        assert_eq!(
+            error(&pem("CERTIFICATE", &der)),
+            "PEM block type must be CERTIFICATE REQUEST"
+        );
+        assert_eq!(
+            error(b"no pem here"),
+            "PEM block type must be CERTIFICATE REQUEST"
+        );
+    }
+
+    #[test]
+    fn the_first_well_formed_block_is_read() {
+        let der = csr();
+        let mut text = b"junk before\n-----BEGIN CERTIFICATE REQUEST-----\n!!!!\n-----END CERTIFICATE REQUEST-----\n"
+            .to_vec();
+        text.extend(pem("CERTIFICATE REQUEST", &der));
+        let request = parse(&text).unwrap();
+        assert_eq!(request.key.key.len(), 65);
+        assert_eq!(request.signature_algorithm.params, Vec::<u8>::new());
+    }
+
+    #[test]
+    fn bit_strings_are_right_aligned() {
+        assert_eq!(bit_string(&[0, 0xab]).unwrap(), vec![0xab]);
+        assert_eq!(bit_string(&[4, 0xab, 0xc0]).unwrap(), vec![0x0a, 0xbc]);
+        assert!(bit_string(&[1, 0x01]).is_err());
+        assert!(bit_string(&[]).is_err());
+    }
+}

@@ -1,0 +1,378 @@
+//! resource.k8s.io (dynamic resource allocation): the CEL device selectors of DeviceClasses,
+//! ResourceClaims and ResourceClaimTemplates compiled on write as kube-apiserver compiles
+//! them (its `device` variable, the Kubernetes libraries, a result of type bool or unknown),
+//! with its messages; a claim's requests need exactly one of `exactly` and
+//! `firstAvailable`. [`super::resource_go`] prints a claim's spec as the real server does
+//! in its immutable-spec message.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+use cel::common::ast::{
+    ComprehensionExpr, EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue, MapExpr, StructExpr,
+};
+use serde_json::Value;
+
+use super::errors::{Errors, child, index, invalid_str, invalid_text, required, required_because};
+use crate::registry::schema::cel_types::check::check;
+use crate::registry::schema::cel_types::decl::{Decl, Shape};
+use crate::registry::schema::cel_types::macros;
+use crate::registry::schema::cel_types::types::{Type, opaque};
+use crate::support::status::Cause;
+
+/// The longest selector expression (`CELSelectorExpressionMaxLength`).
+const MAX_EXPRESSION: usize = 10 * 1024;
+
+/// The declaration behind the `device` variable (`kubernetes.DRADevice`): its driver, its
+/// attributes (values of any type) and its capacities (quantities), by domain then name.
+/// `allowMultipleAllocations` belongs to the `DRAConsumableCapacity` feature, off in v1.34.
+fn device() -> &'static Arc<Decl> {
+    static DEVICE: OnceLock<Arc<Decl>> = OnceLock::new();
+    DEVICE.get_or_init(|| {
+        let decl = |shape| {
+            Arc::new(Decl {
+                shape,
+                max_elements: 0,
+                min_size: 2,
+                name: String::new(),
+            })
+        };
+        let by_domain =
+            |value: Type| decl(Shape::Map(decl(Shape::Map(decl(Shape::Scalar(value))))));
+        let fields: BTreeMap<String, Arc<Decl>> = [
+            ("driver", decl(Shape::Scalar(Type::String))),
+            ("attributes", by_domain(Type::Dyn)),
+            (
+                "capacity",
+                by_domain(Type::Opaque(opaque::QUANTITY, Vec::new())),
+            ),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        Arc::new(Decl {
+            shape: Shape::Object(fields),
+            max_elements: 0,
+            min_size: 2,
+            name: "kubernetes.DRADevice".into(),
+        })
+    })
+}
+
+/// The environment selectors are parsed in: the standard macros and the two-variable
+/// comprehensions.
+fn env() -> &'static cel::Env {
+    static ENV: OnceLock<cel::Env> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = cel::Env::stdlib();
+        if let Err(e) = macros::register(&mut env, false) {
+            panic!("CEL selector environment: {e}");
+        }
+        env
+    })
+}
+
+/// `ERROR: <input>:L:C: message` with the source line and a caret under the column, as
+/// cel-go prints an issue.
+fn issue(source: &str, offset: Option<u32>, message: &str) -> String {
+    let Some(offset) = offset else {
+        return format!("ERROR: <input>:-1:0: {message}");
+    };
+    let before: Vec<char> = source.chars().take(offset as usize).collect();
+    let line = before.iter().filter(|c| **c == '\n').count() + 1;
+    let col = before.iter().rev().take_while(|c| **c != '\n').count();
+    let text = source
+        .lines()
+        .nth(line - 1)
+        .unwrap_or_default()
+        .replace('\t', " ");
+    format!(
+        "ERROR: <input>:{line}:{}: {message}\n | {text}\n | {}^",
+        col + 1,
+        ".".repeat(col.min(text.chars().count()))
+    )
+}
+
+/// The attribute values are `google.protobuf.Any` in the real environment, which the checker
+/// treats as `dyn` and prints as `any` in its issues and by its full name in a result type.
+fn any_in_issue(message: &str) -> String {
+    message.replace("map(string, dyn)", "map(string, any)")
+}
+
+fn any_in_result(ty: &str) -> String {
+    ty.replace("map(string, dyn)", "map(string, google.protobuf.Any)")
+}
+
+/// `cel.bind(x, init, body)` (the bindings extension the selector environment has) as
+/// cel-go expands it, so the checker sees `x` declared: a comprehension over an empty list
+/// whose accumulator `x` starts as `init` and whose result is `body`.
+fn lower_bindings(expr: &mut IdedExpr) {
+    let id = expr.id;
+    match &mut expr.expr {
+        Expr::Call(call) => {
+            if let Some(t) = call.target.as_deref_mut() {
+                lower_bindings(t);
+            }
+            call.args.iter_mut().for_each(lower_bindings);
+            let on_cel = match call.target.as_deref() {
+                Some(t) => call.func_name == "bind" && t.expr == Expr::Ident("cel".into()),
+                None => call.func_name == "cel.bind",
+            };
+            if !on_cel || call.args.len() != 3 {
+                return;
+            }
+            let Expr::Ident(var) = &call.args[0].expr else {
+                return;
+            };
+            let var = var.clone();
+            let body = call.args.pop().expect("three arguments");
+            let init = call.args.pop().expect("three arguments");
+            let node = |expr| IdedExpr { id, expr };
+            expr.expr = Expr::Comprehension(Box::new(ComprehensionExpr {
+                iter_range: node(Expr::List(ListExpr {
+                    elements: Vec::new(),
+                    optional_indices: Vec::new(),
+                })),
+                iter_var: "#unused".into(),
+                iter_var2: None,
+                accu_var: var.clone(),
+                accu_init: init,
+                loop_cond: node(Expr::Literal(LiteralValue::Boolean(false.into()))),
+                loop_step: node(Expr::Ident(var)),
+                result: body,
+            }));
+        }
+        Expr::Comprehension(c) => {
+            for e in [
+                &mut c.iter_range,
+                &mut c.accu_init,
+                &mut c.loop_cond,
+                &mut c.loop_step,
+                &mut c.result,
+            ] {
+                lower_bindings(e);
+            }
+        }
+        Expr::List(l) => l.elements.iter_mut().for_each(lower_bindings),
+        Expr::Map(MapExpr { entries }) | Expr::Struct(StructExpr { entries, .. }) => {
+            for entry in entries {
+                match &mut entry.expr {
+                    EntryExpr::MapEntry(m) => {
+                        lower_bindings(&mut m.key);
+                        lower_bindings(&mut m.value);
+                    }
+                    EntryExpr::StructField(f) => lower_bindings(&mut f.value),
+                }
+            }
+        }
+        Expr::Select(s) => lower_bindings(&mut s.operand),
+        Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+    }
+}
+
+/// Why `source` is not a selector the real server compiles: a parse or check issue
+/// (`compilation failed: ...`), or a result other than bool or unknown.
+pub fn selector_error(source: &str) -> Option<String> {
+    // The parser and the checker descend once per nesting level with large frames: run them
+    // on a thread with room for the deepest expression the length limit allows.
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(STACK)
+            .spawn_scoped(scope, || compile(source))
+            .expect("a thread to compile a CEL selector on")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// The stack selectors are compiled on (only the pages used are committed).
+const STACK: usize = 64 << 20;
+
+fn compile(source: &str) -> Option<String> {
+    let program = match env().compile(source) {
+        Ok(p) => p,
+        Err(e) => {
+            let mut text = e.to_string().replace("\n| ", "\n | ");
+            if source.is_empty() {
+                // cel-go puts the end of an empty source at column 0.
+                text = text.replacen("<input>:1:1:", "<input>:1:0:", 1);
+            }
+            return Some(format!("compilation failed: {text}"));
+        }
+    };
+    let mut lowered = program.expression().clone();
+    lower_bindings(&mut lowered);
+    let expr = &lowered;
+    let (checked, mut errors) = check(expr, &[("device", device().ty())]);
+    if !errors.is_empty() {
+        let info = program.source_info();
+        errors.sort_by_key(|e| info.offset_for(e.id).map_or(u32::MAX, |(s, _)| s));
+        let text: Vec<String> = errors
+            .iter()
+            .map(|e| {
+                let at = info.offset_for(e.id).map(|(s, _)| s);
+                issue(source, at, &any_in_issue(&e.message))
+            })
+            .collect();
+        return Some(format!("compilation failed: {}", text.join("\n")));
+    }
+    match checked.type_of(expr.id) {
+        Type::Bool | Type::Dyn => None,
+        other => Some(format!(
+            "must evaluate to bool or the unknown type, not {}",
+            any_in_result(&other.to_string())
+        )),
+    }
+}
+
+/// The errors of `selectors` (a list of `{cel: {expression}}`) at `path`.
+fn selectors(path: &str, selectors: &Value) -> Errors {
+    let mut out = Vec::new();
+    for (i, selector) in selectors.as_array().into_iter().flatten().enumerate() {
+        let at = index(path, i);
+        let cel = &selector["cel"];
+        if !cel.is_object() {
+            out.push(required(&child(&at, "cel")));
+            continue;
+        }
+        let field = child(&child(&at, "cel"), "expression");
+        let expression = cel["expression"].as_str().unwrap_or_default();
+        if expression.len() > MAX_EXPRESSION {
+            out.push(Cause {
+                reason: "FieldValueTooLong".into(),
+                message: format!("Too long: may not be more than {MAX_EXPRESSION} bytes"),
+                field,
+            });
+        } else if let Some(why) = selector_error(expression) {
+            out.push(invalid_str(&field, expression, &why));
+        }
+    }
+    out
+}
+
+/// A DeviceClass's checks: its selectors.
+pub fn device_class(object: &Value) -> Errors {
+    selectors("spec.selectors", &object["spec"]["selectors"])
+}
+
+/// The checks of a claim's spec at `path` (`spec` of a claim, `spec.spec` of a template):
+/// each request's sub-requests, then its exact request, then that it has one of the two.
+pub fn claim_spec(path: &str, spec: &Value) -> Errors {
+    let mut out = Vec::new();
+    let requests = spec["devices"]["requests"].as_array();
+    for (i, request) in requests.into_iter().flatten().enumerate() {
+        let at = index(&format!("{path}.devices.requests"), i);
+        let first = request["firstAvailable"]
+            .as_array()
+            .filter(|f| !f.is_empty());
+        for (j, sub) in first.into_iter().flatten().enumerate() {
+            let sub_path = index(&child(&at, "firstAvailable"), j);
+            out.extend(selectors(&child(&sub_path, "selectors"), &sub["selectors"]));
+        }
+        let exactly = request["exactly"].is_object();
+        if exactly {
+            let exact_path = child(&at, "exactly");
+            out.extend(selectors(
+                &child(&exact_path, "selectors"),
+                &request["exactly"]["selectors"],
+            ));
+        }
+        match (exactly, first.is_some()) {
+            (false, false) => out.push(required_because(
+                &at,
+                "exactly one of `exactly` or `firstAvailable` is required",
+            )),
+            (true, true) => out.push(invalid_text(
+                &at,
+                "null",
+                "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set",
+            )),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The error of a claim whose spec changed: the new spec printed as the real server prints
+/// its Go struct.
+pub fn immutable_spec(new: &Value) -> Cause {
+    invalid_text(
+        "spec",
+        &super::resource_go::claim_spec(&new["spec"]),
+        "field is immutable",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selectors_that_compile() {
+        for ok in [
+            "device.driver == \"a\"",
+            "device.attributes[\"dra.example.com\"].model == \"m\"",
+            "device.attributes[\"dra.example.com\"].model",
+            "device.capacity[\"dra.example.com\"].memory.compareTo(quantity(\"1Gi\")) >= 0",
+            "has(device.driver)",
+            "size(device.attributes) == 1",
+            "cel.bind(d, device.driver, d == \"a\" || d == \"b\")",
+        ] {
+            assert_eq!(selector_error(ok), None, "{ok}");
+        }
+    }
+
+    #[test]
+    fn selector_errors_in_the_real_words() {
+        assert_eq!(
+            selector_error("device.driver").as_deref(),
+            Some("must evaluate to bool or the unknown type, not string")
+        );
+        assert_eq!(
+            selector_error("device.driver + 1").as_deref(),
+            Some(
+                "compilation failed: ERROR: <input>:1:15: found no matching overload for '_+_' applied to '(string, int)'\n | device.driver + 1\n | ..............^"
+            )
+        );
+        assert_eq!(
+            selector_error("device + 1").as_deref(),
+            Some(
+                "compilation failed: ERROR: <input>:1:8: found no matching overload for '_+_' applied to '(kubernetes.DRADevice, int)'\n | device + 1\n | .......^"
+            )
+        );
+        assert_eq!(
+            selector_error("device.allowMultipleAllocations == true").as_deref(),
+            Some(
+                "compilation failed: ERROR: <input>:1:7: undefined field 'allowMultipleAllocations'\n | device.allowMultipleAllocations == true\n | ......^"
+            )
+        );
+        assert_eq!(
+            selector_error("device.attributes[\"a\"]").as_deref(),
+            Some("must evaluate to bool or the unknown type, not map(string, google.protobuf.Any)")
+        );
+        assert!(selector_error("device.driver ==").unwrap().starts_with(
+            "compilation failed: ERROR: <input>:1:17: Syntax error: mismatched input '<EOF>'"
+        ));
+    }
+
+    #[test]
+    fn a_request_needs_exactly_one_kind() {
+        let spec = serde_json::json!({"devices": {"requests": [
+            {"name": "a"},
+            {"name": "b", "exactly": {"deviceClassName": "c"}, "firstAvailable": [{"name": "s", "deviceClassName": "c"}]},
+            {"name": "c", "exactly": {"deviceClassName": "c", "selectors": [{}]}},
+        ]}});
+        let fields: Vec<String> = claim_spec("spec", &spec)
+            .into_iter()
+            .map(|c| format!("{}: {}", c.field, c.message))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                "spec.devices.requests[0]: Required value: exactly one of `exactly` or `firstAvailable` is required",
+                "spec.devices.requests[1]: Invalid value: null: exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set",
+                "spec.devices.requests[2].exactly.selectors[0].cel: Required value",
+            ]
+        );
+    }
+}
