@@ -1,12 +1,12 @@
-//! kube-apiserver's default admission plugins on a create, in its order: the mutating half
+//! kube-apiserver's default admission plugins, in its order. On a create: the mutating half
 //! (LimitRanger defaults, ServiceAccount, Priority, DefaultTolerationSeconds,
 //! DefaultStorageClass, StorageObjectInUseProtection, RuntimeClass, DefaultIngressClass)
 //! before the object is validated, the validating half (LimitRanger bounds, ResourceQuota)
-//! after the policies.
+//! after the policies. On an update: PersistentVolumeClaimResize and ResourceQuota.
 
 use serde_json::Value;
 
-use super::{defaults, limit_ranger, plugins, quota, runtime_class, service_account};
+use super::{defaults, limit_ranger, plugins, pvc_resize, quota, runtime_class, service_account};
 use crate::storage::Store;
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
@@ -61,4 +61,23 @@ pub fn validate(
         limit_ranger::validate_pod(store, object, ns)?;
     }
     quota::admit_create(store, &def.plural, &def.storage_key, ns, name, object)
+}
+
+/// The validating plugins on the update of `old` to `object` (of `def`, named `name`, in
+/// `ns`): PersistentVolumeClaimResize, then ResourceQuota on what the update adds.
+pub fn validate_update(
+    store: &Store,
+    def: &ResourceDef,
+    ns: &str,
+    name: &str,
+    object: &Value,
+    old: &Value,
+) -> Result<(), ApiError> {
+    if ns.is_empty() {
+        return Ok(());
+    }
+    if def.group.is_empty() && def.plural == "persistentvolumeclaims" {
+        pvc_resize::admit_update(store, name, object, old)?;
+    }
+    quota::admit_update(store, &def.plural, &def.storage_key, ns, name, object, old)
 }

@@ -3,9 +3,11 @@
 //! - [`defaults`]: the real server's defaulting of built-in kinds;
 //! - [`admit`]: the built-in admission of every write, in the real server's order (defaults,
 //!   pruning and schema defaulting of custom resources, then the registry's validation);
-//! - [`chain`]: the default admission plugins of a create, in the real server's order;
+//! - [`chain`]: the default admission plugins of a create or an update, in the real server's
+//!   order;
 //! - [`limit_ranger`]: LimitRanges' default and bounded container resources;
-//! - [`quota`]: ResourceQuota usage and the refusal of creates a quota does not allow;
+//! - [`quota`]: ResourceQuota usage and the refusal of writes a quota does not allow;
+//! - [`pvc_resize`]: PersistentVolumeClaimResize (only bound claims of an expandable class grow);
 //! - [`plugins`]: the default plugins that fill objects in from others (Priority,
 //!   DefaultTolerationSeconds, DefaultIngressClass, DefaultStorageClass);
 //! - [`policies`]: ValidatingAdmissionPolicies and their bindings, checked with CEL on every
@@ -21,6 +23,7 @@ pub mod defaults;
 pub mod limit_ranger;
 pub mod plugins;
 pub mod policies;
+pub mod pvc_resize;
 pub mod quota;
 pub mod runtime_class;
 pub mod service_account;

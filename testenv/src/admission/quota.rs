@@ -308,6 +308,55 @@ pub fn admit_create(
     name: &str,
     object: &Value,
 ) -> Result<(), ApiError> {
+    let delta = object_usage(storage_key, object);
+    admit(store, plural, storage_key, ns, name, object, &delta, true)
+}
+
+/// Refuses (403) the update of `old` to `object` when what it adds to the namespace's usage
+/// (a claim asking for more storage, for instance) exceeds a quota; what it releases is not
+/// credited, as the real plugin charges only the non-negative difference.
+pub fn admit_update(
+    store: &Store,
+    plural: &str,
+    storage_key: &str,
+    ns: &str,
+    name: &str,
+    object: &Value,
+    old: &Value,
+) -> Result<(), ApiError> {
+    let before = object_usage(storage_key, old);
+    let delta: Usage = object_usage(storage_key, object)
+        .into_iter()
+        .filter_map(|(k, q)| {
+            let grown = q.nanos - before.get(&k).map_or(0, |b| b.nanos);
+            (grown > 0).then_some((
+                k,
+                Quantity {
+                    nanos: grown,
+                    binary: q.binary,
+                },
+            ))
+        })
+        .collect();
+    if delta.is_empty() {
+        return Ok(());
+    }
+    admit(store, plural, storage_key, ns, name, object, &delta, false)
+}
+
+/// The quota check of a write that adds `delta` to the namespace's usage; a create of a Pod
+/// must also name every resource a quota constrains.
+#[allow(clippy::too_many_arguments)]
+fn admit(
+    store: &Store,
+    plural: &str,
+    storage_key: &str,
+    ns: &str,
+    name: &str,
+    object: &Value,
+    delta: &Usage,
+    create: bool,
+) -> Result<(), ApiError> {
     let quotas: Vec<&Value> = store
         .bucket(QUOTAS)
         .into_iter()
@@ -319,7 +368,6 @@ pub fn admit_create(
     if quotas.is_empty() {
         return Ok(());
     }
-    let delta = object_usage(storage_key, object);
     let mut interesting = Vec::new();
     for quota in quotas {
         let hard = hard(quota);
@@ -327,7 +375,8 @@ pub fn admit_create(
             continue;
         }
         let quota_name = quota["metadata"]["name"].as_str().unwrap_or_default();
-        if storage_key == PODS
+        if create
+            && storage_key == PODS
             && let Some(why) = missing(object, &hard)
         {
             return Err(forbidden(
@@ -355,7 +404,7 @@ pub fn admit_create(
                 name,
                 format!(
                     "exceeded quota: {quota_name}, requested: {}, used: {}, limited: {}",
-                    pretty(&delta, &exceeded),
+                    pretty(delta, &exceeded),
                     pretty(&used, &exceeded),
                     pretty(&hard, &exceeded)
                 ),

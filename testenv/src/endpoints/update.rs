@@ -217,6 +217,7 @@ pub fn update_object_as(
         if !causes.is_empty() {
             return Err(ApiError::invalid(def, name, causes));
         }
+        crate::admission::chain::validate_update(&cluster.store, def, ns, name, &new, &old)?;
     }
     if endpoint == Endpoint::EphemeralContainers {
         let causes = subresources::check_ephemeral_containers(&old, &new);

@@ -602,3 +602,116 @@ async fn unset_times_that_are_not_pointers_read_as_null() {
         assert_eq!(event.get(field), Some(&json!(null)), "{field}: {event}");
     }
 }
+
+#[tokio::test]
+async fn bound_claims_grow_only_when_their_class_allows_it_and_a_quota_has_room() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let merge = "application/merge-patch+json";
+    let class = format!("fixed-{ns}");
+    let class_path = format!("/apis/storage.k8s.io/v1/storageclasses/{class}");
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/apis/storage.k8s.io/v1/storageclasses",
+        "application/json",
+        Some(
+            json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+            "metadata": {"name": class}, "provisioner": "kubernetes.io/no-provisioner"}),
+        ),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let volume = format!("/api/v1/persistentvolumes/grow-{ns}");
+    let pv = json!({"apiVersion": "v1", "kind": "PersistentVolume",
+        "metadata": {"name": format!("grow-{ns}")},
+        "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
+            "hostPath": {"path": "/tmp/grow"}, "storageClassName": class,
+            "claimRef": {"namespace": ns, "name": "grow"}}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/api/v1/persistentvolumes",
+        "application/json",
+        Some(pv),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let claims = format!("/api/v1/namespaces/{ns}/persistentvolumeclaims");
+    let claim = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "grow"},
+        "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": class,
+            "volumeName": format!("grow-{ns}"), "resources": {"requests": {"storage": "1Gi"}}}});
+    let (code, body) = send(&client, "POST", &claims, "application/json", Some(claim)).await;
+    assert_eq!(code, 201, "{body}");
+    let path = format!("{claims}/grow");
+    let bound = json!({"status": {"phase": "Bound", "capacity": {"storage": "1Gi"}}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{path}/status"),
+        merge,
+        Some(bound),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    let request = |size: &str| json!({"spec": {"resources": {"requests": {"storage": size}}}});
+
+    // The class does not allow expansion: the PersistentVolumeClaimResize plugin refuses.
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(request("2Gi"))).await;
+    assert_eq!(
+        (code, &body["reason"]),
+        (403, &json!("Forbidden")),
+        "{body}"
+    );
+    assert_eq!(
+        body["message"],
+        "persistentvolumeclaims \"grow\" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize"
+    );
+
+    // Once it does, the claim grows, within what the namespace's quota leaves.
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &class_path,
+        merge,
+        Some(json!({"allowVolumeExpansion": true})),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    let quota = json!({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "storage"},
+        "spec": {"hard": {"requests.storage": "3Gi"}}});
+    let quotas = format!("/api/v1/namespaces/{ns}/resourcequotas");
+    let (code, body) = send(&client, "POST", &quotas, "application/json", Some(quota)).await;
+    assert_eq!(code, 201, "{body}");
+    // The quota controller counts the claim before the quota admits anything.
+    let counted = eventually(30, || async {
+        let (_, q) = send(&client, "GET", &format!("{quotas}/storage"), "", None).await;
+        (q["status"]["used"]["requests.storage"] == "1Gi").then_some(())
+    })
+    .await;
+    assert!(counted.is_some(), "the quota's usage is counted");
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(request("2Gi"))).await;
+    assert_eq!(
+        (code, &body["spec"]["resources"]["requests"]["storage"]),
+        (200, &json!("2Gi")),
+        "{body}"
+    );
+    // The quota's usage follows (a real quota controller takes a moment).
+    let recounted = eventually(30, || async {
+        let (_, q) = send(&client, "GET", &format!("{quotas}/storage"), "", None).await;
+        (q["status"]["used"]["requests.storage"] == "2Gi").then_some(())
+    })
+    .await;
+    assert!(recounted.is_some(), "the quota counts the grown claim");
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(request("5Gi"))).await;
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(
+        body["message"],
+        "persistentvolumeclaims \"grow\" is forbidden: exceeded quota: storage, requested: requests.storage=3Gi, used: requests.storage=2Gi, limited: requests.storage=3Gi"
+    );
+    for path in [path, volume, class_path] {
+        send(&client, "DELETE", &path, "", None).await;
+    }
+}
