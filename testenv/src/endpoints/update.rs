@@ -133,6 +133,9 @@ pub fn update_object_as(
                     }
                 }
             }
+            if def.group.is_empty() && def.plural == "persistentvolumes" {
+                strategy::volume_phase_transition(&old, &mut new, &meta::now());
+            }
         }
         Endpoint::Finalize => {
             // The finalize strategy keeps only the status: spec and metadata are written.
@@ -377,11 +380,7 @@ fn create_on_update(
     check_identity(def, ns, name, &object)?;
     sent_resource_version(&object)?;
     if let Some(uid) = meta::meta_str(&object, "uid").filter(|u| !u.is_empty()) {
-        let why = format!(
-            "StorageError: invalid object, Code: 4, Key: {}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object meta: ",
-            storage_key(def, ns, name)
-        );
-        return Err(ApiError::conflict_with(def, name, &why));
+        return Err(uid_precondition_failed(def, ns, name, uid, ""));
     }
     if let Some(m) = object["metadata"].as_object_mut() {
         m.remove("resourceVersion");
@@ -393,6 +392,22 @@ fn create_on_update(
 
 /// The 422 of an update without resourceVersion where the kind needs one (custom
 /// resources, also through `/status`): the real server names the resource, not the kind.
+/// The 409 of a PUT whose body names a uid other than the stored object's (`stored`, empty
+/// when there is none): the storage layer checks it as a precondition before anything else.
+fn uid_precondition_failed(
+    def: &ResourceDef,
+    ns: &str,
+    name: &str,
+    sent: &str,
+    stored: &str,
+) -> ApiError {
+    let why = format!(
+        "StorageError: invalid object, Code: 4, Key: {}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {sent}, UID in object meta: {stored}",
+        storage_key(def, ns, name)
+    );
+    ApiError::conflict_with(def, name, &why)
+}
+
 fn resource_version_required(def: &ResourceDef, name: &str) -> ApiError {
     let qualified = if def.group.is_empty() {
         def.plural.clone()
@@ -455,6 +470,21 @@ pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
             content_type: "application/json".into(),
             warnings,
         });
+    }
+    // A uid in the body is a precondition on the stored object (a PUT's, not a patch's).
+    if let Some(sent) = meta::meta_str(&object, "uid").filter(|u| !u.is_empty())
+        && let Some(stored) = cluster.store.get(&def.storage_key, ns_of(target), name)
+    {
+        let current = meta::meta_str(&stored, "uid").unwrap_or_default();
+        if sent != current {
+            return Err(uid_precondition_failed(
+                def,
+                ns_of(target),
+                name,
+                sent,
+                current,
+            ));
+        }
     }
     let (stored, warnings) = update_object_as(
         &mut cluster,

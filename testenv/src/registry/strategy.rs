@@ -113,6 +113,25 @@ pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec
     causes
 }
 
+/// A PersistentVolume's status write: a phase change the writer did not date gets
+/// `lastPhaseTransitionTime` `now`; an unchanged phase keeps the stored time unless the
+/// writer set one.
+pub fn volume_phase_transition(old: &Value, new: &mut Value, now: &str) {
+    let key = "lastPhaseTransitionTime";
+    let stored = &old["status"][key];
+    let written = &new["status"][key];
+    let changed = old["status"]["phase"] != new["status"]["phase"];
+    let value = match (changed, written.is_null()) {
+        (false, true) => stored.clone(),
+        (true, _) if written.is_null() || written == stored => Value::String(now.to_string()),
+        _ => return,
+    };
+    if value.is_null() || !new["status"].is_object() {
+        return;
+    }
+    new["status"][key] = value;
+}
+
 /// What the registry of `group`/`plural` does to an object about to be created, before
 /// defaulting (`PrepareForCreate`, and what the decoding adds): a Lease loses the fields of
 /// the `CoordinatedLeaderElection` feature, off by default; a DaemonSet gets its template
@@ -256,5 +275,23 @@ mod tests {
             ds["metadata"]["annotations"],
             json!({"a": "b", "deprecated.daemonset.template.generation": "1"})
         );
+    }
+
+    #[test]
+    fn a_volume_phase_change_is_dated_unless_the_writer_dated_it() {
+        let old = json!({"status": {"phase": "Pending", "lastPhaseTransitionTime": "t0"}});
+        let mut changed = json!({"status": {"phase": "Available"}});
+        volume_phase_transition(&old, &mut changed, "t1");
+        assert_eq!(changed["status"]["lastPhaseTransitionTime"], "t1");
+        // The stored time sent back counts as not dated by the writer.
+        let mut resent = json!({"status": {"phase": "Failed", "lastPhaseTransitionTime": "t0"}});
+        volume_phase_transition(&old, &mut resent, "t1");
+        assert_eq!(resent["status"]["lastPhaseTransitionTime"], "t1");
+        let mut dated = json!({"status": {"phase": "Failed", "lastPhaseTransitionTime": "t5"}});
+        volume_phase_transition(&old, &mut dated, "t1");
+        assert_eq!(dated["status"]["lastPhaseTransitionTime"], "t5");
+        let mut same = json!({"status": {"phase": "Pending", "message": "m"}});
+        volume_phase_transition(&old, &mut same, "t1");
+        assert_eq!(same["status"]["lastPhaseTransitionTime"], "t0");
     }
 }

@@ -12,6 +12,10 @@ pub fn role_binding(object: &mut Value) {
     let Some(o) = object.as_object_mut() else {
         return;
     };
+    // `roleRef` is a struct Go always has: defaulted even when the request left it out.
+    if !o.get("roleRef").is_some_and(Value::is_object) {
+        o.insert("roleRef".into(), Value::Object(serde_json::Map::new()));
+    }
     if let Some(role_ref) = object_mut(o, "roleRef") {
         set_default_str(role_ref, "apiGroup", RBAC_GROUP);
     }
