@@ -40,11 +40,31 @@ pub fn finish_if_empty(client: &mut dyn Client, def: &ResourceDef) {
     }
     let crd_name = format!("{}.{}", def.plural, def.group);
     let key = "apiextensions.k8s.io/customresourcedefinitions";
-    if let Some(crd_obj) = client.store().get(key, "", &crd_name)
-        && meta::is_deleting(&crd_obj)
-        && meta::finalizers(&crd_obj).is_empty()
-    {
+    let Some(crd_obj) = client.store().get(key, "", &crd_name) else {
+        return;
+    };
+    if !meta::is_deleting(&crd_obj) {
+        return;
+    }
+    let finalizers = meta::finalizers(&crd_obj);
+    if finalizers.iter().all(|f| f == crd::CLEANUP_FINALIZER) {
         finish(client, &crd_obj.clone());
+    } else if finalizers.iter().any(|f| f == crd::CLEANUP_FINALIZER) {
+        // Others still hold it: the clean-up's own finalizer goes, theirs stay.
+        let mut released = (*crd_obj).clone();
+        released["metadata"]["finalizers"] = serde_json::json!(
+            finalizers
+                .iter()
+                .filter(|f| f.as_str() != crd::CLEANUP_FINALIZER)
+                .collect::<Vec<_>>()
+        );
+        if let Some(def) =
+            client
+                .registry()
+                .get("apiextensions.k8s.io", "v1", "customresourcedefinitions")
+        {
+            client.put(&def, "", &crd_name, released);
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 mod aggregated;
 mod groups;
 mod openapi;
-mod version;
+pub(crate) mod version;
 
 use std::sync::Arc;
 

@@ -120,6 +120,10 @@ pub fn delete_object(
             marked["metadata"]["generation"] = json!(g + 1);
         }
     }
+    let mut finalizers = finalizers;
+    if is_crd {
+        crd::mark_terminating(&mut marked, &mut finalizers);
+    }
     set_finalizers(&mut marked, &finalizers);
     if is_namespace {
         marked["status"]["phase"] = json!("Terminating");
@@ -132,7 +136,17 @@ pub fn delete_object(
     // others' dependents.
     let controllers = cluster.controllers.clone();
     controllers.deleting(cluster, def, &stored, ns);
-    if is_namespace || is_crd {
+    if is_crd {
+        // Answered as marked, as the CRD registry answers before its finalizer controller
+        // runs (here the clean-up may have finished already).
+        return Ok(Deleted::Pending(
+            cluster
+                .store
+                .get(&def.storage_key, ns, name)
+                .unwrap_or(stored),
+        ));
+    }
+    if is_namespace {
         // The cascades may have finished the deletion already.
         return Ok(match cluster.store.get(&def.storage_key, ns, name) {
             Some(obj) => Deleted::Pending(obj),

@@ -11,7 +11,8 @@
 //! - [`state`]: the server state the handlers share; [`setup`] builds a fresh one;
 //! - [`hooks`]: where the controllers plug in, and the in-process [`client`] they act
 //!   through;
-//! - [`table`]: the Table output kubectl asks for.
+//! - [`table`]: the Table output kubectl asks for;
+//! - [`deprecation`]: the `Warning` of requests to deprecated resources.
 
 pub mod apply;
 pub mod authn;
@@ -25,6 +26,7 @@ pub mod create;
 pub mod deferred;
 pub mod delete;
 pub mod delete_options;
+pub mod deprecation;
 pub mod dispatch;
 pub mod eviction;
 pub mod fields;

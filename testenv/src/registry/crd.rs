@@ -126,6 +126,8 @@ pub fn resources_of(crd: &Value) -> Vec<ResourceDef> {
                     .cloned()
                     .unwrap_or_default(),
                 selectable_fields,
+                deprecated: (version["deprecated"] == true)
+                    .then(|| version["deprecationWarning"].as_str().map(str::to_string)),
             }),
         });
     }
@@ -268,5 +270,31 @@ pub fn register(registry: &mut Registry, crd_obj: &Value) {
     registry.remove_resource(&group, &plural);
     for def in resources_of(crd_obj) {
         registry.insert(def);
+    }
+}
+
+/// The finalizer a CRD being deleted carries until every object of its kind is gone.
+pub const CLEANUP_FINALIZER: &str = "customresourcecleanup.apiextensions.k8s.io";
+
+/// What the CRD registry's DELETE does to the CRD it marks: the clean-up finalizer joins
+/// `finalizers` and the status gets the `Terminating` condition.
+pub fn mark_terminating(crd: &mut Value, finalizers: &mut Vec<String>) {
+    if !finalizers.iter().any(|f| f == CLEANUP_FINALIZER) {
+        finalizers.push(CLEANUP_FINALIZER.to_string());
+    }
+    let condition = serde_json::json!({
+        "type": "Terminating",
+        "status": "True",
+        "lastTransitionTime": crate::support::meta::now(),
+        "reason": "InstanceDeletionPending",
+        "message": "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+    });
+    let conditions = &mut crd["status"]["conditions"];
+    if !conditions.is_array() {
+        *conditions = Value::Array(Vec::new());
+    }
+    if let Some(list) = conditions.as_array_mut() {
+        list.retain(|c| c["type"] != "Terminating");
+        list.push(condition);
     }
 }

@@ -31,9 +31,13 @@ pub async fn handle(api: &Arc<Api>, mut req: Req) -> Reply {
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
         Ok(Route::Object(target)) => {
             let def = target.def.clone();
-            let reply: Reply = crate::endpoints::versioned::serve(api, &req, target)
+            let deprecated = crate::endpoints::deprecation::warning(&api.lock().registry, &def);
+            let mut reply: Reply = crate::endpoints::versioned::serve(api, &req, target)
                 .await
                 .into();
+            if let (Some(warning), Reply::Json { warnings, .. }) = (deprecated, &mut reply) {
+                warnings.insert(0, warning);
+            }
             match crate::endpoints::negotiation::requested(&req.accept) {
                 Some(want) => crate::endpoints::negotiation::apply(reply, &def, &want),
                 None => reply,

@@ -22,6 +22,8 @@ pub struct CustomVersion {
     pub printer_columns: Vec<serde_json::Value>,
     /// JSON paths of the version's `selectableFields`.
     pub selectable_fields: Vec<String>,
+    /// Whether the version is marked `deprecated`, and the `deprecationWarning` it gives.
+    pub deprecated: Option<Option<String>>,
 }
 
 /// The verbs of a resource stored and served in full.

@@ -23,6 +23,7 @@ fn crd_def() -> ResourceDef {
             schema: Some(schema),
             printer_columns: Vec::new(),
             selectable_fields: Vec::new(),
+            deprecated: None,
         }),
         ..ResourceDef::named("example.com", "v1", "Probe", "probes")
     }
