@@ -34,12 +34,14 @@ mod resource_go;
 mod service;
 mod storage;
 mod typed;
+mod warnings;
 mod workloads;
 
 use serde_json::Value;
 
 pub use errors::Errors;
 pub use typed::{decode_error, omit_empty_collections, patch_type_error, write_zero_values};
+pub use warnings::warnings;
 
 /// The metadata checks the real server makes for every kind, after the labels and
 /// annotations: owner references.
