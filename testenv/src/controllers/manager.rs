@@ -58,7 +58,9 @@ impl Controllers for ControllerManager {
 
     fn updated(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
         disruption_changed(client, def, object, ns);
-        if def.group.is_empty() && def.plural == "pods" {
+        if def.group.is_empty() && def.plural == "pods"
+            || pvc_protection::is_claim(&def.group, &def.plural)
+        {
             pvc_protection::sync(client, ns);
         }
         if pv_protection::is_volume(&def.group, &def.plural) {

@@ -106,6 +106,23 @@ async fn claims_in_use_are_protected_from_deletion() {
             json!(["kubernetes.io/pvc-protection"])
         );
     }
+    // The controller puts back a finalizer a write took away.
+    let idle_path = format!("{claims}/free");
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &idle_path,
+        "application/merge-patch+json",
+        Some(json!({"metadata": {"finalizers": null}})),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    let protected = eventually(20, || async {
+        let (_, c) = send(&client, "GET", &idle_path, "", None).await;
+        (c["metadata"]["finalizers"] == json!(["kubernetes.io/pvc-protection"])).then_some(())
+    })
+    .await;
+    assert_eq!(protected, Some(()), "the claim's finalizer is back");
     let pods = format!("/api/v1/namespaces/{ns}/pods");
     let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "user"},
         "spec": {"containers": [{"name": "c", "image": "busybox"}],
