@@ -66,6 +66,14 @@ pub fn from_storage(def: &ResourceDef, object: &Value) -> Value {
     let mut out = object.clone();
     if is_events_group_event(def) {
         rename(&mut out, EVENT_FIELDS.iter().map(|(a, b)| (*b, *a)));
+        // Written always by core/v1, left out when empty by events.k8s.io/v1.
+        if let Some(map) = out.as_object_mut() {
+            for field in ["reportingController", "reportingInstance"] {
+                if map.get(field).is_some_and(|v| v == "") {
+                    map.remove(field);
+                }
+            }
+        }
     }
     if is_v1_autoscaler(def) {
         out = super::hpa::to_v1(&out);
