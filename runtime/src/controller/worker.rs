@@ -114,7 +114,9 @@ impl Worker {
             object = %key.1,
             reconcile_id = %reconcile_id(),
         );
-        let run = reconcile(obj, ctx);
+        // Boxed where it is made: a reconcile future holding an API call is kilobytes, and
+        // the task wrapping it would otherwise copy it whole at every move.
+        let run = Box::pin(reconcile(obj, ctx));
         let guarded = spawn_guarded(
             async move {
                 // Held for as long as the reconcile's task runs (an abort included).

@@ -411,7 +411,8 @@ impl Loop {
             retry,
             reconcile_id = %reconcile_id(),
         );
-        let fut = reconcile(snapshot, changes, context.clone());
+        // Boxed where it is made, as a per-object reconcile is (see `controller::worker`).
+        let fut = Box::pin(reconcile(snapshot, changes, context.clone()));
         let guarded = spawn_guarded(
             async move { fut.await.map(Into::<Requeue>::into) },
             self.timeout,
