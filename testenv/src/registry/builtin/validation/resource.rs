@@ -16,8 +16,8 @@ use serde_json::Value;
 use super::errors::{Errors, child, index, invalid_str, invalid_text, required, required_because};
 use crate::registry::schema::cel_types::check::check;
 use crate::registry::schema::cel_types::decl::{Decl, Shape};
-use crate::registry::schema::cel_types::macros;
 use crate::registry::schema::cel_types::types::{Type, opaque};
+use crate::registry::schema::cel_types::{issue, macros};
 use crate::support::status::Cause;
 
 /// The longest selector expression (`CELSelectorExpressionMaxLength`).
@@ -70,27 +70,6 @@ fn env() -> &'static cel::Env {
         }
         env
     })
-}
-
-/// `ERROR: <input>:L:C: message` with the source line and a caret under the column, as
-/// cel-go prints an issue.
-fn issue(source: &str, offset: Option<u32>, message: &str) -> String {
-    let Some(offset) = offset else {
-        return format!("ERROR: <input>:-1:0: {message}");
-    };
-    let before: Vec<char> = source.chars().take(offset as usize).collect();
-    let line = before.iter().filter(|c| **c == '\n').count() + 1;
-    let col = before.iter().rev().take_while(|c| **c != '\n').count();
-    let text = source
-        .lines()
-        .nth(line - 1)
-        .unwrap_or_default()
-        .replace('\t', " ");
-    format!(
-        "ERROR: <input>:{line}:{}: {message}\n | {text}\n | {}^",
-        col + 1,
-        ".".repeat(col.min(text.chars().count()))
-    )
 }
 
 /// The attribute values are `google.protobuf.Any` in the real environment, which the checker

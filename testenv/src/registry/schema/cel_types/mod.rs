@@ -90,8 +90,9 @@ fn uses(expr: &IdedExpr, name: &str) -> bool {
     }
 }
 
-/// `ERROR: <input>:L:C: message` with the source line and a caret under the column.
-fn issue(source: &str, offset: Option<u32>, message: &str) -> String {
+/// `ERROR: <input>:L:C: message` with the source line and a caret under the column, as
+/// cel-go prints an issue.
+pub(crate) fn issue(source: &str, offset: Option<u32>, message: &str) -> String {
     let Some(offset) = offset else {
         return format!("ERROR: <input>:-1:0: {message}");
     };
