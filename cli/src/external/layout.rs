@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use crate::layout::ApiLayout;
 use crate::naming;
+use crate::typegen::Crd;
 
 /// The folder of the generated types.
 pub const TYPES_DIR: &str = "src/external";
@@ -48,6 +49,11 @@ pub struct ExternalLayout {
 }
 
 impl ExternalLayout {
+    /// The layout of `crd`'s kind at `version` in a single-group or multigroup project.
+    pub fn of_crd(multigroup: bool, crd: &Crd, version: &str) -> Self {
+        Self::new(multigroup, &crd.group, version, &crd.kind, &crd.plural)
+    }
+
     /// The layout of `kind` (resource `plural`) of `group/version` in a single-group or
     /// multigroup project.
     pub fn new(multigroup: bool, group: &str, version: &str, kind: &str, plural: &str) -> Self {

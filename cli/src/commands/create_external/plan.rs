@@ -60,13 +60,7 @@ fn plan_kind(
         .versions
         .iter()
         .map(|(version, _)| {
-            let layout = ExternalLayout::new(
-                project.multigroup,
-                &crd.group,
-                version,
-                &crd.kind,
-                &crd.plural,
-            );
+            let layout = ExternalLayout::of_crd(project.multigroup, crd, version);
             (version.as_str(), layout)
         })
         .collect();
@@ -249,13 +243,7 @@ fn entry(
     existing: Option<&Resource>,
 ) -> Resource {
     let crd = &kind.crd;
-    let layout = ExternalLayout::new(
-        project.multigroup,
-        &crd.group,
-        version,
-        &crd.kind,
-        &crd.plural,
-    );
+    let layout = ExternalLayout::of_crd(project.multigroup, crd, version);
     let crate_name = crate::naming::crate_ident(&project.project_name);
     Resource {
         controller: kind.controller_version.as_deref() == Some(version)

@@ -32,13 +32,7 @@ pub fn report(
     for kind in &request.kinds {
         let crd = &kind.crd;
         for (version, generated) in &kind.versions {
-            let layout = ExternalLayout::new(
-                project.multigroup,
-                &crd.group,
-                version,
-                &crd.kind,
-                &crd.plural,
-            );
+            let layout = ExternalLayout::of_crd(project.multigroup, crd, version);
             for note in &generated.notes {
                 let _ = writeln!(stderr, "note: {} {}: {note}", crd.kind, version);
             }

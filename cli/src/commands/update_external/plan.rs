@@ -27,13 +27,7 @@ pub fn plan<'a>(
     for kind in &request.kinds {
         let crd = &kind.crd;
         for (version, generated) in &kind.versions {
-            let layout = ExternalLayout::new(
-                project.multigroup,
-                &crd.group,
-                version,
-                &crd.kind,
-                &crd.plural,
-            );
+            let layout = ExternalLayout::of_crd(project.multigroup, crd, version);
             let ctx = external_context(project, crd, &layout, &header, &generated.source);
             plan_types(&mut plan, &ctx, &layout, IfExists::Overwrite)?;
             plan_crd_copy(&mut plan, &layout, &crd.text, true)?;
