@@ -9,6 +9,13 @@ use serde_json::json;
 use crate::common::env;
 use crate::support::raw::{eventually, send};
 
+/// POSTs `body` to `path` and returns the created object (201 asserted).
+async fn created(client: &kube::Client, path: &str, body: serde_json::Value) -> serde_json::Value {
+    let (code, answer) = send(client, "POST", path, "application/json", Some(body)).await;
+    assert_eq!(code, 201, "{answer}");
+    answer
+}
+
 #[tokio::test]
 async fn storage_classes_are_fixed_and_the_default_one_is_given_to_claims() {
     let env = env().await;
@@ -449,19 +456,14 @@ async fn bound_claims_shrink_down_to_their_capacity() {
     let merge = "application/merge-patch+json";
     let class = format!("expandable-{ns}");
     let classes = "/apis/storage.k8s.io/v1/storageclasses";
-    let (code, body) = send(
+    created(
         &client,
-        "POST",
         classes,
-        "application/json",
-        Some(
-            json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+        json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
             "metadata": {"name": class}, "provisioner": "kubernetes.io/no-provisioner",
             "allowVolumeExpansion": true}),
-        ),
     )
     .await;
-    assert_eq!(code, 201, "{body}");
     // A 10Gi volume bound to a claim of 5Gi (the binder of a real control plane binds them,
     // and records the volume's size as the claim's capacity; here the status says so).
     let volume = format!("/api/v1/persistentvolumes/big-{ns}");
@@ -470,15 +472,7 @@ async fn bound_claims_shrink_down_to_their_capacity() {
         "spec": {"capacity": {"storage": "10Gi"}, "accessModes": ["ReadWriteOnce"],
             "hostPath": {"path": "/tmp/big"}, "storageClassName": class,
             "claimRef": {"namespace": ns, "name": "big"}}});
-    let (code, body) = send(
-        &client,
-        "POST",
-        "/api/v1/persistentvolumes",
-        "application/json",
-        Some(pv),
-    )
-    .await;
-    assert_eq!(code, 201, "{body}");
+    created(&client, "/api/v1/persistentvolumes", pv).await;
     let claims = format!("/api/v1/namespaces/{ns}/persistentvolumeclaims");
     let claim = |name: &str, volume: &str| {
         json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name},
@@ -486,24 +480,8 @@ async fn bound_claims_shrink_down_to_their_capacity() {
                 "volumeName": volume, "resources": {"requests": {"storage": "5Gi"}}}})
     };
     let bound_claim = claim("big", &format!("big-{ns}"));
-    let (code, body) = send(
-        &client,
-        "POST",
-        &claims,
-        "application/json",
-        Some(bound_claim),
-    )
-    .await;
-    assert_eq!(code, 201, "{body}");
-    let (code, body) = send(
-        &client,
-        "POST",
-        &claims,
-        "application/json",
-        Some(claim("loose", "")),
-    )
-    .await;
-    assert_eq!(code, 201, "{body}");
+    created(&client, &claims, bound_claim).await;
+    created(&client, &claims, claim("loose", "")).await;
     let request = |size: &str| json!({"spec": {"resources": {"requests": {"storage": size}}}});
     // Unbound: the request never changes.
     let loose = format!("{claims}/loose");
@@ -628,40 +606,26 @@ async fn bound_claims_grow_only_when_their_class_allows_it_and_a_quota_has_room(
     let merge = "application/merge-patch+json";
     let class = format!("fixed-{ns}");
     let class_path = format!("/apis/storage.k8s.io/v1/storageclasses/{class}");
-    let (code, body) = send(
+    created(
         &client,
-        "POST",
         "/apis/storage.k8s.io/v1/storageclasses",
-        "application/json",
-        Some(
-            json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+        json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
             "metadata": {"name": class}, "provisioner": "kubernetes.io/no-provisioner"}),
-        ),
     )
     .await;
-    assert_eq!(code, 201, "{body}");
     let volume = format!("/api/v1/persistentvolumes/grow-{ns}");
     let pv = json!({"apiVersion": "v1", "kind": "PersistentVolume",
         "metadata": {"name": format!("grow-{ns}")},
         "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
             "hostPath": {"path": "/tmp/grow"}, "storageClassName": class,
             "claimRef": {"namespace": ns, "name": "grow"}}});
-    let (code, body) = send(
-        &client,
-        "POST",
-        "/api/v1/persistentvolumes",
-        "application/json",
-        Some(pv),
-    )
-    .await;
-    assert_eq!(code, 201, "{body}");
+    created(&client, "/api/v1/persistentvolumes", pv).await;
     let claims = format!("/api/v1/namespaces/{ns}/persistentvolumeclaims");
     let claim = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
         "metadata": {"name": "grow"},
         "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": class,
             "volumeName": format!("grow-{ns}"), "resources": {"requests": {"storage": "1Gi"}}}});
-    let (code, body) = send(&client, "POST", &claims, "application/json", Some(claim)).await;
-    assert_eq!(code, 201, "{body}");
+    created(&client, &claims, claim).await;
     let path = format!("{claims}/grow");
     let bound = json!({"status": {"phase": "Bound", "capacity": {"storage": "1Gi"}}});
     let (code, body) = send(
@@ -700,8 +664,7 @@ async fn bound_claims_grow_only_when_their_class_allows_it_and_a_quota_has_room(
     let quota = json!({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "storage"},
         "spec": {"hard": {"requests.storage": "3Gi"}}});
     let quotas = format!("/api/v1/namespaces/{ns}/resourcequotas");
-    let (code, body) = send(&client, "POST", &quotas, "application/json", Some(quota)).await;
-    assert_eq!(code, 201, "{body}");
+    created(&client, &quotas, quota).await;
     // The quota controller counts the claim before the quota admits anything.
     let counted = eventually(30, || async {
         let (_, q) = send(&client, "GET", &format!("{quotas}/storage"), "", None).await;
