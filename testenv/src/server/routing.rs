@@ -17,9 +17,17 @@ pub async fn handle(api: &Arc<Api>, mut req: Req) -> Reply {
         Err(e) => return Reply::error(e),
     };
     req.query.set_requester(req.user.clone());
-    let route = {
+    // The route, and the deprecation warning of an object route, under one lock.
+    let (route, deprecated) = {
         let cluster = api.lock();
-        parse(&req.path, &cluster.registry)
+        let route = parse(&req.path, &cluster.registry);
+        let deprecated = match &route {
+            Ok(Route::Object(target)) => {
+                crate::endpoints::deprecation::warning(&cluster.registry, &target.def)
+            }
+            _ => None,
+        };
+        (route, deprecated)
     };
     if let Ok(route) = &route
         && let Err(e) = crate::endpoints::authz::authorize(api, &req, route)
@@ -31,7 +39,6 @@ pub async fn handle(api: &Arc<Api>, mut req: Req) -> Reply {
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
         Ok(Route::Object(target)) => {
             let def = target.def.clone();
-            let deprecated = crate::endpoints::deprecation::warning(&api.lock().registry, &def);
             let mut reply: Reply = crate::endpoints::versioned::serve(api, &req, target)
                 .await
                 .into();
