@@ -13,6 +13,7 @@ use super::subresource::Endpoint;
 use crate::admission::admit::admit;
 use crate::admission::policies;
 use crate::admission::webhooks::config::Operation;
+use crate::admission::webhooks::identity::{self, Identity};
 use crate::registry::{crd, strategy};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
@@ -224,9 +225,23 @@ pub fn create_object_as(
     cluster: &mut Cluster,
     def: &ResourceDef,
     target_ns: Option<&str>,
+    object: Value,
+    query: &Query,
+    fields: Fields,
+) -> Result<(Arc<Value>, Vec<String>), ApiError> {
+    create_object_with(cluster, def, target_ns, object, query, fields, None)
+}
+
+/// [`create_object_as`], giving the object `identity` (the uid and creation time its
+/// validating webhooks saw) instead of a new one.
+fn create_object_with(
+    cluster: &mut Cluster,
+    def: &ResourceDef,
+    target_ns: Option<&str>,
     mut object: Value,
     query: &Query,
     fields: Fields,
+    identity: Option<Identity>,
 ) -> Result<(Arc<Value>, Vec<String>), ApiError> {
     check_type(def, &mut object)?;
     let sent_managed = object
@@ -253,7 +268,13 @@ pub fn create_object_as(
     });
     crate::admission::chain::mutate(&cluster.store, def, &ns, &mut object)?;
     initial_status(def, &mut object);
-    let now = meta::now();
+    let (uid, now) = match identity {
+        Some(Identity {
+            uid,
+            creation_timestamp,
+        }) => (uid, creation_timestamp),
+        None => (meta::new_uid(), meta::now()),
+    };
     {
         let m = object["metadata"]
             .as_object_mut()
@@ -261,7 +282,7 @@ pub fn create_object_as(
         m.remove("deletionTimestamp");
         m.remove("deletionGracePeriodSeconds");
         m.remove("managedFields");
-        m.insert("uid".into(), Value::String(meta::new_uid()));
+        m.insert("uid".into(), Value::String(uid));
         m.insert("creationTimestamp".into(), Value::String(now.clone()));
         if def.tracks_generation {
             m.insert("generation".into(), json!(1));
@@ -373,14 +394,17 @@ pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
         // Its spec is validated with the rest of the object, on admission.
         strategy::csr_on_create(&mut object, &req.user);
     }
+    // A create replayed by the webhook chain keeps what its validating webhooks saw.
+    let identity = identity::take_assigned();
     let mut cluster = api.lock();
-    let (stored, warnings) = create_object_as(
+    let (stored, warnings) = create_object_with(
         &mut cluster,
         &target.def,
         target.namespace.as_deref(),
         object,
         &req.query,
         fields,
+        identity,
     )?;
     Ok(Reply::Json {
         code: 201,

@@ -11,7 +11,14 @@
 //!    resourceVersion as precondition otherwise) in dry-run with full validation: the final
 //!    object;
 //! 4. the validating webhooks, concurrently;
-//! 5. the same full-object write for real (unless the request was a dry run).
+//! 5. the same full-object write for real (unless the request was a dry run); a create
+//!    keeps the uid and creationTimestamp of step 3, which validating webhooks saw
+//!    ([`super::identity`]).
+//!
+//! A DELETE reads the object, calls the mutating webhooks (which may refuse it but have no
+//! object to change), then the validating ones, then deletes; a DELETE of a collection does
+//! so for each object in turn and stops at the first refusal, as the real server's single
+//! collection-delete worker does.
 //!
 //! When a later step meets a newer resourceVersion and the client set no precondition,
 //! everything starts over (bounded), as the real server's GuaranteedUpdate does.
@@ -25,6 +32,7 @@ use serde_json::{Value, json};
 
 use super::config::{self, Hook, Operation};
 use super::dispatch::{self, Matched};
+use super::identity::{self, Identity};
 use super::review::Attributes;
 use crate::registry::Registry;
 use crate::storage::Store;
@@ -130,10 +138,6 @@ pub fn plan(store: &Store, registry: &Registry, req: &Req, target: &Target) -> O
     };
     let mut mutating = config::load(store, config::MUTATING_KEY);
     let mut validating = config::load(store, config::VALIDATING_KEY);
-    if matches!(kind, Kind::Delete | Kind::DeleteCollection) {
-        // Mutating webhooks cannot change a deletion; only validation is called.
-        mutating.clear();
-    }
     mutating.retain(covers);
     validating.retain(covers);
     if mutating.is_empty() && validating.is_empty() {
@@ -461,7 +465,11 @@ async fn write_attempt(
         (check_code, checked)
     } else {
         let commit = inner(req, method, Some(&mutated), full_query);
-        match backend.handle(&commit, &write_target).and_then(parts) {
+        let stored = match Identity::of(&checked).filter(|_| operation == Operation::Create) {
+            Some(id) => identity::with_assigned(id, || backend.handle(&commit, &write_target)),
+            None => backend.handle(&commit, &write_target),
+        };
+        match stored.and_then(parts) {
             Ok((code, body, more)) => {
                 merge_warnings(&mut warnings, more);
                 (code, body)
@@ -493,17 +501,16 @@ fn delete_options(req: &Req) -> Value {
     options
 }
 
-/// The admission attributes of deleting `old`.
+/// The admission attributes of deleting `old`: the request's namespace and name (none for
+/// a collection, whose objects are told apart by `oldObject` alone).
 fn delete_attributes(req: &Req, target: &Target, old: Value) -> Attributes {
     let options = delete_options(req);
     Attributes {
         operation: Operation::Delete,
         def: target.def.clone(),
         subresource: None,
-        namespace: meta::meta_str(&old, "namespace")
-            .unwrap_or_default()
-            .to_string(),
-        name: meta::meta_str(&old, "name").unwrap_or_default().to_string(),
+        namespace: target.namespace.clone().unwrap_or_default(),
+        name: target.name.clone().unwrap_or_default(),
         object: None,
         old_object: Some(old),
         user: req.user.clone(),
@@ -545,16 +552,30 @@ async fn delete(
         // Not there: the handler answers NotFound.
         return backend.handle(req, target);
     };
-    let attrs = delete_attributes(req, target, old);
+    let mut attrs = delete_attributes(req, target, old);
     let mut warnings = Vec::new();
-    let validating = select(backend, &plan.validating, &attrs, &plan.versions);
-    dispatch::validate(backend.transport(), &validating, &attrs, &mut warnings).await?;
+    admit_delete(backend, plan, &mut attrs, &mut warnings).await?;
     Ok(with_warnings(backend.handle(req, target)?, warnings))
 }
 
-/// DELETE of a collection with validating webhooks: every selected object is validated as
-/// a DELETE of its own and deleted when allowed; the first refusal is the answer once the
-/// allowed ones are gone (the real server deletes items independently too).
+/// The admission of deleting `attrs.old_object`: mutating webhooks (they may refuse, not
+/// patch), then validating webhooks.
+async fn admit_delete(
+    backend: &dyn Backend,
+    plan: &Plan,
+    attrs: &mut Attributes,
+    warnings: &mut Vec<String>,
+) -> Result<(), ApiError> {
+    let mutating = select(backend, &plan.mutating, attrs, &plan.versions);
+    dispatch::mutate(backend.transport(), &mutating, attrs, warnings).await?;
+    let validating = select(backend, &plan.validating, attrs, &plan.versions);
+    dispatch::validate(backend.transport(), &validating, attrs, warnings).await
+}
+
+/// DELETE of a collection with webhooks: the selected objects are admitted as a DELETE each
+/// and deleted one after the other, in list order; the first refusal or failure ends the
+/// request with its error, the objects deleted before it staying deleted (the real
+/// server's collection delete, with its default single worker).
 async fn delete_collection(
     backend: &dyn Backend,
     req: &Req,
@@ -570,23 +591,18 @@ async fn delete_collection(
     let (_, list, _) = parts(backend.handle(&inner(req, Method::GET, None, list_query), target)?)?;
     let mut warnings = Vec::new();
     let mut items = Vec::new();
-    let mut refusal = None;
     for old in list["items"].as_array().cloned().unwrap_or_default() {
         let mut old = old;
         // List items carry no apiVersion/kind; webhooks get whole objects.
         old["apiVersion"] = json!(target.def.api_version());
         old["kind"] = json!(target.def.kind);
-        let attrs = delete_attributes(req, target, old.clone());
-        let validating = select(backend, &plan.validating, &attrs, &plan.versions);
-        if let Err(e) =
-            dispatch::validate(backend.transport(), &validating, &attrs, &mut warnings).await
-        {
-            refusal.get_or_insert(e);
-            continue;
-        }
+        let name = meta::meta_str(&old, "name").unwrap_or_default().to_string();
+        let namespace = meta::meta_str(&old, "namespace").map(str::to_string);
+        let mut attrs = delete_attributes(req, target, old.clone());
+        admit_delete(backend, plan, &mut attrs, &mut warnings).await?;
         let one = Target {
-            name: Some(attrs.name.clone()),
-            namespace: (!attrs.namespace.is_empty()).then(|| attrs.namespace.clone()),
+            name: Some(name),
+            namespace: namespace.filter(|n| !n.is_empty()),
             ..target.clone()
         };
         let single = Req {
@@ -599,13 +615,8 @@ async fn delete_collection(
             Ok((202, body, _)) => items.push(body),
             Ok(_) => items.push(old),
             Err(e) if e.code == 404 => {}
-            Err(e) => {
-                refusal.get_or_insert(e);
-            }
+            Err(e) => return Err(e),
         }
-    }
-    if let Some(e) = refusal {
-        return Err(e);
     }
     let rv = list["metadata"]["resourceVersion"].clone();
     Ok(with_warnings(

@@ -98,6 +98,18 @@ pub fn denial(hook_name: &str, status: &Value) -> ApiError {
     e
 }
 
+/// `Internal error occurred: admission webhook "<name>" attempted to modify the object,
+/// which is not supported for this operation` (500): a non-empty patch for a DELETE.
+fn modify_unsupported(hook: &Hook) -> ApiError {
+    let message = format!(
+        "admission webhook \"{}\" attempted to modify the object, which is not supported for this operation",
+        hook.name
+    );
+    let mut e = ApiError::internal(format!("Internal error occurred: {message}"));
+    e.details = json!({"causes": [{"message": message}]});
+    e
+}
+
 /// `admission webhook "<name>" does not support dry run` (400).
 fn dry_run_unsupported(hook: &Hook) -> ApiError {
     ApiError::bad_request(format!(
@@ -152,8 +164,15 @@ async fn mutate_once(
     let Some(verdict) = judge(hook, outcome, warnings)? else {
         return Ok(false);
     };
-    let (Some(ops), Some(object)) = (verdict.patch, attrs.object.as_ref()) else {
+    let Some(ops) = verdict
+        .patch
+        .filter(|ops| ops.as_array().is_none_or(|a| !a.is_empty()))
+    else {
         return Ok(false);
+    };
+    let Some(object) = attrs.object.as_ref() else {
+        // A DELETE has no object to patch: an error whatever the failure policy.
+        return Err(modify_unsupported(hook));
     };
     let sub = attrs.subresource.as_deref();
     let mut patched = review::in_version(object, as_def, sub);
