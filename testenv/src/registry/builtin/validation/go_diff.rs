@@ -84,6 +84,71 @@ fn write(value: &GoValue, depth: usize, out: &mut String) {
     }
 }
 
+fn write_compact_json(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&escape(k));
+                out.push(':');
+                write_compact_json(v, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_compact_json(v, out);
+            }
+            out.push(']');
+        }
+        Value::String(s) => out.push_str(&escape(s)),
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+fn write_compact_struct(fields: &[(&'static str, GoValue)], out: &mut String) {
+    out.push('{');
+    for (i, (name, v)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!("\"{name}\":"));
+        write_compact(v, out);
+    }
+    out.push('}');
+}
+
+fn write_compact(value: &GoValue, out: &mut String) {
+    match value {
+        GoValue::Json(v) => write_compact_json(v, out),
+        GoValue::Struct(fields) => write_compact_struct(fields, out),
+        GoValue::List(items) => {
+            out.push('[');
+            for (i, fields) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_compact_struct(fields, out);
+            }
+            out.push(']');
+        }
+    }
+}
+
+/// `json.Marshal(value)`: how a field error prints a Go struct value.
+pub fn marshal(value: &GoValue) -> String {
+    let mut out = String::new();
+    write_compact(value, &mut out);
+    out
+}
+
 /// `json.MarshalIndent(value, "", " ")`.
 pub fn marshal_indent(value: &GoValue) -> String {
     let mut out = String::new();
@@ -304,6 +369,15 @@ mod tests {
             "@@ -1,6 +1,6 @@\n {\n  \"AccessModes\": [\n-  \"ReadWriteOnce\"\n+  \"ReadWriteMany\"\n  ],\n  \"Selector\": null,\n  \"Resources\": {\n"
         );
         assert_eq!(diff(&spec("a"), &spec("a")), "");
+    }
+
+    #[test]
+    fn compact_as_json_marshal() {
+        assert_eq!(
+            marshal(&spec("<a>")),
+            "{\"AccessModes\":[\"\\u003ca\\u003e\"],\"Selector\":null,\"Resources\":{\"Limits\":null,\"Requests\":{\"storage\":\"1Gi\"}},\"VolumeName\":\"\"}"
+        );
+        assert_eq!(marshal(&GoValue::List(vec![vec![], vec![]])), "[{},{}]");
     }
 
     #[test]

@@ -5,18 +5,23 @@
 //! One module per kind family: [`config`] (ConfigMaps, Secrets), [`service`], [`pod`]
 //! (pod specs, shared by the workload templates), [`workloads`] (with [`cron`] for
 //! schedules and time zones, and PodTemplates), [`storage`] (StorageClasses,
-//! PersistentVolumes and their claims), [`networking`] (NetworkPolicies, IngressClasses),
+//! PersistentVolumes and their claims, with [`pv_update`] for a volume's update and
+//! [`pv_go`] for the Go values its errors print), [`attachment`] (VolumeAttachments),
+//! [`csi`] (CSIDrivers, CSINodes, storage capacities, volume attributes classes),
+//! [`networking`] (NetworkPolicies, IngressClasses),
 //! [`policy`] (PodDisruptionBudgets), [`rbac`], [`quota`] (LimitRanges, ResourceQuotas),
 //! [`certificates`], [`autoscaling`]; [`go_diff`] prints the Go values an error shows
 //! as a diff; [`meta`] checks the metadata every kind has; [`base64`] the `[]byte` fields
 //! the real server's decoder refuses before validation; [`typed`] the Go types a
 //! strategic merge patch's result must decode into.
 
+mod attachment;
 mod autoscaling;
 mod base64;
 mod certificates;
 mod config;
 mod cron;
+mod csi;
 mod csr;
 mod csr_signature;
 pub mod errors;
@@ -26,7 +31,9 @@ mod networking;
 mod node_selector;
 mod pod;
 mod policy;
+mod pv_go;
 mod pv_source;
+mod pv_update;
 mod quota;
 mod rbac;
 pub mod resource;
@@ -89,13 +96,30 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
         ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
             rbac::role_binding_update(object, old)
         }
+        ("", "PersistentVolume") => pv_update::persistent_volume_update(object, old),
         ("", "PersistentVolumeClaim") => storage::persistent_volume_claim_update(object, old),
         ("storage.k8s.io", "StorageClass") => storage::storage_class_update(object, old),
+        ("storage.k8s.io", "VolumeAttachment") => attachment::volume_attachment_update(object, old),
+        ("storage.k8s.io", "CSIDriver") => csi::csi_driver_update(object, old),
+        ("storage.k8s.io", "CSINode") => csi::csi_node_update(object, old),
+        ("storage.k8s.io", "CSIStorageCapacity") => csi::csi_storage_capacity_update(object, old),
+        ("storage.k8s.io", "VolumeAttributesClass") => {
+            csi::volume_attributes_class_update(object, old)
+        }
         // The strategy validates the policy on its own, then as an update: every error of
         // its spec is reported twice.
         ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
         ("apps", "Deployment" | "ReplicaSet") => workloads::selector_update(object, old),
         ("apps", "StatefulSet") => workloads::stateful_set_update(object, old),
+        _ => Vec::new(),
+    }
+}
+
+/// The checks of a create after the object's own: a v1 VolumeAttachment's attacher and
+/// volume name (`ValidateVolumeAttachmentV1`).
+fn create_after_spec(group: &str, kind: &str, object: &Value) -> Errors {
+    match (group, kind) {
+        ("storage.k8s.io", "VolumeAttachment") => attachment::volume_attachment_create(object),
         _ => Vec::new(),
     }
 }
@@ -119,6 +143,11 @@ fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
         ("", "PersistentVolume") => storage::persistent_volume(object),
         ("", "PersistentVolumeClaim") => storage::persistent_volume_claim(object),
         ("storage.k8s.io", "StorageClass") => storage::storage_class(object),
+        ("storage.k8s.io", "VolumeAttachment") => attachment::volume_attachment(object),
+        ("storage.k8s.io", "CSIDriver") => csi::csi_driver_spec(object),
+        ("storage.k8s.io", "CSINode") => csi::csi_node(object),
+        ("storage.k8s.io", "CSIStorageCapacity") => csi::csi_storage_capacity(object),
+        ("storage.k8s.io", "VolumeAttributesClass") => csi::volume_attributes_class(object),
         ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
         ("networking.k8s.io", "IngressClass") => networking::ingress_class(object),
         ("policy", "PodDisruptionBudget") => policy::pod_disruption_budget(object),
@@ -151,8 +180,9 @@ pub fn validate(
         out.extend(update_before_spec(group, kind, object, old));
     }
     out.extend(object_causes(group, kind, object));
-    if let Some(old) = old {
-        out.extend(update_after_spec(group, kind, object, old));
+    match old {
+        Some(old) => out.extend(update_after_spec(group, kind, object, old)),
+        None => out.extend(create_after_spec(group, kind, object)),
     }
     out
 }

@@ -66,10 +66,11 @@ const QUOBYTE_REGISTRY: &str = "must be a host:port pair or multiple pairs separ
 /// The longest CSI driver name.
 const CSI_DRIVER_MAX: usize = 63;
 
-/// The volume source checks of a PersistentVolume's `spec` (of the volume named `name`):
-/// every source present, a second one refused, `local` needing node affinity
-/// (`has_affinity`), and a spec without a source refused.
-pub fn volume_sources(spec: &Value, name: &str, has_affinity: bool) -> Errors {
+/// The volume source checks of a PersistentVolume spec at `at` (a volume's `spec`, or a
+/// VolumeAttachment's inline volume spec) of the volume named `name`: every source
+/// present, a second one refused, `local` needing node affinity (`has_affinity`), and a
+/// spec without a source refused.
+pub fn volume_sources_at(spec: &Value, at: &str, name: &str, has_affinity: bool) -> Errors {
     let mut out = Vec::new();
     let mut found = 0;
     for (field, second, check) in SOURCES {
@@ -78,24 +79,24 @@ pub fn volume_sources(spec: &Value, name: &str, has_affinity: bool) -> Errors {
         }
         // The real server counts a flexVolume without checking for an earlier source.
         if found > 0 && *field != "flexVolume" {
-            out.push(forbidden(&child("spec", second), MORE_THAN_ONE));
+            out.push(forbidden(&child(at, second), MORE_THAN_ONE));
             continue;
         }
         found += 1;
         let path = match *field {
-            "gcePersistentDisk" => "spec.persistentDisk".to_string(),
-            other => child("spec", other),
+            "gcePersistentDisk" => child(at, "persistentDisk"),
+            other => child(at, other),
         };
         out.extend(check(&spec[*field], &path, name));
         if *field == "local" && !has_affinity {
             out.push(required_because(
-                "spec.nodeAffinity",
+                &child(at, "nodeAffinity"),
                 "Local volume requires node affinity",
             ));
         }
     }
     if found == 0 {
-        out.push(required_because("spec", "must specify a volume type"));
+        out.push(required_because(at, "must specify a volume type"));
     }
     out
 }
@@ -499,7 +500,7 @@ fn storageos(source: &Value, path: &str, _: &str) -> Errors {
 }
 
 /// `ValidateCSIDriverName`.
-fn csi_driver(driver: &str, field: &str) -> Errors {
+pub(super) fn csi_driver(driver: &str, field: &str) -> Errors {
     let mut out = Vec::new();
     if driver.is_empty() {
         out.push(required(field));
@@ -557,7 +558,7 @@ mod tests {
     use serde_json::json;
 
     fn messages(spec: Value, name: &str) -> Vec<String> {
-        volume_sources(&spec, name, spec.get("nodeAffinity").is_some())
+        volume_sources_at(&spec, "spec", name, spec.get("nodeAffinity").is_some())
             .iter()
             .map(|c| format!("{}: {}", c.field, c.message))
             .collect()

@@ -26,6 +26,8 @@ const ACCESS_MODES: &[&str] = &[
     "ReadWriteOncePod",
 ];
 const VOLUME_MODES: &[&str] = &["Block", "Filesystem"];
+/// Why a field of a VolumeAttachment's inline volume spec is refused.
+const INLINE_FORBIDDEN: &str = "may not be specified in the context of inline volumes";
 /// The most parameters a StorageClass may have.
 const MAX_PARAMETERS: usize = 512;
 /// The most bytes a StorageClass's parameters (keys and values) may hold.
@@ -34,32 +36,12 @@ const MAX_PARAMETER_BYTES: usize = 256 * 1024;
 /// `ValidateStorageClass` (without the metadata).
 pub fn storage_class(object: &Value) -> Errors {
     let mut out = Vec::new();
-    match object["provisioner"].as_str().unwrap_or_default() {
-        "" => out.push(required("provisioner")),
-        p => {
-            // The real server checks and shows the provisioner in lower case.
-            let lower = p.to_lowercase();
-            for why in qualified_name_errors(&lower) {
-                out.push(invalid_str("provisioner", &lower, &why));
-            }
-        }
-    }
-    if let Some(params) = object["parameters"].as_object() {
-        if params.len() > MAX_PARAMETERS {
-            out.push(too_long("parameters", MAX_PARAMETERS));
-        } else {
-            let mut size = 0;
-            for (k, v) in params {
-                if k.is_empty() {
-                    out.push(invalid_str("parameters", k, "field can not be empty."));
-                }
-                size += k.len() + v.as_str().map_or(0, str::len);
-            }
-            if size > MAX_PARAMETER_BYTES {
-                out.push(too_long("parameters", MAX_PARAMETER_BYTES));
-            }
-        }
-    }
+    // The real server checks and shows the provisioner in lower case.
+    out.extend(provisioner(
+        object["provisioner"].as_str().unwrap_or_default(),
+        "provisioner",
+    ));
+    out.extend(parameters(&object["parameters"], true));
     if let Some(p) = object["reclaimPolicy"].as_str()
         && !RECLAIM_POLICIES.contains(&p)
     {
@@ -73,6 +55,47 @@ pub fn storage_class(object: &Value) -> Errors {
         Some(_) => {}
     }
     out
+}
+
+/// `validateParameters` of a class's `parameters`: not too many, no empty key, not too
+/// big, and (unless `allow_empty`) at least one.
+pub(super) fn parameters(params: &Value, allow_empty: bool) -> Errors {
+    let mut out = Vec::new();
+    let params = params.as_object();
+    let count = params.map_or(0, serde_json::Map::len);
+    if count > MAX_PARAMETERS {
+        return vec![too_long("parameters", MAX_PARAMETERS)];
+    }
+    let mut size = 0;
+    for (k, v) in params.into_iter().flatten() {
+        if k.is_empty() {
+            out.push(invalid_str("parameters", k, "field can not be empty."));
+        }
+        size += k.len() + v.as_str().map_or(0, str::len);
+    }
+    if size > MAX_PARAMETER_BYTES {
+        out.push(too_long("parameters", MAX_PARAMETER_BYTES));
+    }
+    if !allow_empty && count == 0 {
+        out.push(required_because(
+            "parameters",
+            "must contain at least one key/value pair",
+        ));
+    }
+    out
+}
+
+/// `validateProvisioner` of a class's driver at `field`: required, and a qualified name
+/// once lower-cased (shown lower-cased).
+pub(super) fn provisioner(name: &str, field: &str) -> Errors {
+    if name.is_empty() {
+        return vec![required(field)];
+    }
+    let lower = name.to_lowercase();
+    qualified_name_errors(&lower)
+        .iter()
+        .map(|why| invalid_str(field, &lower, why))
+        .collect()
 }
 
 /// `ValidateStorageClassUpdate`, after the class's own validation: the provisioning fields
@@ -92,7 +115,7 @@ pub fn storage_class_update(object: &Value, old: &Value) -> Errors {
 }
 
 /// `field.TooLong` (the real server reports too many parameters as too long too).
-fn too_long(field: &str, max: usize) -> Cause {
+pub(super) fn too_long(field: &str, max: usize) -> Cause {
     Cause {
         reason: "FieldValueTooLong".into(),
         message: format!("Too long: may not be more than {max} bytes"),
@@ -164,19 +187,120 @@ fn positive(field: &str, value: &Value) -> Errors {
     }
 }
 
-/// `ValidatePersistentVolumeSpec` of a PersistentVolume (without the metadata), in the real
-/// server's order: access modes, capacity, reclaim policy, node affinity, the volume source
-/// ([`pv_source`]), class, mode and volume attributes class.
+/// `ValidatePersistentVolumeSpec` of a PersistentVolume (without the metadata).
 pub fn persistent_volume(object: &Value) -> Errors {
-    let spec = &object["spec"];
-    let mut out = access_modes(spec, "spec", None);
+    let name = object["metadata"]["name"].as_str().unwrap_or_default();
+    persistent_volume_spec(&object["spec"], name, "spec", false)
+}
+
+/// `ValidatePersistentVolumeSpec` of the spec at `path` of the volume named `name`, in the
+/// real server's order: access modes, capacity, reclaim policy, node affinity, the volume
+/// source ([`pv_source`]), class, mode and volume attributes class. An `inline` spec (a
+/// VolumeAttachment's) has no capacity, claim, class nor node affinity, and only CSI.
+pub fn persistent_volume_spec(spec: &Value, name: &str, path: &str, inline: bool) -> Errors {
+    let at = |field: &str| child(path, field);
+    let mut out = Vec::new();
+    if inline {
+        if !spec["claimRef"].is_null() {
+            out.push(forbidden(&at("claimRef"), INLINE_FORBIDDEN));
+        }
+        if spec["capacity"].as_object().is_some_and(|c| !c.is_empty()) {
+            out.push(forbidden(&at("capacity"), INLINE_FORBIDDEN));
+        }
+        if spec["csi"].is_null() {
+            out.push(required_because(
+                &at("csi"),
+                "has to be specified in the context of inline volumes",
+            ));
+        }
+    }
+    out.extend(access_modes(spec, path, None));
+    if !inline {
+        out.extend(capacity(spec, path));
+    }
+    if let Some(p) = spec["persistentVolumeReclaimPolicy"].as_str()
+        && !p.is_empty()
+    {
+        let field = at("persistentVolumeReclaimPolicy");
+        if inline && p != "Retain" {
+            out.push(forbidden(
+                &field,
+                "may only be Retain in the context of inline volumes",
+            ));
+        } else if !inline && !PV_RECLAIM_POLICIES.contains(&p) {
+            out.push(not_supported(&field, p, PV_RECLAIM_POLICIES));
+        }
+    }
+    let affinity = spec.get("nodeAffinity").filter(|a| !a.is_null());
+    let mut has_affinity = false;
+    if let Some(a) = affinity {
+        if inline {
+            out.push(forbidden(&at("nodeAffinity"), INLINE_FORBIDDEN));
+        } else {
+            has_affinity = true;
+            out.extend(node_selector::volume_node_affinity(a, &at("nodeAffinity")));
+        }
+    }
+    out.extend(pv_source::volume_sources_at(spec, path, name, has_affinity));
+    let host_path = spec["hostPath"]["path"].as_str();
+    if host_path.is_some_and(is_root) && spec["persistentVolumeReclaimPolicy"] == "Recycle" {
+        out.push(forbidden(
+            &at("persistentVolumeReclaimPolicy"),
+            "may not be 'recycle' for a hostPath mount of '/'",
+        ));
+    }
+    if inline {
+        if spec["storageClassName"]
+            .as_str()
+            .is_some_and(|c| !c.is_empty())
+        {
+            out.push(forbidden(&at("storageClassName"), INLINE_FORBIDDEN));
+        }
+        if spec["volumeMode"]
+            .as_str()
+            .is_some_and(|m| m != "Filesystem")
+        {
+            out.push(forbidden(
+                &at("volumeMode"),
+                "may not specify volumeMode other than Filesystem in the context of inline volumes",
+            ));
+        }
+    } else {
+        out.extend(class_name(spec, path));
+        out.extend(volume_mode(spec, path));
+    }
+    if let Some(class) = spec["volumeAttributesClassName"].as_str() {
+        let field = at("volumeAttributesClassName");
+        if class.is_empty() {
+            out.push(required_because(&field, "an empty string is disallowed"));
+        }
+        for why in dns1123_subdomain(class)
+            .iter()
+            .filter(|_| !class.is_empty())
+        {
+            out.push(invalid_str(&field, class, why));
+        }
+        if spec["csi"].is_null() {
+            out.push(required_because(
+                &at("csi"),
+                "has to be specified when using volumeAttributesClassName",
+            ));
+        }
+    }
+    out
+}
+
+/// A volume's capacity: only `storage`, valid and positive.
+fn capacity(spec: &Value, path: &str) -> Errors {
+    let mut out = Vec::new();
+    let field = child(path, "capacity");
     let capacity = spec["capacity"].as_object();
     if capacity.is_none_or(serde_json::Map::is_empty) {
-        out.push(required("spec.capacity"));
+        out.push(required(&field));
     }
     if capacity.is_none_or(|c| !c.contains_key("storage") || c.len() > 1) {
         let value = capacity.map_or(Value::Null, |c| Value::Object(c.clone()));
-        let mut cause = not_supported("spec.capacity", "", &["storage"]);
+        let mut cause = not_supported(&field, "", &["storage"]);
         cause.message = format!(
             "Unsupported value: {}: supported values: \"storage\"",
             go_value(&value)
@@ -184,52 +308,9 @@ pub fn persistent_volume(object: &Value) -> Errors {
         out.push(cause);
     }
     for (name, q) in capacity.into_iter().flatten() {
-        let field = key("spec.capacity", name);
-        out.extend(basic_resource(&field, q));
-        out.extend(positive(&field, q));
-    }
-    if let Some(p) = spec["persistentVolumeReclaimPolicy"].as_str()
-        && !p.is_empty()
-        && !PV_RECLAIM_POLICIES.contains(&p)
-    {
-        out.push(not_supported(
-            "spec.persistentVolumeReclaimPolicy",
-            p,
-            PV_RECLAIM_POLICIES,
-        ));
-    }
-    let affinity = spec.get("nodeAffinity").filter(|a| !a.is_null());
-    if let Some(a) = affinity {
-        out.extend(node_selector::volume_node_affinity(a, "spec.nodeAffinity"));
-    }
-    let name = object["metadata"]["name"].as_str().unwrap_or_default();
-    out.extend(pv_source::volume_sources(spec, name, affinity.is_some()));
-    let host_path = spec["hostPath"]["path"].as_str();
-    if host_path.is_some_and(is_root) && spec["persistentVolumeReclaimPolicy"] == "Recycle" {
-        out.push(forbidden(
-            "spec.persistentVolumeReclaimPolicy",
-            "may not be 'recycle' for a hostPath mount of '/'",
-        ));
-    }
-    out.extend(class_name(spec, "spec"));
-    out.extend(volume_mode(spec, "spec"));
-    if let Some(class) = spec["volumeAttributesClassName"].as_str() {
-        let field = "spec.volumeAttributesClassName";
-        if class.is_empty() {
-            out.push(required_because(field, "an empty string is disallowed"));
-        }
-        for why in dns1123_subdomain(class)
-            .iter()
-            .filter(|_| !class.is_empty())
-        {
-            out.push(invalid_str(field, class, why));
-        }
-        if spec["csi"].is_null() {
-            out.push(required_because(
-                "spec.csi",
-                "has to be specified when using volumeAttributesClassName",
-            ));
-        }
+        let at = key(&field, name);
+        out.extend(basic_resource(&at, q));
+        out.extend(positive(&at, q));
     }
     out
 }
@@ -295,7 +376,7 @@ fn pointer(value: &Value) -> GoValue {
 }
 
 /// A quantity map (`ResourceList`) as Go writes it: canonical quantities, `null` when absent.
-fn resource_list(value: &Value) -> GoValue {
+pub(super) fn resource_list(value: &Value) -> GoValue {
     GoValue::Json(value.as_object().map_or(Value::Null, |m| {
         Value::Object(
             m.iter()
