@@ -56,6 +56,9 @@ struct Ctx {
     /// When each latency-phase object was created, and when its first reconcile started.
     created: Mutex<HashMap<String, Instant>>,
     latencies: Mutex<Vec<Duration>>,
+    /// Reconcile calls and status patches sent, until every object was reconciled.
+    calls: std::sync::atomic::AtomicU64,
+    patches: std::sync::atomic::AtomicU64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +67,7 @@ struct BenchError(#[from] kube::Error);
 
 async fn reconcile(item: Arc<Item>, ctx: Arc<Ctx>) -> Result<Action, BenchError> {
     let started = Instant::now();
+    ctx.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     if let Some(created) = ctx.created.lock().unwrap().remove(&item.name_any()) {
         ctx.latencies.lock().unwrap().push(started - created);
     }
@@ -71,6 +75,8 @@ async fn reconcile(item: Arc<Item>, ctx: Arc<Ctx>) -> Result<Action, BenchError>
         return Ok(Action::await_change());
     }
     let api: Api<Item> = Api::namespaced(ctx.client.clone(), &item.namespace().unwrap());
+    ctx.patches
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     api.patch_status(
         &item.name_any(),
         &PatchParams::default(),
@@ -150,6 +156,8 @@ async fn run_variant(variant: &str) {
         reconciled: Mutex::new(HashSet::new()),
         created: Mutex::new(HashMap::new()),
         latencies: Mutex::new(Vec::new()),
+        calls: 0.into(),
+        patches: 0.into(),
     });
     let rss_before = rss_kib();
     let cpu_before = cpu_seconds();
@@ -211,6 +219,8 @@ async fn run_variant(variant: &str) {
     let all_reconciled = started.elapsed();
     let rss_after = rss_kib();
     let cpu = cpu_seconds() - cpu_before;
+    let calls = ctx.calls.load(std::sync::atomic::Ordering::Relaxed);
+    let patches = ctx.patches.load(std::sync::atomic::Ordering::Relaxed);
 
     for i in 0..latency_objects {
         let name = format!("late-{i:05}");
@@ -242,6 +252,8 @@ async fn run_variant(variant: &str) {
             "all_reconciled_seconds": all_reconciled.as_secs_f64(),
             "objects_per_second": objects as f64 / all_reconciled.as_secs_f64(),
             "cpu_seconds": cpu,
+            "reconcile_calls": calls,
+            "status_patches": patches,
             "latency_p50_ms": pct(0.50),
             "latency_p99_ms": pct(0.99),
             "rss_growth_mib": (rss_after.saturating_sub(rss_before)) as f64 / 1024.0,

@@ -89,7 +89,7 @@ impl<K: Kind> Indexes<K> {
 }
 
 fn insert<K: Kind>(index: &mut Index<K>, obj: &K) {
-    let reference = ObjectRef::from_obj(obj);
+    let reference = super::object_ref(obj);
     for key in (index.extract)(obj) {
         index
             .entries
@@ -100,7 +100,7 @@ fn insert<K: Kind>(index: &mut Index<K>, obj: &K) {
 }
 
 fn remove<K: Kind>(index: &mut Index<K>, obj: &K) {
-    let reference = ObjectRef::from_obj(obj);
+    let reference = super::object_ref(obj);
     for key in (index.extract)(obj) {
         if let Some(refs) = index.entries.get_mut(&key) {
             refs.remove(&reference);

@@ -412,7 +412,7 @@ impl<K: Kind> Informer<K> {
     ) -> Vec<Change<K>> {
         match &event {
             watcher::Event::Apply(obj) => {
-                let key = ObjectRef::from_obj(obj);
+                let key = super::object_ref(obj);
                 let old = self.store.get(&key);
                 writer.apply_watcher_event(&event);
                 let Some(new) = self.store.get(&key) else {
@@ -425,7 +425,7 @@ impl<K: Kind> Informer<K> {
                 }]
             }
             watcher::Event::Delete(obj) => {
-                let key = ObjectRef::from_obj(obj);
+                let key = super::object_ref(obj);
                 let old = self.store.get(&key);
                 writer.apply_watcher_event(&event);
                 self.reindex(old.as_deref(), None);
@@ -438,7 +438,7 @@ impl<K: Kind> Informer<K> {
                     self.store
                         .state()
                         .into_iter()
-                        .map(|o| (ObjectRef::from_obj(&*o), o))
+                        .map(|o| (super::object_ref(&*o), o))
                         .collect(),
                 );
                 writer.apply_watcher_event(&event);
@@ -460,7 +460,7 @@ impl<K: Kind> Informer<K> {
                 }
                 let mut changes = Vec::new();
                 for new in now {
-                    match before.remove(&ObjectRef::from_obj(&*new)) {
+                    match before.remove(&super::object_ref(&*new)) {
                         None => changes.push(Change::Added(new)),
                         Some(old) if old.meta().resource_version != new.meta().resource_version => {
                             changes.push(Change::Updated { old, new });

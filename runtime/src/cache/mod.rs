@@ -20,6 +20,7 @@ mod subscription;
 pub use change::Change;
 pub use index::IndexFn;
 pub use informer::{Informer, SyncState};
+pub(crate) use kind::object_ref;
 pub use kind::{Kind, ScopeApi};
 pub use options::{CacheConfig, CacheOptions};
 pub use subscription::Subscription;

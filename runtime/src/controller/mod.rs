@@ -189,10 +189,7 @@ impl<K: Kind> Controller<K> {
             gate.clone(),
         ));
         let informer = self.cache.informer::<K>();
-        let mut streams = vec![source::watch::<K, K>(
-            self.for_predicates,
-            Arc::new(|o: &K| vec![ObjectRef::from_obj(o)]),
-        )(&self.cache)];
+        let mut streams = vec![source::watch_self::<K>(self.for_predicates)(&self.cache)];
         streams.extend(self.sources.into_iter().map(|s| s(&self.cache)));
         if let Some(gate) = &gate {
             streams.push(source::newly_active::<K>(gate.clone(), informer.store()));
@@ -211,7 +208,7 @@ impl<K: Kind> Controller<K> {
             })
             .take_until(rc.shutdown.clone().cancelled_owned())
             .map(move |r| {
-                enqueue.enqueued((r.namespace.clone(), r.name.clone()));
+                enqueue.enqueued(worker::key(r.namespace.as_deref(), &r.name));
                 Ok::<_, Infallible>(r)
             });
         let (run_worker, policy_worker, result_worker) = (worker.clone(), worker.clone(), worker);
@@ -221,10 +218,11 @@ impl<K: Kind> Controller<K> {
         applier(
             move |obj, ctx| run_worker.reconcile(obj, ctx, &reconcile),
             move |obj: Arc<K>, err: &WorkerError, _| {
+                let meta = obj.meta();
                 policy_worker.retry(
-                    &(
-                        obj.meta().namespace.clone(),
-                        obj.meta().name.clone().unwrap_or_default(),
+                    worker::key(
+                        meta.namespace.as_deref(),
+                        meta.name.as_deref().unwrap_or(""),
                     ),
                     err,
                 )
@@ -236,7 +234,7 @@ impl<K: Kind> Controller<K> {
         )
         .for_each(|result| {
             if let Err(kube::runtime::controller::Error::ObjectNotFound(r)) = &result {
-                result_worker.dropped(&(r.namespace.clone(), r.name.clone()));
+                result_worker.dropped(worker::key(r.namespace.as_deref(), &r.name));
             }
             futures::future::ready(())
         })

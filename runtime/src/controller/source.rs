@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::predicate::Predicate;
 use crate::{
-    cache::{Cache, Change, Kind},
+    cache::{Cache, Change, Kind, object_ref},
     shard::{RangeSet, ShardGate},
 };
 
@@ -44,6 +44,22 @@ pub(crate) fn watch<O: Kind, K: Kind>(
     })
 }
 
+/// The source of the controller's own kind (controller-runtime's `For`): every change
+/// passing the predicates enqueues the changed object. An update's old object has the same
+/// name, so unlike [`watch`] it is not mapped too.
+pub(crate) fn watch_self<K: Kind>(predicates: Vec<Predicate<K>>) -> Source<K> {
+    Box::new(move |cache: &Cache| {
+        cache
+            .informer::<K>()
+            .subscribe()
+            .filter_map(move |change| {
+                let pass = predicates.iter().all(|p| p(&change));
+                futures::future::ready(pass.then(|| object_ref(&**change.object())))
+            })
+            .boxed()
+    })
+}
+
 /// The cached objects of ranges that become active on this replica (sharded controllers): a
 /// re-listing sharded informer brings them as new objects anyway, but an informer caching the
 /// whole kind has them already and would not tell.
@@ -67,7 +83,7 @@ pub(crate) fn newly_active<K: Kind>(
                         let h = key.hash(&***o);
                         now.contains(h) && !before.contains(h)
                     })
-                    .map(|o| ObjectRef::from_obj(&**o))
+                    .map(|o| object_ref(&**o))
                     .collect();
                 Some((futures::stream::iter(refs), (published, now)))
             }

@@ -2,7 +2,7 @@
 //! optional timeout, and the retry decision (error policy) for the kube-runtime applier.
 
 use futures::{FutureExt, future::BoxFuture};
-use kube::{Resource, ResourceExt, runtime::controller::Action};
+use kube::{Resource, runtime::controller::Action};
 use std::{
     collections::HashMap,
     error::Error as StdError,
@@ -21,8 +21,20 @@ use crate::{
     shard::ShardGate,
 };
 
-/// Identifies an object within one controller's queue.
-pub(crate) type Key = (Option<String>, String);
+/// Identifies an object within one controller's queue and rate limiter: a hash of its
+/// namespace and name, so that tracking an event costs no allocation. Two objects would
+/// have to collide in 64 bits to share queue metrics or a backoff.
+pub(crate) type Key = u64;
+
+/// The [`Key`] of the object `namespace`/`name`.
+pub(crate) fn key(namespace: Option<&str>, name: &str) -> Key {
+    use std::hash::{Hash, Hasher};
+    // A fixed hasher: the key must be the same wherever it is computed.
+    let mut hasher = std::hash::DefaultHasher::new();
+    namespace.hash(&mut hasher);
+    name.hash(&mut hasher);
+    hasher.finish()
+}
 
 /// Shared state of one controller's workers.
 pub(crate) struct Worker {
@@ -67,16 +79,16 @@ impl Worker {
     }
 
     /// Records that `key` left the queue without a reconcile (the object is gone).
-    pub(crate) fn dropped(&self, key: &Key) {
+    pub(crate) fn dropped(&self, key: Key) {
         let mut pending = self.pending.lock().expect("pending lock");
-        pending.remove(key);
+        pending.remove(&key);
         self.m.depth.set(pending.len() as i64);
-        self.limiter.forget(key);
+        self.limiter.forget(&key);
     }
 
-    fn dequeued(&self, key: &Key) {
+    fn dequeued(&self, key: Key) {
         let mut pending = self.pending.lock().expect("pending lock");
-        if let Some(added) = pending.remove(key) {
+        if let Some(added) = pending.remove(&key) {
             self.m.queue_duration.observe(added.elapsed().as_secs_f64());
         }
         self.m.depth.set(pending.len() as i64);
@@ -96,8 +108,10 @@ impl Worker {
         Fut: Future<Output = Result<Action, E>> + Send + 'static,
         E: StdError + Send + Sync + 'static,
     {
-        let key: Key = (obj.namespace(), obj.name_any());
-        self.dequeued(&key);
+        let meta = obj.meta();
+        let (namespace, name) = (meta.namespace.as_deref(), meta.name.as_deref());
+        let key = key(namespace, name.unwrap_or_default());
+        self.dequeued(key);
         let guard = match &self.gate {
             None => None,
             Some(gate) => match gate.enter(gate.key().hash(&*obj)) {
@@ -109,9 +123,9 @@ impl Worker {
         let span = tracing::info_span!(
             "reconcile",
             controller = %self.name,
-            namespace = key.0.as_deref().unwrap_or(""),
+            namespace = namespace.unwrap_or(""),
             // Not `name`: JSON logs use that key for the span's own name.
-            object = %key.1,
+            object = name.unwrap_or(""),
             reconcile_id = %reconcile_id(),
         );
         // Boxed where it is made: a reconcile future holding an API call is kilobytes, and
@@ -131,7 +145,7 @@ impl Worker {
         let started = Instant::now();
         async move {
             let result = guarded.await;
-            this.finished(&key, started, &result, &span);
+            this.finished(key, started, &result, &span);
             result
         }
         .boxed()
@@ -139,7 +153,7 @@ impl Worker {
 
     fn finished(
         &self,
-        key: &Key,
+        key: Key,
         started: Instant,
         result: &Result<Action, WorkerError>,
         span: &tracing::Span,
@@ -151,7 +165,7 @@ impl Worker {
         let _entered = span.enter();
         match result {
             Ok(action) => {
-                self.limiter.forget(key);
+                self.limiter.forget(&key);
                 // controller-runtime's result labels: an immediate requeue is "requeue".
                 if *action == Action::await_change() {
                     self.m.success.inc();
@@ -182,13 +196,13 @@ impl Worker {
 
     /// The error policy: terminal errors wait for the next change, others retry after the
     /// rate limiter's delay.
-    pub(crate) fn retry(&self, key: &Key, err: &WorkerError) -> Action {
+    pub(crate) fn retry(&self, key: Key, err: &WorkerError) -> Action {
         if err.is_terminal() {
-            self.limiter.forget(key);
+            self.limiter.forget(&key);
             return Action::await_change();
         }
         self.m.retries.inc();
-        Action::requeue(self.limiter.when(key))
+        Action::requeue(self.limiter.when(&key))
     }
 }
 
