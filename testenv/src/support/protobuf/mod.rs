@@ -1,0 +1,422 @@
+//! Decoding of the protobuf request bodies kubectl's typed commands send, into JSON.
+//!
+//! kubectl's `create <kind>` commands, `create token`, `autoscale`, `auth can-i|whoami|reconcile`,
+//! `certificate approve|deny` and `debug --copy-to` send `application/vnd.kubernetes.protobuf`
+//! bodies. Each kind they send is described here as a table of fields per message (one module
+//! per API group), read from the Kubernetes `generated.proto` field numbers and the Go types'
+//! JSON names. A body whose kind is not described, or that carries a field no table describes,
+//! is refused (the caller answers 415), never decoded partially. Responses are always JSON,
+//! which kubectl accepts.
+//!
+//! Go's marshaller writes every non-pointer field, set or not, and pointer fields only when set;
+//! the tables say which is which, so a non-pointer zero value is left out of the JSON object
+//! (as unset) while a pointer's zero value (`replicas: 0`, `emptyDir: {}`) is kept. A top-level
+//! `status` is accepted only when it holds nothing but zero values (what kubectl sends), and
+//! dropped.
+
+mod apps;
+mod authentication;
+mod authorization;
+mod autoscaling;
+mod batch;
+mod certificates;
+mod core;
+mod meta;
+mod networking;
+mod pod;
+mod policy;
+mod rbac;
+mod scheduling;
+mod schema;
+mod wire;
+
+use base64::Engine;
+use chrono::{SecondsFormat, TimeZone, Utc};
+use serde_json::{Map, Value};
+
+use schema::{Message, Shape, Ty};
+use wire::{LEN, Reader, VARINT};
+
+/// Why a protobuf body could not be decoded.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum DecodeError {
+    /// The body does not start with `k8s\0`.
+    #[error("missing the k8s protobuf envelope")]
+    MissingEnvelope,
+    /// A varint or a length-delimited field runs past the end.
+    #[error("truncated field")]
+    Truncated,
+    /// A varint longer than 10 bytes.
+    #[error("varint too long")]
+    VarintTooLong,
+    /// A wire type that does not exist.
+    #[error("unknown wire type {0}")]
+    WireType(u64),
+    /// A string that is not UTF-8.
+    #[error("field {0} is not valid UTF-8")]
+    Utf8(&'static str),
+    /// A kind without a described message.
+    #[error("protobuf bodies of {api_version} {kind} are not supported")]
+    UnsupportedKind {
+        /// The envelope's apiVersion.
+        api_version: String,
+        /// The envelope's kind.
+        kind: String,
+    },
+    /// A field the message's table does not describe.
+    #[error("field {number} of {message} is not understood")]
+    UnknownField {
+        /// The message's Go type.
+        message: &'static str,
+        /// The field number.
+        number: u64,
+    },
+    /// A described field with the wrong wire type.
+    #[error("field {field} of {message} has an unexpected wire type {wire}")]
+    UnexpectedWireType {
+        /// The message's Go type.
+        message: &'static str,
+        /// The field's JSON name.
+        field: &'static str,
+        /// The wire type found.
+        wire: u64,
+    },
+    /// A field that must be unset (a status the server sets) holds a value.
+    #[error("field {field} of {message} is set: it is not decoded from protobuf")]
+    Set {
+        /// The message's Go type.
+        message: &'static str,
+        /// The field's JSON name.
+        field: &'static str,
+    },
+    /// A `FieldsV1` whose bytes are not JSON.
+    #[error("field {0} does not hold JSON")]
+    Json(&'static str),
+    /// A field the envelope (`runtime.Unknown`) does not have.
+    #[error("unexpected envelope field {0}")]
+    Envelope(u64),
+}
+
+/// The message of each kind kubectl sends as protobuf, by apiVersion and kind.
+fn message_of(api_version: &str, kind: &str) -> Option<&'static Message> {
+    Some(match (api_version, kind) {
+        ("v1", "Namespace") => &core::NAMESPACE,
+        ("v1", "ConfigMap") => &core::CONFIG_MAP,
+        ("v1", "Secret") => &core::SECRET,
+        ("v1", "ServiceAccount") => &core::SERVICE_ACCOUNT,
+        ("v1", "Service") => &core::SERVICE,
+        ("v1", "ResourceQuota") => &core::RESOURCE_QUOTA,
+        ("v1", "Pod") => &core::POD,
+        ("apps/v1", "Deployment") => &apps::DEPLOYMENT,
+        ("batch/v1", "Job") => &batch::JOB,
+        ("batch/v1", "CronJob") => &batch::CRON_JOB,
+        ("rbac.authorization.k8s.io/v1", "Role") => &rbac::ROLE,
+        ("rbac.authorization.k8s.io/v1", "ClusterRole") => &rbac::CLUSTER_ROLE,
+        ("rbac.authorization.k8s.io/v1", "RoleBinding") => &rbac::ROLE_BINDING,
+        ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding") => &rbac::CLUSTER_ROLE_BINDING,
+        ("scheduling.k8s.io/v1", "PriorityClass") => &scheduling::PRIORITY_CLASS,
+        ("policy/v1", "PodDisruptionBudget") => &policy::POD_DISRUPTION_BUDGET,
+        ("networking.k8s.io/v1", "Ingress") => &networking::INGRESS,
+        ("authentication.k8s.io/v1", "TokenRequest") => &authentication::TOKEN_REQUEST,
+        ("autoscaling/v1", "HorizontalPodAutoscaler") => &autoscaling::HORIZONTAL_POD_AUTOSCALER,
+        ("authorization.k8s.io/v1", "SelfSubjectAccessReview") => {
+            &authorization::SELF_SUBJECT_ACCESS_REVIEW
+        }
+        ("authorization.k8s.io/v1", "SelfSubjectRulesReview") => {
+            &authorization::SELF_SUBJECT_RULES_REVIEW
+        }
+        ("authentication.k8s.io/v1", "SelfSubjectReview") => &authentication::SELF_SUBJECT_REVIEW,
+        ("certificates.k8s.io/v1", "CertificateSigningRequest") => {
+            &certificates::CERTIFICATE_SIGNING_REQUEST
+        }
+        _ => return None,
+    })
+}
+
+fn utf8(b: &[u8], field: &'static str) -> Result<String, DecodeError> {
+    String::from_utf8(b.to_vec()).map_err(|_| DecodeError::Utf8(field))
+}
+
+/// The fields 1 to `count` of the small wrapper messages (IntOrString, Quantity, Time), by
+/// number; any other field is refused.
+fn wrapper(b: &[u8], name: &'static str, count: u64) -> Result<[Option<Scalar>; 4], DecodeError> {
+    let mut out = [None, None, None, None];
+    let mut r = Reader::new(b);
+    while !r.is_empty() {
+        let (number, wire) = r.key()?;
+        let slot = out
+            .get_mut(usize::try_from(number).unwrap_or(usize::MAX))
+            .filter(|_| (1..=count).contains(&number))
+            .ok_or(DecodeError::UnknownField {
+                message: name,
+                number,
+            })?;
+        *slot = Some(match wire {
+            VARINT => Scalar::Int(r.varint()?),
+            LEN => Scalar::Bytes(r.bytes()?.to_vec()),
+            _ => {
+                return Err(DecodeError::UnexpectedWireType {
+                    message: name,
+                    field: "value",
+                    wire,
+                });
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// A raw field of a wrapper message.
+enum Scalar {
+    Int(u64),
+    Bytes(Vec<u8>),
+}
+
+impl Scalar {
+    fn int(v: &Option<Scalar>) -> i64 {
+        match v {
+            Some(Scalar::Int(n)) => *n as i64,
+            _ => 0,
+        }
+    }
+
+    fn string(v: &Option<Scalar>, field: &'static str) -> Result<String, DecodeError> {
+        match v {
+            Some(Scalar::Bytes(b)) => utf8(b, field),
+            _ => Ok(String::new()),
+        }
+    }
+}
+
+/// Decodes one value of type `ty` sent with wire type `wire`.
+fn value(
+    r: &mut Reader<'_>,
+    ty: Ty,
+    wire: u64,
+    message: &'static Message,
+    field: &'static str,
+) -> Result<Value, DecodeError> {
+    let wrong = || DecodeError::UnexpectedWireType {
+        message: message.name,
+        field,
+        wire,
+    };
+    match (ty, wire) {
+        (Ty::Bool, VARINT) => Ok(Value::Bool(r.varint()? != 0)),
+        // Negative int32 and int64 are both sign-extended to 64 bits.
+        (Ty::Int, VARINT) => Ok(Value::from(r.varint()? as i64)),
+        (Ty::Str, LEN) => Ok(Value::String(utf8(r.bytes()?, field)?)),
+        (Ty::Bytes, LEN) => Ok(Value::String(
+            base64::engine::general_purpose::STANDARD.encode(r.bytes()?),
+        )),
+        (Ty::IntOrString, LEN) => {
+            let [_, kind, int, string] = wrapper(r.bytes()?, "IntOrString", 3)?;
+            Ok(if Scalar::int(&kind) == 1 {
+                Value::String(Scalar::string(&string, field)?)
+            } else {
+                Value::from(Scalar::int(&int) as i32)
+            })
+        }
+        (Ty::Quantity, LEN) => {
+            let [_, string, ..] = wrapper(r.bytes()?, "Quantity", 1)?;
+            Ok(Value::String(Scalar::string(&string, field)?))
+        }
+        (Ty::Time, LEN) => {
+            let raw = r.bytes()?;
+            if raw.is_empty() {
+                return Ok(Value::Null);
+            }
+            // Like metav1.Time, only the seconds are kept.
+            let [_, seconds, ..] = wrapper(raw, "Time", 2)?;
+            let time = Utc
+                .timestamp_opt(Scalar::int(&seconds), 0)
+                .single()
+                .ok_or(wrong())?;
+            Ok(Value::String(
+                time.to_rfc3339_opts(SecondsFormat::Secs, true),
+            ))
+        }
+        (Ty::FieldsV1, LEN) => {
+            let [_, raw, ..] = wrapper(r.bytes()?, "FieldsV1", 1)?;
+            match raw {
+                Some(Scalar::Bytes(raw)) => {
+                    serde_json::from_slice(&raw).map_err(|_| DecodeError::Json(field))
+                }
+                _ => Ok(Value::Null),
+            }
+        }
+        (Ty::Strings, LEN) => Ok(decode_message(r.bytes()?, &STRINGS)?
+            .remove("items")
+            .unwrap_or_else(|| Value::Array(Vec::new()))),
+        (Ty::Msg(inner), LEN) => Ok(Value::Object(decode_message(r.bytes()?, inner)?)),
+        _ => Err(wrong()),
+    }
+}
+
+/// Whether `v` is the zero value Go writes for an unset non-pointer field.
+fn is_zero(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Number(n) => n.as_i64() == Some(0),
+        Value::Bool(b) => !b,
+        Value::Object(o) => o.is_empty(),
+        Value::Array(a) => a.is_empty(),
+    }
+}
+
+/// One `map<string, T>` entry: key 1, value 2 (the zero value when absent).
+fn map_entry(
+    b: &[u8],
+    ty: Ty,
+    message: &'static Message,
+    field: &'static str,
+) -> Result<(String, Value), DecodeError> {
+    let mut r = Reader::new(b);
+    let (mut key, mut entry) = (String::new(), None);
+    while !r.is_empty() {
+        match r.key()? {
+            (1, LEN) => key = utf8(r.bytes()?, field)?,
+            (2, wire) => entry = Some(value(&mut r, ty, wire, message, field)?),
+            (number, _) => {
+                return Err(DecodeError::UnknownField {
+                    message: "map entry",
+                    number,
+                });
+            }
+        }
+    }
+    let entry = entry.unwrap_or_else(|| match ty {
+        Ty::Bool => Value::Bool(false),
+        Ty::Int => Value::from(0),
+        Ty::Msg(_) => Value::Object(Map::new()),
+        Ty::Strings => Value::Array(Vec::new()),
+        Ty::Quantity => Value::String("0".into()),
+        Ty::Time | Ty::FieldsV1 => Value::Null,
+        Ty::Str | Ty::Bytes | Ty::IntOrString => Value::String(String::new()),
+    });
+    Ok((key, entry))
+}
+
+/// Decodes a message described by `message` into a JSON object.
+fn decode_message(b: &[u8], message: &'static Message) -> Result<Map<String, Value>, DecodeError> {
+    let mut r = Reader::new(b);
+    let mut out = Map::new();
+    while !r.is_empty() {
+        let (number, wire) = r.key()?;
+        let field = message.field(number).ok_or(DecodeError::UnknownField {
+            message: message.name,
+            number,
+        })?;
+        let name = field.name;
+        match field.shape {
+            Shape::Unset => {
+                if !r.zero_value(wire)? {
+                    return Err(DecodeError::Set {
+                        message: message.name,
+                        field: name,
+                    });
+                }
+            }
+            Shape::Value => {
+                let v = value(&mut r, field.ty, wire, message, name)?;
+                if is_zero(&v) {
+                    out.remove(name);
+                } else {
+                    out.insert(name.into(), v);
+                }
+            }
+            Shape::Pointer => {
+                let v = value(&mut r, field.ty, wire, message, name)?;
+                if !v.is_null() {
+                    out.insert(name.into(), v);
+                }
+            }
+            Shape::List => {
+                let items = out.entry(name).or_insert_with(|| Value::Array(Vec::new()));
+                let Value::Array(items) = items else {
+                    unreachable!("a list field is only ever an array")
+                };
+                if matches!(field.ty, Ty::Int) && wire == LEN {
+                    // A packed list of varints.
+                    let mut packed = Reader::new(r.bytes()?);
+                    while !packed.is_empty() {
+                        items.push(Value::from(packed.varint()? as i64));
+                    }
+                } else {
+                    items.push(value(&mut r, field.ty, wire, message, name)?);
+                }
+            }
+            Shape::Map => {
+                if wire != LEN {
+                    return Err(DecodeError::UnexpectedWireType {
+                        message: message.name,
+                        field: name,
+                        wire,
+                    });
+                }
+                let (key, v) = map_entry(r.bytes()?, field.ty, message, name)?;
+                let entries = out.entry(name).or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(entries) = entries {
+                    entries.insert(key, v);
+                }
+            }
+            Shape::Inline => match value(&mut r, field.ty, wire, message, name)? {
+                Value::Object(inner) => out.extend(inner),
+                _ => unreachable!("an inlined field is a message"),
+            },
+        }
+    }
+    Ok(out)
+}
+
+/// The message behind [`Ty::Strings`] (`ExtraValue`): its items.
+static STRINGS: Message = Message::new("ExtraValue", &[schema::list(1, "items", Ty::Str)]);
+
+/// The `TypeMeta` of the envelope.
+static TYPE_META: Message = Message::new(
+    "TypeMeta",
+    &[
+        schema::val(1, "apiVersion", Ty::Str),
+        schema::val(2, "kind", Ty::Str),
+    ],
+);
+
+/// Decodes a `application/vnd.kubernetes.protobuf` body (the `k8s\0` envelope around a
+/// `runtime.Unknown`) into the JSON object, or explains why it cannot.
+pub fn decode(body: &[u8]) -> Result<Value, DecodeError> {
+    let rest = body
+        .strip_prefix(b"k8s\0")
+        .ok_or(DecodeError::MissingEnvelope)?;
+    let mut r = Reader::new(rest);
+    let (mut type_meta, mut raw) = (Map::new(), &[][..]);
+    while !r.is_empty() {
+        match r.key()? {
+            (1, LEN) => type_meta = decode_message(r.bytes()?, &TYPE_META)?,
+            (2, LEN) => raw = r.bytes()?,
+            // contentEncoding and contentType: always empty from kubectl.
+            (3 | 4, LEN) => {
+                r.bytes()?;
+            }
+            (number, _) => return Err(DecodeError::Envelope(number)),
+        }
+    }
+    let text = |key: &str| {
+        type_meta
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let (api_version, kind) = (text("apiVersion"), text("kind"));
+    let Some(message) = message_of(&api_version, &kind) else {
+        return Err(DecodeError::UnsupportedKind { api_version, kind });
+    };
+    let mut object = decode_message(raw, message)?;
+    object.insert("apiVersion".into(), Value::String(api_version));
+    object.insert("kind".into(), Value::String(kind));
+    Ok(Value::Object(object))
+}
+
+#[cfg(test)]
+mod tests;
