@@ -12,6 +12,8 @@ use crate::support::resource::ResourceDef;
 use crate::support::status::{ApiError, Cause};
 use crate::support::{go_decode, go_encode};
 
+mod decode;
+
 /// The patch types of `Content-Type`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PatchType {
@@ -101,7 +103,8 @@ pub fn apply_patch(
                 )));
             }
             patch::merge_patch(current, patch_doc);
-            Ok(())
+            // The result is decoded into the kind's Go type before anything else.
+            decode::patched_type_error(def, kind, patch_doc, current).map_or(Ok(()), Err)
         }
         PatchType::Json => {
             if !patch_doc.is_array() {
@@ -110,7 +113,8 @@ pub fn apply_patch(
                     go_json_type(patch_doc)
                 )));
             }
-            patch::json_patch(current, patch_doc).map_err(|_| json_patch_rejected())
+            patch::json_patch(current, patch_doc).map_err(|_| json_patch_rejected())?;
+            decode::patched_type_error(def, kind, patch_doc, current).map_or(Ok(()), Err)
         }
         PatchType::Strategic => {
             if def.custom.is_some() {

@@ -448,7 +448,13 @@ pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
     }
     let mut cluster = api.lock();
     let endpoint = endpoint_of(target);
-    if endpoint == Endpoint::Main
+    // The status store shares the main store's strategy, so it creates too (a Service).
+    let creating_endpoint = match endpoint {
+        Endpoint::Main => true,
+        Endpoint::Status => def.status_subresource,
+        _ => false,
+    };
+    if creating_endpoint
         && strategy::creates_on_update(&def.group, &def.plural)
         && cluster
             .store

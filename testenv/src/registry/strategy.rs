@@ -14,7 +14,8 @@ pub fn is_csr(group: &str, plural: &str) -> bool {
 }
 
 /// Whether a PUT of an absent `group`/`plural` object creates it (the registry strategy's
-/// `AllowCreateOnUpdate`), as kube-apiserver v1.34 does for these kinds only.
+/// `AllowCreateOnUpdate`), as kube-apiserver v1.34 does for these kinds only. Their status
+/// stores inherit it: of them only Services have a `/status`, and a PUT there creates too.
 pub fn creates_on_update(group: &str, plural: &str) -> bool {
     matches!(
         (group, plural),

@@ -17,8 +17,8 @@
 //! - [`networking`] covers NetworkPolicy and IngressClass;
 //! - [`cluster`] covers EndpointSlice, ResourceClaim(Template), PriorityLevelConfiguration;
 //! - [`admissionregistration`] covers Validating/MutatingWebhookConfiguration;
-//! - PriorityClass (`preemptionPolicy`) and StorageClass (`reclaimPolicy`,
-//!   `volumeBindingMode`) are defaulted inline below.
+//! - [`storage`] covers StorageClass and CSIDriver;
+//! - PriorityClass (`preemptionPolicy`) is defaulted inline below.
 //!
 //! What is *not* defaulting and therefore left to the server: allocating `clusterIP`,
 //! `clusterIPs` and node ports of Services, admission plugins (the `default` service account
@@ -37,6 +37,7 @@ pub mod networking;
 pub mod pod;
 pub mod pod_status;
 pub mod rbac;
+pub mod storage;
 
 use serde_json::Value;
 
@@ -102,12 +103,8 @@ pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &m
                 );
             }
         }
-        ("storage.k8s.io", "StorageClass") => {
-            if let Some(o) = object.as_object_mut() {
-                set_default(o, "reclaimPolicy", serde_json::json!("Delete"));
-                set_default(o, "volumeBindingMode", serde_json::json!("Immediate"));
-            }
-        }
+        ("storage.k8s.io", "StorageClass") => storage::storage_class(object),
+        ("storage.k8s.io", "CSIDriver") => storage::csi_driver(object),
         _ => {}
     }
 }

@@ -331,3 +331,32 @@ mod rbac {
         assert!(b["subjects"][1].get("apiGroup").is_none());
     }
 }
+
+mod storage {
+    use super::super::apply_builtin_defaults;
+    use serde_json::json;
+
+    #[test]
+    fn csi_driver_defaults() {
+        let mut d = json!({"metadata": {"name": "d.example.com"}});
+        apply_builtin_defaults("storage.k8s.io", "v1", "CSIDriver", &mut d);
+        assert_eq!(
+            d["spec"],
+            json!({"attachRequired": true, "podInfoOnMount": false,
+                "volumeLifecycleModes": ["Persistent"], "storageCapacity": false,
+                "fsGroupPolicy": "ReadWriteOnceWithFSType", "requiresRepublish": false,
+                "seLinuxMount": false})
+        );
+        // Set values stay; an empty list of modes counts as none, `null` as unset.
+        let mut d = json!({"spec": {"attachRequired": false, "fsGroupPolicy": "None",
+            "volumeLifecycleModes": [], "podInfoOnMount": null}});
+        apply_builtin_defaults("storage.k8s.io", "v1", "CSIDriver", &mut d);
+        assert_eq!(d["spec"]["attachRequired"], false);
+        assert_eq!(d["spec"]["fsGroupPolicy"], "None");
+        assert_eq!(d["spec"]["volumeLifecycleModes"], json!(["Persistent"]));
+        assert_eq!(d["spec"]["podInfoOnMount"], false);
+        let mut d = json!({"spec": {"volumeLifecycleModes": ["Ephemeral"]}});
+        apply_builtin_defaults("storage.k8s.io", "v1", "CSIDriver", &mut d);
+        assert_eq!(d["spec"]["volumeLifecycleModes"], json!(["Ephemeral"]));
+    }
+}
