@@ -150,9 +150,18 @@ async fn kubectl_builtin_kinds() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kubectl_explain_custom_kind() {
     let env = env().await;
-    let Some(out) = run(&env, &["explain", "widgets.spec"], None).await else {
+    let Some(mut out) = run(&env, &["explain", "widgets.spec"], None).await else {
         return;
     };
+    // A real kube-apiserver publishes a new CRD's OpenAPI a moment after the CRD is
+    // Established, as kubectl's own retries expect: ask again for a while.
+    for _ in 0..20 {
+        if out.status.success() || !text(&out).contains("couldn't find resource") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        out = run(&env, &["explain", "widgets.spec"], None).await.unwrap();
+    }
     assert!(out.status.success(), "{}", text(&out));
     let t = text(&out);
     assert!(t.contains("KIND:") && t.contains("Widget"), "{t}");
