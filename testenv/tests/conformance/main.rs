@@ -15,6 +15,7 @@ mod discovery;
 mod gc;
 mod groups;
 mod kubectl;
+mod kubectl_typed;
 mod listing;
 mod patches;
 mod semantics;
