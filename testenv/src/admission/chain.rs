@@ -18,6 +18,7 @@ pub fn mutates(def: &ResourceDef) -> bool {
         (def.group.as_str(), def.plural.as_str()),
         ("", "pods" | "persistentvolumeclaims" | "persistentvolumes")
             | ("networking.k8s.io", "ingresses")
+            | ("storage.k8s.io", "volumeattributesclasses")
     )
 }
 
@@ -41,6 +42,9 @@ pub fn mutate(
         ("networking.k8s.io", "ingresses") => plugins::ingress(store, object),
         ("", "persistentvolumeclaims") => plugins::claim(store, object),
         ("", "persistentvolumes") => plugins::volume(object),
+        ("storage.k8s.io", "volumeattributesclasses") => {
+            plugins::volume_attributes_class(object);
+        }
         _ => {}
     }
     Ok(())

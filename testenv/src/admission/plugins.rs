@@ -15,6 +15,8 @@ const PRIORITY_CLASSES: &str = "scheduling.k8s.io/priorityclasses";
 const PVC_PROTECTION: &str = "kubernetes.io/pvc-protection";
 /// The finalizer the PV protection controller removes once the volume is not bound.
 const PV_PROTECTION: &str = "kubernetes.io/pv-protection";
+/// The finalizer StorageObjectInUseProtection puts on a new VolumeAttributesClass.
+const VAC_PROTECTION: &str = "kubernetes.io/vac-protection";
 
 /// 403 Forbidden for `plural` `name`, as the admission plugins word it.
 pub(crate) fn forbidden(plural: &str, name: &str, why: String) -> ApiError {
@@ -166,6 +168,12 @@ pub fn claim(store: &Store, claim: &mut Value) {
 /// finalizer, which keeps it while it is bound.
 pub fn volume(volume: &mut Value) {
     protect(volume, PV_PROTECTION);
+}
+
+/// StorageObjectInUseProtection: a VolumeAttributesClass gets the
+/// `kubernetes.io/vac-protection` finalizer, which keeps it while claims or volumes use it.
+pub fn volume_attributes_class(class: &mut Value) {
+    protect(class, VAC_PROTECTION);
 }
 
 /// Adds `finalizer` to `object` unless it has it.

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{
     aggregation, api_services, bootstrap, crds, disruption, flow_status, gc, namespace_objects,
-    namespaces, policy_status, pv_protection, pvc_protection, quota,
+    namespaces, policy_status, pv_protection, pvc_protection, quota, vac_protection,
 };
 use crate::endpoints::hooks::{Client, Controllers};
 use crate::registry::crd;
@@ -66,6 +66,9 @@ impl Controllers for ControllerManager {
         if pv_protection::is_volume(&def.group, &def.plural) {
             pv_protection::sync(client);
         }
+        if vac_protection::watches(&def.group, &def.plural) {
+            vac_protection::sync(client);
+        }
         if is_namespace(def) {
             let name = object["metadata"]["name"].as_str().unwrap_or_default();
             namespaces::finish_if_empty(client, name);
@@ -106,11 +109,18 @@ impl Controllers for ControllerManager {
             if pv_protection::is_volume(&def.group, &def.plural) {
                 pv_protection::sync(client);
             }
+            if vac_protection::watches(&def.group, &def.plural) {
+                vac_protection::sync(client);
+            }
         }
     }
 
     fn removed(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
         gc::removed(client, object, ns);
+        if vac_protection::watches(&def.group, &def.plural) {
+            // A claim or volume gone may release a class being deleted.
+            vac_protection::sync(client);
+        }
         if def.group.is_empty() && def.plural == "pods" {
             disruption::pods_changed(client, ns);
             pvc_protection::sync(client, ns);

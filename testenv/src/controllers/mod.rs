@@ -1,7 +1,8 @@
 //! The controllers a real control plane runs next to the API server (in
 //! kube-controller-manager): the garbage collector, namespace lifecycle, CRD clean-up and the
 //! disruption controller (PodDisruptionBudget status), ResourceQuota usage ([`quota`]),
-//! PVC and PV protection ([`pvc_protection`], [`pv_protection`]), the FlowSchema `Dangling`
+//! PVC, PV and VolumeAttributesClass protection ([`pvc_protection`], [`pv_protection`],
+//! [`vac_protection`]), the FlowSchema `Dangling`
 //! condition kube-apiserver keeps ([`flow_status`]), the APIServices of what the server
 //! serves ([`api_services`]), ClusterRole aggregation, the objects
 //! a fresh cluster and every new namespace have ([`bootstrap`], [`namespace_objects`]).
@@ -24,5 +25,6 @@ pub mod policy_status;
 pub mod pv_protection;
 pub mod pvc_protection;
 pub mod quota;
+pub mod vac_protection;
 
 pub use manager::ControllerManager;

@@ -92,7 +92,13 @@ fn check_declared(def: &ResourceDef, config: &Value) -> Result<(), ApiError> {
         .iter()
         .map(|p| format!("{p}: field not declared in schema"))
         .collect();
-    match lines.as_slice() {
+    typed_patch_errors(def, config, &lines)
+}
+
+/// The 500 of a configuration with `lines` of typing errors (none: no error): one is named
+/// alone, several are listed after `errors:`.
+fn typed_patch_errors(def: &ResourceDef, config: &Value, lines: &[String]) -> Result<(), ApiError> {
+    match lines {
         [] => Ok(()),
         [one] => Err(typed_patch_error(def, config, one)),
         many => Err(typed_patch_error(
@@ -101,6 +107,17 @@ fn check_declared(def: &ResourceDef, config: &Value) -> Result<(), ApiError> {
             &format!("errors:\n  {}", many.join("\n  ")),
         )),
     }
+}
+
+/// The values of a built-in kind's configuration whose JSON type is not the schema's (a
+/// number where a string is expected, a string where a map is): the real server cannot
+/// type the patch and answers 500.
+fn check_types(def: &ResourceDef, config: &Value) -> Result<(), ApiError> {
+    if def.custom.is_some() {
+        return Ok(());
+    }
+    let lines = fieldmanager::type_errors(&def.group, &def.version, &def.kind, config);
+    typed_patch_errors(def, config, &lines)
 }
 
 /// The 409 of an apply that would change fields other managers own.
@@ -135,6 +152,7 @@ pub fn merge_config(
     check_config(target, config)?;
     let def = &target.def;
     check_declared(def, config)?;
+    check_types(def, config)?;
     let request = ApplyRequest {
         owner: Owner {
             manager: req

@@ -16,6 +16,7 @@ use crate::admission::webhooks::config::Operation;
 use crate::admission::webhooks::identity::{self, Identity};
 use crate::registry::{crd, strategy};
 use crate::storage::conversion::builtin::as_version;
+use crate::support::fieldmanager::{self, ManagedFields, Owner, Scope, Types};
 use crate::support::meta;
 use crate::support::query::Query;
 use crate::support::request::{Reply, Req, Target, object_body};
@@ -229,12 +230,25 @@ pub fn create_object_as(
     query: &Query,
     fields: Fields,
 ) -> Result<(Arc<Value>, Vec<String>), ApiError> {
-    create_object_with(cluster, def, target_ns, object, query, fields, None)
+    create_object_with(
+        cluster,
+        def,
+        target_ns,
+        object,
+        query,
+        fields,
+        None,
+        Endpoint::Main,
+    )
 }
 
-/// [`create_object_as`], giving the object `identity` (the uid and creation time its
-/// validating webhooks saw) instead of a new one.
-fn create_object_with(
+/// [`create_object_as`] through `endpoint`, giving the object `identity` (the uid and
+/// creation time its validating webhooks saw) instead of a new one. A create through
+/// `/status` (a PUT of an absent Service there) uses the create strategy but not the Service
+/// REST's allocation (no cluster IP, IP family fields or node port), and its manager owns
+/// only the metadata and status it sent, as kube-apiserver's status store does.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn create_object_with(
     cluster: &mut Cluster,
     def: &ResourceDef,
     target_ns: Option<&str>,
@@ -242,6 +256,7 @@ fn create_object_with(
     query: &Query,
     fields: Fields,
     identity: Option<Identity>,
+    endpoint: Endpoint,
 ) -> Result<(Arc<Value>, Vec<String>), ApiError> {
     check_type(def, &mut object)?;
     let sent_managed = object
@@ -267,6 +282,19 @@ fn create_object_with(
         view
     });
     crate::admission::chain::mutate(&cluster.store, def, &ns, &mut object)?;
+    // The status store's manager owns the status as sent, before the create resets it.
+    let status_view = (endpoint == Endpoint::Status).then(|| {
+        let mut view = object.clone();
+        crate::admission::defaults::apply_builtin_defaults(
+            &def.group,
+            &def.version,
+            &def.kind,
+            &mut view,
+        );
+        crate::registry::validation::omit_empty_collections(&mut view);
+        crate::registry::validation::write_zero_values(&mut view);
+        view
+    });
     initial_status(def, &mut object);
     let (uid, now) = match identity {
         Some(Identity {
@@ -293,7 +321,11 @@ fn create_object_with(
     strategy::prepare_create(&def.group, &def.plural, &mut object);
     let mut warnings = admit(def, &mut object, None, query)?;
     if !query.stops_before_validation() {
-        let causes = strategy::create_causes(&def.group, &def.plural, &object);
+        let mut causes = strategy::create_causes(&def.group, &def.plural, &object);
+        if is_service(def) && endpoint == Endpoint::Status {
+            // Without the REST's allocation nothing fills `clusterIPs` in from `clusterIP`.
+            causes.extend(crate::registry::validation::service_cluster_ips(&object));
+        }
         if !causes.is_empty() {
             // Events are checked as core Events, whichever group they were written through.
             let core_event = (def.group == "events.k8s.io")
@@ -320,18 +352,21 @@ fn create_object_with(
     if created_crd.is_some() {
         crd::check_install(&cluster.registry, def, &name, &mut object, &now)?;
     }
-    let managers = managers_after(
-        def,
-        None,
-        creator_view.as_ref().unwrap_or(&object),
-        sent_managed.as_ref(),
-        Endpoint::Main,
-        fields,
-    );
+    let managers = match (&status_view, fields) {
+        (Some(view), Fields::Update(manager)) => status_create_managers(def, view, manager),
+        (_, fields) => managers_after(
+            def,
+            None,
+            creator_view.as_ref().unwrap_or(&object),
+            sent_managed.as_ref(),
+            Endpoint::Main,
+            fields,
+        ),
+    };
     managers.write_to(&mut object);
     // Addresses and node ports are allocated by the registry, after the field manager: they
-    // are not the creator's fields.
-    if is_service(def) {
+    // are not the creator's fields. The status store has no allocator.
+    if is_service(def) && endpoint == Endpoint::Main {
         crate::registry::allocate::service(&cluster.store, &mut object, None);
     }
     strategy::generate_on_create(&def.group, &def.plural, &mut object);
@@ -379,6 +414,37 @@ fn create_object_with(
     Ok((stored, warnings))
 }
 
+/// The managers of a create through `/status`: the status store resets only the spec, so
+/// `manager` owns the metadata and the status the body set (before the create reset it),
+/// recorded with `subresource: status`; managedFields in the body are not taken.
+fn status_create_managers(def: &ResourceDef, view: &Value, manager: String) -> ManagedFields {
+    let without_spec = |object: &Value| {
+        let mut object = object.clone();
+        if let Some(o) = object.as_object_mut() {
+            o.remove("spec");
+        }
+        object
+    };
+    let mut empty = json!({"apiVersion": def.api_version(), "kind": def.kind,
+        "metadata": {}, "spec": {}, "status": {}});
+    crate::registry::validation::write_zero_values(&mut empty);
+    let owner = Owner {
+        manager,
+        operation: fieldmanager::Operation::Update,
+        api_version: def.api_version(),
+        subresource: Endpoint::Status.subresource().to_string(),
+    };
+    fieldmanager::update(
+        Types::of(def),
+        Some(&without_spec(&empty)),
+        &without_spec(view),
+        ManagedFields::default(),
+        &owner,
+        Scope::Whole,
+        &meta::now(),
+    )
+}
+
 /// Whether `def` is the core Service resource (which gets addresses allocated).
 pub fn is_service(def: &ResourceDef) -> bool {
     def.group.is_empty() && def.plural == "services"
@@ -405,6 +471,7 @@ pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
         &req.query,
         fields,
         identity,
+        Endpoint::Main,
     )?;
     Ok(Reply::Json {
         code: 201,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::create::{check_type, create_object_as, is_service};
+use super::create::{check_type, create_object_with, is_service};
 use super::fields::{Fields, managers_after};
 use super::options;
 use super::state::{Api, Cluster};
@@ -106,6 +106,21 @@ pub fn update_object_as(
                     }
                 }
             }
+            // A Service that stops being a LoadBalancer loses its load balancer status.
+            let kind = |o: &Value| {
+                o["spec"]["type"]
+                    .as_str()
+                    .unwrap_or("ClusterIP")
+                    .to_string()
+            };
+            if is_service(def)
+                && endpoint == Endpoint::Main
+                && kind(&old) == "LoadBalancer"
+                && kind(&new) != "LoadBalancer"
+                && new.get("status").is_some()
+            {
+                new["status"]["loadBalancer"] = json!({});
+            }
         }
         Endpoint::Status if def.group == "certificates.k8s.io" => {
             new = subresources::csr_status(&old, &new, &meta::now())
@@ -123,6 +138,9 @@ pub fn update_object_as(
                 .map_err(|causes| ApiError::invalid(def, name, causes))?;
         }
         Endpoint::Status => {
+            if is_service(def) {
+                crate::admission::defaults::core::service_status(&mut new);
+            }
             let status = new.get("status").cloned();
             new = (*old).clone();
             match status {
@@ -221,6 +239,13 @@ pub fn update_object_as(
             return Err(ApiError::invalid(def, name, causes));
         }
         crate::admission::chain::validate_update(&cluster.store, def, ns, name, &new, &old)?;
+    }
+    if endpoint == Endpoint::Status && is_service(def) && !query.stops_before_validation() {
+        let causes = crate::registry::validation::service_status(&new);
+        if !causes.is_empty() {
+            return Err(ApiError::invalid(def, name, causes));
+        }
+        warnings.extend(crate::registry::validation::service_status_warnings(&new));
     }
     if endpoint == Endpoint::EphemeralContainers {
         let causes = subresources::check_ephemeral_containers(&old, &new);
@@ -365,7 +390,9 @@ fn storage_key(def: &ResourceDef, ns: &str, name: &str) -> String {
 
 /// A PUT of an absent object of a kind whose strategy allows it: a create, with the create's
 /// admission and validation (201). A resourceVersion in the body must be a number and is then
-/// ignored; a uid is a precondition no absent object meets.
+/// ignored; a uid is a precondition no absent object meets. Through `/status` it is the
+/// status store's create (see [`create_object_with`]).
+#[allow(clippy::too_many_arguments)]
 fn create_on_update(
     cluster: &mut Cluster,
     def: &ResourceDef,
@@ -374,6 +401,7 @@ fn create_on_update(
     mut object: Value,
     query: &Query,
     fields: Fields,
+    endpoint: Endpoint,
 ) -> Result<(Arc<Value>, Vec<String>), ApiError> {
     check_type(def, &mut object)?;
     meta::ensure_metadata(&mut object);
@@ -387,7 +415,9 @@ fn create_on_update(
         m.insert("name".into(), Value::String(name.to_string()));
     }
     let target_ns = (def.namespaced && !ns.is_empty()).then_some(ns);
-    create_object_as(cluster, def, target_ns, object, query, fields)
+    create_object_with(
+        cluster, def, target_ns, object, query, fields, None, endpoint,
+    )
 }
 
 /// The 422 of an update without resourceVersion where the kind needs one (custom
@@ -469,6 +499,7 @@ pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
             object,
             &req.query,
             fields,
+            endpoint,
         )?;
         return Ok(Reply::Json {
             code: 201,

@@ -102,6 +102,28 @@ pub fn replication_controller(object: &mut Value) {
     }
 }
 
+/// The status part of `SetDefaults_Service`: a LoadBalancer Service's ingress points with an
+/// `ip` and no `ipMode` get `ipMode: VIP`. Only a status write keeps what its body says
+/// there, and the type is the body's (a body without spec is a ClusterIP one), so the
+/// status endpoint calls this on the body before taking its status.
+pub fn service_status(object: &mut Value) {
+    if object["spec"]["type"] != "LoadBalancer" {
+        return;
+    }
+    let Some(ingress) = object["status"]["loadBalancer"]["ingress"].as_array_mut() else {
+        return;
+    };
+    for item in ingress.iter_mut().filter_map(Value::as_object_mut) {
+        let has_ip = item
+            .get("ip")
+            .and_then(Value::as_str)
+            .is_some_and(|ip| !ip.is_empty());
+        if has_ip && item.get("ipMode").is_none_or(Value::is_null) {
+            item.insert("ipMode".into(), json!("VIP"));
+        }
+    }
+}
+
 /// `SetDefaults_Service`: `type: ClusterIP`, `sessionAffinity: None` (ClientIP gets a
 /// 10800 s timeout), ports `protocol: TCP` and `targetPort` = `port`, `externalTrafficPolicy:
 /// Cluster` for NodePort/LoadBalancer, `internalTrafficPolicy: Cluster`,

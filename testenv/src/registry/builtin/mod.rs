@@ -60,6 +60,31 @@ pub fn builtin_resources() -> Vec<ResourceDef> {
     .collect()
 }
 
+/// Whether a PUT without `metadata.resourceVersion` is accepted (the strategy's
+/// `AllowUnconditionalUpdate`): it is for every built-in kind but the admission
+/// configuration kinds, APIServices, CRDs, Leases, RuntimeClasses, PodDisruptionBudgets and
+/// the CSI kinds of the storage group, as kube-apiserver v1.34 answers.
+fn allows_unconditional_update(group: &str, plural: &str) -> bool {
+    !matches!(
+        (group, plural),
+        (
+            "admissionregistration.k8s.io",
+            "mutatingwebhookconfigurations"
+                | "validatingwebhookconfigurations"
+                | "validatingadmissionpolicies"
+                | "validatingadmissionpolicybindings"
+        ) | ("apiregistration.k8s.io", "apiservices")
+            | ("apiextensions.k8s.io", "customresourcedefinitions")
+            | ("coordination.k8s.io", "leases")
+            | ("node.k8s.io", "runtimeclasses")
+            | ("policy", "poddisruptionbudgets")
+            | (
+                "storage.k8s.io",
+                "csidrivers" | "csinodes" | "csistoragecapacities" | "volumeattachments"
+            )
+    )
+}
+
 fn to_def(x: &Builtin) -> ResourceDef {
     let (storage_key, hash) = match x.storage {
         Storage::Own => (
@@ -98,7 +123,7 @@ fn to_def(x: &Builtin) -> ResourceDef {
             label_selector_path: Some(".status.selector".into()),
         }),
         tracks_generation: x.generation,
-        allow_unconditional_update: true,
+        allow_unconditional_update: allows_unconditional_update(x.group, x.plural),
         create_only: matches!(x.storage, Storage::Virtual) && x.verbs == CREATE,
         verbs: x.verbs,
         subresources: x
@@ -136,6 +161,22 @@ mod tests {
                 def.group
             );
         }
+    }
+
+    #[test]
+    fn unconditional_updates() {
+        let defs = builtin_resources();
+        let allows = |g: &str, p: &str| {
+            defs.iter()
+                .find(|d| d.group == g && d.plural == p)
+                .map(|d| d.allow_unconditional_update)
+                .unwrap()
+        };
+        assert!(allows("", "configmaps"));
+        assert!(allows("storage.k8s.io", "storageclasses"));
+        assert!(!allows("storage.k8s.io", "csidrivers"));
+        assert!(!allows("coordination.k8s.io", "leases"));
+        assert!(!allows("apiextensions.k8s.io", "customresourcedefinitions"));
     }
 
     #[test]

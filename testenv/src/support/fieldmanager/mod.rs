@@ -14,6 +14,7 @@ pub mod path;
 pub mod schema;
 pub mod set;
 pub mod typed;
+pub mod types;
 
 use std::collections::BTreeMap;
 
@@ -24,6 +25,7 @@ pub use path::PathElement;
 pub use schema::Types;
 pub use set::FieldSet;
 pub use typed::TypedError;
+pub use types::type_errors;
 
 /// One field an apply would change although another manager owns it.
 #[derive(Debug, Clone, PartialEq)]

@@ -50,6 +50,21 @@ pub use errors::Errors;
 pub use typed::{decode_error, omit_empty_collections, patch_type_error, write_zero_values};
 pub use warnings::warnings;
 
+/// A Service's `clusterIP` and `clusterIPs` agree (see [`service::cluster_ips`]).
+pub fn service_cluster_ips(object: &Value) -> Errors {
+    service::cluster_ips(object)
+}
+
+/// The checks of a Service's status update (see [`service::status`]).
+pub fn service_status(object: &Value) -> Errors {
+    service::status(object)
+}
+
+/// The warnings of a Service's status update (see [`service::status_warnings`]).
+pub fn service_status_warnings(object: &Value) -> Vec<String> {
+    service::status_warnings(object)
+}
+
 /// The metadata checks the real server makes for every kind, after the labels and
 /// annotations: owner references.
 pub fn metadata(object: &Value) -> Errors {

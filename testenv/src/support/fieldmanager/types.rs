@@ -1,0 +1,274 @@
+//! The JSON types of an applied configuration of a built-in kind, checked against the kind's
+//! OpenAPI schema as the real field manager types it before merging: a string where a map
+//! is expected, a number where a string is, and so on. Each error is worded as
+//! structured-merge-diff words it, with the value printed as Go prints the decoded JSON.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value};
+
+use crate::openapi::builtin::schemas;
+
+/// The component schema name of each built-in group, version and kind.
+fn kind_index() -> &'static HashMap<(String, String, String), String> {
+    static INDEX: OnceLock<HashMap<(String, String, String), String>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = HashMap::new();
+        for (name, schema) in schemas() {
+            let gvks = schema["x-kubernetes-group-version-kind"].as_array();
+            for gvk in gvks.into_iter().flatten() {
+                let text = |k: &str| gvk[k].as_str().unwrap_or_default().to_string();
+                index
+                    .entry((text("group"), text("version"), text("kind")))
+                    .or_insert_with(|| name.clone());
+            }
+        }
+        index
+    })
+}
+
+/// The schema a reference or an `allOf` of one reference stands for.
+fn resolve(schema: &Value) -> &Value {
+    let reference = schema["$ref"].as_str().or_else(|| {
+        schema["allOf"]
+            .as_array()
+            .and_then(|all| all.first())
+            .and_then(|first| first["$ref"].as_str())
+    });
+    match reference.and_then(|r| r.rsplit('/').next()) {
+        Some(name) => schemas().get(name).map_or(schema, resolve),
+        None => schema,
+    }
+}
+
+/// Go's `%v` of a decoded JSON value (`map[a:1 b:[x <nil>]]`).
+fn go_plain(value: &Value) -> String {
+    match value {
+        Value::Null => "<nil>".into(),
+        Value::String(s) => s.clone(),
+        Value::Array(items) => {
+            let inner: Vec<String> = items.iter().map(go_plain).collect();
+            format!("[{}]", inner.join(" "))
+        }
+        Value::Object(map) => {
+            let inner: Vec<String> = sorted(map)
+                .map(|(k, v)| format!("{k}:{}", go_plain(v)))
+                .collect();
+            format!("map[{}]", inner.join(" "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Go's `%#v` of a decoded JSON value (`map[string]interface {}{"a":1}`).
+fn go_syntax(value: &Value) -> String {
+    match value {
+        Value::Null => "interface {}(nil)".into(),
+        Value::String(s) => crate::registry::schema::go_quote(s),
+        Value::Array(items) => {
+            let inner: Vec<String> = items.iter().map(go_syntax).collect();
+            format!("[]interface {{}}{{{}}}", inner.join(", "))
+        }
+        Value::Object(map) => {
+            let inner: Vec<String> = sorted(map)
+                .map(|(k, v)| format!("{}:{}", crate::registry::schema::go_quote(k), go_syntax(v)))
+                .collect();
+            format!("map[string]interface {{}}{{{}}}", inner.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+fn sorted(map: &Map<String, Value>) -> impl Iterator<Item = (&String, &Value)> {
+    let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    entries.into_iter()
+}
+
+/// The Go type name of a decoded JSON value, as a numeric field's error names it.
+fn go_type(value: &Value) -> &'static str {
+    match value {
+        Value::String(_) => "string",
+        Value::Bool(_) => "bool",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+        Value::Number(_) => "float64",
+        Value::Null => "<nil>",
+    }
+}
+
+/// The path element of item `i` of a list with schema `schema`: its keys for a map list
+/// (a key the item omits takes the key field's default), its value for a set, its index
+/// otherwise.
+fn item_element(schema: &Value, item: &Value, i: usize) -> String {
+    match schema["x-kubernetes-list-type"].as_str() {
+        Some("map") => {
+            let keys: Vec<&str> = schema["x-kubernetes-list-map-keys"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            let item_schema = resolve(&schema["items"]);
+            let mut parts: Vec<(String, String)> = keys
+                .iter()
+                .filter_map(|k| {
+                    let value = item
+                        .get(*k)
+                        .filter(|v| !v.is_null())
+                        .or_else(|| item_schema["properties"][*k].get("default"))?;
+                    Some((k.to_string(), format!("{k}={}", key_text(value))))
+                })
+                .collect();
+            if parts.is_empty() {
+                return format!("[{i}]");
+            }
+            parts.sort();
+            let inner: Vec<String> = parts.into_iter().map(|(_, p)| p).collect();
+            format!("[{}]", inner.join(","))
+        }
+        Some("set") => format!("[={}]", key_text(item)),
+        _ => format!("[{i}]"),
+    }
+}
+
+/// A key value in a path: JSON for scalars, Go's `%v` for maps and lists.
+fn key_text(value: &Value) -> String {
+    match value {
+        Value::Object(map) => sorted(map)
+            .map(|(k, v)| format!("{k}={}", key_text(v)))
+            .collect::<Vec<_>>()
+            .join(","),
+        other => other.to_string(),
+    }
+}
+
+/// Appends to `out` the type errors of `value` at `path` against `schema`.
+fn walk(schema: &Value, value: &Value, path: &str, out: &mut Vec<String>) {
+    if value.is_null() {
+        return;
+    }
+    let schema = resolve(schema);
+    // Int-or-string, quantities and other untyped scalars take any value here; the
+    // conversion to the Go type refuses what they cannot hold.
+    if schema.get("oneOf").is_some() || schema.get("x-kubernetes-int-or-string").is_some() {
+        return;
+    }
+    let ty = schema["type"].as_str().unwrap_or_default();
+    match ty {
+        "string" if !value.is_string() => {
+            out.push(format!(
+                "{path}: expected string, got &value.valueUnstructured{{Value:{}}}",
+                go_syntax(value)
+            ));
+        }
+        "integer" | "number" if !value.is_number() => {
+            out.push(format!(
+                "{path}: expected numeric (int or float), got {}",
+                go_type(value)
+            ));
+        }
+        "boolean" if !value.is_boolean() => {
+            out.push(format!(
+                "{path}: expected boolean, got &{{{}}}",
+                go_plain(value)
+            ));
+        }
+        "array" => {
+            let Some(items) = value.as_array() else {
+                out.push(format!(
+                    "{path}: expected list, got &{{{}}}",
+                    go_plain(value)
+                ));
+                return;
+            };
+            for (i, item) in items.iter().enumerate() {
+                let at = format!("{path}{}", item_element(schema, item, i));
+                walk(&schema["items"], item, &at, out);
+            }
+        }
+        "object" => {
+            let Some(map) = value.as_object() else {
+                out.push(format!(
+                    "{path}: expected map, got &{{{}}}",
+                    go_plain(value)
+                ));
+                return;
+            };
+            if let Some(properties) = schema["properties"].as_object() {
+                for (name, v) in sorted(map) {
+                    if let Some(field) = properties.get(name) {
+                        walk(field, v, &format!("{path}.{name}"), out);
+                    }
+                }
+            } else if let Some(values) = schema.get("additionalProperties") {
+                for (name, v) in sorted(map) {
+                    walk(values, v, &format!("{path}.{name}"), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The type errors of an applied configuration of the built-in `group`/`version`/`kind`
+/// (empty for kinds without a recorded schema): list items in their order, map entries by
+/// key (the real server visits them in Go's map order, which varies between requests).
+pub fn type_errors(group: &str, version: &str, kind: &str, config: &Value) -> Vec<String> {
+    let key = (group.to_string(), version.to_string(), kind.to_string());
+    let Some(schema) = kind_index().get(&key).and_then(|name| schemas().get(name)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    walk(schema, config, "", &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn config_map_data_must_be_strings() {
+        let config =
+            json!({"data": {"a": 1, "b": "x", "c": {"x": 1}}, "metadata": {"labels": {"l": true}}});
+        assert_eq!(
+            type_errors("", "v1", "ConfigMap", &config),
+            [
+                ".data.a: expected string, got &value.valueUnstructured{Value:1}",
+                r#".data.c: expected string, got &value.valueUnstructured{Value:map[string]interface {}{"x":1}}"#,
+                ".metadata.labels.l: expected string, got &value.valueUnstructured{Value:true}",
+            ]
+        );
+        let wrong = json!({"data": ["a"]});
+        assert_eq!(
+            type_errors("", "v1", "ConfigMap", &wrong),
+            [".data: expected map, got &{[a]}"]
+        );
+    }
+
+    #[test]
+    fn deployment_paths_name_list_keys() {
+        let config = json!({"metadata": {"finalizers": [1]}, "spec": {"replicas": "x", "paused": "yes",
+            "template": {"spec": {"containers": [{"name": "c", "ports": [{"containerPort": 80, "name": 5}]}]}}}});
+        assert_eq!(
+            type_errors("apps", "v1", "Deployment", &config),
+            [
+                ".metadata.finalizers[=1]: expected string, got &value.valueUnstructured{Value:1}",
+                ".spec.paused: expected boolean, got &{yes}",
+                ".spec.replicas: expected numeric (int or float), got string",
+                r#".spec.template.spec.containers[name="c"].ports[containerPort=80,protocol="TCP"].name: expected string, got &value.valueUnstructured{Value:5}"#,
+            ]
+        );
+        let containers = json!({"spec": {"template": {"spec": {"containers": "x"}}}});
+        assert_eq!(
+            type_errors("apps", "v1", "Deployment", &containers),
+            [".spec.template.spec.containers: expected list, got &{x}"]
+        );
+        let fine =
+            json!({"spec": {"replicas": 2, "strategy": {"rollingUpdate": {"maxSurge": "25%"}}}});
+        assert!(type_errors("apps", "v1", "Deployment", &fine).is_empty());
+    }
+}
