@@ -202,14 +202,7 @@ pub fn patched_type_error(
     decode(&patched.to_string())?;
     let text = patched_text(kind, patch, patched);
     let why = decode(&text)?;
-    let message = format!("Invalid value: {}: {why}", schema::go_quote(&text));
-    Some(ApiError {
-        code: 422,
-        reason: "Invalid",
-        message: format!(" \"\" is invalid: patch: {message}"),
-        details: json!({"causes": [{"reason": "FieldValueInvalid", "message": message, "field": "patch"}]}),
-        warnings: Vec::new(),
-    })
+    Some(validation::patch_invalid(&schema::go_quote(&text), &why))
 }
 
 #[cfg(test)]

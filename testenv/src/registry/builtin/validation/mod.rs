@@ -47,7 +47,9 @@ mod workloads;
 use serde_json::Value;
 
 pub use errors::Errors;
-pub use typed::{decode_error, omit_empty_collections, patch_type_error, write_zero_values};
+pub use typed::{
+    decode_error, omit_empty_collections, patch_invalid, patch_type_error, write_zero_values,
+};
 pub use warnings::warnings;
 
 /// A Service's `clusterIP` and `clusterIPs` agree (see [`service::cluster_ips`]).

@@ -480,14 +480,20 @@ pub fn patch_type_error(
     let schema = schemas().get(&component)?;
     let why = first_error(patched, schema)?;
     let value = format!("{:?}", go_print(patch));
+    Some(patch_invalid(&value, &why))
+}
+
+/// The real server's 422 for a patch whose result does not decode: `value` is the patch (or
+/// its result) as the message quotes it, `why` the decode error.
+pub fn patch_invalid(value: &str, why: &str) -> ApiError {
     let message = format!("Invalid value: {value}: {why}");
-    Some(ApiError {
+    ApiError {
         code: 422,
         reason: "Invalid",
         message: format!(" \"\" is invalid: patch: {message}"),
         details: json!({"causes": [{"reason": "FieldValueInvalid", "message": message, "field": "patch"}]}),
         warnings: Vec::new(),
-    })
+    }
 }
 
 #[cfg(test)]
