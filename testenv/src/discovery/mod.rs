@@ -50,6 +50,7 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
             code: 200,
             content_type: "application/jwk-set+json".into(),
             body: api.signer().jwks().to_string().into(),
+            etag: None,
         },
         Route::CoreVersions if aggregated::wanted(&req.accept) => aggregated::reply(registry, true),
         Route::Groups if aggregated::wanted(&req.accept) => aggregated::reply(registry, false),
@@ -84,6 +85,7 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
             // empty 404, not a Status.
             None => Reply::empty(404),
         },
+        Route::OpenApiV2 => openapi::v2(&cluster.store, &req.accept),
         Route::Object(_) => Reply::error(ApiError::no_route(&req.path)),
     }
 }

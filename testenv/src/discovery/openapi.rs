@@ -6,6 +6,8 @@
 
 use serde_json::Value;
 
+use crate::support::request::Reply;
+
 use crate::openapi;
 use crate::storage::Store;
 
@@ -27,4 +29,19 @@ pub fn index(store: &Store) -> Value {
 /// The document of an index key (`api/v1`, `apis/<g>/<v>`, `apis/<g>`, ...), if served.
 pub fn document(store: &Store, key: &str) -> Option<Value> {
     openapi::openapi_v3_document(&stored_crds(store), key)
+}
+
+/// `/openapi/v2` in the representation `accept` asks for (JSON or gnostic's protobuf), with
+/// its `ETag`; an empty 406 when `accept` names neither, as the real server answers.
+pub fn v2(store: &Store, accept: &str) -> Reply {
+    let Some(format) = openapi::v2::negotiate(accept) else {
+        return Reply::empty(406);
+    };
+    let encoded = openapi::v2::encode(&openapi::v2::openapi_v2(&stored_crds(store)), format);
+    Reply::Raw {
+        code: 200,
+        content_type: encoded.content_type.into(),
+        body: encoded.body.into(),
+        etag: Some(encoded.etag),
+    }
 }

@@ -13,6 +13,7 @@ pub mod builtin;
 mod hash;
 mod meta;
 mod paths;
+pub mod v2;
 
 pub use hash::document_hash;
 use meta::{META, insert_meta_schemas, ref_to};
@@ -115,6 +116,10 @@ pub fn openapi_v3_group_version(crds: &[Value], group: &str, version: &str) -> O
             .get("subresources")
             .and_then(|s| s.get("status"))
             .is_some_and(|s| !s.is_null());
+        let scale = v
+            .get("subresources")
+            .and_then(|s| s.get("scale"))
+            .is_some_and(|s| !s.is_null());
         insert_paths(
             &Resource {
                 group,
@@ -123,6 +128,7 @@ pub fn openapi_v3_group_version(crds: &[Value], group: &str, version: &str) -> O
                 plural,
                 namespaced: str_at(crd, &["spec", "scope"]) == "Namespaced",
                 status,
+                scale,
                 schema_name: &name,
                 list_schema_name: &list_name,
             },
@@ -133,12 +139,43 @@ pub fn openapi_v3_group_version(crds: &[Value], group: &str, version: &str) -> O
         return None;
     }
     insert_meta_schemas(&mut schemas);
+    insert_reached_builtin_schemas(&paths, &mut schemas);
     Some(json!({
         "openapi": "3.0.0",
         "info": {"title": "Kubernetes CRD Swagger", "version": "v0.1.0"},
         "paths": paths,
         "components": {"schemas": schemas},
     }))
+}
+
+/// Adds the built-in schemas the document refers to but does not carry (the scale
+/// subresource's `io.k8s.api.autoscaling.v1.Scale` and what it reaches).
+fn insert_reached_builtin_schemas(paths: &Map<String, Value>, schemas: &mut Map<String, Value>) {
+    const PREFIX: &str = "#/components/schemas/";
+    loop {
+        let text = format!(
+            "{}{}",
+            Value::Object(paths.clone()),
+            Value::Object(schemas.clone())
+        );
+        let missing: Vec<String> = text
+            .split(PREFIX)
+            .skip(1)
+            .filter_map(|part| part.split('"').next())
+            .filter(|name| !schemas.contains_key(*name))
+            .map(str::to_string)
+            .collect();
+        let mut added = false;
+        for name in missing {
+            if let Some(s) = builtin::schemas().get(&name) {
+                schemas.insert(name, s.clone());
+                added = true;
+            }
+        }
+        if !added {
+            return;
+        }
+    }
 }
 
 /// `cache.example.com` becomes `com.example.cache`, as in the real component names.
@@ -232,7 +269,7 @@ mod tests {
             "spec": {"group": "cache.example.com", "scope": "Namespaced",
                 "names": {"plural": "memcacheds", "kind": "Memcached", "listKind": "MemcachedList"},
                 "versions": [
-                    {"name": "v1alpha1", "served": true, "storage": true, "subresources": {"status": {}},
+                    {"name": "v1alpha1", "served": true, "storage": true, "subresources": {"status": {}, "scale": {"specReplicasPath": ".spec.size", "statusReplicasPath": ".status.size"}},
                      "schema": {"openAPIV3Schema": {"type": "object", "description": "Memcached is the Schema for the memcacheds API",
                         "properties": {"spec": {"type": "object", "properties": {"size": {"type": "integer", "description": "Size of the cluster"}}},
                                        "metadata": {"type": "object"}}}}},
@@ -363,5 +400,11 @@ mod tests {
         );
         assert!(doc["paths"]["/apis/cache.example.com/v1alpha1/namespaces/{namespace}/memcacheds/{name}/status"].is_object());
         assert!(doc["paths"]["/apis/cache.example.com/v1alpha1/memcacheds"]["get"].is_object());
+        let scale = &doc["paths"]["/apis/cache.example.com/v1alpha1/namespaces/{namespace}/memcacheds/{name}/scale"];
+        assert_eq!(
+            scale["get"]["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/io.k8s.api.autoscaling.v1.Scale"
+        );
+        assert!(schemas["io.k8s.api.autoscaling.v1.ScaleSpec"].is_object());
     }
 }

@@ -20,6 +20,8 @@ pub struct Resource<'a> {
     pub namespaced: bool,
     /// Whether the version has the status subresource.
     pub status: bool,
+    /// Whether the version has the scale subresource.
+    pub scale: bool,
     /// Component name of the kind's schema.
     pub schema_name: &'a str,
     /// Component name of the list kind's schema.
@@ -271,6 +273,19 @@ pub fn insert_paths(r: &Resource<'_>, paths: &mut Map<String, Value>) {
             "parameters": item_common.clone(),
         }),
     );
+    if r.scale {
+        // The real server tags the scale operations with the resource's kind.
+        let scale = "io.k8s.api.autoscaling.v1.Scale";
+        paths.insert(
+            format!("{item}/scale"),
+            json!({
+                "get": with(op("read", "Scale", "get"), &[("parameters", json!([query("resourceVersion", "resourceVersion sets a constraint on what resource versions a request may be served from.")])), ("responses", ok(scale, &["200"]))]),
+                "put": with(op("replace", "Scale", "put"), &[("parameters", Value::Array(write_params())), ("requestBody", body(scale)), ("responses", ok(scale, &["200", "201"]))]),
+                "patch": with(op("patch", "Scale", "patch"), &[("parameters", Value::Array([write_params(), vec![query_typed("force", "boolean", "Force is going to \"force\" Apply requests.")]].concat())), ("requestBody", patch_body()), ("responses", ok(scale, &["200", "201"]))]),
+                "parameters": item_common.clone(),
+            }),
+        );
+    }
     if r.status {
         paths.insert(
             format!("{item}/status"),

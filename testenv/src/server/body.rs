@@ -100,12 +100,16 @@ pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
             code,
             content_type,
             body,
+            etag,
         } => {
             let mut builder = http::Response::builder()
                 .status(code)
                 .header("Cache-Control", "no-cache, private");
             if !content_type.is_empty() {
                 builder = builder.header(http::header::CONTENT_TYPE, content_type);
+            }
+            if let Some(etag) = etag {
+                builder = builder.header(http::header::ETAG, etag);
             }
             builder
                 .body(ResponseBody::Full(Some(body)))
@@ -123,4 +127,30 @@ pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
 /// A response for an error found before a handler ran.
 pub fn error_response(e: ApiError) -> http::Response<ResponseBody> {
     into_response(Reply::error(e))
+}
+
+/// A 200 answer carrying the `ETag` a request's `If-None-Match` names becomes an empty 304
+/// with the same headers but the body's, as Go's `http.ServeContent` answers.
+pub fn not_modified_if_matched(
+    if_none_match: &str,
+    response: http::Response<ResponseBody>,
+) -> http::Response<ResponseBody> {
+    let matched = response.status() == http::StatusCode::OK
+        && response
+            .headers()
+            .get(http::header::ETAG)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|etag| {
+                if_none_match
+                    .split(',')
+                    .any(|t| t.trim() == etag || t.trim() == "*")
+            });
+    if !matched {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    parts.status = http::StatusCode::NOT_MODIFIED;
+    parts.headers.remove(http::header::CONTENT_TYPE);
+    parts.headers.remove(http::header::CONTENT_LENGTH);
+    http::Response::from_parts(parts, ResponseBody::Full(None))
 }

@@ -37,6 +37,7 @@ pub async fn serve(
             .unwrap_or_default()
             .to_string()
     };
+    let if_none_match = header(http::header::IF_NONE_MATCH);
     let request = Req {
         method: parts.method.clone(),
         path: parts.uri.path().to_string(),
@@ -75,6 +76,6 @@ pub async fn serve(
     }
     match routing::handle(api, request).await {
         Reply::Watch(stream) => body::into_response(Reply::Watch(faults.track(stream))),
-        reply => body::into_response(reply),
+        reply => body::not_modified_if_matched(&if_none_match, body::into_response(reply)),
     }
 }

@@ -91,6 +91,7 @@ pub fn parse(path: &str, registry: &Registry) -> Result<Route, RouteError> {
         ["openid", "v1", "jwks"] => Ok(Route::Jwks),
         ["api"] => Ok(Route::CoreVersions),
         ["apis"] => Ok(Route::Groups),
+        ["openapi", "v2"] => Ok(Route::OpenApiV2),
         ["openapi", "v3"] => Ok(Route::OpenApiV3),
         ["openapi", "v3", key @ ..] => Ok(Route::OpenApiV3Document(key.join("/"))),
         ["apis", g] => {

@@ -39,6 +39,8 @@ pub enum Route {
     OpenApiV3,
     /// `/openapi/v3/<key>`: `api/v1`, `apis/<group>/<version>`, `apis/<group>`, `version`, ...
     OpenApiV3Document(String),
+    /// `/openapi/v2`: the whole API as one Swagger 2.0 document
+    OpenApiV2,
     /// An object, a collection or a subresource.
     Object(Target),
 }
@@ -114,6 +116,8 @@ pub enum Reply {
         content_type: String,
         /// The body.
         body: Bytes,
+        /// An `ETag` to send (quoted); a request whose `If-None-Match` names it gets 304.
+        etag: Option<String>,
     },
 }
 
@@ -134,6 +138,7 @@ impl Reply {
             code,
             content_type: String::new(),
             body: Bytes::new(),
+            etag: None,
         }
     }
 

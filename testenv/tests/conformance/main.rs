@@ -18,6 +18,7 @@ mod groups;
 mod kubectl;
 mod kubectl_typed;
 mod listing;
+mod openapi_v2;
 mod patches;
 mod semantics;
 mod sharding;
