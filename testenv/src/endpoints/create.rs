@@ -13,13 +13,12 @@ use super::subresource::Endpoint;
 use crate::admission::admit::admit;
 use crate::admission::policies;
 use crate::admission::webhooks::config::Operation;
-use crate::admission::webhooks::identity::{self, Identity};
 use crate::registry::{crd, strategy};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::fieldmanager::{self, ManagedFields, Owner, Scope, Types};
 use crate::support::meta;
 use crate::support::query::Query;
-use crate::support::request::{Reply, Req, Target, object_body};
+use crate::support::request::{Assigned, Reply, Req, Target, object_body};
 use crate::support::resource::ResourceDef;
 use crate::support::status::{ApiError, Cause};
 
@@ -255,7 +254,7 @@ pub(super) fn create_object_with(
     mut object: Value,
     query: &Query,
     fields: Fields,
-    identity: Option<Identity>,
+    identity: Option<Assigned>,
     endpoint: Endpoint,
 ) -> Result<(Arc<Value>, Vec<String>), ApiError> {
     check_type(def, &mut object)?;
@@ -297,7 +296,7 @@ pub(super) fn create_object_with(
     });
     initial_status(def, &mut object);
     let (uid, now) = match identity {
-        Some(Identity {
+        Some(Assigned {
             uid,
             creation_timestamp,
         }) => (uid, creation_timestamp),
@@ -461,7 +460,7 @@ pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
         strategy::csr_on_create(&mut object, &req.user);
     }
     // A create replayed by the webhook chain keeps what its validating webhooks saw.
-    let identity = identity::take_assigned();
+    let identity = req.assigned.clone();
     let mut cluster = api.lock();
     let (stored, warnings) = create_object_with(
         &mut cluster,

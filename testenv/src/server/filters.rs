@@ -52,6 +52,7 @@ pub async fn serve(
             .to_string(),
         user: crate::support::user::User::anonymous(),
         body,
+        assigned: None,
     };
     tracing::debug!(method = %request.method, path = %request.path, "request");
     if faults.armed() {

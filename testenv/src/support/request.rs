@@ -91,6 +91,37 @@ pub struct Req {
     pub bearer: String,
     /// Who makes the request: set by authentication before the handlers run.
     pub user: User,
+    /// The identity a create keeps instead of a new one; set only on the create the server
+    /// makes to itself after validating webhooks saw that identity (a real server assigns it
+    /// before validating admission runs).
+    pub assigned: Option<Assigned>,
+}
+
+/// The uid and creation time of an object being created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assigned {
+    /// `metadata.uid`
+    pub uid: String,
+    /// `metadata.creationTimestamp`
+    pub creation_timestamp: String,
+}
+
+impl Assigned {
+    /// The identity of `object`, when it has both a uid and a creation time.
+    pub fn of(object: &Value) -> Option<Assigned> {
+        let metadata = object.get("metadata")?;
+        let field = |name: &str| {
+            metadata
+                .get(name)
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        };
+        Some(Assigned {
+            uid: field("uid")?,
+            creation_timestamp: field("creationTimestamp")?,
+        })
+    }
 }
 
 /// What to send back.
@@ -231,4 +262,27 @@ pub fn json_body(req: &Req) -> Result<Value, ApiError> {
             "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml ({e})"
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_identity_needs_both_a_uid_and_a_creation_time() {
+        let o = json!({"metadata": {"uid": "u", "creationTimestamp": "t"}});
+        assert_eq!(
+            Assigned::of(&o),
+            Some(Assigned {
+                uid: "u".into(),
+                creation_timestamp: "t".into()
+            })
+        );
+        assert_eq!(Assigned::of(&json!({"metadata": {"uid": "u"}})), None);
+        assert_eq!(
+            Assigned::of(&json!({"metadata": {"uid": "", "creationTimestamp": "t"}})),
+            None
+        );
+    }
 }

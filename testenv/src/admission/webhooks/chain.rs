@@ -13,7 +13,7 @@
 //! 4. the validating webhooks, concurrently;
 //! 5. the same full-object write for real (unless the request was a dry run); a create
 //!    keeps the uid and creationTimestamp of step 3, which validating webhooks saw
-//!    ([`super::identity`]).
+//!    (`Req::assigned`).
 //!
 //! A DELETE reads the object, calls the mutating webhooks (which may refuse it but have no
 //! object to change), then the validating ones, then deletes; a DELETE of a collection does
@@ -32,15 +32,13 @@ use serde_json::{Value, json};
 
 use super::config::{self, Hook, Operation};
 use super::dispatch::{self, Matched};
-use super::identity::{self, Identity};
 use super::review::Attributes;
 use crate::registry::Registry;
 use crate::storage::Store;
 use crate::support::go_decode::Decoding;
 use crate::support::meta;
 use crate::support::query::Query;
-use crate::support::request::Target;
-use crate::support::request::{Reply, Req};
+use crate::support::request::{Assigned, Reply, Req, Target};
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 use crate::support::webhook_client::Transport;
@@ -242,6 +240,7 @@ fn inner(req: &Req, method: Method, body: Option<&Value>, mut query: Query) -> R
         user_agent: req.user_agent.clone(),
         bearer: req.bearer.clone(),
         user: req.user.clone(),
+        assigned: None,
     }
 }
 
@@ -465,11 +464,11 @@ async fn write_attempt(
         (check_code, checked)
     } else {
         let commit = inner(req, method, Some(&mutated), full_query);
-        let stored = match Identity::of(&checked).filter(|_| operation == Operation::Create) {
-            Some(id) => identity::with_assigned(id, || backend.handle(&commit, &write_target)),
-            None => backend.handle(&commit, &write_target),
+        let commit = Req {
+            assigned: Assigned::of(&checked).filter(|_| operation == Operation::Create),
+            ..commit
         };
-        match stored.and_then(parts) {
+        match backend.handle(&commit, &write_target).and_then(parts) {
             Ok((code, body, more)) => {
                 merge_warnings(&mut warnings, more);
                 (code, body)

@@ -4,5 +4,4 @@
 pub mod chain;
 pub mod config;
 pub mod dispatch;
-pub mod identity;
 pub mod review;

@@ -28,5 +28,6 @@ pub fn inner_request(req: &Req, method: Method, body: Option<&Value>) -> Req {
         user_agent: req.user_agent.clone(),
         bearer: req.bearer.clone(),
         user: req.user.clone(),
+        assigned: req.assigned.clone(),
     }
 }
