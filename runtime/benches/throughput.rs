@@ -274,7 +274,7 @@ fn main() {
         return;
     }
     let exe = std::env::current_exe().unwrap();
-    let rounds = env_usize("BENCH_ROUNDS", 3).max(1);
+    let rounds = env_usize("BENCH_ROUNDS", 5).max(1);
     let variants = ["raw-kube-runtime", "kubeforge"];
     let mut runs: Vec<Vec<serde_json::Value>> = vec![Vec::new(), Vec::new()];
     // Interleave the variants (alternating which goes first) so background load on a shared
