@@ -220,6 +220,21 @@ pub fn create_object(
     )
 }
 
+/// `object` as decoding into its Go type leaves it: defaulted, empty optional collections
+/// dropped, zero values written. What the field manager credits to a manager.
+fn decoded_view(def: &ResourceDef, object: &Value) -> Value {
+    let mut view = object.clone();
+    crate::admission::defaults::apply_builtin_defaults(
+        &def.group,
+        &def.version,
+        &def.kind,
+        &mut view,
+    );
+    crate::registry::validation::omit_empty_collections(&mut view);
+    crate::registry::validation::write_zero_values(&mut view);
+    view
+}
+
 /// Creates one object, recording its managedFields as `fields` says.
 pub fn create_object_as(
     cluster: &mut Cluster,
@@ -268,32 +283,10 @@ pub(super) fn create_object_with(
     check_namespace(cluster, def, &ns, &name)?;
     // The field manager records the creator's fields before the mutating admission plugins
     // run (their additions are nobody's): the object as decoding defaults it.
-    let creator_view = crate::admission::chain::mutates(def).then(|| {
-        let mut view = object.clone();
-        crate::admission::defaults::apply_builtin_defaults(
-            &def.group,
-            &def.version,
-            &def.kind,
-            &mut view,
-        );
-        crate::registry::validation::omit_empty_collections(&mut view);
-        crate::registry::validation::write_zero_values(&mut view);
-        view
-    });
+    let creator_view = crate::admission::chain::mutates(def).then(|| decoded_view(def, &object));
     crate::admission::chain::mutate(&cluster.store, def, &ns, &mut object)?;
     // The status store's manager owns the status as sent, before the create resets it.
-    let status_view = (endpoint == Endpoint::Status).then(|| {
-        let mut view = object.clone();
-        crate::admission::defaults::apply_builtin_defaults(
-            &def.group,
-            &def.version,
-            &def.kind,
-            &mut view,
-        );
-        crate::registry::validation::omit_empty_collections(&mut view);
-        crate::registry::validation::write_zero_values(&mut view);
-        view
-    });
+    let status_view = (endpoint == Endpoint::Status).then(|| decoded_view(def, &object));
     initial_status(def, &mut object);
     let (uid, now) = match identity {
         Some(Assigned {
