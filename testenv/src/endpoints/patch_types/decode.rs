@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::PatchType;
+use super::kind::PatchType;
 use crate::registry::{schema, validation};
 use crate::support::go_decode;
 use crate::support::json_order;

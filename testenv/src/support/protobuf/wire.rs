@@ -1,6 +1,6 @@
 //! The protobuf wire format: varints, length-delimited fields and keys.
 
-use super::DecodeError;
+use super::error::DecodeError;
 
 /// Varint (int32, int64, bool, enum).
 pub(super) const VARINT: u64 = 0;
