@@ -116,7 +116,7 @@ fn check_types(def: &ResourceDef, config: &Value) -> Result<(), ApiError> {
     if def.custom.is_some() {
         return Ok(());
     }
-    let lines = fieldmanager::type_errors(&def.group, &def.version, &def.kind, config);
+    let lines = super::apply_types::type_errors(&def.group, &def.version, &def.kind, config);
     typed_patch_errors(def, config, &lines)
 }
 

@@ -1,7 +1,8 @@
 //! The JSON types of an applied configuration of a built-in kind, checked against the kind's
 //! OpenAPI schema as the real field manager types it before merging: a string where a map
-//! is expected, a number where a string is, and so on. Each error is worded as
-//! structured-merge-diff words it, with the value printed as Go prints the decoded JSON.
+//! is expected, a number where a string is, a field the schema does not declare, and so on.
+//! Each error is worded as structured-merge-diff words it, with the value printed as Go
+//! prints the decoded JSON.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -197,9 +198,16 @@ fn walk(schema: &Value, value: &Value, path: &str, out: &mut Vec<String>) {
                 return;
             };
             if let Some(properties) = schema["properties"].as_object() {
+                // A field the schema does not declare ends the walk of its map (the real
+                // server meets the entries in Go's map order, which varies).
                 for (name, v) in sorted(map) {
-                    if let Some(field) = properties.get(name) {
-                        walk(field, v, &format!("{path}.{name}"), out);
+                    let at = format!("{path}.{name}");
+                    match properties.get(name) {
+                        Some(field) => walk(field, v, &at, out),
+                        None => {
+                            out.push(format!("{at}: field not declared in schema"));
+                            break;
+                        }
                     }
                 }
             } else if let Some(values) = schema.get("additionalProperties") {
@@ -267,8 +275,27 @@ mod tests {
             type_errors("apps", "v1", "Deployment", &containers),
             [".spec.template.spec.containers: expected list, got &{x}"]
         );
-        let fine =
-            json!({"spec": {"replicas": 2, "strategy": {"rollingUpdate": {"maxSurge": "25%"}}}});
+        let fine = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+            "spec": {"replicas": 2, "strategy": {"rollingUpdate": {"maxSurge": "25%"}}}});
         assert!(type_errors("apps", "v1", "Deployment", &fine).is_empty());
+    }
+
+    #[test]
+    fn undeclared_fields_end_the_walk_of_their_map() {
+        let config = json!({"spec": {"x": 1}, "data": {"a": "b"}});
+        assert_eq!(
+            type_errors("", "v1", "ConfigMap", &config),
+            [".spec: field not declared in schema"]
+        );
+        let config = json!({"metadata": {"foo": 1, "labels": {"a": 1}},
+            "spec": {"bogus": 1, "replicas": "x"}, "status": {"zzz": null}});
+        assert_eq!(
+            type_errors("apps", "v1", "Deployment", &config),
+            [
+                ".metadata.foo: field not declared in schema",
+                ".spec.bogus: field not declared in schema",
+                ".status.zzz: field not declared in schema",
+            ]
+        );
     }
 }

@@ -311,6 +311,21 @@ pub(super) fn create_object_with(
         }
     }
     strategy::prepare_create(&def.group, &def.plural, &mut object);
+    // The Service REST's allocator fills `clusterIPs` in from `clusterIP` and checks that the
+    // two agree after admission's mutations, before the strategy validates anything: a
+    // disagreement is then the only error.
+    if is_service(def) && endpoint == Endpoint::Main && !query.stops_before_validation() {
+        let mut synced = object.clone();
+        let spec = &mut synced["spec"];
+        let listed = spec["clusterIPs"].as_array().is_some_and(|l| !l.is_empty());
+        if !listed && spec["clusterIP"].as_str().is_some_and(|ip| !ip.is_empty()) {
+            spec["clusterIPs"] = json!([spec["clusterIP"]]);
+        }
+        let ips = crate::registry::validation::service_cluster_ips(&synced);
+        if !ips.is_empty() {
+            return Err(ApiError::invalid(def, &name, ips));
+        }
+    }
     let mut warnings = admit(def, &mut object, None, query)?;
     if !query.stops_before_validation() {
         let mut causes = strategy::create_causes(&def.group, &def.plural, &object);

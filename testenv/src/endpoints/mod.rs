@@ -15,6 +15,7 @@
 //! - [`deprecation`]: the `Warning` of requests to deprecated resources.
 
 pub mod apply;
+pub mod apply_types;
 pub mod authn;
 pub mod authz;
 pub mod binding;

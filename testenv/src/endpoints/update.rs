@@ -123,8 +123,13 @@ pub fn update_object_as(
             }
         }
         Endpoint::Status if def.group == "certificates.k8s.io" => {
+            let sent_meta = new["metadata"].clone();
             new = subresources::csr_status(&old, &new, &meta::now())
                 .map_err(|causes| ApiError::invalid(def, name, causes))?;
+            // The status strategy keeps the metadata sent.
+            let kept =
+                crate::support::status_metadata::status_metadata(&def.group, &def.kind, false);
+            new["metadata"] = kept.metadata(&old["metadata"], sent_meta);
         }
         Endpoint::EphemeralContainers => {
             new = subresources::take_ephemeral_containers(&old, &new);
@@ -142,6 +147,7 @@ pub fn update_object_as(
                 crate::admission::defaults::core::service_status(&mut new);
             }
             let status = new.get("status").cloned();
+            let sent_meta = new["metadata"].take();
             new = (*old).clone();
             match status {
                 Some(s) => new["status"] = s,
@@ -151,6 +157,13 @@ pub fn update_object_as(
                     }
                 }
             }
+            // Most kinds' status strategies keep the metadata sent; some reset it (or a part).
+            let kept = crate::support::status_metadata::status_metadata(
+                &def.group,
+                &def.kind,
+                def.custom.is_some(),
+            );
+            new["metadata"] = kept.metadata(&old["metadata"], sent_meta);
             if def.group.is_empty() && def.plural == "persistentvolumes" {
                 strategy::volume_phase_transition(&old, &mut new, &meta::now());
             }

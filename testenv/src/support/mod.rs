@@ -34,6 +34,7 @@ pub mod resource;
 pub mod scratch;
 pub mod selector;
 pub mod status;
+pub mod status_metadata;
 pub mod tls;
 pub mod tokens;
 pub mod user;

@@ -14,18 +14,18 @@ pub mod path;
 pub mod schema;
 pub mod set;
 pub mod typed;
-pub mod types;
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
+
+use crate::support::status_metadata::StatusMetadata;
 
 pub use managed::{ManagedFields, Operation, Owner};
 pub use path::PathElement;
 pub use schema::Types;
 pub use set::FieldSet;
 pub use typed::TypedError;
-pub use types::type_errors;
 
 /// One field an apply would change although another manager owns it.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,24 +103,46 @@ impl Scope {
         }
     }
 
-    /// The part of a field set this scope covers.
-    pub fn restrict(self, set: FieldSet) -> FieldSet {
+    /// The part of a field set of the kind `types` this scope covers: a status write also
+    /// covers the metadata its kind's status strategy keeps.
+    pub fn restrict(self, types: Types<'_>, set: FieldSet) -> FieldSet {
         let status = PathElement::Field("status".into());
         match self {
             Scope::Whole => set,
             Scope::WithoutStatus => set.without_subtree(&status),
-            Scope::OnlyStatus => set.only_subtree(&status),
+            Scope::OnlyStatus => {
+                let only = set.only_subtree(&status);
+                let kept = types.status_metadata();
+                if kept == StatusMetadata::Stored {
+                    return only;
+                }
+                let metadata = PathElement::Field("metadata".into());
+                let mut meta = set.only_subtree(&metadata);
+                if let Some(field) = kept.stored_field() {
+                    meta = meta.without_subtree_at(&[metadata, PathElement::Field(field.into())]);
+                }
+                only.union(&meta)
+            }
         }
     }
 
-    /// `merged` with the parts outside the scope taken back from `live`.
-    fn reset(self, live: Option<&Value>, merged: Value) -> Value {
+    /// `merged` with the parts outside the scope (for the kind `types`) taken back from
+    /// `live`.
+    fn reset(self, types: Types<'_>, live: Option<&Value>, merged: Value) -> Value {
         let live_status = live.and_then(|l| l.get("status")).cloned();
         match self {
             Scope::Whole => merged,
             Scope::WithoutStatus => with_status(merged, live_status),
             Scope::OnlyStatus => match live {
-                Some(l) => with_status(l.clone(), merged.get("status").cloned()),
+                Some(l) => {
+                    let mut out = with_status(l.clone(), merged.get("status").cloned());
+                    let sent = merged.get("metadata").cloned().unwrap_or(Value::Null);
+                    if let Some(m) = out.as_object_mut() {
+                        let kept = types.status_metadata().metadata(&l["metadata"], sent);
+                        m.insert("metadata".into(), kept);
+                    }
+                    out
+                }
                 None => merged,
             },
         }
@@ -169,10 +191,12 @@ pub fn apply(
     {
         managed = before_first_apply(types, live, &request.owner.api_version, now);
     }
-    let applied = request.scope.restrict(typed::to_field_set(config, &root)?);
+    let applied = request
+        .scope
+        .restrict(types, typed::to_field_set(config, &root)?);
     let merged =
         typed::merge(live, config, &root)?.unwrap_or_else(|| Value::Object(Default::default()));
-    let mut merged = request.scope.reset(live, merged);
+    let mut merged = request.scope.reset(types, live, merged);
     let owner = &request.owner;
     let last = managed.find(owner).map(|e| e.fields.clone());
     let keep = managed
@@ -315,7 +339,7 @@ pub fn update_across_versions(
         };
         e.fields = e.fields.difference(&seen.changed).difference(&seen.removed);
     }
-    let taken = scope.restrict(here.changed);
+    let taken = scope.restrict(types, here.changed);
     own = own.union(&taken).difference(&here.removed);
     if !own.is_empty() || managed.find(owner).is_some() {
         managed.set(owner, own, now, !taken.is_empty());

@@ -85,6 +85,11 @@ impl<'a> Types<'a> {
         }
     }
 
+    /// What a status update of the kind keeps of the metadata it was sent.
+    pub fn status_metadata(self) -> crate::support::status_metadata::StatusMetadata {
+        crate::support::status_metadata::status_metadata(self.group, self.kind, self.custom)
+    }
+
     /// The position of the whole object.
     pub fn root(self) -> Node<'a> {
         Node {

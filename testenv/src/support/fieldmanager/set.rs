@@ -113,6 +113,25 @@ impl FieldSet {
         out
     }
 
+    /// The set without the path `path` and everything below it.
+    pub fn without_subtree_at(&self, path: &[PathElement]) -> FieldSet {
+        match path {
+            [] => FieldSet::new(),
+            [last] => self.without_subtree(last),
+            [first, rest @ ..] => {
+                let mut out = self.clone();
+                if let Some(child) = out.children.get(first).map(|c| c.without_subtree_at(rest)) {
+                    if child.is_empty() {
+                        out.children.remove(first);
+                    } else {
+                        out.children.insert(first.clone(), child);
+                    }
+                }
+                out
+            }
+        }
+    }
+
     /// The set without `pe` and everything below it.
     pub fn without_subtree(&self, pe: &PathElement) -> FieldSet {
         let mut out = self.clone();

@@ -59,6 +59,20 @@ pub fn service(object: &Value) -> Errors {
         out.push(required("spec.ports"));
     }
     if kind == "ExternalName" {
+        // The IP fields are the allocator's, which has nothing to give a name.
+        let set = |f: &str| match &spec[f] {
+            Value::Null => false,
+            Value::Array(items) => !items.is_empty(),
+            _ => true,
+        };
+        for field in ["clusterIPs", "ipFamilies", "ipFamilyPolicy"] {
+            if set(field) {
+                out.push(forbidden(
+                    &format!("spec.{field}"),
+                    "may not be set for ExternalName services",
+                ));
+            }
+        }
         match spec["externalName"].as_str().unwrap_or_default() {
             "" => out.push(required("spec.externalName")),
             name => {
@@ -296,6 +310,15 @@ mod tests {
         assert!(cluster_ips(&both).is_empty());
         let external = json!({"spec": {"type": "ExternalName", "clusterIP": "x"}});
         assert!(cluster_ips(&external).is_empty());
+    }
+
+    #[test]
+    fn external_names_take_no_ip_fields() {
+        let named = json!({"spec": {"type": "ExternalName", "externalName": "a.example.com",
+            "clusterIPs": ["1.2.3.4"], "ipFamilies": [], "ipFamilyPolicy": "SingleStack",
+            "sessionAffinity": "None"}});
+        let fields: Vec<String> = service(&named).into_iter().map(|c| c.field).collect();
+        assert_eq!(fields, ["spec.clusterIPs", "spec.ipFamilyPolicy"]);
     }
 
     #[test]
