@@ -57,6 +57,8 @@ impl Controllers for ControllerManager {
     }
 
     fn updated(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
+        // A reference to an owner that does not exist is dealt with at once, as on create.
+        gc::updated(client, def, object, ns);
         disruption_changed(client, def, object, ns);
         if def.group.is_empty() && def.plural == "pods"
             || pvc_protection::is_claim(&def.group, &def.plural)

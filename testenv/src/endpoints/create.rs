@@ -311,19 +311,13 @@ pub(super) fn create_object_with(
         }
     }
     strategy::prepare_create(&def.group, &def.plural, &mut object);
-    // The Service REST's allocator fills `clusterIPs` in from `clusterIP` and checks that the
-    // two agree after admission's mutations, before the strategy validates anything: a
-    // disagreement is then the only error.
+    // The Service REST's allocator checks the cluster IPs and IP families (`clusterIPs`
+    // filled in from `clusterIP`) before the strategy validates anything: its errors are
+    // then the only ones. The fields it defaults are written after the field manager.
     if is_service(def) && endpoint == Endpoint::Main && !query.stops_before_validation() {
-        let mut synced = object.clone();
-        let spec = &mut synced["spec"];
-        let listed = spec["clusterIPs"].as_array().is_some_and(|l| !l.is_empty());
-        if !listed && spec["clusterIP"].as_str().is_some_and(|ip| !ip.is_empty()) {
-            spec["clusterIPs"] = json!([spec["clusterIP"]]);
-        }
-        let ips = crate::registry::validation::service_cluster_ips(&synced);
-        if !ips.is_empty() {
-            return Err(ApiError::invalid(def, &name, ips));
+        let mut prepared = object.clone();
+        if let Err(causes) = crate::registry::allocate::service_ip_families(&mut prepared, None) {
+            return Err(ApiError::invalid(def, &name, causes));
         }
     }
     let mut warnings = admit(def, &mut object, None, query)?;

@@ -241,6 +241,13 @@ pub fn update_object_as(
             return Err(ApiError::invalid(def, name, vec![cause.clone(), cause]));
         }
     }
+    // The Service REST's allocator keeps the stored addresses, checks and defaults the IP
+    // family fields and drops what a type change leaves behind, before the strategy
+    // validates: its errors are then the only ones.
+    if is_service(def) && endpoint == Endpoint::Main && !query.stops_before_validation() {
+        crate::registry::allocate::service_ip_families(&mut new, Some(&old))
+            .map_err(|causes| ApiError::invalid(def, name, causes))?;
+    }
     let mut warnings = if endpoint == Endpoint::Finalize {
         Vec::new()
     } else {

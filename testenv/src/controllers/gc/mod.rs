@@ -11,8 +11,8 @@
 //!   finalizer is removed once no dependent with `blockOwnerDeletion: true` remains;
 //! - an object marked with `orphan`: its dependents lose their reference to it, then the
 //!   finalizer is removed;
-//! - an object created with a reference to an owner that does not exist: it is examined at
-//!   once (the real collector's "virtual owner" check).
+//! - an object created or updated with a reference to an owner that does not exist: it is
+//!   examined at once (the real collector's "virtual owner" check).
 //!
 //! A dependent is deleted when none of its owners is left (absent, or present with another
 //! uid); one with a live owner left only loses its references to gone owners and to owners
@@ -163,12 +163,31 @@ pub fn marked(
 /// to an owner that does not exist (or exists with another uid) is dealt with at once: the
 /// object is deleted when no owner is left, or loses the dangling references otherwise.
 pub fn created(client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
+    examine_dangling(client, def, object, ns);
+}
+
+/// An object was updated (a replace, any patch, an apply): a reference it was given to an
+/// owner that does not exist is dealt with at once, as on create. The real collector's
+/// graph sees the new reference in the update's event, makes a virtual node for the owner
+/// and checks it, a few milliseconds after the write: the dependent's MODIFIED event is
+/// followed by its DELETED one, or by a second MODIFIED without the dangling reference.
+/// References the object already had were examined when they were added (or when their
+/// owner went), so examining them again changes nothing.
+pub fn updated(client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
+    examine_dangling(client, def, object, ns);
+}
+
+/// Queues `object` for the real `attemptToDeleteItem` when one of its owners is absent.
+fn examine_dangling(client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
     let Some(refs) = object["metadata"]["ownerReferences"].as_array() else {
         return;
     };
     let dangling = refs
         .iter()
         .any(|r| matches!(owners::resolve(client, r, ns), Owner::Absent));
+    if !dangling {
+        return;
+    }
     let Some(def) = client
         .registry()
         .by_storage_key(&def.storage_key)
@@ -177,19 +196,17 @@ pub fn created(client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &
     else {
         return;
     };
-    if dangling {
-        let item = ObjRef {
-            def,
-            ns: ns.to_string(),
-            name: meta::meta_str(object, "name")
-                .unwrap_or_default()
-                .to_string(),
-            uid: meta::meta_str(object, "uid")
-                .unwrap_or_default()
-                .to_string(),
-        };
-        enqueue(client, [Work::AttemptToDelete(item)]);
-    }
+    let item = ObjRef {
+        def,
+        ns: ns.to_string(),
+        name: meta::meta_str(object, "name")
+            .unwrap_or_default()
+            .to_string(),
+        uid: meta::meta_str(object, "uid")
+            .unwrap_or_default()
+            .to_string(),
+    };
+    enqueue(client, [Work::AttemptToDelete(item)]);
 }
 
 fn process(client: &mut dyn Client, work: Work) {

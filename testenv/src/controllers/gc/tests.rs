@@ -82,3 +82,48 @@ fn orphaned_chain_members_keep_their_own_dependents() {
         .unwrap();
     assert_eq!(last["metadata"]["ownerReferences"][0]["name"], "link-1");
 }
+
+#[test]
+fn an_update_adding_an_absent_owner_is_collected_at_once() {
+    let api = Api::new(ApiOptions::default(), Arc::new(ControllerManager));
+    let mut cluster = api.lock();
+    let names = chain(&mut cluster, 1);
+    let owner_uid = cluster
+        .store
+        .get("/configmaps", "default", "link-0")
+        .unwrap()["metadata"]["uid"]
+        .clone();
+    let def = cluster.registry.get("", "v1", "configmaps").unwrap();
+    let query = Query::parse(None);
+    let absent =
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "name": "gone", "uid": "0000-gone"});
+    let live = json!({"apiVersion": "v1", "kind": "ConfigMap", "name": "link-0", "uid": owner_uid});
+    for (name, refs) in [("alone", json!([absent])), ("kept", json!([absent, live]))] {
+        let object = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}});
+        create::create_object(&mut cluster, &def, Some("default"), object, &query).unwrap();
+        let mut changed = (*cluster.store.get("/configmaps", "default", name).unwrap()).clone();
+        changed["metadata"]["ownerReferences"] = refs;
+        let (reply, _) = crate::endpoints::update::update_object_as(
+            &mut cluster,
+            &def,
+            "default",
+            name,
+            changed,
+            crate::endpoints::subresource::Endpoint::Main,
+            &query,
+            crate::endpoints::fields::Fields::of_query(&query),
+        )
+        .unwrap();
+        // The reply is the object as written; the collector acts right after.
+        assert!(reply["metadata"]["ownerReferences"][0]["name"] == "gone");
+    }
+    assert!(
+        cluster
+            .store
+            .get("/configmaps", "default", "alone")
+            .is_none()
+    );
+    let kept = cluster.store.get("/configmaps", "default", "kept").unwrap();
+    assert_eq!(kept["metadata"]["ownerReferences"], json!([live]));
+    assert_eq!(remaining(&cluster, &names), 1);
+}

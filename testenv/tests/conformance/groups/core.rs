@@ -365,3 +365,116 @@ async fn the_kubernetes_service_leads_to_the_api_server() {
         assert_eq!(slice["ports"][0]["port"], json!(url.port_u16().unwrap()));
     }
 }
+
+/// The events of `name` in a watch of the namespace's ConfigMaps from `rv` (for `secs`
+/// seconds): type and the names of its owners.
+async fn config_map_events(
+    client: &kube::Client,
+    ns: &str,
+    name: &str,
+    rv: &str,
+    secs: u32,
+) -> Vec<(String, Vec<String>)> {
+    let path = format!(
+        "/api/v1/namespaces/{ns}/configmaps?watch=true&resourceVersion={rv}&timeoutSeconds={secs}&fieldSelector=metadata.name%3D{name}"
+    );
+    let (code, body) = send(client, "GET", &path, "", None).await;
+    assert_eq!(code, 200, "{body}");
+    let text = match &body {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let event: Value = serde_json::from_str(l).unwrap();
+            let owners = event["object"]["metadata"]["ownerReferences"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|r| r["name"].as_str().unwrap_or_default().to_string())
+                .collect();
+            (
+                event["type"].as_str().unwrap_or_default().to_string(),
+                owners,
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_update_naming_an_absent_owner_is_collected() {
+    if std::env::var("KUBEFORGE_TEST_CONTROLLER_MANAGER").as_deref() == Ok("off") {
+        eprintln!("skipping: without kube-controller-manager nothing collects garbage");
+        return;
+    }
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let maps: Api<ConfigMap> = Api::namespaced(env.client(), ns);
+    let made =
+        |name: &str| serde_json::from_value::<ConfigMap>(json!({"metadata": {"name": name}}));
+    let live = maps
+        .create(&PostParams::default(), &made("upd-live").unwrap())
+        .await
+        .unwrap();
+    let first = maps
+        .create(&PostParams::default(), &made("upd-orphan").unwrap())
+        .await
+        .unwrap();
+    maps.create(&PostParams::default(), &made("upd-mixed").unwrap())
+        .await
+        .unwrap();
+    let rv = first.metadata.resource_version.unwrap();
+    let ghost = json!({"apiVersion": "v1", "kind": "ConfigMap", "name": "upd-ghost",
+        "uid": "00000000-0000-0000-0000-00000000abcd"});
+    let owner = json!({"apiVersion": "v1", "kind": "ConfigMap", "name": "upd-live",
+        "uid": live.metadata.uid.unwrap()});
+    // The reply is the object as written; the collector acts right after.
+    let written = maps
+        .patch(
+            "upd-orphan",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"metadata": {"ownerReferences": [ghost]}})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(written.metadata.owner_references.unwrap().len(), 1);
+    maps.patch(
+        "upd-mixed",
+        &PatchParams::default(),
+        &Patch::Merge(json!({"metadata": {"ownerReferences": [ghost, owner]}})),
+    )
+    .await
+    .unwrap();
+    let gone = eventually(20, || async {
+        maps.get_opt("upd-orphan")
+            .await
+            .unwrap()
+            .is_none()
+            .then_some(())
+    })
+    .await;
+    assert!(gone.is_some(), "a dependent with no owner left is deleted");
+    let kept = eventually(20, || async {
+        let map = maps.get("upd-mixed").await.unwrap();
+        let refs = map.metadata.owner_references.unwrap_or_default();
+        (refs.len() == 1).then_some(refs)
+    })
+    .await
+    .expect("the dangling reference is removed");
+    assert_eq!(kept[0].name, "upd-live");
+    let orphan = config_map_events(&client, ns, "upd-orphan", &rv, 1).await;
+    let ghost_only = vec!["upd-ghost".to_string()];
+    assert_eq!(
+        orphan,
+        [
+            ("MODIFIED".to_string(), ghost_only.clone()),
+            ("DELETED".to_string(), ghost_only)
+        ]
+    );
+    let mixed = config_map_events(&client, ns, "upd-mixed", &rv, 1).await;
+    let types: Vec<&str> = mixed.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(types, ["ADDED", "MODIFIED", "MODIFIED"]);
+    assert_eq!(mixed[2].1, ["upd-live"]);
+}

@@ -95,11 +95,14 @@ fn update_first(group: &str, kind: &str, object: &Value, old: &Value) -> Errors 
 
 /// The checks of an update that come between the metadata's and the object's own: a
 /// DaemonSet's selector (`ValidateDaemonSetSpecUpdate`) and an IngressClass's controller
-/// may not change.
+/// may not change; a PersistentVolume's metadata errors are repeated; a Service keeps its
+/// primary cluster IP and family.
 fn update_before_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
     match (group, kind) {
         ("apps", "DaemonSet") => workloads::selector_update(object, old),
         ("networking.k8s.io", "IngressClass") => networking::ingress_class_update(object, old),
+        ("", "PersistentVolume") => pv_update::persistent_volume_update_metadata(object),
+        ("", "Service") => service::update(object, old),
         _ => Vec::new(),
     }
 }

@@ -123,9 +123,21 @@ pub fn service(object: &Value) -> Errors {
     out
 }
 
-/// The first checks of `ValidateServiceClusterIPsRelatedFields`: `clusterIP` and
-/// `clusterIPs` agree. The Service REST fills `clusterIPs` in before validating, so only a
-/// create without it (through `/status`) can fail them.
+/// The families a Service may ask for.
+const FAMILIES: &[&str] = &["IPv4", "IPv6"];
+/// The IP family policies, as the real server lists them.
+const POLICIES: &[&str] = &["PreferDualStack", "RequireDualStack", "SingleStack"];
+
+/// Whether `ip` is an IPv6 address (Go's `netutils.IsIPv6String`).
+fn is_ipv6(ip: &str) -> bool {
+    ip.parse::<std::net::Ipv6Addr>().is_ok()
+}
+
+/// `ValidateServiceClusterIPsRelatedFields`, the checks the Service REST's allocator makes
+/// first: `clusterIP` and `clusterIPs` agree; each of `ipFamilies` is IPv4 or IPv6, once;
+/// `ipFamilyPolicy` is a known one; each of `clusterIPs` is an address (`None` only first
+/// and alone), at most two, one per family, of the family `ipFamilies` gives it. Nothing
+/// for an ExternalName Service.
 pub fn cluster_ips(object: &Value) -> Errors {
     let spec = &object["spec"];
     if spec["type"] == "ExternalName" {
@@ -135,7 +147,7 @@ pub fn cluster_ips(object: &Value) -> Errors {
     let ips: &[Value] = spec["clusterIPs"].as_array().map_or(&[], Vec::as_slice);
     let field = "spec.clusterIPs";
     let listed = || Value::Array(ips.to_vec());
-    match (ip.is_empty(), ips.first()) {
+    let mut out = match (ip.is_empty(), ips.first()) {
         (false, None) => vec![required(field)],
         (false, Some(first)) if first.as_str() != Some(ip) => {
             vec![invalid(
@@ -150,7 +162,168 @@ pub fn cluster_ips(object: &Value) -> Errors {
             "must be empty when `clusterIP` is not specified",
         )],
         _ => Vec::new(),
+    };
+    let families: Vec<&str> = spec["ipFamilies"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| f.as_str().unwrap_or_default())
+        .collect();
+    let mut seen = HashSet::new();
+    for (i, family) in families.iter().enumerate() {
+        let at = index("spec.ipFamilies", i);
+        if !FAMILIES.contains(family) {
+            out.push(not_supported(&at, family, FAMILIES));
+        }
+        if !seen.insert(*family) {
+            out.push(duplicate(&at, &Value::String((*family).into())));
+        }
     }
+    if let Some(policy) = spec["ipFamilyPolicy"].as_str()
+        && !POLICIES.contains(&policy)
+    {
+        out.push(not_supported("spec.ipFamilyPolicy", policy, POLICIES));
+    }
+    let texts: Vec<&str> = ips.iter().map(|v| v.as_str().unwrap_or_default()).collect();
+    let mut bad_ips = false;
+    for (i, text) in texts.iter().enumerate() {
+        if i == 0 && *text == "None" {
+            if texts.len() > 1 {
+                bad_ips = true;
+                out.push(invalid(
+                    field,
+                    &listed(),
+                    "'None' must be the first and only value",
+                ));
+            }
+            continue;
+        }
+        if !sloppy_ip(text) {
+            bad_ips = true;
+            out.push(invalid_str(&index(field, i), text, BAD_IP));
+        }
+    }
+    if texts.len() > 2 {
+        out.push(invalid(field, &listed(), "may only hold up to 2 values"));
+    }
+    if bad_ips {
+        return out;
+    }
+    if texts.len() > 1 {
+        // Go's `IsDualStackIPStrings`: some address of each family.
+        let v6 = texts.iter().filter(|t| is_ipv6(t)).count();
+        if v6 == 0 || v6 == texts.len() {
+            out.push(invalid(
+                field,
+                &listed(),
+                "may specify no more than one IP for each IP family",
+            ));
+        }
+    }
+    if !is_headless(spec) {
+        for (i, (text, family)) in texts.iter().zip(&families).enumerate() {
+            let wanted = match *family {
+                "IPv4" if is_ipv6(text) => "IPv4",
+                "IPv6" if !is_ipv6(text) => "IPv6",
+                _ => continue,
+            };
+            out.push(invalid_str(
+                &index(field, i),
+                text,
+                &format!("expected an {wanted} value as indicated by `ipFamilies[{i}]`"),
+            ));
+        }
+    }
+    out
+}
+
+/// `ValidateServiceUpdate`'s checks of the addresses and families an update may change
+/// (`validateUpgradeDowngradeClusterIPs` and `validateUpgradeDowngradeIPFamilies`): the
+/// primary address and family stay, a second one goes only with `ipFamilyPolicy:
+/// SingleStack`. Nothing when either side is ExternalName; headless Services may change
+/// their families.
+pub fn update(object: &Value, old: &Value) -> Errors {
+    let (spec, old_spec) = (&object["spec"], &old["spec"]);
+    if spec["type"] == "ExternalName" || old_spec["type"] == "ExternalName" {
+        return Vec::new();
+    }
+    let list = |s: &Value, f: &str| -> Vec<Value> { s[f].as_array().cloned().unwrap_or_default() };
+    let (ips, old_ips) = (list(spec, "clusterIPs"), list(old_spec, "clusterIPs"));
+    let (families, old_families) = (list(spec, "ipFamilies"), list(old_spec, "ipFamilies"));
+    let single = spec["ipFamilyPolicy"] == "SingleStack";
+    let first = "spec.clusterIPs[0]";
+    let ips_value = Value::Array(ips.clone());
+    let mut out = Vec::new();
+    let (headless, old_headless) = (is_headless(spec), is_headless(old_spec));
+    if !(headless && old_headless) {
+        if ips.len() == old_ips.len() {
+            for (i, (new, before)) in ips.iter().zip(&old_ips).enumerate() {
+                if new != before {
+                    out.push(invalid(
+                        &index("spec.clusterIPs", i),
+                        &ips_value,
+                        "may not change once set",
+                    ));
+                }
+            }
+        } else if ips.len() < old_ips.len() {
+            if ips.is_empty() {
+                out.push(invalid(
+                    first,
+                    &ips_value,
+                    "primary clusterIP can not be unset",
+                ));
+            } else if ips[0] != old_ips[0] {
+                out.push(invalid(first, &ips_value, "may not change once set"));
+            }
+            if ips.len() == 1 && !single {
+                out.push(invalid(
+                    first,
+                    &ips_value,
+                    "`ipFamilyPolicy` must be set to 'SingleStack' when releasing the secondary clusterIP",
+                ));
+            }
+        } else if !old_ips.is_empty() && ips[0] != old_ips[0] {
+            out.push(invalid(first, &ips_value, "may not change once set"));
+        }
+    }
+    if headless || old_headless {
+        return out;
+    }
+    let families_value = Value::Array(families.clone());
+    let first_family = "spec.ipFamilies[0]";
+    if families.len() == old_families.len() {
+        for (new, before) in families.iter().zip(&old_families) {
+            if new != before {
+                out.push(invalid(
+                    first_family,
+                    &families_value,
+                    "may not change once set",
+                ));
+            }
+        }
+    } else if families.len() < old_families.len() {
+        if ips.is_empty() {
+            out.push(invalid(
+                first_family,
+                &families_value,
+                "primary ipFamily can not be unset",
+            ));
+        }
+        if !families.is_empty() && families[0] != old_families[0] {
+            out.push(invalid(first_family, &ips_value, "may not change once set"));
+        }
+        if families.len() == 1 && !single {
+            out.push(invalid(
+                first,
+                &ips_value,
+                "`ipFamilyPolicy` must be set to 'SingleStack' when releasing the secondary ipFamily",
+            ));
+        }
+    } else if !old_families.is_empty() && !families.is_empty() && families[0] != old_families[0] {
+        out.push(invalid(first_family, &ips_value, "may not change once set"));
+    }
+    out
 }
 
 /// Whether `text` is an address as Go's `netutils.ParseIPSloppy` reads it (the legacy
@@ -310,6 +483,92 @@ mod tests {
         assert!(cluster_ips(&both).is_empty());
         let external = json!({"spec": {"type": "ExternalName", "clusterIP": "x"}});
         assert!(cluster_ips(&external).is_empty());
+    }
+
+    #[test]
+    fn families_policies_and_addresses_stand_alone() {
+        let fields = |spec: Value| -> Vec<(String, String)> {
+            cluster_ips(&json!({"spec": spec}))
+                .into_iter()
+                .map(|c| (c.field, c.message))
+                .collect()
+        };
+        assert_eq!(
+            fields(json!({"ipFamilies": ["IPv4", "IPv5", "IPv4"], "ipFamilyPolicy": "Both"})),
+            [
+                (
+                    "spec.ipFamilies[1]".to_string(),
+                    r#"Unsupported value: "IPv5": supported values: "IPv4", "IPv6""#.to_string()
+                ),
+                (
+                    "spec.ipFamilies[2]".into(),
+                    r#"Duplicate value: "IPv4""#.into()
+                ),
+                (
+                    "spec.ipFamilyPolicy".into(),
+                    r#"Unsupported value: "Both": supported values: "PreferDualStack", "RequireDualStack", "SingleStack""#.into()
+                ),
+            ]
+        );
+        let three = json!({"clusterIP": "10.0.0.1", "clusterIPs": ["10.0.0.1", "::1", "10.0.0.2"]});
+        assert_eq!(
+            fields(three)[0].1,
+            r#"Invalid value: ["10.0.0.1","::1","10.0.0.2"]: may only hold up to 2 values"#
+        );
+        let same = json!({"clusterIP": "10.0.0.1", "clusterIPs": ["10.0.0.1", "10.0.0.2"]});
+        assert!(
+            fields(same)[0]
+                .1
+                .ends_with("may specify no more than one IP for each IP family")
+        );
+        let none = json!({"clusterIP": "None", "clusterIPs": ["None", "10.0.0.2"]});
+        assert!(
+            fields(none)[0]
+                .1
+                .ends_with("'None' must be the first and only value")
+        );
+        let bad = json!({"clusterIP": "x", "clusterIPs": ["x", "10.0.0.2", "10.0.0.3"]});
+        // A bad address stops the checks of pairs: no per-family complaint follows.
+        assert_eq!(
+            fields(bad).into_iter().map(|f| f.0).collect::<Vec<_>>(),
+            ["spec.clusterIPs[0]", "spec.clusterIPs"]
+        );
+        let wrong =
+            json!({"clusterIP": "10.0.0.1", "clusterIPs": ["10.0.0.1"], "ipFamilies": ["IPv6"]});
+        assert_eq!(
+            fields(wrong),
+            [(
+                "spec.clusterIPs[0]".to_string(),
+                "Invalid value: \"10.0.0.1\": expected an IPv6 value as indicated by `ipFamilies[0]`"
+                    .to_string()
+            )]
+        );
+        let headless = json!({"clusterIP": "None", "clusterIPs": ["None"], "ipFamilies": ["IPv6"]});
+        assert!(fields(headless).is_empty());
+    }
+
+    #[test]
+    fn updates_keep_the_primary_address() {
+        let old = json!({"spec": {"clusterIP": "10.0.0.1", "clusterIPs": ["10.0.0.1"],
+            "ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack"}});
+        let mut moved = old.clone();
+        moved["spec"]["clusterIPs"] = json!(["10.0.0.2"]);
+        let errors = update(&moved, &old);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].field, "spec.clusterIPs[0]");
+        assert_eq!(
+            errors[0].message,
+            r#"Invalid value: ["10.0.0.2"]: may not change once set"#
+        );
+        assert!(update(&old, &old).is_empty());
+        let mut named = moved.clone();
+        named["spec"]["type"] = json!("ExternalName");
+        assert!(update(&named, &old).is_empty());
+        let headless = json!({"spec": {"clusterIP": "None", "clusterIPs": ["None"],
+            "ipFamilies": ["IPv4", "IPv6"]}});
+        let mut swapped = headless.clone();
+        swapped["spec"]["ipFamilies"] = json!(["IPv6", "IPv4"]);
+        assert!(update(&swapped, &headless).is_empty());
     }
 
     #[test]

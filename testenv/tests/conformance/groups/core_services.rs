@@ -1,0 +1,160 @@
+//! Services of the core group: the IP family fields the Service REST's allocator checks and
+//! fills in (`ipFamilies`, `ipFamilyPolicy`, `clusterIPs`), on create and on update.
+
+use serde_json::{Value, json};
+
+use crate::common::env;
+use crate::support::raw::{client, send};
+
+fn service(name: &str, spec: Value) -> Value {
+    let mut spec = spec;
+    spec["ports"] = json!([{"port": 80}]);
+    json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": name}, "spec": spec})
+}
+
+/// The fields and messages of a refusal's causes.
+fn causes(body: &Value) -> Vec<(String, String)> {
+    body["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            let text = |f: &str| c[f].as_str().unwrap_or_default().to_string();
+            (text("field"), text("message"))
+        })
+        .collect()
+}
+
+fn cause(field: &str, message: &str) -> Vec<(String, String)> {
+    vec![(field.to_string(), message.to_string())]
+}
+
+#[tokio::test]
+async fn service_ip_families_are_checked_and_defaulted() {
+    let env = env().await;
+    let client = client(&env).await;
+    let path = format!("/api/v1/namespaces/{}/services", env.namespace());
+    let post = |body: Value| {
+        let (client, path) = (client.clone(), path.clone());
+        async move { send(&client, "POST", &path, "application/json", Some(body)).await }
+    };
+
+    // The allocator's checks come before the Service's own validation: a bad protocol
+    // beside a bad family is not reported.
+    let mut bad = service("fam-bad", json!({"ipFamilies": ["IPv5"]}));
+    bad["spec"]["ports"][0]["protocol"] = json!("bad");
+    let (code, body) = post(bad).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        cause(
+            "spec.ipFamilies[0]",
+            r#"Unsupported value: "IPv5": supported values: "IPv4", "IPv6""#
+        )
+    );
+    let (code, body) = post(service(
+        "fam-bad",
+        json!({"clusterIP": "10.0.0.50", "clusterIPs": ["10.0.0.50", "10.0.0.51"]}),
+    ))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        cause(
+            "spec.clusterIPs",
+            r#"Invalid value: ["10.0.0.50","10.0.0.51"]: may specify no more than one IP for each IP family"#
+        )
+    );
+    let (code, body) = post(service(
+        "fam-bad",
+        json!({"ipFamilyPolicy": "SingleStack", "ipFamilies": ["IPv4", "IPv6"]}),
+    ))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        cause(
+            "spec.ipFamilyPolicy",
+            r#"Invalid value: "SingleStack": must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"#
+        )
+    );
+
+    // PreferDualStack gets an address of each family the cluster has.
+    let (code, prefer) = post(service(
+        "fam-prefer",
+        json!({"ipFamilyPolicy": "PreferDualStack"}),
+    ))
+    .await;
+    assert_eq!(code, 201, "{prefer}");
+    let families = prefer["spec"]["ipFamilies"].as_array().unwrap();
+    assert_eq!(
+        families.len(),
+        prefer["spec"]["clusterIPs"].as_array().unwrap().len()
+    );
+    // A headless Service without selector takes both families, whatever the cluster has.
+    let (code, headless) = post(service("fam-headless", json!({"clusterIP": "None"}))).await;
+    assert_eq!(code, 201, "{headless}");
+    assert_eq!(headless["spec"]["ipFamilyPolicy"], "RequireDualStack");
+    assert_eq!(headless["spec"]["ipFamilies"].as_array().unwrap().len(), 2);
+    assert_eq!(headless["spec"]["clusterIPs"], json!(["None"]));
+    // Releasing its second family needs SingleStack.
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{path}/fam-headless"),
+        "application/merge-patch+json",
+        Some(json!({"spec": {"ipFamilies": [headless["spec"]["ipFamilies"][0]]}})),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        cause(
+            "spec.ipFamilyPolicy",
+            r#"Invalid value: "RequireDualStack": must be 'SingleStack' to release the secondary IP family"#
+        )
+    );
+
+    // A type change to ExternalName drops the address and family fields it kept as stored.
+    let (code, named) = send(
+        &client,
+        "PATCH",
+        &format!("{path}/fam-prefer"),
+        "application/merge-patch+json",
+        Some(json!({"spec": {"type": "ExternalName", "externalName": "a.example.com"}})),
+    )
+    .await;
+    assert_eq!(code, 200, "{named}");
+    for field in ["clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy"] {
+        assert!(named["spec"].get(field).is_none(), "{field}: {named}");
+    }
+
+    if env.is_existing_cluster() {
+        // A cluster may be dual-stack: the rest holds for single-stack IPv4 ones only.
+        return;
+    }
+    assert_eq!(prefer["spec"]["ipFamilies"], json!(["IPv4"]));
+    assert_eq!(headless["spec"]["ipFamilies"], json!(["IPv4", "IPv6"]));
+    let (code, body) = post(service(
+        "fam-bad",
+        json!({"ipFamilyPolicy": "RequireDualStack"}),
+    ))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        cause(
+            "spec.ipFamilyPolicy",
+            r#"Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services"#
+        )
+    );
+    let (code, body) = post(service("fam-bad", json!({"clusterIP": "fd00::1"}))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        cause(
+            "spec.clusterIPs[0]",
+            r#"Invalid value: ["fd00::1"]: IPv6 is not configured on this cluster"#
+        )
+    );
+}
