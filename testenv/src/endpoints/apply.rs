@@ -120,8 +120,9 @@ fn check_types(def: &ResourceDef, config: &Value) -> Result<(), ApiError> {
     typed_patch_errors(def, config, &lines)
 }
 
-/// The 409 of an apply that would change fields other managers own.
-fn conflict_error(e: ApplyError, def: &ResourceDef, config: &Value) -> ApiError {
+/// The 409 of an apply that would change fields other managers own (or the 500 of a
+/// configuration that cannot be typed).
+pub fn conflict_error(e: ApplyError, def: &ResourceDef, config: &Value) -> ApiError {
     match e {
         ApplyError::Conflicts(conflicts) => ApiError {
             code: 409,
@@ -173,15 +174,46 @@ pub fn merge_config(
     let managed = live
         .and_then(|l| ManagedFields::of_object(l).ok())
         .unwrap_or_default();
-    fieldmanager::apply(
+    // The field manager compares typed values (an applied `2.0` equals a live `2`): the
+    // configuration's numbers are given their Go form first; what cannot be converted is
+    // refused once the merge is done, as the real server refuses the new object.
+    let mut typed = config.clone();
+    if def.custom.is_none() {
+        let _ = super::apply_types::convert(&def.group, &def.version, &def.kind, &mut typed);
+    }
+    let (mut object, managed) = fieldmanager::apply(
         Types::of(def),
         live,
         managed,
-        config,
+        &typed,
         &request,
         &meta::now(),
     )
-    .map_err(|e| conflict_error(e, def, config))
+    .map_err(|e| conflict_error(e, def, config))?;
+    convert(def, config, &mut object)?;
+    Ok((object, managed))
+}
+
+/// The object an apply made of a built-in kind converted to the kind's Go type and back
+/// (integral numbers as integers, numeric quantities as strings), or the 500 the real server
+/// answers when it cannot be (a fraction for an integer, a malformed quantity), naming the
+/// namespace and name the configuration carries.
+fn convert(def: &ResourceDef, config: &Value, object: &mut Value) -> Result<(), ApiError> {
+    if def.custom.is_some() {
+        return Ok(());
+    }
+    let Err(why) = super::apply_types::convert(&def.group, &def.version, &def.kind, object) else {
+        return Ok(());
+    };
+    let gvk = format!("{}/{}, Kind={}", def.group, def.version, def.kind);
+    Err(ApiError::without_reason(
+        500,
+        format!(
+            "failed to convert new object ({}/{}; {gvk}) to proper version: unable to convert unstructured object to {gvk}: {why}",
+            meta::meta_str(config, "namespace").unwrap_or_default(),
+            meta::meta_str(config, "name").unwrap_or_default(),
+        ),
+    ))
 }
 
 /// PATCH with an apply patch: creates the object when absent (201), otherwise merges the

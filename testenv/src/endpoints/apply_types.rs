@@ -4,44 +4,9 @@
 //! Each error is worded as structured-merge-diff words it, with the value printed as Go
 //! prints the decoded JSON.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 use serde_json::{Map, Value};
 
-use crate::openapi::builtin::schemas;
-
-/// The component schema name of each built-in group, version and kind.
-fn kind_index() -> &'static HashMap<(String, String, String), String> {
-    static INDEX: OnceLock<HashMap<(String, String, String), String>> = OnceLock::new();
-    INDEX.get_or_init(|| {
-        let mut index = HashMap::new();
-        for (name, schema) in schemas() {
-            let gvks = schema["x-kubernetes-group-version-kind"].as_array();
-            for gvk in gvks.into_iter().flatten() {
-                let text = |k: &str| gvk[k].as_str().unwrap_or_default().to_string();
-                index
-                    .entry((text("group"), text("version"), text("kind")))
-                    .or_insert_with(|| name.clone());
-            }
-        }
-        index
-    })
-}
-
-/// The schema a reference or an `allOf` of one reference stands for.
-fn resolve(schema: &Value) -> &Value {
-    let reference = schema["$ref"].as_str().or_else(|| {
-        schema["allOf"]
-            .as_array()
-            .and_then(|all| all.first())
-            .and_then(|first| first["$ref"].as_str())
-    });
-    match reference.and_then(|r| r.rsplit('/').next()) {
-        Some(name) => schemas().get(name).map_or(schema, resolve),
-        None => schema,
-    }
-}
+use crate::support::openapi_schemas::{of_kind, resolve};
 
 /// Go's `%v` of a decoded JSON value (`map[a:1 b:[x <nil>]]`).
 fn go_plain(value: &Value) -> String {
@@ -224,13 +189,96 @@ fn walk(schema: &Value, value: &Value, path: &str, out: &mut Vec<String>) {
 /// (empty for kinds without a recorded schema): list items in their order, map entries by
 /// key (the real server visits them in Go's map order, which varies between requests).
 pub fn type_errors(group: &str, version: &str, kind: &str, config: &Value) -> Vec<String> {
-    let key = (group.to_string(), version.to_string(), kind.to_string());
-    let Some(schema) = kind_index().get(&key).and_then(|name| schemas().get(name)) else {
+    let Some(schema) = of_kind(group, version, kind) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     walk(schema, config, "", &mut out);
     out
+}
+
+/// Converts `value` (against `schema`) as the conversion to the kind's Go type and back
+/// does: an integral number for an integer or an int-or-string becomes an integer, a number
+/// for a quantity its canonical string. Fails on the first value the conversion refuses: a
+/// number with a fraction for an integer (`cannot convert float64 to int32`) or for an
+/// int-or-string (Go's JSON decoder's words), a string that is not a quantity. Struct fields
+/// are visited by name (Go visits them in its struct order, which the schemas do not keep:
+/// with several such values the real server may name another one first).
+fn to_go(schema: &Value, value: &mut Value) -> Result<(), String> {
+    let schema = resolve(schema);
+    let integral = |v: &Value| match v.as_f64() {
+        Some(f) if v.is_f64() && f.fract() == 0.0 => Ok(Some(Value::from(f as i64))),
+        Some(f) if v.is_f64() => Err(f),
+        _ => Ok(None),
+    };
+    if schema["format"] == "int-or-string" {
+        return match integral(value) {
+            Ok(Some(int)) => {
+                *value = int;
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(_) => Err(format!(
+                "json: cannot unmarshal number {value} into Go value of type int32"
+            )),
+        };
+    }
+    if let Some(one_of) = schema["oneOf"].as_array() {
+        // A quantity: a string or a number.
+        if !one_of.iter().any(|s| s["type"] == "number") {
+            return Ok(());
+        }
+        match value {
+            Value::String(text) => {
+                crate::support::quantity::Quantity::try_parse(text)?;
+            }
+            Value::Number(n) => {
+                let quantity = crate::support::quantity::Quantity::try_parse(&n.to_string())?;
+                *value = Value::String(quantity.to_string());
+            }
+            _ => {}
+        }
+        return Ok(());
+    }
+    match value {
+        Value::Number(_) if schema["type"] == "integer" => match integral(value) {
+            Ok(Some(int)) => *value = int,
+            Ok(None) => {}
+            Err(_) => {
+                let bits = if schema["format"] == "int32" { 32 } else { 64 };
+                return Err(format!("cannot convert float64 to int{bits}"));
+            }
+        },
+        Value::Array(items) => {
+            for item in items {
+                to_go(&schema["items"], item)?;
+            }
+        }
+        Value::Object(map) => {
+            let mut names: Vec<String> = map.keys().cloned().collect();
+            names.sort();
+            for name in names {
+                let field = schema["properties"]
+                    .get(&name)
+                    .or_else(|| schema.get("additionalProperties"));
+                if let (Some(field), Some(v)) = (field, map.get_mut(&name)) {
+                    to_go(field, v)?;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Converts the object a server-side apply made of the built-in `group`/`version`/`kind` to
+/// the kind's Go type and back (see [`to_go`]), or says why the conversion fails (the real
+/// server then answers 500 `failed to convert new object`).
+pub fn convert(group: &str, version: &str, kind: &str, object: &mut Value) -> Result<(), String> {
+    match of_kind(group, version, kind) {
+        Some(schema) => to_go(schema, object),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -278,6 +326,42 @@ mod tests {
         let fine = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
             "spec": {"replicas": 2, "strategy": {"rollingUpdate": {"maxSurge": "25%"}}}});
         assert!(type_errors("apps", "v1", "Deployment", &fine).is_empty());
+    }
+
+    #[test]
+    fn values_go_cannot_convert_are_named() {
+        let convert =
+            |mut object: Value| convert("apps", "v1", "Deployment", &mut object).map(|()| object);
+        let refused = |object: Value| convert(object).err();
+        assert_eq!(
+            refused(json!({"spec": {"replicas": 1.5}})).as_deref(),
+            Some("cannot convert float64 to int32")
+        );
+        assert_eq!(
+            refused(json!({"spec": {"template": {"spec": {"activeDeadlineSeconds": 2.5}}}}))
+                .as_deref(),
+            Some("cannot convert float64 to int64")
+        );
+        assert_eq!(
+            refused(json!({"spec": {"strategy": {"rollingUpdate": {"maxSurge": 1.5}}}})).as_deref(),
+            Some("json: cannot unmarshal number 1.5 into Go value of type int32")
+        );
+        let limits = |cpu: Value| {
+            json!({"spec": {"template": {"spec": {"containers": [
+                {"name": "c", "resources": {"limits": {"cpu": cpu}}}]}}}})
+        };
+        assert_eq!(
+            refused(limits(json!("1x"))).as_deref(),
+            Some(crate::support::quantity::FORMAT_ERROR)
+        );
+        // Integral numbers become integers and numeric quantities canonical strings.
+        assert_eq!(convert(limits(json!(1.5))), Ok(limits(json!("1500m"))));
+        assert_eq!(
+            convert(
+                json!({"spec": {"replicas": 2.0, "strategy": {"rollingUpdate": {"maxSurge": 1.0}}}})
+            ),
+            Ok(json!({"spec": {"replicas": 2, "strategy": {"rollingUpdate": {"maxSurge": 1}}}}))
+        );
     }
 
     #[test]

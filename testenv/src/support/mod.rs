@@ -8,6 +8,7 @@
 //!   [`quantity`] (resource quantities added and written canonically), [`go_decode`] (what
 //!   Go's decoder sees in a body: document order, duplicate fields), [`go_encode`] (JSON as
 //!   Go writes it), [`go_time`] (Go's `time.Parse` of `metav1.Time` and `MicroTime`);
+//! - [`openapi_schemas`]: the recorded component schemas of the built-in API;
 //! - [`scratch`]: private temporary directories (kubeconfig, CA and control-plane files);
 //! - the wire: [`tls`] (the server's certificates), [`kubeconfig`], [`webhook_client`] (the
 //!   HTTPS calls to admission and conversion webhooks);
@@ -25,6 +26,7 @@ pub mod json_order;
 pub mod jsonpath;
 pub mod kubeconfig;
 pub mod meta;
+pub mod openapi_schemas;
 pub mod patch;
 pub mod protobuf;
 pub mod quantity;

@@ -3,7 +3,8 @@
 //! [`paths`]), one per group, and `api`, `apis`, `version` and the service account issuer's
 //! `.well-known/openid-configuration` and `openid/v1/jwks`.
 //!
-//! The component schemas are the real server's (`schemas.json`, recorded from kube-apiserver
+//! The component schemas are the real server's (`schemas.json`, loaded by
+//! `support::openapi_schemas`, recorded from kube-apiserver
 //! v1.34.9 by `scripts/record-discovery.sh`, descriptions left out): every field, type,
 //! format, default, enum and `x-kubernetes-*` extension (list types and map keys, patch
 //! strategies, int-or-string, group-version-kinds). Each document carries exactly the
@@ -26,6 +27,7 @@ use paths::{group_version_paths, single_get};
 
 use super::hash::document_hash;
 use crate::registry::builtin_resources;
+use crate::support::openapi_schemas;
 use crate::support::resource::ResourceDef;
 
 const META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1";
@@ -35,13 +37,10 @@ const OBJECT_TYPES: &[&str] = &[
     "application/yaml",
 ];
 
-/// Every component schema of the built-in documents, by name.
+/// Every component schema of the built-in documents, by name (loaded once by
+/// [`openapi_schemas`], where the field manager reads them too).
 pub fn schemas() -> &'static Map<String, Value> {
-    static SCHEMAS: OnceLock<Map<String, Value>> = OnceLock::new();
-    SCHEMAS.get_or_init(|| {
-        serde_json::from_str(include_str!("schemas.json"))
-            .expect("the recorded built-in schemas are JSON")
-    })
+    openapi_schemas::schemas()
 }
 
 /// One built-in document with its index key and content hash.

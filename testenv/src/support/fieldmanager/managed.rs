@@ -53,6 +53,25 @@ impl Owner {
     }
 }
 
+impl Owner {
+    /// The entry's identity as the real field manager writes it to tell managers apart (and
+    /// sorts entries of the same second by): the entry's JSON without time and fields.
+    fn identity(&self) -> String {
+        let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        let mut out = format!(
+            "{{\"manager\":{},\"operation\":{},\"apiVersion\":{}",
+            text(&self.manager),
+            text(self.operation.as_str()),
+            text(&self.api_version)
+        );
+        if !self.subresource.is_empty() {
+            out.push_str(&format!(",\"subresource\":{}", text(&self.subresource)));
+        }
+        out.push('}');
+        out
+    }
+}
+
 /// One managedFields entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
@@ -74,6 +93,14 @@ impl Entry {
             && (owner.operation == Operation::Apply || self.owner.api_version == owner.api_version)
     }
 }
+
+/// The most Update entries an object keeps, as kube-apiserver's field manager (its
+/// `DefaultMaxUpdateManagers`); Apply entries are never merged.
+pub const MAX_UPDATE_MANAGERS: usize = 10;
+
+/// The manager of the entries the oldest Update entries beyond [`MAX_UPDATE_MANAGERS`] are
+/// merged into, one per API version.
+pub const ANCIENT_CHANGES: &str = "ancient-changes";
 
 /// All managedFields entries of an object.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -183,6 +210,62 @@ impl ManagedFields {
                 fields,
             }),
         }
+    }
+
+    /// Merges the oldest Update entries until at most [`MAX_UPDATE_MANAGERS`] are left, as
+    /// the real field manager does after every write: oldest first (by time in whole
+    /// seconds, an entry without time the oldest, then by the entry's identity), the second
+    /// entry seen of an API version and each later one of that version go into the
+    /// [`ANCIENT_CHANGES`] entry of the version (the first one seen becomes that entry when
+    /// it does not exist yet), which takes the time of the last entry merged into it.
+    pub fn cap_updates(&mut self) {
+        let mut updates: Vec<usize> = (0..self.entries.len())
+            .filter(|&i| self.entries[i].owner.operation == Operation::Update)
+            .collect();
+        if updates.len() <= MAX_UPDATE_MANAGERS {
+            return;
+        }
+        updates.sort_by_cached_key(|&i| {
+            let e = &self.entries[i];
+            (e.time.clone().unwrap_or_default(), e.owner.identity())
+        });
+        let mut first_of_version: Vec<(String, usize)> = Vec::new();
+        let mut merged_away = vec![false; self.entries.len()];
+        let mut left = updates.len();
+        for i in updates {
+            if left <= MAX_UPDATE_MANAGERS {
+                break;
+            }
+            let version = self.entries[i].owner.api_version.clone();
+            let Some(&(_, first)) = first_of_version.iter().find(|(v, _)| *v == version) else {
+                first_of_version.push((version, i));
+                continue;
+            };
+            let bucket = Owner {
+                manager: ANCIENT_CHANGES.to_string(),
+                operation: Operation::Update,
+                api_version: version,
+                subresource: String::new(),
+            };
+            let existing = (0..self.entries.len())
+                .find(|&b| !merged_away[b] && self.entries[b].owner == bucket);
+            let b = existing.unwrap_or_else(|| {
+                self.entries[first].owner = bucket;
+                first
+            });
+            self.entries[b].fields = self.entries[b].fields.union(&self.entries[i].fields);
+            self.entries[b].time = self.entries[i].time.clone();
+            // The entry merged is dropped (even when it is the bucket itself, as the real
+            // server's loop drops it).
+            merged_away[i] = true;
+            left -= 1;
+        }
+        let mut index = 0;
+        self.entries.retain(|_| {
+            let keep = !merged_away[index];
+            index += 1;
+            keep
+        });
     }
 
     /// Drops the entries that own nothing.

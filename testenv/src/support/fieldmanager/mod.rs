@@ -7,7 +7,9 @@
 //!   (and takes it from the other managers);
 //! - [`apply`] merges an applied configuration into the live object, removes what the
 //!   manager stopped applying and nobody else owns, and refuses changes to fields other
-//!   managers own unless forced.
+//!   managers own unless forced;
+//! - both keep at most [`managed::MAX_UPDATE_MANAGERS`] Update entries, merging the oldest
+//!   into `ancient-changes` entries.
 
 pub mod managed;
 pub mod path;
@@ -189,7 +191,7 @@ pub fn apply(
     if let Some(live) = live
         && managed.entries.is_empty()
     {
-        managed = before_first_apply(types, live, &request.owner.api_version, now);
+        managed = before_first_apply(types, live, &request.owner, now);
     }
     let applied = request
         .scope
@@ -207,7 +209,7 @@ pub fn apply(
     if let Some(last) = &last {
         typed::prune(&mut merged, last, Some(&keep), &root);
     }
-    let cmp = typed::compare(live, Some(&merged), &root);
+    let cmp = typed::compare_applied(live, &merged, &root);
     let changed = cmp.changed();
     let mut conflicts = Vec::new();
     for e in managed.entries.iter_mut().filter(|e| !e.belongs_to(owner)) {
@@ -231,6 +233,8 @@ pub fn apply(
     let touched = !changed.is_empty() || !cmp.removed.is_empty();
     managed.set(owner, applied, now, touched);
     managed.drop_empty();
+    managed.cap_updates();
+    typed::settle_nulls(&mut merged, config, &root);
     Ok((merged, managed))
 }
 
@@ -240,18 +244,15 @@ pub fn apply(
 /// like with any other manager's.
 pub const BEFORE_FIRST_APPLY: &str = "before-first-apply";
 
-/// The managers of `live` when it has none: [`BEFORE_FIRST_APPLY`] owns all its fields.
-fn before_first_apply(
-    types: Types<'_>,
-    live: &Value,
-    api_version: &str,
-    now: &str,
-) -> ManagedFields {
+/// The managers of `live` when it has none: [`BEFORE_FIRST_APPLY`] owns all its fields, an
+/// Update entry in the applier's version and subresource (the real server records it
+/// through the request's own field manager).
+fn before_first_apply(types: Types<'_>, live: &Value, applier: &Owner, now: &str) -> ManagedFields {
     let owner = Owner {
         manager: BEFORE_FIRST_APPLY.to_string(),
         operation: Operation::Update,
-        api_version: api_version.to_string(),
-        subresource: String::new(),
+        api_version: applier.api_version.clone(),
+        subresource: applier.subresource.clone(),
     };
     update(
         types,
@@ -345,6 +346,7 @@ pub fn update_across_versions(
         managed.set(owner, own, now, !taken.is_empty());
     }
     managed.drop_empty();
+    managed.cap_updates();
     managed
 }
 
@@ -372,3 +374,5 @@ pub fn default_manager(field_manager: Option<&str>, user_agent: &str) -> String 
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_builtin;

@@ -1,49 +1,18 @@
 //! How a value merges, per position in an object: list types (`atomic`, `set`, `map` with
-//! keys) and map types (`atomic`, `granular`).
+//! keys), map types (`atomic`, `granular`), and whether the kind's zero value already has
+//! the position (a struct Go always writes).
 //!
 //! Custom resources read `x-kubernetes-list-type`, `x-kubernetes-list-map-keys` and
 //! `x-kubernetes-map-type` from the CRD's openAPIV3Schema; built-in kinds (and the
-//! `metadata` of every object) use the merge keys the strategic merge patch knows, and treat
-//! selectors as atomic maps. Lists without a type are atomic and maps granular, as on the
-//! real server.
+//! `metadata` of every object, typed as `ObjectMeta`) read them from the real server's
+//! recorded OpenAPI ([`crate::support::openapi_schemas`]), following `$ref`s, as
+//! kube-apiserver's field manager types them. Lists without a type are atomic and maps
+//! granular, as on the real server; so is every position the schema does not describe.
 
 use serde_json::Value;
 
-use crate::support::patch::strategic;
+use crate::support::openapi_schemas::{self, OBJECT_META, resolve};
 use crate::support::resource::ResourceDef;
-
-/// Fields of built-in kinds whose values are maps (string keys chosen by the user), not
-/// structs.
-const BUILTIN_MAPS: &[&str] = &[
-    "labels",
-    "annotations",
-    "data",
-    "binaryData",
-    "stringData",
-    "matchLabels",
-    "nodeSelector",
-    "selector",
-    "limits",
-    "requests",
-    "capacity",
-    "allocatable",
-    "hard",
-    "used",
-    "parameters",
-    "volumeAttributes",
-    "overhead",
-];
-
-/// Struct fields of built-in kinds that are optional (pointers in Go), so absent from the
-/// kind's zero value: when they appear they are owned themselves, as maps are.
-const BUILTIN_OPTIONAL_STRUCTS: &[&str] = &[
-    "rollingUpdate",
-    "conversion",
-    "webhook",
-    "clientConfig",
-    "persistentVolumeClaimRetentionPolicy",
-    "securityContext",
-];
 
 /// How a list merges.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,23 +34,28 @@ pub struct MapKey {
     pub default: Option<Value>,
 }
 
-/// The types of one resource: its group and kind, and its schema for custom resources.
+/// The types of one resource: its group and kind, and its schema (the CRD's for custom
+/// resources, the recorded OpenAPI's for built-in kinds).
 #[derive(Debug, Clone, Copy)]
 pub struct Types<'a> {
     group: &'a str,
     kind: &'a str,
-    crd: Option<&'a Value>,
+    schema: Option<&'a Value>,
     custom: bool,
 }
 
 impl<'a> Types<'a> {
     /// The types of the served version `def`.
     pub fn of(def: &'a ResourceDef) -> Self {
+        let schema = match &def.custom {
+            Some(c) => c.schema.as_ref(),
+            None => openapi_schemas::of_kind(&def.group, &def.version, &def.kind),
+        };
         Types {
             group: &def.group,
             kind: &def.kind,
             custom: def.custom.is_some(),
-            crd: def.custom.as_ref().and_then(|c| c.schema.as_ref()),
+            schema,
         }
     }
 
@@ -94,185 +68,191 @@ impl<'a> Types<'a> {
     pub fn root(self) -> Node<'a> {
         Node {
             types: self,
-            crd: if self.custom {
-                Crd::At(self.crd)
-            } else {
-                Crd::Builtin
-            },
+            raw: self.schema,
+            schema: self.schema.map(resolve),
+            builtin: !self.custom,
+            zero: Zero::Struct,
             names: Vec::new(),
         }
     }
 }
 
-/// Where in the schema a position is.
-#[derive(Debug, Clone, Copy)]
-enum Crd<'a> {
-    /// A node of a CRD schema (`None`: no schema there; lists atomic, maps granular).
-    At(Option<&'a Value>),
-    /// Built-in rules (built-in kinds, and `metadata` of custom resources).
-    Builtin,
+/// What the zero value of a built-in kind (the Go struct the real field manager compares a
+/// new object with) has at a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Zero {
+    /// Nothing: an optional (pointer or `omitempty`) field, or anything inside a list item
+    /// or a custom resource's own fields.
+    Absent,
+    /// An empty struct: a struct field that is not a pointer (its OpenAPI gives it
+    /// `"default": {}`), under such structs up to the object.
+    Struct,
+    /// `null`: a pointer, slice or map field without `omitempty` (listed as `required`),
+    /// under such structs up to the object.
+    Null,
 }
 
 /// One position in an object, with what is needed to know how it merges.
 #[derive(Debug, Clone)]
 pub struct Node<'a> {
     types: Types<'a>,
-    crd: Crd<'a>,
-    /// Field names from the root (list items add none), for the built-in rules.
+    /// The schema of the position as its parent states it (list and map types may sit
+    /// there, beside a `$ref`).
+    raw: Option<&'a Value>,
+    /// The schema with its `$ref`s followed.
+    schema: Option<&'a Value>,
+    /// Whether the schema is the built-in OpenAPI (a built-in kind, or `metadata`).
+    builtin: bool,
+    zero: Zero,
+    /// Field names from the root (list items add none), for the untracked fields.
     names: Vec<String>,
 }
 
 impl<'a> Node<'a> {
+    /// An extension of the position: from its own schema first, then from the type it
+    /// refers to (`x-kubernetes-map-type: granular` on a field overrides an atomic type).
+    fn attr(&self, name: &str) -> Option<&'a Value> {
+        self.raw
+            .and_then(|r| r.get(name))
+            .or_else(|| self.schema.and_then(|s| s.get(name)))
+    }
+
     /// The position of field `name` of a map here.
     pub fn field(&self, name: &str) -> Node<'a> {
-        let crd = match self.crd {
-            Crd::At(_) if self.names.is_empty() && name == "metadata" => Crd::Builtin,
-            Crd::At(Some(s)) => Crd::At(
-                s.get("properties")
-                    .and_then(|p| p.get(name))
-                    .or_else(|| s.get("additionalProperties").filter(|a| a.is_object())),
-            ),
-            other => other,
-        };
         let mut names = self.names.clone();
         names.push(name.to_string());
+        // Every object's metadata is an `ObjectMeta`, a struct its zero value has.
+        if self.names.is_empty() && name == "metadata" && !self.builtin {
+            let meta = openapi_schemas::named(OBJECT_META);
+            return Node {
+                types: self.types,
+                raw: meta,
+                schema: meta,
+                builtin: true,
+                zero: Zero::Struct,
+                names,
+            };
+        }
+        let declared = self
+            .schema
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.get(name));
+        let raw = declared.or_else(|| {
+            self.schema
+                .and_then(|s| s.get("additionalProperties"))
+                .filter(|a| a.is_object())
+        });
+        let zero = match declared {
+            Some(field) if self.builtin && self.zero == Zero::Struct => {
+                let required = self
+                    .schema
+                    .and_then(|s| s.get("required"))
+                    .and_then(Value::as_array)
+                    .is_some_and(|r| r.iter().any(|n| n == name));
+                if field.get("default").is_some_and(Value::is_object) {
+                    Zero::Struct
+                } else if required {
+                    Zero::Null
+                } else {
+                    Zero::Absent
+                }
+            }
+            _ => Zero::Absent,
+        };
         Node {
             types: self.types,
-            crd,
+            raw,
+            schema: raw.map(resolve),
+            builtin: self.builtin,
+            zero,
             names,
         }
     }
 
     /// The position of the items of a list here.
     pub fn items(&self) -> Node<'a> {
-        let crd = match self.crd {
-            Crd::At(Some(s)) => Crd::At(s.get("items")),
-            other => other,
-        };
+        let raw = self.schema.and_then(|s| s.get("items"));
         Node {
             types: self.types,
-            crd,
+            raw,
+            schema: raw.map(resolve),
+            builtin: self.builtin,
+            zero: Zero::Absent,
             names: self.names.clone(),
         }
     }
 
     /// How the list here merges.
     pub fn list_type(&self) -> ListType {
-        match self.crd {
-            Crd::At(None) => ListType::Atomic,
-            Crd::At(Some(s)) => match s.get("x-kubernetes-list-type").and_then(Value::as_str) {
-                Some("set") => ListType::Set,
-                Some("map") => {
-                    let keys: Vec<MapKey> = s
-                        .get("x-kubernetes-list-map-keys")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .map(|k| MapKey {
-                            name: k.to_string(),
-                            default: s
-                                .pointer(&format!("/items/properties/{k}/default"))
-                                .cloned(),
-                        })
-                        .collect();
-                    if keys.is_empty() {
-                        ListType::Atomic
-                    } else {
-                        ListType::Map(keys)
-                    }
-                }
-                _ => ListType::Atomic,
-            },
-            Crd::Builtin => {
-                let Some((field, parent)) = self.names.split_last() else {
-                    return ListType::Atomic;
-                };
-                // Custom resources follow the built-in rules only inside `metadata`.
-                let group = if self.types.custom {
-                    ""
+        match self.attr("x-kubernetes-list-type").and_then(Value::as_str) {
+            Some("set") => ListType::Set,
+            Some("map") => {
+                let item = self.items().schema;
+                let keys: Vec<MapKey> = self
+                    .attr("x-kubernetes-list-map-keys")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(|k| MapKey {
+                        name: k.to_string(),
+                        default: item
+                            .and_then(|i| i.get("properties"))
+                            .and_then(|p| p.get(k))
+                            .and_then(|p| p.get("default"))
+                            .cloned(),
+                    })
+                    .collect();
+                if keys.is_empty() {
+                    ListType::Atomic
                 } else {
-                    self.types.group
-                };
-                match strategic::apply_list_type(group, self.types.kind, parent, field) {
-                    None => ListType::Atomic,
-                    Some(None) => ListType::Set,
-                    Some(Some(key)) => {
-                        let mut keys = vec![MapKey {
-                            name: key.to_string(),
-                            default: None,
-                        }];
-                        // Container and Service ports are keyed by port and protocol in the
-                        // built-in OpenAPI, protocol defaulting to TCP.
-                        if matches!(key, "containerPort" | "port") {
-                            keys.push(MapKey {
-                                name: "protocol".into(),
-                                default: Some(Value::String("TCP".into())),
-                            });
-                        }
-                        ListType::Map(keys)
-                    }
+                    ListType::Map(keys)
                 }
             }
+            _ => ListType::Atomic,
         }
     }
 
-    /// Whether the map here is atomic (replaced and owned as a whole).
+    /// Whether the map here is atomic (replaced and owned as a whole):
+    /// `x-kubernetes-map-type: atomic`, which is also how a built-in `+structType=atomic`
+    /// struct (an owner reference, a label selector, an object reference) shows.
     pub fn map_atomic(&self) -> bool {
-        match self.crd {
-            Crd::At(Some(s)) => {
-                s.get("x-kubernetes-map-type").and_then(Value::as_str) == Some("atomic")
-            }
-            // Owner references are atomic structs (`+structType=atomic`), in every kind's
-            // metadata: an item is owned through its key alone.
-            Crd::Builtin if self.names.last().is_some_and(|n| n == "ownerReferences") => true,
-            // Label selectors, selector maps, role references and object references
-            // (`ObjectReference`: an Event's `involvedObject`, `regarding` and `related`, an
-            // endpoint's `targetRef`) of built-in kinds are atomic in their OpenAPI
-            // (`+structType=atomic` / `+mapType=atomic`).
-            Crd::Builtin if !self.types.custom => self.names.last().is_some_and(|n| {
-                matches!(
-                    n.as_str(),
-                    "roleRef"
-                        | "involvedObject"
-                        | "regarding"
-                        | "related"
-                        | "targetRef"
-                        | "selector"
-                        | "nodeSelector"
-                        | "labelSelector"
-                        | "namespaceSelector"
-                        | "objectSelector"
-                        | "podSelector"
-                )
-            }),
-            _ => false,
+        self.attr("x-kubernetes-map-type").and_then(Value::as_str) == Some("atomic")
+    }
+
+    /// Whether the object here is a struct the kind's zero value already has (`metadata`,
+    /// `spec`, a pod template's `spec`: struct fields that are not pointers, from the object
+    /// down through such structs; not a `hostPath` or an Event's `series`, which are
+    /// pointers). The real field manager compares a new object with the zero value, so it
+    /// does not own such a struct itself when it appears, only its fields; an empty one is
+    /// the zero value, nothing to own.
+    pub fn zero_struct(&self) -> bool {
+        self.zero == Zero::Struct
+    }
+
+    /// Whether the kind's zero value has the field here, as a struct or as `null` (a list
+    /// Go always writes, as a pod's `containers`): when it appears it is owned through its
+    /// items or fields only.
+    pub fn in_zero(&self) -> bool {
+        self.zero != Zero::Absent
+    }
+
+    /// What a `null` here becomes when the object is converted to its Go type (the real
+    /// server decodes the merged object into the kind's struct): the Go zero value of a
+    /// field Go always writes (an empty struct, an empty string in a map of strings), or
+    /// nothing (`None`: the field is left out). Custom resources keep their `null`s, which
+    /// their schema's defaulting and pruning then handle.
+    pub fn null_becomes(&self) -> Option<Value> {
+        if !self.builtin {
+            return Some(Value::Null);
         }
-    }
-
-    /// Whether the object here is a struct of a built-in kind (named fields in the built-in
-    /// OpenAPI: `spec`, `template`, `strategy`, `metadata`, ...). The real field manager does not
-    /// own such a struct itself when it appears, only its fields; maps (labels, annotations,
-    /// data, resource lists, ...) and the objects of a custom resource's schema are owned
-    /// themselves (`".": {}` in `fieldsV1`).
-    pub fn builtin_struct(&self) -> bool {
-        matches!(self.crd, Crd::Builtin)
-            && !self.names.last().is_some_and(|n| {
-                BUILTIN_MAPS.contains(&n.as_str()) || BUILTIN_OPTIONAL_STRUCTS.contains(&n.as_str())
-            })
-    }
-
-    /// Whether the list here is one a built-in kind's zero value has (`containers`, a field
-    /// Go always serializes, as null): like a struct of the zero value, it is owned through
-    /// its items only.
-    pub fn builtin_zero_list(&self) -> bool {
-        matches!(self.crd, Crd::Builtin)
-            && !self.types.custom
-            && self.names.last().is_some_and(|n| n == "containers")
+        self.raw.and_then(|r| r.get("default")).cloned()
     }
 
     /// Whether this position is a top-level field or a `metadata` field the field manager
     /// never tracks (apiVersion, kind, name, uid, resourceVersion, managedFields, ...).
+    /// The schema cannot tell: the real field manager strips them from both objects before
+    /// comparing (its "strip meta" step), whatever their types.
     pub fn untracked(&self, name: &str) -> bool {
         match self.names.as_slice() {
             [] => matches!(name, "apiVersion" | "kind"),

@@ -128,7 +128,8 @@ fn two_appliers_merge_map_lists_and_sets_and_removal_spares_the_other() {
     );
     assert_eq!(o2["spec"]["tags"], json!(["x", "z"]));
     // "a" drops its item, tag and y: they go; b's stay.
-    let (o3, m3) = apply_as(&def, Some(&o2), m2, "a", probe(json!({})), false).unwrap();
+    let bare = json!({"apiVersion": "example.com/v1", "kind": "Probe", "metadata": {"name": "p"}});
+    let (o3, m3) = apply_as(&def, Some(&o2), m2, "a", bare.clone(), false).unwrap();
     assert_eq!(
         o3["spec"],
         json!({"items": [{"name": "b", "value": "2"}], "tags": ["z"]})
@@ -139,9 +140,13 @@ fn two_appliers_merge_map_lists_and_sets_and_removal_spares_the_other() {
         "an empty entry disappears"
     );
     // b drops everything: spec is left empty and removed.
-    let (o4, m4) = apply_as(&def, Some(&o3), m3, "b", probe(json!({})), false).unwrap();
+    let (o4, m4) = apply_as(&def, Some(&o3), m3, "b", bare, false).unwrap();
     assert!(o4.get("spec").is_none(), "{o4}");
     assert!(m4.entries.is_empty());
+    // An empty map in a configuration is owned itself (as on the real server).
+    let (o5, m5) = apply_as(&def, Some(&o4), m4, "c", probe(json!({})), false).unwrap();
+    assert_eq!(o5["spec"], json!({}));
+    assert_eq!(fields_of(&m5, "c"), json!({"f:spec": {}}));
 }
 
 #[test]
@@ -243,7 +248,7 @@ fn updates_move_changed_fields_to_their_manager() {
 }
 
 #[test]
-fn builtin_kinds_use_the_strategic_merge_keys() {
+fn builtin_kinds_use_the_list_types_of_their_openapi() {
     let def = ResourceDef::named("apps", "v1", "Deployment", "deployments");
     let config = json!({"apiVersion": "apps/v1", "kind": "Deployment",
         "metadata": {"name": "d", "labels": {"app": "d"}, "finalizers": ["f"]},
@@ -277,10 +282,38 @@ fn builtin_kinds_use_the_strategic_merge_keys() {
                 "f:env": {"k:{\"name\":\"E\"}": {".": {}, "f:name": {}, "f:value": {}}},
                 "f:ports": {"k:{\"containerPort\":80,\"protocol\":\"TCP\"}": {".": {}, "f:containerPort": {}}}}}}}}})
     );
-    let missing = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+    // A container without a name is keyed by the name's schema default, "" (the real server
+    // then refuses it in validation, not while typing it).
+    let unnamed = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
         "spec": {"template": {"spec": {"containers": [{"image": "i"}]}}}});
-    let err = apply(
+    let (_, managed) = apply(
         Types::of(&def),
+        None,
+        ManagedFields::default(),
+        &unnamed,
+        &request,
+        "t",
+    )
+    .unwrap();
+    assert_eq!(
+        fields_of(&managed, "m"),
+        json!({"f:spec": {"f:template": {"f:spec": {"f:containers": {
+            "k:{\"name\":\"\"}": {".": {}, "f:image": {}}}}}}})
+    );
+    // A key field without a default must be there: a ServiceAccount's secrets by name.
+    let sa = ResourceDef::named("", "v1", "ServiceAccount", "serviceaccounts");
+    let missing = json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "s"},
+        "secrets": [{"namespace": "n"}]});
+    let request = ApplyRequest {
+        owner: Owner {
+            api_version: "v1".into(),
+            ..request.owner
+        },
+        scope: Scope::Whole,
+        ..request
+    };
+    let err = apply(
+        Types::of(&sa),
         None,
         ManagedFields::default(),
         &missing,

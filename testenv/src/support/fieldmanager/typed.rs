@@ -105,7 +105,8 @@ fn config_identities(
 }
 
 /// The fields an applied configuration sets: leaves, atomic lists and maps, set values and
-/// map-list items (with their fields). Maps themselves are not members.
+/// map-list items (with their fields), empty maps, and every `null` (the applier sets the
+/// field to its zero value and owns it, whatever its type). Other maps are not members.
 pub fn to_field_set(config: &Value, node: &Node<'_>) -> Result<FieldSet, TypedError> {
     let mut out = FieldSet::new();
     walk_set(config, node, &mut Vec::new(), &mut out)?;
@@ -119,9 +120,11 @@ fn walk_set(
     out: &mut FieldSet,
 ) -> Result<(), TypedError> {
     match v {
-        Value::Null => {}
+        Value::Null => out.insert(path),
         Value::Object(m) => {
-            if node.map_atomic() {
+            // An atomic map is owned whole, and so is an empty map the configuration sets
+            // (`securityContext: {}`); an empty list is not.
+            if node.map_atomic() || (m.is_empty() && !path.is_empty()) {
                 out.insert(path);
                 return Ok(());
             }
@@ -174,10 +177,20 @@ impl Comparison {
     }
 }
 
-/// Compares two versions of an object (either may be absent).
+/// Compares two versions of an object (either may be absent); `null`s count as absent.
 pub fn compare(old: Option<&Value>, new: Option<&Value>, node: &Node<'_>) -> Comparison {
     let mut out = Comparison::default();
-    walk_compare(old, new, node, &mut Vec::new(), &mut out);
+    walk_compare(old, new, node, &mut Vec::new(), &mut out, false);
+    out
+}
+
+/// Compares the live object with the result of an apply merge, where a `null` the
+/// configuration set is a value, as structured-merge-diff compares them before the object
+/// is converted to its Go type: a value replaced by `null` is modified (so it conflicts
+/// with its owner), a map or list replaced by `null` loses its items.
+pub fn compare_applied(old: Option<&Value>, new: &Value, node: &Node<'_>) -> Comparison {
+    let mut out = Comparison::default();
+    walk_compare(old, Some(new), node, &mut Vec::new(), &mut out, true);
     out
 }
 
@@ -196,8 +209,19 @@ fn walk_compare(
     node: &Node<'_>,
     path: &mut Vec<PathElement>,
     out: &mut Comparison,
+    nulls: bool,
 ) {
+    let l_null = l.is_some_and(Value::is_null);
     let l = l.filter(|v| !v.is_null());
+    if nulls && r.is_some_and(Value::is_null) {
+        return null_replaces(l, node, path, out);
+    }
+    // A `null` Go writes for a zero field that is not a pointer (a condition's
+    // `lastProbeTime`) is a value: new where nothing was, it is added, unless the kind's zero
+    // value has the field already.
+    if r.is_some_and(Value::is_null) && l.is_none() && !l_null && !node.in_zero() {
+        return out.added.insert(path);
+    }
     let r = r.filter(|v| !v.is_null());
     let empty_map = Map::new();
     match (l, r) {
@@ -207,12 +231,11 @@ fn walk_compare(
             let rm = r.and_then(Value::as_object).unwrap_or(&empty_map);
             // A struct field of a built-in kind that the kind's zero value already has (what the
             // real field manager compares a new object with) is owned through its fields only;
-            // inside a new list item, and for maps and custom resources' objects, the object is
-            // owned itself too. An empty one (atomic or not) is the zero value: nothing to own.
-            let struct_field = path.iter().all(|pe| matches!(pe, PathElement::Field(_)))
-                && !path.is_empty()
-                && node.builtin_struct();
-            if struct_field && l.is_none() && rm.is_empty() {
+            // pointer structs, maps, objects inside a new list item and custom resources'
+            // objects are owned themselves too. An empty one (atomic or not) is the zero
+            // value: nothing to own.
+            let zero_field = !path.is_empty() && node.in_zero();
+            if zero_field && node.zero_struct() && l.is_none() && rm.is_empty() {
                 return;
             }
             if node.map_atomic() || (lm.is_empty() && rm.is_empty()) {
@@ -223,7 +246,7 @@ fn walk_compare(
                     continue;
                 }
                 path.push(PathElement::Field(k.clone()));
-                walk_compare(Some(lv), rm.get(k), &node.field(k), path, out);
+                walk_compare(Some(lv), rm.get(k), &node.field(k), path, out, nulls);
                 path.pop();
             }
             for (k, rv) in rm {
@@ -231,10 +254,10 @@ fn walk_compare(
                     continue;
                 }
                 path.push(PathElement::Field(k.clone()));
-                walk_compare(None, Some(rv), &node.field(k), path, out);
+                walk_compare(None, Some(rv), &node.field(k), path, out, nulls);
                 path.pop();
             }
-            if !(struct_field && l.is_none()) {
+            if !(zero_field && l.is_none()) {
                 leaf_presence(l, r, path, out);
             }
         }
@@ -255,7 +278,7 @@ fn walk_compare(
                 let rv = rids.iter().position(|p| p == pe).map(|i| &ra[i]);
                 path.push(pe.clone());
                 if keyed {
-                    walk_compare(Some(lv), rv, &items, path, out);
+                    walk_compare(Some(lv), rv, &items, path, out, nulls);
                 } else if rv.is_none() {
                     out.removed.insert(path);
                 }
@@ -267,20 +290,42 @@ fn walk_compare(
                 }
                 path.push(pe.clone());
                 if keyed {
-                    walk_compare(None, Some(rv), &items, path, out);
+                    walk_compare(None, Some(rv), &items, path, out, nulls);
                 } else {
                     out.added.insert(path);
                 }
                 path.pop();
             }
             // Likewise a list the kind's zero value already has (as null).
-            let zero_list = path.iter().all(|pe| matches!(pe, PathElement::Field(_)))
-                && node.builtin_zero_list();
+            let zero_list = !path.is_empty() && node.in_zero();
             if !(zero_list && l.is_none()) {
                 leaf_presence(l, r, path, out);
             }
         }
         _ => leaf(l, r, path, out),
+    }
+}
+
+/// The comparison of `l` with a `null` the applied configuration set: a granular map or
+/// list with items loses them (it stays itself, as `null`), anything else is modified (or
+/// added, when absent before).
+fn null_replaces(
+    l: Option<&Value>,
+    node: &Node<'_>,
+    path: &mut Vec<PathElement>,
+    out: &mut Comparison,
+) {
+    match l {
+        None => out.added.insert(path),
+        Some(Value::Object(m)) if !m.is_empty() && !node.map_atomic() => {
+            let empty = Value::Object(Map::new());
+            walk_compare(l, Some(&empty), node, path, out, true);
+        }
+        Some(Value::Array(a)) if !a.is_empty() && node.list_type() != ListType::Atomic => {
+            let empty = Value::Array(Vec::new());
+            walk_compare(l, Some(&empty), node, path, out, true);
+        }
+        Some(_) => out.modified.insert(path),
     }
 }
 
@@ -295,7 +340,8 @@ fn leaf_presence(l: Option<&Value>, r: Option<&Value>, path: &[PathElement], out
 
 /// Merges an applied configuration into the live object: maps merge field by field
 /// (unless atomic), set and map lists item by item (live order kept, new items where the
-/// configuration puts them), atomic lists and leaves are replaced; `null` removes.
+/// configuration puts them), atomic lists and leaves are replaced, and a `null` replaces
+/// the value (see [`settle_nulls`] for what it then becomes).
 pub fn merge(
     live: Option<&Value>,
     config: &Value,
@@ -311,7 +357,7 @@ fn merge_at(
     path: &mut Vec<PathElement>,
 ) -> Result<Option<Value>, TypedError> {
     match config {
-        Value::Null => Ok(None),
+        Value::Null => Ok(Some(Value::Null)),
         Value::Object(cm) if !node.map_atomic() => {
             let mut out = match live {
                 Some(Value::Object(lm)) => lm.clone(),
@@ -500,6 +546,50 @@ fn remove_child(v: &mut Value, pe: &PathElement, keys: &[MapKey]) {
                 index += 1;
                 keep
             });
+        }
+        _ => {}
+    }
+}
+
+/// Turns the `null`s an applied configuration set in `merged` into what the real server's
+/// conversion of the merged object to the kind's Go type makes of them (see
+/// [`Node::null_becomes`]): the zero value of a field Go always writes, else nothing.
+/// `null`s the live object already had are left as they are.
+pub fn settle_nulls(merged: &mut Value, config: &Value, node: &Node<'_>) {
+    match (merged, config) {
+        (Value::Object(mm), Value::Object(cm)) if !node.map_atomic() => {
+            for (k, cv) in cm {
+                let child = node.field(k);
+                match (mm.get_mut(k), cv) {
+                    (Some(Value::Null), Value::Null) => match child.null_becomes() {
+                        Some(v) => {
+                            mm.insert(k.clone(), v);
+                        }
+                        None => {
+                            mm.remove(k);
+                        }
+                    },
+                    (Some(mv), _) => settle_nulls(mv, cv, &child),
+                    (None, _) => {}
+                }
+            }
+        }
+        (Value::Array(ma), Value::Array(ca)) => {
+            let ListType::Map(keys) = node.list_type() else {
+                return;
+            };
+            let items = node.items();
+            for citem in ca {
+                let Some(id) = key_of(citem, &keys) else {
+                    continue;
+                };
+                if let Some(mitem) = ma
+                    .iter_mut()
+                    .find(|m| key_of(m, &keys).as_ref() == Some(&id))
+                {
+                    settle_nulls(mitem, citem, &items);
+                }
+            }
         }
         _ => {}
     }

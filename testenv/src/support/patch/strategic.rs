@@ -150,26 +150,6 @@ fn list_strategy(ctx: &Ctx, path: &[String], field: &str) -> ListStrategy {
     }
 }
 
-/// How server-side apply treats a built-in list: the list type that corresponds to the
-/// strategic merge strategy of field `field` under the field-name path `parent` of an object
-/// of `group`/`kind` (`None` key = scalar set, `Some(key)` = map list, not listed = atomic).
-pub fn apply_list_type(
-    group: &str,
-    kind: &str,
-    parent: &[String],
-    field: &str,
-) -> Option<Option<&'static str>> {
-    let ctx = Ctx {
-        builtin: is_builtin_group(group),
-        kind: kind.to_string(),
-    };
-    match list_strategy(&ctx, parent, field) {
-        ListStrategy::Replace => None,
-        ListStrategy::Union => Some(None),
-        ListStrategy::MergeKey(key) => Some(Some(key)),
-    }
-}
-
 fn bad_directive(d: &Value, m: &Map<String, Value>) -> PatchError {
     PatchError::Invalid(format!(
         "unknown patch type: {} in map: {}",

@@ -1,15 +1,29 @@
 //! The `scale` subresource (`autoscaling/v1` Scale) over a kind's replica paths.
+//!
+//! Writes are recorded in the object's managedFields as the `scale` subresource: an update
+//! through `/scale` as an Update entry of the request's manager, an apply through `/scale`
+//! as kube-apiserver does it, on the Scale with managers converted from and back to the
+//! object's (see [`managers`]).
+
+mod managers;
 
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::apply::conflict_error;
+use super::fields::Fields;
+use super::options;
 use super::patch_types::{PatchType, apply_patch};
 use super::state::{Api, Cluster};
 use super::subresource::Endpoint;
 use super::update;
+use crate::support::fieldmanager::{
+    self, ApplyRequest, ManagedFields, Operation, Owner, Scope, Types,
+};
 use crate::support::jsonpath;
 use crate::support::meta;
+use crate::support::query::Query;
 use crate::support::request::Target;
 use crate::support::request::{Reply, Req, json_body};
 use crate::support::resource::{ResourceDef, ScaleSpec};
@@ -93,9 +107,10 @@ pub fn get(api: &Arc<Api>, _req: &Req, target: &Target) -> Result<Reply, ApiErro
 
 fn write_scale(
     cluster: &mut Cluster,
-    req: &Req,
     target: &Target,
     scale: Value,
+    query: &Query,
+    applied: Option<ManagedFields>,
 ) -> Result<Reply, ApiError> {
     let (ns, name) = target_parts(target);
     let def = &target.def;
@@ -133,21 +148,45 @@ fn write_scale(
         .as_ref()
         .expect("scale subresource checked by the router");
     set_path(&mut updated, &spec.spec_replicas_path, replicas);
-    let (stored, _) =
-        update::update_object(cluster, def, ns, name, updated, Endpoint::Scale, &req.query)?;
+    let (stored, _) = match applied {
+        Some(managed) => update::update_object_as(
+            cluster,
+            def,
+            ns,
+            name,
+            updated,
+            Endpoint::Scale,
+            query,
+            Fields::Applied(managed),
+        )?,
+        None => update::update_object(cluster, def, ns, name, updated, Endpoint::Scale, query)?,
+    };
     Ok(Reply::json(200, scale_of(def, &stored)))
+}
+
+/// The query of an update through `/scale`, naming its manager (`fieldManager`, else the
+/// User-Agent's) as the update of the object records it.
+fn update_query(req: &Req) -> Query {
+    let mut query = req.query.clone();
+    query.set("fieldManager", &options::update_manager(req));
+    query
 }
 
 /// PUT of `/scale`.
 pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let scale = json_body(req)?;
     let mut cluster = api.lock();
-    write_scale(&mut cluster, req, target, scale)
+    write_scale(&mut cluster, target, scale, &update_query(req), None)
 }
 
-/// PATCH of `/scale` (merge or JSON patch against the Scale object).
+/// PATCH of `/scale`: a merge or JSON patch against the Scale object, or a server-side
+/// apply of a Scale.
 pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let kind = PatchType::from_content_type(&req.content_type)?;
+    if kind == PatchType::Apply {
+        options::validate_patch_options(kind, &req.query)?;
+        return apply(api, req, target, json_body(req)?);
+    }
     let doc = json_body(req)?;
     let (ns, name) = target_parts(target);
     let mut cluster = api.lock();
@@ -162,5 +201,60 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         PatchType::Merge
     };
     apply_patch(&target.def, kind, &mut scale, &doc)?;
-    write_scale(&mut cluster, req, target, scale)
+    write_scale(&mut cluster, target, scale, &update_query(req), None)
+}
+
+/// The Scale kind, whose schema types an applied Scale.
+fn scale_def() -> ResourceDef {
+    ResourceDef::named("autoscaling", "v1", "Scale", "scales")
+}
+
+/// A server-side apply of a Scale: the object's managers that own its replicas become the
+/// Scale's (in `autoscaling/v1`), the configuration is applied to the Scale (conflicts,
+/// `before-first-apply` when none owns them), and the Scale's managers go back to the
+/// object (see [`managers`]) with the replicas written.
+fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Result<Reply, ApiError> {
+    let (ns, name) = target_parts(target);
+    let def = &target.def;
+    let mut cluster = api.lock();
+    let current = cluster
+        .store
+        .get(&def.storage_key, ns, name)
+        .ok_or_else(|| ApiError::not_found(def, name))?;
+    let spec = def
+        .scale
+        .as_ref()
+        .expect("scale subresource checked by the router");
+    let replicas = managers::replicas_path(&spec.spec_replicas_path);
+    let parent = ManagedFields::of_object(&current).unwrap_or_default();
+    let scale_managers = managers::to_scale(&parent, &replicas);
+    let live = scale_of(def, &current);
+    let kind = scale_def();
+    let request = ApplyRequest {
+        owner: Owner {
+            manager: req
+                .query
+                .get("fieldManager")
+                .unwrap_or_default()
+                .to_string(),
+            operation: Operation::Apply,
+            api_version: kind.api_version(),
+            subresource: "scale".into(),
+        },
+        force: req.query.flag("force"),
+        scope: Scope::WithoutStatus,
+    };
+    let (applied, after) = fieldmanager::apply(
+        Types::of(&kind),
+        Some(&live),
+        scale_managers,
+        &config,
+        &request,
+        &meta::now(),
+    )
+    .map_err(|e| conflict_error(e, &kind, &config))?;
+    let mut scale = live;
+    scale["spec"]["replicas"] = applied["spec"]["replicas"].clone();
+    let managed = managers::to_parent(&parent, &after, &replicas, &def.api_version());
+    write_scale(&mut cluster, target, scale, &req.query, Some(managed))
 }
