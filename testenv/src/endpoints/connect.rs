@@ -3,15 +3,93 @@
 //! server has no kubelets and no pod network, so each answers what kube-apiserver answers
 //! when there is nothing to reach: the same checks in the same order (object, container,
 //! assigned node, the node's addresses) and then the error of the connection it would make.
+//!
+//! Every one but `log` is a CONNECT, admitted first as kube-apiserver's connect handler
+//! admits it: `dryRun` is refused, the options are read from the query ([`options`]), then
+//! mutating webhooks, validating admission policies and validating webhooks see them
+//! (`admission::webhooks::connect`); the checks run on the options admission let through.
+
+mod options;
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::state::Api;
+use crate::admission::policies;
+use crate::admission::webhooks::connect::{self as admission, Admitted, Plan, Request, Steps};
+use crate::admission::webhooks::review::Attributes;
 use crate::support::request::{Reply, Req, Target};
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
+
+/// The admission of a CONNECT request: its options, as admission let them through, and
+/// the warnings it earned; or why it was refused.
+async fn admit(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Admitted, ApiError> {
+    if req.query.get("dryRun").is_some() {
+        return Err(ApiError::bad_request("dryRun is not supported"));
+    }
+    let options = options::options(req, target)?;
+    let kind = options["kind"].as_str().unwrap_or_default().to_string();
+    let subresource = target.subresource.clone().unwrap_or_default();
+    let plan = Plan::load(&api.lock().store, &target.def, &subresource);
+    let request = Request {
+        def: target.def.clone(),
+        subresource,
+        namespace: target.namespace.clone().unwrap_or_default(),
+        name: target.name.clone().unwrap_or_default(),
+        options,
+        user: req.user.clone(),
+    };
+    let namespaces = |ns: &str| api.lock().store.get("/namespaces", "", ns);
+    let validate_policies = |attrs: &Attributes| {
+        let cluster = api.lock();
+        let write = policies::Write {
+            def: &attrs.def,
+            subresource: attrs.subresource.as_deref(),
+            operation: attrs.operation,
+            namespace: &attrs.namespace,
+            name: &attrs.name,
+            object: attrs.object.as_ref(),
+            old: None,
+        };
+        policies::validate(&cluster.store, &cluster.registry, &write, &req.query)
+    };
+    let decode = |options: &Value| options::decode(options, &kind, |k| registered_in_v1(api, k));
+    admission::admit(
+        &plan,
+        request,
+        &namespaces,
+        api.transport(),
+        Steps {
+            decode,
+            policies: validate_policies,
+        },
+    )
+    .await
+}
+
+/// Whether the core `v1` group has a kind of this name: a served kind, or the options kind
+/// of one of its connect subresources.
+fn registered_in_v1(api: &Api, kind: &str) -> bool {
+    let cluster = api.lock();
+    cluster.registry.all().any(|d| {
+        d.group.is_empty()
+            && d.version == "v1"
+            && (d.kind == kind
+                || ["exec", "attach", "portforward", "proxy"].iter().any(|s| {
+                    crate::admission::webhooks::review::connect_options_kind(d, s).as_deref()
+                        == Some(kind)
+                }))
+    })
+}
+
+/// The connect handler's own error, sent with the warnings admission earned.
+fn with_warnings(mut e: ApiError, mut warnings: Vec<String>) -> ApiError {
+    warnings.append(&mut e.warnings);
+    e.warnings = warnings;
+    e
+}
 
 /// The object a connect request names (`name:port` for proxies), or 404.
 fn object(api: &Api, target: &Target, name: &str) -> Result<Arc<Value>, ApiError> {
@@ -133,13 +211,25 @@ pub fn log(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError
     }
 }
 
-/// `pods/<name>/exec`, `attach` and `portforward` (GET or POST): 400 for a pod not on a
-/// node.
-pub fn stream(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
+/// `pods/<name>/exec`, `attach` and `portforward` (GET or POST): admitted, then 400 for a
+/// pod not on a node.
+pub async fn stream(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
+    let admitted = admit(api, req, target).await?;
+    let container = admitted.options["container"].as_str();
+    connect_stream(api, target, container).map_err(|e| with_warnings(e, admitted.warnings))
+}
+
+/// What a stream connection meets once admitted: the pod, its container (the one the
+/// options name), its node.
+fn connect_stream(
+    api: &Arc<Api>,
+    target: &Target,
+    asked_container: Option<&str>,
+) -> Result<Reply, ApiError> {
     let name = target.name.as_deref().unwrap_or_default();
     let pod = object(api, target, name)?;
     if target.subresource.as_deref() != Some("portforward") {
-        container(&pod, name, req.query.get("container"))?;
+        container(&pod, name, asked_container)?;
     }
     match pod["spec"]["nodeName"].as_str().filter(|n| !n.is_empty()) {
         None => Err(ApiError::bad_request(format!(
@@ -149,14 +239,18 @@ pub fn stream(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
     }
 }
 
-/// The `<name>` of a proxy request's `<name>[:<port>]` (or `<scheme>:<name>:<port>`).
-fn proxied_name(raw: &str) -> &str {
+/// The name and port of a proxy request's `<name>`, `<name>:<port>` or
+/// `<scheme>:<name>:<port>` (scheme `http` or `https`), as the real server splits it;
+/// `None` for anything else (no name, another scheme, more parts).
+fn split_scheme_name_port(raw: &str) -> Option<(&str, &str)> {
     let parts: Vec<&str> = raw.split(':').collect();
-    match parts.as_slice() {
-        [scheme, name, _] if matches!(*scheme, "http" | "https") => name,
-        [name, ..] => name,
-        [] => raw,
-    }
+    let (scheme, name, port) = match parts.as_slice() {
+        [name] => ("", *name, ""),
+        [name, port] => ("", *name, *port),
+        [scheme, name, port] => (*scheme, *name, *port),
+        _ => return None,
+    };
+    (!name.is_empty() && matches!(scheme, "" | "http" | "https")).then_some((name, port))
 }
 
 /// The addresses of a service's Endpoints object (kept by the endpoints controller for
@@ -173,16 +267,42 @@ fn service_endpoints(api: &Api, ns: &str, name: &str) -> Option<usize> {
     )
 }
 
-/// Any method on a `pods`, `services` or `nodes` proxy.
-pub fn proxy(api: &Arc<Api>, _req: &Req, target: &Target) -> Result<Reply, ApiError> {
+/// Any method on a `pods`, `services` or `nodes` proxy: admitted, then what the proxy
+/// meets.
+pub async fn proxy(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
+    let admitted = admit(api, req, target).await?;
+    connect_proxy(api, target).map_err(|e| with_warnings(e, admitted.warnings))
+}
+
+/// Where a proxy connection would go, and the error of reaching it.
+fn connect_proxy(api: &Arc<Api>, target: &Target) -> Result<Reply, ApiError> {
     let raw = target.name.as_deref().unwrap_or_default();
-    let name = proxied_name(raw);
-    let object = object(api, target, name)?;
     let def: &ResourceDef = &target.def;
+    let Some((name, port)) = split_scheme_name_port(raw) else {
+        return Err(ApiError::bad_request(format!(
+            "invalid {} request \"{raw}\"",
+            def.kind.to_lowercase()
+        )));
+    };
+    let object = object(api, target, name)?;
     match def.plural.as_str() {
         "nodes" => Err(unreachable_node(api, name)),
         "services" => {
             let ns = target.namespace.as_deref().unwrap_or_default();
+            // A port number must be one of the service's ports.
+            if let Ok(number) = port.parse::<i64>()
+                && !object["spec"]["ports"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|p| p["port"].as_i64() == Some(number))
+            {
+                return Err(ApiError::new(
+                    503,
+                    "ServiceUnavailable",
+                    format!("no service port {number} found for service \"{name}\""),
+                ));
+            }
             // The proxy goes where the service's Endpoints say: none is a missing service.
             match service_endpoints(api, ns, name) {
                 None => Err(ApiError::not_found(def, name)),
@@ -203,13 +323,32 @@ pub fn proxy(api: &Arc<Api>, _req: &Req, target: &Target) -> Result<Reply, ApiEr
             .filter(|ip| !ip.is_empty())
         {
             None => Err(ApiError::bad_request("address not allowed")),
-            Some(ip) => Err(ApiError::new(
-                503,
-                "ServiceUnavailable",
-                format!(
-                    "error trying to reach service: dial tcp {ip}:80: connect: connection refused"
-                ),
-            )),
+            Some(ip) => {
+                let port = if port.is_empty() { "80" } else { port };
+                Err(ApiError::new(
+                    503,
+                    "ServiceUnavailable",
+                    format!(
+                        "error trying to reach service: dial tcp {ip}:{port}: connect: connection refused"
+                    ),
+                ))
+            }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proxy_names_split_as_the_real_server_splits_them() {
+        assert_eq!(split_scheme_name_port("p"), Some(("p", "")));
+        assert_eq!(split_scheme_name_port("p:8080"), Some(("p", "8080")));
+        assert_eq!(split_scheme_name_port("https:s:443"), Some(("s", "443")));
+        assert_eq!(split_scheme_name_port(":s:web"), Some(("s", "web")));
+        for invalid in ["ftp:p:80", ":80", "a:b:c:d", "", "http::80"] {
+            assert_eq!(split_scheme_name_port(invalid), None, "{invalid}");
+        }
     }
 }

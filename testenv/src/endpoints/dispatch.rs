@@ -44,8 +44,10 @@ pub(crate) async fn handle_object(
         }
         match s {
             "log" => return connect::log(api, req, &target),
-            "exec" | "attach" | "portforward" => return connect::stream(api, req, &target),
-            "proxy" => return connect::proxy(api, req, &target),
+            "exec" | "attach" | "portforward" => {
+                return connect::stream(api, req, &target).await;
+            }
+            "proxy" => return connect::proxy(api, req, &target).await,
             "binding" => return binding::create(api, req, &target),
             "eviction" => return eviction::create(api, req, &target),
             "token" => return token::create(api, req, &target),

@@ -7,6 +7,9 @@ use serde_json::{Map, Value, json};
 /// The component name prefix of meta/v1 types.
 pub const META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1";
 
+/// The description of an object's `metadata` property.
+pub const METADATA_DOC: &str = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
+
 /// `#/components/schemas/<name>` wrapped in `allOf`, as the real server writes references
 /// that carry their own description or default.
 pub fn ref_to(name: &str, description: &str) -> Value {

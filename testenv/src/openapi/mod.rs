@@ -10,19 +10,20 @@
 //! real server's, see [`builtin`].
 
 pub mod builtin;
+mod embedded;
 mod hash;
 mod meta;
 mod paths;
 pub mod v2;
 
+use embedded::{Form, add_embedded_properties};
 pub use hash::document_hash;
-use meta::{META, insert_meta_schemas, ref_to};
+use meta::{META, METADATA_DOC, insert_meta_schemas, ref_to};
 use paths::{Resource, insert_paths};
 use serde_json::{Map, Value, json};
 
 const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";
 const KIND_DOC: &str = "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
-const METADATA_DOC: &str = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
 const LIST_METADATA_DOC: &str = "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
 
 /// The `/openapi/v3` index: `{"paths": {"apis/<g>/<v>": {"serverRelativeURL":
@@ -77,6 +78,13 @@ pub fn openapi_v3_document(crds: &[Value], key: &str) -> Option<Value> {
 /// Schemas are keyed as the real server keys them: the group's labels reversed, the version
 /// and the kind (`com.example.cache.v1alpha1.Memcached`, `...MemcachedList`).
 pub fn openapi_v3_group_version(crds: &[Value], group: &str, version: &str) -> Option<Value> {
+    group_version_document(crds, group, version, Form::V3)
+}
+
+/// The document of a custom group-version; the embedded-resource properties are added to
+/// the kinds' schemas in the v3 form, and left for the v2 builder to add after its
+/// conversion with [`Form::V2`].
+fn group_version_document(crds: &[Value], group: &str, version: &str, form: Form) -> Option<Value> {
     let mut schemas = Map::new();
     let mut paths = Map::new();
     let mut found = false;
@@ -107,7 +115,11 @@ pub fn openapi_v3_group_version(crds: &[Value], group: &str, version: &str) -> O
             .unwrap_or_else(
                 || json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}),
             );
-        schemas.insert(name.clone(), kind_schema(schema, group, version, kind));
+        let mut schema = kind_schema(schema, group, version, kind);
+        if form == Form::V3 {
+            add_embedded_properties(&mut schema, Form::V3);
+        }
+        schemas.insert(name.clone(), schema);
         schemas.insert(
             list_name.clone(),
             list_schema(&name, group, version, kind, &list_kind, plural),

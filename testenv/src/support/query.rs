@@ -6,9 +6,10 @@ use std::sync::Arc;
 use super::go_decode::Decoding;
 use super::user::User;
 
-/// Decoded query parameters (last value wins), plus internal flags no URL can set.
+/// Decoded query parameters (last value wins; [`Query::values`] gives every value of a
+/// repeated one), plus internal flags no URL can set.
 #[derive(Debug, Clone, Default)]
-pub struct Query(HashMap<String, String>, Internal);
+pub struct Query(HashMap<String, String>, Internal, Vec<(String, String)>);
 
 /// Flags the server sets on the requests it makes to itself.
 #[derive(Debug, Clone, Default)]
@@ -54,16 +55,30 @@ impl Query {
     /// Parses `a=b&c=d` (percent-decoded).
     pub fn parse(raw: Option<&str>) -> Self {
         let mut map = HashMap::new();
+        let mut pairs = Vec::new();
         for pair in raw.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            map.insert(percent_decode(k), percent_decode(v));
+            let (k, v) = (percent_decode(k), percent_decode(v));
+            pairs.push((k.clone(), v.clone()));
+            map.insert(k, v);
         }
-        Query(map, Internal::default())
+        Query(map, Internal::default(), pairs)
     }
 
     /// Sets a parameter (requests the server makes to itself).
     pub fn set(&mut self, key: &str, value: &str) {
         self.0.insert(key.to_string(), value.to_string());
+        self.2.retain(|(k, _)| k != key);
+        self.2.push((key.to_string(), value.to_string()));
+    }
+
+    /// Every value of a parameter, in the order of the query (`command=ls&command=-l`).
+    pub fn values(&self, key: &str) -> Vec<&str> {
+        self.2
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .collect()
     }
 
     /// Makes admission stop after defaulting, before any validation: the first phase of a
@@ -135,6 +150,16 @@ impl Query {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keeps_every_value_of_a_repeated_parameter() {
+        let mut q = Query::parse(Some("command=ls&command=-l&x=1&command=%2Ftmp"));
+        assert_eq!(q.values("command"), ["ls", "-l", "/tmp"]);
+        assert_eq!(q.get("command"), Some("/tmp"));
+        assert!(q.values("y").is_empty());
+        q.set("command", "echo");
+        assert_eq!(q.values("command"), ["echo"]);
+    }
 
     #[test]
     fn decodes() {

@@ -3,6 +3,7 @@
 //! `KUBEFORGE_TEST_CLUSTER=existing` against a real cluster.
 
 mod admission;
+mod admission_connect;
 mod admission_delete;
 mod admission_validation;
 mod apply;

@@ -33,6 +33,7 @@ use serde_json::{Value, json};
 use super::config::{self, Hook, Operation};
 use super::dispatch::{self, Matched};
 use super::review::Attributes;
+use super::selection;
 use crate::registry::Registry;
 use crate::storage::Store;
 use crate::support::go_decode::Decoding;
@@ -163,45 +164,17 @@ pub async fn run(
     }
 }
 
-/// The labels the namespaceSelector is matched against: the namespace's for namespaced
-/// objects, the object's own for Namespaces, none for other cluster-scoped objects.
-fn namespace_labels(backend: &dyn Backend, attrs: &Attributes) -> Option<Value> {
-    let def = &attrs.def;
-    if def.group.is_empty() && def.plural == "namespaces" {
-        let own = attrs.object.as_ref().or(attrs.old_object.as_ref());
-        return Some(own.map_or(Value::Null, |o| o["metadata"]["labels"].clone()));
-    }
-    if !def.namespaced {
-        return None;
-    }
-    Some(
-        backend
-            .namespace(&attrs.namespace)
-            .map_or(Value::Null, |n| n["metadata"]["labels"].clone()),
-    )
-}
-
-/// The webhooks of `hooks` that apply to `attrs` (rules, namespaceSelector, objectSelector).
+/// The webhooks of `hooks` that apply to `attrs` (see [`selection::select`]).
 fn select(
     backend: &dyn Backend,
     hooks: &[Hook],
     attrs: &Attributes,
     versions: &[Arc<ResourceDef>],
-) -> Vec<Matched> {
+) -> Result<Vec<Matched>, ApiError> {
     if hooks.is_empty() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    let ns_labels = namespace_labels(backend, attrs);
-    let sub = attrs.subresource.as_deref();
-    hooks
-        .iter()
-        .filter(|h| h.namespace_matches(ns_labels.as_ref()))
-        .filter(|h| h.object_matches(attrs.object.as_ref(), attrs.old_object.as_ref()))
-        .filter_map(|h| {
-            h.matching_version(attrs.operation, &attrs.def, sub, versions)
-                .map(|d| (h.clone(), d))
-        })
-        .collect()
+    selection::select(&|ns| backend.namespace(ns), hooks, attrs, versions)
 }
 
 /// The reply's parts (every write handler answers with JSON).
@@ -412,7 +385,10 @@ async fn write_attempt(
             .to_string();
     }
     // Phase 2: mutating webhooks.
-    let mutating = select(backend, &plan.mutating, &attrs, &plan.versions);
+    let mutating = match select(backend, &plan.mutating, &attrs, &plan.versions) {
+        Ok(m) => m,
+        Err(e) => return Attempt::Done(Err(e)),
+    };
     if let Err(e) =
         dispatch::mutate(backend.transport(), &mutating, &mut attrs, &mut warnings).await
     {
@@ -453,7 +429,10 @@ async fn write_attempt(
         mutated["metadata"]["name"] = json!(name);
     }
     attrs.object = Some(checked.clone());
-    let validating = select(backend, &plan.validating, &attrs, &plan.versions);
+    let validating = match select(backend, &plan.validating, &attrs, &plan.versions) {
+        Ok(v) => v,
+        Err(e) => return Attempt::Done(Err(e)),
+    };
     if let Err(e) =
         dispatch::validate(backend.transport(), &validating, &attrs, &mut warnings).await
     {
@@ -565,9 +544,9 @@ async fn admit_delete(
     attrs: &mut Attributes,
     warnings: &mut Vec<String>,
 ) -> Result<(), ApiError> {
-    let mutating = select(backend, &plan.mutating, attrs, &plan.versions);
+    let mutating = select(backend, &plan.mutating, attrs, &plan.versions)?;
     dispatch::mutate(backend.transport(), &mutating, attrs, warnings).await?;
-    let validating = select(backend, &plan.validating, attrs, &plan.versions);
+    let validating = select(backend, &plan.validating, attrs, &plan.versions)?;
     dispatch::validate(backend.transport(), &validating, attrs, warnings).await
 }
 

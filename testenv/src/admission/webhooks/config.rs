@@ -26,6 +26,9 @@ pub enum Operation {
     Update,
     /// DELETE.
     Delete,
+    /// A connection through a subresource: `pods/exec`, `pods/attach`, `pods/portforward`
+    /// and the `pods`, `services` and `nodes` proxies.
+    Connect,
 }
 
 impl Operation {
@@ -35,6 +38,7 @@ impl Operation {
             Operation::Create => "CREATE",
             Operation::Update => "UPDATE",
             Operation::Delete => "DELETE",
+            Operation::Connect => "CONNECT",
         }
     }
 }
@@ -164,11 +168,13 @@ impl Hook {
     }
 
     /// Whether the webhook's `matchConditions` hold for the AdmissionReview request `request`
-    /// builds (its `object`, `oldObject` and the request itself); `Err` when one cannot be
-    /// evaluated (the failure policy decides), `Ok(false)` as soon as one is false. A webhook
-    /// without conditions holds without the request being built or converted for CEL.
+    /// builds (its `object`, `oldObject` and the request itself); `Ok(false)` as soon as one
+    /// is false, otherwise `Err` when some could not be evaluated (the failure policy
+    /// decides), with the real server's wording: `expression '<src>' resulted in error:
+    /// <why>`, several joined as Go's error aggregate (`[a, b]`). A webhook without
+    /// conditions holds without the request being built or converted for CEL.
     pub fn conditions_hold(&self, request: impl FnOnce() -> Value) -> Result<bool, String> {
-        use crate::registry::schema::{compile_expression, eval_expression, json_to_cel};
+        use crate::registry::schema::{CelError, compile_expression, eval_expression, json_to_cel};
         if self.match_conditions.is_empty() {
             return Ok(true);
         }
@@ -178,27 +184,25 @@ impl Hook {
             ("oldObject", json_to_cel(&request["oldObject"])),
             ("request", json_to_cel(&request)),
         ];
-        let mut failure = None;
-        for (name, src) in &self.match_conditions {
+        let mut errors: Vec<String> = Vec::new();
+        for (_, src) in &self.match_conditions {
             let outcome =
                 compile_expression(src, &["object", "oldObject", "request", "authorizer"])
                     .and_then(|e| eval_expression(&e, &vars));
-            match outcome {
-                Ok(cel::Value::Bool(true)) => {}
+            let why = match outcome {
+                Ok(cel::Value::Bool(true)) => continue,
                 Ok(cel::Value::Bool(false)) => return Ok(false),
-                Ok(_) => {
-                    failure.get_or_insert(format!(
-                        "match condition \"{name}\" did not evaluate to a bool"
-                    ));
-                }
-                Err(e) => {
-                    failure.get_or_insert(format!(
-                        "failed to evaluate match condition \"{name}\": {e}"
-                    ));
-                }
-            }
+                Ok(other) => format!("{other:?} is not a bool"),
+                Err(CelError::Compile(m)) => format!("compilation error: {m}"),
+                Err(e) => e.to_string(),
+            };
+            errors.push(format!("expression '{src}' resulted in error: {why}"));
         }
-        failure.map_or(Ok(true), Err)
+        match errors.len() {
+            0 => Ok(true),
+            1 => Err(errors.remove(0)),
+            _ => Err(format!("[{}]", errors.join(", "))),
+        }
     }
 
     /// Whether a dry-run request may call this webhook (`sideEffects` None or NoneOnDryRun).
@@ -242,11 +246,26 @@ impl Hook {
         }
     }
 
-    /// Whether the objectSelector selects the new or the old object.
+    /// Whether the namespaceSelector selects every namespace (absent or empty): then the
+    /// namespace is not looked at, and a missing one does not matter.
+    pub fn selects_every_namespace(&self) -> bool {
+        LabelSelector::from_metav1(&self.namespace_selector).is_empty()
+    }
+
+    /// Whether the objectSelector selects the new or the old object. An empty selector
+    /// selects every request; any other selects only through an object that is there and
+    /// has metadata (a CONNECT's options object has none, so it never matches).
     pub fn object_matches(&self, object: Option<&Value>, old: Option<&Value>) -> bool {
-        let labels = |o: Option<&Value>| o.map_or(Value::Null, |o| o["metadata"]["labels"].clone());
-        selector_matches(&self.object_selector, &labels(object))
-            || selector_matches(&self.object_selector, &labels(old))
+        let selector = LabelSelector::from_metav1(&self.object_selector);
+        if selector.is_empty() {
+            return true;
+        }
+        let selects = |o: Option<&Value>| {
+            o.and_then(|o| o.get("metadata"))
+                .filter(|m| m.is_object())
+                .is_some_and(|m| selector.matches(&m["labels"]))
+        };
+        selects(object) || selects(old)
     }
 }
 

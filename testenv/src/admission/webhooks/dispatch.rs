@@ -118,6 +118,29 @@ fn dry_run_unsupported(hook: &Hook) -> ApiError {
     ))
 }
 
+/// Match conditions that could not be evaluated: with `failurePolicy: Fail` the request
+/// is refused without calling the webhook, as the real server refuses it (403 Forbidden
+/// naming the resource and object); with `Ignore` the webhook is skipped.
+fn conditions_failed(hook: &Hook, attrs: &Attributes, why: &str) -> Result<(), ApiError> {
+    if hook.ignore_failures {
+        tracing::warn!(webhook = %hook.name, %why, "failed evaluating match conditions, skipping the webhook (failurePolicy: Ignore)");
+        return Ok(());
+    }
+    if attrs.name.is_empty() {
+        let mut e = ApiError::new(
+            403,
+            "Forbidden",
+            format!("{} is forbidden: {why}", attrs.def.qualified()),
+        );
+        e.details = json!({"kind": attrs.def.plural});
+        if !attrs.def.group.is_empty() {
+            e.details["group"] = json!(attrs.def.group);
+        }
+        return Err(e);
+    }
+    Err(ApiError::forbidden(&attrs.def, &attrs.name, why))
+}
+
 /// What one webhook call means for the request: `Ok(None)` when its failure is ignored.
 fn judge(
     hook: &Hook,
@@ -152,8 +175,8 @@ async fn mutate_once(
     match hook.conditions_hold(|| review::condition_request(attrs, as_def)) {
         Ok(true) => {}
         Ok(false) => return Ok(false),
-        Err(reason) => {
-            judge(hook, Err(reason), warnings)?;
+        Err(why) => {
+            conditions_failed(hook, attrs, &why)?;
             return Ok(false);
         }
     }
@@ -182,7 +205,13 @@ async fn mutate_once(
             hook.name
         ))
     })?;
-    let patched = review::in_version(&patched, &attrs.def, sub);
+    // A CONNECT's options are decoded as the webhook left them (a changed kind or
+    // apiVersion is the connect handler's error); objects go back to the request's version.
+    let patched = if attrs.operation == super::config::Operation::Connect {
+        patched
+    } else {
+        review::in_version(&patched, &attrs.def, sub)
+    };
     let changed = Some(&patched) != attrs.object.as_ref();
     attrs.object = Some(patched);
     Ok(changed)
@@ -230,9 +259,7 @@ pub async fn validate(
         {
             Ok(true) => called.push(matched.clone()),
             Ok(false) => {}
-            Err(reason) => {
-                judge(&matched.0, Err(reason), warnings)?;
-            }
+            Err(why) => conditions_failed(&matched.0, attrs, &why)?,
         }
     }
     let hooks = &called[..];

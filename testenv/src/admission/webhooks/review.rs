@@ -11,7 +11,7 @@ use crate::support::user::User;
 /// What is being admitted, in the version the client addressed.
 #[derive(Debug, Clone)]
 pub struct Attributes {
-    /// CREATE, UPDATE or DELETE.
+    /// CREATE, UPDATE, DELETE or CONNECT.
     pub operation: Operation,
     /// The addressed resource.
     pub def: Arc<ResourceDef>,
@@ -21,21 +21,38 @@ pub struct Attributes {
     pub namespace: String,
     /// The object's name (empty for a create with generateName).
     pub name: String,
-    /// The new object (None for DELETE).
+    /// The new object (None for DELETE; the options object for CONNECT).
     pub object: Option<Value>,
     /// The stored object (UPDATE and DELETE).
     pub old_object: Option<Value>,
     /// Whether the request is a dry run.
     pub dry_run: bool,
-    /// CreateOptions, UpdateOptions or DeleteOptions of the request.
+    /// CreateOptions, UpdateOptions or DeleteOptions of the request (null for CONNECT).
     pub options: Value,
     /// Who makes the request (the review's `userInfo`).
     pub user: User,
 }
 
+/// The kind of the options object a CONNECT to `subresource` of `def` carries
+/// (`PodExecOptions`, `ServiceProxyOptions`, ...), if it is a connect subresource.
+pub fn connect_options_kind(def: &ResourceDef, subresource: &str) -> Option<String> {
+    if !def.group.is_empty() || def.version != "v1" {
+        return None;
+    }
+    match (def.plural.as_str(), subresource) {
+        ("pods", "exec") => Some("PodExecOptions".into()),
+        ("pods", "attach") => Some("PodAttachOptions".into()),
+        ("pods", "portforward") => Some("PodPortForwardOptions".into()),
+        ("pods" | "services" | "nodes", "proxy") => Some(format!("{}ProxyOptions", def.kind)),
+        _ => None,
+    }
+}
+
 fn kind_of(def: &ResourceDef, subresource: Option<&str>) -> Value {
     if subresource == Some("scale") {
         json!({"group": "autoscaling", "version": "v1", "kind": "Scale"})
+    } else if let Some(kind) = subresource.and_then(|s| connect_options_kind(def, s)) {
+        json!({"group": def.group, "version": def.version, "kind": kind})
     } else {
         json!({"group": def.group, "version": def.version, "kind": def.kind})
     }

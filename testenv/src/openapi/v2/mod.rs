@@ -16,8 +16,9 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value, json};
 
 use super::builtin;
+use super::embedded::{Form, add_embedded_properties};
 use super::hash::document_hash;
-use super::{openapi_v3_group_version, str_at, versions};
+use super::{group_version_document, str_at, versions};
 use schema::{Rules, convert, convert_root};
 
 /// The media type of the protobuf form (what client-go asks for), as requested.
@@ -112,7 +113,7 @@ pub fn openapi_v2(crds: &[Value]) -> Value {
                 continue;
             }
             done.push(key);
-            let Some(doc) = openapi_v3_group_version(crds, group, version) else {
+            let Some(doc) = group_version_document(crds, group, version, Form::V2) else {
                 continue;
             };
             for (path, item) in doc["paths"].as_object().into_iter().flatten() {
@@ -126,11 +127,13 @@ pub fn openapi_v2(crds: &[Value]) -> Value {
                 if definitions.contains_key(name) {
                     continue;
                 }
-                let converted = if s.get("x-kubernetes-group-version-kind").is_some() {
+                let mut converted = if s.get("x-kubernetes-group-version-kind").is_some() {
                     convert_root(s)
                 } else {
                     convert(s, Rules::Custom)
                 };
+                // Added after the conversion, as the real builder adds them.
+                add_embedded_properties(&mut converted, Form::V2);
                 definitions.insert(name.clone(), converted);
             }
         }
@@ -214,6 +217,39 @@ mod tests {
             assert!(defs.get(name).is_some(), "dangling $ref {name}");
         }
         assert!(!text.contains("#/components/"));
+    }
+
+    #[test]
+    fn embedded_resources_get_object_properties_unless_they_preserve_unknown_fields() {
+        let crd = json!({
+            "metadata": {"name": "bundles.probe.example.com"},
+            "spec": {"group": "probe.example.com", "scope": "Namespaced",
+                "names": {"plural": "bundles", "kind": "Bundle"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": {
+                        "type": "object", "properties": {
+                            "raw": {"type": "object", "x-kubernetes-embedded-resource": true,
+                                "x-kubernetes-preserve-unknown-fields": true},
+                            "typed": {"type": "object", "x-kubernetes-embedded-resource": true,
+                                "properties": {"spec": {"type": "object"}}}}}}}}}]}
+        });
+        let v2 = openapi_v2(std::slice::from_ref(&crd));
+        let p =
+            &v2["definitions"]["com.example.probe.v1.Bundle"]["properties"]["spec"]["properties"];
+        assert_eq!(
+            p["raw"],
+            json!({"x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true})
+        );
+        assert_eq!(p["typed"]["required"], json!(["kind", "apiVersion"]));
+        assert_eq!(
+            p["typed"]["properties"]["metadata"]["$ref"],
+            "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+        );
+        assert_eq!(p["typed"]["properties"]["spec"], json!({"type": "object"}));
+        let v3 = super::super::openapi_v3_group_version(&[crd], "probe.example.com", "v1").unwrap();
+        let p = &v3["components"]["schemas"]["com.example.probe.v1.Bundle"]["properties"]["spec"]["properties"];
+        assert_eq!(p["raw"]["required"], json!(["kind", "apiVersion"]));
+        assert_eq!(p["raw"]["properties"]["kind"]["type"], "string");
     }
 
     #[test]

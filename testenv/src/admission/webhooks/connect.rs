@@ -1,0 +1,161 @@
+//! Admission of CONNECT requests (`pods/exec`, `pods/attach`, `pods/portforward` and the
+//! `pods`, `services` and `nodes` proxies), as kube-apiserver's connect handler runs it
+//! before it connects: the options object (`PodExecOptions`, `ServiceProxyOptions`, ...)
+//! goes to the mutating webhooks, whose patches change the options the connection uses,
+//! then to the validating admission policies (handed over by the caller), then to the
+//! validating webhooks. There is no old object, no dry run and no options of the request.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::config::{self, Hook, Operation};
+use super::dispatch;
+use super::review::Attributes;
+use super::selection::{self, Namespaces};
+use crate::storage::Store;
+use crate::support::resource::ResourceDef;
+use crate::support::status::ApiError;
+use crate::support::user::User;
+use crate::support::webhook_client::Transport;
+
+/// The webhooks whose rules cover a CONNECT to one subresource.
+#[derive(Debug, Default)]
+pub struct Plan {
+    mutating: Vec<Hook>,
+    validating: Vec<Hook>,
+}
+
+impl Plan {
+    /// The stored configurations' webhooks whose rules name CONNECT on `def`'s
+    /// `subresource` (read under the store lock; called without it).
+    pub fn load(store: &Store, def: &Arc<ResourceDef>, subresource: &str) -> Plan {
+        let covers = |h: &Hook| {
+            h.matching_version(Operation::Connect, def, Some(subresource), &[])
+                .is_some()
+        };
+        let mut mutating = config::load(store, config::MUTATING_KEY);
+        let mut validating = config::load(store, config::VALIDATING_KEY);
+        mutating.retain(covers);
+        validating.retain(covers);
+        Plan {
+            mutating,
+            validating,
+        }
+    }
+}
+
+/// One CONNECT request as admission sees it.
+pub struct Request {
+    /// The resource (`pods`, `services`, `nodes`).
+    pub def: Arc<ResourceDef>,
+    /// `exec`, `attach`, `portforward` or `proxy`.
+    pub subresource: String,
+    /// The namespace (empty for nodes).
+    pub namespace: String,
+    /// The name as addressed (`name:port` and `scheme:name:port` for proxies).
+    pub name: String,
+    /// The options object with its `kind` and `apiVersion`.
+    pub options: Value,
+    /// Who connects.
+    pub user: User,
+}
+
+/// What admission let through: the options (as the mutating webhooks left them) and the
+/// warnings the webhooks and policies answered with.
+#[derive(Debug)]
+pub struct Admitted {
+    /// The options object the connection uses.
+    pub options: Value,
+    /// `Warning` headers for the answer.
+    pub warnings: Vec<String>,
+}
+
+/// What the caller decides between the steps of a CONNECT's admission.
+pub struct Steps<D, P> {
+    /// Decodes the options as the mutating webhooks left them (their patches are read back
+    /// into the options type at once, so a patch the type cannot hold fails there).
+    pub decode: D,
+    /// The validating admission policies, given the admitted attributes: their warnings,
+    /// or the refusal.
+    pub policies: P,
+}
+
+/// Runs the admission of a CONNECT: mutating webhooks, the decoding of what they left,
+/// the validating admission policies, validating webhooks. A refusal carries the warnings
+/// gathered before it.
+pub async fn admit<D, P>(
+    plan: &Plan,
+    request: Request,
+    namespaces: Namespaces<'_>,
+    transport: &Transport,
+    steps: Steps<D, P>,
+) -> Result<Admitted, ApiError>
+where
+    D: FnOnce(&Value) -> Result<(), ApiError>,
+    P: FnOnce(&Attributes) -> Result<Vec<String>, ApiError>,
+{
+    let mut attrs = Attributes {
+        operation: Operation::Connect,
+        def: request.def,
+        subresource: Some(request.subresource),
+        namespace: request.namespace,
+        name: request.name,
+        object: Some(request.options),
+        old_object: None,
+        dry_run: false,
+        options: Value::Null,
+        user: request.user,
+    };
+    let mut warnings = Vec::new();
+    let outcome = run(
+        plan,
+        &mut attrs,
+        namespaces,
+        transport,
+        steps,
+        &mut warnings,
+    )
+    .await;
+    match outcome {
+        Ok(()) => Ok(Admitted {
+            options: attrs.object.unwrap_or(Value::Null),
+            warnings,
+        }),
+        Err(mut e) => {
+            warnings.append(&mut e.warnings);
+            e.warnings = warnings;
+            Err(e)
+        }
+    }
+}
+
+async fn run<D, P>(
+    plan: &Plan,
+    attrs: &mut Attributes,
+    namespaces: Namespaces<'_>,
+    transport: &Transport,
+    steps: Steps<D, P>,
+    warnings: &mut Vec<String>,
+) -> Result<(), ApiError>
+where
+    D: FnOnce(&Value) -> Result<(), ApiError>,
+    P: FnOnce(&Attributes) -> Result<Vec<String>, ApiError>,
+{
+    if !plan.mutating.is_empty() {
+        let mutating = selection::select(namespaces, &plan.mutating, attrs, &[])?;
+        if !mutating.is_empty() {
+            let before = attrs.object.clone();
+            dispatch::mutate(transport, &mutating, attrs, warnings).await?;
+            if attrs.object != before {
+                (steps.decode)(attrs.object.as_ref().unwrap_or(&Value::Null))?;
+            }
+        }
+    }
+    warnings.extend((steps.policies)(attrs)?);
+    if !plan.validating.is_empty() {
+        let validating = selection::select(namespaces, &plan.validating, attrs, &[])?;
+        dispatch::validate(transport, &validating, attrs, warnings).await?;
+    }
+    Ok(())
+}
