@@ -25,6 +25,20 @@ pub enum AlphaError {
         /// How to get there.
         fix: String,
     },
+    /// A git command could not be started.
+    #[error(
+        "`git {args}` failed in {}: git could not run ({source}); install git",
+        dir.display()
+    )]
+    GitSpawn {
+        /// Its arguments.
+        args: String,
+        /// Where it was to run.
+        dir: PathBuf,
+        /// Why it did not start.
+        #[source]
+        source: std::io::Error,
+    },
     /// A git command failed.
     #[error("`git {args}` failed in {}: {stderr}", dir.display())]
     Git {
@@ -44,12 +58,24 @@ pub enum AlphaError {
         fix: String,
     },
     /// Re-running a command of PROJECT failed.
-    #[error("re-running `kubeforge {command}` from PROJECT failed: {reason}")]
+    #[error("re-running `kubeforge {command}` from PROJECT failed: {source}")]
     Replay {
         /// The command line.
         command: String,
         /// Its error.
-        reason: String,
+        #[source]
+        source: Box<crate::error::Error>,
+    },
+    /// The kubeforge binary of the older version could not be started.
+    #[error("`{} {command}` failed: {source}", binary.display())]
+    OldBinarySpawn {
+        /// The binary.
+        binary: PathBuf,
+        /// The command line.
+        command: String,
+        /// Why it did not start.
+        #[source]
+        source: std::io::Error,
     },
     /// The kubeforge binary of the older version failed.
     #[error("`{} {command}` failed: {stderr}", binary.display())]

@@ -39,14 +39,27 @@ pub enum Error {
     },
     /// PROJECT exists but does not parse.
     #[error(
-        "{} does not parse: {reason}\n  fix: restore PROJECT from version control (kubeforge writes it; do not edit it by hand)",
+        "{} does not parse: {source}\n  fix: restore PROJECT from version control (kubeforge writes it; do not edit it by hand)",
         path.display()
     )]
     BadProjectFile {
         /// Path of PROJECT.
         path: PathBuf,
-        /// The parser's message.
-        reason: String,
+        /// The parser's error (boxed: it is large).
+        #[source]
+        source: Box<serde_saphyr::Error>,
+    },
+    /// PROJECT parses but is not of the layout this kubeforge scaffolds.
+    #[error(
+        "{} does not parse: its layout {layout:?} does not include {}, the only layout this kubeforge scaffolds\n  fix: restore PROJECT from version control (kubeforge writes it; do not edit it by hand)",
+        path.display(),
+        crate::project::LAYOUT
+    )]
+    ProjectLayout {
+        /// Path of PROJECT.
+        path: PathBuf,
+        /// The layouts it names.
+        layout: Vec<String>,
     },
     /// The API is already in PROJECT.
     #[error(
@@ -236,7 +249,7 @@ pub enum Error {
     },
     /// A Rust file the command edits does not parse.
     #[error(
-        "{} does not parse as Rust ({}{message}): kubeforge edits it through a Rust parser, so nothing was written.\n  fix: make the file valid Rust again (`cargo check` shows what is wrong), then run the command again",
+        "{} does not parse as Rust ({}{source}): kubeforge edits it through a Rust parser, so nothing was written.\n  fix: make the file valid Rust again (`cargo check` shows what is wrong), then run the command again",
         path.display(),
         position.as_ref().map(|p| format!("{p}: ")).unwrap_or_default()
     )]
@@ -245,8 +258,9 @@ pub enum Error {
         path: PathBuf,
         /// Where the parser stopped (`line 3, column 7`), when it knows.
         position: Option<String>,
-        /// The parser's message.
-        message: String,
+        /// The parser's error.
+        #[source]
+        source: syn::Error,
     },
     /// A scaffold marker was removed from a file.
     #[error(
@@ -306,23 +320,27 @@ pub enum Error {
     /// A template directory (`KUBEFORGE_TEMPLATES`, `alpha update --from-templates`) that does
     /// not read.
     #[error(
-        "the template directory {} cannot be used: {reason}.\n  fix: point it at a directory laid out as kubeforge's templates/templates/, with a VERSION file naming its kubeforge version",
-        dir.display()
+        "the template directory {} cannot be used: {reason}{}.\n  fix: point it at a directory laid out as kubeforge's templates/templates/, with a VERSION file naming its kubeforge version",
+        dir.display(),
+        source.as_ref().map(|e| format!(" ({e})")).unwrap_or_default()
     )]
     BadTemplateSet {
         /// The directory.
         dir: PathBuf,
         /// What is wrong.
         reason: String,
+        /// The I/O error, when reading it failed.
+        #[source]
+        source: Option<std::io::Error>,
     },
     /// Reading a CRD or generating its types failed (`create api --external`, `update external`).
-    #[error("{0}")]
+    #[error(transparent)]
     External(Box<crate::external::ExternalError>),
     /// `alpha generate` or `alpha update` failed.
-    #[error("{0}")]
+    #[error(transparent)]
     Alpha(Box<crate::alpha_error::AlphaError>),
     /// Rendering a template failed.
-    #[error("{0}")]
+    #[error(transparent)]
     Template(#[from] kubeforge_templates::Error),
     /// Reading a file failed.
     #[error("could not read {}: {source}", path.display())]
@@ -342,21 +360,47 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A command kubeforge runs (cargo) could not be started.
+    #[error("`{command}` failed in {}: {source}", dir.display())]
+    SubcommandSpawn {
+        /// The command line.
+        command: String,
+        /// Where it was to run.
+        dir: PathBuf,
+        /// Why it did not start.
+        #[source]
+        source: std::io::Error,
+    },
     /// A command kubeforge runs (cargo) failed.
-    #[error("`{command}` failed in {}: {reason}", dir.display())]
+    #[error("`{command}` failed in {}: {status}", dir.display())]
     Subcommand {
         /// The command line.
         command: String,
         /// Where it ran.
         dir: PathBuf,
-        /// Its exit status or spawn error.
-        reason: String,
+        /// Its exit status.
+        status: std::process::ExitStatus,
     },
     /// The embedded API server failed.
+    #[cfg(feature = "dev-server")]
     #[error(
-        "the dev server stopped: {0}\n  fix: check that the port is free and the CRD directories hold valid CustomResourceDefinitions"
+        "the dev server stopped: {source}\n  fix: check that the port is free and the CRD directories hold valid CustomResourceDefinitions"
     )]
-    DevServer(String),
+    DevServer {
+        /// What stopped it.
+        #[source]
+        source: kubeforge_testenv::dev_server::Error,
+    },
+    /// The async runtime of the embedded API server did not start.
+    #[cfg(feature = "dev-server")]
+    #[error(
+        "the dev server did not start: its async runtime could not be built: {source}\n  fix: check the process's limits (threads, open files) and run it again"
+    )]
+    DevServerRuntime {
+        /// Why the runtime did not build.
+        #[source]
+        source: std::io::Error,
+    },
     /// A bug in kubeforge.
     #[error("internal error (please report it): {0}")]
     Internal(String),

@@ -82,11 +82,13 @@ impl Git {
     }
 
     fn output(&self, args: &[&str]) -> Result<Output, AlphaError> {
-        self.command(args).output().map_err(|e| AlphaError::Git {
-            args: args.join(" "),
-            dir: self.dir.clone(),
-            stderr: format!("git could not run ({e}); install git"),
-        })
+        self.command(args)
+            .output()
+            .map_err(|source| AlphaError::GitSpawn {
+                args: args.join(" "),
+                dir: self.dir.clone(),
+                source,
+            })
     }
 
     /// Runs `git <args>`; its stdout, or an error with its stderr.
@@ -100,10 +102,10 @@ impl Git {
         for (key, value) in env {
             command.env(key, value);
         }
-        let output = command.output().map_err(|e| AlphaError::Git {
+        let output = command.output().map_err(|source| AlphaError::GitSpawn {
             args: args.join(" "),
             dir: self.dir.clone(),
-            stderr: format!("git could not run ({e}); install git"),
+            source,
         })?;
         if !output.status.success() {
             return Err(AlphaError::Git {
@@ -183,10 +185,10 @@ impl Git {
                 .args(args)
                 .env("GIT_INDEX_FILE", &index)
                 .output()
-                .map_err(|e| AlphaError::Git {
+                .map_err(|source| AlphaError::GitSpawn {
                     args: args.join(" "),
                     dir: dir.to_owned(),
-                    stderr: e.to_string(),
+                    source,
                 })?;
             if !output.status.success() {
                 return Err(AlphaError::Git {

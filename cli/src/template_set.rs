@@ -42,23 +42,29 @@ impl TemplateSet {
 
     /// The templates of the directory `dir` (see the module documentation).
     pub fn load(dir: &Path) -> Result<Self, Error> {
-        let bad = |reason: String| Error::BadTemplateSet {
+        let bad = |reason: String, source: Option<std::io::Error>| Error::BadTemplateSet {
             dir: dir.to_owned(),
             reason,
+            source,
         };
+        let unreadable =
+            |what: String| move |e: std::io::Error| bad(format!("{what} does not read"), Some(e));
         let version = std::fs::read_to_string(dir.join(VERSION_FILE))
-            .map_err(|e| bad(format!("its {VERSION_FILE} file does not read ({e})")))?
+            .map_err(unreadable(format!("its {VERSION_FILE} file")))?
             .trim()
             .to_owned();
         if version.is_empty() {
-            return Err(bad(format!("its {VERSION_FILE} file is empty")));
+            return Err(bad(format!("its {VERSION_FILE} file is empty"), None));
         }
         let mut overrides = Vec::new();
         let mut pending = vec![dir.to_owned()];
         while let Some(current) = pending.pop() {
-            let entries = std::fs::read_dir(&current).map_err(|e| bad(e.to_string()))?;
+            let entries =
+                std::fs::read_dir(&current).map_err(unreadable(current.display().to_string()))?;
             for entry in entries {
-                let path = entry.map_err(|e| bad(e.to_string()))?.path();
+                let path = entry
+                    .map_err(unreadable(current.display().to_string()))?
+                    .path();
                 if path.is_dir() {
                     pending.push(path);
                     continue;
@@ -72,7 +78,7 @@ impl TemplateSet {
                     continue;
                 };
                 let source = std::fs::read_to_string(&path)
-                    .map_err(|e| bad(format!("{} does not read ({e})", path.display())))?;
+                    .map_err(unreadable(path.display().to_string()))?;
                 overrides.push((rel.replace('\\', "/"), source));
             }
         }

@@ -46,11 +46,53 @@ pub fn run(args: DevServerArgs) -> Result<(), Error> {
         crd_dirs,
         feature_gates,
     };
+    serve_blocking(options)
+}
+
+/// Serves `options` on a runtime of its own until Ctrl-C.
+fn serve_blocking(options: DevServerOptions) -> Result<(), Error> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| Error::DevServer(e.to_string()))?;
+        .map_err(|source| Error::DevServerRuntime { source })?;
     runtime
         .block_on(serve(options))
-        .map_err(|e| Error::DevServer(e.to_string()))
+        .map_err(|source| Error::DevServer { source })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+
+    use super::*;
+
+    #[test]
+    fn a_server_that_does_not_start_keeps_the_test_environments_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("broken.yaml"),
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: [\n",
+        )
+        .unwrap();
+        let err = serve_blocking(DevServerOptions {
+            port: 0,
+            kubeconfig_path: dir.path().join("kubeconfig"),
+            crd_dirs: vec![dir.path().to_owned()],
+            feature_gates: FeatureGates::default(),
+        })
+        .unwrap_err();
+        let message = err.to_string();
+        assert!(message.starts_with("the dev server stopped: "), "{message}");
+        assert!(message.contains("broken.yaml"), "{message}");
+        assert!(message.contains("fix: "), "{message}");
+        let source = err.source().expect("the dev server's error is kept");
+        let testenv = source
+            .downcast_ref::<kubeforge_testenv::dev_server::Error>()
+            .expect("the source is the test environment's error");
+        assert!(
+            matches!(testenv, kubeforge_testenv::dev_server::Error::Start(_)),
+            "{testenv:?}"
+        );
+        assert!(!dir.path().join("kubeconfig").exists());
+    }
 }

@@ -12,7 +12,7 @@ use super::{
 use crate::cli::{Cli, Command, CreateCommand, UpdateCommand};
 use crate::error::Error;
 use crate::external::CrdSource;
-use crate::scaffold::{Changeset, MemoryTree, Plan, Tree};
+use crate::scaffold::{Anchor, Changeset, MemoryTree, Plan, Template, Tree};
 use crate::source::Source;
 
 /// What one command did.
@@ -198,25 +198,33 @@ impl Harness {
 fn finish(plan: Plan<'_>) -> (Changeset, Vec<(PathBuf, String)>) {
     let mut insertions = Vec::new();
     for anchor in plan.insertions() {
-        let marker = anchor.marker;
-        let written_by = plan.templates(&anchor.path);
-        assert!(
-            written_by.contains(&marker.template()),
-            "{} is inserted at {} in {}, which was written from {:?}, not from {}",
-            marker.name(),
-            marker.line(),
-            anchor.path.display(),
-            written_by.iter().map(|t| t.name).collect::<Vec<_>>(),
-            marker.template().name
-        );
-        let source = marker.template().source().expect("an embedded template");
-        assert!(
-            source.lines().any(|l| l.trim() == marker.line()),
-            "{} lacks {}",
-            marker.template().name,
-            marker.line()
-        );
-        insertions.push((anchor.path.clone(), marker.line()));
+        check_anchor(anchor, &plan.templates(&anchor.path));
+        insertions.push((anchor.path.clone(), anchor.marker.line()));
     }
     (plan.finish(), insertions)
+}
+
+/// Checks an insertion at `anchor` in a file written from `written_by`: the marker is defined
+/// by one of those templates, and that template's text holds the marker line.
+///
+/// # Panics
+/// When either does not hold.
+pub fn check_anchor(anchor: &Anchor, written_by: &[&'static Template]) {
+    let marker = anchor.marker;
+    assert!(
+        written_by.contains(&marker.template()),
+        "{} is inserted at {} in {}, which was written from {:?}, not from {}",
+        marker.name(),
+        marker.line(),
+        anchor.path.display(),
+        written_by.iter().map(|t| t.name).collect::<Vec<_>>(),
+        marker.template().name
+    );
+    let source = marker.template().source().expect("an embedded template");
+    assert!(
+        source.lines().any(|l| l.trim() == marker.line()),
+        "{} lacks {}",
+        marker.template().name,
+        marker.line()
+    );
 }

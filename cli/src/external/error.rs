@@ -7,12 +7,19 @@ use crate::typegen::TypegenError;
 #[derive(Debug, thiserror::Error)]
 pub enum ExternalError {
     /// The CRD could not be fetched.
-    #[error("could not read the CRD from {origin}: {reason}\n  fix: {fix}")]
+    #[error(
+        "could not read the CRD from {origin}: {reason}{}\n  fix: {fix}",
+        source.as_ref().map(|e| format!(" ({e})")).unwrap_or_default()
+    )]
     Fetch {
         /// The source as given.
         origin: String,
         /// What failed.
         reason: String,
+        /// The I/O error, when there is one (the file does not read, the program does not run,
+        /// its output is not text).
+        #[source]
+        source: Option<std::io::Error>,
         /// How to get the CRD.
         fix: String,
     },

@@ -58,15 +58,16 @@ impl CrdSource {
 
     /// The CRD's text.
     pub fn fetch(&self) -> Result<String, ExternalError> {
-        let failed = |reason: String, fix: &str| ExternalError::Fetch {
+        let failed = |(reason, source): Failure, fix: &str| ExternalError::Fetch {
             origin: self.describe(),
             reason,
+            source,
             fix: fix.to_owned(),
         };
         match self {
             CrdSource::File(path) => std::fs::read_to_string(path).map_err(|e| {
                 failed(
-                    e.to_string(),
+                    ("the file does not read".to_owned(), Some(e)),
                     "pass the path of a CRD file (relative to the current directory), a URL, or cluster:<crd name>",
                 )
             }),
@@ -74,9 +75,9 @@ impl CrdSource {
                 Command::new("curl").args(["-fsSL", "--max-time", "60", url]),
                 "curl",
             )
-            .map_err(|reason| {
+            .map_err(|failure| {
                 failed(
-                    reason,
+                    failure,
                     "check the URL, or download the CRD and pass the file (reading a URL needs curl on the PATH)",
                 )
             }),
@@ -84,9 +85,9 @@ impl CrdSource {
                 Command::new("kubectl").args(["get", "crd", name, "-o", "json"]),
                 "kubectl",
             )
-            .map_err(|reason| {
+            .map_err(|failure| {
                 failed(
-                    reason,
+                    failure,
                     "check the CRD's name (`kubectl get crd`) and KUBECONFIG, or pass the CRD as a file",
                 )
             }),
@@ -94,18 +95,29 @@ impl CrdSource {
     }
 }
 
+/// Why fetching failed: what, in words, and the I/O error behind it when there is one.
+type Failure = (String, Option<std::io::Error>);
+
 /// Runs `command`; its stdout, or why it failed.
-fn run(command: &mut Command, program: &str) -> Result<String, String> {
+fn run(command: &mut Command, program: &str) -> Result<String, Failure> {
     let output = command
         .output()
-        .map_err(|e| format!("{program} could not run ({e})"))?;
+        .map_err(|e| (format!("{program} could not run"), Some(e)))?;
     if !output.status.success() {
-        return Err(format!(
-            "{program} failed: {}",
-            String::from_utf8_lossy(&output.stderr).trim()
+        return Err((
+            format!(
+                "{program} failed: {}",
+                String::from_utf8_lossy(&output.stderr).trim()
+            ),
+            None,
         ));
     }
-    String::from_utf8(output.stdout).map_err(|e| format!("{program} printed no text ({e})"))
+    String::from_utf8(output.stdout).map_err(|e| {
+        (
+            format!("{program} printed no text"),
+            Some(std::io::Error::new(std::io::ErrorKind::InvalidData, e)),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -143,5 +155,10 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("fix: pass the path of a CRD file"), "{text}");
+        let source = std::error::Error::source(&err).expect("the I/O error is kept");
+        let io = source
+            .downcast_ref::<std::io::Error>()
+            .expect("an I/O error");
+        assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
     }
 }

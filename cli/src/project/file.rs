@@ -176,17 +176,15 @@ pub fn load(dir: &Path) -> Result<ProjectFile, Error> {
 
 /// Parses the text of PROJECT (read from `path`, for messages) and checks its layout.
 pub fn parse(path: &Path, text: &str) -> Result<ProjectFile, Error> {
-    let project: ProjectFile = serde_saphyr::from_str(text).map_err(|e| Error::BadProjectFile {
-        path: path.to_owned(),
-        reason: e.to_string(),
-    })?;
-    if !project.layout.iter().any(|l| l == LAYOUT) {
-        return Err(Error::BadProjectFile {
+    let project: ProjectFile =
+        serde_saphyr::from_str(text).map_err(|source| Error::BadProjectFile {
             path: path.to_owned(),
-            reason: format!(
-                "its layout {:?} does not include {LAYOUT}, the only layout this kubeforge scaffolds",
-                project.layout
-            ),
+            source: Box::new(source),
+        })?;
+    if !project.layout.iter().any(|l| l == LAYOUT) {
+        return Err(Error::ProjectLayout {
+            path: path.to_owned(),
+            layout: project.layout,
         });
     }
     Ok(project)

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::artifact::{Anchor, Artifact, Fragment, IfExists, Template};
 use super::changeset::{Change, Changeset, FileChange};
 use super::markers::{insert_before_marker, insert_block_before_marker};
-use super::rust::{RustSource, insert_at_marker};
+use super::rust::{RustSource, append_items, insert_at_marker};
 use super::tree::Tree;
 use crate::error::Error;
 
@@ -148,7 +148,10 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Appends `template`, rendered with `values`, to an existing (or planned) file.
+    /// Appends `template`, rendered with `values`, to an existing (or planned) file. A Rust
+    /// file goes through its syntax tree ([`append_items`]): a file that does not parse refuses
+    /// the command, and items it defines already are not appended again. Other files (YAML)
+    /// get the text appended.
     pub fn append(
         &mut self,
         rel: impl AsRef<Path>,
@@ -157,7 +160,12 @@ impl<'a> Plan<'a> {
     ) -> Result<(), Error> {
         let rel = rel.as_ref();
         let mut text = self.existing(rel, template.name)?;
-        text.push_str(&self.render(template, values)?);
+        let section = self.render(template, values)?;
+        if rel.extension().is_some_and(|e| e == "rs") {
+            text = append_items(rel, &text, &section)?;
+        } else {
+            text.push_str(&section);
+        }
         self.set(rel, text, Some(template))
     }
 

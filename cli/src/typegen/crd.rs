@@ -126,11 +126,12 @@ pub fn parse_crds(text: &str) -> Result<Vec<Crd>, TypegenError> {
                 flow_nesting_limit: MAX_YAML_DEPTH,
             },
         };
-        let value: Value = serde_saphyr::from_str_with_options(chunk, options).map_err(|e| {
-            TypegenError::Parse {
-                reason: e.to_string(),
-            }
-        })?;
+        let value: Value =
+            serde_saphyr::from_str_with_options(chunk, options).map_err(|source| {
+                TypegenError::Parse {
+                    source: Box::new(source),
+                }
+            })?;
         // A file of one document is copied whole (comments and `---` included).
         let own_text = if single { text } else { chunk };
         let own_text = (!chunk.trim_start().starts_with(['{', '['])).then_some(own_text);
@@ -228,8 +229,8 @@ fn render(value: &Value) -> Result<String, TypegenError> {
             }
         }
     }
-    serde_saphyr::to_string(&value).map_err(|e| TypegenError::Parse {
-        reason: e.to_string(),
+    serde_saphyr::to_string(&value).map_err(|source| TypegenError::Serialize {
+        source: Box::new(source),
     })
 }
 

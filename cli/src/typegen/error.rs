@@ -5,10 +5,18 @@
 #[derive(Debug, thiserror::Error)]
 pub enum TypegenError {
     /// The text is neither YAML nor JSON.
-    #[error("it is not YAML or JSON: {reason}")]
+    #[error("it is not YAML or JSON: {source}")]
     Parse {
-        /// The parser's message.
-        reason: String,
+        /// The parser's error (boxed: it is large).
+        #[source]
+        source: Box<serde_saphyr::Error>,
+    },
+    /// A CRD read could not be written back as YAML (its copy in the project).
+    #[error("it could not be written back as YAML: {source}")]
+    Serialize {
+        /// The serializer's error (boxed: it may be large).
+        #[source]
+        source: Box<serde_saphyr::SerializeError>,
     },
     /// No document is a CustomResourceDefinition.
     #[error("it holds no CustomResourceDefinition{}", if found.is_empty() { String::new() } else { format!(" (only {found})") })]

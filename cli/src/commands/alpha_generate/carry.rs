@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::artifacts::{api, external, project, webhook};
+use crate::error::Error;
 use crate::scaffold::rust::{RustSource, insert_at_marker, module_declarations};
-use crate::scaffold::{MemoryTree, Template, Tree};
+use crate::scaffold::{Anchor, MemoryTree, Template, Tree};
 
 /// Templates whose files are the user's once written.
 const USER_TEMPLATES: &[&Template] = &[
@@ -48,8 +49,15 @@ pub struct Carried {
     pub not_carried: Vec<(PathBuf, String)>,
 }
 
-/// Carries `user` (every file of the old project) into the scaffold `fresh`.
-pub fn carry(fresh: &MemoryTree, user: &BTreeMap<PathBuf, Vec<u8>>) -> Carried {
+/// The marker the user's module declarations are inserted at: lib.rs's modules.
+pub fn modules_anchor() -> Anchor {
+    project::LIB.at(project::LIB_MODULES)
+}
+
+/// Carries `user` (every file of the old project) into the scaffold `fresh`. Refused, before
+/// anything is written: a `src/lib.rs` of the user's that does not parse (its module
+/// declarations are read through the parser).
+pub fn carry(fresh: &MemoryTree, user: &BTreeMap<PathBuf, Vec<u8>>) -> Result<Carried, Error> {
     let mut out = Carried::default();
     for path in fresh.paths() {
         let new_text = fresh.get(path).unwrap_or_default();
@@ -70,7 +78,7 @@ pub fn carry(fresh: &MemoryTree, user: &BTreeMap<PathBuf, Vec<u8>>) -> Carried {
             out.files.insert(path.to_owned(), old.clone());
             continue;
         }
-        let (merged, left) = merge_kept_file(path, &old_text, new_text);
+        let (merged, left) = merge_kept_file(path, &templates, &old_text, new_text)?;
         if let Some(reason) = left {
             out.not_carried.push((path.to_owned(), reason));
         }
@@ -82,34 +90,63 @@ pub fn carry(fresh: &MemoryTree, user: &BTreeMap<PathBuf, Vec<u8>>) -> Carried {
             out.files.insert(path.clone(), bytes.clone());
         }
     }
-    out
+    Ok(out)
 }
 
-/// The new scaffold's `new` version of a file kubeforge keeps, with what can be carried from
-/// the user's `old` one, and what could not (`None`: nothing left).
-fn merge_kept_file(path: &Path, old: &str, new: &str) -> (String, Option<String>) {
-    let merged = match path.to_str() {
-        Some("Cargo.toml") => carry_dependencies(old, new),
-        Some("src/lib.rs") => carry_modules(old, new),
-        _ => new.to_owned(),
+/// What is carried into a file kubeforge keeps, by the template that writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Merge {
+    /// Cargo.toml: the user's extra dependencies.
+    Dependencies,
+    /// lib.rs: the user's module declarations.
+    Modules,
+    /// Nothing: the new scaffold's file.
+    Nothing,
+}
+
+impl Merge {
+    fn of(templates: &[&'static Template]) -> Self {
+        if templates.contains(&&project::CARGO_TOML) {
+            Self::Dependencies
+        } else if templates.contains(&&project::LIB_RS) {
+            Self::Modules
+        } else {
+            Self::Nothing
+        }
+    }
+}
+
+/// The new scaffold's `new` version of a file kubeforge keeps (written from `templates`), with
+/// what can be carried from the user's `old` one, and what could not (`None`: nothing left).
+fn merge_kept_file(
+    path: &Path,
+    templates: &[&'static Template],
+    old: &str,
+    new: &str,
+) -> Result<(String, Option<String>), Error> {
+    let merge = Merge::of(templates);
+    let merged = match merge {
+        Merge::Dependencies => carry_dependencies(old, new),
+        Merge::Modules => carry_modules(path, old, new)?,
+        Merge::Nothing => new.to_owned(),
     };
     // Nothing is lost when every line of the user's file is in the merged one (a carried
     // declaration may sit elsewhere).
     if old.lines().all(|line| merged.lines().any(|m| m == line)) {
-        return (merged, None);
+        return Ok((merged, None));
     }
-    let reason = match path.to_str() {
-        Some("Cargo.toml") => {
+    let reason = match merge {
+        Merge::Dependencies => {
             "your extra dependencies are carried; other changes are not (compare the two files)"
         }
-        Some("src/lib.rs") => {
+        Merge::Modules => {
             "your module declarations are carried; other changes are not (compare the two files)"
         }
-        _ => {
+        Merge::Nothing => {
             "the new scaffold's version is kept; your changes are not carried (compare the two files)"
         }
     };
-    (merged, Some(reason.to_owned()))
+    Ok((merged, Some(reason.to_owned())))
 }
 
 /// The dependency tables of Cargo.toml.
@@ -177,17 +214,16 @@ fn carry_dependencies(old: &str, new: &str) -> String {
     out
 }
 
-/// `new` with the module declarations (`mod x;`, their attributes and visibility as the user
-/// wrote them) of `old` whose module `new` does not declare, before lib.rs's modules marker at
-/// their rustfmt place. Both files are read through their syntax tree; when either does not
-/// parse (or the marker is gone), `new` is returned as it is and the difference is listed.
-fn carry_modules(old: &str, new: &str) -> String {
-    let path = Path::new("src/lib.rs");
-    let (Ok(old_source), Ok(new_source)) =
-        (RustSource::parse(path, old), RustSource::parse(path, new))
-    else {
-        return new.to_owned();
-    };
+/// `new`, the scaffold's `path` (lib.rs), with the module declarations (`mod x;`, their
+/// attributes and visibility as the user wrote them) of `old` whose module `new` does not
+/// declare, before the modules marker ([`modules_anchor`]) at their rustfmt place. Both files
+/// are read through their syntax tree: the user's `old` that does not parse is refused (the
+/// error names the file and the fix); a `new` that does not parse or lacks the marker is a bug
+/// of kubeforge's.
+fn carry_modules(path: &Path, old: &str, new: &str) -> Result<String, Error> {
+    let old_source = RustSource::parse(path, old)?;
+    let new_source = RustSource::parse(path, new)
+        .map_err(|e| Error::Internal(format!("the scaffold's {}: {e}", path.display())))?;
     let have: Vec<String> = module_declarations(&new_source)
         .into_iter()
         .map(|(name, _)| name)
@@ -198,17 +234,24 @@ fn carry_modules(old: &str, new: &str) -> String {
         .map(|(_, text)| text)
         .collect();
     if extra.is_empty() {
-        return new.to_owned();
+        return Ok(new.to_owned());
     }
-    match insert_at_marker(path, new, "// +kubeforge:scaffold:modules", &extra) {
-        Ok(Some(merged)) => merged,
-        _ => new.to_owned(),
-    }
+    let marker = modules_anchor().marker.line();
+    insert_at_marker(path, new, &marker, &extra)?.ok_or_else(|| {
+        Error::Internal(format!(
+            "the scaffold's {} has no marker `{marker}`",
+            path.display()
+        ))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn lib(old: &str, new: &str) -> Result<String, Error> {
+        carry_modules(Path::new(project::LIB.path), old, new)
+    }
 
     #[test]
     fn dependencies_the_user_added_are_carried() {
@@ -225,7 +268,7 @@ mod tests {
         let new = "pub mod api;\npub mod webhooks;\n// +kubeforge:scaffold:modules\n";
         let old = "pub mod api;\npub mod util;\nmod private;\n// +kubeforge:scaffold:modules\n";
         assert_eq!(
-            carry_modules(old, new),
+            lib(old, new).unwrap(),
             "pub mod api;\nmod private;\npub mod util;\npub mod webhooks;\n// +kubeforge:scaffold:modules\n"
         );
     }
@@ -235,12 +278,38 @@ mod tests {
         let new = "//! Lib.\n\npub mod api;\npub mod controllers;\n// +kubeforge:scaffold:modules\n\npub fn crds() {}\n";
         // Odd spacing, attributes, a doc comment, an inline module and a commented-out one.
         let old = "//! Lib.\n\npub  mod  api ;\npub mod controllers;\n#[cfg(test)] mod tests;\n/// Mine.\npub(crate) mod r#type;\nmod inline {}\n// mod gone;\n// +kubeforge:scaffold:modules\n\npub fn crds() {}\n";
-        let merged = carry_modules(old, new);
+        let merged = lib(old, new).unwrap();
         assert_eq!(
             merged,
             "//! Lib.\n\npub mod api;\npub mod controllers;\n#[cfg(test)] mod tests;\n/// Mine.\npub(crate) mod r#type;\n// +kubeforge:scaffold:modules\n\npub fn crds() {}\n"
         );
-        assert_eq!(carry_modules(&merged, new), merged);
-        assert_eq!(carry_modules("pub mod broken(;\n", new), new);
+        assert_eq!(lib(&merged, new).unwrap(), merged);
+    }
+
+    #[test]
+    fn a_users_lib_that_does_not_parse_is_refused_naming_it() {
+        let new = "pub mod api;\n// +kubeforge:scaffold:modules\n";
+        let err = lib("pub mod broken(;\n", new).unwrap_err();
+        assert!(matches!(err, Error::RustSyntax { .. }), "{err}");
+        let message = err.to_string();
+        assert!(
+            message.contains("src/lib.rs does not parse as Rust (line 1"),
+            "{message}"
+        );
+        assert!(
+            message.contains("fix: make the file valid Rust again"),
+            "{message}"
+        );
+        // The scaffold's file without its marker is kubeforge's bug, not the user's.
+        let err = lib("mod mine;\n", "pub mod api;\n").unwrap_err();
+        assert!(matches!(err, Error::Internal(_)), "{err}");
+    }
+
+    #[test]
+    fn the_files_merged_are_known_by_their_template() {
+        assert_eq!(Merge::of(&[&project::CARGO_TOML]), Merge::Dependencies);
+        assert_eq!(Merge::of(&[&project::LIB_RS]), Merge::Modules);
+        assert_eq!(Merge::of(&[&project::MAIN_RS]), Merge::Nothing);
+        assert_eq!(modules_anchor().path, Path::new(project::LIB.path));
     }
 }

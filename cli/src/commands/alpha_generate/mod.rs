@@ -46,7 +46,7 @@ pub fn run(args: AlphaGenerateArgs) -> Result<(), Error> {
     let steps = replay::steps(&project, &inputs);
     let replayed = replay::replay(&steps, &inputs, &renderer, templates.version())?;
     let user = files::read(&root)?;
-    let carried = carry::carry(&replayed.tree, &user);
+    let carried = carry::carry(&replayed.tree, &user)?;
     files::write(&target, &carried.files)?;
     print!(
         "{}",

@@ -181,12 +181,12 @@ pub fn replay(
     let mut tree = MemoryTree::new();
     let mut commands = Vec::new();
     for step in steps {
-        let failed = |reason: String| AlphaError::Replay {
-            command: step.command_line(),
-            reason,
-        };
-        run_step(&mut tree, step, inputs, renderer, cli_version)
-            .map_err(|e| failed(e.to_string()))?;
+        run_step(&mut tree, step, inputs, renderer, cli_version).map_err(|e| {
+            AlphaError::Replay {
+                command: step.command_line(),
+                source: Box::new(e),
+            }
+        })?;
         commands.push(step.command_line());
     }
     Ok(Replayed { tree, commands })

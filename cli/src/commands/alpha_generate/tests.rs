@@ -6,9 +6,11 @@ use std::path::PathBuf;
 use kubeforge_templates::Renderer;
 
 use super::super::create_external::tests::fixture;
-use super::super::harness::Harness;
+use super::super::harness::{Harness, check_anchor};
 use super::super::load_project;
 use super::{carry, inputs, replay};
+use crate::error::Error;
+use crate::scaffold::Tree;
 use crate::template_set::CURRENT_VERSION;
 
 /// A project with an own API (and its webhooks), a built-in kind's controller, a
@@ -91,17 +93,7 @@ fn the_users_code_is_carried_and_the_rest_listed() {
         .read("src/main.rs")
         .replace("let cli = Cli::parse();", "let cli = Cli::parse(); // mine");
     project.tree.write("src/main.rs", main);
-    let user: BTreeMap<PathBuf, Vec<u8>> = project
-        .tree
-        .paths()
-        .map(|p| {
-            (
-                p.to_owned(),
-                project.tree.get(p).unwrap().as_bytes().to_vec(),
-            )
-        })
-        .collect();
-    let carried = carry::carry(&fresh, &user);
+    let carried = carry::carry(&fresh, &files(&project)).unwrap();
     let file = |p: &str| String::from_utf8(carried.files[&PathBuf::from(p)].clone()).unwrap();
     assert_eq!(file(controller), edited);
     assert!(carried.yours.contains(&PathBuf::from(controller)));
@@ -116,6 +108,78 @@ fn the_users_code_is_carried_and_the_rest_listed() {
         .collect();
     assert_eq!(not_carried, ["src/main.rs"]);
     assert!(carried.new.is_empty());
+}
+
+/// Every file of `project`, as `alpha generate` reads them.
+fn files(project: &Harness) -> BTreeMap<PathBuf, Vec<u8>> {
+    project
+        .tree
+        .paths()
+        .map(|p| {
+            (
+                p.to_owned(),
+                project.tree.get(p).unwrap().as_bytes().to_vec(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_marker_carried_modules_go_to_is_the_new_lib_rs_s() {
+    let fresh = replayed(&project()).tree;
+    let anchor = carry::modules_anchor();
+    check_anchor(&anchor, &fresh.templates(&anchor.path));
+}
+
+#[test]
+fn a_users_lib_rs_that_does_not_parse_is_refused() {
+    let mut project = project();
+    let fresh = replayed(&project).tree;
+    let lib = format!("{}pub mod half(\n", project.read("src/lib.rs"));
+    project.tree.write("src/lib.rs", lib);
+    let err = carry::carry(&fresh, &files(&project)).unwrap_err();
+    assert!(matches!(err, Error::RustSyntax { .. }), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("src/lib.rs does not parse as Rust"),
+        "{message}"
+    );
+    assert!(message.contains("nothing was written"), "{message}");
+}
+
+#[test]
+fn a_replayed_command_that_fails_keeps_its_error() {
+    let project = Harness::init("");
+    let file = load_project(&project.tree).unwrap();
+    let inputs = inputs::read(&file, &project.tree, 2026).unwrap();
+    // `create api` without `init` before it: the in-memory tree has no PROJECT.
+    let step = replay::Step {
+        args: "create api --group cache --version v1 --kind Memcached"
+            .split(' ')
+            .map(str::to_owned)
+            .collect(),
+        crd: None,
+        module: None,
+    };
+    let err =
+        replay::replay(&[step], &inputs, &Renderer::new().unwrap(), CURRENT_VERSION).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.starts_with("re-running `kubeforge create api --group cache"),
+        "{message}"
+    );
+    assert!(message.contains("has no PROJECT file"), "{message}");
+    let Error::Alpha(alpha) = &err else {
+        panic!("{err:?}");
+    };
+    let source = std::error::Error::source(alpha.as_ref()).expect("the command's error is kept");
+    let cause = source
+        .downcast_ref::<Box<Error>>()
+        .expect("a kubeforge error (boxed)");
+    assert!(
+        matches!(cause.as_ref(), Error::NotAProject { .. }),
+        "{cause:?}"
+    );
 }
 
 #[test]

@@ -89,15 +89,14 @@ pub fn resolve(
 /// The version `<binary> --version` prints (`kubeforge 0.1.0`); an error unless it runs and
 /// says it is a kubeforge.
 fn binary_version(path: &Path) -> Result<String, Error> {
-    let output =
-        Command::new(path)
-            .arg("--version")
-            .output()
-            .map_err(|e| AlphaError::OldBinary {
-                binary: path.to_owned(),
-                command: "--version".into(),
-                stderr: e.to_string(),
-            })?;
+    let output = Command::new(path)
+        .arg("--version")
+        .output()
+        .map_err(|source| AlphaError::OldBinarySpawn {
+            binary: path.to_owned(),
+            command: "--version".into(),
+            source,
+        })?;
     let text = String::from_utf8_lossy(&output.stdout);
     let mut words = text.split_whitespace();
     match (output.status.success(), words.next(), words.next()) {

@@ -97,10 +97,10 @@ fn with_binary(
             .env("SOURCE_DATE_EPOCH", new_year(inputs.year).to_string())
             .env_remove(template_set::ENV)
             .output()
-            .map_err(|e| AlphaError::OldBinary {
+            .map_err(|source| AlphaError::OldBinarySpawn {
                 binary: binary.to_owned(),
                 command: step.command_line(),
-                stderr: e.to_string(),
+                source,
             })?;
         if !output.status.success() {
             return Err(AlphaError::OldBinary {

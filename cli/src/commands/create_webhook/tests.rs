@@ -131,6 +131,83 @@ fn a_users_file_that_does_not_parse_is_refused_naming_it() {
 }
 
 #[test]
+fn a_test_file_that_does_not_parse_is_refused_and_nothing_written() {
+    let mut project = memcached();
+    project.run(DEFAULTING).unwrap();
+    let path = "tests/memcached_webhook.rs";
+    let broken = project
+        .read(path)
+        .replace("async fn start()", "async fn start(");
+    project.tree.write(path, &broken);
+    let before = project.tree.clone();
+    let err = project.run(VALIDATION).unwrap_err();
+    assert!(matches!(err, Error::RustSyntax { .. }), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("tests/memcached_webhook.rs does not parse as Rust (line "),
+        "{message}"
+    );
+    assert!(message.contains("nothing was written"), "{message}");
+    assert!(
+        message.contains("fix: make the file valid Rust again"),
+        "{message}"
+    );
+    assert_eq!(before.paths().count(), project.tree.paths().count());
+    for path in before.paths() {
+        assert_eq!(
+            project.tree.get(path),
+            before.get(path),
+            "{}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn tests_the_file_has_already_are_not_added_again() {
+    // The test file of a project that has both webhooks, in a project that has none yet (the
+    // user kept the file, PROJECT and the webhook module were reset).
+    let mut done = memcached();
+    done.run(DEFAULTING).unwrap();
+    done.run(VALIDATION).unwrap();
+    let path = "tests/memcached_webhook.rs";
+    let tests = done.read(path).to_owned();
+    assert_eq!(
+        tests
+            .matches("_is_defaulted() -> anyhow::Result<()>")
+            .count(),
+        1
+    );
+    assert_eq!(
+        tests
+            .matches("_is_validated() -> anyhow::Result<()>")
+            .count(),
+        1
+    );
+
+    let mut project = memcached();
+    project.run(DEFAULTING).unwrap();
+    // The defaulting test as the user reformatted it: the same tokens.
+    let mine = tests.replace("Ok(())\n}", "Ok( () )\n}");
+    project.tree.write(path, &mine);
+    let ran = project.run(VALIDATION).unwrap();
+    assert_eq!(project.read(path), mine);
+    assert!(
+        !ran.changes
+            .files()
+            .iter()
+            .any(|f| f.path.as_os_str() == path),
+        "the test file is unchanged"
+    );
+    // The rest of the command ran: the validator is registered.
+    assert!(
+        project
+            .read("src/webhooks/memcached_v1.rs")
+            .contains("impl Validator<Memcached> for MemcachedValidator")
+    );
+}
+
+#[test]
 fn the_spoke_type_is_edited_where_its_kind_is_whatever_its_layout() {
     let mut project = memcached();
     let spoke = "src/api/v1beta1/memcached.rs";

@@ -2,6 +2,7 @@
 //! of the syntax tree, splice text in. The file is never re-printed, so comments and formatting
 //! outside the edited span stay byte for byte; a file that does not parse refuses the command.
 
+mod append;
 mod attributes;
 mod chain;
 mod crate_attributes;
@@ -12,6 +13,7 @@ mod items;
 mod marker;
 mod source;
 
+pub use append::append_items;
 pub use attributes::{KubeArgument, add_kube_argument, remove_kube_argument};
 pub use crate_attributes::raise_recursion_limit;
 pub use fields::struct_fields;

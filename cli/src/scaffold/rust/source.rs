@@ -45,7 +45,7 @@ impl<'t> RustSource<'t> {
                 path: path.to_owned(),
                 position: (start.line > 0)
                     .then(|| format!("line {}, column {}", start.line, start.column + 1)),
-                message: e.to_string(),
+                source: e,
             }
         })?;
         Ok(Self {
