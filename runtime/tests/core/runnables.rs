@@ -82,6 +82,8 @@ async fn runnables_start_by_group_and_stop_in_reverse() {
     assert!(!server.needs_leader_election());
     let other = recorded(&log, "other");
     assert_eq!(other.group(), RunnableGroup::Others);
+    let webhooks = recorded(&log, "webhooks").in_group(RunnableGroup::Webhooks);
+    let cache = recorded(&log, "cache").in_group(RunnableGroup::Caches);
 
     let mut options = options_in(&env);
     let mut election = LeaderElectionOptions::new(format!("runnables-{}", env.namespace()));
@@ -94,12 +96,14 @@ async fn runnables_start_by_group_and_stop_in_reverse() {
     manager.add(elected);
     manager.add(plain);
     manager.add(other);
+    manager.add(cache);
+    manager.add(webhooks);
     manager.add(server);
     let stop = manager.shutdown_handle();
     let task = tokio::spawn(manager.run());
     eventually(Duration::from_secs(10), "every runnable started", || {
         let log = log.clone();
-        async move { log.entries().len() == 4 }
+        async move { log.entries().len() == 6 }
     })
     .await;
     stop.shutdown();
@@ -116,12 +120,21 @@ async fn runnables_start_by_group_and_stop_in_reverse() {
             .position(|e| e == entry)
             .unwrap_or_else(|| panic!("{entry} missing from {entries:?}"))
     };
-    // Servers first, the leader-elected last; the two of group Others in between, in any order.
-    assert_eq!(entries[0], "start server", "{entries:?}");
-    assert_eq!(entries[3], "start elected", "{entries:?}");
-    assert!(position("start plain") < 3 && position("start other") < 3);
+    // Servers, webhooks, caches, then the two of group Others in any order, the leader-elected
+    // last.
+    assert_eq!(
+        entries[..3],
+        ["start server", "start webhooks", "start cache"],
+        "{entries:?}"
+    );
+    assert_eq!(entries[5], "start elected", "{entries:?}");
+    assert!((3..5).contains(&position("start plain")) && (3..5).contains(&position("start other")));
     // Stopped in the reverse order: the leader-elected first, the servers last.
-    assert_eq!(entries[4], "stop elected", "{entries:?}");
-    assert_eq!(entries[7], "stop server", "{entries:?}");
-    assert!(position("stop plain") > 4 && position("stop other") > 4);
+    assert_eq!(entries[6], "stop elected", "{entries:?}");
+    assert!((7..9).contains(&position("stop plain")) && (7..9).contains(&position("stop other")));
+    assert_eq!(
+        entries[9..],
+        ["stop cache", "stop webhooks", "stop server"],
+        "{entries:?}"
+    );
 }
