@@ -85,9 +85,9 @@ impl CachedClient {
         let current = state.borrow().clone();
         match (waited, current) {
             (_, SyncState::Synced) => Ok(informer.store()),
-            (_, SyncState::NotServed(message)) => Err(Error::KindNotServed {
+            (_, SyncState::NotServed(source)) => Err(Error::KindNotServed {
                 kind: K::gvk(),
-                message,
+                source,
             }),
             (_, SyncState::Pending { last_error }) => Err(Error::CacheSyncTimeout {
                 kind: K::gvk(),

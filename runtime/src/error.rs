@@ -13,13 +13,14 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 pub enum Error {
     /// A watched kind is not served by the API server (typically: its CRD is not installed).
     #[error(
-        "kind {kind} is not served by the API server (is its CustomResourceDefinition installed?): {message}"
+        "kind {kind} is not served by the API server (is its CustomResourceDefinition installed?): {source}"
     )]
     KindNotServed {
         /// `group/version/Kind` of the missing kind.
         kind: String,
-        /// The API server's answer.
-        message: String,
+        /// The failed initial list (the API server's 404 answer inside).
+        #[source]
+        source: Arc<kube::runtime::watcher::Error>,
     },
     /// A cache did not finish its initial list within the configured timeout.
     #[error("cache for {kind} did not sync within {timeout:?}{}", last_error.as_ref().map(|e| format!(" (last error: {e})")).unwrap_or_default())]
@@ -121,4 +122,41 @@ pub enum Error {
     /// A request to the API server failed.
     #[error(transparent)]
     Kube(#[from] kube::Error),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+    use kube::runtime::watcher;
+    use std::{error::Error as _, sync::Arc};
+
+    #[test]
+    fn a_kind_not_served_keeps_the_failed_list_as_its_source() {
+        let not_found =
+            kube::core::Status::failure("the server could not find it", "NotFound").with_code(404);
+        let err = Error::KindNotServed {
+            kind: "test.kubeforge.dev/v1/Widget".into(),
+            source: Arc::new(watcher::Error::InitialListFailed(kube::Error::Api(
+                Box::new(not_found),
+            ))),
+        };
+        let list = err
+            .source()
+            .and_then(|e| e.downcast_ref::<Arc<watcher::Error>>())
+            .expect("the watcher's error is the source");
+        assert!(
+            matches!(
+                list.as_ref(),
+                watcher::Error::InitialListFailed(kube::Error::Api(s)) if s.code == 404
+            ),
+            "{list:?}"
+        );
+        assert!(
+            err.to_string().starts_with(
+                "kind test.kubeforge.dev/v1/Widget is not served by the API server (is its \
+                 CustomResourceDefinition installed?): "
+            ),
+            "{err}"
+        );
+    }
 }

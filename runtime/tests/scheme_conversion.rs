@@ -108,23 +108,28 @@ fn converts_directly_and_through_the_hub() {
 #[test]
 fn missing_paths_and_bad_objects_are_errors() {
     let v3 = json!({"apiVersion": "conv.example.com/v3", "kind": "Pet", "metadata": {"name": "x"}, "spec": {"names": []}});
-    assert_eq!(
-        scheme::convert(v3, "conv.example.com/v1").unwrap_err(),
-        ConvertError::NoPath {
-            kind: "Pet".into(),
-            from: "conv.example.com/v3".into(),
-            to: "conv.example.com/v1".into()
-        }
+    let err = scheme::convert(v3, "conv.example.com/v1").unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            ConvertError::NoPath { kind, from, to }
+                if kind == "Pet" && from == "conv.example.com/v3" && to == "conv.example.com/v1"
+        ),
+        "{err:?}"
     );
-    assert_eq!(
+    assert!(matches!(
         scheme::convert(json!({"spec": {}}), "conv.example.com/v2").unwrap_err(),
         ConvertError::Untyped
-    );
-    let broken = json!({"apiVersion": "conv.example.com/v1", "kind": "Pet", "metadata": {}, "spec": {"name": 5}});
-    assert!(matches!(
-        scheme::convert(broken, "conv.example.com/v2"),
-        Err(ConvertError::Failed { .. })
     ));
+    let broken = json!({"apiVersion": "conv.example.com/v1", "kind": "Pet", "metadata": {}, "spec": {"name": 5}});
+    let err = scheme::convert(broken, "conv.example.com/v2").unwrap_err();
+    assert!(matches!(&err, ConvertError::Failed { .. }), "{err:?}");
+    // The serde error is kept typed as the source, and named in the message.
+    let source = std::error::Error::source(&err)
+        .and_then(|e| e.downcast_ref::<serde_json::Error>())
+        .expect("the serde error is the source");
+    assert!(source.is_data(), "{source}");
+    assert!(err.to_string().ends_with(&source.to_string()), "{err}");
 }
 
 #[test]

@@ -51,8 +51,8 @@ pub enum SyncState {
     },
     /// The initial list completed; the store holds the full state.
     Synced,
-    /// The kind is not served by the API server (HTTP 404 on list).
-    NotServed(String),
+    /// The kind is not served by the API server (HTTP 404 on list): the list's error.
+    NotServed(Arc<watcher::Error>),
 }
 
 impl SyncState {
@@ -394,7 +394,7 @@ impl<K: Kind> Informer<K> {
             watcher::Error::InitialListFailed(kube::Error::Api(status)) if status.code == 404
         );
         self.state.send_replace(if not_found {
-            SyncState::NotServed(err.to_string())
+            SyncState::NotServed(Arc::new(err))
         } else {
             SyncState::Pending {
                 last_error: Some(Arc::new(err)),

@@ -180,10 +180,10 @@ impl Cache {
             let current = state.borrow().clone();
             match (waited, current) {
                 (_, SyncState::Synced) => {}
-                (_, SyncState::NotServed(message)) => {
+                (_, SyncState::NotServed(source)) => {
                     return Err(Error::KindNotServed {
                         kind: informer.kind(),
-                        message,
+                        source,
                     });
                 }
                 (_, SyncState::Pending { last_error }) => {

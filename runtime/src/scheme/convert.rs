@@ -18,7 +18,7 @@ pub struct Conversion {
     from: fn() -> String,
     to: fn() -> String,
     kind: fn() -> String,
-    convert: fn(Value) -> Result<Value, String>,
+    convert: fn(Value) -> Result<Value, serde_json::Error>,
 }
 
 fn api_version<K: ApiObject>() -> String {
@@ -29,13 +29,13 @@ fn kind<K: ApiObject>() -> String {
     K::kind(&()).into_owned()
 }
 
-fn via_from<A, B>(value: Value) -> Result<Value, String>
+fn via_from<A, B>(value: Value) -> Result<Value, serde_json::Error>
 where
     A: DeserializeOwned,
     B: From<A> + Serialize,
 {
-    let a: A = serde_json::from_value(value).map_err(|e| e.to_string())?;
-    serde_json::to_value(B::from(a)).map_err(|e| e.to_string())
+    let a: A = serde_json::from_value(value)?;
+    serde_json::to_value(B::from(a))
 }
 
 impl Conversion {
@@ -64,7 +64,7 @@ macro_rules! conversion {
 }
 
 /// Why an object could not be converted.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum ConvertError {
     /// The object has no `apiVersion` or `kind`.
     #[error("the object has no apiVersion or kind")]
@@ -82,7 +82,7 @@ pub enum ConvertError {
         to: String,
     },
     /// A conversion step failed (the object did not deserialize as the source version).
-    #[error("converting {kind} from {from} to {to} failed: {message}")]
+    #[error("converting {kind} from {from} to {to} failed: {source}")]
     Failed {
         /// The kind.
         kind: String,
@@ -91,7 +91,8 @@ pub enum ConvertError {
         /// Target apiVersion of the failing step.
         to: String,
         /// The serde error.
-        message: String,
+        #[source]
+        source: serde_json::Error,
     },
 }
 
@@ -141,11 +142,11 @@ pub fn convert(object: Value, to_api_version: &str) -> Result<Value, ConvertErro
         }
     };
     path.into_iter().try_fold(object, |obj, step| {
-        (step.convert)(obj).map_err(|message| ConvertError::Failed {
+        (step.convert)(obj).map_err(|source| ConvertError::Failed {
             kind: kind.clone(),
             from: (step.from)(),
             to: (step.to)(),
-            message,
+            source,
         })
     })
 }
@@ -177,4 +178,52 @@ pub fn review(review: ConversionReview) -> ConversionReview {
         Err(e) => response.failure(Status::failure(&e.to_string(), "ConversionFailed")),
     }
     .into_review()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ConvertError, via_from};
+    use serde::{Deserialize, Serialize};
+    use serde_json::json;
+    use std::error::Error as _;
+
+    #[derive(Deserialize)]
+    struct Old {
+        count: u32,
+    }
+
+    #[derive(Serialize)]
+    struct New {
+        total: u32,
+    }
+
+    impl From<Old> for New {
+        fn from(old: Old) -> Self {
+            New { total: old.count }
+        }
+    }
+
+    #[test]
+    fn a_failed_step_keeps_the_serde_error_as_its_source() {
+        assert_eq!(
+            via_from::<Old, New>(json!({"count": 3})).unwrap(),
+            json!({"total": 3})
+        );
+        let source = via_from::<Old, New>(json!({"count": "three"})).unwrap_err();
+        let err = ConvertError::Failed {
+            kind: "Pet".into(),
+            from: "v1".into(),
+            to: "v2".into(),
+            source,
+        };
+        let cause = err
+            .source()
+            .and_then(|e| e.downcast_ref::<serde_json::Error>())
+            .expect("the serde error is the source");
+        assert!(cause.is_data(), "{cause}");
+        assert_eq!(
+            err.to_string(),
+            format!("converting Pet from v1 to v2 failed: {cause}")
+        );
+    }
 }

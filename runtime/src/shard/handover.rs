@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{
     gate::ShardGate,
-    membership::{Member, Membership, RenewError},
+    membership::{LeaseTaken, Member, Membership, RenewError},
     options::ShardingOptions,
     range::{RangeSet, slot_range},
     ring,
@@ -23,8 +23,48 @@ use crate::metrics::ShardFamilies;
 /// be renewed within the renew deadline, or was changed or deleted by someone else): it has
 /// stopped all work, and the manager stops at once.
 #[derive(Debug, thiserror::Error)]
-#[error("shard membership lost: {0}")]
-pub struct MembershipLost(pub String);
+pub enum MembershipLost {
+    /// Our member Lease was changed or deleted by someone else.
+    #[error("shard membership lost: {0}")]
+    Taken(#[source] LeaseTaken),
+    /// No renewal of our member Lease succeeded within the renew deadline.
+    #[error(
+        "shard membership lost: could not renew member Lease {lease} within {renew_deadline:?}{}",
+        not_renewed_detail(*.draining, *.unanswered, .last_error.as_ref())
+    )]
+    NotRenewed {
+        /// The Lease's name.
+        lease: String,
+        /// The renew deadline that passed.
+        renew_deadline: Duration,
+        /// Whether it passed while leaving the group (draining running reconciles).
+        draining: bool,
+        /// Whether the last request was still unanswered at the deadline.
+        unanswered: bool,
+        /// The last failed request since the last successful renewal, if one failed.
+        #[source]
+        last_error: Option<kube::Error>,
+    },
+}
+
+/// The end of [`MembershipLost::NotRenewed`]'s message.
+fn not_renewed_detail(
+    draining: bool,
+    unanswered: bool,
+    last_error: Option<&kube::Error>,
+) -> String {
+    let mut detail = String::new();
+    if draining {
+        detail.push_str(" while draining running reconciles");
+    }
+    if unanswered {
+        detail.push_str(": the API server did not answer in time");
+    }
+    if let Some(e) = last_error {
+        detail.push_str(&format!(" (last error: {e})"));
+    }
+    detail
+}
 
 /// One replica's side of the protocol.
 pub struct Coordinator {
@@ -45,6 +85,9 @@ pub struct Coordinator {
     /// started together see each other before any of them claims (instead of the first
     /// claiming the whole ring and handing most of it over again).
     announced: bool,
+    /// The last failed request since the last successful round: the cause reported if the
+    /// renew deadline passes.
+    last_error: Option<kube::Error>,
     families: Option<ShardFamilies>,
 }
 
@@ -61,6 +104,7 @@ impl Coordinator {
             releasing: BTreeMap::new(),
             wanted_since: HashMap::new(),
             announced: false,
+            last_error: None,
             families,
         }
     }
@@ -76,22 +120,18 @@ impl Coordinator {
         loop {
             let deadline = self.deadline(joined);
             if Instant::now() >= deadline {
-                let message = self.not_renewed();
-                return Err(self.lost(message));
+                return Err(self.not_renewed(false, false));
             }
             match tokio::time::timeout_at(deadline, self.round()).await {
-                Ok(Ok(())) => {}
-                Ok(Err(RenewError::Lost(message))) => return Err(self.lost(message)),
+                Ok(Ok(())) => self.last_error = None,
+                Ok(Err(RenewError::Lost(taken))) => {
+                    return Err(self.lost(MembershipLost::Taken(taken)));
+                }
                 Ok(Err(RenewError::Failed(e))) => {
                     tracing::warn!(error = %e, "shard membership round failed");
+                    self.last_error = Some(e);
                 }
-                Err(_) => {
-                    let message = format!(
-                        "{}: the API server did not answer in time",
-                        self.not_renewed()
-                    );
-                    return Err(self.lost(message));
-                }
+                Err(_) => return Err(self.not_renewed(false, true)),
             }
             let next = Instant::now() + jittered(self.options.retry_period);
             tokio::select! {
@@ -110,21 +150,25 @@ impl Coordinator {
         self.membership.renewed_at().unwrap_or(joined) + self.options.renew_deadline
     }
 
-    fn not_renewed(&self) -> String {
-        format!(
-            "could not renew member Lease {} within {:?}",
-            self.membership.lease_name(),
-            self.options.renew_deadline
-        )
+    /// Loses the membership because the renew deadline passed (see [`Self::lost`]).
+    fn not_renewed(&mut self, draining: bool, unanswered: bool) -> MembershipLost {
+        let lost = MembershipLost::NotRenewed {
+            lease: self.membership.lease_name().to_string(),
+            renew_deadline: self.options.renew_deadline,
+            draining,
+            unanswered,
+            last_error: self.last_error.take(),
+        };
+        self.lost(lost)
     }
 
     /// Stops all work at once (no new reconcile starts; the manager aborts running ones).
-    fn lost(&mut self, message: String) -> MembershipLost {
-        tracing::error!(%message, "shard membership lost: stopping all work");
+    fn lost(&mut self, lost: MembershipLost) -> MembershipLost {
+        tracing::error!(error = %lost, "stopping all work");
         self.gate.set_active(RangeSet::empty());
         self.active.clear();
         self.set_owned_gauge();
-        MembershipLost(message)
+        lost
     }
 
     /// A graceful leave: deactivates every range, keeps renewing until the running reconciles
@@ -142,8 +186,7 @@ impl Coordinator {
             let deadline = self.deadline(joined);
             let now = Instant::now();
             if now >= deadline {
-                let message = format!("{} while draining running reconciles", self.not_renewed());
-                return Err(self.lost(message));
+                return Err(self.not_renewed(true, false));
             }
             let wait = self.options.retry_period.min(deadline - now);
             if self
@@ -158,16 +201,16 @@ impl Coordinator {
             }
             // Still draining: renew so nobody takes the ranges over meanwhile.
             match tokio::time::timeout_at(deadline, self.membership.renew(&self.claims)).await {
-                Ok(Ok(())) => {}
-                Ok(Err(RenewError::Lost(message))) => return Err(self.lost(message)),
+                Ok(Ok(())) => self.last_error = None,
+                Ok(Err(RenewError::Lost(taken))) => {
+                    return Err(self.lost(MembershipLost::Taken(taken)));
+                }
                 Ok(Err(RenewError::Failed(e))) => {
                     tracing::warn!(error = %e, "renewing the member Lease while draining failed");
+                    self.last_error = Some(e);
                 }
-                Err(_) => {
-                    tracing::warn!(
-                        "renewing the member Lease while draining did not answer before the renew deadline"
-                    );
-                }
+                // Unanswered at the deadline: nothing can be renewed in time any more.
+                Err(_) => return Err(self.not_renewed(true, true)),
             }
         }
         // Drained: nothing of ours runs any more, so the delete is not urgent; if it fails or
@@ -359,4 +402,79 @@ impl Coordinator {
 /// The retry period plus up to 20% jitter, so members do not move in lockstep.
 fn jittered(period: Duration) -> Duration {
     period.mul_f64(1.0 + fastrand::f64() * 0.2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LeaseTaken, MembershipLost};
+    use std::{error::Error as _, time::Duration};
+
+    fn api_error(code: u16, reason: &str) -> kube::Error {
+        kube::Error::Api(Box::new(
+            kube::core::Status::failure("refused", reason).with_code(code),
+        ))
+    }
+
+    #[test]
+    fn a_taken_lease_is_the_source_of_the_lost_membership() {
+        let lost = MembershipLost::Taken(LeaseTaken {
+            lease: "group-00".into(),
+            change: "deleted",
+            source: api_error(404, "NotFound"),
+        });
+        let taken = lost
+            .source()
+            .and_then(|e| e.downcast_ref::<LeaseTaken>())
+            .expect("the taken lease is the source");
+        assert_eq!(taken.change, "deleted");
+        assert!(
+            matches!(&taken.source, kube::Error::Api(s) if s.code == 404),
+            "{taken:?}"
+        );
+        assert!(
+            lost.to_string()
+                .starts_with("shard membership lost: member Lease group-00 was deleted"),
+            "{lost}"
+        );
+    }
+
+    #[test]
+    fn a_missed_deadline_keeps_the_last_failed_request_as_its_source() {
+        let lost = MembershipLost::NotRenewed {
+            lease: "group-00".into(),
+            renew_deadline: Duration::from_secs(10),
+            draining: true,
+            unanswered: false,
+            last_error: Some(api_error(503, "ServiceUnavailable")),
+        };
+        let last = lost
+            .source()
+            .and_then(|e| e.downcast_ref::<kube::Error>())
+            .expect("the last error is the source");
+        assert!(
+            matches!(last, kube::Error::Api(s) if s.code == 503),
+            "{last:?}"
+        );
+        assert_eq!(
+            lost.to_string(),
+            format!(
+                "shard membership lost: could not renew member Lease group-00 within 10s while \
+                 draining running reconciles (last error: {last})"
+            )
+        );
+
+        let unanswered = MembershipLost::NotRenewed {
+            lease: "group-00".into(),
+            renew_deadline: Duration::from_secs(10),
+            draining: false,
+            unanswered: true,
+            last_error: None,
+        };
+        assert!(unanswered.source().is_none());
+        assert_eq!(
+            unanswered.to_string(),
+            "shard membership lost: could not renew member Lease group-00 within 10s: the API \
+             server did not answer in time"
+        );
+    }
 }

@@ -44,12 +44,26 @@ pub struct Member {
     pub ranges: u16,
 }
 
+/// Our member Lease was deleted or changed by someone else: others may already treat us as
+/// gone.
+#[derive(Debug, thiserror::Error)]
+#[error("member Lease {lease} was {change} by someone else: {source}")]
+pub struct LeaseTaken {
+    /// The Lease's name.
+    pub lease: String,
+    /// What happened to it: `deleted` (the server answered 404) or `changed` (409).
+    pub change: &'static str,
+    /// The API server's answer to our renewal.
+    #[source]
+    pub source: kube::Error,
+}
+
 /// Why a renewal failed.
 #[derive(Debug, thiserror::Error)]
 pub enum RenewError {
     /// Our Lease was deleted or changed by someone else: others may already treat us as gone.
-    #[error("{0}")]
-    Lost(String),
+    #[error(transparent)]
+    Lost(LeaseTaken),
     /// The request failed; retried at the next round.
     #[error(transparent)]
     Failed(#[from] kube::Error),
@@ -228,11 +242,11 @@ impl Membership {
                 {
                     Ok(lease) => lease,
                     Err(kube::Error::Api(s)) if s.code == 409 || s.code == 404 => {
-                        return Err(RenewError::Lost(format!(
-                            "member Lease {} was {} by someone else",
-                            self.lease_name,
-                            if s.code == 404 { "deleted" } else { "changed" }
-                        )));
+                        return Err(RenewError::Lost(LeaseTaken {
+                            lease: self.lease_name.clone(),
+                            change: if s.code == 404 { "deleted" } else { "changed" },
+                            source: kube::Error::Api(s),
+                        }));
                     }
                     Err(e) => return Err(e.into()),
                 }
@@ -320,6 +334,29 @@ mod tests {
         assert_ne!(
             name,
             lease_name("memcached-operator-shard", "host_0123abce")
+        );
+    }
+
+    #[test]
+    fn a_taken_lease_keeps_the_servers_answer_as_its_source() {
+        let conflict =
+            kube::core::Status::failure("the object has been modified", "Conflict").with_code(409);
+        let err = RenewError::Lost(LeaseTaken {
+            lease: "group-00".into(),
+            change: "changed",
+            source: kube::Error::Api(Box::new(conflict)),
+        });
+        let source = std::error::Error::source(&err)
+            .and_then(|e| e.downcast_ref::<kube::Error>())
+            .expect("kube's error is the source");
+        assert!(
+            matches!(source, kube::Error::Api(s) if s.code == 409),
+            "{source:?}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with("member Lease group-00 was changed by someone else: "),
+            "{err}"
         );
     }
 }

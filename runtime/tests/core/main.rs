@@ -18,6 +18,7 @@ mod shape_types;
 
 mod cache;
 mod cache_backpressure;
+mod cache_memory;
 mod controller;
 mod fault_recovery;
 mod helpers;

@@ -1,6 +1,8 @@
-//! An API server outage of 6 s: controllers get back to work within about a second of the
-//! server's return (the cache's readiness probe cuts the watch backoff short), and a change made
-//! right after the return is reconciled. Prints the measured time (the README quotes it).
+//! API server outages of 6 s and 6.3 s: controllers get back to work within about a second of
+//! the server's return (the cache's readiness probe cuts the watch backoff short), and a change
+//! made right after the return is reconciled. 6 s is a whole number of the probe's 500 ms
+//! interval, so a probe may land right as the server returns (the best case); 6.3 s is not, so
+//! the server returns between two probes. Prints the measured times (the README quotes them).
 
 use crate::common;
 
@@ -12,6 +14,11 @@ use std::{
     sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
+
+/// What "within about a second" allows: the probe interval (500 ms) plus the re-list and the
+/// reconcile, with room for a loaded machine. kube-runtime's watch backoff alone (0.8 s
+/// doubling, jittered) typically resumes several seconds after a 6 s outage.
+const ABOUT_A_SECOND: Duration = Duration::from_millis(1500);
 
 /// When each object's first reconcile started.
 #[derive(Default)]
@@ -26,8 +33,9 @@ async fn reconcile(w: Arc<Widget>, seen: Arc<FirstSeen>) -> Result<Action, Recon
     Ok(Action::await_change())
 }
 
-#[tokio::test]
-async fn after_a_six_second_outage_a_new_object_is_reconciled_within_about_a_second() {
+/// Takes the server down for `down` under a running controller and returns the time from its
+/// return to the first reconcile of an object created then.
+async fn resume_after(down: Duration) -> Duration {
     let env = faulty_env().await;
     let faults = env.faults().unwrap();
     let mut manager = Manager::new(env.client(), options_in(&env));
@@ -43,8 +51,8 @@ async fn after_a_six_second_outage_a_new_object_is_reconciled_within_about_a_sec
     )
     .await;
 
-    // Down for 6 s: every connection (the watch too) is dropped, new ones are refused.
-    faults.restart_after(Duration::from_secs(6)).await;
+    // Down: every connection (the watch too) is dropped, new ones are refused.
+    faults.restart_after(down).await;
     let back = Instant::now();
     create_widget(&env, "after", 1).await;
     eventually(
@@ -54,14 +62,29 @@ async fn after_a_six_second_outage_a_new_object_is_reconciled_within_about_a_sec
     )
     .await;
     let resumed = seen.0.lock().unwrap()["after"] - back;
-    println!("server back -> first reconcile of an object created then: {resumed:?}");
-    // kube-runtime's watch backoff alone (0.8 s doubling, jittered) typically resumes several
-    // seconds after a 6 s outage; the readiness probe runs every 500 ms.
-    assert!(
-        resumed < Duration::from_secs(3),
-        "controllers resumed only {resumed:?} after the server returned"
+    println!(
+        "down {down:?}: server back -> first reconcile of an object created then: {resumed:?}"
     );
-
     shutdown.shutdown();
     running.await.unwrap().expect("manager stops cleanly");
+    resumed
+}
+
+#[tokio::test]
+async fn after_a_six_second_outage_a_new_object_is_reconciled_within_about_a_second() {
+    let resumed = resume_after(Duration::from_secs(6)).await;
+    assert!(
+        resumed <= ABOUT_A_SECOND,
+        "controllers resumed only {resumed:?} after the server returned"
+    );
+}
+
+/// The server returns 300 ms after a probe: the next one finds it 200 ms later.
+#[tokio::test]
+async fn after_a_6_3_second_outage_a_new_object_is_reconciled_within_about_a_second() {
+    let resumed = resume_after(Duration::from_millis(6300)).await;
+    assert!(
+        resumed <= ABOUT_A_SECOND,
+        "controllers resumed only {resumed:?} after the server returned"
+    );
 }

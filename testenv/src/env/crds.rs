@@ -25,7 +25,8 @@ pub enum CrdSource {
 fn parse_yaml(origin: &str, text: &str) -> Result<Vec<Value>, Error> {
     let docs: Vec<Value> = serde_saphyr::from_multiple(text).map_err(|e| Error::InvalidCrd {
         origin: origin.to_string(),
-        message: format!("not valid YAML: {e}"),
+        message: "not valid YAML".into(),
+        source: Some(e.into()),
     })?;
     let mut out = Vec::new();
     for (i, doc) in docs.into_iter().enumerate() {
@@ -39,6 +40,7 @@ fn parse_yaml(origin: &str, text: &str) -> Result<Vec<Value>, Error> {
                 message: format!(
                     "expected kind CustomResourceDefinition, found {kind:?}; pass only CRD manifests"
                 ),
+                source: None,
             });
         }
         out.push(doc);
@@ -54,7 +56,8 @@ pub fn load(sources: &[CrdSource]) -> Result<Vec<Value>, Error> {
             CrdSource::Typed(crd) => {
                 out.push(serde_json::to_value(crd).map_err(|e| Error::InvalidCrd {
                     origin: crd.metadata.name.clone().unwrap_or_default(),
-                    message: e.to_string(),
+                    message: "could not be written as JSON".into(),
+                    source: Some(e.into()),
                 })?);
             }
             CrdSource::Yaml { origin, text } => out.extend(parse_yaml(origin, text)?),
@@ -80,4 +83,29 @@ pub fn load(sources: &[CrdSource]) -> Result<Vec<Value>, Error> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_yaml;
+    use crate::Error;
+    use std::error::Error as _;
+
+    #[test]
+    fn yaml_that_does_not_parse_keeps_the_parsers_error() {
+        let err = parse_yaml("crd.yaml", "kind: [unclosed").unwrap_err();
+        assert!(
+            matches!(&err, Error::InvalidCrd { origin, .. } if origin == "crd.yaml"),
+            "{err:?}"
+        );
+        let source = err.source().expect("the parser's error is the source");
+        assert!(source.is::<serde_saphyr::Error>(), "{source:?}");
+    }
+
+    #[test]
+    fn a_document_of_another_kind_has_no_parser_error() {
+        let err = parse_yaml("crd.yaml", "kind: ConfigMap\n").unwrap_err();
+        assert!(err.source().is_none(), "{err:?}");
+        assert!(err.to_string().contains("found \"ConfigMap\""), "{err}");
+    }
 }

@@ -57,7 +57,7 @@ pub fn install_crds(api: &Api, crds: Vec<Value>) -> Result<(), Error> {
         create::create_object(&mut cluster, &def, None, crd, &Query::default()).map_err(|e| {
             Error::CrdRejected {
                 name,
-                message: e.message,
+                source: e.into(),
             }
         })?;
     }

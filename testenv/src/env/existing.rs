@@ -148,7 +148,7 @@ async fn install_crd(api: &Api<DynamicObject>, crd: &Value, user_key: &str) -> R
         .await
         .map_err(|e| Error::CrdRejected {
             name: name.clone(),
-            message: e.to_string(),
+            source: e.into(),
         })?;
         let mark = json!({"metadata": {"annotations": {user_key: ""}}});
         match api

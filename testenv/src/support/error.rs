@@ -35,21 +35,27 @@ pub enum Error {
         /// The underlying I/O error.
         source: std::io::Error,
     },
-    /// A CRD given as YAML or as a typed object could not be parsed.
-    #[error("invalid CustomResourceDefinition {origin}: {message}")]
+    /// A CRD given as YAML or as a typed object could not be parsed, or is not a CRD.
+    #[error("invalid CustomResourceDefinition {origin}: {message}{}", suffix(.source.as_ref()))]
     InvalidCrd {
         /// Where the CRD came from (file name, "YAML document 2", ...).
         origin: String,
         /// What is wrong with it.
         message: String,
+        /// The parser's error (YAML or JSON), when a parser failed; none when the document
+        /// parsed but is not a CRD.
+        #[source]
+        source: Option<BoxError>,
     },
     /// The API server refused to install a CRD (for example a non-structural schema).
-    #[error("the API server refused CustomResourceDefinition {name}: {message}")]
+    #[error("the API server refused CustomResourceDefinition {name}: {source}")]
     CrdRejected {
         /// The CRD's name.
         name: String,
-        /// The server's message (a 422 Invalid with causes, usually).
-        message: String,
+        /// The server's answer (a 422 Invalid with causes, usually): kube's error from a real
+        /// API server, the embedded server's own error from the embedded one.
+        #[source]
+        source: BoxError,
     },
     /// A feature gate the embedded server does not know, or a malformed `--feature-gates`.
     #[error("{0}")]
@@ -102,6 +108,115 @@ pub enum Error {
     },
     /// Binaries mode: the private control plane did not start, or one of its processes
     /// stopped.
-    #[error("the test control plane (KUBEFORGE_TEST_CLUSTER=binaries): {0}")]
-    ControlPlane(String),
+    #[error(
+        "the test control plane (KUBEFORGE_TEST_CLUSTER=binaries): {message}{}",
+        suffix(.source.as_ref())
+    )]
+    ControlPlane {
+        /// What failed (with the end of a component's log when one stopped).
+        message: String,
+        /// The underlying error: the I/O error of starting or watching a process. None when
+        /// a component stopped or was not ready in time (the message has the end of its
+        /// log), when no free port was found, and when an earlier start of the process's
+        /// shared control plane failed (the message repeats that failure).
+        #[source]
+        source: Option<BoxError>,
+    },
+}
+
+/// `": <source>"`, or nothing without a source: an optional cause named in a message.
+fn suffix(source: Option<&BoxError>) -> String {
+    source.map(|e| format!(": {e}")).unwrap_or_default()
+}
+
+impl Error {
+    /// [`Error::ControlPlane`] without an underlying error.
+    pub(crate) fn control_plane(message: impl Into<String>) -> Self {
+        Error::ControlPlane {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    /// [`Error::ControlPlane`] caused by `source`.
+    pub(crate) fn control_plane_by(
+        message: impl Into<String>,
+        source: impl Into<BoxError>,
+    ) -> Self {
+        Error::ControlPlane {
+            message: message.into(),
+            source: Some(source.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+    use std::error::Error as _;
+
+    #[test]
+    fn an_invalid_crd_keeps_the_parsers_error_when_there_is_one() {
+        let parse = serde_json::from_str::<serde_json::Value>("{").unwrap_err();
+        let text = parse.to_string();
+        let err = Error::InvalidCrd {
+            origin: "crd.yaml".into(),
+            message: "not valid JSON".into(),
+            source: Some(parse.into()),
+        };
+        assert!(
+            err.source()
+                .and_then(|e| e.downcast_ref::<serde_json::Error>())
+                .is_some_and(serde_json::Error::is_eof)
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("invalid CustomResourceDefinition crd.yaml: not valid JSON: {text}")
+        );
+        let not_a_crd = Error::InvalidCrd {
+            origin: "crd.yaml".into(),
+            message: "expected kind CustomResourceDefinition".into(),
+            source: None,
+        };
+        assert!(not_a_crd.source().is_none());
+        assert_eq!(
+            not_a_crd.to_string(),
+            "invalid CustomResourceDefinition crd.yaml: expected kind CustomResourceDefinition"
+        );
+    }
+
+    #[test]
+    fn a_rejected_crd_keeps_the_servers_answer() {
+        let status =
+            kube::core::Status::failure("spec.versions: Required value", "Invalid").with_code(422);
+        let err = Error::CrdRejected {
+            name: "widgets.test.kubeforge.dev".into(),
+            source: kube::Error::Api(Box::new(status)).into(),
+        };
+        let source = err
+            .source()
+            .and_then(|e| e.downcast_ref::<kube::Error>())
+            .expect("kube's error is the source");
+        assert!(
+            matches!(source, kube::Error::Api(s) if s.code == 422),
+            "{source:?}"
+        );
+    }
+
+    #[test]
+    fn a_control_plane_failure_keeps_the_io_error_when_there_is_one() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let err = Error::control_plane_by("could not start etcd", io);
+        let source = err
+            .source()
+            .and_then(|e| e.downcast_ref::<std::io::Error>())
+            .expect("the I/O error is the source");
+        assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+        assert_eq!(
+            err.to_string(),
+            "the test control plane (KUBEFORGE_TEST_CLUSTER=binaries): could not start etcd: \
+             no such file"
+        );
+        assert!(Error::control_plane("etcd exited").source().is_none());
+    }
 }

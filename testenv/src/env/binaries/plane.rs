@@ -41,10 +41,11 @@ pub struct ControlPlane {
     supervisor: Supervisor,
 }
 
-type Slot = Arc<tokio::sync::OnceCell<Result<Arc<ControlPlane>, String>>>;
+type Slot = Arc<tokio::sync::Mutex<Option<Result<Arc<ControlPlane>, String>>>>;
 
-/// The control plane of `binaries`, started on first use. A failed start is remembered, so
-/// the other tests of the process fail at once with the same message.
+/// The control plane of `binaries`, started on first use. A failed start is remembered: the
+/// test that tried gets its error, and the other tests of the process fail at once with its
+/// message.
 pub async fn shared(binaries: &Resolved) -> Result<Arc<ControlPlane>, Error> {
     static PLANES: OnceLock<Mutex<HashMap<Resolved, Slot>>> = OnceLock::new();
     let slot = PLANES
@@ -54,18 +55,34 @@ pub async fn shared(binaries: &Resolved) -> Result<Arc<ControlPlane>, Error> {
         .entry(binaries.clone())
         .or_default()
         .clone();
-    slot.get_or_init(|| async {
-        ControlPlane::start(binaries)
-            .await
-            .map(Arc::new)
-            .map_err(|e| match e {
-                Error::ControlPlane(message) => message,
+    // Held across the start: the tests asking meanwhile wait for its outcome.
+    let mut slot = slot.lock().await;
+    match &*slot {
+        Some(Ok(plane)) => return Ok(plane.clone()),
+        Some(Err(earlier)) => {
+            return Err(Error::control_plane(format!(
+                "an earlier start in this process failed: {earlier}"
+            )));
+        }
+        None => {}
+    }
+    match ControlPlane::start(binaries).await {
+        Ok(plane) => {
+            let plane = Arc::new(plane);
+            *slot = Some(Ok(plane.clone()));
+            Ok(plane)
+        }
+        Err(e) => {
+            *slot = Some(Err(match &e {
+                Error::ControlPlane { message, source } => match source {
+                    Some(source) => format!("{message}: {source}"),
+                    None => message.clone(),
+                },
                 other => other.to_string(),
-            })
-    })
-    .await
-    .clone()
-    .map_err(Error::ControlPlane)
+            }));
+            Err(e)
+        }
+    }
 }
 
 /// A random port of 127.0.0.1 that nothing listens on, below the ephemeral range (so that
@@ -80,8 +97,8 @@ fn free_port(taken: &[u16]) -> Result<u16, Error> {
             return Ok(port);
         }
     }
-    Err(Error::ControlPlane(
-        "no free port found on 127.0.0.1 between 20000 and 32000".into(),
+    Err(Error::control_plane(
+        "no free port found on 127.0.0.1 between 20000 and 32000",
     ))
 }
 
@@ -99,7 +116,7 @@ fn tail(path: &Path) -> String {
 
 /// Why a component stopped or did not become ready, with the end of its log.
 fn component_failed(layout: &Layout, component: &str, what: &str) -> Error {
-    Error::ControlPlane(format!(
+    Error::control_plane(format!(
         "{component} {what}\n{}",
         tail(&layout.log(component))
     ))
@@ -114,7 +131,10 @@ fn check_alive(child: &mut Child, layout: &Layout, component: &str) -> Result<()
             component,
             &format!("exited ({status})"),
         )),
-        Err(e) => Err(Error::ControlPlane(format!("{component}: {e}"))),
+        Err(e) => Err(Error::control_plane_by(
+            format!("could not check whether {component} runs"),
+            e,
+        )),
     }
 }
 
@@ -180,7 +200,7 @@ impl ControlPlane {
         let mut attempt = 1;
         loop {
             match Self::start_once(binaries).await {
-                Err(Error::ControlPlane(message))
+                Err(Error::ControlPlane { message, .. })
                     if attempt < ATTEMPTS && message.contains("address already in use") =>
                 {
                     attempt += 1;
@@ -202,7 +222,7 @@ impl ControlPlane {
         // the process ends.
         let supervisor = Supervisor::start(&dir).map_err(|e| {
             let _ = std::fs::remove_dir_all(&dir);
-            Error::ControlPlane(format!("could not start the supervisor (sh): {e}"))
+            Error::control_plane_by("could not start the supervisor (sh)", e)
         })?;
         let etcd_port = free_port(&[])?;
         let etcd_peer_port = free_port(&[etcd_port])?;
@@ -268,7 +288,7 @@ impl ControlPlane {
         let spawn = |command, component: &'static str| {
             processes::spawn(command, supervisor)
                 .map(|child| (component, child))
-                .map_err(|e| Error::ControlPlane(format!("could not start {component}: {e}")))
+                .map_err(|e| Error::control_plane_by(format!("could not start {component}"), e))
         };
         let no_fsync = components::etcd_has_no_fsync(&binaries.etcd);
         children.push(spawn(layout.etcd(&binaries.etcd, no_fsync)?, "etcd")?);
