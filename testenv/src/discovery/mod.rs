@@ -3,6 +3,7 @@
 
 mod aggregated;
 mod groups;
+mod modified;
 mod openapi;
 pub(crate) mod version;
 
@@ -51,6 +52,7 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
             content_type: "application/jwk-set+json".into(),
             body: api.signer().jwks().to_string().into(),
             etag: None,
+            document: None,
         },
         Route::CoreVersions if aggregated::wanted(&req.accept) => aggregated::reply(registry, true),
         Route::Groups if aggregated::wanted(&req.accept) => aggregated::reply(registry, false),
@@ -78,14 +80,11 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
             None => Reply::error(ApiError::no_route(&req.path)),
         },
         Route::Resources(g, v) => Reply::json(200, resource_list(registry, &g, &v)),
-        Route::OpenApiV3 => Reply::json(200, openapi::index(&cluster.store)),
-        Route::OpenApiV3Document(key) => match openapi::document(&cluster.store, &key) {
-            Some(doc) => Reply::json(200, doc),
-            // kube-apiserver's OpenAPI v3 handler answers an unknown group-version with an
-            // empty 404, not a Status.
-            None => Reply::empty(404),
-        },
-        Route::OpenApiV2 => openapi::v2(&cluster.store, &req.accept),
+        Route::OpenApiV3 => openapi::index(&cluster.store),
+        Route::OpenApiV3Document(key) => {
+            openapi::document(api, &cluster.store, &key, req.query.get("hash"))
+        }
+        Route::OpenApiV2 => openapi::v2(api, &cluster.store, &req.accept),
         Route::Object(_) => Reply::error(ApiError::no_route(&req.path)),
     }
 }

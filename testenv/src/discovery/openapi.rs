@@ -4,12 +4,17 @@
 //! kubectl reads the index before `kubectl apply` to learn whether the server validates
 //! fields itself (`fieldValidation` on PATCH), and the documents for `kubectl explain`.
 
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use http::header;
 use serde_json::Value;
 
-use crate::support::request::Reply;
-
+use super::modified;
+use crate::endpoints::Api;
 use crate::openapi;
 use crate::storage::Store;
+use crate::support::request::{Document, Reply};
 
 const CRD_KEY: &str = "apiextensions.k8s.io/customresourcedefinitions";
 
@@ -21,27 +26,78 @@ fn stored_crds(store: &Store) -> Vec<Value> {
         .unwrap_or_default()
 }
 
-/// The `/openapi/v3` index.
-pub fn index(store: &Store) -> Value {
-    openapi::openapi_v3_paths(&stored_crds(store))
+/// The `/openapi/v3` index: a document built on every request (its `Last-Modified` is
+/// now, and it has no entity tag), sent as `text/plain` as the real server sends it.
+pub fn index(store: &Store) -> Reply {
+    let body = crate::support::json_order::to_vec(&openapi::openapi_v3_paths(&stored_crds(store)));
+    Reply::Raw {
+        code: 200,
+        content_type: "text/plain; charset=utf-8".into(),
+        body: body.into(),
+        etag: None,
+        document: Some(Document::at(SystemTime::now())),
+    }
 }
 
-/// The document of an index key (`api/v1`, `apis/<g>/<v>`, `apis/<g>`, ...), if served.
-pub fn document(store: &Store, key: &str) -> Option<Value> {
-    openapi::openapi_v3_document(&stored_crds(store), key)
+/// The document of an index key (`api/v1`, `apis/<g>/<v>`, `apis/<g>`, ...) with its
+/// `ETag` (its index hash, quoted) and `Last-Modified`; an empty 404 when not served.
+/// With the index's `hash` parameter it may be cached for a year; with a stale one the
+/// answer is a 301 to the current version's address.
+pub fn document(api: &Arc<Api>, store: &Store, key: &str, hash: Option<&str>) -> Reply {
+    let Some(doc) = openapi::openapi_v3_document(&stored_crds(store), key) else {
+        // kube-apiserver's OpenAPI v3 handler answers an unknown group-version with an
+        // empty 404, not a Status.
+        return Reply::empty(404);
+    };
+    let current = openapi::document_hash(&doc);
+    let etag = format!("\"{current}\"");
+    let built = modified::built_at(api, &format!("v3/{key}"), &etag);
+    let document = Document::at(built).with_header(header::VARY, "Accept");
+    let (code, body, document) = match hash {
+        None => (200, crate::support::json_order::to_vec(&doc), document),
+        Some(h) if h == current => {
+            let expires = chrono::Utc::now() + chrono::TimeDelta::days(365);
+            let document = document
+                .with_header(header::CACHE_CONTROL, "public, immutable")
+                .with_header(
+                    header::EXPIRES,
+                    expires.format("%a, %d %b %Y %H:%M:%S UTC").to_string(),
+                );
+            (200, crate::support::json_order::to_vec(&doc), document)
+        }
+        Some(_) => {
+            let location = format!("/openapi/v3/{key}?hash={current}");
+            (
+                301,
+                Vec::new(),
+                document.with_header(header::LOCATION, location),
+            )
+        }
+    };
+    Reply::Raw {
+        code,
+        content_type: "application/json".into(),
+        body: body.into(),
+        etag: Some(etag),
+        document: Some(document),
+    }
 }
 
 /// `/openapi/v2` in the representation `accept` asks for (JSON or gnostic's protobuf), with
-/// its `ETag`; an empty 406 when `accept` names neither, as the real server answers.
-pub fn v2(store: &Store, accept: &str) -> Reply {
+/// its `ETag` and `Last-Modified` (when this server first built this version of the
+/// document; both representations share them); an empty 406 when `accept` names neither,
+/// as the real server answers.
+pub fn v2(api: &Arc<Api>, store: &Store, accept: &str) -> Reply {
     let Some(format) = openapi::v2::negotiate(accept) else {
         return Reply::empty(406);
     };
     let encoded = openapi::v2::encode(&openapi::v2::openapi_v2(&stored_crds(store)), format);
+    let built = modified::built_at(api, "v2", &encoded.etag);
     Reply::Raw {
         code: 200,
         content_type: encoded.content_type.into(),
         body: encoded.body.into(),
         etag: Some(encoded.etag),
+        document: Some(Document::at(built).with_header(header::VARY, "Accept")),
     }
 }

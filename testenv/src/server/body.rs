@@ -1,4 +1,9 @@
-//! Response bodies: a whole JSON document, or a watch stream of chunks.
+//! Response bodies: a whole JSON document, or a watch stream of chunks; served documents
+//! answer conditional and range requests ([`conditional`]).
+
+mod conditional;
+mod http_date;
+mod range;
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -9,6 +14,8 @@ use hyper::body::{Body, Frame, SizeHint};
 use crate::support::request::Reply;
 use crate::support::request::WatchStream;
 use crate::support::status::ApiError;
+
+pub use conditional::Conditions;
 
 /// The body of every response the server sends.
 pub enum ResponseBody {
@@ -61,8 +68,13 @@ fn content_type_is_text(builder: &http::response::Builder) -> bool {
         .is_some_and(|v| v.starts_with("text/plain"))
 }
 
-/// Turns a handler's reply into an HTTP response.
+/// Turns a handler's reply into an HTTP response, for a request without conditions.
 pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
+    respond(reply, &Conditions::default())
+}
+
+/// Turns a handler's reply into the HTTP response to a request with `conditions`.
+pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<ResponseBody> {
     match reply {
         Reply::Json {
             code,
@@ -101,19 +113,18 @@ pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
             content_type,
             body,
             etag,
+            document,
         } => {
-            let mut builder = http::Response::builder()
-                .status(code)
-                .header("Cache-Control", "no-cache, private");
-            if !content_type.is_empty() {
-                builder = builder.header(http::header::CONTENT_TYPE, content_type);
-            }
-            if let Some(etag) = etag {
-                builder = builder.header(http::header::ETAG, etag);
-            }
-            builder
-                .body(ResponseBody::Full(Some(body)))
-                .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)))
+            let head = conditional::Head {
+                code,
+                content_type: &content_type,
+                etag: etag.as_deref(),
+                document: document.as_ref(),
+            };
+            let (parts, body) = conditional::answer(conditions, head, body).into_parts();
+            // A 304 carries no body at all (not even an empty one with its length).
+            let body = (parts.status != http::StatusCode::NOT_MODIFIED).then_some(body);
+            http::Response::from_parts(parts, ResponseBody::Full(body))
         }
         Reply::Watch(stream) => http::Response::builder()
             .status(200)
@@ -127,30 +138,4 @@ pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
 /// A response for an error found before a handler ran.
 pub fn error_response(e: ApiError) -> http::Response<ResponseBody> {
     into_response(Reply::error(e))
-}
-
-/// A 200 answer carrying the `ETag` a request's `If-None-Match` names becomes an empty 304
-/// with the same headers but the body's, as Go's `http.ServeContent` answers.
-pub fn not_modified_if_matched(
-    if_none_match: &str,
-    response: http::Response<ResponseBody>,
-) -> http::Response<ResponseBody> {
-    let matched = response.status() == http::StatusCode::OK
-        && response
-            .headers()
-            .get(http::header::ETAG)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|etag| {
-                if_none_match
-                    .split(',')
-                    .any(|t| t.trim() == etag || t.trim() == "*")
-            });
-    if !matched {
-        return response;
-    }
-    let (mut parts, _) = response.into_parts();
-    parts.status = http::StatusCode::NOT_MODIFIED;
-    parts.headers.remove(http::header::CONTENT_TYPE);
-    parts.headers.remove(http::header::CONTENT_LENGTH);
-    http::Response::from_parts(parts, ResponseBody::Full(None))
 }

@@ -37,7 +37,7 @@ pub async fn serve(
             .unwrap_or_default()
             .to_string()
     };
-    let if_none_match = header(http::header::IF_NONE_MATCH);
+    let conditions = body::Conditions::of(&parts.method, &parts.headers);
     let request = Req {
         method: parts.method.clone(),
         path: parts.uri.path().to_string(),
@@ -77,6 +77,6 @@ pub async fn serve(
     }
     match routing::handle(api, request).await {
         Reply::Watch(stream) => body::into_response(Reply::Watch(faults.track(stream))),
-        reply => body::not_modified_if_matched(&if_none_match, body::into_response(reply)),
+        reply => body::respond(reply, &conditions),
     }
 }

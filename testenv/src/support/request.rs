@@ -4,6 +4,7 @@
 
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use bytes::Bytes;
 use futures::Stream;
@@ -149,7 +150,36 @@ pub enum Reply {
         body: Bytes,
         /// An `ETag` to send (quoted); a request whose `If-None-Match` names it gets 304.
         etag: Option<String>,
+        /// Set for a document served as Go's `http.ServeContent` serves one (the OpenAPI
+        /// documents): `Last-Modified`, `Accept-Ranges`, conditional requests and ranges.
+        document: Option<Document>,
     },
+}
+
+/// What a served document adds to a [`Reply::Raw`]: when it last changed and the headers
+/// its handler sets besides the validators.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Document {
+    /// When this version of the document was built (sent as `Last-Modified`, whole seconds).
+    pub last_modified: SystemTime,
+    /// More headers (`Vary`, or a `Cache-Control` replacing the default `no-cache, private`).
+    pub headers: Vec<(http::HeaderName, String)>,
+}
+
+impl Document {
+    /// A document built at `last_modified`, with no more headers.
+    pub fn at(last_modified: SystemTime) -> Self {
+        Document {
+            last_modified,
+            headers: Vec::new(),
+        }
+    }
+
+    /// The same document with `name: value` sent too.
+    pub fn with_header(mut self, name: http::HeaderName, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
+    }
 }
 
 impl Reply {
@@ -170,6 +200,7 @@ impl Reply {
             content_type: String::new(),
             body: Bytes::new(),
             etag: None,
+            document: None,
         }
     }
 

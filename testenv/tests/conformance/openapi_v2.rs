@@ -1,6 +1,7 @@
 //! `/openapi/v2`: the whole API as one Swagger 2.0 document, in JSON and in the protobuf form
 //! client-go asks for, with an `ETag`; what `kubectl explain --output=plaintext-openapiv2`
-//! reads.
+//! reads. It and the `/openapi/v3` documents are served as Go's `http.ServeContent` serves
+//! files: `Last-Modified`, `Accept-Ranges`, 304 and 206 answers.
 
 use http_body_util::BodyExt;
 use serde_json::Value;
@@ -17,7 +18,16 @@ async fn get(
     client: &kube::Client,
     headers: &[(&str, &str)],
 ) -> (u16, http::HeaderMap, bytes::Bytes) {
-    let mut request = http::Request::builder().uri("/openapi/v2");
+    get_at(client, "/openapi/v2", headers).await
+}
+
+/// `GET path` with these headers: status, headers and body.
+async fn get_at(
+    client: &kube::Client,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, http::HeaderMap, bytes::Bytes) {
+    let mut request = http::Request::builder().uri(path);
     for (k, v) in headers {
         request = request.header(*k, *v);
     }
@@ -337,4 +347,171 @@ async fn kubectl_explain_reads_the_openapi_v2_document() {
     .await
     .unwrap();
     assert!(!out.status.success(), "{}", text(&out));
+}
+
+/// A header's value as text.
+fn header<'a>(headers: &'a http::HeaderMap, name: &str) -> &'a str {
+    headers
+        .get(name)
+        .unwrap_or_else(|| panic!("no {name} in {headers:?}"))
+        .to_str()
+        .unwrap()
+}
+
+/// Checks that `Last-Modified` is an HTTP date in GMT (`Sat, 28 Nov 2026 02:21:58 GMT`) no
+/// later than now.
+fn assert_http_date(headers: &http::HeaderMap) {
+    let value = header(headers, "last-modified");
+    let date = chrono::NaiveDateTime::parse_from_str(value, "%a, %d %b %Y %H:%M:%S GMT")
+        .unwrap_or_else(|e| panic!("Last-Modified {value:?}: {e}"))
+        .and_utc();
+    assert!(
+        date <= chrono::Utc::now() + chrono::TimeDelta::seconds(5),
+        "{value}"
+    );
+}
+
+/// The conditional and range answers of the document at `path` (as `accept`), checked
+/// against one version of it: `Some` once every answer was about the same version (on a
+/// shared cluster other tests' CRDs change `/openapi/v2`: then the caller asks again).
+async fn served_as_content(client: &kube::Client, path: &str, accept: &str) -> Option<()> {
+    let full = get_at(client, path, &[("Accept", accept)]).await;
+    let (code, headers, body) = &full;
+    assert_eq!(*code, 200);
+    assert_eq!(header(headers, "accept-ranges"), "bytes");
+    assert_http_date(headers);
+    let etag = header(headers, "etag").to_string();
+    let modified = header(headers, "last-modified").to_string();
+    let size = body.len();
+    let at = |extra: &[(&'static str, String)]| {
+        let mut all = vec![("Accept", accept.to_string()), ("If-Range", etag.clone())];
+        all.extend(extra.iter().cloned());
+        async move {
+            let pairs: Vec<(&str, &str)> = all.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            get_at(client, path, &pairs).await
+        }
+    };
+    // One range of this version: 206 with its bytes (a 200 means the version changed).
+    for (range, start, end) in [
+        ("bytes=0-9".to_string(), 0, 9),
+        (
+            format!("bytes={}-{}", size / 2, size / 2 + 99),
+            size / 2,
+            size / 2 + 99,
+        ),
+        ("bytes=-5".to_string(), size - 5, size - 1),
+        (format!("bytes={}-", size - 1), size - 1, size - 1),
+    ] {
+        let (code, headers, part) = at(&[("Range", range.clone())]).await;
+        if code == 200 {
+            return None;
+        }
+        assert_eq!(code, 206, "{range}");
+        assert_eq!(
+            header(&headers, "content-range"),
+            format!("bytes {start}-{end}/{size}")
+        );
+        assert_eq!(header(&headers, "accept-ranges"), "bytes");
+        assert_eq!(header(&headers, "etag"), etag);
+        assert_eq!(header(&headers, "last-modified"), modified);
+        assert_eq!(part, body.slice(start..=end), "{range}");
+    }
+    // If-Range naming another version, or several ranges: the whole document.
+    let (code, _, whole) = get_at(
+        client,
+        path,
+        &[
+            ("Accept", accept),
+            ("Range", "bytes=0-9"),
+            ("If-Range", "\"stale\""),
+        ],
+    )
+    .await;
+    assert_eq!((code, whole.is_empty()), (200, false));
+    let (code, _, whole) = at(&[("Range", "bytes=0-0,5-9".into())]).await;
+    assert_eq!((code, whole.is_empty()), (200, false));
+    // A range past the end: 416 naming the size.
+    let (code, headers, _) = at(&[("Range", format!("bytes={}-", size + 10))]).await;
+    if code == 200 {
+        return None;
+    }
+    assert_eq!(code, 416);
+    assert_eq!(header(&headers, "content-range"), format!("bytes */{size}"));
+    // A copy as recent as Last-Modified: 304 without a body, under the ETag only.
+    let (code, headers, empty) = get_at(
+        client,
+        path,
+        &[("Accept", accept), ("If-Modified-Since", &modified)],
+    )
+    .await;
+    if code != 304 {
+        return None;
+    }
+    assert!(empty.is_empty());
+    assert_eq!(header(&headers, "etag"), etag);
+    assert!(!headers.contains_key("last-modified"));
+    // An older copy gets the document.
+    let old = [
+        ("Accept", accept),
+        ("If-Modified-Since", "Thu, 01 Jan 2015 00:00:00 GMT"),
+    ];
+    let (code, _, again) = get_at(client, path, &old).await;
+    assert_eq!((code, again.is_empty()), (200, false));
+    Some(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn last_modified_if_modified_since_and_ranges() {
+    let env = env().await;
+    let client = client(&env).await;
+    for accept in ["application/json", PROTOBUF] {
+        let checked = eventually(30, || served_as_content(&client, "/openapi/v2", accept)).await;
+        assert!(checked.is_some(), "{accept}: the document kept changing");
+    }
+    // Both forms are one version: the same ETag and Last-Modified.
+    let checked = eventually(30, || async {
+        let (_, json, _) = get(&client, &[]).await;
+        let (_, proto, _) = get(&client, &[("Accept", PROTOBUF)]).await;
+        (json["etag"] == proto["etag"]).then(|| {
+            assert_eq!(json["last-modified"], proto["last-modified"]);
+        })
+    })
+    .await;
+    assert!(checked.is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openapi_v3_documents_are_served_as_content_too() {
+    let env = env().await;
+    let client = client(&env).await;
+    let checked = eventually(30, || {
+        served_as_content(&client, "/openapi/v3/apis/apps/v1", "application/json")
+    })
+    .await;
+    assert!(checked.is_some());
+    let (_, headers, _) = get_at(&client, "/openapi/v3/apis/apps/v1", &[]).await;
+    let etag = header(&headers, "etag").to_string();
+    let (code, headers, body) = get_at(
+        &client,
+        "/openapi/v3/apis/apps/v1",
+        &[("If-None-Match", &etag)],
+    )
+    .await;
+    assert_eq!((code, body.is_empty()), (304, true));
+    assert_eq!(header(&headers, "etag"), etag);
+    // Under the address the index gives (with the document's hash) it may be cached for good.
+    let (code, headers, index) = get_at(&client, "/openapi/v3", &[]).await;
+    assert_eq!(code, 200);
+    assert_eq!(header(&headers, "accept-ranges"), "bytes");
+    assert_http_date(&headers);
+    let index: Value = serde_json::from_slice(&index).unwrap();
+    let url = index["paths"]["apis/apps/v1"]["serverRelativeURL"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (code, headers, body) = get_at(&client, &url, &[]).await;
+    assert_eq!((code, body.is_empty()), (200, false));
+    assert_eq!(header(&headers, "cache-control"), "public, immutable");
+    assert!(headers.contains_key("expires"));
+    assert_eq!(header(&headers, "etag"), etag);
 }
