@@ -2,38 +2,19 @@
 //! the OpenAPI documents. kube-apiserver keeps, per document, the version it last built and
 //! when; a document that changes (a CRD added, changed or removed) is built anew, and a
 //! version seen again after another one counts as new.
-//!
-//! The times live beside the server's [`Api`], in a table of the servers alive in this
-//! process, each entry dropped once its server is.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::PoisonError;
 use std::time::SystemTime;
 
 use crate::endpoints::Api;
 
-/// Per document key, the entity tag of the version last built and when it was built.
-type Built = HashMap<String, (String, SystemTime)>;
-
-/// The servers alive in this process, with what each built.
-static SERVERS: Mutex<Vec<(Weak<Api>, Built)>> = Mutex::new(Vec::new());
-
 /// When `api`'s server built the version `etag` of the document `key`: now if it last
 /// built another version (or none), else when it built this one.
-pub fn built_at(api: &Arc<Api>, key: &str, etag: &str) -> SystemTime {
-    let mut servers = SERVERS.lock().unwrap_or_else(PoisonError::into_inner);
-    servers.retain(|(server, _)| server.strong_count() > 0);
-    let index = match servers
-        .iter()
-        .position(|(server, _)| std::ptr::eq(server.as_ptr(), Arc::as_ptr(api)))
-    {
-        Some(index) => index,
-        None => {
-            servers.push((Arc::downgrade(api), Built::new()));
-            servers.len() - 1
-        }
-    };
-    let built = &mut servers[index].1;
+pub fn built_at(api: &Api, key: &str, etag: &str) -> SystemTime {
+    let mut built = api
+        .documents_built
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
     match built.get(key) {
         Some((last, at)) if last == etag => *at,
         _ => {
@@ -47,6 +28,7 @@ pub fn built_at(api: &Arc<Api>, key: &str, etag: &str) -> SystemTime {
 #[cfg(test)]
 mod tests {
     use std::net::SocketAddr;
+    use std::sync::Arc;
     use std::time::Duration;
 
     use serde_json::Value;
@@ -56,7 +38,7 @@ mod tests {
     use crate::endpoints::hooks::{Client, Controllers};
     use crate::support::resource::ResourceDef;
 
-    /// Controllers that do nothing: these tests look only at the table.
+    /// Controllers that do nothing: these tests look only at the times.
     struct Idle;
 
     impl Controllers for Idle {
@@ -93,16 +75,11 @@ mod tests {
     }
 
     #[test]
-    fn each_server_has_its_own_times_and_leaves_none_behind() {
+    fn each_server_has_its_own_times() {
         let (one, two) = (server(), server());
         let first = built_at(&one, "v2", "\"A\"");
         later();
         assert!(built_at(&two, "v2", "\"A\"") > first);
         assert_eq!(built_at(&one, "v2", "\"A\""), first);
-        let gone = Arc::downgrade(&one);
-        drop(one);
-        built_at(&two, "v2", "\"A\"");
-        let servers = SERVERS.lock().unwrap_or_else(PoisonError::into_inner);
-        assert!(servers.iter().all(|(server, _)| !server.ptr_eq(&gone)));
     }
 }

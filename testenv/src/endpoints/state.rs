@@ -1,9 +1,10 @@
 //! The state of one API server, as every handler sees it: the [`Cluster`] (store and served
 //! resources, behind one lock), the server's options, and where webhook calls go.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use super::deferred::Deferred;
 use super::hooks::Controllers;
@@ -63,6 +64,9 @@ pub struct Api {
     transport: Transport,
     /// The service account token key, made on first use (start-up stays fast).
     signer: OnceLock<Signer>,
+    /// Per served document (the OpenAPI documents), the entity tag of the version last built
+    /// and when: their `Last-Modified`.
+    pub documents_built: Mutex<HashMap<String, (String, SystemTime)>>,
 }
 
 impl Api {
@@ -78,6 +82,7 @@ impl Api {
             options,
             transport,
             signer: OnceLock::new(),
+            documents_built: Mutex::default(),
         })
     }
 
