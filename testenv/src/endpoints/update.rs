@@ -248,8 +248,16 @@ pub fn update_object_as(
         crate::registry::allocate::service_ip_families(&mut new, Some(&old))
             .map_err(|causes| ApiError::invalid(def, name, causes))?;
     }
+    // Some kinds' status strategies check only the metadata and the status, and warn of
+    // nothing: admission stops before validation, which is theirs.
+    let status_alone = endpoint == Endpoint::Status
+        && def.custom.is_none()
+        && crate::registry::validation::validates_status_alone(&def.group, &def.kind);
     let mut warnings = if endpoint == Endpoint::Finalize {
         Vec::new()
+    } else if status_alone {
+        let before_validation = query.clone().stop_before_validation();
+        admit(def, &mut new, Some(&old), &before_validation)?
     } else {
         admit(def, &mut new, Some(&old), query)?
     };
@@ -260,12 +268,14 @@ pub fn update_object_as(
         }
         crate::admission::chain::validate_update(&cluster.store, def, ns, name, &new, &old)?;
     }
-    if endpoint == Endpoint::Status && is_service(def) && !query.stops_before_validation() {
-        let causes = crate::registry::validation::service_status(&new);
+    if status_alone && !query.stops_before_validation() {
+        let causes = crate::registry::validation::status_update(&def.group, &def.kind, &new);
         if !causes.is_empty() {
             return Err(ApiError::invalid(def, name, causes));
         }
-        warnings.extend(crate::registry::validation::service_status_warnings(&new));
+        if is_service(def) {
+            warnings.extend(crate::registry::validation::service_status_warnings(&new));
+        }
     }
     if endpoint == Endpoint::EphemeralContainers {
         let causes = subresources::check_ephemeral_containers(&old, &new);

@@ -1,4 +1,5 @@
-//! `metadata.ownerReferences`, checked for every kind (`ValidateOwnerReferences`).
+//! `metadata.ownerReferences`, checked for every kind (`ValidateOwnerReferences`), and
+//! the metadata errors a validation of the object meta reports.
 
 use serde_json::{Value, json};
 
@@ -18,6 +19,15 @@ fn as_go(r: &Value) -> String {
         }
     }
     format!("{{{}}}", parts.join(","))
+}
+
+/// The errors of the new object's metadata (labels, annotations, owner references) as each
+/// of kube-apiserver's validations of the object meta reports them; the kinds whose update
+/// validation checks the object meta again list them once per check.
+pub fn object_meta(object: &Value) -> Errors {
+    let mut out = crate::support::meta::validate_labels_and_annotations(object);
+    out.extend(owner_references(object));
+    out
 }
 
 /// The errors of an object's owner references: apiVersion with a version, kind, name and

@@ -37,8 +37,10 @@ mod pv_update;
 mod quota;
 mod rbac;
 pub mod resource;
+mod resource_cost;
 mod resource_go;
 mod service;
+mod status;
 mod storage;
 mod typed;
 mod warnings;
@@ -47,6 +49,7 @@ mod workloads;
 use serde_json::Value;
 
 pub use errors::Errors;
+pub use status::{status_update, validates_status_alone};
 pub use typed::{
     decode_error, omit_empty_collections, patch_invalid, patch_type_error, write_zero_values,
 };
@@ -55,11 +58,6 @@ pub use warnings::warnings;
 /// A Service's `clusterIP` and `clusterIPs` agree (see [`service::cluster_ips`]).
 pub fn service_cluster_ips(object: &Value) -> Errors {
     service::cluster_ips(object)
-}
-
-/// The checks of a Service's status update (see [`service::status`]).
-pub fn service_status(object: &Value) -> Errors {
-    service::status(object)
 }
 
 /// The warnings of a Service's status update (see [`service::status_warnings`]).
@@ -95,14 +93,20 @@ fn update_first(group: &str, kind: &str, object: &Value, old: &Value) -> Errors 
 
 /// The checks of an update that come between the metadata's and the object's own: a
 /// DaemonSet's selector (`ValidateDaemonSetSpecUpdate`) and an IngressClass's controller
-/// may not change; a PersistentVolume's metadata errors are repeated; a Service keeps its
-/// primary cluster IP and family.
+/// may not change; a PersistentVolume's metadata errors are repeated; a Service's too (the
+/// strategy's update validation checks the object meta as an update, then the Service's
+/// own validation as it is), then it keeps its primary cluster IP and family.
 fn update_before_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
     match (group, kind) {
         ("apps", "DaemonSet") => workloads::selector_update(object, old),
         ("networking.k8s.io", "IngressClass") => networking::ingress_class_update(object, old),
         ("", "PersistentVolume") => pv_update::persistent_volume_update_metadata(object),
-        ("", "Service") => service::update(object, old),
+        ("", "Service") => {
+            let mut out = meta::object_meta(object);
+            out.extend(meta::object_meta(object));
+            out.extend(service::update(object, old));
+            out
+        }
         _ => Vec::new(),
     }
 }

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::errors::{Errors, forbidden, immutable, invalid_text};
 use super::go_diff::{diff, marshal, marshal_indent};
+use super::meta::object_meta as metadata;
 use super::pv_go;
 use super::storage::persistent_volume;
 
@@ -28,14 +29,6 @@ const BETA_TO_GA: &[(&str, &str)] = &[
     ("beta.kubernetes.io/os", "kubernetes.io/os"),
     ("beta.kubernetes.io/arch", "kubernetes.io/arch"),
 ];
-
-/// The new object's metadata errors (labels, annotations, owner references), as each of
-/// kube-apiserver's validations of the object meta reports them.
-fn metadata(object: &Value) -> Errors {
-    let mut out = crate::support::meta::validate_labels_and_annotations(object);
-    out.extend(super::meta::owner_references(object));
-    out
-}
 
 /// The update checks between the metadata's and the volume's own: kube-apiserver checks
 /// an update's object meta in the generic registry, then in the strategy's update

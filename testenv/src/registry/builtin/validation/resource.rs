@@ -1,7 +1,8 @@
 //! resource.k8s.io (dynamic resource allocation): the CEL device selectors of DeviceClasses,
 //! ResourceClaims and ResourceClaimTemplates compiled on write as kube-apiserver compiles
 //! them (its `device` variable, the Kubernetes libraries, a result of type bool or unknown),
-//! with its messages; a claim's requests need exactly one of `exactly` and
+//! with its messages, and refused when their estimated cost is too high
+//! ([`super::resource_cost`]); a claim's requests need exactly one of `exactly` and
 //! `firstAvailable`. [`super::resource_go`] prints a claim's spec as the real server does
 //! in its immutable-spec message.
 
@@ -13,7 +14,10 @@ use cel::common::ast::{
 };
 use serde_json::Value;
 
-use super::errors::{Errors, child, index, invalid_str, invalid_text, required, required_because};
+use super::errors::{
+    Errors, child, forbidden, index, invalid_str, invalid_text, required, required_because,
+};
+use super::resource_cost::{MAX_COST, selector_cost};
 use crate::registry::schema::cel_types::check::check;
 use crate::registry::schema::cel_types::decl::{Decl, Shape};
 use crate::registry::schema::cel_types::types::{Type, opaque};
@@ -149,9 +153,10 @@ fn lower_bindings(expr: &mut IdedExpr) {
     }
 }
 
-/// Why `source` is not a selector the real server compiles: a parse or check issue
-/// (`compilation failed: ...`), or a result other than bool or unknown.
-pub fn selector_error(source: &str) -> Option<String> {
+/// The estimated cost of `source` ([`super::resource_cost`]), or why it is not a selector
+/// the real server compiles: a parse or check issue (`compilation failed: ...`), or a
+/// result other than bool or unknown.
+pub fn compiled_cost(source: &str) -> Result<u64, String> {
     // The parser and the checker descend once per nesting level with large frames: run them
     // on a thread with room for the deepest expression the length limit allows.
     std::thread::scope(|scope| {
@@ -167,7 +172,7 @@ pub fn selector_error(source: &str) -> Option<String> {
 /// The stack selectors are compiled on (only the pages used are committed).
 const STACK: usize = 64 << 20;
 
-fn compile(source: &str) -> Option<String> {
+fn compile(source: &str) -> Result<u64, String> {
     let program = match env().compile(source) {
         Ok(p) => p,
         Err(e) => {
@@ -176,7 +181,7 @@ fn compile(source: &str) -> Option<String> {
                 // cel-go puts the end of an empty source at column 0.
                 text = text.replacen("<input>:1:1:", "<input>:1:0:", 1);
             }
-            return Some(format!("compilation failed: {text}"));
+            return Err(format!("compilation failed: {text}"));
         }
     };
     let mut lowered = program.expression().clone();
@@ -193,11 +198,11 @@ fn compile(source: &str) -> Option<String> {
                 issue(source, at, &any_in_issue(&e.message))
             })
             .collect();
-        return Some(format!("compilation failed: {}", text.join("\n")));
+        return Err(format!("compilation failed: {}", text.join("\n")));
     }
     match checked.type_of(expr.id) {
-        Type::Bool | Type::Dyn => None,
-        other => Some(format!(
+        Type::Bool | Type::Dyn => Ok(selector_cost(expr, &checked)),
+        other => Err(format!(
             "must evaluate to bool or the unknown type, not {}",
             any_in_result(&other.to_string())
         )),
@@ -222,8 +227,14 @@ fn selectors(path: &str, selectors: &Value) -> Errors {
                 message: format!("Too long: may not be more than {MAX_EXPRESSION} bytes"),
                 field,
             });
-        } else if let Some(why) = selector_error(expression) {
-            out.push(invalid_str(&field, expression, &why));
+        } else {
+            match compiled_cost(expression) {
+                Err(why) => out.push(invalid_str(&field, expression, &why)),
+                Ok(cost) if cost > MAX_COST => {
+                    out.push(forbidden(&field, "too complex, exceeds cost limit"));
+                }
+                Ok(_) => {}
+            }
         }
     }
     out
@@ -297,39 +308,41 @@ mod tests {
             "size(device.attributes) == 1",
             "cel.bind(d, device.driver, d == \"a\" || d == \"b\")",
         ] {
-            assert_eq!(selector_error(ok), None, "{ok}");
+            assert!(compiled_cost(ok).is_ok(), "{ok}");
         }
     }
 
     #[test]
     fn selector_errors_in_the_real_words() {
         assert_eq!(
-            selector_error("device.driver").as_deref(),
+            compiled_cost("device.driver").err().as_deref(),
             Some("must evaluate to bool or the unknown type, not string")
         );
         assert_eq!(
-            selector_error("device.driver + 1").as_deref(),
+            compiled_cost("device.driver + 1").err().as_deref(),
             Some(
                 "compilation failed: ERROR: <input>:1:15: found no matching overload for '_+_' applied to '(string, int)'\n | device.driver + 1\n | ..............^"
             )
         );
         assert_eq!(
-            selector_error("device + 1").as_deref(),
+            compiled_cost("device + 1").err().as_deref(),
             Some(
                 "compilation failed: ERROR: <input>:1:8: found no matching overload for '_+_' applied to '(kubernetes.DRADevice, int)'\n | device + 1\n | .......^"
             )
         );
         assert_eq!(
-            selector_error("device.allowMultipleAllocations == true").as_deref(),
+            compiled_cost("device.allowMultipleAllocations == true")
+                .err()
+                .as_deref(),
             Some(
                 "compilation failed: ERROR: <input>:1:7: undefined field 'allowMultipleAllocations'\n | device.allowMultipleAllocations == true\n | ......^"
             )
         );
         assert_eq!(
-            selector_error("device.attributes[\"a\"]").as_deref(),
+            compiled_cost("device.attributes[\"a\"]").err().as_deref(),
             Some("must evaluate to bool or the unknown type, not map(string, google.protobuf.Any)")
         );
-        assert!(selector_error("device.driver ==").unwrap().starts_with(
+        assert!(compiled_cost("device.driver ==").unwrap_err().starts_with(
             "compilation failed: ERROR: <input>:1:17: Syntax error: mismatched input '<EOF>'"
         ));
     }
@@ -352,6 +365,73 @@ mod tests {
                 "spec.devices.requests[1]: Invalid value: null: exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set",
                 "spec.devices.requests[2].exactly.selectors[0].cel: Required value",
             ]
+        );
+    }
+
+    /// `[1, 1, ...]` of `n` elements.
+    fn list(n: usize) -> String {
+        format!("[{}]", vec!["1"; n].join(","))
+    }
+
+    /// The smallest `n` for which `template` (its `{L}` a list of `n` elements) costs too
+    /// much (the cost grows with `n`), searched up to 4000.
+    fn first_refused(template: &str) -> Option<usize> {
+        let too_complex = |n: usize| {
+            let cost = compiled_cost(&template.replace("{L}", &list(n))).expect("compiles");
+            cost > MAX_COST
+        };
+        let accepted: Vec<usize> = (1..=4000).collect();
+        let first = accepted.partition_point(|n| !too_complex(*n)) + 1;
+        (first <= 4000).then_some(first)
+    }
+
+    #[test]
+    fn refused_where_the_real_server_starts_refusing() {
+        // Each boundary as kube-apiserver v1.34 answers it: literal lists only, the
+        // domains and the names of a domain, their keys, the driver and attribute values.
+        let hundred = list(100);
+        for (template, first) in [
+            ("{L}.all(x, {L}.all(y, true))".to_string(), 576),
+            (
+                "{L}.all(x, device.attributes.all(d, device.attributes[d].all(a, true)))".into(),
+                300,
+            ),
+            (
+                "{L}.all(x, device.attributes.all(d, d.matches(d)))".into(),
+                267,
+            ),
+            (
+                "{L}.all(x, device.attributes.all(d, device.attributes[d].all(n, n.matches(n))))"
+                    .into(),
+                27,
+            ),
+            (
+                format!("{{L}}.all(x, {hundred}.all(y, device.driver.matches(device.driver)))"),
+                84,
+            ),
+            (
+                format!(
+                    "{{L}}.all(x, {hundred}.all(y, device.attributes[\"a\"].b.matches(device.driver)))"
+                ),
+                83,
+            ),
+            (
+                format!(
+                    "{{L}}.all(x, {hundred}.all(y, device.capacity[\"a\"].b.compareTo(quantity(\"1\")) > 0))"
+                ),
+                987,
+            ),
+        ] {
+            assert_eq!(first_refused(&template), Some(first), "{template}");
+        }
+    }
+
+    #[test]
+    fn a_domain_reached_by_field_has_no_size() {
+        let cost = compiled_cost("device.attributes.a.all(n, true)").expect("compiles");
+        assert!(cost > MAX_COST);
+        assert!(
+            compiled_cost("device.attributes[\"a\"].all(n, true)").expect("compiles") < MAX_COST
         );
     }
 }

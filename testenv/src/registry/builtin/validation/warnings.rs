@@ -1,7 +1,7 @@
 //! The warnings a valid write of a built-in kind gets (the registry strategies'
 //! `WarningsOnCreate` and `WarningsOnUpdate`): for a PersistentVolume, a deprecated volume
 //! source, the deprecated `Recycle` reclaim policy and deprecated node labels in its node
-//! affinity.
+//! affinity; for a Service, an `externalName` its type ignores.
 
 use serde_json::Value;
 
@@ -40,8 +40,18 @@ const DEPRECATED_NODE_LABELS: &[(&str, &str, &str)] = &[
 pub fn warnings(group: &str, kind: &str, object: &Value) -> Vec<String> {
     match (group, kind) {
         ("", "PersistentVolume") => volume(&object["spec"]),
+        ("", "Service") => service(&object["spec"]),
         _ => Vec::new(),
     }
+}
+
+/// A Service that is not of type ExternalName keeps an `externalName` it does not use.
+fn service(spec: &Value) -> Vec<String> {
+    let name = spec["externalName"].as_str().unwrap_or_default();
+    if spec["type"] != "ExternalName" && !name.is_empty() {
+        return vec!["spec.externalName is ignored when spec.type is not \"ExternalName\"".into()];
+    }
+    Vec::new()
 }
 
 fn volume(spec: &Value) -> Vec<String> {
@@ -79,4 +89,23 @@ fn volume(spec: &Value) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn external_name_ignored_by_other_types() {
+        let ignored = json!({"spec": {"type": "ClusterIP", "externalName": "a.example.com"}});
+        assert_eq!(
+            warnings("", "Service", &ignored),
+            ["spec.externalName is ignored when spec.type is not \"ExternalName\""]
+        );
+        let used = json!({"spec": {"type": "ExternalName", "externalName": "a.example.com"}});
+        assert!(warnings("", "Service", &used).is_empty());
+        let empty = json!({"spec": {"type": "NodePort", "externalName": ""}});
+        assert!(warnings("", "Service", &empty).is_empty());
+    }
 }

@@ -1,8 +1,9 @@
 //! The worst-case cost of a checked rule, as the real server estimates it when a CRD is
 //! written (cel-go's `checker.Cost` with Kubernetes' `library.CostEstimator` and the
-//! schema's size estimator). Sizes of strings, lists and maps come from `maxLength`,
-//! `maxItems` and `maxProperties`, else from what fits in a request; a rule's cost is then
-//! multiplied by how many times it can run (the cardinality of its node).
+//! schema's size estimator), and a resource.k8s.io device selector's with the sizes its
+//! environment gives ([`VariableSizes`]). Sizes of strings, lists and maps come from
+//! `maxLength`, `maxItems` and `maxProperties`, else from what fits in a request; a rule's
+//! cost is then multiplied by how many times it can run (the cardinality of its node).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -45,11 +46,37 @@ fn is_accumulator(name: &str) -> bool {
     matches!(name, "@result" | "__result__" | "@__result__")
 }
 
+/// The largest sizes of the values an expression's variables reach: what the real server's
+/// size estimator gives for a path (the variable's name, then field names, `@items`,
+/// `@values`, `@keys`), `None` where it knows nothing (the size is then unbounded).
+pub trait VariableSizes {
+    /// The largest size (string length, list or map elements) of the value at `path`.
+    fn max_size(&self, path: &[String]) -> Option<u64>;
+}
+
+/// The variables of a CRD's rules: `self` and `oldSelf`, sized by their schema.
+struct SchemaSizes<'a>(&'a Arc<Decl>);
+
+impl VariableSizes for SchemaSizes<'_> {
+    fn max_size(&self, path: &[String]) -> Option<u64> {
+        let first = path.first()?;
+        if first != "self" && first != "oldSelf" {
+            return None;
+        }
+        decl::max_elements(self.0, path)
+    }
+}
+
 /// The estimated worst-case cost of `expr`, whose `self` (and `oldSelf`) is `root`.
 pub fn estimate(expr: &IdedExpr, checked: &Checked, root: &Arc<Decl>) -> u64 {
+    estimate_with(expr, checked, &SchemaSizes(root))
+}
+
+/// The estimated worst-case cost of `expr`, its variables sized by `variables`.
+pub fn estimate_with(expr: &IdedExpr, checked: &Checked, variables: &dyn VariableSizes) -> u64 {
     let mut c = Coster {
         checked,
-        root,
+        variables,
         paths: HashMap::new(),
         locals: HashMap::new(),
         sizes: HashMap::new(),
@@ -60,7 +87,7 @@ pub fn estimate(expr: &IdedExpr, checked: &Checked, root: &Arc<Decl>) -> u64 {
 
 struct Coster<'a> {
     checked: &'a Checked,
-    root: &'a Arc<Decl>,
+    variables: &'a dyn VariableSizes,
     paths: HashMap<u64, Vec<String>>,
     locals: HashMap<String, Vec<Local>>,
     sizes: HashMap<u64, Est>,
@@ -68,13 +95,9 @@ struct Coster<'a> {
 }
 
 impl Sizes for Coster<'_> {
-    /// The size of a value at `path` from the schema (`self...`).
+    /// The size of a value at `path` from its variable (`self...`).
     fn schema_size(&self, path: &[String]) -> Option<Est> {
-        let first = path.first()?;
-        if first != "self" && first != "oldSelf" {
-            return None;
-        }
-        decl::max_elements(self.root, path).map(|max| Est { min: 0, max })
+        self.variables.max_size(path).map(|max| Est { min: 0, max })
     }
 
     fn size_of_node(&self, n: &Node<'_>) -> Est {
