@@ -62,9 +62,10 @@ pub enum AlphaError {
     Replay {
         /// The command line.
         command: String,
-        /// Its error.
+        /// Its error (a kubeforge `Error`; held as a trait object so that this file and
+        /// `error.rs`, which holds an `AlphaError`, do not import each other).
         #[source]
-        source: Box<crate::error::Error>,
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// The kubeforge binary of the older version could not be started.
     #[error("`{} {command}` failed: {source}", binary.display())]
