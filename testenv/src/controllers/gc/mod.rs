@@ -133,16 +133,7 @@ pub fn marked(
     ns: &str,
 ) {
     let finalizers = meta::finalizers(object);
-    let this = ObjRef {
-        def: def.clone(),
-        ns: ns.to_string(),
-        name: meta::meta_str(object, "name")
-            .unwrap_or_default()
-            .to_string(),
-        uid: meta::meta_str(object, "uid")
-            .unwrap_or_default()
-            .to_string(),
-    };
+    let this = ObjRef::of(def.clone(), ns, object);
     let mut work = Vec::new();
     if finalizers.iter().any(|f| f == ORPHAN) {
         work.push(Work::Orphan(this));
@@ -196,16 +187,7 @@ fn examine_dangling(client: &mut dyn Client, def: &ResourceDef, object: &Value, 
     else {
         return;
     };
-    let item = ObjRef {
-        def,
-        ns: ns.to_string(),
-        name: meta::meta_str(object, "name")
-            .unwrap_or_default()
-            .to_string(),
-        uid: meta::meta_str(object, "uid")
-            .unwrap_or_default()
-            .to_string(),
-    };
+    let item = ObjRef::of(def, ns, object);
     enqueue(client, [Work::AttemptToDelete(item)]);
 }
 

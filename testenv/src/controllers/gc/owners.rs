@@ -25,6 +25,17 @@ pub struct ObjRef {
 }
 
 impl ObjRef {
+    /// The reference to `object`, stored as `def` in namespace `ns`.
+    pub fn of(def: Arc<ResourceDef>, ns: &str, object: &Value) -> Self {
+        let field = |key| meta::meta_str(object, key).unwrap_or_default().to_string();
+        ObjRef {
+            def,
+            ns: ns.to_string(),
+            name: field("name"),
+            uid: field("uid"),
+        }
+    }
+
     /// The object if it still exists with this uid.
     pub fn live(&self, client: &dyn Client) -> Option<Arc<Value>> {
         client
