@@ -1,10 +1,21 @@
-//! JSON written in the order kube-apiserver writes it: `kind` before `apiVersion`, then
-//! `metadata`, `spec` and `status` (or `items`, or a `Status`'s fields) as Go's types declare
-//! them; `metadata` (ObjectMeta and ListMeta), managed fields entries, owner references,
-//! watch events and `Status` details in their Go order too. Other objects keep their keys in
-//! name order (serde_json's maps are sorted).
+//! JSON written as kube-apiserver writes it. An object of a built-in kind (and every struct
+//! in it) is written as Go's encoder writes its Go type ([`go_types`]): keys in declaration
+//! order (`kind` before `apiVersion`), `omitempty` zero values and empty collections left
+//! out, absent slices, maps, pointers without `omitempty` and zero times written `null`
+//! (empty slices and maps without `omitempty` too: they come back from the real server's
+//! protobuf storage as `nil`; a list's `items` excepted), absent struct values written from
+//! their own fields; keys the type does not know follow in name order. Maps keep their keys
+//! in name order, as Go sorts them.
+//!
+//! Anything else (a custom resource, a document without a kind) is written with `kind`
+//! before `apiVersion`, then `metadata`, `spec` and `status` (or `items`); `metadata`
+//! (ObjectMeta and ListMeta), managed fields entries, owner references, watch events and
+//! `Status` details in their Go order, other keys in name order (serde_json's maps are
+//! sorted).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
+
+use crate::support::go_types::{self, GoField, Shape, Target};
 
 /// Where an object sits, which decides the order of its keys.
 #[derive(Clone, Copy, PartialEq)]
@@ -118,7 +129,125 @@ fn child(place: Place, key: &str, parent_is_status: bool) -> Place {
     }
 }
 
+/// The Go struct of a document of a built-in kind (by its own `apiVersion` and `kind`).
+fn built_in(map: &Map<String, Value>) -> Option<usize> {
+    let kind = map.get("kind")?.as_str()?;
+    let api_version = map.get("apiVersion")?.as_str()?;
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    go_types::index_of_kind(group, version, kind)
+}
+
+fn key(out: &mut Vec<u8>, name: &str, first: &mut bool) {
+    if !*first {
+        out.push(b',');
+    }
+    *first = false;
+    serde_json::to_writer(&mut *out, name).expect("a string serialises");
+    out.push(b':');
+}
+
+/// Writes what Go writes for `field` when the object lacks it (or has it `null`): its zero
+/// value, unless the field's tags leave that out.
+fn write_absent(out: &mut Vec<u8>, field: &GoField, first: &mut bool) {
+    let zero: &[u8] = match field.shape {
+        _ if field.omit_zero => return,
+        Shape::Struct => {
+            key(out, &field.name, first);
+            match field.target {
+                Target::Struct(index) => write_struct(out, &Map::new(), index),
+                _ => out.extend_from_slice(b"{}"),
+            }
+            return;
+        }
+        Shape::Time | Shape::Raw => b"null",
+        Shape::Quantity => b"\"0\"",
+        Shape::IntOrString => b"0",
+        Shape::Duration => b"\"0s\"",
+        _ if field.omit_empty => return,
+        Shape::Pointer | Shape::Slice | Shape::Bytes | Shape::Map => b"null",
+        Shape::String => b"\"\"",
+        Shape::Int | Shape::Float => b"0",
+        Shape::Bool => b"false",
+    };
+    key(out, &field.name, first);
+    out.extend_from_slice(zero);
+}
+
+/// Writes `map`, a value of the Go struct at `index`, as Go's encoder writes it.
+fn write_struct(out: &mut Vec<u8>, map: &Map<String, Value>, index: usize) {
+    let go = go_types::structure(index);
+    out.push(b'{');
+    let mut first = true;
+    let mut known = 0;
+    for field in &go.fields {
+        match map.get(&field.name) {
+            Some(value) => {
+                known += 1;
+                if value.is_null() || field.comes_back_nil(value) {
+                    write_absent(out, field, &mut first);
+                } else if !field.leaves_out(value) {
+                    key(out, &field.name, &mut first);
+                    write_go(out, value, &field.target);
+                }
+            }
+            None => write_absent(out, field, &mut first),
+        }
+    }
+    if known < map.len() {
+        for (name, value) in map {
+            if go.field(name).is_none() {
+                key(out, name, &mut first);
+                write(out, value, Place::Other);
+            }
+        }
+    }
+    out.push(b'}');
+}
+
+/// Writes `value`, whose Go type `target` gives.
+fn write_go(out: &mut Vec<u8>, value: &Value, target: &Target) {
+    match (target, value) {
+        (Target::Struct(index) | Target::Schemas(index), Value::Object(map)) => {
+            write_struct(out, map, *index);
+        }
+        (Target::List(inner), Value::Array(items)) => {
+            write_items(out, items, |out, item| write_go(out, item, inner));
+        }
+        (Target::Schemas(_), Value::Array(items)) => {
+            write_items(out, items, |out, item| write_go(out, item, target));
+        }
+        (Target::Map(inner), Value::Object(map)) => {
+            out.push(b'{');
+            let mut first = true;
+            for (name, value) in map {
+                key(out, name, &mut first);
+                write_go(out, value, inner);
+            }
+            out.push(b'}');
+        }
+        // A raw value (an embedded object, a Table row's object) is written as a document.
+        _ => write(out, value, Place::Object),
+    }
+}
+
+fn write_items(out: &mut Vec<u8>, items: &[Value], mut each: impl FnMut(&mut Vec<u8>, &Value)) {
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        each(out, item);
+    }
+    out.push(b']');
+}
+
 fn write(out: &mut Vec<u8>, value: &Value, place: Place) {
+    if place == Place::Object
+        && let Value::Object(map) = value
+        && let Some(index) = built_in(map)
+    {
+        return write_struct(out, map, index);
+    }
     match value {
         Value::Object(map) => {
             let is_status = map.get("kind").and_then(Value::as_str) == Some("Status");
@@ -160,28 +289,108 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn text(value: &Value) -> String {
+        String::from_utf8(to_vec(value)).unwrap()
+    }
+
     #[test]
-    fn kind_comes_before_api_version_and_metadata_in_go_order() {
-        let pod = json!({"apiVersion": "v1", "kind": "Pod", "status": {"phase": "Pending"},
-            "spec": {"b": 1, "a": 2},
-            "metadata": {"uid": "u", "name": "p", "namespace": "n", "labels": {"z": "1", "a": "2"},
-                "managedFields": [{"time": "t", "manager": "m", "operation": "Update"}]}});
-        let text = String::from_utf8(to_vec(&pod)).unwrap();
+    fn built_in_objects_are_written_as_go_writes_their_types() {
+        let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"uid": "u", "name": "d", "labels": {"z": "1", "a": "2"}},
+            "spec": {"template": {"spec": {"containers": [{"image": "i", "name": "c",
+                "ports": [{"protocol": "TCP", "containerPort": 80}]}]}},
+                "selector": {"matchLabels": {"a": "2"}}, "replicas": 1, "paused": false}});
         assert_eq!(
-            text,
-            r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"n","uid":"u","labels":{"a":"2","z":"1"},"managedFields":[{"manager":"m","operation":"Update","time":"t"}]},"spec":{"a":2,"b":1},"status":{"phase":"Pending"}}"#
+            text(&deployment),
+            concat!(
+                r#"{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"d","uid":"u","labels":{"a":"2","z":"1"}},"#,
+                r#""spec":{"replicas":1,"selector":{"matchLabels":{"a":"2"}},"template":{"metadata":{},"#,
+                r#""spec":{"containers":[{"name":"c","image":"i","ports":[{"containerPort":80,"protocol":"TCP"}],"resources":{}}]}},"#,
+                r#""strategy":{}},"status":{}}"#
+            )
+        );
+        // omitempty zero values are left out, absent slices without omitempty are null.
+        let service = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
+            "spec": {"type": "ClusterIP", "externalName": "", "ports": [], "clusterIP": "10.0.0.1"}});
+        assert_eq!(
+            text(&service),
+            r#"{"kind":"Service","apiVersion":"v1","metadata":{"name":"s"},"spec":{"clusterIP":"10.0.0.1","type":"ClusterIP"},"status":{"loadBalancer":{}}}"#
+        );
+        let role = json!({"kind": "Role", "apiVersion": "rbac.authorization.k8s.io/v1", "metadata": {"name": "r"}});
+        assert_eq!(
+            text(&role),
+            r#"{"kind":"Role","apiVersion":"rbac.authorization.k8s.io/v1","metadata":{"name":"r"},"rules":null}"#
+        );
+        // Times that are not pointers are null; keys the type lacks follow in name order.
+        let event = json!({"kind": "Event", "apiVersion": "v1", "metadata": {"name": "e"},
+            "involvedObject": {}, "zz": 1, "aa": {"b": 1, "a": 2}, "count": 0});
+        assert_eq!(
+            text(&event),
+            concat!(
+                r#"{"kind":"Event","apiVersion":"v1","metadata":{"name":"e"},"involvedObject":{},"#,
+                r#""source":{},"firstTimestamp":null,"lastTimestamp":null,"eventTime":null,"reportingComponent":"","#,
+                r#""reportingInstance":"","aa":{"a":2,"b":1},"zz":1}"#
+            )
+        );
+    }
+
+    #[test]
+    fn lists_and_watch_events_type_their_items() {
+        let list = json!({"kind": "ConfigMapList", "apiVersion": "v1", "metadata": {"resourceVersion": "5"},
+            "items": [{"metadata": {"name": "a"}, "data": {"k": "v"}, "immutable": false}]});
+        assert_eq!(
+            text(&list),
+            r#"{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[{"metadata":{"name":"a"},"immutable":false,"data":{"k":"v"}}]}"#
+        );
+        // An empty list is `[]`, as the server builds it; a stored empty slice comes back nil.
+        let empty = json!({"kind": "RoleList", "apiVersion": "rbac.authorization.k8s.io/v1",
+            "metadata": {}, "items": [{"metadata": {"name": "r"}, "rules": []}]});
+        assert_eq!(
+            text(&empty),
+            r#"{"kind":"RoleList","apiVersion":"rbac.authorization.k8s.io/v1","metadata":{},"items":[{"metadata":{"name":"r"},"rules":null}]}"#
+        );
+        let none = json!({"kind": "RoleList", "apiVersion": "rbac.authorization.k8s.io/v1", "metadata": {}, "items": []});
+        assert!(text(&none).ends_with(r#""items":[]}"#));
+        let event = json!({"object": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {}}, "type": "ADDED"});
+        assert_eq!(
+            text(&event),
+            r#"{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{}}}"#
         );
         let status = json!({"code": 404, "kind": "Status", "apiVersion": "v1", "metadata": {},
             "status": "Failure", "message": "m", "reason": "NotFound", "details": {"kind": "pods", "name": "x"}});
         assert_eq!(
-            String::from_utf8(to_vec(&status)).unwrap(),
+            text(&status),
             r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"m","reason":"NotFound","details":{"name":"x","kind":"pods"},"code":404}"#
         );
-        let event = json!({"type": "ADDED", "object": {"apiVersion": "v1", "kind": "ConfigMap", "data": {}, "metadata": {}}});
-        assert!(String::from_utf8(to_vec(&event)).unwrap().starts_with(
-            r#"{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{}"#
-        ));
-        let parsed: Value = serde_json::from_slice(&to_vec(&pod)).unwrap();
-        assert_eq!(parsed, pod);
+    }
+
+    #[test]
+    fn crd_schemas_are_written_as_json_schema_props() {
+        let crd = json!({"kind": "CustomResourceDefinition", "apiVersion": "apiextensions.k8s.io/v1",
+            "metadata": {"name": "w"}, "spec": {"group": "g", "names": {"plural": "ws", "kind": "W"},
+                "scope": "Namespaced", "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": {
+                        "type": "array", "items": {"type": "string", "description": "d"}}}}}}]}});
+        let written = text(&crd);
+        assert!(
+            written.contains(
+                r#""openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"array","items":{"description":"d","type":"string"}}}}"#
+            ),
+            "{written}"
+        );
+    }
+
+    #[test]
+    fn custom_resources_keep_the_generic_order() {
+        let widget = json!({"apiVersion": "example.com/v1", "kind": "Widget", "status": {"phase": "Pending"},
+            "spec": {"b": 1, "a": 2, "empty": ""},
+            "metadata": {"uid": "u", "name": "p", "namespace": "n", "labels": {"z": "1", "a": "2"},
+                "managedFields": [{"time": "t", "manager": "m", "operation": "Update"}]}});
+        assert_eq!(
+            text(&widget),
+            r#"{"kind":"Widget","apiVersion":"example.com/v1","metadata":{"name":"p","namespace":"n","uid":"u","labels":{"a":"2","z":"1"},"managedFields":[{"manager":"m","operation":"Update","time":"t"}]},"spec":{"a":2,"b":1,"empty":""},"status":{"phase":"Pending"}}"#
+        );
+        let parsed: Value = serde_json::from_slice(&to_vec(&widget)).unwrap();
+        assert_eq!(parsed, widget);
     }
 }

@@ -7,7 +7,9 @@
 //!   (managed field sets and server-side apply merges), [`protobuf`] (kubectl's bodies),
 //!   [`quantity`] (resource quantities added and written canonically), [`go_decode`] (what
 //!   Go's decoder sees in a body: document order, duplicate fields), [`go_encode`] (JSON as
-//!   Go writes it), [`go_time`] (Go's `time.Parse` of `metav1.Time` and `MicroTime`);
+//!   Go writes it), [`go_time`] (Go's `time.Parse` of `metav1.Time` and `MicroTime`),
+//!   [`go_types`] (the recorded Go types of the built-in API: field order, tags, shapes),
+//!   [`json_order`] (objects written as kube-apiserver writes them);
 //! - [`openapi_schemas`]: the recorded component schemas of the built-in API;
 //! - [`scratch`]: private temporary directories (kubeconfig, CA and control-plane files);
 //! - the wire: [`tls`] (the server's certificates), [`kubeconfig`], [`webhook_client`] (the
@@ -22,6 +24,7 @@ pub mod go_decode;
 pub mod go_encode;
 pub mod go_json;
 pub mod go_time;
+pub mod go_types;
 pub mod json_order;
 pub mod jsonpath;
 pub mod kubeconfig;

@@ -27,3 +27,4 @@ mod subresources;
 mod support;
 mod watch;
 mod wire;
+mod wire_go;

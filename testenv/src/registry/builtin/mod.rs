@@ -7,13 +7,11 @@
 //! (apps, batch, autoscaling, policy), [`access`] (authentication, authorization, RBAC,
 //! certificates, admission registration, API extensions and registration, flow control) and
 //! [`cluster`] (networking, storage, scheduling, node, discovery, resource, coordination,
-//! events). [`validation`] holds the real server's validation of the built-in kinds;
-//! [`go_null_times`] the time fields Go writes as `null` when unset.
+//! events). [`validation`] holds the real server's validation of the built-in kinds.
 
 mod access;
 mod cluster;
 mod core;
-mod go_null_times;
 mod table;
 pub mod validation;
 mod workloads;

@@ -6,9 +6,9 @@
 use serde_json::{Map, Value, json};
 
 use crate::openapi::builtin::{component_prefix, schemas};
-use crate::registry::builtin::go_null_times;
 use crate::support::go_decode::Node;
 use crate::support::go_time::{self, Precision};
+use crate::support::go_types;
 use crate::support::status::ApiError;
 
 const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
@@ -324,17 +324,20 @@ fn omit_empty(value: &mut Value, schema: &Value) {
                     map.insert(k.clone(), json!({}));
                 }
             }
-            map.retain(|k, v| {
-                let Some(field) = properties.get(k) else {
-                    return true;
-                };
-                let empty = match v {
-                    Value::Array(items) => items.is_empty(),
-                    Value::Object(m) => m.is_empty() && is_map(resolve(field).1),
-                    _ => false,
-                };
-                !empty || required.is_some_and(|r| r.iter().any(|n| n == k))
-            });
+            // What the Go type's tags leave out; by the schema for a struct not recorded.
+            if !name.is_some_and(|n| go_types::drop_left_out(n, map)) {
+                map.retain(|k, v| {
+                    let Some(field) = properties.get(k) else {
+                        return true;
+                    };
+                    let empty = match v {
+                        Value::Array(items) => items.is_empty(),
+                        Value::Object(m) => m.is_empty() && is_map(resolve(field).1),
+                        _ => false,
+                    };
+                    !empty || required.is_some_and(|r| r.iter().any(|n| n == k))
+                });
+            }
             for (k, v) in map.iter_mut() {
                 if let Some(field) = properties.get(k) {
                     omit_empty(v, field);
@@ -355,26 +358,29 @@ fn omit_empty(value: &mut Value, schema: &Value) {
     }
 }
 
-/// Drops the empty lists and maps of optional fields from a built-in object and writes the
-/// struct fields that are not pointers (`{}` when absent), as the real server's round trip
-/// through the Go type does (`omitempty` on lists and maps, never on structs); required
-/// fields stay. The type is the object's own `apiVersion` and `kind`.
+/// Drops what the Go type's `omitempty` leaves out from a built-in object (zero values, empty
+/// lists and maps; [`go_types::drop_left_out`]) and writes the struct fields that are not
+/// pointers (`{}` when absent), as the real server's round trip through the Go type does
+/// (`omitempty` never omits structs). The type is the object's own `apiVersion` and `kind`.
 pub fn omit_empty_collections(object: &mut Value) {
     let api_version = object["apiVersion"].as_str().unwrap_or_default();
     let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
     let kind = object["kind"].as_str().unwrap_or_default();
     let component = format!("{}.{kind}", component_prefix(group, version));
-    if let Some(schema) = schemas().get(&component) {
-        omit_empty(object, schema);
+    if schemas().contains_key(&component) {
+        // Through a reference, so the root struct is known by its name too.
+        let reference = json!({"$ref": format!("#/components/schemas/{component}")});
+        omit_empty(object, &reference);
     }
 }
 
 /// Writes the zero values Go writes for fields without `omitempty` (`""`, `0`, `false`; the
 /// built-in OpenAPI gives them as the field's `default`) where the object lacks them, and
-/// `null` for the unset time fields that are not pointers ([`go_null_times`]), as the real
-/// server's round trip through the Go type does (a core Event's `reportingComponent: ""`
-/// and `firstTimestamp: null`). Not part of [`omit_empty_collections`], which also shapes the creator's view for the
-/// field manager: a zero value nobody sent is nobody's field.
+/// `null` for the unset time fields that are not pointers ([`go_types::write_null_times`]),
+/// as the real server's round trip through the Go type does (a core Event's
+/// `reportingComponent: ""` and `firstTimestamp: null`). Not part of
+/// [`omit_empty_collections`], which also shapes the creator's view for the field manager: a
+/// zero value nobody sent is nobody's field.
 pub fn write_zero_values(object: &mut Value) {
     let api_version = object["apiVersion"].as_str().unwrap_or_default();
     let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
@@ -383,7 +389,7 @@ pub fn write_zero_values(object: &mut Value) {
     if let Some(schema) = schemas().get(&component) {
         // The root schema is the component itself, not a reference to it.
         if let Some(map) = object.as_object_mut() {
-            go_null_times::write_nulls(&component, map);
+            go_types::write_null_times(&component, map);
         }
         zero_values(object, schema);
     }
@@ -400,7 +406,7 @@ fn zero_values(value: &mut Value, schema: &Value) {
     match value {
         Value::Object(map) if schema.get("properties").is_some() => {
             if let Some(component) = name {
-                go_null_times::write_nulls(component, map);
+                go_types::write_null_times(component, map);
             }
             for (k, field) in schema["properties"].as_object().into_iter().flatten() {
                 match map.get_mut(k) {
