@@ -7,15 +7,21 @@
 //! their own fields; keys the type does not know follow in name order. Maps keep their keys
 //! in name order, as Go sorts them.
 //!
-//! Anything else (a custom resource, a document without a kind) is written with `kind`
-//! before `apiVersion`, then `metadata`, `spec` and `status` (or `items`); `metadata`
-//! (ObjectMeta and ListMeta), managed fields entries, owner references, watch events and
-//! `Status` details in their Go order, other keys in name order (serde_json's maps are
-//! sorted).
+//! A custom resource (or a list of them) is unstructured on the real server: Go writes its
+//! maps, `metadata` and managed fields entries included, with their keys sorted
+//! (`apiVersion`, `kind`, `metadata`, ...; a list's `apiVersion`, `items`, `kind`,
+//! `metadata`).
+//!
+//! Anything else (a document of a kind the Go types do not record, a document without a
+//! kind) is written with `kind` before `apiVersion`, then `metadata`, `spec` and `status`
+//! (or `items`); `metadata` (ObjectMeta and ListMeta), managed fields entries, owner
+//! references, watch events and `Status` details in their Go order, other keys in name
+//! order.
 
 use serde_json::{Map, Value};
 
 use crate::support::go_types::{self, GoField, Shape, Target};
+use crate::support::openapi_schemas;
 
 /// Where an object sits, which decides the order of its keys.
 #[derive(Clone, Copy, PartialEq)]
@@ -137,6 +143,51 @@ fn built_in(map: &Map<String, Value>) -> Option<usize> {
     go_types::index_of_kind(group, version, kind)
 }
 
+/// The groups of the kinds the server writes without serving them as resources.
+const UNSERVED_BUILT_IN_GROUPS: &[&str] = &[
+    "meta.k8s.io",
+    "apidiscovery.k8s.io",
+    "admission.k8s.io",
+    "audit.k8s.io",
+];
+
+/// Whether a document is a custom resource or a list of them: a kind in an API group no
+/// built-in kind belongs to.
+fn custom(map: &Map<String, Value>) -> bool {
+    let (Some(_), Some(api_version)) = (
+        map.get("kind").and_then(Value::as_str),
+        map.get("apiVersion").and_then(Value::as_str),
+    ) else {
+        return false;
+    };
+    let Some((group, _)) = api_version.rsplit_once('/') else {
+        return false;
+    };
+    !UNSERVED_BUILT_IN_GROUPS.contains(&group) && !openapi_schemas::has_group(group)
+}
+
+/// `value` with every object's keys in name order, as Go writes a `map[string]interface{}`.
+fn write_sorted(out: &mut Vec<u8>, value: &Value) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort_unstable();
+            out.push(b'{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                serde_json::to_writer(&mut *out, key).expect("a string serialises");
+                out.push(b':');
+                write_sorted(out, &map[key]);
+            }
+            out.push(b'}');
+        }
+        Value::Array(items) => write_items(out, items, write_sorted),
+        scalar => serde_json::to_writer(&mut *out, scalar).expect("a scalar serialises"),
+    }
+}
+
 fn key(out: &mut Vec<u8>, name: &str, first: &mut bool) {
     if !*first {
         out.push(b',');
@@ -247,6 +298,12 @@ fn write(out: &mut Vec<u8>, value: &Value, place: Place) {
         && let Some(index) = built_in(map)
     {
         return write_struct(out, map, index);
+    }
+    if place == Place::Object
+        && let Value::Object(map) = value
+        && custom(map)
+    {
+        return write_sorted(out, value);
     }
     match value {
         Value::Object(map) => {
@@ -381,16 +438,30 @@ mod tests {
     }
 
     #[test]
-    fn custom_resources_keep_the_generic_order() {
+    fn custom_resources_are_written_with_sorted_keys_as_unstructured_maps() {
         let widget = json!({"apiVersion": "example.com/v1", "kind": "Widget", "status": {"phase": "Pending"},
             "spec": {"b": 1, "a": 2, "empty": ""},
             "metadata": {"uid": "u", "name": "p", "namespace": "n", "labels": {"z": "1", "a": "2"},
                 "managedFields": [{"time": "t", "manager": "m", "operation": "Update"}]}});
         assert_eq!(
             text(&widget),
-            r#"{"kind":"Widget","apiVersion":"example.com/v1","metadata":{"name":"p","namespace":"n","uid":"u","labels":{"a":"2","z":"1"},"managedFields":[{"manager":"m","operation":"Update","time":"t"}]},"spec":{"a":2,"b":1,"empty":""},"status":{"phase":"Pending"}}"#
+            r#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"labels":{"a":"2","z":"1"},"managedFields":[{"manager":"m","operation":"Update","time":"t"}],"name":"p","namespace":"n","uid":"u"},"spec":{"a":2,"b":1,"empty":""},"status":{"phase":"Pending"}}"#
         );
         let parsed: Value = serde_json::from_slice(&to_vec(&widget)).unwrap();
         assert_eq!(parsed, widget);
+        let list = json!({"kind": "WidgetList", "apiVersion": "example.com/v1",
+            "metadata": {"resourceVersion": "5", "continue": ""}, "items": [widget]});
+        assert!(
+            text(&list).starts_with(r#"{"apiVersion":"example.com/v1","items":[{"apiVersion""#)
+        );
+        let event = json!({"type": "ADDED", "object": {"kind": "Widget", "apiVersion": "example.com/v1", "metadata": {"name": "p"}}});
+        assert_eq!(
+            text(&event),
+            r#"{"type":"ADDED","object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"p"}}}"#
+        );
+        // A Status on a custom resource's path is a built-in type, in its Go order.
+        let status =
+            json!({"apiVersion": "v1", "kind": "Status", "code": 404, "status": "Failure"});
+        assert!(text(&status).starts_with(r#"{"kind":"Status","apiVersion":"v1""#));
     }
 }

@@ -8,6 +8,7 @@
 //! (`openapi::builtin`) are built from the same schemas.
 
 use std::collections::HashMap;
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
@@ -46,6 +47,14 @@ fn kind_index() -> &'static HashMap<(String, String, String), &'static str> {
         }
         index
     })
+}
+
+/// Whether some built-in kind of the schemas belongs to API group `group`.
+pub fn has_group(group: &str) -> bool {
+    static GROUPS: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    GROUPS
+        .get_or_init(|| kind_index().keys().map(|(g, _, _)| g.as_str()).collect())
+        .contains(group)
 }
 
 /// The schema of the built-in kind `group`/`version`/`kind`, if it has one.

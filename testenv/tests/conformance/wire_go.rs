@@ -192,3 +192,44 @@ async fn a_pod_container_and_an_endpoint_slice_without_endpoints() {
         r#","addressType":"IPv4","endpoints":null,"ports":null}"#
     );
 }
+
+#[tokio::test]
+async fn a_custom_resource_is_written_with_sorted_keys_as_an_unstructured_map() {
+    let env = env().await;
+    let ns = env.namespace();
+    let raw = client(&env).await;
+    let path = format!("/apis/conformance.kubeforge.dev/v1/namespaces/{ns}/widgets");
+    let text = create(
+        &raw,
+        &path,
+        serde_json::json!({"kind": "Widget", "apiVersion": "conformance.kubeforge.dev/v1",
+            "metadata": {"name": "sorted", "labels": {"z": "1", "a": "2"}},
+            "spec": {"replicas": 2, "color": "red"}}),
+    )
+    .await;
+    assert!(
+        text.starts_with(r#"{"apiVersion":"conformance.kubeforge.dev/v1","kind":"Widget","metadata":{"creationTimestamp":"#),
+        "{text}"
+    );
+    let (_, metadata, after) = around_metadata(&text);
+    assert!(
+        metadata.contains(r#""labels":{"a":"2","z":"1"},"managedFields":[{"apiVersion":"conformance.kubeforge.dev/v1","fieldsType":"FieldsV1","fieldsV1":{"#),
+        "{metadata}"
+    );
+    assert!(
+        metadata.contains(&format!(
+            r#""name":"sorted","namespace":"{ns}","resourceVersion":"#
+        )),
+        "{metadata}"
+    );
+    assert_eq!(after, r#","spec":{"color":"red","replicas":2}}"#);
+    let list = text_of(&raw, http::Request::get(&path).body(Vec::new()).unwrap()).await;
+    assert!(
+        list.starts_with(r#"{"apiVersion":"conformance.kubeforge.dev/v1","items":[{"apiVersion":"#),
+        "{list}"
+    );
+    assert!(
+        list.contains(r#"}],"kind":"WidgetList","metadata":{"#),
+        "{list}"
+    );
+}
