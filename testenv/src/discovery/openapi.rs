@@ -26,6 +26,38 @@ fn stored_crds(store: &Store) -> Vec<Value> {
         .unwrap_or_default()
 }
 
+/// When the server started: when it made its bootstrap namespace `kube-system` (which
+/// cannot be deleted), as a real server on a fresh store does.
+fn started(store: &Store) -> Option<SystemTime> {
+    let namespace = store.get("/namespaces", "", "kube-system")?;
+    let created = namespace["metadata"]["creationTimestamp"].as_str()?;
+    chrono::DateTime::parse_from_rfc3339(created)
+        .ok()
+        .map(SystemTime::from)
+}
+
+/// When what the v3 document `key` is made of last changed: for a custom group-version, the
+/// last write to the spec of one of its CRDs; for a built-in one, the server's start.
+fn changed(store: &Store, key: &str) -> SystemTime {
+    let custom = match key.split('/').collect::<Vec<_>>().as_slice() {
+        ["apis", group, version] => stored_crds(store)
+            .iter()
+            .filter(|crd| {
+                crd["spec"]["group"] == *group
+                    && crd["spec"]["versions"].as_array().is_some_and(|vs| {
+                        vs.iter()
+                            .any(|v| v["name"] == *version && v["served"] == true)
+                    })
+            })
+            .filter_map(modified::spec_written)
+            .max(),
+        _ => None,
+    };
+    custom
+        .or_else(|| started(store))
+        .unwrap_or_else(SystemTime::now)
+}
+
 /// The `/openapi/v3` index: a document built on every request (its `Last-Modified` is
 /// now, and it has no entity tag), sent as `text/plain` as the real server sends it.
 pub fn index(store: &Store) -> Reply {
@@ -40,7 +72,9 @@ pub fn index(store: &Store) -> Reply {
 }
 
 /// The document of an index key (`api/v1`, `apis/<g>/<v>`, `apis/<g>`, ...) with its
-/// `ETag` (its index hash, quoted) and `Last-Modified`; an empty 404 when not served.
+/// `ETag` (its index hash, quoted) and `Last-Modified` (when it was installed: at start-up
+/// for a built-in document, when its CRDs' schemas last changed for a custom one); an empty
+/// 404 when not served.
 /// With the index's `hash` parameter it may be cached for a year; with a stale one the
 /// answer is a 301 to the current version's address.
 pub fn document(api: &Arc<Api>, store: &Store, key: &str, hash: Option<&str>) -> Reply {
@@ -51,8 +85,8 @@ pub fn document(api: &Arc<Api>, store: &Store, key: &str, hash: Option<&str>) ->
     };
     let current = openapi::document_hash(&doc);
     let etag = format!("\"{current}\"");
-    let built = modified::built_at(api, &format!("v3/{key}"), &etag);
-    let document = Document::at(built).with_header(header::VARY, "Accept");
+    let installed = modified::installed_at(api, &format!("v3/{key}"), &etag, changed(store, key));
+    let document = Document::at(installed).with_header(header::VARY, "Accept");
     let (code, body, document) = match hash {
         None => (200, crate::support::json_order::to_vec(&doc), document),
         Some(h) if h == current => {
@@ -86,10 +120,23 @@ pub fn document(api: &Arc<Api>, store: &Store, key: &str, hash: Option<&str>) ->
 /// `/openapi/v2` in the representation `accept` asks for (JSON or gnostic's protobuf), with
 /// its `ETag` and `Last-Modified` (when this server first built this version of the
 /// document; both representations share them); an empty 406 when `accept` names neither,
-/// as the real server answers.
+/// as the real server answers. The real handler sits behind a gzip handler, so every answer
+/// varies on `Accept-Encoding` (which the body writer reads as: compress as that handler
+/// does).
 pub fn v2(api: &Arc<Api>, store: &Store, accept: &str) -> Reply {
+    let varies = |document: Document| {
+        document
+            .with_header(header::VARY, "Accept-Encoding")
+            .with_header(header::VARY, "Accept")
+    };
     let Some(format) = openapi::v2::negotiate(accept) else {
-        return Reply::empty(406);
+        return Reply::Raw {
+            code: 406,
+            content_type: String::new(),
+            body: Vec::new().into(),
+            etag: None,
+            document: Some(varies(Document::at(SystemTime::now()))),
+        };
     };
     let encoded = openapi::v2::encode(&openapi::v2::openapi_v2(&stored_crds(store)), format);
     let built = modified::built_at(api, "v2", &encoded.etag);
@@ -98,6 +145,6 @@ pub fn v2(api: &Arc<Api>, store: &Store, accept: &str) -> Reply {
         content_type: encoded.content_type.into(),
         body: encoded.body.into(),
         etag: Some(encoded.etag),
-        document: Some(Document::at(built).with_header(header::VARY, "Accept")),
+        document: Some(varies(Document::at(built))),
     }
 }

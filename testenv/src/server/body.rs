@@ -1,6 +1,9 @@
 //! Response bodies: a whole JSON document, or a watch stream of chunks; served documents
-//! answer conditional and range requests ([`conditional`]).
+//! answer conditional and range requests ([`conditional`]); whole bodies are gzipped when the
+//! client accepts it, by the rules of the writer that sends them on kube-apiserver
+//! ([`compress`]).
 
+mod compress;
 mod conditional;
 mod http_date;
 mod range;
@@ -11,8 +14,8 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use hyper::body::{Body, Frame, SizeHint};
 
-use crate::support::request::Reply;
 use crate::support::request::WatchStream;
+use crate::support::request::{Document, Reply};
 use crate::support::status::ApiError;
 
 pub use conditional::Conditions;
@@ -68,6 +71,13 @@ fn content_type_is_text(builder: &http::response::Builder) -> bool {
         .is_some_and(|v| v.starts_with("text/plain"))
 }
 
+/// Whether a served document says it varies on `Accept-Encoding`.
+fn varies_on_encoding(document: &Document) -> bool {
+    document.headers.iter().any(|(name, value)| {
+        name == http::header::VARY && value.eq_ignore_ascii_case("Accept-Encoding")
+    })
+}
+
 /// Turns a handler's reply into an HTTP response, for a request without conditions.
 pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
     respond(reply, &Conditions::default())
@@ -100,9 +110,22 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
             let bytes = match &body {
                 // Plain text answers (the mux's `404 page not found`) go out as they are.
                 serde_json::Value::String(text) if content_type_is_text(&builder) => {
-                    Bytes::from(text.clone())
+                    return builder
+                        .body(ResponseBody::Full(Some(Bytes::from(text.clone()))))
+                        .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)));
                 }
                 _ => Bytes::from(crate::support::json_order::to_vec(&body)),
+            };
+            // API objects, lists, Status errors and discovery: the API response writer's rule.
+            let bytes = if bytes.len() > compress::API_THRESHOLD
+                && compress::api_accepts_gzip(conditions.accept_encoding())
+            {
+                builder = builder
+                    .header(http::header::CONTENT_ENCODING, "gzip")
+                    .header(http::header::VARY, "Accept-Encoding");
+                compress::gzip(&bytes, 1)
+            } else {
+                bytes
             };
             builder
                 .body(ResponseBody::Full(Some(bytes)))
@@ -121,7 +144,21 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
                 etag: etag.as_deref(),
                 document: document.as_ref(),
             };
-            let (parts, body) = conditional::answer(conditions, head, body).into_parts();
+            // A document that varies on `Accept-Encoding` (`/openapi/v2`) is served behind
+            // the gzip handler.
+            let gzip_handler = document.as_ref().is_some_and(varies_on_encoding);
+            let (mut parts, mut body) = conditional::answer(conditions, head, body).into_parts();
+            if gzip_handler
+                && !conditions.is_head()
+                && body.len() >= compress::HANDLER_MIN_SIZE
+                && compress::handler_accepts_gzip(conditions.accept_encoding())
+            {
+                parts.headers.insert(
+                    http::header::CONTENT_ENCODING,
+                    http::HeaderValue::from_static("gzip"),
+                );
+                body = compress::gzip(&body, 6);
+            }
             // A 304 carries no body at all (not even an empty one with its length).
             let body = (parts.status != http::StatusCode::NOT_MODIFIED).then_some(body);
             http::Response::from_parts(parts, ResponseBody::Full(body))

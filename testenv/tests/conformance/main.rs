@@ -10,6 +10,7 @@ mod apply;
 mod apply_kubectl;
 mod cel;
 mod common;
+mod compression;
 mod conversion;
 mod crds;
 mod crud;

@@ -4,11 +4,13 @@
 //!
 //! It is built from the same documents as `/openapi/v3` (no second source of truth): every
 //! path of the built-in and custom group-versions, the built-in definitions and each custom
-//! kind's schema and list schema, turned into Swagger 2.0 by [`operations`] and [`schema`].
+//! kind's schema and list schema, turned into Swagger 2.0 by [`operations`] and [`schema`],
+//! with the parameters the real document shares moved under `parameters` by [`shared`].
 
 mod operations;
 mod proto;
 mod schema;
+mod shared;
 mod wire;
 
 use std::sync::OnceLock;
@@ -138,11 +140,13 @@ pub fn openapi_v2(crds: &[Value]) -> Value {
             }
         }
     }
+    let parameters = shared::share(&mut paths);
     json!({
         "swagger": "2.0",
         "info": {"title": "Kubernetes", "version": "1.34"},
         "paths": paths,
         "definitions": definitions,
+        "parameters": parameters,
         "securityDefinitions": {"BearerToken": {
             "type": "apiKey", "name": "authorization", "in": "header",
             "description": "Bearer Token authentication",
@@ -217,6 +221,27 @@ mod tests {
             assert!(defs.get(name).is_some(), "dangling $ref {name}");
         }
         assert!(!text.contains("#/components/"));
+        // Shared parameters are referred to, and every reference resolves.
+        let parameters = doc["parameters"].as_object().unwrap();
+        assert!(parameters.keys().any(|k| k.starts_with("namespace-")));
+        for part in text.split("#/parameters/").skip(1) {
+            let name = &part[..part.find('"').unwrap()];
+            assert!(parameters.contains_key(name), "dangling $ref {name}");
+        }
+        let item_params = item
+            .as_object()
+            .unwrap()
+            .values()
+            .filter_map(|v| v.as_array().or_else(|| v["parameters"].as_array()))
+            .flatten();
+        for p in item_params {
+            if let Some(name) = p["name"].as_str() {
+                assert!(
+                    ["name", "body", "dryRun", "fieldValidation"].contains(&name),
+                    "{p}"
+                );
+            }
+        }
     }
 
     #[test]

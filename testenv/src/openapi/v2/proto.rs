@@ -67,6 +67,14 @@ pub fn document(doc: &Value) -> Vec<u8> {
         definitions.message(1, named_schema(name, s));
     }
     d.message(9, definitions);
+    let mut parameters = Message::default();
+    for (name, p) in entries(&doc["parameters"]) {
+        let mut named = Message::default();
+        named.string(1, name);
+        named.message(2, parameter(p));
+        parameters.message(1, named);
+    }
+    d.message(10, parameters);
     for requirement in doc["security"].as_array().into_iter().flatten() {
         let mut r = Message::default();
         for (name, scopes) in entries(requirement) {
@@ -105,7 +113,7 @@ fn path_item(item: &Value) -> Message {
         }
     }
     for p in item["parameters"].as_array().into_iter().flatten() {
-        m.message(9, parameter(p));
+        m.message(9, parameters_item(p));
     }
     m
 }
@@ -118,7 +126,7 @@ fn operation(op: &Value) -> Message {
     m.strings(6, strs(&op["produces"]));
     m.strings(7, strs(&op["consumes"]));
     for p in op["parameters"].as_array().into_iter().flatten() {
-        m.message(8, parameter(p));
+        m.message(8, parameters_item(p));
     }
     let mut responses = Message::default();
     for (code, r) in entries(&op["responses"]) {
@@ -142,7 +150,21 @@ fn operation(op: &Value) -> Message {
     m
 }
 
-/// `ParametersItem { parameter: Parameter { body | non_body: query | path | header } }`.
+/// `ParametersItem { parameter | json_reference: JsonReference { _ref } }`.
+fn parameters_item(p: &Value) -> Message {
+    let mut item = Message::default();
+    match p.get("$ref").and_then(Value::as_str) {
+        Some(reference) => {
+            let mut r = Message::default();
+            r.string(1, reference);
+            item.message(2, r);
+        }
+        None => item.message(1, parameter(p)),
+    }
+    item
+}
+
+/// `Parameter { body | non_body: query | path | header }`.
 fn parameter(p: &Value) -> Message {
     let mut param = Message::default();
     let required = p["required"].as_bool().unwrap_or(false);
@@ -175,9 +197,7 @@ fn parameter(p: &Value) -> Message {
         non_body.message(field, s);
         param.message(2, non_body);
     }
-    let mut item = Message::default();
-    item.message(1, param);
-    item
+    param
 }
 
 fn named_schema(name: &str, s: &Value) -> Message {

@@ -12,7 +12,8 @@ use super::http_date;
 use super::range::{self, RangeError};
 use crate::support::request::Document;
 
-/// The request headers a served document answers to.
+/// The request headers a served document answers to, and the `Accept-Encoding` every
+/// response answers to.
 #[derive(Debug, Clone, Default)]
 pub struct Conditions {
     method: Method,
@@ -22,6 +23,7 @@ pub struct Conditions {
     if_unmodified_since: String,
     range: String,
     if_range: String,
+    accept_encoding: String,
 }
 
 impl Conditions {
@@ -48,7 +50,18 @@ impl Conditions {
                 range
             },
             if_range: get(header::IF_RANGE),
+            accept_encoding: get(header::ACCEPT_ENCODING),
         }
+    }
+
+    /// The request's `Accept-Encoding`, empty when it has none.
+    pub fn accept_encoding(&self) -> &str {
+        &self.accept_encoding
+    }
+
+    /// Whether the request is a `HEAD` (its answer has headers only).
+    pub fn is_head(&self) -> bool {
+        self.method == Method::HEAD
     }
 
     fn safe(&self) -> bool {
