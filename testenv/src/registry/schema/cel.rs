@@ -251,6 +251,7 @@ pub fn compile_expression(src: &str, roots: &[&str]) -> Result<Arc<Expression>, 
             .map_err(|e| CelError::Compile(e.to_string()))?;
         super::cel_check::check_references_in(program.expression(), roots)
             .map_err(|e| CelError::Compile(format!("ERROR: <input>: {e}")))?;
+        super::cel_types::check_dynamic(src, roots).map_err(CelError::Compile)?;
         Ok(program)
     })?;
     let expression = Arc::new(Expression { program });

@@ -1,5 +1,6 @@
-//! CertificateSigningRequests (`validateCertificateSigningRequest`): a well-signed PEM
-//! certificate request ([`super::csr`], [`super::csr_signature`]), known and distinct usages, a signer name of the form `example.com/name`, and
+//! CertificateSigningRequests (`validateCertificateSigningRequest`): a well-formed (subject
+//! and requested extensions included) and well-signed PEM certificate request
+//! ([`super::csr`], [`super::csr_signature`]), known and distinct usages, a signer name of the form `example.com/name`, and
 //! an expiration of at least ten minutes, all reported at once.
 
 use std::collections::HashSet;
@@ -49,8 +50,14 @@ fn request_error(request: &Value) -> Option<String> {
         .as_str()
         .and_then(|r| base64::engine::general_purpose::STANDARD.decode(r).ok())
         .unwrap_or_default();
+    // `ParseCertificateRequest` (structure, public key, subject, extensions), then
+    // `CheckSignature`.
     super::csr::parse(&decoded)
-        .and_then(|request| super::csr_signature::check_signature(&request))
+        .and_then(|request| {
+            let key = super::csr_signature::parse_key(&request.key)?;
+            super::csr::check_contents(&request)?;
+            super::csr_signature::check_signature(&request, key)
+        })
         .err()
 }
 

@@ -3,9 +3,22 @@
 //! request the way Go's `encoding/asn1` decodes `x509.ParseCertificateRequest`'s structure
 //! (so a malformed request gets the same message). [`super::csr_signature`] then checks its
 //! public key and signature.
+//!
+//! Below: [`asn1`] (Go's `encoding/asn1`, for the request's structures), [`der`] (Go's
+//! `cryptobyte`), [`names`] (the subject and the subject alternative names, read as
+//! `crypto/x509`'s parser reads them; [`uri`] for the URIs), [`extensions`] (the requested
+//! extensions).
+
+pub mod asn1;
+pub mod der;
+pub mod extensions;
+pub mod names;
+pub mod uri;
 
 use base64::Engine;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+
+use self::asn1::{Expect, bit_string, field, syntax};
 
 /// The certificate request `request` (the decoded bytes of `spec.request`) holds, or why
 /// it holds none, in the real server's words.
@@ -120,261 +133,6 @@ fn pem_decode(data: &[u8]) -> Option<Block> {
     }
 }
 
-/// A DER tag and length (Go's `tagAndLength`).
-#[derive(Debug, Clone, Copy)]
-struct Header {
-    class: u8,
-    tag: usize,
-    length: usize,
-    compound: bool,
-}
-
-const SYNTAX: &str = "asn1: syntax error: ";
-const STRUCTURE: &str = "asn1: structure error: ";
-
-fn syntax(msg: &str) -> String {
-    format!("{SYNTAX}{msg}")
-}
-
-fn structure(msg: &str) -> String {
-    format!("{STRUCTURE}{msg}")
-}
-
-/// `parseBase128Int`.
-fn base128(bytes: &[u8], mut offset: usize) -> Result<(usize, usize), String> {
-    let mut value: u64 = 0;
-    let mut shifted = 0;
-    while offset < bytes.len() {
-        if shifted == 5 {
-            return Err(structure("base 128 integer too large"));
-        }
-        let b = bytes[offset];
-        if shifted == 0 && b == 0x80 {
-            return Err(syntax("integer is not minimally encoded"));
-        }
-        value = (value << 7) | u64::from(b & 0x7f);
-        offset += 1;
-        if b & 0x80 == 0 {
-            if value > i32::MAX as u64 {
-                return Err(structure("base 128 integer too large"));
-            }
-            return Ok((value as usize, offset));
-        }
-        shifted += 1;
-    }
-    Err(syntax("truncated base 128 integer"))
-}
-
-/// `parseTagAndLength`: the header at `offset` and the offset of its contents.
-fn header(bytes: &[u8], mut offset: usize) -> Result<(Header, usize), String> {
-    let first = bytes[offset];
-    offset += 1;
-    let mut tag = usize::from(first & 0x1f);
-    if tag == 0x1f {
-        (tag, offset) = base128(bytes, offset)?;
-        if tag < 0x1f {
-            return Err(syntax("non-minimal tag"));
-        }
-    }
-    if offset >= bytes.len() {
-        return Err(syntax("truncated tag or length"));
-    }
-    let b = bytes[offset];
-    offset += 1;
-    let length = if b & 0x80 == 0 {
-        usize::from(b & 0x7f)
-    } else {
-        let count = usize::from(b & 0x7f);
-        if count == 0 {
-            return Err(syntax("indefinite length found (not DER)"));
-        }
-        let mut length = 0usize;
-        for _ in 0..count {
-            if offset >= bytes.len() {
-                return Err(syntax("truncated tag or length"));
-            }
-            let b = bytes[offset];
-            offset += 1;
-            if length >= 1 << 23 {
-                return Err(structure("length too large"));
-            }
-            length = (length << 8) | usize::from(b);
-            if length == 0 {
-                return Err(structure("superfluous leading zeros in length"));
-            }
-        }
-        if length < 0x80 {
-            return Err(structure("non-minimal length"));
-        }
-        length
-    };
-    Ok((
-        Header {
-            class: first >> 6,
-            tag,
-            length,
-            compound: first & 0x20 != 0,
-        },
-        offset,
-    ))
-}
-
-/// What a field of the decoded structure expects (Go's universal type of the field, and
-/// its `asn1` tag options).
-#[derive(Clone, Copy)]
-enum Expect {
-    /// A SEQUENCE decoded into the Go struct of this name.
-    Struct(&'static str),
-    /// INTEGER into a Go `int`.
-    Int,
-    /// BIT STRING.
-    BitString,
-    /// OBJECT IDENTIFIER.
-    Oid,
-    /// `asn1.RawValue`: anything.
-    Any { optional: bool },
-    /// `[]asn1.RawValue` with `asn1:"tag:0"`: a context-specific constructed `[0]`.
-    Attributes,
-}
-
-/// Go's `%+v` of the field parameters the error of a mismatched field prints.
-fn params(expect: Expect) -> &'static str {
-    match expect {
-        // The tag option is a pointer, which Go prints as an address.
-        Expect::Attributes => {
-            "{optional:false explicit:false application:false private:false defaultValue:<nil> tag:<pointer> stringType:0 timeType:0 set:false omitEmpty:false}"
-        }
-        _ => {
-            "{optional:false explicit:false application:false private:false defaultValue:<nil> tag:<nil> stringType:0 timeType:0 set:false omitEmpty:false}"
-        }
-    }
-}
-
-/// One decoded field: its contents and its whole encoding.
-#[derive(Clone, Copy, Default)]
-struct Field<'a> {
-    inner: &'a [u8],
-    full: &'a [u8],
-    present: bool,
-}
-
-/// `parseField` for the types of `x509.certificateRequest`: checks the header at `offset`
-/// against `expect` and returns the field and the offset after it.
-fn field<'a>(bytes: &'a [u8], offset: usize, expect: Expect) -> Result<(Field<'a>, usize), String> {
-    let optional = matches!(expect, Expect::Any { optional: true });
-    if offset == bytes.len() {
-        if optional {
-            return Ok((Field::default(), offset));
-        }
-        return Err(syntax("sequence truncated"));
-    }
-    let (h, start) = header(bytes, offset)?;
-    let (class, tag, compound, name) = match expect {
-        Expect::Struct(name) => (0, 16, Some(true), name),
-        Expect::Int => (0, 2, Some(false), "int"),
-        Expect::BitString => (0, 3, Some(false), "BitString"),
-        Expect::Oid => (0, 6, Some(false), "ObjectIdentifier"),
-        Expect::Any { .. } => (h.class, h.tag, None, "RawValue"),
-        Expect::Attributes => (2, 0, Some(true), ""),
-    };
-    if h.class != class || h.tag != tag || compound.is_some_and(|c| c != h.compound) {
-        if optional {
-            return Ok((Field::default(), offset));
-        }
-        return Err(structure(&format!(
-            "tags don't match ({tag} vs {{class:{} tag:{} length:{} isCompound:{}}}) {} {name} @{start}",
-            h.class,
-            h.tag,
-            h.length,
-            h.compound,
-            params(expect)
-        )));
-    }
-    let end = start
-        .checked_add(h.length)
-        .filter(|e| *e <= bytes.len())
-        .ok_or_else(|| syntax("data truncated"))?;
-    let parsed = Field {
-        inner: &bytes[start..end],
-        full: &bytes[offset..end],
-        present: true,
-    };
-    match expect {
-        Expect::Int => check_int(parsed.inner)?,
-        Expect::BitString => {
-            bit_string(parsed.inner)?;
-        }
-        Expect::Oid => check_oid(parsed.inner)?,
-        Expect::Attributes => check_raw_values(parsed.inner)?,
-        _ => {}
-    }
-    Ok((parsed, end))
-}
-
-/// `parseInt64`'s checks.
-fn check_int(bytes: &[u8]) -> Result<(), String> {
-    if bytes.is_empty() {
-        return Err(structure("empty integer"));
-    }
-    if bytes.len() > 1
-        && ((bytes[0] == 0 && bytes[1] & 0x80 == 0) || (bytes[0] == 0xff && bytes[1] & 0x80 != 0))
-    {
-        return Err(structure("integer not minimally-encoded"));
-    }
-    if bytes.len() > 8 {
-        return Err(structure("integer too large"));
-    }
-    Ok(())
-}
-
-/// `parseObjectIdentifier`'s checks.
-fn check_oid(bytes: &[u8]) -> Result<(), String> {
-    if bytes.is_empty() {
-        return Err(syntax("zero length OBJECT IDENTIFIER"));
-    }
-    let mut offset = 0;
-    while offset < bytes.len() {
-        (_, offset) = base128(bytes, offset)?;
-    }
-    Ok(())
-}
-
-/// `parseBitString`, right-aligned as `BitString.RightAlign` gives it.
-pub fn bit_string(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let Some((&padding, data)) = bytes.split_first() else {
-        return Err(syntax("zero length BIT STRING"));
-    };
-    if padding > 7
-        || (data.is_empty() && padding > 0)
-        || data.last().is_some_and(|l| l & ((1u8 << padding) - 1) != 0)
-    {
-        return Err(syntax("invalid padding bits in BIT STRING"));
-    }
-    if padding == 0 || data.is_empty() {
-        return Ok(data.to_vec());
-    }
-    let shift = u32::from(padding);
-    let mut out = vec![0u8; data.len()];
-    out[0] = data[0] >> shift;
-    for i in 1..data.len() {
-        out[i] = (data[i - 1] << (8 - shift)) | (data[i] >> shift);
-    }
-    Ok(out)
-}
-
-/// `parseSequenceOf` into `[]asn1.RawValue`: every element's header and length.
-fn check_raw_values(bytes: &[u8]) -> Result<(), String> {
-    let mut offset = 0;
-    while offset < bytes.len() {
-        let (h, start) = header(bytes, offset)?;
-        offset = start
-            .checked_add(h.length)
-            .filter(|e| *e <= bytes.len())
-            .ok_or_else(|| syntax("truncated sequence"))?;
-    }
-    Ok(())
-}
-
 /// An `AlgorithmIdentifier`: the OID's contents and the parameters' whole encoding.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Algorithm {
@@ -421,6 +179,23 @@ pub struct Request {
     pub signature: Vec<u8>,
     /// The subject public key.
     pub key: PublicKeyInfo,
+    /// The subject's whole encoding.
+    pub subject: Vec<u8>,
+    /// The contents of the `[0]` attributes.
+    pub attributes: Vec<u8>,
+}
+
+/// What `parseCertificateRequest` checks after the public key: the subject (`parseName`),
+/// the requested extensions and the subject alternative names among them, with Go's
+/// messages.
+pub fn check_contents(request: &Request) -> Result<(), String> {
+    names::parse_name(&request.subject)?;
+    for extension in extensions::requested(&request.attributes)? {
+        if extension.id == extensions::SUBJECT_ALT_NAME {
+            names::parse_san(extension.value)?;
+        }
+    }
+    Ok(())
 }
 
 /// `asn1.Unmarshal` of `x509.certificateRequest`, with Go's messages.
@@ -441,8 +216,9 @@ fn parse_request(der: &[u8]) -> Result<Request, String> {
     }
     // The fields were checked above; read the public key's parts.
     let (_, at) = field(tbs.inner, 0, Expect::Int)?;
-    let (_, at) = field(tbs.inner, at, Expect::Any { optional: false })?;
-    let (spki, _) = field(tbs.inner, at, Expect::Struct("publicKeyInfo"))?;
+    let (subject, at) = field(tbs.inner, at, Expect::Any { optional: false })?;
+    let (spki, at) = field(tbs.inner, at, Expect::Struct("publicKeyInfo"))?;
+    let (attributes, _) = field(tbs.inner, at, Expect::Attributes)?;
     let (key_algorithm, at) = algorithm(spki.inner, 0)?;
     let (key, _) = field(spki.inner, at, Expect::BitString)?;
     Ok(Request {
@@ -453,6 +229,8 @@ fn parse_request(der: &[u8]) -> Result<Request, String> {
             algorithm: key_algorithm,
             key: bit_string(key.inner)?,
         },
+        subject: subject.full.to_vec(),
+        attributes: attributes.inner.to_vec(),
     })
 }
 

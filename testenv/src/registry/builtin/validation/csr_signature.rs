@@ -1,7 +1,11 @@
 //! A decoded certificate request's public key and signature, checked as Go's
 //! `x509.CertificateRequest.CheckSignature` does after `parsePublicKey`, with its messages:
-//! RSA PKCS#1 v1.5 (SHA-1, SHA-256, SHA-384, SHA-512), ECDSA on P-256 and P-384, Ed25519.
+//! RSA PKCS#1 v1.5 (SHA-1, SHA-256, SHA-384, SHA-512) and RSA-PSS (MGF1 on the message's
+//! hash, salt as long as the hash) with ring, ECDSA on P-224, P-256, P-384 and P-521 with
+//! any of those hashes with the RustCrypto curves, Ed25519 with ring.
 
+use p256::ecdsa::signature::hazmat::PrehashVerifier;
+use ring::digest;
 use ring::signature::{self, UnparsedPublicKey, VerificationAlgorithm};
 
 use super::csr::{Algorithm, PublicKeyInfo, Request};
@@ -21,6 +25,12 @@ mod oid {
     /// `1.2.840.10045.4.<...>`: the ECDSA signature algorithms.
     pub const ECDSA_SHA1: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x01];
     pub const ECDSA_SHA2: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03];
+    /// `1.2.840.113549.1.1.10`, RSASSA-PSS.
+    pub const RSA_PSS: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a];
+    /// `1.2.840.113549.1.1.8`, MGF1.
+    pub const MGF1: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08];
+    /// `2.16.840.1.101.3.4.2.<n>`: the SHA-2 hashes (1 SHA-256, 2 SHA-384, 3 SHA-512).
+    pub const SHA2: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02];
 }
 
 /// Go's `PublicKeyAlgorithm`.
@@ -52,21 +62,75 @@ enum Hash {
     Sha512,
 }
 
-/// A known signature algorithm: Go's name, its hash (none for Ed25519) and key kind.
+/// A known signature algorithm: Go's name, its hash (none for Ed25519), key kind and
+/// whether it is RSA-PSS.
 struct SignatureKind {
     name: &'static str,
     hash: Option<Hash>,
     key: KeyKind,
+    pss: bool,
 }
 
-/// `getSignatureAlgorithmFromAI`, for the algorithms Go knows (RSA-PSS, whose parameters
-/// Go checks closely, and MD2 are not verified: Go's answer for them is the same).
+/// An `AlgorithmIdentifier`'s OID contents and parameters' encoding (empty when absent).
+fn algorithm_identifier(der: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (seq, _) = read(der, 0x30)?;
+    let (oid, params) = read(seq, 0x06)?;
+    Some((oid, params))
+}
+
+/// The contents of the explicit context-specific field `[n]` at the start of `der`, and
+/// what follows.
+fn explicit(der: &[u8], n: u8) -> Option<(&[u8], &[u8])> {
+    read(der, 0xa0 | n)
+}
+
+/// A small non-negative DER INTEGER.
+fn small_int(der: &[u8]) -> Option<u64> {
+    let (v, _) = read(der, 0x02)?;
+    (minimal_integer(v) && v.len() <= 8 && v[0] & 0x80 == 0)
+        .then(|| v.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b)))
+}
+
+/// `getSignatureAlgorithmFromAI` for RSA-PSS: the hash of the three parameter sets Go
+/// accepts (MGF1 on the same hash, a salt as long as the hash, the default trailer).
+fn pss_hash(params: &[u8]) -> Option<Hash> {
+    let (seq, _) = read(params, 0x30)?;
+    let (hash, rest) = explicit(seq, 0)?;
+    let (mgf, rest) = explicit(rest, 1)?;
+    let (salt, rest) = explicit(rest, 2)?;
+    let trailer = match explicit(rest, 3) {
+        Some((t, _)) => small_int(t)?,
+        None => 1,
+    };
+    let null_or_absent = |p: &[u8]| p.is_empty() || p == [0x05, 0x00];
+    let (hash_oid, hash_params) = algorithm_identifier(hash)?;
+    let (mgf_oid, mgf_params) = algorithm_identifier(mgf)?;
+    let (mgf_hash, mgf_hash_params) = algorithm_identifier(mgf_params)?;
+    if !null_or_absent(hash_params)
+        || mgf_oid != oid::MGF1
+        || mgf_hash != hash_oid
+        || !null_or_absent(mgf_hash_params)
+        || trailer != 1
+    {
+        return None;
+    }
+    match (hash_oid.strip_prefix(oid::SHA2)?, small_int(salt)?) {
+        ([1], 32) => Some(Hash::Sha256),
+        ([2], 48) => Some(Hash::Sha384),
+        ([3], 64) => Some(Hash::Sha512),
+        _ => None,
+    }
+}
+
+/// `getSignatureAlgorithmFromAI`, for the algorithms Go knows (MD2 is not verified: Go's
+/// answer for it is the same as for an unknown algorithm).
 fn signature_kind(ai: &Algorithm) -> Option<SignatureKind> {
     let kind = |name, hash, key| {
         Some(SignatureKind {
             name,
             hash: Some(hash),
             key,
+            pss: false,
         })
     };
     let oid = ai.oid.as_slice();
@@ -75,6 +139,16 @@ fn signature_kind(ai: &Algorithm) -> Option<SignatureKind> {
             name: "Ed25519",
             hash: None,
             key: KeyKind::Ed25519,
+            pss: false,
+        });
+    }
+    if oid == oid::RSA_PSS {
+        let hash = pss_hash(&ai.params)?;
+        return Some(SignatureKind {
+            name: "RSA-PSS",
+            hash: Some(hash),
+            key: KeyKind::Rsa,
+            pss: true,
         });
     }
     if let Some(rest) = oid.strip_prefix(oid::PKCS1) {
@@ -103,7 +177,7 @@ fn signature_kind(ai: &Algorithm) -> Option<SignatureKind> {
 
 /// The curves Go knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Curve {
+pub enum Curve {
     P224,
     P256,
     P384,
@@ -119,11 +193,71 @@ impl Curve {
             Curve::P521 => 66,
         }
     }
+
+    /// The name in Go's point errors.
+    fn name(self) -> &'static str {
+        match self {
+            Curve::P224 => "P224",
+            Curve::P256 => "P256",
+            Curve::P384 => "P384",
+            Curve::P521 => "P521",
+        }
+    }
+
+    /// The field's prime, big-endian, as long as a coordinate.
+    fn prime(self) -> Vec<u8> {
+        let ff = |n: usize| vec![0xffu8; n];
+        match self {
+            // 2^224 - 2^96 + 1
+            Curve::P224 => [ff(16), vec![0; 11], vec![1]].concat(),
+            // 2^256 - 2^224 + 2^192 + 2^96 - 1
+            Curve::P256 => [ff(4), vec![0, 0, 0, 1], vec![0; 12], ff(12)].concat(),
+            // 2^384 - 2^128 - 2^96 + 2^32 - 1
+            Curve::P384 => [ff(31), vec![0xfe], ff(4), vec![0; 8], ff(4)].concat(),
+            // 2^521 - 1
+            Curve::P521 => [vec![0x01], ff(65)].concat(),
+        }
+    }
+
+    /// Whether an uncompressed point (`04 || x || y`) is on the curve.
+    fn on_curve(self, point: &[u8]) -> bool {
+        match self {
+            Curve::P224 => p224::ecdsa::VerifyingKey::from_sec1_bytes(point).is_ok(),
+            Curve::P256 => p256::ecdsa::VerifyingKey::from_sec1_bytes(point).is_ok(),
+            Curve::P384 => p384::ecdsa::VerifyingKey::from_sec1_bytes(point).is_ok(),
+            Curve::P521 => p521::ecdsa::VerifyingKey::from_sec1_bytes(point).is_ok(),
+        }
+    }
+
+    /// `ecdsa.VerifyASN1` of a digest (the hash's bits taken as Go takes them: the leftmost
+    /// ones, as many as the order has).
+    fn verify(self, point: &[u8], digest: &[u8], signature: &[u8]) -> bool {
+        let len = self.coordinate_len();
+        let mut prehash = vec![0u8; len.saturating_sub(digest.len())];
+        prehash.extend_from_slice(&digest[..digest.len().min(len)]);
+        macro_rules! verify {
+            ($curve:ident) => {{
+                let Ok(key) = $curve::ecdsa::VerifyingKey::from_sec1_bytes(point) else {
+                    return false;
+                };
+                let Ok(sig) = $curve::ecdsa::Signature::from_der(signature) else {
+                    return false;
+                };
+                key.verify_prehash(&prehash, &sig).is_ok()
+            }};
+        }
+        match self {
+            Curve::P224 => verify!(p224),
+            Curve::P256 => verify!(p256),
+            Curve::P384 => verify!(p384),
+            Curve::P521 => verify!(p521),
+        }
+    }
 }
 
 /// A parsed public key.
 #[derive(Debug, Clone, Copy)]
-enum Key {
+pub enum Key {
     /// RSA, with the modulus's size in bits.
     Rsa(usize),
     Dsa,
@@ -191,9 +325,7 @@ fn parse_rsa(info: &PublicKeyInfo) -> Result<Key, String> {
 
 /// `parsePublicKey` for an ECDSA key: a named curve Go knows and an uncompressed point.
 fn parse_ecdsa(info: &PublicKeyInfo) -> Result<Key, String> {
-    let (curve, rest) =
-        read(&info.algorithm.params, 0x06).ok_or("x509: invalid ECDSA parameters")?;
-    let _ = rest;
+    let (curve, _) = read(&info.algorithm.params, 0x06).ok_or("x509: invalid ECDSA parameters")?;
     let curve = match curve {
         c if c == oid::P224 => Curve::P224,
         c if c == oid::P256 => Curve::P256,
@@ -201,15 +333,27 @@ fn parse_ecdsa(info: &PublicKeyInfo) -> Result<Key, String> {
         c if c == oid::P521 => Curve::P521,
         _ => return Err("x509: unsupported elliptic curve".into()),
     };
-    if info.key.len() != 1 + 2 * curve.coordinate_len() || info.key[0] != 4 {
-        return Err("x509: failed to unmarshal elliptic curve point".into());
+    // `ecdsa.ParseUncompressedPublicKey`, then the curve's `SetBytes`.
+    if info.key.first() != Some(&4) {
+        return Err("ecdsa: invalid uncompressed public key".into());
+    }
+    let len = curve.coordinate_len();
+    if info.key.len() != 1 + 2 * len {
+        return Err(format!("invalid {} point encoding", curve.name()));
+    }
+    let prime = curve.prime();
+    if info.key[1..].chunks(len).any(|c| c >= prime.as_slice()) {
+        return Err(format!("invalid {} element encoding", curve.name()));
+    }
+    if !curve.on_curve(&info.key) {
+        return Err(format!("{} point not on curve", curve.name()));
     }
     Ok(Key::Ecdsa(curve))
 }
 
 /// `parsePublicKey` for the key kinds a request's signature can be checked with; `None`
 /// for algorithms Go does not know (the signature check then fails).
-fn parse_key(info: &PublicKeyInfo) -> Result<Option<Key>, String> {
+pub fn parse_key(info: &PublicKeyInfo) -> Result<Option<Key>, String> {
     let oid = info.algorithm.oid.as_slice();
     if oid == oid::RSA {
         return parse_rsa(info).map(Some);
@@ -251,49 +395,60 @@ fn kind_of(key: Key) -> KeyKind {
     }
 }
 
-/// The ring algorithm that checks `hash` with `key`, with Go's failure message; `None`
-/// where ring has none (ECDSA with SHA-1 or SHA-512, P-224 and P-521 keys), which cannot be
-/// checked here.
-fn verifier(
+/// The ring algorithm that checks an RSA or Ed25519 signature, with Go's failure message;
+/// `None` where ring has none (PKCS#1 v1.5 with SHA-384 and PSS below 2048 bits, keys
+/// above 8192 bits), which cannot be checked here.
+fn ring_verifier(
     key: Key,
     hash: Option<Hash>,
+    pss: bool,
 ) -> Option<(&'static dyn VerificationAlgorithm, &'static str)> {
     const RSA_FAILURE: &str = "crypto/rsa: verification error";
-    const ECDSA_FAILURE: &str = "x509: ECDSA verification failure";
-    Some(match (key, hash) {
-        (Key::Rsa(_), Some(Hash::Sha1)) => (
+    let rsa = |algorithm: &'static dyn VerificationAlgorithm, min_bits: usize| match key {
+        Key::Rsa(bits) if (min_bits..=8192).contains(&bits) => Some((algorithm, RSA_FAILURE)),
+        _ => None,
+    };
+    match (key, hash, pss) {
+        (Key::Rsa(_), Some(Hash::Sha1), false) => rsa(
             &signature::RSA_PKCS1_1024_8192_SHA1_FOR_LEGACY_USE_ONLY,
-            RSA_FAILURE,
+            1024,
         ),
-        (Key::Rsa(_), Some(Hash::Sha256)) => (
+        (Key::Rsa(_), Some(Hash::Sha256), false) => rsa(
             &signature::RSA_PKCS1_1024_8192_SHA256_FOR_LEGACY_USE_ONLY,
-            RSA_FAILURE,
+            1024,
         ),
-        (Key::Rsa(_), Some(Hash::Sha384)) => (&signature::RSA_PKCS1_2048_8192_SHA384, RSA_FAILURE),
-        (Key::Rsa(_), Some(Hash::Sha512)) => (
+        (Key::Rsa(_), Some(Hash::Sha384), false) => {
+            rsa(&signature::RSA_PKCS1_2048_8192_SHA384, 2048)
+        }
+        (Key::Rsa(_), Some(Hash::Sha512), false) => rsa(
             &signature::RSA_PKCS1_1024_8192_SHA512_FOR_LEGACY_USE_ONLY,
-            RSA_FAILURE,
+            1024,
         ),
-        (Key::Ecdsa(Curve::P256), Some(Hash::Sha256)) => {
-            (&signature::ECDSA_P256_SHA256_ASN1, ECDSA_FAILURE)
+        (Key::Rsa(_), Some(Hash::Sha256), true) => rsa(&signature::RSA_PSS_2048_8192_SHA256, 2048),
+        (Key::Rsa(_), Some(Hash::Sha384), true) => rsa(&signature::RSA_PSS_2048_8192_SHA384, 2048),
+        (Key::Rsa(_), Some(Hash::Sha512), true) => rsa(&signature::RSA_PSS_2048_8192_SHA512, 2048),
+        (Key::Ed25519, None, _) => {
+            Some((&signature::ED25519, "x509: Ed25519 verification failure"))
         }
-        (Key::Ecdsa(Curve::P256), Some(Hash::Sha384)) => {
-            (&signature::ECDSA_P256_SHA384_ASN1, ECDSA_FAILURE)
-        }
-        (Key::Ecdsa(Curve::P384), Some(Hash::Sha256)) => {
-            (&signature::ECDSA_P384_SHA256_ASN1, ECDSA_FAILURE)
-        }
-        (Key::Ecdsa(Curve::P384), Some(Hash::Sha384)) => {
-            (&signature::ECDSA_P384_SHA384_ASN1, ECDSA_FAILURE)
-        }
-        (Key::Ed25519, None) => (&signature::ED25519, "x509: Ed25519 verification failure"),
-        _ => return None,
-    })
+        _ => None,
+    }
 }
 
-/// `parsePublicKey` then `CheckSignature` of a decoded request, with Go's messages.
-pub fn check_signature(request: &Request) -> Result<(), String> {
-    let key = parse_key(&request.key)?;
+/// The digest of `data` with `hash`.
+fn digest_of(hash: Hash, data: &[u8]) -> Option<digest::Digest> {
+    let algorithm = match hash {
+        Hash::Sha1 => &digest::SHA1_FOR_LEGACY_USE_ONLY,
+        Hash::Sha256 => &digest::SHA256,
+        Hash::Sha384 => &digest::SHA384,
+        Hash::Sha512 => &digest::SHA512,
+        Hash::Md5 => return None,
+    };
+    Some(digest::digest(algorithm, data))
+}
+
+/// `CheckSignature` of a decoded request with its parsed public key ([`parse_key`]), with
+/// Go's messages.
+pub fn check_signature(request: &Request, key: Option<Key>) -> Result<(), String> {
     let Some(kind) = signature_kind(&request.signature_algorithm) else {
         return Err(UNSUPPORTED.into());
     };
@@ -323,7 +478,15 @@ pub fn check_signature(request: &Request) -> Result<(), String> {
             "crypto/rsa: {bits}-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)"
         ));
     }
-    let Some((algorithm, failure)) = verifier(key, kind.hash) else {
+    if let (Key::Ecdsa(curve), Some(hash)) = (key, kind.hash) {
+        let digest = digest_of(hash, &request.signed).ok_or(UNSUPPORTED)?;
+        return if curve.verify(&request.key.key, digest.as_ref(), &request.signature) {
+            Ok(())
+        } else {
+            Err("x509: ECDSA verification failure".into())
+        };
+    }
+    let Some((algorithm, failure)) = ring_verifier(key, kind.hash, kind.pss) else {
         // Not checkable with ring: taken as Go would most likely find it, well signed.
         return Ok(());
     };
@@ -348,7 +511,9 @@ mod tests {
         let pem = format!(
             "-----BEGIN CERTIFICATE REQUEST-----\n{body}\n-----END CERTIFICATE REQUEST-----\n"
         );
-        check_signature(&super::super::csr::parse(pem.as_bytes())?)
+        let request = super::super::csr::parse(pem.as_bytes())?;
+        let key = parse_key(&request.key)?;
+        check_signature(&request, key)
     }
 
     fn changed(mut der: Vec<u8>) -> Vec<u8> {

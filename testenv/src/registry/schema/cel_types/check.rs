@@ -324,6 +324,25 @@ impl Checker {
                 return self.resolve(e.id, &full, None, args);
             }
         }
+        // `a && b`, `a || b` (and the steps of `all` and `exists`): each operand must be a
+        // bool, and one that is not is reported at the operand, not as a missing overload.
+        if call.target.is_none() && matches!(name, "_&&_" | "_||_") {
+            let args: Vec<Type> = call
+                .args
+                .iter()
+                .map(|a| {
+                    let t = self.walk(a);
+                    if self.subst.assignable(&Type::Bool, &t) {
+                        t
+                    } else {
+                        let shown = self.subst.apply(&t);
+                        self.error(a.id, format!("expected type 'bool' but found '{shown}'"));
+                        Type::Bool
+                    }
+                })
+                .collect();
+            return self.resolve(e.id, name, None, args);
+        }
         let target = call.target.as_ref().map(|t| self.walk(t));
         let args: Vec<Type> = call.args.iter().map(|a| self.walk(a)).collect();
         self.resolve(e.id, name, target, args)

@@ -111,6 +111,44 @@ pub(crate) fn issue(source: &str, offset: Option<u32>, message: &str) -> String 
     )
 }
 
+/// The type errors cel-go reports in an expression whose variables (`roots`) are all
+/// dynamic, as a ValidatingAdmissionPolicy's `object` and `params` are, limited to those
+/// dynamic variables cannot hide and this checker's overload table settles: an operand of
+/// `&&` or `||` (so the body of `all` and `exists`) that is not a bool, and a conditional
+/// (the step of `exists_one`, `filter` and `map` with a filter) with no overload. Other
+/// issues are left to the compiler's own checks. The error is cel-go's text (`ERROR:
+/// <input>:1:8: ...` lines with the source line and a caret).
+pub fn check_dynamic(source: &str, roots: &[&str]) -> Result<(), String> {
+    let Ok(program) = checking_env().compile(source) else {
+        // A parse error is the compiler's to report.
+        return Ok(());
+    };
+    let vars: Vec<(&str, Type)> = roots.iter().map(|r| (*r, Type::Dyn)).collect();
+    let (_, errors) = check::check(program.expression(), &vars);
+    let info = program.source_info();
+    let mut found: Vec<(u32, String)> = errors
+        .iter()
+        .filter(|e| {
+            e.message.starts_with("expected type 'bool' but found ")
+                || e.message
+                    .starts_with("found no matching overload for '_?_:_' ")
+        })
+        .map(|e| {
+            let offset = info.offset_for(e.id).map(|(s, _)| s);
+            (
+                offset.unwrap_or(u32::MAX),
+                issue(source, offset, &e.message),
+            )
+        })
+        .collect();
+    if found.is_empty() {
+        return Ok(());
+    }
+    found.sort_by_key(|(offset, _)| *offset);
+    let text: Vec<String> = found.into_iter().map(|(_, t)| t).collect();
+    Err(text.join("\n"))
+}
+
 /// Parses and checks `source` with `self` of declaration `root` (and `oldSelf`, optional
 /// when `optional_old_self`), wanting a result of type `want`.
 pub fn compile(

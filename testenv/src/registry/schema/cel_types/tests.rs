@@ -191,3 +191,85 @@ fn rules_are_evaluated_with_timestamps_durations_formats_and_two_variables() {
         );
     }
 }
+
+#[test]
+fn logical_operands_and_all_exists_bodies_must_be_bool() {
+    let got = errors(rules(
+        json!({"l": {"type": "array", "maxItems": 5, "items": {"type": "integer"}},
+            "m": {"type": "object", "maxProperties": 5, "additionalProperties": {"type": "string", "maxLength": 5}}}),
+        json!([{"rule": "self.l.all(x, x)"}, {"rule": "self.l.exists(x, self.m)"}, {"rule": "1 || true"},
+            {"rule": "self.l.exists_one(x, 'a')"}, {"rule": "self.l.all(x, dyn(x))"}]),
+    ));
+    let tail = |i: usize, pos: usize, message: &str, text: &str| {
+        format!(
+            "x-kubernetes-validations[{i}].rule: Invalid value: {{\"Rule\":{}{}compilation failed: ERROR: <input>:1:{pos}: {message}\n | {text}\n | {}^",
+            Value::from(text),
+            r#","Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}: "#,
+            ".".repeat(pos - 1)
+        )
+    };
+    let want = [
+        tail(
+            0,
+            15,
+            "expected type 'bool' but found 'int'",
+            "self.l.all(x, x)",
+        ),
+        // A selection is placed at its dot.
+        tail(
+            1,
+            22,
+            "expected type 'bool' but found 'map(string, string)'",
+            "self.l.exists(x, self.m)",
+        ),
+        tail(2, 1, "expected type 'bool' but found 'int'", "1 || true"),
+        tail(
+            3,
+            18,
+            "found no matching overload for '_?_:_' applied to '(string, int, int)'",
+            "self.l.exists_one(x, 'a')",
+        ),
+    ];
+    for w in &want {
+        assert!(
+            got.iter().any(|g| g.ends_with(w.as_str())),
+            "missing\n{w}\nin\n{got:#?}"
+        );
+    }
+    assert_eq!(got.len(), 4, "{got:#?}");
+}
+
+#[test]
+fn dynamic_variables_still_need_bool_operands() {
+    let roots = ["object", "oldObject", "params", "authorizer"];
+    assert_eq!(
+        super::check_dynamic("object.spec.l.all(x, x)", &roots),
+        Ok(())
+    );
+    assert_eq!(
+        super::check_dynamic("authorizer.group('a').check('b') && object.x", &roots),
+        Ok(())
+    );
+    assert_eq!(
+        super::check_dynamic("1 && 2", &roots).err().as_deref(),
+        Some(
+            "ERROR: <input>:1:1: expected type 'bool' but found 'int'\n | 1 && 2\n | ^\nERROR: <input>:1:6: expected type 'bool' but found 'int'\n | 1 && 2\n | .....^"
+        )
+    );
+    assert_eq!(
+        super::check_dynamic("object.spec.l.all(x, [x])", &roots)
+            .err()
+            .as_deref(),
+        Some(
+            "ERROR: <input>:1:22: expected type 'bool' but found 'list(dyn)'\n | object.spec.l.all(x, [x])\n | .....................^"
+        )
+    );
+    assert_eq!(
+        super::check_dynamic("object.l.exists_one(x, 'a')", &roots)
+            .err()
+            .as_deref(),
+        Some(
+            "ERROR: <input>:1:20: found no matching overload for '_?_:_' applied to '(string, int, int)'\n | object.l.exists_one(x, 'a')\n | ...................^"
+        )
+    );
+}
