@@ -6,6 +6,7 @@
 mod compress;
 mod conditional;
 mod http_date;
+mod pretty;
 mod range;
 
 use std::pin::Pin;
@@ -114,7 +115,16 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
                         .body(ResponseBody::Full(Some(Bytes::from(text.clone()))))
                         .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)));
                 }
-                _ => Bytes::from(crate::support::json_order::to_vec(&body)),
+                _ => {
+                    let compact = crate::support::json_order::to_vec(&body);
+                    if conditions.pretty() {
+                        Bytes::from(pretty::indent(&compact))
+                    } else {
+                        let mut line = compact;
+                        line.push(b'\n');
+                        Bytes::from(line)
+                    }
+                }
             };
             // API objects, lists, Status errors and discovery: the API response writer's rule.
             let bytes = if bytes.len() > compress::API_THRESHOLD

@@ -233,3 +233,38 @@ async fn a_custom_resource_is_written_with_sorted_keys_as_an_unstructured_map() 
         "{list}"
     );
 }
+
+#[tokio::test]
+async fn answers_end_with_a_line_and_are_pretty_for_curl_or_when_asked() {
+    let env = env().await;
+    let raw = client(&env).await;
+    let get = |path: &str, agent: &str| {
+        http::Request::get(path)
+            .header(http::header::USER_AGENT, agent)
+            .body(Vec::new())
+            .unwrap()
+    };
+    let path = "/api/v1/namespaces/default";
+    let compact = raw
+        .request_text(get(path, "kubectl/v1.34.9"))
+        .await
+        .unwrap();
+    assert!(
+        compact.starts_with(r#"{"kind":"Namespace","apiVersion":"v1","metadata":{"#),
+        "{compact}"
+    );
+    assert!(compact.ends_with("}\n"), "{compact:?}");
+    let pretty = raw.request_text(get(path, "curl/8.5.0")).await.unwrap();
+    assert!(pretty.starts_with("{\n  \"kind\": \"Namespace\",\n  \"apiVersion\": \"v1\",\n  \"metadata\": {\n    \"name\": \"default\","), "{pretty}");
+    assert!(pretty.ends_with("\n}"), "{pretty:?}");
+    let asked = raw
+        .request_text(get(&format!("{path}?pretty=true"), "kubectl/v1.34.9"))
+        .await
+        .unwrap();
+    assert_eq!(asked, pretty);
+    let refused = raw
+        .request_text(get(&format!("{path}?pretty=false"), "curl/8.5.0"))
+        .await
+        .unwrap();
+    assert_eq!(refused, compact);
+}

@@ -24,6 +24,7 @@ pub struct Conditions {
     range: String,
     if_range: String,
     accept_encoding: String,
+    pretty: bool,
 }
 
 impl Conditions {
@@ -51,7 +52,20 @@ impl Conditions {
             },
             if_range: get(header::IF_RANGE),
             accept_encoding: get(header::ACCEPT_ENCODING),
+            pretty: false,
         }
+    }
+
+    /// These conditions, for a request with `query`, answered pretty-printed when the
+    /// query or the client asks for it ([`super::pretty::wanted`]).
+    pub fn with_query(mut self, query: Option<&str>, headers: &HeaderMap) -> Self {
+        self.pretty = super::pretty::wanted(query, headers);
+        self
+    }
+
+    /// Whether a JSON answer is pretty-printed.
+    pub fn pretty(&self) -> bool {
+        self.pretty
     }
 
     /// The request's `Accept-Encoding`, empty when it has none.
