@@ -248,11 +248,15 @@ pub fn update_object_as(
         crate::registry::allocate::service_ip_families(&mut new, Some(&old))
             .map_err(|causes| ApiError::invalid(def, name, causes))?;
     }
-    // Some kinds' status strategies check only the metadata and the status, and warn of
-    // nothing: admission stops before validation, which is theirs.
+    // A built-in kind's status strategy (most kinds with a status subresource) prepares the
+    // status sent, checks only the metadata and the status, and warns of nothing (a Service
+    // aside): admission stops before validation, which is theirs.
     let status_alone = endpoint == Endpoint::Status
         && def.custom.is_none()
         && crate::registry::validation::validates_status_alone(&def.group, &def.kind);
+    if status_alone {
+        crate::registry::validation::prepare_status_update(&def.group, &def.kind, &mut new);
+    }
     let mut warnings = if endpoint == Endpoint::Finalize {
         Vec::new()
     } else if status_alone {
@@ -269,7 +273,7 @@ pub fn update_object_as(
         crate::admission::chain::validate_update(&cluster.store, def, ns, name, &new, &old)?;
     }
     if status_alone && !query.stops_before_validation() {
-        let causes = crate::registry::validation::status_update(&def.group, &def.kind, &new);
+        let causes = crate::registry::validation::status_update(&def.group, &def.kind, &new, &old);
         if !causes.is_empty() {
             return Err(ApiError::invalid(def, name, causes));
         }

@@ -24,6 +24,7 @@ mod openapi_v2;
 mod patches;
 mod semantics;
 mod sharding;
+mod status_strategies;
 mod subresources;
 mod support;
 mod watch;

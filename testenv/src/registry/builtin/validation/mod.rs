@@ -41,6 +41,12 @@ mod resource_cost;
 mod resource_go;
 mod service;
 mod status;
+mod status_apps;
+mod status_batch;
+mod status_control_plane;
+mod status_core;
+mod status_networking;
+mod status_policy;
 mod storage;
 mod typed;
 mod warnings;
@@ -49,7 +55,7 @@ mod workloads;
 use serde_json::Value;
 
 pub use errors::Errors;
-pub use status::{status_update, validates_status_alone};
+pub use status::{prepare_status_update, status_update, validates_status_alone};
 pub use typed::{
     decode_error, omit_empty_collections, patch_invalid, patch_type_error, write_zero_values,
 };

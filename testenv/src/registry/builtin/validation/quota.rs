@@ -129,7 +129,7 @@ fn quota_resource_name(name: &str, field: &str) -> Errors {
 }
 
 /// `ValidateResourceQuantityValue`: not negative, and whole for counted resources.
-fn quantity_value(resource: &str, value: &Value, field: &str) -> Errors {
+pub(super) fn quantity_value(resource: &str, value: &Value, field: &str) -> Errors {
     let Some(q) = Quantity::from_json(value) else {
         return Vec::new();
     };
@@ -391,6 +391,14 @@ pub fn resource_quota(object: &Value) -> Errors {
         out.extend(quantity_value(k, v, &path));
     }
     out.extend(scopes(spec));
+    out.extend(resource_quota_status(object));
+    out
+}
+
+/// The status part of `ValidateResourceQuota`: the hard and used amounts' names and values
+/// (what a status update of a quota checks after the metadata).
+pub fn resource_quota_status(object: &Value) -> Errors {
+    let mut out = Vec::new();
     for (k, v) in object["status"]["hard"].as_object().into_iter().flatten() {
         let path = key("status.hard", k);
         out.extend(quota_resource_name(k, &path));

@@ -328,7 +328,7 @@ pub fn update(object: &Value, old: &Value) -> Errors {
 
 /// Whether `text` is an address as Go's `netutils.ParseIPSloppy` reads it (the legacy
 /// parser: IPv4 octets may have leading zeros).
-fn sloppy_ip(text: &str) -> bool {
+pub(super) fn sloppy_ip(text: &str) -> bool {
     if text.parse::<std::net::IpAddr>().is_ok() {
         return true;
     }

@@ -334,7 +334,7 @@ fn is_root(path: &str) -> bool {
 
 /// `validateBasicResource`: a negative quantity, shown as its integer value (rounded away
 /// from zero, as `Quantity.Value` rounds).
-fn basic_resource(field: &str, value: &Value) -> Errors {
+pub(super) fn basic_resource(field: &str, value: &Value) -> Errors {
     const NANOS: i128 = 1_000_000_000;
     match Quantity::from_json(value) {
         Some(q) if q.nanos < 0 => {
