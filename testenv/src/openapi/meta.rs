@@ -20,6 +20,35 @@ pub fn ref_to(name: &str, description: &str) -> Value {
     })
 }
 
+/// `#/components/schemas/<name>` wrapped in `allOf` with a description and no default, as
+/// the real server refers to a list's `ListMeta`.
+pub fn ref_without_default(name: &str, description: &str) -> Value {
+    json!({
+        "allOf": [{"$ref": format!("#/components/schemas/{name}")}],
+        "description": description,
+    })
+}
+
+/// The groups, versions and kinds a CRD document lists for DeleteOptions: those of the
+/// built-in documents (the recorded schema) but for the groups the apiextensions server's
+/// scheme does not hold (admission reviews, CRDs themselves, APIServices, image reviews).
+fn delete_options_kinds() -> Value {
+    const NOT_IN_CRD_DOCUMENTS: &[&str] = &[
+        "admission.k8s.io",
+        "apiextensions.k8s.io",
+        "apiregistration.k8s.io",
+        "imagepolicy.k8s.io",
+    ];
+    let recorded = crate::support::openapi_schemas::named(&format!("{META}.DeleteOptions"))
+        .and_then(|s| s["x-kubernetes-group-version-kind"].as_array())
+        .cloned()
+        .unwrap_or_default();
+    recorded
+        .into_iter()
+        .filter(|gvk| !NOT_IN_CRD_DOCUMENTS.contains(&gvk["group"].as_str().unwrap_or_default()))
+        .collect()
+}
+
 fn string(description: &str) -> Value {
     json!({"type": "string", "default": "", "description": description})
 }
@@ -160,10 +189,12 @@ pub fn insert_meta_schemas(schemas: &mut Map<String, Value>) {
                 "kind": opt_string("Kind is a string value representing the REST resource this object represents."),
                 "dryRun": {"type": "array", "items": {"type": "string", "default": ""}, "description": "When present, indicates that modifications should not be persisted.", "x-kubernetes-list-type": "atomic"},
                 "gracePeriodSeconds": {"type": "integer", "format": "int64", "description": "The duration in seconds before the object should be deleted."},
+                "ignoreStoreReadErrorWithClusterBreakingPotential": {"type": "boolean", "description": "if set to true, it will trigger an unsafe deletion of the resource in case the normal deletion flow fails with a corrupt object error."},
                 "orphanDependents": {"type": "boolean", "description": "Deprecated: please use the PropagationPolicy."},
                 "preconditions": {"allOf": [{"$ref": format!("#/components/schemas/{META}.Preconditions")}], "description": "Must be fulfilled before a deletion is carried out."},
                 "propagationPolicy": opt_string("Whether and how garbage collection will be performed: 'Orphan', 'Background' or 'Foreground'."),
             },
+            "x-kubernetes-group-version-kind": delete_options_kinds(),
         }),
     );
     schemas.insert(
@@ -201,7 +232,7 @@ pub fn insert_meta_schemas(schemas: &mut Map<String, Value>) {
             "properties": {
                 "apiVersion": opt_string("APIVersion defines the versioned schema of this representation of an object."),
                 "code": {"type": "integer", "format": "int32", "description": "Suggested HTTP return code for this status, 0 if not set."},
-                "details": {"allOf": [{"$ref": format!("#/components/schemas/{META}.StatusDetails")}], "description": "Extended data associated with the reason."},
+                "details": {"allOf": [{"$ref": format!("#/components/schemas/{META}.StatusDetails")}], "description": "Extended data associated with the reason.", "x-kubernetes-list-type": "atomic"},
                 "kind": opt_string("Kind is a string value representing the REST resource this object represents."),
                 "message": opt_string("A human-readable description of the status of this operation."),
                 "metadata": ref_to(&format!("{META}.ListMeta"), "Standard list metadata."),

@@ -18,7 +18,7 @@ pub mod v2;
 
 use embedded::{Form, add_embedded_properties};
 pub use hash::document_hash;
-use meta::{META, METADATA_DOC, insert_meta_schemas, ref_to};
+use meta::{META, METADATA_DOC, insert_meta_schemas, ref_to, ref_without_default};
 use paths::{Resource, insert_paths};
 use serde_json::{Map, Value, json};
 
@@ -265,7 +265,7 @@ fn list_schema(
                 "items": {"$ref": format!("#/components/schemas/{item_name}")},
             },
             "kind": {"type": "string", "description": KIND_DOC},
-            "metadata": ref_to(&format!("{META}.ListMeta"), LIST_METADATA_DOC),
+            "metadata": ref_without_default(&format!("{META}.ListMeta"), LIST_METADATA_DOC),
         },
         "x-kubernetes-group-version-kind": gvk(group, version, list_kind),
     })

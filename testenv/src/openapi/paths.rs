@@ -28,6 +28,18 @@ pub struct Resource<'a> {
     pub list_schema_name: &'a str,
 }
 
+/// The tag of a group-version's operations: the group in lower camel case, `_`, the
+/// version (`myCorpExampleIo_v1beta1`).
+fn tag(group: &str, version: &str) -> String {
+    let group = camel(group);
+    let mut chars = group.chars();
+    let lower = chars.next().map_or_else(
+        || "core".to_string(),
+        |f| f.to_lowercase().collect::<String>() + chars.as_str(),
+    );
+    format!("{lower}_{version}")
+}
+
 fn camel(s: &str) -> String {
     s.split(['.', '-'])
         .filter(|p| !p.is_empty())
@@ -131,6 +143,11 @@ fn delete_params() -> Vec<Value> {
             "The duration in seconds before the object should be deleted.",
         ),
         query_typed(
+            "ignoreStoreReadErrorWithClusterBreakingPotential",
+            "boolean",
+            "if set to true, it will trigger an unsafe deletion of the resource in case the normal deletion flow fails with a corrupt object error.",
+        ),
+        query_typed(
             "orphanDependents",
             "boolean",
             "Deprecated: please use the PropagationPolicy.",
@@ -140,6 +157,17 @@ fn delete_params() -> Vec<Value> {
             "Whether and how garbage collection will be performed.",
         ),
     ]
+}
+
+/// The parameters of the path that lists a namespaced kind in all namespaces.
+fn all_namespaces_params() -> Vec<Value> {
+    let mut params = list_params();
+    params.push(query(
+        "pretty",
+        "If 'true', then the output is pretty printed.",
+    ));
+    params.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    params
 }
 
 fn schema_ref(name: &str) -> Value {
@@ -171,7 +199,7 @@ fn ok(name: &str, codes: &[&str]) -> Value {
 }
 
 fn body(name: &str) -> Value {
-    json!({"content": {"*/*": {"schema": schema_ref(name)}}, "required": true})
+    json!({"content": content(name), "required": true})
 }
 
 fn patch_body() -> Value {
@@ -205,9 +233,10 @@ pub fn insert_paths(r: &Resource<'_>, paths: &mut Map<String, Value>) {
     } else {
         (format!("{base}/{}", r.plural), "")
     };
+    let tag = tag(r.group, r.version);
     let op = |verb: &str, suffix: &str, action: &str| {
         json!({
-            "tags": [format!("{gv}")],
+            "tags": [tag.clone()],
             "description": format!("{verb} {}{suffix}", r.kind),
             "operationId": format!("{verb}{gv}{scope}{}{suffix}", r.kind),
             "x-kubernetes-action": action,
@@ -238,7 +267,16 @@ pub fn insert_paths(r: &Resource<'_>, paths: &mut Map<String, Value>) {
         json!({
             "get": with(op("list", "", "list"), &[("parameters", Value::Array(list_params())), ("responses", ok(r.list_schema_name, &["200"]))]),
             "post": with(op("create", "", "post"), &[("parameters", Value::Array(write_params())), ("requestBody", body(r.schema_name)), ("responses", ok(r.schema_name, &["200", "201", "202"]))]),
-            "delete": with(op("deleteCollection", "", "deletecollection"), &[("parameters", Value::Array([delete_params(), list_params()].concat())), ("responses", ok("io.k8s.apimachinery.pkg.apis.meta.v1.Status", &["200"]))]),
+            "delete": with(
+                json!({
+                    "tags": [tag.clone()],
+                    "description": format!("delete collection of {}", r.kind),
+                    "operationId": format!("delete{gv}Collection{scope}{}", r.kind),
+                    "x-kubernetes-action": "deletecollection",
+                    "x-kubernetes-group-version-kind": gvk,
+                }),
+                &[("parameters", Value::Array(list_params())), ("responses", ok("io.k8s.apimachinery.pkg.apis.meta.v1.Status", &["200"]))],
+            ),
             "parameters": common.clone(),
         }),
     );
@@ -248,15 +286,16 @@ pub fn insert_paths(r: &Resource<'_>, paths: &mut Map<String, Value>) {
             json!({
                 "get": with(
                     json!({
-                        "tags": [gv.clone()],
+                        "tags": [tag.clone()],
                         "description": format!("list objects of kind {}", r.kind),
                         "operationId": format!("list{gv}{}ForAllNamespaces", r.kind),
                         "x-kubernetes-action": "list",
                         "x-kubernetes-group-version-kind": gvk,
                     }),
-                    &[("parameters", Value::Array(list_params())), ("responses", ok(r.list_schema_name, &["200"]))],
+                    &[("responses", ok(r.list_schema_name, &["200"]))],
                 ),
-                "parameters": [query("pretty", "If 'true', then the output is pretty printed.")],
+                // The list options are the path's own here, with `pretty`, in name order.
+                "parameters": all_namespaces_params(),
             }),
         );
     }
@@ -268,20 +307,19 @@ pub fn insert_paths(r: &Resource<'_>, paths: &mut Map<String, Value>) {
         json!({
             "get": with(op("read", "", "get"), &[("parameters", json!([query("resourceVersion", "resourceVersion sets a constraint on what resource versions a request may be served from.")])), ("responses", ok(r.schema_name, &["200"]))]),
             "put": with(op("replace", "", "put"), &[("parameters", Value::Array(write_params())), ("requestBody", body(r.schema_name)), ("responses", ok(r.schema_name, &["200", "201"]))]),
-            "patch": with(op("patch", "", "patch"), &[("parameters", Value::Array([write_params(), vec![query_typed("force", "boolean", "Force is going to \"force\" Apply requests.")]].concat())), ("requestBody", patch_body()), ("responses", ok(r.schema_name, &["200", "201"]))]),
-            "delete": with(op("delete", "", "delete"), &[("parameters", Value::Array(delete_params())), ("responses", ok("io.k8s.apimachinery.pkg.apis.meta.v1.Status", &["200", "202"]))]),
+            "patch": with(op("patch", "", "patch"), &[("parameters", Value::Array([write_params(), vec![query_typed("force", "boolean", "Force is going to \"force\" Apply requests.")]].concat())), ("requestBody", patch_body()), ("responses", ok(r.schema_name, &["200"]))]),
+            "delete": with(op("delete", "", "delete"), &[("parameters", Value::Array(delete_params())), ("requestBody", json!({"content": content("io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions")})), ("responses", ok("io.k8s.apimachinery.pkg.apis.meta.v1.Status", &["200", "202"]))]),
             "parameters": item_common.clone(),
         }),
     );
     if r.scale {
-        // The real server tags the scale operations with the resource's kind.
         let scale = "io.k8s.api.autoscaling.v1.Scale";
         paths.insert(
             format!("{item}/scale"),
             json!({
                 "get": with(op("read", "Scale", "get"), &[("parameters", json!([query("resourceVersion", "resourceVersion sets a constraint on what resource versions a request may be served from.")])), ("responses", ok(scale, &["200"]))]),
                 "put": with(op("replace", "Scale", "put"), &[("parameters", Value::Array(write_params())), ("requestBody", body(scale)), ("responses", ok(scale, &["200", "201"]))]),
-                "patch": with(op("patch", "Scale", "patch"), &[("parameters", Value::Array([write_params(), vec![query_typed("force", "boolean", "Force is going to \"force\" Apply requests.")]].concat())), ("requestBody", patch_body()), ("responses", ok(scale, &["200", "201"]))]),
+                "patch": with(op("patch", "Scale", "patch"), &[("parameters", Value::Array([write_params(), vec![query_typed("force", "boolean", "Force is going to \"force\" Apply requests.")]].concat())), ("requestBody", patch_body()), ("responses", ok(scale, &["200"]))]),
                 "parameters": item_common.clone(),
             }),
         );
@@ -292,7 +330,7 @@ pub fn insert_paths(r: &Resource<'_>, paths: &mut Map<String, Value>) {
             json!({
                 "get": with(op("read", "Status", "get"), &[("parameters", json!([query("resourceVersion", "resourceVersion sets a constraint on what resource versions a request may be served from.")])), ("responses", ok(r.schema_name, &["200"]))]),
                 "put": with(op("replace", "Status", "put"), &[("parameters", Value::Array(write_params())), ("requestBody", body(r.schema_name)), ("responses", ok(r.schema_name, &["200", "201"]))]),
-                "patch": with(op("patch", "Status", "patch"), &[("parameters", Value::Array([write_params(), vec![query_typed("force", "boolean", "Force is going to \"force\" Apply requests.")]].concat())), ("requestBody", patch_body()), ("responses", ok(r.schema_name, &["200", "201"]))]),
+                "patch": with(op("patch", "Status", "patch"), &[("parameters", Value::Array([write_params(), vec![query_typed("force", "boolean", "Force is going to \"force\" Apply requests.")]].concat())), ("requestBody", patch_body()), ("responses", ok(r.schema_name, &["200"]))]),
                 "parameters": item_common,
             }),
         );

@@ -20,6 +20,7 @@ mod groups;
 mod kubectl;
 mod kubectl_typed;
 mod listing;
+mod openapi_crd;
 mod openapi_v2;
 mod patches;
 mod semantics;
