@@ -12,9 +12,11 @@ use super::fields::Fields;
 use super::state::Api;
 use super::subresource::{Endpoint, endpoint_of, ns_of};
 use super::update::update_object_as;
-use crate::storage::conversion::builtin::as_version;
+use crate::storage::conversion::Codec;
+use crate::storage::conversion::builtin::{BuiltinVersions, as_version};
 use crate::support::fieldmanager::{
-    self, ApplyError, ApplyRequest, ManagedFields, Operation, Owner, Scope, Types,
+    self, ApplyError, ApplyRequest, Converted, ManagedFields, OneVersion, Operation, Owner, Scope,
+    Types, Versions,
 };
 use crate::support::meta;
 use crate::support::request::{Reply, Req, Target};
@@ -138,22 +140,93 @@ pub fn conflict_error(e: ApplyError, def: &ResourceDef, config: &Value) -> ApiEr
             warnings: Vec::new(),
         },
         ApplyError::Typed(t) => typed_patch_error(def, config, &t.to_string()),
+        // Only a caller that cannot convert gets here (see `merge_config_converted`).
+        ApplyError::Pending(p) => ApiError::internal(p.to_string()),
     }
 }
 
 /// Merges an applied configuration into `live` (absent when the apply creates the object)
 /// for the request's manager, as `target`'s version sees it: the checked configuration,
-/// conflicts, pruning of what the manager stopped applying, and the new managers.
+/// conflicts, pruning of what the manager stopped applying, and the new managers. Managers
+/// recorded in another version of a built-in kind are compared in their version; those of
+/// a custom resource's other versions need its webhook ([`merge_config_converted`]).
 pub fn merge_config(
     req: &Req,
     target: &Target,
     live: Option<&Value>,
     config: &Value,
 ) -> Result<(Value, ManagedFields), ApiError> {
+    check_all(target, config)?;
+    let merged = match BuiltinVersions::of(&target.def) {
+        Some(versions) => merge_in(req, target, live, config, &versions),
+        None => merge_in(req, target, live, config, &OneVersion),
+    };
+    finish(target, config, merged)
+}
+
+/// [`merge_config`] for a custom resource converted by webhook: each manager recorded in
+/// another version is compared in that version, and what the applier stopped applying is
+/// pruned in the version of its last apply, the objects converted by `conv`'s webhook
+/// (outside any lock), as kube-apiserver's field manager converts them. `versions` are the
+/// kind's served versions.
+pub async fn merge_config_converted(
+    req: &Req,
+    target: &Target,
+    live: Option<&Value>,
+    config: &Value,
+    conv: &Codec,
+    versions: impl IntoIterator<Item = Arc<ResourceDef>>,
+) -> Result<(Value, ManagedFields), ApiError> {
+    check_all(target, config)?;
+    let mut converted = Converted::new(versions);
+    // Each round converts one more object; an apply needs a few per version (the live and
+    // merged objects, and what pruning converts), never this many.
+    for _ in 0..MAX_CONVERSIONS {
+        match merge_in(req, target, live, config, &converted) {
+            Err(ApplyError::Pending(p)) => {
+                let out = conv.to_version(p.object.clone(), &p.api_version).await?;
+                converted.insert(&p.object, &p.api_version, out);
+            }
+            merged => return finish(target, config, merged),
+        }
+    }
+    Err(ApiError::internal(format!(
+        "the field manager needed more than {MAX_CONVERSIONS} conversions"
+    )))
+}
+
+/// The most conversions one apply may ask the webhook for.
+const MAX_CONVERSIONS: usize = 64;
+
+/// The checks of an applied configuration before the merge.
+fn check_all(target: &Target, config: &Value) -> Result<(), ApiError> {
     check_config(target, config)?;
+    check_declared(&target.def, config)?;
+    check_types(&target.def, config)
+}
+
+/// The merge's outcome as the request's answer: the object converted to the kind's Go type,
+/// or the error.
+fn finish(
+    target: &Target,
+    config: &Value,
+    merged: Result<(Value, ManagedFields), ApplyError>,
+) -> Result<(Value, ManagedFields), ApiError> {
     let def = &target.def;
-    check_declared(def, config)?;
-    check_types(def, config)?;
+    let (mut object, managed) = merged.map_err(|e| conflict_error(e, def, config))?;
+    convert(def, config, &mut object)?;
+    Ok((object, managed))
+}
+
+/// The field manager's apply of a checked configuration, converting through `versions`.
+fn merge_in(
+    req: &Req,
+    target: &Target,
+    live: Option<&Value>,
+    config: &Value,
+    versions: &dyn Versions,
+) -> Result<(Value, ManagedFields), ApplyError> {
+    let def = &target.def;
     let request = ApplyRequest {
         owner: Owner {
             manager: req
@@ -181,17 +254,15 @@ pub fn merge_config(
     if def.custom.is_none() {
         let _ = super::apply_types::convert(&def.group, &def.version, &def.kind, &mut typed);
     }
-    let (mut object, managed) = fieldmanager::apply(
+    fieldmanager::apply_in_versions(
         Types::of(def),
         live,
         managed,
         &typed,
         &request,
         &meta::now(),
+        versions,
     )
-    .map_err(|e| conflict_error(e, def, config))?;
-    convert(def, config, &mut object)?;
-    Ok((object, managed))
 }
 
 /// The object an apply made of a built-in kind converted to the kind's Go type and back

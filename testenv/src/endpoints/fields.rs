@@ -8,8 +8,10 @@ use serde_json::{Value, json};
 use super::options;
 use super::subresource::Endpoint;
 use crate::registry::validation;
-use crate::storage::conversion::builtin;
-use crate::support::fieldmanager::{self, Changes, ManagedFields, Operation, Owner, Scope, Types};
+use crate::storage::conversion::builtin::{self, BuiltinVersions};
+use crate::support::fieldmanager::{
+    self, Changes, ManagedFields, Operation, Owner, Scope, Types, Versions,
+};
 use crate::support::meta;
 use crate::support::query::Query;
 use crate::support::request::Req;
@@ -122,6 +124,14 @@ pub fn managers_after_in(
     if old.is_some() && base.entries.is_empty() {
         return base;
     }
+    let builtin_elsewhere;
+    let elsewhere = match BuiltinVersions::of(def) {
+        Some(versions) if elsewhere.is_empty() => {
+            builtin_elsewhere = builtin_changes(def, &versions, &base, old.unwrap_or(&empty), new);
+            &builtin_elsewhere
+        }
+        _ => elsewhere,
+    };
     fieldmanager::update_across_versions(
         Types::of(def),
         Some(old.unwrap_or(&empty)),
@@ -132,4 +142,46 @@ pub fn managers_after_in(
         &meta::now(),
         elsewhere,
     )
+}
+
+/// What a write from `old` to `new` (both as `def` serves them) changed as seen in each other
+/// version of a built-in kind that an entry of `managed` was recorded in: an autoscaling/v1
+/// manager of a HorizontalPodAutoscaler written through autoscaling/v2 loses
+/// `spec.targetCPUUtilizationPercentage` when the CPU metric changes.
+fn builtin_changes(
+    def: &ResourceDef,
+    versions: &BuiltinVersions,
+    managed: &ManagedFields,
+    old: &Value,
+    new: &Value,
+) -> BTreeMap<String, Changes> {
+    let here = def.api_version();
+    let in_here = |object: &Value| {
+        let mut out = object.clone();
+        out["apiVersion"] = json!(here);
+        out
+    };
+    let (old, new) = (in_here(old), in_here(new));
+    let mut out = BTreeMap::new();
+    for entry in &managed.entries {
+        let version = &entry.owner.api_version;
+        if *version == here || out.contains_key(version) {
+            continue;
+        }
+        let Some(there) = versions.def(version) else {
+            continue;
+        };
+        // Built-in conversions are made at once: never pending.
+        let (Ok(before), Ok(after)) = (
+            versions.convert(&old, version),
+            versions.convert(&new, version),
+        ) else {
+            continue;
+        };
+        out.insert(
+            version.clone(),
+            Changes::between(Types::of(&there), Some(&before), &after),
+        );
+    }
+    out
 }

@@ -15,9 +15,15 @@ use crate::support::resource::ResourceDef;
 /// Where CRDs themselves are stored.
 const CRD_KEY: &str = "apiextensions.k8s.io/customresourcedefinitions";
 
-/// The conversion plan for a request to `def`, or None when objects are served as stored:
-/// built-in kinds, `None` strategy, and requests to the storage version.
-pub fn lookup(store: &Store, registry: &Registry, def: &Arc<ResourceDef>) -> Option<Plan> {
+/// The conversion plan of `def`'s kind when its CRD converts by webhook (None for built-in
+/// kinds and the `None` strategy). A request to another version than the storage version
+/// goes through it; so does a write to the storage version whose field manager converts to
+/// the versions managers were recorded in (`served` and `storage` are then the same).
+pub fn lookup_any_version(
+    store: &Store,
+    registry: &Registry,
+    def: &Arc<ResourceDef>,
+) -> Option<Plan> {
     def.custom.as_ref()?;
     let crd_obj = store.get(CRD_KEY, "", &format!("{}.{}", def.plural, def.group))?;
     let conversion = &crd_obj["spec"]["conversion"];
@@ -25,9 +31,6 @@ pub fn lookup(store: &Store, registry: &Registry, def: &Arc<ResourceDef>) -> Opt
         return None;
     }
     let storage_version = crd::storage_version(&crd_obj)?;
-    if storage_version == def.version {
-        return None;
-    }
     let storage = storage_def(registry, &crd_obj, def, &storage_version)?;
     let webhook = &conversion["webhook"];
     let listed: Vec<String> = webhook["conversionReviewVersions"]
@@ -98,9 +101,10 @@ mod tests {
         (store, registry)
     }
 
+    /// The plan of a request to `version` that converts objects (not the storage version).
     fn plan_for((store, registry): &(Store, Registry), version: &str) -> Option<Plan> {
         let def = registry.get("example.dev", version, "gadgets")?;
-        lookup(store, registry, &def)
+        lookup_any_version(store, registry, &def).filter(|p| p.storage.version != version)
     }
 
     fn webhook(versions: Value) -> Value {
@@ -122,6 +126,13 @@ mod tests {
         assert_eq!(plan.storage.version, "v1");
         assert_eq!(plan.review_version, Some(ReviewVersion::V1beta1));
         assert_eq!(plan.client_config["url"], "https://127.0.0.1:1/convert");
+        // The storage version's own plan, for its field manager.
+        let def = api.1.get("example.dev", "v1", "gadgets").unwrap();
+        let own = lookup_any_version(&api.0, &api.1, &def).unwrap();
+        assert_eq!(
+            (own.served.version.as_str(), own.storage.version.as_str()),
+            ("v1", "v1")
+        );
     }
 
     #[test]

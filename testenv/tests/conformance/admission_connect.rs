@@ -396,3 +396,173 @@ async fn connect_requests_meet_validating_admission_policies() {
     )
     .await;
 }
+
+/// Mutating webhooks answering by path: `/first` gives an exec of `bad` a `stdout` its type
+/// cannot hold and any other exec a field the options type lacks (and a key in another
+/// case), a zero value; `/h1` refuses a CONNECT in `gone1`, `/h3` one in `gone3`; the others
+/// allow. The configuration of `h1`, `h2` (with the namespaceSelector) and `h3` comes first
+/// by name.
+async fn decoding_hooks(ctx: &Ctx, gone1: String, gone3: String) -> (WebhookServer, Calls) {
+    let calls: Calls = Arc::default();
+    let record = calls.clone();
+    let server = WebhookServer::start(&[], move |path, review| {
+        record.lock().unwrap().push((path.clone(), review.clone()));
+        let namespace = review["request"]["namespace"].clone();
+        let refused = match path.as_str() {
+            "/h1" => namespace == json!(gone1),
+            "/h3" => namespace == json!(gone3),
+            _ => false,
+        };
+        async move {
+            let command = review["request"]["object"]["command"][0].clone();
+            match path.as_str() {
+                "/first" if command == "bad" => webhook_server::patch(
+                    &review,
+                    json!([{"op": "add", "path": "/stdout", "value": "yes"}]),
+                ),
+                "/first" => webhook_server::patch(
+                    &review,
+                    json!([{"op": "add", "path": "/extra", "value": "x"},
+                        {"op": "add", "path": "/CONTAINER", "value": "upper"},
+                        {"op": "add", "path": "/stdin", "value": false}]),
+                ),
+                _ if refused => webhook_server::deny(&review, 403, "not there"),
+                _ => webhook_server::allow(&review),
+            }
+        }
+    })
+    .await;
+    let exec = || rules("", &["pods/exec"], &["CONNECT"]);
+    ctx.mutating(
+        "connect-1decode",
+        vec![
+            ctx.hook(
+                "first.conformance.kubeforge.dev",
+                server.client_config("/first"),
+                exec(),
+                json!({}),
+            ),
+            ctx.hook(
+                "second.conformance.kubeforge.dev",
+                server.client_config("/second"),
+                exec(),
+                json!({}),
+            ),
+        ],
+    )
+    .await;
+    // Without a namespaceSelector, h1 and h3 are called for a missing namespace too.
+    let everywhere = json!({"namespaceSelector": {}});
+    ctx.mutating(
+        "connect-0missing",
+        vec![
+            ctx.hook(
+                "h1.conformance.kubeforge.dev",
+                server.client_config("/h1"),
+                exec(),
+                everywhere.clone(),
+            ),
+            ctx.hook(
+                "h2.conformance.kubeforge.dev",
+                server.client_config("/h2"),
+                exec(),
+                json!({}),
+            ),
+            ctx.hook(
+                "h3.conformance.kubeforge.dev",
+                server.client_config("/h3"),
+                exec(),
+                everywhere,
+            ),
+        ],
+    )
+    .await;
+    (server, calls)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutating_webhooks_see_decoded_options_and_run_in_order_before_a_missing_namespace() {
+    let Some(ctx) = Ctx::new().await else { return };
+    lonely_pod(&ctx).await;
+    let ns = ctx.ns().to_string();
+    let (gone1, gone3) = (format!("gone1-{ns}"), format!("gone3-{ns}"));
+    let (_server, calls) = decoding_hooks(&ctx, gone1.clone(), gone3.clone()).await;
+    let client = client(&ctx.env).await;
+    let exec = |namespace: &str, query: &str| {
+        format!("/api/v1/namespaces/{namespace}/pods/lonely/exec?{query}")
+    };
+
+    // The options are decoded after each webhook: the next one sees them as the options
+    // type holds them (no unknown field, no key in another case, no zero value), and so
+    // does the connection.
+    let (code, body, _) = connect(
+        &client,
+        "POST",
+        &exec(&ns, "command=ls&stdout=true&stdin=true"),
+    )
+    .await;
+    assert_eq!(
+        (code, body["message"].as_str()),
+        (400, Some("pod lonely does not have a host assigned")),
+        "{body}"
+    );
+    let seen = take(&calls);
+    let second = seen
+        .iter()
+        .find(|(p, _)| p == "/second")
+        .expect("second called");
+    assert_eq!(
+        second.1["request"]["object"],
+        json!({"kind": "PodExecOptions", "apiVersion": "v1", "stdout": true, "command": ["ls"]})
+    );
+    // Without a command the options still say `command` (Go writes it as null).
+    connect(&client, "POST", &exec(&ns, "stdout=true")).await;
+    let seen = take(&calls);
+    let first = seen
+        .iter()
+        .find(|(p, _)| p == "/first")
+        .expect("first called");
+    assert_eq!(
+        first.1["request"]["object"],
+        json!({"kind": "PodExecOptions", "apiVersion": "v1", "stdout": true, "command": null})
+    );
+
+    // A value the type cannot hold fails at the webhook that wrote it.
+    let (code, body, _) = connect(&client, "POST", &exec(&ns, "command=bad&stdout=true")).await;
+    assert_eq!(code, 500, "{body}");
+    assert_eq!(
+        body["message"],
+        "Internal error occurred: json: cannot unmarshal string into Go struct field PodExecOptions.stdout of type bool"
+    );
+    let paths: Vec<String> = take(&calls)
+        .into_iter()
+        .map(|(p, _)| p)
+        .filter(|p| p == "/first" || p == "/second")
+        .collect();
+    assert_eq!(paths, ["/first"]);
+
+    // In a missing namespace, the webhooks listed before the first one with a
+    // namespaceSelector are called before the 404; those after it are not.
+    let (code, body, _) = connect(&client, "POST", &exec(&gone1, "command=ls")).await;
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(
+        body["message"],
+        "admission webhook \"h1.conformance.kubeforge.dev\" denied the request: not there"
+    );
+    let (code, body, _) = connect(&client, "POST", &exec(&gone3, "command=ls")).await;
+    assert_eq!(
+        (code, body["message"].as_str()),
+        (
+            404,
+            Some(format!("namespaces \"{gone3}\" not found").as_str())
+        ),
+        "{body}"
+    );
+    let paths: Vec<String> = take(&calls)
+        .into_iter()
+        .filter(|(_, r)| r["request"]["namespace"] == json!(gone3))
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(paths, ["/h1"]);
+    ctx.cleanup().await;
+}

@@ -1,6 +1,6 @@
 //! The webhook both servers call: admission reviews by path (`/allow`, `/deny`, `/mutate`,
-//! `/warn`) and conversion reviews (`/convert`: `spec.host` in v1beta1 is `spec.hostname` in
-//! v1).
+//! `/warn`, and the `/connect-*` patches of a CONNECT's options) and conversion reviews
+//! (`/convert`: `spec.host` in v1beta1 is `spec.hostname` in v1).
 
 use serde_json::{Value, json};
 
@@ -32,8 +32,35 @@ fn answer(path: &str, review: &Value) -> Value {
             json!({"allowed": true, "warnings": ["checked by the differential webhook"]}),
         ),
         "/convert" => convert(review),
+        path if path.starts_with("/connect-") => connect_options(path, review),
         _ => webhook_server::allow(review),
     }
+}
+
+/// Patches of a CONNECT's options object: `/connect-upper-container` sets `CONTAINER` (which
+/// the server's case-sensitive decoder does not read as `container`), `/connect-bad-stdout`
+/// a string where a bool belongs, `/connect-extra` a field the options type lacks and a zero
+/// value; `/connect-seen` names the keys of the options it was sent in `container` (the
+/// connection's error then shows them).
+fn connect_options(path: &str, review: &Value) -> Value {
+    let ops = match path {
+        "/connect-upper-container" => {
+            json!([{"op": "add", "path": "/CONTAINER", "value": "upper"}])
+        }
+        "/connect-bad-stdout" => json!([{"op": "add", "path": "/stdout", "value": "yes"}]),
+        "/connect-extra" => json!([{"op": "add", "path": "/extra", "value": "x"},
+            {"op": "add", "path": "/stdin", "value": false}]),
+        _ => {
+            let object = &review["request"]["object"];
+            let mut keys: Vec<&str> = object
+                .as_object()
+                .map(|o| o.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            keys.sort();
+            json!([{"op": "add", "path": "/container", "value": keys.join(".")}])
+        }
+    };
+    webhook_server::patch(review, ops)
 }
 
 fn convert(review: &Value) -> Value {

@@ -1,16 +1,18 @@
 //! Admission of CONNECT requests (`pods/exec`, `pods/attach`, `pods/portforward` and the
 //! `pods`, `services` and `nodes` proxies), as kube-apiserver's connect handler runs it
 //! before it connects: the options object (`PodExecOptions`, `ServiceProxyOptions`, ...)
-//! goes to the mutating webhooks, whose patches change the options the connection uses,
-//! then to the validating admission policies (handed over by the caller), then to the
-//! validating webhooks. There is no old object, no dry run and no options of the request.
+//! goes to the mutating webhooks, whose patches change the options the connection uses
+//! (decoded into the options type after each webhook, as the real dispatcher decodes every
+//! patched object), then to the validating admission policies (handed over by the caller),
+//! then to the validating webhooks. There is no old object, no dry run and no options of
+//! the request.
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::config::{self, Hook, Operation};
-use super::dispatch;
+use super::dispatch::{self, Matched};
 use super::review::Attributes;
 use super::selection::{self, Namespaces};
 use crate::storage::Store;
@@ -73,8 +75,10 @@ pub struct Admitted {
 
 /// What the caller decides between the steps of a CONNECT's admission.
 pub struct Steps<D, P> {
-    /// Decodes the options as the mutating webhooks left them (their patches are read back
-    /// into the options type at once, so a patch the type cannot hold fails there).
+    /// Decodes the options as a mutating webhook's patch left them into the options type
+    /// (what Go's decoder makes of them: fields it does not know and zero values gone), at
+    /// once after each webhook, so a patch the type cannot hold fails there and the next
+    /// webhook sees the decoded options.
     pub decode: D,
     /// The validating admission policies, given the admitted attributes: their warnings,
     /// or the refusal.
@@ -92,7 +96,7 @@ pub async fn admit<D, P>(
     steps: Steps<D, P>,
 ) -> Result<Admitted, ApiError>
 where
-    D: FnOnce(&Value) -> Result<(), ApiError>,
+    D: FnMut(&Value) -> Result<Value, ApiError>,
     P: FnOnce(&Attributes) -> Result<Vec<String>, ApiError>,
 {
     let mut attrs = Attributes {
@@ -135,27 +139,56 @@ async fn run<D, P>(
     attrs: &mut Attributes,
     namespaces: Namespaces<'_>,
     transport: &Transport,
-    steps: Steps<D, P>,
+    mut steps: Steps<D, P>,
     warnings: &mut Vec<String>,
 ) -> Result<(), ApiError>
 where
-    D: FnOnce(&Value) -> Result<(), ApiError>,
+    D: FnMut(&Value) -> Result<Value, ApiError>,
     P: FnOnce(&Attributes) -> Result<Vec<String>, ApiError>,
 {
-    if !plan.mutating.is_empty() {
-        let mutating = selection::select(namespaces, &plan.mutating, attrs, &[])?;
-        if !mutating.is_empty() {
-            let before = attrs.object.clone();
-            dispatch::mutate(transport, &mutating, attrs, warnings).await?;
-            if attrs.object != before {
-                (steps.decode)(attrs.object.as_ref().unwrap_or(&Value::Null))?;
+    // Each mutating webhook is matched when its turn comes, as the real dispatcher does:
+    // one whose namespaceSelector needs a missing namespace answers the 404 after the
+    // webhooks before it were called.
+    let mut called: Vec<Matched> = Vec::new();
+    // For each reinvocable webhook called: the options right after its call.
+    let mut reinvocable: Vec<(usize, Option<Value>)> = Vec::new();
+    for hook in &plan.mutating {
+        for matched in selection::select(namespaces, std::slice::from_ref(hook), attrs, &[])? {
+            mutate_once(transport, &matched, attrs, &mut steps.decode, warnings).await?;
+            if matched.0.reinvoke {
+                reinvocable.push((called.len(), attrs.object.clone()));
             }
+            called.push(matched);
+        }
+    }
+    for (i, after_own_call) in reinvocable {
+        if attrs.object != after_own_call {
+            mutate_once(transport, &called[i], attrs, &mut steps.decode, warnings).await?;
         }
     }
     warnings.extend((steps.policies)(attrs)?);
     if !plan.validating.is_empty() {
         let validating = selection::select(namespaces, &plan.validating, attrs, &[])?;
         dispatch::validate(transport, &validating, attrs, warnings).await?;
+    }
+    Ok(())
+}
+
+/// Calls one mutating webhook and decodes the options its patch left.
+async fn mutate_once<D>(
+    transport: &Transport,
+    matched: &Matched,
+    attrs: &mut Attributes,
+    decode: &mut D,
+    warnings: &mut Vec<String>,
+) -> Result<(), ApiError>
+where
+    D: FnMut(&Value) -> Result<Value, ApiError>,
+{
+    let before = attrs.object.clone();
+    dispatch::mutate(transport, std::slice::from_ref(matched), attrs, warnings).await?;
+    if attrs.object != before {
+        attrs.object = Some(decode(attrs.object.as_ref().unwrap_or(&Value::Null))?);
     }
     Ok(())
 }

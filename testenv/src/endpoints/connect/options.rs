@@ -79,9 +79,11 @@ pub fn options(req: &Req, target: &Target) -> Result<Value, ApiError> {
             {
                 o.insert("container".into(), json!(c));
             }
+            // `command` has no `omitempty`: Go writes `null` when there is none.
             let command = req.query.values("command");
-            if sub == "exec" && !command.is_empty() {
-                o.insert("command".into(), json!(command));
+            if sub == "exec" {
+                let command = (!command.is_empty()).then(|| json!(command));
+                o.insert("command".into(), command.unwrap_or(Value::Null));
             }
         }
         "portforward" => {
@@ -155,15 +157,51 @@ fn internal(message: String) -> ApiError {
     e
 }
 
-/// The options as the server decodes them after mutating webhooks changed them: the same
-/// kind in `v1`, every field of its Go type (500 with the decoder's message otherwise).
-/// `registered` says whether `v1` has a kind of that name (a Pod patched in is a failed
-/// conversion, an unknown kind a missing one).
+/// The field of `kind` a JSON key sets: the server's decoder matches names exactly (a key
+/// in another case is a field the type lacks).
+fn field_of(kind: &str, key: &str) -> Option<(&'static str, &'static str)> {
+    field_types(kind).iter().find(|(f, _)| *f == key).copied()
+}
+
+/// Whether Go writes a decoded value back: `omitempty` fields are left out at their zero
+/// value (`false`, `""`, an empty list), `command` (no `omitempty`) never is.
+fn written(field: &str, value: &Value) -> bool {
+    match value {
+        Value::Bool(b) => *b,
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => field == "command" || !a.is_empty(),
+        Value::Null => field == "command",
+        _ => true,
+    }
+}
+
+/// A value that fits its Go type as Go stores it: `null` items of a list are the zero
+/// value of the item type.
+fn stored(value: &Value) -> Value {
+    match value {
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|v| match v {
+                    Value::Null => json!(0),
+                    other => other.clone(),
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// The options as the server decodes them after a mutating webhook changed them: the same
+/// kind in `v1`, every field of its Go type (500 with the decoder's message otherwise),
+/// and then as Go writes them again: fields the type lacks (a key in another case among
+/// them) and zero values dropped. `registered` says whether `v1` has a kind of
+/// that name (a Pod patched in is a failed conversion, an unknown kind a missing one).
 pub fn decode(
     options: &Value,
     expected_kind: &str,
     registered: impl Fn(&str) -> bool,
-) -> Result<(), ApiError> {
+) -> Result<Value, ApiError> {
     let api_version = options["apiVersion"].as_str().unwrap_or_default();
     let kind = options["kind"].as_str().unwrap_or_default();
     if api_version != "v1" || (kind != expected_kind && !registered(kind)) {
@@ -178,18 +216,45 @@ pub fn decode(
             format!("converting (v1.{kind}) to (core.{expected_kind}): unknown conversion"),
         ));
     }
-    for (field, go_type) in field_types(kind) {
-        if let Some(value) = options.get(*field).filter(|v| !v.is_null())
-            && !fits(value, go_type)
-        {
+    let mut fields: Vec<(&str, Value)> = Vec::new();
+    for (key, value) in options.as_object().into_iter().flatten() {
+        let Some((field, go_type)) = field_of(kind, key) else {
+            continue;
+        };
+        if !value.is_null() && !fits(value, go_type) {
             return Err(internal(format!(
                 "json: cannot unmarshal {} into Go struct field {kind}.{field} of type {}",
                 json_type(value),
                 go_type.trim_start_matches("[]")
             )));
         }
+        // An `[]string` item that is null is "".
+        let value = match (go_type, value) {
+            ("[]string", Value::Array(items)) => Value::Array(
+                items
+                    .iter()
+                    .map(|v| if v.is_null() { json!("") } else { v.clone() })
+                    .collect(),
+            ),
+            _ => stored(value),
+        };
+        fields.retain(|(f, _)| *f != field);
+        fields.push((field, value));
     }
-    Ok(())
+    let mut out = Map::new();
+    out.insert("kind".into(), json!(kind));
+    out.insert("apiVersion".into(), json!(api_version));
+    // In the type's field order.
+    for (field, _) in field_types(kind) {
+        let value = fields
+            .iter()
+            .find(|(f, _)| f == field)
+            .map_or(&Value::Null, |(_, v)| v);
+        if written(field, value) {
+            out.insert((*field).to_string(), value.clone());
+        }
+    }
+    Ok(Value::Object(out))
 }
 
 #[cfg(test)]
@@ -280,7 +345,27 @@ mod tests {
         let registered = |k: &str| k == "Pod";
         let exec = json!({"kind": "PodExecOptions", "apiVersion": "v1", "stdout": true,
             "container": "c", "command": ["ls"]});
-        assert!(decode(&exec, "PodExecOptions", registered).is_ok());
+        assert_eq!(decode(&exec, "PodExecOptions", registered).unwrap(), exec);
+        // Written back as Go writes the type: unknown fields (names are matched exactly)
+        // and zero values gone.
+        let patched = json!({"kind": "PodExecOptions", "apiVersion": "v1", "stdout": true,
+            "stdin": false, "tty": null, "extra": 1, "CONTAINER": "upper",
+            "command": ["ls", null]});
+        assert_eq!(
+            decode(&patched, "PodExecOptions", registered).unwrap(),
+            json!({"kind": "PodExecOptions", "apiVersion": "v1", "stdout": true,
+                "command": ["ls", ""]})
+        );
+        let forward = json!({"kind": "PodPortForwardOptions", "apiVersion": "v1", "ports": []});
+        assert_eq!(
+            decode(&forward, "PodPortForwardOptions", registered).unwrap(),
+            json!({"kind": "PodPortForwardOptions", "apiVersion": "v1"})
+        );
+        let no_command = json!({"kind": "PodExecOptions", "apiVersion": "v1", "stdout": true});
+        assert_eq!(
+            decode(&no_command, "PodExecOptions", registered).unwrap()["command"],
+            Value::Null
+        );
         let with = |key: &str, v: Value| {
             let mut o = exec.clone();
             o[key] = v;

@@ -42,7 +42,7 @@ pub async fn patch(
     let ns = ns_of(target);
     let endpoint = endpoint_of(target);
     let manager = req.query.get("fieldManager").unwrap_or_default();
-    let applying = kind == PatchType::Apply && endpoint == Endpoint::Main;
+    let applying = kind == PatchType::Apply;
     if kind == PatchType::Apply && manager.is_empty() {
         return Err(ApiError::invalid(
             served,
@@ -59,7 +59,7 @@ pub async fn patch(
     for _ in 0..ATTEMPTS {
         let existing = api.lock().store.get(&key, ns, name);
         let Some(existing) = existing else {
-            if applying {
+            if applying && endpoint == Endpoint::Main {
                 return apply_create(api, req, storage, conv, doc).await;
             }
             return Err(ApiError::not_found(served, name));
@@ -72,9 +72,12 @@ pub async fn patch(
             .await?;
         let mut early = Vec::new();
         let mut working = if applying {
-            // The apply merges in the requested version, with the managers' field sets as
-            // they are; the write stores the managers it computed.
-            let (mut merged, managed) = apply::merge_config(req, target, Some(&before), &doc)?;
+            // The apply merges in the requested version; the managers recorded in other
+            // versions are compared in theirs. The write stores the managers it computed.
+            let versions: Vec<_> = api.lock().registry.by_storage_key(&key).cloned().collect();
+            let (mut merged, managed) =
+                apply::merge_config_converted(req, target, Some(&before), &doc, conv, versions)
+                    .await?;
             managed.write_to(&mut merged);
             merged
         } else {

@@ -8,9 +8,11 @@ use http::Method;
 use super::webhook::WebhookConverter;
 use super::{patch, reads, watch, writes};
 use crate::endpoints::dispatch::handle_object;
-use crate::endpoints::state::Api;
-use crate::registry::validation;
+use crate::endpoints::state::{Api, Cluster};
+use crate::endpoints::subresource::ns_of;
+use crate::registry::{conversion, validation};
 use crate::storage::conversion::Codec;
+use crate::support::fieldmanager::ManagedFields;
 use crate::support::go_decode::{self, Decoding};
 use crate::support::request::{Reply, Req, Target, is_json};
 use crate::support::status::ApiError;
@@ -25,7 +27,12 @@ pub async fn serve(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, A
     }
     let plan = {
         let cluster = api.lock();
-        crate::registry::conversion::lookup(&cluster.store, &cluster.registry, &target.def)
+        conversion::lookup_any_version(&cluster.store, &cluster.registry, &target.def).filter(
+            |plan| {
+                plan.storage.version != target.def.version
+                    || storage_write_across_versions(&cluster, req, &target)
+            },
+        )
     };
     let Some(plan) = plan else {
         return handle_object(api, req, target).await;
@@ -33,6 +40,28 @@ pub async fn serve(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, A
     let converter = WebhookConverter::new(api.clone(), plan.client_config.clone());
     let conv = Arc::new(Codec::new(plan, Box::new(converter)));
     serve_converted(api, req, target, &conv).await
+}
+
+/// Whether a request to the storage version of a kind converted by webhook is a write (PUT,
+/// PATCH) to an object with managers recorded in another version: it is then served like a
+/// request to another version, so that the field manager compares their fields in their
+/// version (converted by the webhook, outside the store lock). Other requests to the
+/// storage version never convert.
+fn storage_write_across_versions(cluster: &Cluster, req: &Req, target: &Target) -> bool {
+    let writes = matches!(req.method, Method::PUT | Method::PATCH)
+        && matches!(target.subresource.as_deref(), None | Some("status"));
+    let Some(name) = target.name.as_deref().filter(|_| writes) else {
+        return false;
+    };
+    let Some(existing) = cluster
+        .store
+        .get(&target.def.storage_key, ns_of(target), name)
+    else {
+        return false;
+    };
+    let here = target.def.api_version();
+    ManagedFields::of_object(&existing)
+        .is_ok_and(|m| m.entries.iter().any(|e| e.owner.api_version != here))
 }
 
 /// The request with what Go's decoder finds in a created or replaced object's JSON body and

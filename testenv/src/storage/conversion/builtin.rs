@@ -6,8 +6,11 @@
 //! only change `apiVersion` between versions, and those with `Webhook` conversion reach the
 //! handlers already in their storage version (see [`super::codec`]).
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
+use crate::support::fieldmanager::{Pending, Versions};
 use crate::support::resource::ResourceDef;
 
 /// (events.k8s.io/v1 field, core/v1 field)
@@ -89,6 +92,58 @@ pub fn as_version(def: &ResourceDef, object: &Value) -> Value {
     out
 }
 
+/// The versions of a built-in kind served in versions with different fields
+/// (HorizontalPodAutoscalers in `autoscaling/v1` and `autoscaling/v2`), as the field manager
+/// converts between them: through the stored form.
+#[derive(Debug, Clone)]
+pub struct BuiltinVersions {
+    group: String,
+    kind: String,
+    plural: String,
+    versions: &'static [&'static str],
+}
+
+impl BuiltinVersions {
+    /// The versions of `def`'s kind, when they differ in their fields.
+    pub fn of(def: &ResourceDef) -> Option<Self> {
+        if def.custom.is_some() {
+            return None;
+        }
+        let versions: &'static [&'static str] = match (def.group.as_str(), def.kind.as_str()) {
+            ("autoscaling", "HorizontalPodAutoscaler") => &["v1", "v2"],
+            _ => return None,
+        };
+        Some(BuiltinVersions {
+            group: def.group.clone(),
+            kind: def.kind.clone(),
+            plural: def.plural.clone(),
+            versions,
+        })
+    }
+
+    fn version_def(&self, api_version: &str) -> Option<ResourceDef> {
+        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+        (group == self.group && self.versions.contains(&version))
+            .then(|| ResourceDef::named(&self.group, version, &self.kind, &self.plural))
+    }
+}
+
+impl Versions for BuiltinVersions {
+    fn def(&self, api_version: &str) -> Option<Arc<ResourceDef>> {
+        self.version_def(api_version).map(Arc::new)
+    }
+
+    fn convert(&self, object: &Value, api_version: &str) -> Result<Value, Pending> {
+        let from = object["apiVersion"].as_str().unwrap_or_default();
+        match (self.version_def(from), self.version_def(api_version)) {
+            (Some(from), Some(to)) if from.version != to.version => {
+                Ok(as_version(&to, &to_storage(&from, object.clone())))
+            }
+            _ => Ok(object.clone()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,5 +159,31 @@ mod tests {
         let back = from_storage(&def, &stored);
         assert_eq!(back["note"], "hi");
         assert_eq!(back["reason"], "R");
+    }
+
+    #[test]
+    fn autoscalers_convert_between_their_versions() {
+        let def = ResourceDef::named(
+            "autoscaling",
+            "v2",
+            "HorizontalPodAutoscaler",
+            "horizontalpodautoscalers",
+        );
+        let versions = BuiltinVersions::of(&def).unwrap();
+        assert!(versions.def("autoscaling/v1").is_some());
+        assert!(versions.def("autoscaling/v2beta2").is_none());
+        assert!(BuiltinVersions::of(&ResourceDef::named("", "v1", "Pod", "pods")).is_none());
+        let v1 = serde_json::json!({"apiVersion": "autoscaling/v1",
+            "kind": "HorizontalPodAutoscaler", "metadata": {"name": "h"},
+            "spec": {"maxReplicas": 3, "targetCPUUtilizationPercentage": 50}});
+        let v2 = versions.convert(&v1, "autoscaling/v2").unwrap();
+        assert_eq!(v2["apiVersion"], "autoscaling/v2");
+        assert_eq!(
+            v2["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"],
+            50
+        );
+        let back = versions.convert(&v2, "autoscaling/v1").unwrap();
+        assert_eq!(back["spec"]["targetCPUUtilizationPercentage"], 50);
+        assert_eq!(versions.convert(&v1, "autoscaling/v1").unwrap(), v1);
     }
 }

@@ -9,15 +9,21 @@
 //!   manager stopped applying and nobody else owns, and refuses changes to fields other
 //!   managers own unless forced;
 //! - both keep at most [`managed::MAX_UPDATE_MANAGERS`] Update entries, merging the oldest
-//!   into `ancient-changes` entries.
+//!   into `ancient-changes` entries;
+//! - for a kind served in versions that name fields differently, [`apply_in_versions`] and
+//!   [`update_across_versions`] compare each entry in the version it was recorded in, the
+//!   objects converted through [`Versions`] (a built-in conversion, or a CRD's webhook whose
+//!   answers the caller gathers outside any lock, see [`Converted`]).
 
 pub mod managed;
 pub mod path;
+mod prune;
 pub mod schema;
 pub mod set;
 pub mod typed;
+pub mod versions;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -28,6 +34,7 @@ pub use path::PathElement;
 pub use schema::Types;
 pub use set::FieldSet;
 pub use typed::TypedError;
+pub use versions::{Converted, OneVersion, Pending, Versions};
 
 /// One field an apply would change although another manager owns it.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +61,19 @@ pub enum ApplyError {
     /// The configuration does not fit the schema (missing or duplicate list keys).
     #[error(transparent)]
     Typed(#[from] TypedError),
+    /// The apply needs an object converted to another version first (see
+    /// [`versions::Converted`]).
+    #[error(transparent)]
+    Pending(#[from] Pending),
+}
+
+impl From<prune::PruneError> for ApplyError {
+    fn from(e: prune::PruneError) -> Self {
+        match e {
+            prune::PruneError::Typed(t) => ApplyError::Typed(t),
+            prune::PruneError::Pending(p) => ApplyError::Pending(p),
+        }
+    }
 }
 
 /// The real server's conflict message: `Apply failed with 1 conflict: conflict with "m"
@@ -177,15 +197,32 @@ pub struct ApplyRequest {
 }
 
 /// Applies `config` to `live` (absent when the apply creates the object) with the managers
-/// of `managed`. Returns the new object (without managedFields bookkeeping written) and the
-/// new managers.
+/// of `managed`, every entry compared in the request's version. Returns the new object
+/// (without managedFields bookkeeping written) and the new managers.
 pub fn apply(
+    types: Types<'_>,
+    live: Option<&Value>,
+    managed: ManagedFields,
+    config: &Value,
+    request: &ApplyRequest,
+    now: &str,
+) -> Result<(Value, ManagedFields), ApplyError> {
+    apply_in_versions(types, live, managed, config, request, now, &OneVersion)
+}
+
+/// [`apply`] for a kind served in several versions, as kube-apiserver's field manager does
+/// it: what the applier stopped applying is pruned in the version of its last apply, and
+/// each other manager's fields are compared (for conflicts and removals) with the live and
+/// the merged object converted to the version its entry was recorded in. `live` and
+/// `config` are in the request's version (`request.owner.api_version`); `versions` converts.
+pub fn apply_in_versions(
     types: Types<'_>,
     live: Option<&Value>,
     mut managed: ManagedFields,
     config: &Value,
     request: &ApplyRequest,
     now: &str,
+    versions: &dyn Versions,
 ) -> Result<(Value, ManagedFields), ApplyError> {
     let root = types.root();
     if let Some(live) = live
@@ -200,20 +237,51 @@ pub fn apply(
         typed::merge(live, config, &root)?.unwrap_or_else(|| Value::Object(Default::default()));
     let mut merged = request.scope.reset(types, live, merged);
     let owner = &request.owner;
-    let last = managed.find(owner).map(|e| e.fields.clone());
-    let keep = managed
+    let here = owner.api_version.as_str();
+    let elsewhere: BTreeSet<String> = managed
         .entries
         .iter()
-        .filter(|e| !e.belongs_to(owner))
-        .fold(applied.clone(), |acc, e| acc.union(&e.fields));
-    if let Some(last) = &last {
-        typed::prune(&mut merged, last, Some(&keep), &root);
+        .map(|e| e.owner.api_version.clone())
+        .filter(|v| v != here && versions.def(v).is_some())
+        .collect();
+    if let Some(last) = managed.find(owner).cloned() {
+        if elsewhere.is_empty() {
+            let keep = managed
+                .entries
+                .iter()
+                .filter(|e| !e.belongs_to(owner))
+                .fold(applied.clone(), |acc, e| acc.union(&e.fields));
+            typed::prune(&mut merged, &last.fields, Some(&keep), &root);
+        } else {
+            let pruning = prune::Pruning {
+                types,
+                versions,
+                here,
+            };
+            merged = pruning.prune(&managed, owner, &applied, &last, merged)?;
+        }
     }
     let cmp = typed::compare_applied(live, &merged, &root);
     let changed = cmp.changed();
+    // What the apply changes and removes as each other version sees it.
+    let mut seen: BTreeMap<String, (FieldSet, FieldSet)> = BTreeMap::new();
+    for version in &elsewhere {
+        let Some(def) = versions.def(version) else {
+            continue;
+        };
+        let there = Types::of(&def).root();
+        let live_there = live.map(|l| versions.convert(l, version)).transpose()?;
+        let merged_there = versions.convert(&merged, version)?;
+        let c = typed::compare_applied(live_there.as_ref(), &merged_there, &there);
+        seen.insert(version.clone(), (c.changed(), c.removed));
+    }
+    let seen_by = |e: &managed::Entry| {
+        seen.get(&e.owner.api_version)
+            .map_or((&changed, &cmp.removed), |(c, r)| (c, r))
+    };
     let mut conflicts = Vec::new();
     for e in managed.entries.iter_mut().filter(|e| !e.belongs_to(owner)) {
-        let taken = e.fields.intersection(&changed);
+        let taken = e.fields.intersection(seen_by(e).0);
         if taken.is_empty() {
             continue;
         }
@@ -228,7 +296,7 @@ pub fn apply(
         return Err(ApplyError::Conflicts(conflicts));
     }
     for e in &mut managed.entries {
-        e.fields = e.fields.difference(&cmp.removed);
+        e.fields = e.fields.difference(seen_by(e).1);
     }
     let touched = !changed.is_empty() || !cmp.removed.is_empty();
     managed.set(owner, applied, now, touched);
@@ -376,3 +444,5 @@ pub fn default_manager(field_manager: Option<&str>, user_agent: &str) -> String 
 mod tests;
 #[cfg(test)]
 mod tests_builtin;
+#[cfg(test)]
+mod tests_versions;
