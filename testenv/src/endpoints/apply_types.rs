@@ -197,13 +197,30 @@ pub fn type_errors(group: &str, version: &str, kind: &str, config: &Value) -> Ve
     out
 }
 
+/// The keys of `map` (a value of `schema`) in the order Go visits them: the fields of the
+/// schema's Go struct in declaration order, then any others by name.
+fn go_order(schema: &Value, map: &Map<String, Value>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::with_capacity(map.len());
+    if let Some(go) = crate::support::go_types::of_schema(schema) {
+        names.extend(
+            go.fields
+                .iter()
+                .filter(|f| map.contains_key(&f.name))
+                .map(|f| f.name.clone()),
+        );
+    }
+    let mut rest: Vec<String> = map.keys().filter(|k| !names.contains(k)).cloned().collect();
+    rest.sort();
+    names.extend(rest);
+    names
+}
+
 /// Converts `value` (against `schema`) as the conversion to the kind's Go type and back
 /// does: an integral number for an integer or an int-or-string becomes an integer, a number
 /// for a quantity its canonical string. Fails on the first value the conversion refuses: a
 /// number with a fraction for an integer (`cannot convert float64 to int32`) or for an
 /// int-or-string (Go's JSON decoder's words), a string that is not a quantity. Struct fields
-/// are visited by name (Go visits them in its struct order, which the schemas do not keep:
-/// with several such values the real server may name another one first).
+/// are visited in their Go struct's order, as the conversion visits them ([`go_order`]).
 fn to_go(schema: &Value, value: &mut Value) -> Result<(), String> {
     let schema = resolve(schema);
     let integral = |v: &Value| match v.as_f64() {
@@ -255,9 +272,7 @@ fn to_go(schema: &Value, value: &mut Value) -> Result<(), String> {
             }
         }
         Value::Object(map) => {
-            let mut names: Vec<String> = map.keys().cloned().collect();
-            names.sort();
-            for name in names {
+            for name in go_order(schema, map) {
                 let field = schema["properties"]
                     .get(&name)
                     .or_else(|| schema.get("additionalProperties"));
@@ -356,6 +371,14 @@ mod tests {
         );
         // Integral numbers become integers and numeric quantities canonical strings.
         assert_eq!(convert(limits(json!(1.5))), Ok(limits(json!("1500m"))));
+        // Of two values it cannot convert, Go names the first in its struct order
+        // (`template` is declared before `progressDeadlineSeconds`; by name it would come after).
+        assert_eq!(
+            refused(json!({"spec": {"progressDeadlineSeconds": 1.5,
+                "template": {"spec": {"activeDeadlineSeconds": 2.5}}}}))
+            .as_deref(),
+            Some("cannot convert float64 to int64")
+        );
         assert_eq!(
             convert(
                 json!({"spec": {"replicas": 2.0, "strategy": {"rollingUpdate": {"maxSurge": 1.0}}}})

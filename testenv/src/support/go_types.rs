@@ -274,6 +274,16 @@ pub fn named(component: &str) -> Option<&'static GoStruct> {
     index_of(component).map(structure)
 }
 
+/// The struct behind `schema`, a component of the recorded schemas (as
+/// [`openapi_schemas::resolve`] gives it).
+pub fn of_schema(schema: &Value) -> Option<&'static GoStruct> {
+    table()
+        .by_schema
+        .get(&address(schema))
+        .copied()
+        .map(structure)
+}
+
 /// The index of the struct of the built-in kind `group`/`version`/`kind`.
 pub fn index_of_kind(group: &str, version: &str, kind: &str) -> Option<usize> {
     let schema = openapi_schemas::of_kind(group, version, kind)?;
