@@ -1,4 +1,5 @@
-//! `admissionregistration.k8s.io/v1` defaults: Validating- and MutatingWebhookConfiguration.
+//! `admissionregistration.k8s.io/v1` defaults: Validating- and MutatingWebhookConfiguration,
+//! ValidatingAdmissionPolicy and its binding.
 //!
 //! These matter beyond diffs: `failurePolicy: Fail`, `timeoutSeconds: 10` and the empty
 //! selectors decide how the server calls the webhooks.
@@ -31,5 +32,42 @@ pub fn webhook_configuration(object: &mut Value, mutating: bool) {
         {
             set_default(svc, "port", json!(443));
         }
+    }
+}
+
+/// `SetDefaults_MatchResources`: `matchPolicy: Equivalent`, empty `namespaceSelector` and
+/// `objectSelector`, and `scope: "*"` on every rule, included or excluded.
+fn match_resources(resources: &mut serde_json::Map<String, Value>) {
+    set_default(resources, "matchPolicy", json!("Equivalent"));
+    set_default(resources, "namespaceSelector", json!({}));
+    set_default(resources, "objectSelector", json!({}));
+    for list in ["resourceRules", "excludeResourceRules"] {
+        for rule in each_object(resources, list) {
+            set_default(rule, "scope", json!("*"));
+        }
+    }
+}
+
+/// `SetDefaults_ValidatingAdmissionPolicySpec`: `failurePolicy: Fail`, and the match
+/// constraints' defaults ([`match_resources`]).
+pub fn validating_admission_policy(object: &mut Value) {
+    let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut) else {
+        return;
+    };
+    set_default(spec, "failurePolicy", json!("Fail"));
+    if let Some(constraints) = object_mut(spec, "matchConstraints") {
+        match_resources(constraints);
+    }
+}
+
+/// A ValidatingAdmissionPolicyBinding: its `matchResources`, when set, get the match
+/// defaults ([`match_resources`]); nothing else is defaulted.
+pub fn validating_admission_policy_binding(object: &mut Value) {
+    if let Some(resources) = object
+        .get_mut("spec")
+        .and_then(Value::as_object_mut)
+        .and_then(|spec| object_mut(spec, "matchResources"))
+    {
+        match_resources(resources);
     }
 }

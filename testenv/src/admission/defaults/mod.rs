@@ -93,6 +93,12 @@ pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &m
         ("admissionregistration.k8s.io", "MutatingWebhookConfiguration") => {
             admissionregistration::webhook_configuration(object, true);
         }
+        ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy") => {
+            admissionregistration::validating_admission_policy(object);
+        }
+        ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding") => {
+            admissionregistration::validating_admission_policy_binding(object);
+        }
         ("", "PersistentVolume") => core::persistent_volume(object),
         ("scheduling.k8s.io", "PriorityClass") => {
             if let Some(o) = object.as_object_mut() {
