@@ -8,7 +8,7 @@ use crate::registry::schema::{CelError, compile_expression};
 use crate::support::resource::ResourceDef;
 use crate::support::status::Cause;
 
-/// The variables a policy's expressions may use.
+/// The variables a policy's expressions may use (`params` with a `paramKind` only).
 const ROOTS: &[&str] = &[
     "object",
     "oldObject",
@@ -19,11 +19,25 @@ const ROOTS: &[&str] = &[
     "authorizer",
 ];
 
-fn compile_cause(field: String, src: &str) -> Option<Cause> {
-    match compile_expression(src, ROOTS) {
+/// The variables of a policy's expressions: `params` only when the policy has a
+/// `paramKind`, as the real server declares it.
+fn roots(spec: &Value) -> Vec<&'static str> {
+    let with_params = spec["paramKind"].is_object();
+    ROOTS
+        .iter()
+        .copied()
+        .filter(|r| with_params || *r != "params")
+        .collect()
+}
+
+fn compile_cause(field: String, src: &str, roots: &[&str]) -> Option<Cause> {
+    match compile_expression(src, roots) {
         Err(CelError::Compile(m)) => Some(Cause {
             reason: "FieldValueInvalid".into(),
-            message: format!("Invalid value: \"{src}\": compilation failed: {m}"),
+            message: format!(
+                "Invalid value: {}: compilation failed: {m}",
+                crate::support::go_quote::go_quote(src)
+            ),
             field,
         }),
         _ => None,
@@ -47,6 +61,7 @@ pub fn check(def: &ResourceDef, object: &Value) -> Vec<Cause> {
     let mut causes = Vec::new();
     match def.plural.as_str() {
         "validatingadmissionpolicies" => {
+            let roots = roots(spec);
             for (list, fields) in [
                 ("validations", &["expression", "messageExpression"][..]),
                 ("matchConditions", &["expression"][..]),
@@ -57,7 +72,7 @@ pub fn check(def: &ResourceDef, object: &Value) -> Vec<Cause> {
                     for field in fields {
                         if let Some(src) = item[*field].as_str() {
                             let at = format!("spec.{list}[{i}].{field}");
-                            causes.extend(compile_cause(at, src));
+                            causes.extend(compile_cause(at, src, &roots));
                         }
                     }
                 }

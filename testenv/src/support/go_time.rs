@@ -4,6 +4,7 @@
 //! (`2006-01-02T15:04:05.000000Z07:00`). Both are written back in UTC, Time to the second
 //! and MicroTime to the microsecond, as their `MarshalJSON` writes them.
 
+use crate::support::go_quote::go_quote;
 use chrono::{DateTime, FixedOffset, NaiveDate, SecondsFormat, TimeZone, Utc};
 
 /// Which Kubernetes time type a value decodes into.
@@ -78,23 +79,6 @@ fn chunks(precision: Precision) -> Vec<Chunk> {
     out
 }
 
-/// Go's `%q` of a plain string (the messages quote the value and the layout).
-fn quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 fn digit(s: &[u8], i: usize) -> Option<u32> {
     s.get(i)
         .filter(|b| b.is_ascii_digit())
@@ -132,15 +116,15 @@ fn nanoseconds(s: &[u8], n: usize) -> Option<u32> {
 fn error(value: &str, precision: Precision, rest: &str, chunk: Chunk) -> String {
     format!(
         "parsing time {} as {}: cannot parse {} as {}",
-        quote(value),
-        quote(precision.layout()),
-        quote(rest),
-        quote(chunk.text())
+        go_quote(value),
+        go_quote(precision.layout()),
+        go_quote(rest),
+        go_quote(chunk.text())
     )
 }
 
 fn out_of_range(value: &str, what: &str) -> String {
-    format!("parsing time {}: {what} out of range", quote(value))
+    format!("parsing time {}: {what} out of range", go_quote(value))
 }
 
 /// The fields Go's parser reads.
@@ -246,8 +230,8 @@ pub fn parse(value: &str, precision: Precision) -> Result<DateTime<FixedOffset>,
     if at < bytes.len() {
         return Err(format!(
             "parsing time {}: extra text: {}",
-            quote(value),
-            quote(&value[at..])
+            go_quote(value),
+            go_quote(&value[at..])
         ));
     }
     let date = NaiveDate::from_ymd_opt(p.year, p.month, p.day)

@@ -23,6 +23,7 @@ pub mod fieldmanager;
 pub mod go_decode;
 pub mod go_encode;
 pub mod go_json;
+pub mod go_quote;
 pub mod go_time;
 pub mod go_types;
 pub mod json_order;

@@ -249,9 +249,11 @@ pub fn compile_expression(src: &str, roots: &[&str]) -> Result<Arc<Expression>, 
         let program = env()
             .compile(src)
             .map_err(|e| CelError::Compile(e.to_string()))?;
+        // The checker's report (every error, each at its place) comes first; the plain
+        // reference check catches what it may not see.
+        super::cel_types::check_dynamic(src, roots).map_err(CelError::Compile)?;
         super::cel_check::check_references_in(program.expression(), roots)
             .map_err(|e| CelError::Compile(format!("ERROR: <input>: {e}")))?;
-        super::cel_types::check_dynamic(src, roots).map_err(CelError::Compile)?;
         Ok(program)
     })?;
     let expression = Arc::new(Expression { program });

@@ -4,6 +4,7 @@
 //! `reason()` as the cause type, `field` as the cause field and `message` as the cause
 //! message, exactly like `apierrors.NewInvalid` does.
 
+pub use crate::support::go_quote::go_quote;
 use serde_json::Value;
 use std::fmt;
 
@@ -314,31 +315,6 @@ pub fn go_float(f: f64) -> String {
         format!("{}.{}", &digits[..dp as usize], &digits[dp as usize..])
     };
     format!("{sign}{s}")
-}
-
-/// Go's `%q` / `strconv.Quote` for a string: double quotes, Go escapes.
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

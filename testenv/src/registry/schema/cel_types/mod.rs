@@ -114,9 +114,10 @@ pub(crate) fn issue(source: &str, offset: Option<u32>, message: &str) -> String 
 /// The type errors cel-go reports in an expression whose variables (`roots`) are all
 /// dynamic, as a ValidatingAdmissionPolicy's `object` and `params` are, limited to those
 /// dynamic variables cannot hide and this checker's overload table settles: an operand of
-/// `&&` or `||` (so the body of `all` and `exists`) that is not a bool, and a conditional
-/// (the step of `exists_one`, `filter` and `map` with a filter) with no overload. Other
-/// issues are left to the compiler's own checks. The error is cel-go's text (`ERROR:
+/// `&&` or `||` (so the body of `all` and `exists`) that is not a bool, and a call with no
+/// overload for the known types of its arguments (`"x" + 1`; a conditional, the step of
+/// `exists_one`, `filter` and `map` with a filter), and a reference to a variable that is
+/// not declared (`params` without a `paramKind`). Other issues are left to the compiler's own checks. The error is cel-go's text (`ERROR:
 /// <input>:1:8: ...` lines with the source line and a caret).
 pub fn check_dynamic(source: &str, roots: &[&str]) -> Result<(), String> {
     let Ok(program) = checking_env().compile(source) else {
@@ -128,17 +129,18 @@ pub fn check_dynamic(source: &str, roots: &[&str]) -> Result<(), String> {
     let info = program.source_info();
     let mut found: Vec<(u32, String)> = errors
         .iter()
-        .filter(|e| {
-            e.message.starts_with("expected type 'bool' but found ")
-                || e.message
-                    .starts_with("found no matching overload for '_?_:_' ")
-        })
-        .map(|e| {
+        .filter_map(|e| {
             let offset = info.offset_for(e.id).map(|(s, _)| s);
-            (
-                offset.unwrap_or(u32::MAX),
-                issue(source, offset, &e.message),
-            )
+            let reported = e.message.starts_with("expected type 'bool' but found ")
+                || e.message.starts_with("found no matching overload for ")
+                || (e.message.starts_with("undeclared reference to ")
+                    && !names_a_function(source, offset));
+            reported.then(|| {
+                (
+                    offset.unwrap_or(u32::MAX),
+                    issue(source, offset, &e.message),
+                )
+            })
         })
         .collect();
     if found.is_empty() {
@@ -147,6 +149,17 @@ pub fn check_dynamic(source: &str, roots: &[&str]) -> Result<(), String> {
     found.sort_by_key(|(offset, _)| *offset);
     let text: Vec<String> = found.into_iter().map(|(_, t)| t).collect();
     Err(text.join("\n"))
+}
+
+/// Whether the identifier at byte `offset` of `source` is called (`group(` in
+/// `authorizer.group('a')`): the checker does not declare every library function the real
+/// environment has, so only undeclared variables are reported.
+fn names_a_function(source: &str, offset: Option<u32>) -> bool {
+    let Some(rest) = offset.and_then(|o| source.get(o as usize..)) else {
+        return true;
+    };
+    let after = rest.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
+    after.trim_start().starts_with('(')
 }
 
 /// Parses and checks `source` with `self` of declaration `root` (and `oldSelf`, optional

@@ -3,7 +3,7 @@
 //! the messages of Go's `crypto/x509`.
 
 use super::der::{self, Reader, tag};
-use super::uri::go_quote;
+use crate::support::go_quote::go_quote;
 
 const INVALID_NAME: &str = "x509: invalid RDNSequence";
 

@@ -1,6 +1,8 @@
 //! A URI subject alternative name as `crypto/x509` reads it: Go's `url.Parse` (the checks
 //! that can fail), then its host as a domain name.
 
+use crate::support::go_quote::go_quote;
+
 /// Why `url.Parse` or the domain check refuses `uri`, in Go's words (`parse "...": ...`
 /// or `invalid domain`).
 pub fn check(uri: &str) -> Result<(), String> {
@@ -166,28 +168,6 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
 /// `domainNameValid`: no empty label (nor a leading or trailing dot), printable ASCII.
 fn valid_domain(host: &str) -> bool {
     host.split('.').all(|label| !label.is_empty()) && host.bytes().all(|b| (33..=126).contains(&b))
-}
-
-/// Go's `%q` of an ASCII string.
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]
