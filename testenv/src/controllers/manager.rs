@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{
     aggregation, api_services, bootstrap, crds, disruption, flow_status, gc, namespace_objects,
-    namespaces, policy_status, pv_protection, pvc_protection, quota, vac_protection,
+    namespaces, policy_status, pv_protection, pvc_protection, quota, vac_protection, volume_binder,
 };
 use crate::endpoints::hooks::{Client, Controllers};
 use crate::registry::crd;
@@ -36,11 +36,22 @@ fn disruption_changed(client: &mut dyn Client, def: &ResourceDef, object: &Value
     }
 }
 
+/// Tells the volume binder of a volume, claim or class that changed (a claim's own Events
+/// are recorded again).
+fn binder_changed(client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
+    if volume_binder::watches(&def.group, &def.plural) {
+        let name = object["metadata"]["name"].as_str().unwrap_or_default();
+        let claim = pvc_protection::is_claim(&def.group, &def.plural).then_some((ns, name));
+        volume_binder::sync(client, claim);
+    }
+}
+
 impl Controllers for ControllerManager {
     fn created(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
         // A reference to an owner that does not exist is dealt with at once.
         gc::created(client, def, object, ns);
         disruption_changed(client, def, object, ns);
+        binder_changed(client, def, object, ns);
         if is_namespace(def) {
             let name = object["metadata"]["name"].as_str().unwrap_or_default();
             namespace_objects::created(client, name);
@@ -60,6 +71,7 @@ impl Controllers for ControllerManager {
         // A reference to an owner that does not exist is dealt with at once, as on create.
         gc::updated(client, def, object, ns);
         disruption_changed(client, def, object, ns);
+        binder_changed(client, def, object, ns);
         if def.group.is_empty() && def.plural == "pods"
             || pvc_protection::is_claim(&def.group, &def.plural)
         {
@@ -119,6 +131,11 @@ impl Controllers for ControllerManager {
 
     fn removed(&self, client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
         gc::removed(client, object, ns);
+        if volume_binder::watches(&def.group, &def.plural) {
+            // A claim gone releases its volume; a volume gone loses its claim.
+            volume_binder::sync(client, None);
+            pv_protection::sync(client);
+        }
         if vac_protection::watches(&def.group, &def.plural) {
             // A claim or volume gone may release a class being deleted.
             vac_protection::sync(client);

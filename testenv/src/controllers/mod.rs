@@ -2,7 +2,7 @@
 //! kube-controller-manager): the garbage collector, namespace lifecycle, CRD clean-up and the
 //! disruption controller (PodDisruptionBudget status), ResourceQuota usage ([`quota`]),
 //! PVC, PV and VolumeAttributesClass protection ([`pvc_protection`], [`pv_protection`],
-//! [`vac_protection`]), the FlowSchema `Dangling`
+//! [`vac_protection`]), the persistent volume binder ([`volume_binder`]), the FlowSchema `Dangling`
 //! condition kube-apiserver keeps ([`flow_status`]), the APIServices of what the server
 //! serves ([`api_services`]), ClusterRole aggregation, the objects
 //! a fresh cluster and every new namespace have ([`bootstrap`], [`namespace_objects`]).
@@ -26,5 +26,6 @@ pub mod pv_protection;
 pub mod pvc_protection;
 pub mod quota;
 pub mod vac_protection;
+pub mod volume_binder;
 
 pub use manager::ControllerManager;

@@ -2,8 +2,8 @@
 //! deleted carries the `kubernetes.io/pv-protection` finalizer (added on create by the
 //! StorageObjectInUseProtection admission plugin, and again by the controller when a write
 //! removed it); a volume being deleted keeps it while its status says it is `Bound`, and loses
-//! it once it is not. Without the volume binder of a real control plane, the phase is whatever
-//! the volume's status was last written with.
+//! it once it is not (the phase the volume binder, [`super::volume_binder`], or a status
+//! write gave it).
 
 use serde_json::{Value, json};
 

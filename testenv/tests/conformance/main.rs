@@ -28,6 +28,7 @@ mod sharding;
 mod status_strategies;
 mod subresources;
 mod support;
+mod volume_binding;
 mod watch;
 mod wire;
 mod wire_go;
