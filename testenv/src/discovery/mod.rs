@@ -21,6 +21,10 @@ use groups::{groups, resources_of, versions_of};
 /// The Kubernetes version the server reports.
 pub const KUBERNETES_MINOR: &str = "34";
 
+/// The oldest minor version the served API stays compatible with (one before
+/// [`KUBERNETES_MINOR`]), as `/version` reports it.
+const MIN_COMPATIBILITY_MINOR: &str = "33";
+
 /// Answers a discovery or OpenAPI route.
 pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
     let cluster = api.lock();
@@ -31,6 +35,8 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
             json!({
                 "major": "1", "minor": KUBERNETES_MINOR,
                 "emulationMajor": "1", "emulationMinor": KUBERNETES_MINOR,
+                "minCompatibilityMajor": "1",
+                "minCompatibilityMinor": MIN_COMPATIBILITY_MINOR,
                 "gitVersion": format!("v1.{KUBERNETES_MINOR}.0-kubeforge"), "gitCommit": "kubeforge-testenv",
                 "gitTreeState": "clean", "buildDate": "2025-01-01T00:00:00Z", "goVersion": "none",
                 "compiler": "rustc", "platform": "linux/amd64",

@@ -119,6 +119,8 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
                     let compact = crate::support::json_order::to_vec(&body);
                     if conditions.pretty() {
                         Bytes::from(pretty::indent(&compact))
+                    } else if conditions.raw_json() {
+                        Bytes::from(compact)
                     } else {
                         let mut line = compact;
                         line.push(b'\n');

@@ -37,8 +37,11 @@ pub async fn serve(
             .unwrap_or_default()
             .to_string()
     };
-    let conditions = body::Conditions::of(&parts.method, &parts.headers)
-        .with_query(parts.uri.query(), &parts.headers);
+    let conditions = body::Conditions::of(&parts.method, &parts.headers).with_query(
+        parts.uri.path(),
+        parts.uri.query(),
+        &parts.headers,
+    );
     let request = Req {
         method: parts.method.clone(),
         path: parts.uri.path().to_string(),

@@ -54,6 +54,22 @@ const STATUS: &[&str] = &[
     "code",
 ];
 const EVENT: &[&str] = &["type", "object"];
+/// `/version`'s `version.Info`.
+const VERSION: &[&str] = &[
+    "major",
+    "minor",
+    "emulationMajor",
+    "emulationMinor",
+    "minCompatibilityMajor",
+    "minCompatibilityMinor",
+    "gitVersion",
+    "gitCommit",
+    "gitTreeState",
+    "buildDate",
+    "goVersion",
+    "compiler",
+    "platform",
+];
 const METADATA: &[&str] = &[
     "name",
     "generateName",
@@ -106,6 +122,7 @@ fn ordered(map: &serde_json::Map<String, Value>, place: Place) -> Vec<&String> {
     let first: &[&str] = match place {
         Place::Object if map.get("kind").and_then(Value::as_str) == Some("Status") => STATUS,
         Place::Object if map.contains_key("type") && map.contains_key("object") => EVENT,
+        Place::Object if map.contains_key("gitVersion") && map.contains_key("major") => VERSION,
         Place::Object if map.contains_key("kind") || map.contains_key("metadata") => TYPED,
         Place::Metadata => METADATA,
         Place::ManagedField => MANAGED,

@@ -267,4 +267,11 @@ async fn answers_end_with_a_line_and_are_pretty_for_curl_or_when_asked() {
         .await
         .unwrap();
     assert_eq!(refused, compact);
+    // The version handler indents whoever asks.
+    let version = raw
+        .request_text(get("/version", "kubectl/v1.34.9"))
+        .await
+        .unwrap();
+    assert!(version.starts_with("{\n  \"major\": \"1\",\n"), "{version}");
+    assert!(version.ends_with("\n}"), "{version:?}");
 }

@@ -25,6 +25,7 @@ pub struct Conditions {
     if_range: String,
     accept_encoding: String,
     pretty: bool,
+    raw_json: bool,
 }
 
 impl Conditions {
@@ -53,14 +54,23 @@ impl Conditions {
             if_range: get(header::IF_RANGE),
             accept_encoding: get(header::ACCEPT_ENCODING),
             pretty: false,
+            raw_json: false,
         }
     }
 
-    /// These conditions, for a request with `query`, answered pretty-printed when the
-    /// query or the client asks for it ([`super::pretty::wanted`]).
-    pub fn with_query(mut self, query: Option<&str>, headers: &HeaderMap) -> Self {
-        self.pretty = super::pretty::wanted(query, headers);
+    /// These conditions, for a request to `path` with `query`, answered pretty-printed when
+    /// the query or the client asks for it ([`super::pretty::wanted`]), or always for
+    /// `/version`, whose handler indents its answer whoever asks.
+    pub fn with_query(mut self, path: &str, query: Option<&str>, headers: &HeaderMap) -> Self {
+        self.pretty = path == "/version" || super::pretty::wanted(query, headers);
+        self.raw_json = path == "/.well-known/openid-configuration";
         self
+    }
+
+    /// Whether a compact JSON answer goes out without the encoder's line end (the OpenID
+    /// configuration, which the real server writes with `json.Marshal`).
+    pub fn raw_json(&self) -> bool {
+        self.raw_json
     }
 
     /// Whether a JSON answer is pretty-printed.
