@@ -227,6 +227,15 @@ pub fn check_nonnegative(field: &str, value: Option<&Value>) -> Errors {
     }
 }
 
+/// `field: message` of each error, as the tests compare them.
+#[cfg(test)]
+pub(super) fn field_messages(errors: &Errors) -> Vec<String> {
+    errors
+        .iter()
+        .map(|c| format!("{}: {}", c.field, c.message))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -140,12 +140,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn messages(errors: &Errors) -> Vec<String> {
-        errors
-            .iter()
-            .map(|c| format!("{}: {}", c.field, c.message))
-            .collect()
-    }
+    use super::super::errors::field_messages as messages;
 
     #[test]
     fn requirements_are_checked_operator_first() {

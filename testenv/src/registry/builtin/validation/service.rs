@@ -388,20 +388,29 @@ pub fn status(object: &Value) -> Errors {
             }
             None => {}
         }
-        let hostname = item["hostname"].as_str().unwrap_or_default();
-        if !hostname.is_empty() {
-            let field = child(&at, "hostname");
-            for why in dns1123_subdomain(hostname) {
-                out.push(invalid_str(&field, hostname, &why));
-            }
-            if sloppy_ip(hostname) {
-                out.push(invalid_str(
-                    &field,
-                    hostname,
-                    "must be a DNS name, not an IP address",
-                ));
-            }
-        }
+        out.extend(ingress_hostname(&at, item));
+    }
+    out
+}
+
+/// The errors of a load balancer ingress point's `hostname` at `at` (a Service's or an
+/// Ingress's status): a DNS subdomain, not an IP address. None when it is unset.
+pub(super) fn ingress_hostname(at: &str, item: &Value) -> Errors {
+    let mut out = Vec::new();
+    let hostname = item["hostname"].as_str().unwrap_or_default();
+    if hostname.is_empty() {
+        return out;
+    }
+    let field = child(at, "hostname");
+    for why in dns1123_subdomain(hostname) {
+        out.push(invalid_str(&field, hostname, &why));
+    }
+    if sloppy_ip(hostname) {
+        out.push(invalid_str(
+            &field,
+            hostname,
+            "must be a DNS name, not an IP address",
+        ));
     }
     out
 }

@@ -416,12 +416,7 @@ fn transitions(object: &Value, old: &Value) -> Errors {
 mod tests {
     use super::*;
 
-    fn messages(errors: &Errors) -> Vec<String> {
-        errors
-            .iter()
-            .map(|c| format!("{}: {}", c.field, c.message))
-            .collect()
-    }
+    use super::super::errors::field_messages as messages;
 
     #[test]
     fn a_complete_job_needs_its_times_and_success_criteria() {

@@ -82,12 +82,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn messages(errors: &Errors) -> Vec<String> {
-        errors
-            .iter()
-            .map(|c| format!("{}: {}", c.field, c.message))
-            .collect()
-    }
+    use super::super::errors::field_messages as messages;
 
     #[test]
     fn flow_conditions_are_named_once() {

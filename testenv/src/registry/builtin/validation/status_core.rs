@@ -304,12 +304,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn messages(errors: &Errors) -> Vec<String> {
-        errors
-            .iter()
-            .map(|c| format!("{}: {}", c.field, c.message))
-            .collect()
-    }
+    use super::super::errors::field_messages as messages;
 
     #[test]
     fn a_pod_status_names_conditions_keeps_its_class_and_lists_ips() {

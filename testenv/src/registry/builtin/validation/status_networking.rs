@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use super::errors::{Errors, child, dns1123_subdomain, index, invalid_str};
-use super::service::sloppy_ip;
+use super::errors::{Errors, child, index, invalid_str};
+use super::service::{ingress_hostname, sloppy_ip};
 
 /// The message of an address that is not an IP.
 const BAD_IP: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
@@ -25,21 +25,7 @@ pub fn ingress(object: &Value) -> Errors {
         if !ip.is_empty() && !sloppy_ip(ip) {
             out.push(invalid_str(&child(&at, "ip"), ip, BAD_IP));
         }
-        let hostname = item["hostname"].as_str().unwrap_or_default();
-        if hostname.is_empty() {
-            continue;
-        }
-        let field = child(&at, "hostname");
-        for why in dns1123_subdomain(hostname) {
-            out.push(invalid_str(&field, hostname, &why));
-        }
-        if sloppy_ip(hostname) {
-            out.push(invalid_str(
-                &field,
-                hostname,
-                "must be a DNS name, not an IP address",
-            ));
-        }
+        out.extend(ingress_hostname(&at, item));
     }
     out
 }
