@@ -9,26 +9,30 @@ Shapes: `p` pointer, `l` slice, `y` []byte (base64), `m` map, `o` value struct,
 `q` resource.Quantity, `x` intstr.IntOrString, `d` metav1.Duration, `r` a raw value
 (runtime.RawExtension, apiextensions JSON: zero is null).
 
-Usage: record_go_types.py <tag> <schemas.json> <out.json> (the mirrors are read with git).
+Usage: KUBE_SOURCES=<dir> record_go_types.py <tag> <schemas.json> <out.json> (the clones in
+<dir> are read with git at <tag>).
 """
 
 import json
+import os
 import re
 import subprocess
 import sys
 
-MIRRORS = "/work/.mirror"
+# A directory of git clones (bare or not) of github.com/kubernetes/{api, apimachinery,
+# apiextensions-apiserver, kube-aggregator}, each named after its repository.
+SOURCES = os.environ["KUBE_SOURCES"]
 
-# (mirror, folder in the repository, Go import path, OpenAPI prefix or None)
+# (repository, folder in it, Go import path, OpenAPI prefix or None)
 PACKAGES = [
-    ("kubernetes+apimachinery", "pkg/apis/meta/v1", "k8s.io/apimachinery/pkg/apis/meta/v1",
+    ("apimachinery", "pkg/apis/meta/v1", "k8s.io/apimachinery/pkg/apis/meta/v1",
      "io.k8s.apimachinery.pkg.apis.meta.v1"),
-    ("kubernetes+apimachinery", "pkg/version", "k8s.io/apimachinery/pkg/version",
+    ("apimachinery", "pkg/version", "k8s.io/apimachinery/pkg/version",
      "io.k8s.apimachinery.pkg.version"),
-    ("kubernetes+apiextensions-apiserver", "pkg/apis/apiextensions/v1",
+    ("apiextensions-apiserver", "pkg/apis/apiextensions/v1",
      "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1",
      "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1"),
-    ("kubernetes+kube-aggregator", "pkg/apis/apiregistration/v1",
+    ("kube-aggregator", "pkg/apis/apiregistration/v1",
      "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1",
      "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1"),
 ]
@@ -56,14 +60,14 @@ SCALARS = {"string": "s", "bool": "b", "float32": "f", "float64": "f"}
 
 
 def git(mirror, *args):
-    return subprocess.run(["git", "-C", f"{MIRRORS}/{mirror}/repo", *args], check=True,
+    return subprocess.run(["git", "-C", f"{SOURCES}/{mirror}", *args], check=True,
                           capture_output=True, text=True).stdout
 
 
 def api_packages(tag):
-    folders = sorted({p.rsplit("/", 1)[0] for p in git("kubernetes+api", "ls-tree", "-r",
+    folders = sorted({p.rsplit("/", 1)[0] for p in git("api", "ls-tree", "-r",
                       "--name-only", tag).split() if p.endswith("/types.go")})
-    return [("kubernetes+api", f, "k8s.io/api/" + f, "io.k8s.api." + f.replace("/", "."))
+    return [("api", f, "k8s.io/api/" + f, "io.k8s.api." + f.replace("/", "."))
             for f in folders]
 
 
