@@ -6,13 +6,13 @@
 
 use std::io::Read;
 
-use http_body_util::BodyExt;
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::{client, eventually};
+use crate::support::raw::{client, eventually, exchange};
 
-/// `method path` with these headers: status, headers and the body as sent (not decoded).
+/// `method path` with these headers and an optional JSON body: status, headers and the body
+/// as sent on the wire.
 async fn ask(
     client: &kube::Client,
     method: &str,
@@ -20,24 +20,11 @@ async fn ask(
     headers: &[(&str, &str)],
     body: Option<&Value>,
 ) -> (u16, http::HeaderMap, bytes::Bytes) {
-    let mut request = http::Request::builder().method(method).uri(path);
-    for (k, v) in headers {
-        request = request.header(*k, *v);
-    }
+    let mut all = headers.to_vec();
     if body.is_some() {
-        request = request.header("Content-Type", "application/json");
+        all.push(("Content-Type", "application/json"));
     }
-    let request = request
-        .body(body.map(|b| b.to_string().into_bytes()).unwrap_or_default())
-        .unwrap();
-    let response = client
-        .send(request.map(kube::client::Body::from))
-        .await
-        .unwrap();
-    let code = response.status().as_u16();
-    let headers = response.headers().clone();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (code, headers, body)
+    exchange(client, method, path, &all, body).await
 }
 
 fn gunzip(body: &[u8]) -> Vec<u8> {

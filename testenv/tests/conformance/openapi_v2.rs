@@ -3,12 +3,11 @@
 //! reads. It and the `/openapi/v3` documents are served as Go's `http.ServeContent` serves
 //! files: `Last-Modified`, `Accept-Ranges`, 304 and 206 answers.
 
-use http_body_util::BodyExt;
 use serde_json::Value;
 
 use crate::common::env;
 use crate::kubectl::{run, text};
-use crate::support::raw::{client, eventually};
+use crate::support::raw::{client, eventually, exchange};
 
 pub(crate) const PROTOBUF: &str = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
 pub(crate) const WIDGETS: &str = "/apis/conformance.kubeforge.dev/v1";
@@ -27,19 +26,7 @@ pub(crate) async fn get_at(
     path: &str,
     headers: &[(&str, &str)],
 ) -> (u16, http::HeaderMap, bytes::Bytes) {
-    let mut request = http::Request::builder().uri(path);
-    for (k, v) in headers {
-        request = request.header(*k, *v);
-    }
-    let request = request.body(Vec::new()).unwrap();
-    let response = client
-        .send(request.map(kube::client::Body::from))
-        .await
-        .unwrap();
-    let code = response.status().as_u16();
-    let headers = response.headers().clone();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (code, headers, body)
+    exchange(client, "GET", path, headers, None).await
 }
 
 /// The JSON document once it describes the Widget kind (a real server publishes a new

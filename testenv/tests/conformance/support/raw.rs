@@ -9,18 +9,18 @@ use http_body_util::BodyExt;
 use kubeforge_testenv::TestEnv;
 use serde_json::Value;
 
-/// Sends `method path` with an optional JSON body; the answer's status code and JSON body
-/// (`Null` when empty, a string when not JSON).
-pub async fn send(
+/// Sends `method path` with these headers and an optional JSON body: the answer's status
+/// code, headers and raw body bytes (as sent, before any decoding).
+pub async fn exchange(
     client: &kube::Client,
     method: &str,
     path: &str,
-    content_type: &str,
-    body: Option<Value>,
-) -> (u16, Value) {
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> (u16, http::HeaderMap, bytes::Bytes) {
     let mut request = http::Request::builder().method(method).uri(path);
-    if body.is_some() {
-        request = request.header("Content-Type", content_type);
+    for (k, v) in headers {
+        request = request.header(*k, *v);
     }
     let request = request
         .body(body.map(|b| b.to_string().into_bytes()).unwrap_or_default())
@@ -30,7 +30,26 @@ pub async fn send(
         .await
         .unwrap();
     let code = response.status().as_u16();
+    let headers = response.headers().clone();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (code, headers, bytes)
+}
+
+/// Sends `method path` with an optional JSON body; the answer's status code and JSON body
+/// (`Null` when empty, a string when not JSON).
+pub async fn send(
+    client: &kube::Client,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let headers: &[(&str, &str)] = if body.is_some() {
+        &[("Content-Type", content_type)]
+    } else {
+        &[]
+    };
+    let (code, _, bytes) = exchange(client, method, path, headers, body.as_ref()).await;
     let value = if bytes.is_empty() {
         Value::Null
     } else {
