@@ -23,8 +23,11 @@ pub use conditional::Conditions;
 
 /// The body of every response the server sends.
 pub enum ResponseBody {
-    /// A complete document.
+    /// A complete document, sent with its `Content-Length`.
     Full(Option<Bytes>),
+    /// A complete document sent without its length (chunked), as Go's `net/http` sends a
+    /// handler's answer longer than its write buffer ([`WRITE_BUFFER`]).
+    Unsized(Option<Bytes>),
     /// A stream of watch events.
     Stream(WatchStream),
 }
@@ -38,7 +41,9 @@ impl Body for ResponseBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
         match self.get_mut() {
-            ResponseBody::Full(data) => Poll::Ready(data.take().map(|d| Ok(Frame::data(d)))),
+            ResponseBody::Full(data) | ResponseBody::Unsized(data) => {
+                Poll::Ready(data.take().map(|d| Ok(Frame::data(d))))
+            }
             ResponseBody::Stream(s) => {
                 s.0.as_mut()
                     .poll_next(cx)
@@ -48,14 +53,14 @@ impl Body for ResponseBody {
     }
 
     fn is_end_stream(&self) -> bool {
-        matches!(self, ResponseBody::Full(None))
+        matches!(self, ResponseBody::Full(None) | ResponseBody::Unsized(None))
     }
 
     fn size_hint(&self) -> SizeHint {
         match self {
             ResponseBody::Full(Some(d)) => SizeHint::with_exact(d.len() as u64),
             ResponseBody::Full(None) => SizeHint::with_exact(0),
-            ResponseBody::Stream(_) => SizeHint::default(),
+            ResponseBody::Unsized(_) | ResponseBody::Stream(_) => SizeHint::default(),
         }
     }
 }
@@ -140,7 +145,7 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
                 bytes
             };
             builder
-                .body(ResponseBody::Full(Some(bytes)))
+                .body(written(bytes))
                 .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)))
         }
         Reply::Raw {
@@ -160,6 +165,7 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
             // the gzip handler.
             let gzip_handler = document.as_ref().is_some_and(varies_on_encoding);
             let (mut parts, mut body) = conditional::answer(conditions, head, body).into_parts();
+            let mut gzipped = false;
             if gzip_handler
                 && !conditions.is_head()
                 && body.len() >= compress::HANDLER_MIN_SIZE
@@ -170,10 +176,20 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
                     http::HeaderValue::from_static("gzip"),
                 );
                 body = compress::gzip(&body, 6);
+                gzipped = true;
             }
             // A 304 carries no body at all (not even an empty one with its length).
-            let body = (parts.status != http::StatusCode::NOT_MODIFIED).then_some(body);
-            http::Response::from_parts(parts, ResponseBody::Full(body))
+            if parts.status == http::StatusCode::NOT_MODIFIED {
+                return http::Response::from_parts(parts, ResponseBody::Full(None));
+            }
+            // `http.ServeContent` sets the length; the gzip handler drops it, leaving the
+            // answer to the write buffer's rule.
+            let body = if gzipped {
+                written(body)
+            } else {
+                ResponseBody::Full(Some(body))
+            };
+            http::Response::from_parts(parts, body)
         }
         Reply::Watch(stream) => http::Response::builder()
             .status(200)
@@ -181,6 +197,21 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
             .header("Cache-Control", "no-cache, private")
             .body(ResponseBody::Stream(stream))
             .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None))),
+    }
+}
+
+/// How many bytes of a handler's answer Go's `net/http` buffers over HTTP/1.1 (the only
+/// protocol this server speaks) before sending it: an answer that fits goes out with its
+/// `Content-Length`, a longer one chunked.
+pub const WRITE_BUFFER: usize = 2048;
+
+/// `bytes` as a Go handler's write sends them: with their length when they fit the write
+/// buffer, chunked otherwise.
+fn written(bytes: Bytes) -> ResponseBody {
+    if bytes.len() > WRITE_BUFFER {
+        ResponseBody::Unsized(Some(bytes))
+    } else {
+        ResponseBody::Full(Some(bytes))
     }
 }
 

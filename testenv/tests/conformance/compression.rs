@@ -2,7 +2,8 @@
 //! responses larger than 128 KiB are gzipped for a client whose `Accept-Encoding` names
 //! `gzip`, watch streams never are; `/openapi/v2` sits behind a gzip handler of its own
 //! (1400 bytes, qualities read, always `Vary: Accept-Encoding`); the `/openapi/v3`
-//! documents are never compressed.
+//! documents are never compressed. And the framing Go's `net/http` gives a handler's answer:
+//! its `Content-Length` when it fits the 2048-byte write buffer (HTTP/1.1), chunked when not.
 
 use std::io::Read;
 
@@ -144,6 +145,56 @@ async fn api_responses_over_128_kib_are_gzipped_when_the_client_names_gzip() {
     let event: Value = serde_json::from_slice(body.split(|b| *b == b'\n').next().unwrap()).unwrap();
     assert_eq!(event["type"], "ADDED");
     assert_eq!(event["object"]["metadata"]["name"], "big");
+}
+
+/// The announced length, if any, and whether the body came chunked.
+fn framing(headers: &http::HeaderMap) -> (Option<usize>, bool) {
+    let length = headers
+        .get(http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse().ok());
+    let chunked = headers
+        .get(http::header::TRANSFER_ENCODING)
+        .is_some_and(|v| v == "chunked");
+    (length, chunked)
+}
+
+#[tokio::test]
+async fn answers_longer_than_the_write_buffer_go_out_chunked() {
+    let env = env().await;
+    let client = client(&env).await;
+    let base = format!("/api/v1/namespaces/{}/configmaps", env.namespace());
+    for (name, size) in [("short", 200), ("long", 3000)] {
+        let (code, _, _) = ask(&client, "POST", &base, &[], Some(&config_map(name, size))).await;
+        assert_eq!(code, 201);
+    }
+    // The clients of these tests speak HTTP/1.1.
+    let (code, headers, body) = ask(&client, "GET", &format!("{base}/short"), &[], None).await;
+    assert_eq!(code, 200);
+    assert!(body.len() <= 2048, "{} bytes", body.len());
+    assert_eq!(framing(&headers), (Some(body.len()), false));
+    let (code, headers, body) = ask(&client, "GET", &format!("{base}/long"), &[], None).await;
+    assert_eq!(code, 200);
+    assert!(body.len() > 2048, "{} bytes", body.len());
+    assert_eq!(framing(&headers), (None, true));
+    // A Status error is short: its length is announced.
+    let (code, headers, body) = ask(&client, "GET", &format!("{base}/absent"), &[], None).await;
+    assert_eq!(code, 404);
+    assert_eq!(framing(&headers), (Some(body.len()), false));
+    // A served document (`http.ServeContent`) always announces its length.
+    let (code, headers, body) = ask(&client, "GET", "/openapi/v2", &[], None).await;
+    assert_eq!(code, 200);
+    assert_eq!(framing(&headers), (Some(body.len()), false));
+    // Gzipped by its handler, it loses it.
+    let (code, headers, _) = ask(
+        &client,
+        "GET",
+        "/openapi/v2",
+        &[("Accept-Encoding", "gzip")],
+        None,
+    )
+    .await;
+    assert_eq!(code, 200);
+    assert_eq!(framing(&headers), (None, true));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
