@@ -1,6 +1,7 @@
 //! What may differ between two correct servers is replaced by a placeholder before answers
 //! are compared: uids, resourceVersions, continue tokens, timestamps, ages, generated names,
-//! allocated cluster IPs and node ports.
+//! allocated cluster IPs and node ports, and the part of managedFields' order that follows the
+//! second each entry was written in.
 
 use std::collections::BTreeMap;
 
@@ -39,6 +40,7 @@ pub fn normalize(answer: &Answer) -> Answer {
     let mut body = answer.body.clone();
     sort_causes(&mut body);
     sort_custom_resources(&mut body);
+    sort_managed_fields(&mut body);
     walk(&mut body, None, &generated);
     Answer {
         code: answer.code,
@@ -154,6 +156,31 @@ fn sort_custom_resources(body: &mut Value) {
     }
     if let Some(resources) = body.get_mut("resources").and_then(Value::as_array_mut) {
         resources.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    }
+}
+
+/// Every `managedFields` list in name order within each operation. Both servers order the
+/// entries of one operation by the second each was written in, then by manager; two writes a
+/// moment apart can fall in one second on one server and in two on the other, so the
+/// seconds' part of that order is not compared.
+fn sort_managed_fields(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map.iter_mut() {
+                if key == "managedFields"
+                    && let Value::Array(entries) = child
+                {
+                    entries.sort_by_key(|e| {
+                        ["operation", "manager", "apiVersion", "subresource"]
+                            .map(|k| e[k].as_str().unwrap_or_default().to_string())
+                    });
+                } else {
+                    sort_managed_fields(child);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(sort_managed_fields),
+        _ => {}
     }
 }
 
