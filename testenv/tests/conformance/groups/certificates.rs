@@ -236,3 +236,129 @@ async fn requests_are_parsed_and_their_signatures_checked() {
         assert_eq!((code, why(&body)), (422, expected.to_string()), "{body}");
     }
 }
+
+#[tokio::test]
+async fn rsa_and_dsa_keys_and_uri_zones_are_checked_as_go_does() {
+    use base64::Engine;
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = "/apis/certificates.k8s.io/v1/certificatesigningrequests?dryRun=All";
+    let name = format!("keys-{}", env.namespace());
+    let post = |der: Vec<u8>| {
+        let pem = pem_of("CERTIFICATE REQUEST", &der);
+        let csr = json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+            "metadata": {"name": name},
+            "spec": {"request": b64(&pem), "signerName": "example.com/custom", "usages": ["client auth"]}});
+        send(&client, "POST", base, "application/json", Some(csr))
+    };
+    let why = |body: &Value| {
+        let message = body["details"]["causes"][0]["message"]
+            .as_str()
+            .unwrap_or_default();
+        message
+            .split_once("\": ")
+            .map(|(_, w)| w.to_string())
+            .unwrap_or_default()
+    };
+    let der = |b64: &str| {
+        base64::engine::general_purpose::STANDARD
+            .decode(b64.split_whitespace().collect::<String>())
+            .unwrap()
+    };
+    let tampered = |b64: &str| {
+        let mut der = der(b64);
+        let at = der.windows(13).position(|w| w == b"a.example.com").unwrap();
+        der[at] = b'b';
+        der
+    };
+    let uri_request = |uri: &str| {
+        let key = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
+        let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.subject_alt_names = vec![rcgen::SanType::URI(uri.try_into().unwrap())];
+        params.serialize_request(&key).unwrap().der().to_vec()
+    };
+    // RSA-1024 with SHA-384 and with PSS: checked, not taken as valid.
+    for good in [
+        der(RSA_SHA384),
+        der(RSA_PSS_SHA256),
+        uri_request("https://[fe80::1%25en0]:8443/"),
+    ] {
+        let (code, body) = post(good).await;
+        assert_eq!(code, 201, "{body}");
+    }
+    let verification = "crypto/rsa: verification error";
+    for (request, expected) in [
+        (tampered(RSA_SHA384), verification),
+        (tampered(RSA_PSS_SHA256), verification),
+        (der(RSA_PSS_SALT20), verification),
+        (
+            der(RSA_1023),
+            "crypto/rsa: 1023-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)",
+        ),
+        (
+            der(DSA_SHA256),
+            "x509: cannot verify signature: algorithm unimplemented",
+        ),
+        (der(DSA_ZERO_KEY), "x509: zero or negative DSA parameter"),
+        (
+            uri_request("https://[fe80::1%25]/"),
+            "x509: cannot parse URI \"https://[fe80::1%25]/\": parse \"https://[fe80::1%25]/\": \
+             invalid host: ParseAddr(\"fe80::1%\"): zone must be a non-empty string",
+        ),
+        (
+            uri_request("https://[1.2.3.4]/"),
+            "x509: cannot parse URI \"https://[1.2.3.4]/\": parse \"https://[1.2.3.4]/\": invalid IP-literal",
+        ),
+    ] {
+        let (code, body) = post(request).await;
+        assert_eq!((code, why(&body)), (422, expected.to_string()), "{body}");
+    }
+}
+
+/// A request for `a.example.com` with a 1024-bit RSA key, signed with SHA-384 (PKCS #1 v1.5).
+const RSA_SHA384: &str = "\
+    MIIBVzCBwQIBADAYMRYwFAYDVQQDDA1hLmV4YW1wbGUuY29tMIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQC3jAfs\
+    A+aWBxFr0dONQogejipmaAOzDLyJv1DgBBaLw828i1I5jzlmsQjaJxYDqRonvWwsgWaImsyCy7fPcmvS17qsx96/luIu\
+    MoBfGZM2tpIDIMDOdlXHOD58GkYsgTGkOidM8kvJfa75kl3OsSLnORrlRvICf+sacblnhdJTkwIDAQABoAAwDQYJKoZI\
+    hvcNAQEMBQADgYEApM4uI7JuOgjty+8CdlEQHG2N0mNGpPUazSq3Omyds38wxmRiziunwVQzC24BXYXEirXIpITgq5ok\
+    hsmzoL2ae5fZc9gZwl9bvmoHD27PnrFZtjqmhRhCuBI3GK+8o6pT96RYi+7AI7lfxT+bn7FfyiDfAUYyYy7tC/6wZ5VP\
+    CPE=";
+/// The same key, signed with RSA-PSS (SHA-256, a 32-byte salt).
+const RSA_PSS_SHA256: &str = "\
+    MIIBizCBwQIBADAYMRYwFAYDVQQDDA1hLmV4YW1wbGUuY29tMIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQC3jAfs\
+    A+aWBxFr0dONQogejipmaAOzDLyJv1DgBBaLw828i1I5jzlmsQjaJxYDqRonvWwsgWaImsyCy7fPcmvS17qsx96/luIu\
+    MoBfGZM2tpIDIMDOdlXHOD58GkYsgTGkOidM8kvJfa75kl3OsSLnORrlRvICf+sacblnhdJTkwIDAQABoAAwQQYJKoZI\
+    hvcNAQEKMDSgDzANBglghkgBZQMEAgEFAKEcMBoGCSqGSIb3DQEBCDANBglghkgBZQMEAgEFAKIDAgEgA4GBAEF6j4b+\
+    YnlSkpO4kquBaCepPg6Tpj8dhuEqLihOCpnMGJbt9wctjE3gRdVMwWGIuqUQdfCQbQH+eU5SzneN8bmpCj4Nd0WMAKiC\
+    fwdrLP/b1WtQJxKsXg2ly7UMbGIuWPA1W/7dXJiy91NzG8wuuyNvqUEeheiYXjRWIzK+OGbZ";
+/// The same, its PSS salt 20 bytes long where the algorithm says 32.
+const RSA_PSS_SALT20: &str = "\
+    MIIBizCBwQIBADAYMRYwFAYDVQQDDA1hLmV4YW1wbGUuY29tMIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQC3jAfs\
+    A+aWBxFr0dONQogejipmaAOzDLyJv1DgBBaLw828i1I5jzlmsQjaJxYDqRonvWwsgWaImsyCy7fPcmvS17qsx96/luIu\
+    MoBfGZM2tpIDIMDOdlXHOD58GkYsgTGkOidM8kvJfa75kl3OsSLnORrlRvICf+sacblnhdJTkwIDAQABoAAwQQYJKoZI\
+    hvcNAQEKMDSgDzANBglghkgBZQMEAgEFAKEcMBoGCSqGSIb3DQEBCDANBglghkgBZQMEAgEFAKIDAgEgA4GBAIQz9wxL\
+    p/w9RXLcuryvvsDy4YjTpWJ/6QrAwa8qI9zAZhJQDB/y6Zgmzu16RGAB+O1eHJ7yL4Z35njaHTiQXJLt8OqcLiwbAj1f\
+    nJWkS6Mdhu7h4Clnmv4um3/1Qtzc328vW/TO0Z4octzKT+XWiVcdDVE53TKYzpi7A8M5UkH5";
+/// A request with a 1023-bit RSA key.
+const RSA_1023: &str = "\
+    MIIBVjCBwAIBADAYMRYwFAYDVQQDDA1hLmV4YW1wbGUuY29tMIGeMA0GCSqGSIb3DQEBAQUAA4GMADCBiAKBgFWdU27X\
+    ZNWyboQ0xjtrWL/RX1qdk4a7UbFQm6k6PA853ItbM25N9jJTkao5akr429fXEysmp3HhGZ9A5m81SLVUD40MF870O2ew\
+    aK/mfnGfLWgF9VhqjLWgZmaJQWfbLJFgAHg8XW8ugYxXp0J0tBSnvvVmbW6+nsOuPZQMMptbAgMBAAGgADANBgkqhkiG\
+    9w0BAQsFAAOBgQAcMVPEXF5vNpOY4Ij5yljZ4w+JqY7AQ4veZ4q1W9ajSHxcs+jwwtoI2BS88QByxYG+NoAyXI6hywzT\
+    aqwwcB6mAXjQQ5m6u0qh7lZpNfU+I/ct+qAThHCZAYgp0C7XjyjVcSBcFb5nkAn2mjy+DOpK+CBgfFlMQqlxCPQz7BV6\
+    yg==";
+/// A request with a DSA key, signed with DSA and SHA-256 (made by openssl).
+const DSA_SHA256: &str = "\
+    MIICNTCCAeICAQAwGDEWMBQGA1UEAwwNYS5leGFtcGxlLmNvbTCCAb8wggE0BgcqhkjOOAQBMIIBJwKBgQDiSbmNHymy\
+    b5fJUCv15F5SFrAKJBnKY7T+21cLhDZ/+DyGhSprxs8YV5Yb7XleOXs98+mZsCSAyHVHe213EizHVQj0TvJ3PD+SutQm\
+    C48wNc33wLGh/SOuSHfTsrINnMkiGmwheoazAolt/uyWiUDE3DAris/nXlRmW0ImrjG4MwIdAP0y25VDUCtb7SVjRTcA\
+    vieCzl9Nuh2eSgMoK7sCgYEAlwkzq2Kkz9DANjbuIodyxEDv44NJ9UbO9GXoCSPIsTnMQ1KfnzCTRpJMz/0LT7Pt68h5\
+    s7MZQLdr0Qtpqy/F+gVxyWrhfVH2v6WdhgTivnh1hbr0BaNEGLqjNeiNQ8X4Q6wKocgLpp+WqgKQynF3PCu3EwBWaNIz\
+    FwVOnDCENIQDgYQAAoGAH3dpqR/yTRzedoHKHNpXJQ6KRdAloOb0RHAw99ZI3T7iP6n5rlaRb25P0wRR9xNAlZG/c6Jv\
+    f6BEU6wIvjTmX3UXwL2olsgW55ny7DtoCDB4p8mP3GN5/cymiCid+g7vPOMQSWExoOdpwmsMRukpkyaeGNCAqlFtfvt0\
+    /tQTadWgADALBglghkgBZQMEAwIDQAAwPQIcIjTW3hrFdFPRhFqBaJIwclKUS1u3+4FVJxKolwIdAKiyG4zxDA868B0j\
+    tnRyE6HXQ9u2EyFQd05+4Jo=";
+/// A request with a DSA key of zero.
+const DSA_ZERO_KEY: &str = "\
+    MFcwPQIBADAYMRYwFAYDVQQDDA1hLmV4YW1wbGUuY29tMBwwFAYHKoZIzjgEATAJAgEXAgELAgEEAwQAAgEAoAAwCwYJ\
+    YIZIAWUDBAMCAwkAMAYCAQECAQI=";

@@ -6,13 +6,16 @@
 //!
 //! Below: [`asn1`] (Go's `encoding/asn1`, for the request's structures), [`der`] (Go's
 //! `cryptobyte`), [`names`] (the subject and the subject alternative names, read as
-//! `crypto/x509`'s parser reads them; [`uri`] for the URIs), [`extensions`] (the requested
-//! extensions).
+//! `crypto/x509`'s parser reads them; [`uri`] for the URIs, [`netip`] for their bracketed
+//! hosts), [`extensions`] (the requested extensions), [`rsa_verify`] (RSA signatures, as
+//! `crypto/rsa` checks them).
 
 pub mod asn1;
 pub mod der;
 pub mod extensions;
 pub mod names;
+pub mod netip;
+pub mod rsa_verify;
 pub mod uri;
 
 use base64::Engine;

@@ -1,13 +1,16 @@
 //! A decoded certificate request's public key and signature, checked as Go's
 //! `x509.CertificateRequest.CheckSignature` does after `parsePublicKey`, with its messages:
 //! RSA PKCS#1 v1.5 (SHA-1, SHA-256, SHA-384, SHA-512) and RSA-PSS (MGF1 on the message's
-//! hash, salt as long as the hash) with ring, ECDSA on P-224, P-256, P-384 and P-521 with
-//! any of those hashes with the RustCrypto curves, Ed25519 with ring.
+//! hash, salt as long as the hash) for any key size Go takes ([`super::csr::rsa_verify`]),
+//! ECDSA on P-224, P-256, P-384 and P-521 with any of those hashes with the RustCrypto
+//! curves, Ed25519 with ring. DSA keys are parsed (and their parameters checked) as Go
+//! parses them; Go verifies no DSA signature.
 
 use p256::ecdsa::signature::hazmat::PrehashVerifier;
 use ring::digest;
-use ring::signature::{self, UnparsedPublicKey, VerificationAlgorithm};
+use ring::signature::{self, UnparsedPublicKey};
 
+use super::csr::rsa_verify::{self, Padding, PublicKey as RsaKey};
 use super::csr::{Algorithm, PublicKeyInfo, Request};
 
 /// DER contents of the OIDs involved.
@@ -256,10 +259,11 @@ impl Curve {
 }
 
 /// A parsed public key.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Key {
-    /// RSA, with the modulus's size in bits.
-    Rsa(usize),
+    /// RSA: its modulus and exponent.
+    Rsa(RsaKey),
+    /// DSA (whose signatures Go does not verify).
     Dsa,
     Ecdsa(Curve),
     Ed25519,
@@ -312,15 +316,34 @@ fn parse_rsa(info: &PublicKeyInfo) -> Result<Key, String> {
     let (e, _) = read(rest, 0x02)
         .filter(|(e, _)| minimal_integer(e) && e.len() <= 8)
         .ok_or("x509: invalid RSA public exponent")?;
-    if n[0] & 0x80 != 0 || n.iter().all(|b| *b == 0) {
+    if !positive(n) {
         return Err("x509: RSA modulus is not a positive number".into());
     }
-    if e[0] & 0x80 != 0 || e.iter().all(|b| *b == 0) {
+    if !positive(e) {
         return Err("x509: RSA public exponent is not a positive number".into());
     }
-    let digits = n.iter().skip_while(|b| **b == 0).count();
-    let bits = digits * 8 - n[n.len() - digits].leading_zeros() as usize;
-    Ok(Key::Rsa(bits))
+    let e = e.iter().fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+    Ok(Key::Rsa(RsaKey::new(n, e)))
+}
+
+/// Whether a minimal DER INTEGER's contents are above zero.
+fn positive(v: &[u8]) -> bool {
+    v[0] & 0x80 == 0 && v.iter().any(|b| *b != 0)
+}
+
+/// `parsePublicKey` for a DSA key: the key an INTEGER, the parameters a `SEQUENCE` starting
+/// with three INTEGERs (`p`, `q`, `g`), all of them positive.
+fn parse_dsa(info: &PublicKeyInfo) -> Result<Key, String> {
+    let integer = |der| read(der, 0x02).filter(|(v, _)| minimal_integer(v));
+    let (y, _) = integer(&info.key).ok_or("x509: invalid DSA public key")?;
+    let (params, _) = read(&info.algorithm.params, 0x30).ok_or("x509: invalid DSA parameters")?;
+    let (p, rest) = integer(params).ok_or("x509: invalid DSA parameters")?;
+    let (q, rest) = integer(rest).ok_or("x509: invalid DSA parameters")?;
+    let (g, _) = integer(rest).ok_or("x509: invalid DSA parameters")?;
+    if ![y, p, q, g].into_iter().all(positive) {
+        return Err("x509: zero or negative DSA parameter".into());
+    }
+    Ok(Key::Dsa)
 }
 
 /// `parsePublicKey` for an ECDSA key: a named curve Go knows and an uncompressed point.
@@ -371,13 +394,13 @@ pub fn parse_key(info: &PublicKeyInfo) -> Result<Option<Key>, String> {
         return Ok(Some(Key::Ed25519));
     }
     if oid == oid::DSA {
-        return Ok(Some(Key::Dsa));
+        return parse_dsa(info).map(Some);
     }
     Ok(None)
 }
 
 /// Go's `%T` of a parsed key, for the mismatch message.
-fn go_type(key: Key) -> &'static str {
+fn go_type(key: &Key) -> &'static str {
     match key {
         Key::Rsa(_) => "*rsa.PublicKey",
         Key::Dsa => "*dsa.PublicKey",
@@ -386,7 +409,7 @@ fn go_type(key: Key) -> &'static str {
     }
 }
 
-fn kind_of(key: Key) -> KeyKind {
+fn kind_of(key: &Key) -> KeyKind {
     match key {
         Key::Rsa(_) => KeyKind::Rsa,
         Key::Dsa => KeyKind::Dsa,
@@ -395,55 +418,20 @@ fn kind_of(key: Key) -> KeyKind {
     }
 }
 
-/// The ring algorithm that checks an RSA or Ed25519 signature, with Go's failure message;
-/// `None` where ring has none (PKCS#1 v1.5 with SHA-384 and PSS below 2048 bits, keys
-/// above 8192 bits), which cannot be checked here.
-fn ring_verifier(
-    key: Key,
-    hash: Option<Hash>,
-    pss: bool,
-) -> Option<(&'static dyn VerificationAlgorithm, &'static str)> {
-    const RSA_FAILURE: &str = "crypto/rsa: verification error";
-    let rsa = |algorithm: &'static dyn VerificationAlgorithm, min_bits: usize| match key {
-        Key::Rsa(bits) if (min_bits..=8192).contains(&bits) => Some((algorithm, RSA_FAILURE)),
-        _ => None,
-    };
-    match (key, hash, pss) {
-        (Key::Rsa(_), Some(Hash::Sha1), false) => rsa(
-            &signature::RSA_PKCS1_1024_8192_SHA1_FOR_LEGACY_USE_ONLY,
-            1024,
-        ),
-        (Key::Rsa(_), Some(Hash::Sha256), false) => rsa(
-            &signature::RSA_PKCS1_1024_8192_SHA256_FOR_LEGACY_USE_ONLY,
-            1024,
-        ),
-        (Key::Rsa(_), Some(Hash::Sha384), false) => {
-            rsa(&signature::RSA_PKCS1_2048_8192_SHA384, 2048)
-        }
-        (Key::Rsa(_), Some(Hash::Sha512), false) => rsa(
-            &signature::RSA_PKCS1_1024_8192_SHA512_FOR_LEGACY_USE_ONLY,
-            1024,
-        ),
-        (Key::Rsa(_), Some(Hash::Sha256), true) => rsa(&signature::RSA_PSS_2048_8192_SHA256, 2048),
-        (Key::Rsa(_), Some(Hash::Sha384), true) => rsa(&signature::RSA_PSS_2048_8192_SHA384, 2048),
-        (Key::Rsa(_), Some(Hash::Sha512), true) => rsa(&signature::RSA_PSS_2048_8192_SHA512, 2048),
-        (Key::Ed25519, None, _) => {
-            Some((&signature::ED25519, "x509: Ed25519 verification failure"))
-        }
-        _ => None,
-    }
-}
-
 /// The digest of `data` with `hash`.
 fn digest_of(hash: Hash, data: &[u8]) -> Option<digest::Digest> {
-    let algorithm = match hash {
-        Hash::Sha1 => &digest::SHA1_FOR_LEGACY_USE_ONLY,
-        Hash::Sha256 => &digest::SHA256,
-        Hash::Sha384 => &digest::SHA384,
-        Hash::Sha512 => &digest::SHA512,
-        Hash::Md5 => return None,
-    };
-    Some(digest::digest(algorithm, data))
+    ring_hash(hash).map(|algorithm| digest::digest(algorithm, data))
+}
+
+/// ring's algorithm for `hash` (none for MD5).
+fn ring_hash(hash: Hash) -> Option<&'static digest::Algorithm> {
+    match hash {
+        Hash::Sha1 => Some(&digest::SHA1_FOR_LEGACY_USE_ONLY),
+        Hash::Sha256 => Some(&digest::SHA256),
+        Hash::Sha384 => Some(&digest::SHA384),
+        Hash::Sha512 => Some(&digest::SHA512),
+        Hash::Md5 => None,
+    }
 }
 
 /// `CheckSignature` of a decoded request with its parsed public key ([`parse_key`]), with
@@ -464,35 +452,37 @@ pub fn check_signature(request: &Request, key: Option<Key>) -> Result<(), String
     if matches!(key, Key::Dsa) {
         return Err(UNSUPPORTED.into());
     }
-    if kind_of(key) != kind.key {
+    if kind_of(&key) != kind.key {
         return Err(format!(
             "x509: signature algorithm specifies an {} public key, but have public key of type {}",
             kind.key.name(),
-            go_type(key)
+            go_type(&key)
         ));
     }
-    if let Key::Rsa(bits) = key
-        && bits < 1024
-    {
-        return Err(format!(
-            "crypto/rsa: {bits}-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)"
-        ));
+    match (key, kind.hash) {
+        (Key::Ecdsa(curve), Some(hash)) => {
+            let digest = digest_of(hash, &request.signed).ok_or(UNSUPPORTED)?;
+            if curve.verify(&request.key.key, digest.as_ref(), &request.signature) {
+                Ok(())
+            } else {
+                Err("x509: ECDSA verification failure".into())
+            }
+        }
+        (Key::Rsa(rsa), Some(hash)) => {
+            let padding = if kind.pss {
+                Padding::Pss
+            } else {
+                Padding::Pkcs1
+            };
+            let hash = ring_hash(hash).ok_or(UNSUPPORTED)?;
+            rsa_verify::verify(&rsa, padding, hash, &request.signed, &request.signature)
+                .map_err(|e| e.to_string())
+        }
+        (Key::Ed25519, None) => UnparsedPublicKey::new(&signature::ED25519, &request.key.key)
+            .verify(&request.signed, &request.signature)
+            .map_err(|_| "x509: Ed25519 verification failure".to_string()),
+        _ => Err(UNSUPPORTED.into()),
     }
-    if let (Key::Ecdsa(curve), Some(hash)) = (key, kind.hash) {
-        let digest = digest_of(hash, &request.signed).ok_or(UNSUPPORTED)?;
-        return if curve.verify(&request.key.key, digest.as_ref(), &request.signature) {
-            Ok(())
-        } else {
-            Err("x509: ECDSA verification failure".into())
-        };
-    }
-    let Some((algorithm, failure)) = ring_verifier(key, kind.hash, kind.pss) else {
-        // Not checkable with ring: taken as Go would most likely find it, well signed.
-        return Ok(());
-    };
-    UnparsedPublicKey::new(algorithm, &request.key.key)
-        .verify(&request.signed, &request.signature)
-        .map_err(|_| failure.to_string())
 }
 
 #[cfg(test)]
@@ -542,6 +532,43 @@ mod tests {
         assert_eq!(
             verdict(&changed(csr(&rcgen::PKCS_ED25519))),
             Err("x509: Ed25519 verification failure".into())
+        );
+    }
+
+    #[test]
+    fn dsa_keys_are_parsed_as_go_parses_them() {
+        let info = |params: &[u8], key: &[u8]| PublicKeyInfo {
+            algorithm: Algorithm {
+                oid: oid::DSA.to_vec(),
+                params: params.to_vec(),
+            },
+            key: key.to_vec(),
+        };
+        let params = [
+            0x30, 0x09, 0x02, 0x01, 0x17, 0x02, 0x01, 0x0b, 0x02, 0x01, 0x04,
+        ];
+        let y = [0x02, 0x01, 0x03];
+        assert!(matches!(parse_key(&info(&params, &y)), Ok(Some(Key::Dsa))));
+        let error = |params: &[u8], key: &[u8]| parse_key(&info(params, key)).err();
+        assert_eq!(
+            error(&params, &[0x04, 0x00]),
+            Some("x509: invalid DSA public key".into())
+        );
+        assert_eq!(
+            error(&[0x05, 0x00], &y),
+            Some("x509: invalid DSA parameters".into())
+        );
+        assert_eq!(
+            error(&params[..8], &y),
+            Some("x509: invalid DSA parameters".into())
+        );
+        assert_eq!(
+            error(&params, &[0x02, 0x01, 0x00]),
+            Some("x509: zero or negative DSA parameter".into())
+        );
+        assert_eq!(
+            error(&params, &[0x02, 0x01, 0xff]),
+            Some("x509: zero or negative DSA parameter".into())
         );
     }
 }

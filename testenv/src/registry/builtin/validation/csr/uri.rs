@@ -1,5 +1,6 @@
 //! A URI subject alternative name as `crypto/x509` reads it: Go's `url.Parse` (the checks
-//! that can fail), then its host as a domain name.
+//! that can fail, bracketed hosts with their IPv6 zones and the address inside read by
+//! [`super::netip`]), then its host as a domain name.
 
 use crate::support::go_quote::go_quote;
 
@@ -101,14 +102,12 @@ fn valid_port(colon_port: &str) -> bool {
 /// `parseHost`.
 fn parse_host(host: &str) -> Result<String, String> {
     if host.starts_with('[') {
-        let Some(i) = host.rfind(']') else {
-            return Err("missing ']' in host".into());
-        };
-        let colon_port = &host[i + 1..];
-        if !valid_port(colon_port) {
-            return Err(format!("invalid port {} after host", go_quote(colon_port)));
-        }
-    } else if let Some(i) = host.rfind(':') {
+        return parse_ip_literal(host);
+    }
+    if host.contains('[') {
+        return Err("invalid IP-literal".into());
+    }
+    if let Some(i) = host.rfind(':') {
         let colon_port = &host[i..];
         if !valid_port(colon_port) {
             return Err(format!("invalid port {} after host", go_quote(colon_port)));
@@ -117,10 +116,38 @@ fn parse_host(host: &str) -> Result<String, String> {
     unescape(host, Mode::Host)
 }
 
+/// A bracketed host (`[fe80::1%25en0]:80`): a port after it, the zone after `%25` escaped
+/// as a zone may be, and an IPv6 address inside (not a plain IPv4 one).
+fn parse_ip_literal(host: &str) -> Result<String, String> {
+    let Some(i) = host.rfind(']') else {
+        return Err("missing ']' in host".into());
+    };
+    let colon_port = &host[i + 1..];
+    if !valid_port(colon_port) {
+        return Err(format!("invalid port {} after host", go_quote(colon_port)));
+    }
+    let literal = match host[..i].find("%25") {
+        Some(zone) => unescape(&host[..zone], Mode::Host)? + &unescape(&host[zone..i], Mode::Zone)?,
+        None => unescape(&host[..i], Mode::Host)?,
+    };
+    match super::netip::parse_addr(&literal[1..]) {
+        Err(e) => Err(format!("invalid host: {e}")),
+        Ok(super::netip::Family::V4) => Err("invalid IP-literal".into()),
+        Ok(super::netip::Family::V6) => Ok(literal + &host[i..]),
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
     Host,
+    /// An IPv6 zone: escapes allowed for the bytes a host may hold, and a space.
+    Zone,
     Other,
+}
+
+/// Whether a host may hold `c` as it is (`shouldEscape` in host mode is false).
+fn host_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || b"-_.~!$&'()*+,;=:[]<>\"".contains(&c)
 }
 
 /// `unescape`: `%XX` sequences decoded; in a host, only `%25` and non-ASCII bytes may be
@@ -146,14 +173,15 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
             if mode == Mode::Host && hi < 8 && &s[i..i + 3] != "%25" {
                 return Err(escape());
             }
-            out.push((hi * 16 + lo) as u8);
+            let byte = (hi * 16 + lo) as u8;
+            if mode == Mode::Zone && &s[i..i + 3] != "%25" && byte != b' ' && !host_byte(byte) {
+                return Err(escape());
+            }
+            out.push(byte);
             i += 3;
             continue;
         }
-        if mode == Mode::Host
-            && c < 0x80
-            && !(c.is_ascii_alphanumeric() || b"-_.~!$&'()*+,;=:[]<>\"".contains(&c))
-        {
+        if mode != Mode::Other && c < 0x80 && !host_byte(c) {
             return Err(format!(
                 "invalid character {} in host name",
                 go_quote(&s[i..=i])
@@ -208,6 +236,41 @@ mod tests {
             (
                 "https://u{@a/",
                 Some("parse \"https://u{@a/\": net/url: invalid userinfo"),
+            ),
+            ("https://[fe80::1%25en0]:80/", None),
+            ("https://[fe80::%2541]/", None),
+            ("https://[::1%25%3C]/", None),
+            ("https://a]b/", None),
+            ("https://[fe80::1%25%20x]/", Some("invalid domain")),
+            (
+                "https://[fe80::1%25%2F]/",
+                Some("parse \"https://[fe80::1%25%2F]/\": invalid URL escape \"%2F\""),
+            ),
+            (
+                "https://[::1%25|]/",
+                Some("parse \"https://[::1%25|]/\": invalid character \"|\" in host name"),
+            ),
+            (
+                "https://[%41::1]/",
+                Some("parse \"https://[%41::1]/\": invalid URL escape \"%41\""),
+            ),
+            (
+                "https://[fe80::1%25en0]%41/",
+                Some("parse \"https://[fe80::1%25en0]%41/\": invalid port \"%41\" after host"),
+            ),
+            (
+                "https://[abc%25en0]/",
+                Some(
+                    "parse \"https://[abc%25en0]/\": invalid host: ParseAddr(\"abc%en0\"): missing IPv6 address",
+                ),
+            ),
+            (
+                "https://[1.2.3.4]:80/",
+                Some("parse \"https://[1.2.3.4]:80/\": invalid IP-literal"),
+            ),
+            (
+                "https://x[::1]:x/",
+                Some("parse \"https://x[::1]:x/\": invalid IP-literal"),
             ),
         ];
         for (uri, want) in cases {
