@@ -9,11 +9,12 @@ use serde_json::{Value, json};
 
 use super::create::create_object_as;
 use super::fields::Fields;
+use super::manager_versions;
 use super::state::Api;
 use super::subresource::{Endpoint, endpoint_of, ns_of};
 use super::update::update_object_as;
 use crate::storage::conversion::Codec;
-use crate::storage::conversion::builtin::{BuiltinVersions, as_version};
+use crate::storage::conversion::builtin::as_version;
 use crate::support::fieldmanager::{
     self, ApplyError, ApplyRequest, Converted, ManagedFields, OneVersion, Operation, Owner, Scope,
     Types, Versions,
@@ -142,33 +143,52 @@ pub fn conflict_error(e: ApplyError, def: &ResourceDef, config: &Value) -> ApiEr
         ApplyError::Typed(t) => typed_patch_error(def, config, &t.to_string()),
         // Only a caller that cannot convert gets here (see `merge_config_converted`).
         ApplyError::Pending(p) => ApiError::internal(p.to_string()),
+        // The converter's own error, as the real server passes it on.
+        ApplyError::Unconvertible(u) => ApiError::without_reason(500, u.0),
     }
 }
 
 /// Merges an applied configuration into `live` (absent when the apply creates the object)
 /// for the request's manager, as `target`'s version sees it: the checked configuration,
 /// conflicts, pruning of what the manager stopped applying, and the new managers. Managers
-/// recorded in another version of a built-in kind are compared in their version; those of
-/// a custom resource's other versions need its webhook ([`merge_config_converted`]).
+/// recorded in another version of a built-in kind are compared in their version (those of
+/// a version the kind is not served in are dropped); a custom resource's are all compared in
+/// the request's version ([`merge_config_in`] knows its CRD's versions,
+/// [`merge_config_converted`] converts by webhook).
 pub fn merge_config(
     req: &Req,
     target: &Target,
     live: Option<&Value>,
     config: &Value,
 ) -> Result<(Value, ManagedFields), ApiError> {
+    if target.def.custom.is_some() {
+        return merge_config_in(req, target, live, config, &OneVersion);
+    }
+    let versions = manager_versions::builtin(&target.def);
+    merge_config_in(req, target, live, config, versions.as_ref())
+}
+
+/// [`merge_config`] with the kind's versions known to the caller (see
+/// [`manager_versions::of`]): managers of a version the kind has not are dropped, or fail
+/// the apply when the conversion refuses their version.
+pub fn merge_config_in(
+    req: &Req,
+    target: &Target,
+    live: Option<&Value>,
+    config: &Value,
+    versions: &dyn Versions,
+) -> Result<(Value, ManagedFields), ApiError> {
     check_all(target, config)?;
-    let merged = match BuiltinVersions::of(&target.def) {
-        Some(versions) => merge_in(req, target, live, config, &versions),
-        None => merge_in(req, target, live, config, &OneVersion),
-    };
+    let merged = merge_in(req, target, live, config, versions);
     finish(target, config, merged)
 }
 
 /// [`merge_config`] for a custom resource converted by webhook: each manager recorded in
 /// another version is compared in that version, and what the applier stopped applying is
 /// pruned in the version of its last apply, the objects converted by `conv`'s webhook
-/// (outside any lock), as kube-apiserver's field manager converts them. `versions` are the
-/// kind's served versions.
+/// (outside any lock), as kube-apiserver's field manager converts them. `versions` are every
+/// version the kind's CRD lists, served or not ([`manager_versions::crd_defs`]); a manager
+/// of another version fails the apply.
 pub async fn merge_config_converted(
     req: &Req,
     target: &Target,
@@ -295,6 +315,7 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
     let ns = ns_of(target);
     let endpoint = endpoint_of(target);
     let mut cluster = api.lock();
+    let versions = manager_versions::of(&cluster.store, def);
     let Some(existing) = cluster.store.get(&def.storage_key, ns, name) else {
         if endpoint != Endpoint::Main {
             return Err(ApiError::not_found(def, name));
@@ -318,7 +339,8 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
         });
     };
     let live = as_version(def, &existing);
-    let (mut object, managed) = merge_config(req, target, Some(&live), &config)?;
+    let (mut object, managed) =
+        merge_config_in(req, target, Some(&live), &config, versions.as_ref())?;
     // A configuration may carry a resourceVersion precondition.
     let current_rv = meta::meta_str(&existing, "resourceVersion")
         .unwrap_or_default()

@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use super::manager_versions;
 use super::options;
 use super::subresource::Endpoint;
 use crate::registry::validation;
 use crate::storage::conversion::builtin::{self, BuiltinVersions};
 use crate::support::fieldmanager::{
-    self, Changes, ManagedFields, Operation, Owner, Scope, Types, Versions,
+    self, Changes, ManagedFields, OneVersion, Operation, Owner, Scope, Types, Versions,
 };
 use crate::support::meta;
 use crate::support::query::Query;
@@ -53,7 +54,9 @@ fn subresource_of(endpoint: Endpoint) -> &'static str {
     endpoint.subresource()
 }
 
-/// The managers after a write from `old` (absent on create) to `new`.
+/// The managers after a write from `old` (absent on create) to `new`: managers of a version
+/// a built-in kind is not served in are dropped (a custom kind's are all kept, see
+/// [`managers_after_in`] for its CRD's versions).
 pub fn managers_after(
     def: &ResourceDef,
     old: Option<&Value>,
@@ -62,12 +65,31 @@ pub fn managers_after(
     endpoint: Endpoint,
     fields: Fields,
 ) -> ManagedFields {
-    managers_after_in(def, old, new, sent, endpoint, fields, &BTreeMap::new())
+    let versions: Box<dyn Versions> = match def.custom {
+        Some(_) => Box::new(OneVersion),
+        None => manager_versions::builtin(def),
+    };
+    let elsewhere = &BTreeMap::new();
+    managers_after_in(
+        def,
+        old,
+        new,
+        sent,
+        endpoint,
+        fields,
+        elsewhere,
+        versions.as_ref(),
+    )
 }
 
 /// [`managers_after`] for a write to one version of a kind whose versions differ in their
 /// field paths: `elsewhere` holds what the write changed as seen in each other version that
-/// an entry was recorded in (see [`fieldmanager::update_across_versions`]).
+/// an entry was recorded in (see [`fieldmanager::update_across_versions`]). `versions` are
+/// the kind's (see [`crate::endpoints::manager_versions::of`]): the entries of a version it
+/// has not are dropped, and when one of them cannot be converted to, the object is stored
+/// without managedFields, as kube-apiserver 1.34 stores an update whose managers it fails to
+/// update.
+#[allow(clippy::too_many_arguments)]
 pub fn managers_after_in(
     def: &ResourceDef,
     old: Option<&Value>,
@@ -76,6 +98,7 @@ pub fn managers_after_in(
     endpoint: Endpoint,
     fields: Fields,
     elsewhere: &BTreeMap<String, Changes>,
+    versions: &dyn Versions,
 ) -> ManagedFields {
     let manager = match fields {
         Fields::Applied(managed) => return managed,
@@ -124,6 +147,9 @@ pub fn managers_after_in(
     if old.is_some() && base.entries.is_empty() {
         return base;
     }
+    let Ok(base) = fieldmanager::reconcile(base, versions) else {
+        return ManagedFields::default();
+    };
     let builtin_elsewhere;
     let elsewhere = match BuiltinVersions::of(def) {
         Some(versions) if elsewhere.is_empty() => {

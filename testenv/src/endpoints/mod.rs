@@ -32,6 +32,7 @@ pub mod dispatch;
 pub mod eviction;
 pub mod fields;
 pub mod hooks;
+pub mod manager_versions;
 pub mod negotiation;
 pub mod options;
 pub mod patch;

@@ -2,12 +2,14 @@
 //! real server's update strategy (preconditions, immutable metadata, generation, finalizers,
 //! no-op detection), admission and managed fields.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
 use super::create::{check_type, create_object_with, is_service};
-use super::fields::{Fields, managers_after};
+use super::fields::{Fields, managers_after_in};
+use super::manager_versions;
 use super::options;
 use super::state::{Api, Cluster};
 use super::subresource::{Endpoint, endpoint_of, ns_of};
@@ -316,13 +318,16 @@ pub fn update_object_as(
         let generation = old["metadata"]["generation"].as_i64().unwrap_or(0) + 1;
         new["metadata"]["generation"] = json!(generation);
     }
-    managers_after(
+    let versions = manager_versions::of(&cluster.store, def);
+    managers_after_in(
         def,
         Some(&old),
         &new,
         sent_managed.as_ref(),
         endpoint,
         fields,
+        &BTreeMap::new(),
+        versions.as_ref(),
     )
     .write_to(&mut new);
     let mut old_cmp = (*old).clone();

@@ -11,11 +11,12 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::endpoints::fields::{Fields, managers_after_in};
+use crate::endpoints::manager_versions;
 use crate::endpoints::options;
 use crate::endpoints::state::Api;
 use crate::endpoints::subresource::Endpoint;
 use crate::storage::conversion::Codec;
-use crate::support::fieldmanager::{Changes, ManagedFields, Types};
+use crate::support::fieldmanager::{Changes, KindVersions, ManagedFields, Types};
 use crate::support::request::Req;
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
@@ -53,9 +54,15 @@ pub async fn record(
         .collect();
     versions.sort();
     versions.dedup();
+    let defs = {
+        let cluster = api.lock();
+        manager_versions::crd_defs(&cluster.store, &cluster.registry, served)
+    };
+    let listed = defs.iter().map(|d| d.api_version());
+    let reach = KindVersions::custom(listed);
     let mut elsewhere = BTreeMap::new();
     for version in versions {
-        if let Some(changes) = changes_in(api, conv, &version, old, new).await? {
+        if let Some(changes) = changes_in(conv, &defs, &version, old, new).await? {
             elsewhere.insert(version, changes);
         }
     }
@@ -67,14 +74,16 @@ pub async fn record(
         endpoint,
         Fields::Update(options::update_manager(req)),
         &elsewhere,
+        &reach,
     ))
 }
 
-/// What the write changed as seen in `api_version`; `None` when the kind no longer serves
-/// that version (the entry is then compared in the requested version).
+/// What the write changed as seen in `api_version`; `None` when the kind's CRD does not
+/// list that version (the field manager cannot convert to it, see
+/// [`crate::support::fieldmanager::reconcile`]).
 async fn changes_in(
-    api: &Arc<Api>,
     conv: &Codec,
+    defs: &[Arc<ResourceDef>],
     api_version: &str,
     old: Option<Sides<'_>>,
     new: Sides<'_>,
@@ -87,7 +96,7 @@ async fn changes_in(
             new.stored,
         )));
     }
-    let Some(def) = version_def(api, storage, api_version) else {
+    let Some(def) = defs.iter().find(|d| d.api_version() == api_version) else {
         return Ok(None);
     };
     let before = match old {
@@ -96,20 +105,10 @@ async fn changes_in(
     };
     let after = conv.to_version(new.stored.clone(), api_version).await?;
     Ok(Some(Changes::between(
-        Types::of(&def),
+        Types::of(def),
         Some(&before),
         &after,
     )))
-}
-
-/// The definition of the kind of `storage` in another of its versions.
-fn version_def(api: &Arc<Api>, storage: &ResourceDef, api_version: &str) -> Option<ResourceDef> {
-    let version = api_version.rsplit('/').next()?;
-    let def = api
-        .lock()
-        .registry
-        .get(&storage.group, version, &storage.plural)?;
-    Some((*def).clone())
 }
 
 /// The object a create compares with (a custom kind's: only metadata).

@@ -14,6 +14,7 @@ use super::managers::Sides;
 use super::writes::{Admitted, admitted_storage_form, recorded_write, with_warnings};
 use crate::endpoints::apply;
 use crate::endpoints::dispatch::handle_object;
+use crate::endpoints::manager_versions;
 use crate::endpoints::patch_types::{PatchType, apply_patch, check_patched, patch_body};
 use crate::endpoints::state::Api;
 use crate::endpoints::subresource::{Endpoint, endpoint_of, ns_of};
@@ -74,7 +75,10 @@ pub async fn patch(
         let mut working = if applying {
             // The apply merges in the requested version; the managers recorded in other
             // versions are compared in theirs. The write stores the managers it computed.
-            let versions: Vec<_> = api.lock().registry.by_storage_key(&key).cloned().collect();
+            let versions = {
+                let cluster = api.lock();
+                manager_versions::crd_defs(&cluster.store, &cluster.registry, served)
+            };
             let (mut merged, managed) =
                 apply::merge_config_converted(req, target, Some(&before), &doc, conv, versions)
                     .await?;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::support::fieldmanager::{Pending, Versions};
+use crate::support::fieldmanager::{Pending, Reach, Versions};
 use crate::support::resource::ResourceDef;
 
 /// (events.k8s.io/v1 field, core/v1 field)
@@ -129,6 +129,15 @@ impl BuiltinVersions {
 }
 
 impl Versions for BuiltinVersions {
+    /// A version of another group, or one the kind is no longer served in
+    /// (`autoscaling/v2beta2`), is missing: its entries are dropped.
+    fn reach(&self, api_version: &str) -> Reach {
+        match self.version_def(api_version) {
+            Some(_) => Reach::Known,
+            None => Reach::Missing,
+        }
+    }
+
     fn def(&self, api_version: &str) -> Option<Arc<ResourceDef>> {
         self.version_def(api_version).map(Arc::new)
     }

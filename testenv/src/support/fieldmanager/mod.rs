@@ -13,7 +13,9 @@
 //! - for a kind served in versions that name fields differently, [`apply_in_versions`] and
 //!   [`update_across_versions`] compare each entry in the version it was recorded in, the
 //!   objects converted through [`Versions`] (a built-in conversion, or a CRD's webhook whose
-//!   answers the caller gathers outside any lock, see [`Converted`]).
+//!   answers the caller gathers outside any lock, see [`Converted`]);
+//! - first of all, [`reconcile`] drops the entries of versions the kind has not and fails on
+//!   versions its conversion refuses (see [`Reach`]).
 
 pub mod managed;
 pub mod path;
@@ -34,7 +36,7 @@ pub use path::PathElement;
 pub use schema::Types;
 pub use set::FieldSet;
 pub use typed::TypedError;
-pub use versions::{Converted, OneVersion, Pending, Versions};
+pub use versions::{Converted, KindVersions, OneVersion, Pending, Reach, Versions};
 
 /// One field an apply would change although another manager owns it.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,6 +67,36 @@ pub enum ApplyError {
     /// [`versions::Converted`]).
     #[error(transparent)]
     Pending(#[from] Pending),
+    /// A manager's version cannot be converted to (see [`reconcile`]).
+    #[error(transparent)]
+    Unconvertible(#[from] Unconvertible),
+}
+
+/// A write whose managers include one recorded in a version the conversion refuses: the
+/// real server fails an apply with the converter's message (a 500) and stores an update
+/// without any managedFields.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unconvertible(pub String);
+
+/// The managers a write starts from, as kube-apiserver's field manager reconciles them
+/// before every update and apply: entries of a version the kind is not served in are
+/// dropped ([`Reach::Missing`]); an entry of a version the conversion refuses fails the
+/// write ([`Reach::Refused`]).
+pub fn reconcile(
+    mut managed: ManagedFields,
+    versions: &dyn Versions,
+) -> Result<ManagedFields, Unconvertible> {
+    let mut kept = Vec::with_capacity(managed.entries.len());
+    for e in managed.entries {
+        match versions.reach(&e.owner.api_version) {
+            Reach::Known => kept.push(e),
+            Reach::Missing => {}
+            Reach::Refused(why) => return Err(Unconvertible(why)),
+        }
+    }
+    managed.entries = kept;
+    Ok(managed)
 }
 
 impl From<prune::PruneError> for ApplyError {
@@ -230,6 +262,7 @@ pub fn apply_in_versions(
     {
         managed = before_first_apply(types, live, &request.owner, now);
     }
+    managed = reconcile(managed, versions)?;
     let applied = request
         .scope
         .restrict(types, typed::to_field_set(config, &root)?);

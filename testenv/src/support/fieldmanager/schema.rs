@@ -72,6 +72,7 @@ impl<'a> Types<'a> {
             schema: self.schema.map(resolve),
             builtin: !self.custom,
             zero: Zero::Struct,
+            required: false,
             names: Vec::new(),
         }
     }
@@ -104,6 +105,9 @@ pub struct Node<'a> {
     /// Whether the schema is the built-in OpenAPI (a built-in kind, or `metadata`).
     builtin: bool,
     zero: Zero,
+    /// Whether the parent lists this field as `required` (Go writes it without
+    /// `omitempty`).
+    required: bool,
     /// Field names from the root (list items add none), for the untracked fields.
     names: Vec<String>,
 }
@@ -130,6 +134,7 @@ impl<'a> Node<'a> {
                 schema: meta,
                 builtin: true,
                 zero: Zero::Struct,
+                required: false,
                 names,
             };
         }
@@ -142,13 +147,14 @@ impl<'a> Node<'a> {
                 .and_then(|s| s.get("additionalProperties"))
                 .filter(|a| a.is_object())
         });
+        let required = declared.is_some()
+            && self
+                .schema
+                .and_then(|s| s.get("required"))
+                .and_then(Value::as_array)
+                .is_some_and(|r| r.iter().any(|n| n == name));
         let zero = match declared {
             Some(field) if self.builtin && self.zero == Zero::Struct => {
-                let required = self
-                    .schema
-                    .and_then(|s| s.get("required"))
-                    .and_then(Value::as_array)
-                    .is_some_and(|r| r.iter().any(|n| n == name));
                 if field.get("default").is_some_and(Value::is_object) {
                     Zero::Struct
                 } else if required {
@@ -165,6 +171,7 @@ impl<'a> Node<'a> {
             schema: raw.map(resolve),
             builtin: self.builtin,
             zero,
+            required,
             names,
         }
     }
@@ -178,6 +185,7 @@ impl<'a> Node<'a> {
             schema: raw.map(resolve),
             builtin: self.builtin,
             zero: Zero::Absent,
+            required: false,
             names: self.names.clone(),
         }
     }
@@ -235,6 +243,25 @@ impl<'a> Node<'a> {
     /// items or fields only.
     pub fn in_zero(&self) -> bool {
         self.zero != Zero::Absent
+    }
+
+    /// Whether a `null` here is no value at all for the real field manager: a built-in
+    /// kind's optional list, map or struct, which Go leaves out of the object when nil
+    /// (`omitempty`), so that the typed object it compares never has it. (A `null` Go does
+    /// write, for a time that is not a pointer or a list without `omitempty`, is a value.)
+    pub fn go_omits_null(&self) -> bool {
+        let container = |s: &Value| {
+            matches!(
+                s.get("type").and_then(Value::as_str),
+                Some("array" | "object")
+            ) || ["items", "properties", "additionalProperties"]
+                .iter()
+                .any(|k| s.get(*k).is_some())
+        };
+        self.builtin
+            && !self.required
+            && self.zero == Zero::Absent
+            && self.schema.is_some_and(container)
     }
 
     /// What a `null` here becomes when the object is converted to its Go type (the real

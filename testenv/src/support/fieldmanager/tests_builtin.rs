@@ -335,3 +335,28 @@ fn nulls_go_writes_in_a_new_item_are_owned() {
     );
     assert_eq!(again, after);
 }
+
+#[test]
+fn a_null_go_leaves_out_is_no_field() {
+    // An ExternalName Service replaced without ports: a `null` for its optional list (or
+    // selector map) is what Go leaves out, not a field its updater owns (a pod condition's
+    // `lastProbeTime`, a time Go writes as `null`, is one: see above).
+    let def = ResourceDef::named("", "v1", "Service", "services");
+    let old = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"},
+        "spec": {"type": "ExternalName", "externalName": "a.example.com"}});
+    let mut new = old.clone();
+    new["spec"]["externalName"] = json!("b.example.com");
+    new["spec"]["ports"] = Value::Null;
+    new["spec"]["selector"] = Value::Null;
+    let managed = update(
+        Types::of(&def),
+        Some(&old),
+        &new,
+        ManagedFields::default(),
+        &owner("putter", Operation::Update, "v1"),
+        Scope::Whole,
+        NOW,
+    );
+    let fields = fields_of(&managed, "putter");
+    assert_eq!(fields, json!({"f:spec": {"f:externalName": {}}}));
+}

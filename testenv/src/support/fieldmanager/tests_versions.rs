@@ -252,3 +252,70 @@ fn conversions_made_later_are_asked_for_until_the_apply_is_done() {
     assert_eq!(asked, 2);
     assert!(matches!(outcome, Err(ApplyError::Conflicts(c)) if c.len() == 1));
 }
+
+/// Managers of `beta` applied in v1beta1, and an Update entry recorded in `version`.
+fn with_entry_in(version: &str) -> (Value, ManagedFields) {
+    let (object, mut managed) =
+        apply_in(&Renaming, None, "beta", "v1beta1", json!({"y": "a"}), false).unwrap();
+    let fields = FieldSet::from_fields_v1(&json!({"f:spec": {"f:port": {}}})).unwrap();
+    managed.entries.push(managed::Entry {
+        owner: Owner {
+            manager: "old".into(),
+            operation: Operation::Update,
+            api_version: version.into(),
+            subresource: String::new(),
+        },
+        fields,
+        time: None,
+    });
+    (object, managed)
+}
+
+#[test]
+fn entries_of_versions_a_builtin_kind_has_not_are_dropped() {
+    let live = with_entry_in("example.com/v0");
+    let known = KindVersions::builtin(["example.com/v1".into(), "example.com/v1beta1".into()]);
+    let (_, managed) = apply_in(&known, Some(&live), "one", "v1", json!({"port": 3}), false)
+        .expect("the entry of v0 is dropped, not in conflict");
+    let managers: Vec<&str> = managed
+        .entries
+        .iter()
+        .map(|e| e.owner.manager.as_str())
+        .collect();
+    assert_eq!(managers.len(), 2, "{managers:?}");
+    assert!(!managers.contains(&"old"), "{managers:?}");
+}
+
+#[test]
+fn entries_of_versions_a_crd_does_not_list_fail_the_apply() {
+    let live = with_entry_in("example.com/v0");
+    let listed = KindVersions::custom(["example.com/v1".into(), "example.com/v1beta1".into()]);
+    let Err(ApplyError::Unconvertible(e)) =
+        apply_in(&listed, Some(&live), "one", "v1", json!({"port": 3}), false)
+    else {
+        panic!("the apply must fail");
+    };
+    assert_eq!(
+        e.to_string(),
+        "request to convert CR to an invalid group/version: example.com/v0"
+    );
+    let converted = Converted::new([Arc::new(def("v1")), Arc::new(def("v1beta1"))]);
+    assert_eq!(converted.reach("example.com/v1beta1"), Reach::Known);
+    assert!(matches!(
+        converted.reach("example.com/v0"),
+        Reach::Refused(_)
+    ));
+}
+
+#[test]
+fn reconcile_keeps_known_entries_only() {
+    let (_, managed) = with_entry_in("other.example/v1");
+    let kept = reconcile(managed.clone(), &OneVersion).unwrap();
+    assert_eq!(kept.entries.len(), 2);
+    let known = KindVersions::builtin(["example.com/v1beta1".into()]);
+    let kept = reconcile(managed.clone(), &known).unwrap();
+    assert_eq!(kept.entries.len(), 1);
+    assert_eq!(kept.entries[0].owner.manager, "beta");
+    let listed = KindVersions::custom(["example.com/v1beta1".into()]);
+    assert!(reconcile(managed, &listed).is_err());
+}

@@ -218,8 +218,13 @@ fn walk_compare(
     }
     // A `null` Go writes for a zero field that is not a pointer (a condition's
     // `lastProbeTime`) is a value: new where nothing was, it is added, unless the kind's zero
-    // value has the field already.
-    if r.is_some_and(Value::is_null) && l.is_none() && !l_null && !node.in_zero() {
+    // value has the field already. An optional list, map or struct Go leaves out instead.
+    if r.is_some_and(Value::is_null)
+        && l.is_none()
+        && !l_null
+        && !node.in_zero()
+        && !node.go_omits_null()
+    {
         return out.added.insert(path);
     }
     let r = r.filter(|v| !v.is_null());

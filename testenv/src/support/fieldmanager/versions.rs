@@ -3,8 +3,13 @@
 //! recorded in before it compares them with that entry's fields, and prunes what an applier
 //! stopped applying in the version of its last apply. The conversions are the caller's (a
 //! built-in conversion, or a CRD's conversion webhook) and handed over through [`Versions`].
+//!
+//! A version the converter cannot reach ([`Reach`]) is not compared at all: a version the
+//! kind is not served in (a built-in kind's removed beta, the other group of Events) drops
+//! its entries, and one a CRD no longer lists fails the write, as kube-apiserver's field
+//! manager reconciles its entries before every update and apply.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -22,8 +27,27 @@ pub struct Pending {
     pub api_version: String,
 }
 
+/// Whether the field manager can convert an object to the version an entry was recorded in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach {
+    /// A version of the kind: the entry is compared there.
+    Known,
+    /// A version the kind is not served in (the converter's missing version): the entry is
+    /// dropped.
+    Missing,
+    /// A version the conversion refuses (a custom resource's version its CRD no longer
+    /// lists): the write fails with this message.
+    Refused(String),
+}
+
 /// The versions of one kind the field manager may compare in.
 pub trait Versions {
+    /// Whether entries recorded in `api_version` can be compared (every version, unless
+    /// the implementation knows the kind's versions).
+    fn reach(&self, _api_version: &str) -> Reach {
+        Reach::Known
+    }
+
     /// The kind in `api_version` (`group/version`); `None` when the kind has no such
     /// version (an entry of that version is then compared in the request's version).
     fn def(&self, api_version: &str) -> Option<Arc<ResourceDef>>;
@@ -48,6 +72,59 @@ impl Versions for OneVersion {
     }
 }
 
+/// A kind whose versions have the same fields, knowing which versions it has: entries of
+/// those are compared in the request's version, others cannot be reached.
+#[derive(Debug, Clone, Default)]
+pub struct KindVersions {
+    known: BTreeSet<String>,
+    custom: bool,
+}
+
+impl KindVersions {
+    /// A built-in kind served in `versions` (`group/version`): an entry of another version
+    /// (one the kind is no longer served in, or another group's) is dropped.
+    pub fn builtin(versions: impl IntoIterator<Item = String>) -> Self {
+        KindVersions {
+            known: versions.into_iter().collect(),
+            custom: false,
+        }
+    }
+
+    /// A custom kind whose CRD lists `versions` (`group/version`, served or not): an entry
+    /// of another version fails the write, as the CRD's converter refuses it.
+    pub fn custom(versions: impl IntoIterator<Item = String>) -> Self {
+        KindVersions {
+            known: versions.into_iter().collect(),
+            custom: true,
+        }
+    }
+}
+
+/// The message of a custom resource's converter asked for a version its CRD does not list.
+pub fn invalid_version(api_version: &str) -> String {
+    format!("request to convert CR to an invalid group/version: {api_version}")
+}
+
+impl Versions for KindVersions {
+    fn reach(&self, api_version: &str) -> Reach {
+        if self.known.contains(api_version) {
+            Reach::Known
+        } else if self.custom {
+            Reach::Refused(invalid_version(api_version))
+        } else {
+            Reach::Missing
+        }
+    }
+
+    fn def(&self, _api_version: &str) -> Option<Arc<ResourceDef>> {
+        None
+    }
+
+    fn convert(&self, object: &Value, _api_version: &str) -> Result<Value, Pending> {
+        Ok(object.clone())
+    }
+}
+
 /// Conversions made beforehand (by webhook, asynchronously), looked up by object and
 /// version: a conversion missing is [`Pending`]. The caller runs the field manager, makes the
 /// conversion it asked for, [`Converted::insert`]s it and runs it again, until it is done.
@@ -58,7 +135,8 @@ pub struct Converted {
 }
 
 impl Converted {
-    /// No conversion made yet, for a kind with the versions `defs` (by `group/version`).
+    /// No conversion made yet, for a kind with the versions `defs` (by `group/version`:
+    /// every version its CRD lists, served or not; others are refused).
     pub fn new(defs: impl IntoIterator<Item = Arc<ResourceDef>>) -> Self {
         Converted {
             defs: defs.into_iter().map(|d| (d.api_version(), d)).collect(),
@@ -78,6 +156,14 @@ fn key(object: &Value) -> String {
 }
 
 impl Versions for Converted {
+    fn reach(&self, api_version: &str) -> Reach {
+        if self.defs.contains_key(api_version) {
+            Reach::Known
+        } else {
+            Reach::Refused(invalid_version(api_version))
+        }
+    }
+
     fn def(&self, api_version: &str) -> Option<Arc<ResourceDef>> {
         self.defs.get(api_version).cloned()
     }
