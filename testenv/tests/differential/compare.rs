@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::corpus::Step;
+use crate::normalize::sort_managed_fields;
 use crate::send::Answer;
 
 /// One difference: where, and what each server had there.
@@ -18,15 +19,21 @@ pub struct Difference {
 
 /// The part of a body a step compares.
 fn scope(step: &Step, body: &Value) -> Value {
+    // Whole managedFields lists are compared without their seconds' order; entries picked
+    // by index keep it.
+    let picked = |p: &String| {
+        let mut value = body.pointer(p).cloned().unwrap_or(Value::Null);
+        if !p.contains("/managedFields/") {
+            sort_managed_fields(&mut value);
+        }
+        (p.clone(), value)
+    };
     let mut body = if step.pick.is_empty() {
-        body.clone()
+        let mut whole = body.clone();
+        sort_managed_fields(&mut whole);
+        whole
     } else {
-        Value::Object(
-            step.pick
-                .iter()
-                .map(|p| (p.clone(), body.pointer(p).cloned().unwrap_or(Value::Null)))
-                .collect(),
-        )
+        Value::Object(step.pick.iter().map(picked).collect())
     };
     for pointer in &step.ignore {
         remove(&mut body, pointer);
