@@ -328,20 +328,7 @@ pub(super) fn create_object_with(
             causes.extend(crate::registry::validation::service_cluster_ips(&object));
         }
         if !causes.is_empty() {
-            // Events are checked as core Events, whichever group they were written through.
-            let core_event = (def.group == "events.k8s.io")
-                .then(|| {
-                    cluster
-                        .registry
-                        .all()
-                        .find(|d| d.group.is_empty() && d.plural == "events")
-                })
-                .flatten();
-            return Err(ApiError::invalid(
-                core_event.map_or(def, |d| d.as_ref()),
-                &name,
-                causes,
-            ));
+            return Err(ApiError::invalid(checked_as(cluster, def), &name, causes));
         }
     }
     // A CRD is created with its initial status; the controllers then establish it.
@@ -444,6 +431,19 @@ fn status_create_managers(def: &ResourceDef, view: &Value, manager: String) -> M
         Scope::Whole,
         &meta::now(),
     )
+}
+
+/// The kind a validation error names: Events are checked as core Events, whichever group
+/// they were written through.
+pub fn checked_as<'a>(cluster: &'a Cluster, def: &'a ResourceDef) -> &'a ResourceDef {
+    if def.group != "events.k8s.io" {
+        return def;
+    }
+    cluster
+        .registry
+        .all()
+        .find(|d| d.group.is_empty() && d.plural == "events")
+        .map_or(def, |d| d.as_ref())
 }
 
 /// Whether `def` is the core Service resource (which gets addresses allocated).

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::create::{check_type, create_object_with, is_service};
+use super::create::{check_type, checked_as, create_object_with, is_service};
 use super::fields::{Fields, managers_after_in};
 use super::manager_versions;
 use super::options;
@@ -270,7 +270,7 @@ pub fn update_object_as(
     if endpoint == Endpoint::Main && !query.stops_before_validation() {
         let causes = strategy::update_causes(&def.group, &def.plural, &old, &new);
         if !causes.is_empty() {
-            return Err(ApiError::invalid(def, name, causes));
+            return Err(ApiError::invalid(checked_as(cluster, def), name, causes));
         }
         crate::admission::chain::validate_update(&cluster.store, def, ns, name, &new, &old)?;
     }

@@ -1,6 +1,7 @@
 //! Kind-specific checks of built-in kinds of the cluster and event groups beyond their
 //! schema, worded as the real server words them: [`cluster`] (Leases, RuntimeClasses,
-//! EndpointSlices, FlowSchemas, ResourceClaims), [`events`] (what a new Event must say).
+//! EndpointSlices, FlowSchemas, ResourceClaims), [`events`] (what an Event must say, and what
+//! it may not change).
 //! The core and workload kinds' validation is `builtin::validation`'s.
 
 pub mod cluster;
@@ -20,5 +21,8 @@ pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
 
 /// The checks of an update of a built-in `group`/`plural` (`old` is stored).
 pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec<Cause> {
-    cluster::update_causes(group, plural, old, new)
+    match (group, plural) {
+        ("" | "events.k8s.io", "events") => events::update_causes(group, old, new),
+        _ => cluster::update_causes(group, plural, old, new),
+    }
 }

@@ -173,3 +173,89 @@ async fn new_events_say_what_happened_and_who_reported_it() {
     let (code, body) = send(&client, "POST", &core, JSON, Some(plain)).await;
     assert_eq!(code, 201, "{body}");
 }
+
+#[tokio::test]
+async fn events_v1_may_change_only_their_series() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let events = format!("/apis/events.k8s.io/v1/namespaces/{ns}/events");
+    let event = json!({"apiVersion": "events.k8s.io/v1", "kind": "Event",
+        "metadata": {"name": "web-0.synced"},
+        "eventTime": "2024-01-01T00:00:00.000000Z", "reportingController": "example.com/operator",
+        "reportingInstance": "operator-1", "action": "Reconcile", "reason": "Synced",
+        "type": "Normal", "note": "synced", "regarding": {"kind": "Pod", "namespace": ns, "name": "web-0"}});
+    let (code, body) = send(&client, "POST", &events, JSON, Some(event)).await;
+    assert_eq!(code, 201, "{body}");
+    let one = format!("{events}/web-0.synced");
+    const MERGE: &str = "application/merge-patch+json";
+
+    // What a recorder does when the same thing happens again.
+    let series = json!({"series": {"count": 2, "lastObservedTime": "2024-01-01T00:01:00.000000Z"}});
+    let (code, body) = send(&client, "PATCH", &one, MERGE, Some(series)).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["series"]["count"], 2);
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &one,
+        MERGE,
+        Some(json!({"series": {"count": 1}})),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Event \"web-0.synced\" is invalid: series.count: Invalid value: \"\": should be at least 2"
+    );
+
+    // Everything else is fixed, named by the Go type's fields (`message`, `involvedObject`),
+    // `reason` checked twice.
+    let change = json!({"note": "again", "reason": "Other", "regarding": {"name": "web-1"},
+        "deprecatedCount": 4});
+    let (code, body) = send(&client, "PATCH", &one, MERGE, Some(change)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(body["details"]["kind"], "Event");
+    let fields: Vec<&str> = body["details"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        ["involvedObject", "reason", "message", "count", "reason"]
+    );
+    assert_eq!(
+        body["details"]["causes"][0]["message"],
+        json!(format!(
+            "Invalid value: {{\"Kind\":\"Pod\",\"Namespace\":\"{ns}\",\"Name\":\"web-1\",\"UID\":\"\",\"APIVersion\":\"\",\"ResourceVersion\":\"\",\"FieldPath\":\"\"}}: field is immutable"
+        ))
+    );
+
+    // Through the core group, only the legacy checks run.
+    let core = format!("/api/v1/namespaces/{ns}/events/web-0.synced");
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &core,
+        MERGE,
+        Some(json!({"message": "again"})),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["message"], "again");
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &core,
+        MERGE,
+        Some(json!({"reason": "r".repeat(129)})),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Event \"web-0.synced\" is invalid: reason: Invalid value: \"\": can have at most 128 characters"
+    );
+}
