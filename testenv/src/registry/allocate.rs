@@ -375,8 +375,12 @@ pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
         {
             object["spec"]["healthCheckNodePort"] = old["spec"]["healthCheckNodePort"].clone();
         }
+        // `get_mut`, not indexing: indexing stores `"ports": null` in a Service without ports.
         let old_ports = old["spec"]["ports"].as_array().cloned().unwrap_or_default();
-        if let Some(ports) = object["spec"]["ports"].as_array_mut() {
+        if let Some(ports) = object["spec"]
+            .get_mut("ports")
+            .and_then(Value::as_array_mut)
+        {
             for p in ports {
                 if p.get("nodePort").is_none_or(unset)
                     && let Some(prev) = old_ports
@@ -405,7 +409,10 @@ pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
             && object["spec"]["allocateLoadBalancerNodePorts"] != json!(false));
     if wants_node_ports {
         let mut taken = node_ports;
-        if let Some(ports) = object["spec"]["ports"].as_array_mut() {
+        if let Some(ports) = object["spec"]
+            .get_mut("ports")
+            .and_then(Value::as_array_mut)
+        {
             for p in ports {
                 if p.get("nodePort").is_none_or(unset)
                     && let Some(free) = (30000..=32767).find(|n| !taken.contains(n))
