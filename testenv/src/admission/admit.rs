@@ -197,7 +197,7 @@ pub fn admit(
     if !causes.is_empty() {
         return Err(ApiError::invalid(def, &name_of(object), causes));
     }
-    warnings.extend(validation::warnings(&def.group, &def.kind, object));
+    warnings.extend(validation::warnings(&def.group, &def.kind, object, old));
     let causes = crate::registry::admission_policy::check(def, object);
     if !causes.is_empty() {
         return Err(ApiError::invalid(def, &name_of(object), causes));

@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::{
     aggregation, api_services, bootstrap, crds, disruption, flow_status, gc, namespace_objects,
-    namespaces, policy_status, pv_protection, pvc_protection, quota, vac_protection, volume_binder,
+    namespaces, policy_status, pv_protection, pvc_protection, quota, service_cidrs, vac_protection,
+    volume_binder,
 };
 use crate::endpoints::hooks::{Client, Controllers};
 use crate::registry::crd;
@@ -52,6 +53,9 @@ impl Controllers for ControllerManager {
         gc::created(client, def, object, ns);
         disruption_changed(client, def, object, ns);
         binder_changed(client, def, object, ns);
+        if service_cidrs::watches(&def.group, &def.plural) {
+            service_cidrs::sync(client);
+        }
         if is_namespace(def) {
             let name = object["metadata"]["name"].as_str().unwrap_or_default();
             namespace_objects::created(client, name);
@@ -83,6 +87,9 @@ impl Controllers for ControllerManager {
         if vac_protection::watches(&def.group, &def.plural) {
             vac_protection::sync(client);
         }
+        if service_cidrs::watches(&def.group, &def.plural) {
+            service_cidrs::sync(client);
+        }
         if is_namespace(def) {
             let name = object["metadata"]["name"].as_str().unwrap_or_default();
             namespaces::finish_if_empty(client, name);
@@ -101,6 +108,7 @@ impl Controllers for ControllerManager {
     fn started(&self, client: &mut dyn Client) {
         bootstrap::started(client);
         flow_status::sync_all(client);
+        service_cidrs::started(client);
     }
 
     fn serving(&self, client: &mut dyn Client, addr: SocketAddr) {
@@ -126,6 +134,9 @@ impl Controllers for ControllerManager {
             if vac_protection::watches(&def.group, &def.plural) {
                 vac_protection::sync(client);
             }
+            if service_cidrs::watches(&def.group, &def.plural) {
+                service_cidrs::sync(client);
+            }
         }
     }
 
@@ -139,6 +150,10 @@ impl Controllers for ControllerManager {
         if vac_protection::watches(&def.group, &def.plural) {
             // A claim or volume gone may release a class being deleted.
             vac_protection::sync(client);
+        }
+        if service_cidrs::watches(&def.group, &def.plural) {
+            // An address or a range gone may release a ServiceCIDR being deleted.
+            service_cidrs::sync(client);
         }
         if def.group.is_empty() && def.plural == "pods" {
             disruption::pods_changed(client, ns);

@@ -2,7 +2,8 @@
 //! kube-controller-manager): the garbage collector, namespace lifecycle, CRD clean-up and the
 //! disruption controller (PodDisruptionBudget status), ResourceQuota usage ([`quota`]),
 //! PVC, PV and VolumeAttributesClass protection ([`pvc_protection`], [`pv_protection`],
-//! [`vac_protection`]), the persistent volume binder ([`volume_binder`]), the FlowSchema `Dangling`
+//! [`vac_protection`]), the ServiceCIDR finalizer and status ([`service_cidrs`]), the
+//! persistent volume binder ([`volume_binder`]), the FlowSchema `Dangling`
 //! condition kube-apiserver keeps ([`flow_status`]), the APIServices of what the server
 //! serves ([`api_services`]), ClusterRole aggregation, the objects
 //! a fresh cluster and every new namespace have ([`bootstrap`], [`namespace_objects`]).
@@ -25,6 +26,7 @@ pub mod policy_status;
 pub mod pv_protection;
 pub mod pvc_protection;
 pub mod quota;
+pub mod service_cidrs;
 pub mod vac_protection;
 pub mod volume_binder;
 

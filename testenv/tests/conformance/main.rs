@@ -12,6 +12,7 @@ mod apply_versions;
 mod cel;
 mod common;
 mod compression;
+mod control_plane_small;
 mod conversion;
 mod crds;
 mod crud;

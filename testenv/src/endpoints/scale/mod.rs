@@ -148,7 +148,7 @@ fn write_scale(
         .as_ref()
         .expect("scale subresource checked by the router");
     set_path(&mut updated, &spec.spec_replicas_path, replicas);
-    let (stored, _) = match applied {
+    let (stored, warnings) = match applied {
         Some(managed) => update::update_object_as(
             cluster,
             def,
@@ -161,7 +161,12 @@ fn write_scale(
         )?,
         None => update::update_object(cluster, def, ns, name, updated, Endpoint::Scale, query)?,
     };
-    Ok(Reply::json(200, scale_of(def, &stored)))
+    // The object's strategy warns of what the update bumps (a workload's pod template).
+    let mut reply = Reply::json(200, scale_of(def, &stored));
+    if let Reply::Json { warnings: w, .. } = &mut reply {
+        *w = warnings;
+    }
+    Ok(reply)
 }
 
 /// The query of an update through `/scale`, naming its manager (`fieldManager`, else the

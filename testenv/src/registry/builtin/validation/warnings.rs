@@ -1,7 +1,15 @@
 //! The warnings a valid write of a built-in kind gets (the registry strategies'
 //! `WarningsOnCreate` and `WarningsOnUpdate`): for a PersistentVolume, a deprecated volume
 //! source, the deprecated `Recycle` reclaim policy and deprecated node labels in its node
-//! affinity; for a Service, an `externalName` its type ignores.
+//! affinity; for a Service, an `externalName` its type ignores; for a RuntimeClass,
+//! deprecated node labels in its scheduling node selector; for a Pod and the pod template
+//! of every workload, what [`pod`] finds in the pod spec, after a name that is no DNS label
+//! where the name becomes pods' hostnames. A Pod's update warns of nothing; a workload's
+//! update warns of its template only when the update bumps its generation (a change of the
+//! spec, or of a Deployment's annotations), a PodTemplate's when its template changed.
+
+mod node_labels;
+mod pod;
 
 use serde_json::Value;
 
@@ -15,34 +23,87 @@ const DEPRECATED_SOURCES: &[(&str, &str, &str)] = &[
     ("storageOS", "v1.22", "v1.25"),
 ];
 
-/// Node labels deprecated by v1.34: label, since, replacement.
-const DEPRECATED_NODE_LABELS: &[(&str, &str, &str)] = &[
-    ("beta.kubernetes.io/arch", "v1.14", "kubernetes.io/arch"),
-    (
-        "beta.kubernetes.io/instance-type",
-        "v1.17",
-        "node.kubernetes.io/instance-type",
-    ),
-    ("beta.kubernetes.io/os", "v1.14", "kubernetes.io/os"),
-    (
-        "failure-domain.beta.kubernetes.io/region",
-        "v1.17",
-        "topology.kubernetes.io/region",
-    ),
-    (
-        "failure-domain.beta.kubernetes.io/zone",
-        "v1.17",
-        "topology.kubernetes.io/zone",
-    ),
-];
-
 /// The warnings of a valid `kind` of `group` as written.
-pub fn warnings(group: &str, kind: &str, object: &Value) -> Vec<String> {
+/// The warnings of a valid `kind` of `group` as written, over `old` on an update.
+pub fn warnings(group: &str, kind: &str, object: &Value, old: Option<&Value>) -> Vec<String> {
     match (group, kind) {
         ("", "PersistentVolume") => volume(&object["spec"]),
         ("", "Service") => service(&object["spec"]),
-        _ => Vec::new(),
+        ("node.k8s.io", "RuntimeClass") => runtime_class(object),
+        ("", "Pod") if old.is_none() => name_and_template(object, true, "", object),
+        ("", "PodTemplate") => match old {
+            Some(old) if old["template"] == object["template"] => Vec::new(),
+            _ => pod::spec("template.", &object["template"]),
+        },
+        _ => match template_path(group, kind) {
+            Some((path, names_pods)) => workload(kind, object, old, path, names_pods),
+            None => Vec::new(),
+        },
     }
+}
+
+/// Where a workload kind keeps its pod template, and whether its name becomes its pods'
+/// names and hostnames (it is then warned of when it is no DNS label).
+fn template_path(group: &str, kind: &str) -> Option<(&'static [&'static str], bool)> {
+    const TEMPLATE: &[&str] = &["spec", "template"];
+    match (group, kind) {
+        ("apps", "Deployment" | "ReplicaSet")
+        | ("batch", "Job")
+        | ("", "ReplicationController") => Some((TEMPLATE, true)),
+        ("apps", "StatefulSet" | "DaemonSet") => Some((TEMPLATE, false)),
+        ("batch", "CronJob") => Some((&["spec", "jobTemplate", "spec", "template"], true)),
+        _ => None,
+    }
+}
+
+/// A workload's warnings: on create its name's and its template's; on update its
+/// template's, when the update bumps the generation.
+fn workload(
+    kind: &str,
+    object: &Value,
+    old: Option<&Value>,
+    path: &[&str],
+    names_pods: bool,
+) -> Vec<String> {
+    if let Some(old) = old {
+        let annotations = |o: &Value| o["metadata"]["annotations"].clone();
+        let bumped = old["spec"] != object["spec"]
+            || kind == "Deployment" && annotations(old) != annotations(object);
+        if !bumped {
+            return Vec::new();
+        }
+    }
+    let template = path.iter().fold(object, |v, key| &v[*key]);
+    let prefix: String = path.iter().map(|key| format!("{key}.")).collect();
+    if old.is_some() {
+        return pod::spec(&prefix, template);
+    }
+    name_and_template(object, names_pods, &prefix, template)
+}
+
+/// A created object's name warning (when its name becomes a hostname), then its pod spec's.
+fn name_and_template(object: &Value, names_pods: bool, prefix: &str, pod: &Value) -> Vec<String> {
+    let name = object["metadata"]["name"].as_str().unwrap_or_default();
+    let is_pod = prefix.is_empty();
+    let mut out: Vec<String> = if names_pods || is_pod {
+        pod::name(name, is_pod).into_iter().collect()
+    } else {
+        Vec::new()
+    };
+    out.extend(pod::spec(prefix, pod));
+    out
+}
+
+/// A RuntimeClass's deprecated node labels in `scheduling.nodeSelector` (on create and on
+/// every update), named by the selector only.
+fn runtime_class(object: &Value) -> Vec<String> {
+    let selector = object["scheduling"]["nodeSelector"].as_object();
+    selector
+        .into_iter()
+        .flatten()
+        .filter_map(|(key, _)| node_labels::deprecated(key))
+        .map(|message| format!("scheduling.nodeSelector: {message}"))
+        .collect()
 }
 
 /// A Service that is not of type ExternalName keeps an `externalName` it does not use.
@@ -71,22 +132,8 @@ fn volume(spec: &Value) -> Vec<String> {
     }
     let terms = &spec["nodeAffinity"]["required"]["nodeSelectorTerms"];
     for (t, term) in terms.as_array().into_iter().flatten().enumerate() {
-        for (e, requirement) in term["matchExpressions"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            let key = requirement["key"].as_str().unwrap_or_default();
-            if let Some((_, since, instead)) = DEPRECATED_NODE_LABELS
-                .iter()
-                .find(|(label, ..)| *label == key)
-            {
-                out.push(format!(
-                    "spec.nodeAffinity.required.nodeSelectorTerms[{t}].matchExpressions[{e}].key: {key} is deprecated since {since}; use \"{instead}\" instead"
-                ));
-            }
-        }
+        let path = format!("spec.nodeAffinity.required.nodeSelectorTerms[{t}]");
+        out.extend(node_labels::selector_term(&path, term));
     }
     out
 }
@@ -100,12 +147,12 @@ mod tests {
     fn external_name_ignored_by_other_types() {
         let ignored = json!({"spec": {"type": "ClusterIP", "externalName": "a.example.com"}});
         assert_eq!(
-            warnings("", "Service", &ignored),
+            warnings("", "Service", &ignored, None),
             ["spec.externalName is ignored when spec.type is not \"ExternalName\""]
         );
         let used = json!({"spec": {"type": "ExternalName", "externalName": "a.example.com"}});
-        assert!(warnings("", "Service", &used).is_empty());
+        assert!(warnings("", "Service", &used, None).is_empty());
         let empty = json!({"spec": {"type": "NodePort", "externalName": ""}});
-        assert!(warnings("", "Service", &empty).is_empty());
+        assert!(warnings("", "Service", &empty, None).is_empty());
     }
 }
