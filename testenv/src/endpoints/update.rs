@@ -40,6 +40,21 @@ fn spec_part(def: &ResourceDef, object: &Value) -> Value {
     o
 }
 
+/// Whether a Deployment's annotations changed: its strategy bumps the generation for them
+/// too (they are copied to its ReplicaSets). An absent and an empty map are equal.
+fn annotations_bump(def: &ResourceDef, new: &Value, old: &Value) -> bool {
+    if (def.group.as_str(), def.plural.as_str()) != ("apps", "deployments") {
+        return false;
+    }
+    let of = |o: &Value| {
+        o["metadata"]["annotations"]
+            .as_object()
+            .filter(|m| !m.is_empty())
+            .cloned()
+    };
+    of(new) != of(old)
+}
+
 /// Replaces a stored object with `new` following the update strategy of `endpoint`:
 /// resourceVersion precondition, immutable metadata, generation, finalizer rules, no-op
 /// detection, and removal once a deleting object has no finalizers left. Changed fields
@@ -314,7 +329,9 @@ pub fn update_object_as(
             new["status"] = s;
         }
     }
-    if def.tracks_generation && spec_part(def, &new) != spec_part(def, &old) {
+    if def.tracks_generation
+        && (spec_part(def, &new) != spec_part(def, &old) || annotations_bump(def, &new, &old))
+    {
         let generation = old["metadata"]["generation"].as_i64().unwrap_or(0) + 1;
         new["metadata"]["generation"] = json!(generation);
     }

@@ -72,8 +72,10 @@ fn has_label_form(s: &str) -> bool {
         && !s.ends_with('-')
 }
 
+/// `IsDNS1123Subdomain`'s rule: at most 253 characters, dot-separated parts of a label's
+/// form (no part is held to a label's 63 characters).
 fn is_subdomain(s: &str) -> bool {
-    s.len() <= 253 && s.split('.').all(is_label)
+    s.len() <= 253 && s.split('.').all(has_label_form)
 }
 
 /// `IsDNS1123Label`: every message for a value that is not an RFC 1123 label (its length
@@ -224,6 +226,12 @@ mod tests {
         assert!(validate_name(&cm, "Upper").is_some());
         let ns = ResourceDef::named("", "v1", "Namespace", "namespaces");
         assert!(validate_name(&ns, "a.b").is_some());
+        // A subdomain's parts are not held to a label's 63 characters; a label is.
+        let long = "a".repeat(64);
+        let pod = ResourceDef::named("", "v1", "Pod", "pods");
+        assert!(validate_name(&pod, &long).is_none());
+        assert!(validate_name(&pod, &format!("x.{long}")).is_none());
+        assert!(validate_name(&ns, &long).is_some());
         let role = ResourceDef::named(
             "rbac.authorization.k8s.io",
             "v1",
