@@ -5,7 +5,9 @@
 use k8s_openapi::api::apps::v1::{Deployment, StatefulSet};
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::Namespace;
-use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
+use kube::api::{
+    Api, ApiResource, DeleteParams, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams,
+};
 use serde_json::json;
 
 use crate::common::{api_error, env};
@@ -18,6 +20,189 @@ fn fields(status: &kube::core::Status) -> Vec<String> {
         .flat_map(|d| &d.causes)
         .map(|c| c.field.clone())
         .collect()
+}
+
+/// The API of `kind` in `group`/`version` (`plural`), in `namespace` or cluster-wide.
+fn dynamic(
+    env: &kubeforge_testenv::TestEnv,
+    (group, version, kind, plural): (&str, &str, &str, &str),
+    namespace: Option<&str>,
+) -> Api<DynamicObject> {
+    let resource =
+        ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
+    match namespace {
+        Some(ns) => Api::namespaced_with(env.client(), ns, &resource),
+        None => Api::all_with(env.client(), &resource),
+    }
+}
+
+/// A dynamic object from its JSON.
+fn object(value: serde_json::Value) -> DynamicObject {
+    serde_json::from_value(value).unwrap()
+}
+
+#[tokio::test]
+async fn a_crd_status_update_keeps_its_spec_and_checks_its_accepted_names() {
+    let env = env().await;
+    let crds = dynamic(
+        &env,
+        (
+            "apiextensions.k8s.io",
+            "v1",
+            "CustomResourceDefinition",
+            "customresourcedefinitions",
+        ),
+        None,
+    );
+    let group = format!("{}.status.kubeforge.dev", env.namespace());
+    let name = format!("gizmos.{group}");
+    crds.create(
+        &PostParams::default(),
+        &object(json!({"apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition", "metadata": {"name": name},
+            "spec": {"group": group, "scope": "Namespaced",
+                "names": {"plural": "gizmos", "kind": "Gizmo"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object"}}}]}})),
+    )
+    .await
+    .unwrap();
+    let refused = api_error(
+        crds.patch_status(
+            &name,
+            &PatchParams::default(),
+            &Patch::Merge(json!({"metadata": {"labels": {"bad key!": "v"}},
+                "status": {"acceptedNames": {"plural": "Bad_P", "kind": "Gizmo", "listKind": "Gizmo"},
+                    "storedVersions": ["v9"]}})),
+        )
+        .await,
+    );
+    assert_eq!(refused.code, 422);
+    assert_eq!(
+        fields(&refused),
+        [
+            "metadata.labels",
+            "metadata.labels",
+            "metadata.labels",
+            "status.acceptedNames.plural",
+            "status.acceptedNames.listKind"
+        ]
+    );
+    let written = crds
+        .patch_status(
+            &name,
+            &PatchParams::default(),
+            &Patch::Merge(json!({"metadata": {"labels": {"l": "v"}},
+                "spec": {"scope": "Cluster"}})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        written.metadata.labels.unwrap_or_default().get("l"),
+        Some(&"v".to_string())
+    );
+    assert_eq!(written.data["spec"]["scope"], "Namespaced");
+    crds.delete(&name, &DeleteParams::default()).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_resource_claim_status_update_checks_consumers_devices_and_its_allocation() {
+    let env = env().await;
+    let ns = env.namespace().to_string();
+    let classes = dynamic(
+        &env,
+        ("resource.k8s.io", "v1", "DeviceClass", "deviceclasses"),
+        None,
+    );
+    let class = format!("{ns}-status");
+    classes
+        .create(
+            &PostParams::default(),
+            &object(
+                json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+                "metadata": {"name": class}, "spec": {}}),
+            ),
+        )
+        .await
+        .unwrap();
+    let claims = dynamic(
+        &env,
+        ("resource.k8s.io", "v1", "ResourceClaim", "resourceclaims"),
+        Some(&ns),
+    );
+    claims
+        .create(
+            &PostParams::default(),
+            &object(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                "metadata": {"name": "st"},
+                "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": class}}]}}})),
+        )
+        .await
+        .unwrap();
+    let refused = api_error(
+        claims
+            .patch_status(
+                "st",
+                &PatchParams::default(),
+                &Patch::Merge(json!({"metadata": {"labels": {"bad key!": "v"}},
+                    "status": {"reservedFor": [{"resource": "pods", "name": "p", "uid": "u1"}, {"uid": "u1"}],
+                        "devices": [{"driver": "d.example.com", "pool": "p", "device": "d"}]}})),
+            )
+            .await,
+    );
+    assert_eq!(refused.code, 422);
+    assert_eq!(
+        fields(&refused),
+        [
+            "status.reservedFor[1].resource",
+            "status.reservedFor[1].name",
+            "status.reservedFor[1].uid",
+            "status.devices[0]",
+            "status.reservedFor"
+        ]
+    );
+    let allocation = json!({"devices": {"results": [
+        {"request": "gpu", "driver": "d.example.com", "pool": "p", "device": "d", "shareID": "s"}]}});
+    let written = claims
+        .patch_status(
+            "st",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"metadata": {"labels": {"l": "v"}},
+                "status": {"allocation": allocation,
+                    "devices": [{"driver": "d.example.com", "pool": "p", "device": "d", "data": {"a": 1}}]}})),
+        )
+        .await
+        .unwrap();
+    assert!(written.metadata.labels.unwrap_or_default().is_empty());
+    let result = &written.data["status"]["allocation"]["devices"]["results"][0];
+    assert_eq!(result["device"], "d");
+    assert!(result.get("shareID").is_none());
+    assert_eq!(
+        written.data["status"]["devices"][0]["data"],
+        json!({"a": 1})
+    );
+    let changed = api_error(
+        claims
+            .patch_status(
+                "st",
+                &PatchParams::default(),
+                &Patch::Merge(json!({"status": {"allocation": {"devices": {"results": [
+                    {"request": "gpu", "driver": "d.example.com", "pool": "p", "device": "z"}]}}}})),
+            )
+            .await,
+    );
+    assert_eq!(fields(&changed), ["status.allocation"]);
+    assert!(
+        changed.message.contains(r#""Device":"z""#)
+            && changed.message.contains("field is immutable"),
+        "{}",
+        changed.message
+    );
+    claims.delete("st", &DeleteParams::default()).await.unwrap();
+    classes
+        .delete(&class, &DeleteParams::default())
+        .await
+        .unwrap();
 }
 
 #[tokio::test]

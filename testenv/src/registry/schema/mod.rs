@@ -32,7 +32,7 @@ mod errors;
 mod extensions;
 mod formats;
 mod go_internal;
-mod names;
+pub(crate) mod names;
 mod prune;
 mod ratchet;
 mod rules;

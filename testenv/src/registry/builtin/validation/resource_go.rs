@@ -15,6 +15,8 @@ enum Kind {
     Raw,
     /// A pointer to a struct.
     Struct(&'static [Field]),
+    /// A struct held by value: its zero value (every field unset) when absent.
+    ByValue(&'static [Field]),
     /// A list of structs.
     List(&'static [Field]),
     /// An embedded struct: its fields written inline, read from the same object.
@@ -77,6 +79,54 @@ const DEVICES: &[Field] = &[
     Field("Config", "config", Kind::List(CLAIM_CONFIGURATION)),
 ];
 const SPEC: &[Field] = &[Field("Devices", "devices", Kind::Struct(DEVICES))];
+const RESULT: &[Field] = &[
+    Field("Request", "request", Kind::Str),
+    Field("Driver", "driver", Kind::Str),
+    Field("Pool", "pool", Kind::Str),
+    Field("Device", "device", Kind::Str),
+    Field("AdminAccess", "adminAccess", Kind::Raw),
+    Field("Tolerations", "tolerations", Kind::List(TOLERATION)),
+    Field("BindingConditions", "bindingConditions", Kind::Raw),
+    Field(
+        "BindingFailureConditions",
+        "bindingFailureConditions",
+        Kind::Raw,
+    ),
+    Field("ShareID", "shareID", Kind::Raw),
+    Field("ConsumedCapacity", "consumedCapacity", Kind::Raw),
+];
+const ALLOCATION_CONFIGURATION: &[Field] = &[
+    Field("Source", "source", Kind::Str),
+    Field("Requests", "requests", Kind::Raw),
+    Field("DeviceConfiguration", "", Kind::Inline(CONFIGURATION)),
+];
+const DEVICE_ALLOCATION: &[Field] = &[
+    Field("Results", "results", Kind::List(RESULT)),
+    Field("Config", "config", Kind::List(ALLOCATION_CONFIGURATION)),
+];
+const REQUIREMENT: &[Field] = &[
+    Field("Key", "key", Kind::Str),
+    Field("Operator", "operator", Kind::Str),
+    Field("Values", "values", Kind::Raw),
+];
+const TERM: &[Field] = &[
+    Field(
+        "MatchExpressions",
+        "matchExpressions",
+        Kind::List(REQUIREMENT),
+    ),
+    Field("MatchFields", "matchFields", Kind::List(REQUIREMENT)),
+];
+const NODE_SELECTOR: &[Field] = &[Field(
+    "NodeSelectorTerms",
+    "nodeSelectorTerms",
+    Kind::List(TERM),
+)];
+const ALLOCATION: &[Field] = &[
+    Field("Devices", "devices", Kind::ByValue(DEVICE_ALLOCATION)),
+    Field("NodeSelector", "nodeSelector", Kind::Struct(NODE_SELECTOR)),
+    Field("AllocationTimestamp", "allocationTimestamp", Kind::Raw),
+];
 
 /// A JSON string as Go writes it (HTML characters escaped).
 fn string(s: &str) -> String {
@@ -122,6 +172,7 @@ fn fields(object: &Value, layout: &[Field], out: &mut Vec<String>) {
             Kind::Raw => json(value),
             Kind::Struct(inner) if value.is_object() => write(value, inner),
             Kind::Struct(_) => "null".into(),
+            Kind::ByValue(inner) => write(value, inner),
             Kind::List(inner) => match value.as_array() {
                 Some(items) => {
                     let items: Vec<String> = items.iter().map(|i| write(i, inner)).collect();
@@ -149,6 +200,12 @@ pub fn claim_spec(spec: &Value) -> String {
     write(spec, SPEC)
 }
 
+/// `json.Marshal` of the internal `AllocationResult` that `allocation` (v1 JSON) converts to,
+/// as a status update that changes a claim's allocation prints it.
+pub fn allocation_result(allocation: &Value) -> String {
+    write(allocation, ALLOCATION)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,6 +221,21 @@ mod tests {
         assert_eq!(
             claim_spec(&spec),
             r#"{"Devices":{"Requests":[{"Name":"r2","Exactly":{"DeviceClassName":"dc","Selectors":null,"AllocationMode":"ExactCount","Count":1,"AdminAccess":null,"Tolerations":null,"Capacity":null},"FirstAvailable":null}],"Constraints":[{"Requests":["r"],"MatchAttribute":"dra.example.com/model","DistinctAttribute":null}],"Config":[{"Requests":["r"],"Opaque":{"Driver":"dra.example.com","Parameters":{"a":1}}}]}}"#
+        );
+    }
+
+    #[test]
+    fn an_allocation_as_the_real_server_prints_it() {
+        let allocation = json!({"devices": {"results": [{"request": "gpu", "driver": "d.example.com", "pool": "p", "device": "z"}],
+            "config": [{"source": "FromClaim", "requests": ["gpu"], "opaque": {"driver": "d.example.com", "parameters": {"a": 1}}}]},
+            "nodeSelector": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "k", "operator": "In", "values": ["v"]}]}]}});
+        assert_eq!(
+            allocation_result(&allocation),
+            r#"{"Devices":{"Results":[{"Request":"gpu","Driver":"d.example.com","Pool":"p","Device":"z","AdminAccess":null,"Tolerations":null,"BindingConditions":null,"BindingFailureConditions":null,"ShareID":null,"ConsumedCapacity":null}],"Config":[{"Source":"FromClaim","Requests":["gpu"],"Opaque":{"Driver":"d.example.com","Parameters":{"a":1}}}]},"NodeSelector":{"NodeSelectorTerms":[{"MatchExpressions":[{"Key":"k","Operator":"In","Values":["v"]}],"MatchFields":null}]},"AllocationTimestamp":null}"#
+        );
+        assert_eq!(
+            allocation_result(&json!({})),
+            r#"{"Devices":{"Results":null,"Config":null},"NodeSelector":null,"AllocationTimestamp":null}"#
         );
     }
 }

@@ -1,16 +1,17 @@
 //! The validation of a status update by the kind's status strategy, which checks the
 //! metadata and the status only (not the whole object, as an update of the main resource
 //! is checked) and warns of nothing: the dispatch to each kind's status rules
-//! (`status_apps`, `status_batch`, `status_control_plane`, `status_core`, `status_networking`,
-//! `status_policy`, and a Service's load balancer), with the metadata checked as many times as the real server checks it.
+//! (`status_apps`, `status_batch`, `status_control_plane`, `status_core`, `status_extensions`,
+//! `status_networking`, `status_policy`, `status_resource`, and a Service's load balancer),
+//! with the metadata checked as many times as the real server checks it.
 
 use serde_json::Value;
 
 use super::errors::Errors;
 use super::meta::object_meta;
 use super::{
-    service, status_apps, status_batch, status_control_plane, status_core, status_networking,
-    status_policy,
+    service, status_apps, status_batch, status_control_plane, status_core, status_extensions,
+    status_networking, status_policy, status_resource,
 };
 
 /// How a status strategy's validation checks the metadata, besides the two checks of the
@@ -22,6 +23,9 @@ enum MetaCheck {
     /// Once more as an update (`ValidateObjectMetaUpdate`, with the finalizer names), before
     /// the status.
     Before,
+    /// Once more as apimachinery checks an update (`ValidateObjectMetaUpdate` of
+    /// apiextensions: the finalizer names are not checked), before the status.
+    BeforeWithoutFinalizers,
     /// Once more as an update, after the status (a StatefulSet's).
     After,
 }
@@ -46,6 +50,7 @@ fn meta_check(group: &str, kind: &str) -> Option<MetaCheck> {
         | ("networking.k8s.io", "Ingress")
         | ("autoscaling", "HorizontalPodAutoscaler") => MetaCheck::Before,
         ("apps", "StatefulSet") => MetaCheck::After,
+        ("apiextensions.k8s.io", "CustomResourceDefinition") => MetaCheck::BeforeWithoutFinalizers,
         // These strategies keep the stored metadata (or check none of it, as a CronJob's and a
         // budget's do): only the generic registry's two checks find anything.
         ("batch", "CronJob")
@@ -53,7 +58,8 @@ fn meta_check(group: &str, kind: &str) -> Option<MetaCheck> {
         | ("flowcontrol.apiserver.k8s.io", "FlowSchema" | "PriorityLevelConfiguration")
         | ("apiregistration.k8s.io", "APIService")
         | ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy")
-        | ("networking.k8s.io", "ServiceCIDR") => MetaCheck::None,
+        | ("networking.k8s.io", "ServiceCIDR")
+        | ("resource.k8s.io", "ResourceClaim") => MetaCheck::None,
         _ => return None,
     })
 }
@@ -73,6 +79,25 @@ fn strategy_meta(object: &Value) -> Errors {
         &object["metadata"]["finalizers"],
     ));
     out
+}
+
+/// The generic registry's check of the finalizers (`ValidateFinalizers`, once): `orphan`
+/// and `foregroundDeletion` not both.
+fn finalizer_conflict(object: &Value) -> Errors {
+    let finalizers = &object["metadata"]["finalizers"];
+    let has = |f: &str| {
+        finalizers
+            .as_array()
+            .is_some_and(|l| l.iter().any(|x| x == f))
+    };
+    if has("orphan") && has("foregroundDeletion") {
+        return vec![super::errors::invalid(
+            "metadata.finalizers",
+            finalizers,
+            "finalizer orphan and foregroundDeletion cannot be both set",
+        )];
+    }
+    Vec::new()
 }
 
 /// The status's own errors (`old` is the stored object).
@@ -101,20 +126,28 @@ fn status_causes(group: &str, kind: &str, object: &Value, old: &Value) -> Errors
         ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy") => {
             status_control_plane::validating_admission_policy(object)
         }
+        ("apiextensions.k8s.io", "CustomResourceDefinition") => {
+            status_extensions::custom_resource_definition(object)
+        }
+        ("resource.k8s.io", "ResourceClaim") => status_resource::resource_claim(object, old),
         _ => Vec::new(),
     }
 }
 
 /// Every validation error of a status update of a kind [`validates_status_alone`] names
 /// (`old` is the stored object), in the real server's order: the metadata's errors twice
-/// (the generic registry checks the object meta as it is and as an update), the strategy's
+/// (the generic registry checks the object meta as it is, with its finalizers, and as an
+/// update), the strategy's
 /// own check of the metadata before or after the status's errors, or none.
 pub fn status_update(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
     let check = meta_check(group, kind).unwrap_or(MetaCheck::None);
     let mut out = object_meta(object);
+    out.extend(finalizer_conflict(object));
     out.extend(object_meta(object));
-    if check == MetaCheck::Before {
-        out.extend(strategy_meta(object));
+    match check {
+        MetaCheck::Before => out.extend(strategy_meta(object)),
+        MetaCheck::BeforeWithoutFinalizers => out.extend(object_meta(object)),
+        MetaCheck::None | MetaCheck::After => {}
     }
     out.extend(status_causes(group, kind, object, old));
     if check == MetaCheck::After {
@@ -128,7 +161,7 @@ pub fn status_update(group: &str, kind: &str, object: &Value, old: &Value) -> Er
 /// server has disabled are dropped (a Deployment's or ReplicaSet's `terminatingReplicas`); a
 /// Pod's `podIP` and `podIPs` agree as the v1 conversion makes them agree (the single one
 /// wins; host IPs are not converted but checked); a Node's allocatable amounts default to its
-/// capacity.
+/// capacity; a ResourceClaim loses the fields of disabled features.
 pub fn prepare_status_update(group: &str, kind: &str, object: &mut Value) {
     let Some(status) = object.get_mut("status").and_then(Value::as_object_mut) else {
         return;
@@ -138,6 +171,7 @@ pub fn prepare_status_update(group: &str, kind: &str, object: &mut Value) {
             status.remove("terminatingReplicas");
         }
         ("", "Pod") => agree_ips(status, "podIP", "podIPs"),
+        ("resource.k8s.io", "ResourceClaim") => status_resource::drop_disabled(status),
         ("", "Node") => {
             if status.get("allocatable").is_none_or(Value::is_null)
                 && let Some(capacity) = status.get("capacity").cloned()
@@ -235,6 +269,37 @@ mod tests {
         assert_eq!(
             fields("batch", "CronJob", &object, &old),
             ["metadata.labels", "metadata.labels"]
+        );
+    }
+
+    #[test]
+    fn a_crd_checks_its_metadata_without_finalizer_names_and_a_claim_not_at_all() {
+        let crd = json!({"metadata": {"labels": {"bad key!": "v"}, "finalizers": ["bad"]},
+            "status": {"acceptedNames": {"plural": "Bad"}}});
+        assert_eq!(
+            fields(
+                "apiextensions.k8s.io",
+                "CustomResourceDefinition",
+                &crd,
+                &json!({})
+            ),
+            [
+                "metadata.labels",
+                "metadata.labels",
+                "metadata.labels",
+                "status.acceptedNames.plural"
+            ]
+        );
+        let both = json!({"metadata": {"finalizers": ["orphan", "foregroundDeletion"]}});
+        assert_eq!(
+            fields("apps", "Deployment", &both, &json!({})),
+            ["metadata.finalizers"]
+        );
+        let claim = json!({"metadata": {"finalizers": ["bad"]},
+            "status": {"reservedFor": [{"resource": "pods", "name": "p", "uid": "u"}]}});
+        assert_eq!(
+            fields("resource.k8s.io", "ResourceClaim", &claim, &json!({})),
+            ["status.reservedFor"]
         );
     }
 
