@@ -272,7 +272,7 @@ pub fn update_object_as(
         && def.custom.is_none()
         && crate::registry::validation::validates_status_alone(&def.group, &def.kind);
     if status_alone {
-        crate::registry::validation::prepare_status_update(&def.group, &def.kind, &mut new);
+        crate::registry::validation::prepare_status_update(&def.group, &def.kind, &mut new, &old);
     }
     let mut warnings = if endpoint == Endpoint::Finalize {
         Vec::new()
@@ -307,7 +307,9 @@ pub fn update_object_as(
     if is_service(def) && endpoint == Endpoint::Main {
         crate::registry::allocate::service(&cluster.store, &mut new, Some(&old));
     }
-    if crd::is_crd(def) {
+    // A status write stores the CRD's status as sent (validated by its status strategy):
+    // dropping an old stored version is how a storage migration ends.
+    if crd::is_crd(def) && endpoint != Endpoint::Status {
         let now = meta::now();
         let status = old.get("status").cloned();
         crd::check_install(&cluster.registry, def, name, &mut new, &now)?;

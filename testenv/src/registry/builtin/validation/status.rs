@@ -161,8 +161,14 @@ pub fn status_update(group: &str, kind: &str, object: &Value, old: &Value) -> Er
 /// server has disabled are dropped (a Deployment's or ReplicaSet's `terminatingReplicas`); a
 /// Pod's `podIP` and `podIPs` agree as the v1 conversion makes them agree (the single one
 /// wins; host IPs are not converted but checked); a Node's allocatable amounts default to its
-/// capacity; a ResourceClaim loses the fields of disabled features.
-pub fn prepare_status_update(group: &str, kind: &str, object: &mut Value) {
+/// capacity; a ResourceClaim loses the fields of disabled features and the statuses of the
+/// devices its stored status (`old`'s) allocated and it no longer does.
+pub fn prepare_status_update(group: &str, kind: &str, object: &mut Value, old: &Value) {
+    if (group, kind) == ("resource.k8s.io", "ResourceClaim")
+        && let Some(status) = object.get_mut("status")
+    {
+        status_resource::drop_deallocated(status, &old["status"]);
+    }
     let Some(status) = object.get_mut("status").and_then(Value::as_object_mut) else {
         return;
     };
@@ -306,21 +312,21 @@ mod tests {
     #[test]
     fn disabled_fields_are_dropped_and_defaults_set() {
         let mut d = json!({"status": {"replicas": 1, "terminatingReplicas": 2}});
-        prepare_status_update("apps", "Deployment", &mut d);
+        prepare_status_update("apps", "Deployment", &mut d, &Value::Null);
         assert_eq!(d, json!({"status": {"replicas": 1}}));
         let mut pod = json!({"status": {"podIP": "10.0.0.1", "podIPs": [{"ip": "10.0.0.2"}],
             "hostIPs": [{"ip": "10.1.0.1"}]}});
-        prepare_status_update("", "Pod", &mut pod);
+        prepare_status_update("", "Pod", &mut pod, &Value::Null);
         assert_eq!(
             pod,
             json!({"status": {"podIP": "10.0.0.1", "podIPs": [{"ip": "10.0.0.1"}],
                 "hostIPs": [{"ip": "10.1.0.1"}]}})
         );
         let mut listed = json!({"status": {"podIPs": [{"ip": "10.0.0.2"}]}});
-        prepare_status_update("", "Pod", &mut listed);
+        prepare_status_update("", "Pod", &mut listed, &Value::Null);
         assert_eq!(listed["status"]["podIP"], "10.0.0.2");
         let mut node = json!({"status": {"capacity": {"cpu": "1"}}});
-        prepare_status_update("", "Node", &mut node);
+        prepare_status_update("", "Node", &mut node, &Value::Null);
         assert_eq!(node["status"]["allocatable"], json!({"cpu": "1"}));
     }
 }
