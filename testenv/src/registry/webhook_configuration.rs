@@ -1,12 +1,16 @@
 //! Validation of Mutating- and ValidatingWebhookConfigurations on create and update, with
 //! kube-apiserver's messages, for the fields the dispatcher relies on: names, rules,
 //! failurePolicy, matchPolicy, sideEffects, timeoutSeconds, admissionReviewVersions,
-//! clientConfig, reinvocationPolicy and the selectors.
+//! clientConfig, reinvocationPolicy, the selectors and the `matchConditions` expressions
+//! (compiled and type-checked as the real server does, not again on an update that leaves
+//! them as they were).
 
 use std::collections::HashSet;
 
 use serde_json::Value;
 
+use crate::registry::schema::cel_types::admission::{AdmissionDecls, Want};
+use crate::registry::schema::cel_types::policy;
 use crate::support::resource::ResourceDef;
 use crate::support::status::Cause;
 
@@ -220,6 +224,14 @@ pub fn configuration(object: &Value, old: Option<&Value>, mutating: bool) -> Vec
     let mut c = Causes(Vec::new());
     let mut names = HashSet::new();
     let old_effects = old_side_effects(old);
+    // The real server does not compile the conditions again when no webhook's changed.
+    let unchanged_conditions = old.is_some_and(|old| {
+        let conditions = |v: &Value| -> Vec<Value> {
+            let hooks = v["webhooks"].as_array().into_iter().flatten();
+            hooks.map(|h| h["matchConditions"].clone()).collect()
+        };
+        conditions(old) == conditions(object)
+    });
     for (i, hook) in object["webhooks"]
         .as_array()
         .into_iter()
@@ -290,8 +302,38 @@ pub fn configuration(object: &Value, old: Option<&Value>, mutating: bool) -> Vec
         for selector in ["namespaceSelector", "objectSelector"] {
             check_selector(&mut c, &hook[selector], &format!("{path}.{selector}"));
         }
+        if !unchanged_conditions {
+            check_match_conditions(&mut c, hook, &path);
+        }
     }
     c.0
+}
+
+/// Each match condition compiles to a bool with `object`, `oldObject`, `request`,
+/// `namespaceObject` and `authorizer` (no `params`, no `variables`).
+fn check_match_conditions(c: &mut Causes, hook: &Value, path: &str) {
+    let decls = AdmissionDecls {
+        params: false,
+        authorizer: true,
+        variables: None,
+    };
+    let conditions = hook["matchConditions"].as_array().into_iter().flatten();
+    for (j, condition) in conditions.enumerate() {
+        let source = condition["expression"].as_str().unwrap_or_default().trim();
+        if source.is_empty() {
+            continue;
+        }
+        if let Err(detail) = policy::compile(source, &decls, Want::Bool) {
+            c.push(
+                "FieldValueInvalid",
+                format!("{path}.matchConditions[{j}].expression"),
+                format!(
+                    "Invalid value: {}: {detail}",
+                    crate::support::go_quote::go_quote(source)
+                ),
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! `x-kubernetes-validations` CEL rules: evaluated on create and update with `self`,
 //! transition rules with `oldSelf` (and `optionalOldSelf`), `message`,
 //! `messageExpression`, `reason`, `fieldPath`, ratcheting, the real error shape, and rules
-//! refused at CRD creation.
+//! refused at CRD creation; and the type check of a ValidatingAdmissionPolicy's
+//! expressions, with `request`, `namespaceObject` and `authorizer` typed.
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{Api, ApiResource, DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
@@ -405,4 +406,65 @@ async fn rules_that_do_not_compile_are_refused_with_the_crd() {
         "{}",
         found[1].2
     );
+}
+
+#[tokio::test]
+async fn policy_expressions_are_type_checked_with_typed_variables() {
+    let env = kubeforge_testenv::TestEnv::start().await.unwrap();
+    let gvk = GroupVersionKind::gvk(
+        "admissionregistration.k8s.io",
+        "v1",
+        "ValidatingAdmissionPolicy",
+    );
+    let policies: Api<DynamicObject> = Api::all_with(
+        env.client(),
+        &ApiResource::from_gvk_with_plural(&gvk, "validatingadmissionpolicies"),
+    );
+    let policy = |name: &str, expression: &str| -> DynamicObject {
+        serde_json::from_value(json!({"apiVersion": "admissionregistration.k8s.io/v1",
+            "kind": "ValidatingAdmissionPolicy", "metadata": {"name": name},
+            "spec": {"matchConstraints": {"resourceRules": [{"apiGroups": ["apps"],
+                "apiVersions": ["v1"], "operations": ["CREATE"], "resources": ["deployments"]}]},
+                "validations": [{"expression": expression}]}}))
+        .unwrap()
+    };
+    let dry_run = PostParams {
+        dry_run: true,
+        ..PostParams::default()
+    };
+    // The authz library, the typed request and namespace, and the libraries' functions.
+    let accepted = "request.userInfo.username != '' && namespaceObject.metadata.labels['a'] == 'b' \
+        && authorizer.group('apps').resource('deployments').check('get').allowed() \
+        && authorizer.requestResource.namespace('x').check('get').reason() == '' \
+        && sign(quantity('1')) == 1 && [1].first().hasValue()";
+    policies
+        .create(&dry_run, &policy("typed-ok", accepted))
+        .await
+        .unwrap();
+    for (expression, at) in [
+        ("request.foo == 'a'", "1:8: undefined field 'foo'"),
+        (
+            "namespaceObject.metadata.generation == '1'",
+            "1:37: found no matching overload for '_==_' applied to '(int, string)'",
+        ),
+        (
+            "authorizer.group('apps').check('get').allowed()",
+            "1:31: found no matching overload for 'check' applied to 'kubernetes.authorization.GroupCheck.(string)'",
+        ),
+        (
+            "1.all(x, x > 0)",
+            "1:1: expression of type 'int' cannot be range of a comprehension (must be list, map, or dynamic)",
+        ),
+    ] {
+        let status = api_error(
+            policies
+                .create(&dry_run, &policy("typed-bad", expression))
+                .await,
+        );
+        let found = causes(&status);
+        assert_eq!(found.len(), 1, "{expression}: {found:?}");
+        assert_eq!(found[0].1, "spec.validations[0].expression");
+        let want = format!("compilation failed: ERROR: <input>:{at}\n");
+        assert!(found[0].2.contains(&want), "{expression}: {}", found[0].2);
+    }
 }

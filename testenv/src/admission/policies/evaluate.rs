@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use crate::registry::schema::cel_types::policy::{ExpressionError, policy_errors};
 use crate::registry::schema::{CelError, compile_expression, eval_expression, json_to_cel};
 
 /// The root variables of a policy's expressions.
@@ -47,6 +48,15 @@ fn eval(src: &str, vars: &[(&str, cel::Value)]) -> Result<cel::Value, CelError> 
     eval_expression(&expression, vars)
 }
 
+/// The compile error of the expression at `field`, if the policy's compilation (with the
+/// declarations the real server gives that field) refused it.
+fn refused(errors: &[ExpressionError], field: &str) -> Option<CelError> {
+    errors.iter().find(|e| e.field == field).map(|e| {
+        let detail = e.detail.strip_prefix("compilation failed: ");
+        CelError::Compile(detail.unwrap_or(&e.detail).to_string())
+    })
+}
+
 fn error_text(e: &CelError) -> String {
     match e {
         CelError::Compile(m) => format!("compilation error: {m}"),
@@ -71,9 +81,16 @@ pub fn evaluate(policy: &Value, inputs: &Inputs<'_>) -> Vec<Violation> {
         message: format!("expression '{src}' resulted in error: {why}"),
         reason: "Invalid".into(),
     };
-    for condition in spec["matchConditions"].as_array().into_iter().flatten() {
+    let compiled = policy_errors(spec);
+    let checked_eval =
+        |field: String, src: &str, vars: &[(&str, cel::Value)]| match refused(&compiled, &field) {
+            Some(e) => Err(e),
+            None => eval(src, vars),
+        };
+    let items = |list: &str| spec[list].as_array().into_iter().flatten().enumerate();
+    for (i, condition) in items("matchConditions") {
         let src = condition["expression"].as_str().unwrap_or_default();
-        match eval(src, &vars) {
+        match checked_eval(format!("spec.matchConditions[{i}].expression"), src, &vars) {
             Ok(cel::Value::Bool(true)) => {}
             Ok(cel::Value::Bool(false)) => return Vec::new(),
             Ok(_) | Err(_) if ignore_errors => return Vec::new(),
@@ -84,12 +101,12 @@ pub fn evaluate(policy: &Value, inputs: &Inputs<'_>) -> Vec<Violation> {
     // Variables: each sees the ones before it; one that fails is reported where it is used.
     let mut values: HashMap<cel::objects::Key, cel::Value> = HashMap::new();
     let mut failed: Vec<(String, String)> = Vec::new();
-    for variable in spec["variables"].as_array().into_iter().flatten() {
+    for (i, variable) in items("variables") {
         let name = variable["name"].as_str().unwrap_or_default().to_string();
         let src = variable["expression"].as_str().unwrap_or_default();
         let mut scope = vars.clone();
         scope.push(("variables", cel_map(&values)));
-        match eval(src, &scope) {
+        match checked_eval(format!("spec.variables[{i}].expression"), src, &scope) {
             Ok(v) => {
                 values.insert(cel::objects::Key::String(name.into()), v);
             }
@@ -98,7 +115,7 @@ pub fn evaluate(policy: &Value, inputs: &Inputs<'_>) -> Vec<Violation> {
     }
     vars.push(("variables", cel_map(&values)));
     let mut out = Vec::new();
-    for validation in spec["validations"].as_array().into_iter().flatten() {
+    for (i, validation) in items("validations") {
         let src = validation["expression"].as_str().unwrap_or_default();
         let reason = validation["reason"]
             .as_str()
@@ -114,18 +131,16 @@ pub fn evaluate(policy: &Value, inputs: &Inputs<'_>) -> Vec<Violation> {
             }
             continue;
         }
-        match eval(src, &vars) {
+        match checked_eval(format!("spec.validations[{i}].expression"), src, &vars) {
             Ok(cel::Value::Bool(true)) => {}
             Ok(cel::Value::Bool(false)) => {
-                let from_expression =
-                    validation["messageExpression"]
-                        .as_str()
-                        .and_then(|m| match eval(m, &vars) {
-                            Ok(cel::Value::String(s)) if !s.trim().is_empty() => {
-                                Some(s.to_string())
-                            }
-                            _ => None,
-                        });
+                let field = format!("spec.validations[{i}].messageExpression");
+                let from_expression = validation["messageExpression"].as_str().and_then(|m| {
+                    match checked_eval(field, m, &vars) {
+                        Ok(cel::Value::String(s)) if !s.trim().is_empty() => Some(s.to_string()),
+                        _ => None,
+                    }
+                });
                 let message = from_expression
                     .or_else(|| validation["message"].as_str().map(String::from))
                     .unwrap_or_else(|| format!("failed expression: {src}"));
@@ -153,6 +168,7 @@ mod tests {
     #[test]
     fn validations_variables_and_messages() {
         let policy = json!({"spec": {
+        "paramKind": {"apiVersion": "v1", "kind": "ConfigMap"},
         "matchConditions": [{"name": "c", "expression": "!has(object.metadata.labels) || !('exempt' in object.metadata.labels)"}],
         "variables": [{"name": "max", "expression": "int(params.data.max)"}],
         "validations": [

@@ -251,7 +251,7 @@ pub fn compile_expression(src: &str, roots: &[&str]) -> Result<Arc<Expression>, 
             .map_err(|e| CelError::Compile(e.to_string()))?;
         // The checker's report (every error, each at its place) comes first; the plain
         // reference check catches what it may not see.
-        super::cel_types::check_dynamic(src, roots).map_err(CelError::Compile)?;
+        super::cel_types::admission::check_dynamic(src, roots).map_err(CelError::Compile)?;
         super::cel_check::check_references_in(program.expression(), roots)
             .map_err(|e| CelError::Compile(format!("ERROR: <input>: {e}")))?;
         Ok(program)
@@ -375,7 +375,7 @@ mod tests {
             "isIP('1.2.3.4') && !isIP('1.2.3') && isCIDR('::/0') && ip.isCanonical('::1')",
             "quantity(self.mem).isGreaterThan(quantity('1Gi')) && quantity(self.mem) == quantity('1.5Gi')",
             "quantity('1').add(quantity('500m')).asApproximateFloat() == 1.5 && quantity('2k').asInteger() == 2000",
-            "quantity('1Gi').compareTo(quantity('1G')) == 1 && quantity('-1').sign() == -1 && isQuantity('3Mi')",
+            "quantity('1Gi').compareTo(quantity('1G')) == 1 && sign(quantity('-1')) == -1 && isQuantity('3Mi')",
             "'abc123def45'.find('[0-9]+') == '123' && 'abc123def45'.findAll('[0-9]+') == ['123', '45']",
             "sets.contains(self.names, ['a']) && sets.intersects(self.names, ['z', 'c']) && sets.equivalent(['a', 'b'], ['b', 'a'])",
             "self.names.lastIndexOf('c') == 2 && self.names.indexOf('z') == -1 && self.names.isSorted()",

@@ -20,6 +20,8 @@ fn declared(name: &str, member: bool) -> bool {
         "transformList",
         "transformMap",
         "transformMapEntry",
+        "optMap",
+        "optFlatMap",
     ];
     (member && MACROS.contains(&name))
         || super::cel_types::overloads::table()
@@ -132,6 +134,16 @@ fn walk(e: &IdedExpr, scope: &mut Vec<String>, depth: usize) -> Result<(), Strin
             EntryExpr::MapEntry(me) => walk(&me.key, scope).and_then(|()| walk(&me.value, scope)),
             EntryExpr::StructField(f) => walk(&f.value, scope),
         }),
+        // The well-known types by their full names (`google.protobuf.Timestamp`).
+        Expr::Select(s)
+            if !s.test
+                && matches!(&s.operand.expr, Expr::Select(p) if p.field == "protobuf"
+                    && matches!(&p.operand.expr, Expr::Ident(g) if g == "google"
+                        && !scope.iter().any(|n| n == "google")))
+                && matches!(s.field.as_str(), "Timestamp" | "Duration") =>
+        {
+            Ok(())
+        }
         Expr::Select(s) => walk(&s.operand, scope),
         Expr::Struct(s) => s.entries.iter().try_for_each(|entry| match &entry.expr {
             EntryExpr::MapEntry(me) => walk(&me.key, scope).and_then(|()| walk(&me.value, scope)),
@@ -146,6 +158,7 @@ fn walk(e: &IdedExpr, scope: &mut Vec<String>, depth: usize) -> Result<(), Strin
 fn macro_variables(call: &cel::common::ast::CallExpr) -> Vec<&str> {
     let max = match call.func_name.as_str() {
         "bind" | "cel.bind" if call.args.len() == 3 => 1,
+        "optMap" | "optFlatMap" if call.args.len() == 2 => 1,
         "all" | "exists" | "exists_one" | "existsOne" if call.args.len() == 3 => 2,
         "transformList" | "transformMap" | "transformMapEntry" if call.args.len() >= 3 => 2,
         "map" | "filter" | "all" | "exists" | "exists_one" | "sortBy" if call.args.len() >= 2 => 1,

@@ -1,7 +1,7 @@
-//! Kubernetes' quantity library: `quantity()`, `isQuantity()` and the methods of a
-//! `kubernetes.Quantity` (`sign`, `isInteger`, `asInteger`, `asApproximateFloat`, `add`,
-//! `sub`, `isLessThan`, `isGreaterThan`, `compareTo`; `==` compares values, so
-//! `quantity('1Gi') == quantity('1024Mi')`).
+//! Kubernetes' quantity library: `quantity()`, `isQuantity()`, `sign(q)` (a function, not a
+//! method) and the methods of a `kubernetes.Quantity` (`isInteger`, `asInteger`,
+//! `asApproximateFloat`, `add`, `sub`, `isLessThan`, `isGreaterThan`, `compareTo`; `==`
+//! compares values, so `quantity('1Gi') == quantity('1024Mi')`).
 //!
 //! A quantity is held exactly as a count of nano-units (`i128`), which covers every suffix
 //! from `n` to `Ei` (2^60 × 10^9 < 2^127).
@@ -69,7 +69,8 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
         vec![STRING_TYPE],
         is_quantity,
     )?;
-    env.add_member_overload("sign", "quantity_sign", quantity_type(), vec![], sign)?;
+    // A global function (`sign(q)`), not a member, in the real library.
+    env.add_overload("sign", "quantity_sign", vec![quantity_type()], sign)?;
     env.add_member_overload(
         "isInteger",
         "quantity_is_integer",

@@ -49,11 +49,21 @@ pub fn check(expr: &IdedExpr, vars: &[(&str, Type)]) -> (Checked, Vec<CheckError
         next_param: 100,
         out: Checked::default(),
         errors: Vec::new(),
+        exempt: 0,
+        lists: Vec::new(),
+        maps: Vec::new(),
     };
     c.walk(expr);
     let subst = c.subst.clone();
     for t in c.out.types.values_mut() {
         *t = finalize(&subst.apply(t));
+    }
+    if c.errors.is_empty() {
+        c.errors = super::literals::literal_errors(expr)
+            .into_iter()
+            .map(|(id, message)| CheckError { id, message })
+            .collect();
+        c.errors.extend(c.heterogeneous_literals());
     }
     (c.out, c.errors)
 }
@@ -64,6 +74,20 @@ struct Checker {
     next_param: u32,
     out: Checked,
     errors: Vec<CheckError>,
+    /// How many `format` calls the walk is inside.
+    exempt: usize,
+    /// The elements (id, optional) of each list literal outside `format`.
+    lists: Vec<Vec<(u64, bool)>>,
+    /// The entries (key id, value id, optional) of each map literal outside `format`.
+    maps: Vec<Vec<(u64, u64, bool)>>,
+}
+
+/// `T` of an `optional_type(T)` (an optional element of a literal), else the type itself.
+fn unwrap_optional(t: Type) -> Type {
+    match t {
+        Type::Opaque(super::types::opaque::OPTIONAL, mut p) if p.len() == 1 => p.remove(0),
+        other => other,
+    }
 }
 
 /// The name `a.b.c` an expression spells, if it is only identifiers and selections.
@@ -94,6 +118,58 @@ fn type_name(name: &str) -> Option<Type> {
 }
 
 impl Checker {
+    /// The element type of a literal so far joined with the next element's: kept when the
+    /// next fits it, else `dyn` (the checker does not refuse mixed literals; the validator
+    /// below does).
+    fn join(&mut self, so_far: Option<Type>, next: Type) -> Type {
+        match so_far {
+            None => next,
+            Some(first) if self.subst.assignable(&first, &next) => first,
+            Some(_) => Type::Dyn,
+        }
+    }
+
+    /// cel-go's homogeneous aggregate literal validator, run on an expression that checked:
+    /// a list's first element whose type differs from the first one's (one per list), and
+    /// each map key and value whose type differs from the first entry's.
+    fn heterogeneous_literals(&self) -> Vec<CheckError> {
+        let type_of = |id: u64, optional: bool| {
+            let t = self.out.type_of(id);
+            if optional { unwrap_optional(t) } else { t }
+        };
+        let mut errors = Vec::new();
+        let mut mismatch = |id: u64, first: &Type, t: &Type| {
+            errors.push(CheckError {
+                id,
+                message: format!("expected type '{first}' but found '{t}'"),
+            });
+        };
+        for items in &self.lists {
+            let mut types = items.iter().map(|(id, o)| (*id, type_of(*id, *o)));
+            if let Some((_, first)) = types.next()
+                && let Some((id, t)) = types.find(|(_, t)| *t != first)
+            {
+                mismatch(id, &first, &t);
+            }
+        }
+        for entries in &self.maps {
+            let Some((k0, v0, o0)) = entries.first() else {
+                continue;
+            };
+            let (first_key, first_value) = (self.out.type_of(*k0), type_of(*v0, *o0));
+            for (k, v, o) in &entries[1..] {
+                let (kt, vt) = (self.out.type_of(*k), type_of(*v, *o));
+                if kt != first_key {
+                    mismatch(*k, &first_key, &kt);
+                }
+                if vt != first_value {
+                    mismatch(*v, &first_value, &vt);
+                }
+            }
+        }
+        errors
+    }
+
     fn fresh(&mut self) -> Type {
         self.next_param += 1;
         Type::Param(self.next_param)
@@ -142,6 +218,14 @@ impl Checker {
                 },
             },
             Expr::Select(s) => {
+                // A variable whose name has dots (`authorizer.requestResource`) is resolved
+                // before a selection on its first part.
+                if !s.test
+                    && let Some(name) = qualified_name(e)
+                    && let Some(t) = self.lookup(&name)
+                {
+                    return t;
+                }
                 if !s.test
                     && let Some(name) = qualified_name(e)
                     && self
@@ -155,51 +239,45 @@ impl Checker {
                 let field = self.select(e.id, &operand, &s.field);
                 if s.test { Type::Bool } else { field }
             }
-            Expr::Call(call) => self.call(e, call),
+            Expr::Call(call) => {
+                // Literals inside `format(...)` need not be homogeneous.
+                let exempt = usize::from(call.func_name == "format");
+                self.exempt += exempt;
+                let t = self.call(e, call);
+                self.exempt -= exempt;
+                t
+            }
             Expr::List(list) => {
                 let mut elem: Option<Type> = None;
-                for item in &list.elements {
+                let mut items = Vec::new();
+                for (i, item) in list.elements.iter().enumerate() {
+                    let optional = list.optional_indices.contains(&i);
                     let t = self.walk(item);
-                    match &elem {
-                        None => elem = Some(t),
-                        Some(first) => {
-                            let first = first.clone();
-                            if !self.subst.assignable(&first, &t) {
-                                self.error(
-                                    item.id,
-                                    format!("expected type '{first}' but found '{t}'"),
-                                );
-                            }
-                        }
-                    }
+                    let t = if optional { unwrap_optional(t) } else { t };
+                    items.push((item.id, optional));
+                    elem = Some(self.join(elem, t));
+                }
+                if self.exempt == 0 {
+                    self.lists.push(items);
                 }
                 let elem = elem.unwrap_or_else(|| self.fresh());
                 Type::list(elem)
             }
             Expr::Map(map) => {
                 let (mut key, mut value): (Option<Type>, Option<Type>) = (None, None);
+                let mut entries = Vec::new();
                 for entry in &map.entries {
                     if let EntryExpr::MapEntry(m) = &entry.expr {
                         let k = self.walk(&m.key);
                         let v = self.walk(&m.value);
-                        for (slot, t, at) in [(&mut key, k, m.key.id), (&mut value, v, m.value.id)]
-                        {
-                            match slot {
-                                None => *slot = Some(t),
-                                Some(first) => {
-                                    let first = first.clone();
-                                    if !self.subst.assignable(&first, &t) {
-                                        self.errors.push(CheckError {
-                                            id: at,
-                                            message: format!(
-                                                "expected type '{first}' but found '{t}'"
-                                            ),
-                                        });
-                                    }
-                                }
-                            }
-                        }
+                        let v = if m.optional { unwrap_optional(v) } else { v };
+                        entries.push((m.key.id, m.value.id, m.optional));
+                        key = Some(self.join(key, k));
+                        value = Some(self.join(value, v));
                     }
+                }
+                if self.exempt == 0 {
+                    self.maps.push(entries);
                 }
                 let key = key.unwrap_or_else(|| self.fresh());
                 let value = value.unwrap_or_else(|| self.fresh());
@@ -269,17 +347,17 @@ impl Checker {
                 Some(d) => d.ty(),
                 None => self.error(id, format!("undefined field '{field}'")),
             },
-            Type::Map(k, v) => {
-                let (k, v) = ((**k).clone(), (**v).clone());
-                if !self.subst.assignable(&k, &Type::String) {
-                    return self.error(
-                        id,
-                        format!("type '{operand}' does not support field selection"),
-                    );
-                }
-                v
+            // A field of an optional value is an optional (`object.?x.y`).
+            Type::Opaque(super::types::opaque::OPTIONAL, p) => {
+                let inner = p.first().cloned().unwrap_or(Type::Dyn);
+                Type::optional(self.select(id, &inner, field))
             }
+            // Any map's values, whatever its key type (`{1: 2}.a` checks).
+            Type::Map(_, v) => (**v).clone(),
             Type::Dyn | Type::Error | Type::Param(_) => Type::Dyn,
+            Type::Opaque(name, _) if super::types::opaque::is_authz(name) => {
+                self.error(id, format!("unexpected failed resolution of '{name}'"))
+            }
             other => {
                 let other = other.clone();
                 self.error(
@@ -310,6 +388,27 @@ impl Checker {
             };
             let selected = self.select(e.id, &inner, &field);
             return Type::optional(selected);
+        }
+        // `opt.optMap(v, e)` and `opt.optFlatMap(v, e)`: `v` is the optional's value in `e`.
+        if matches!(name, "optMap" | "optFlatMap")
+            && let (Some(target), [var, body]) = (&call.target, call.args.as_slice())
+            && let Expr::Ident(var) = &var.expr
+        {
+            let t = self.walk(target);
+            let inner = match &t {
+                Type::Opaque(super::types::opaque::OPTIONAL, p) => {
+                    p.first().cloned().unwrap_or(Type::Dyn)
+                }
+                _ => Type::Dyn,
+            };
+            self.scopes.push(vec![(var.clone(), inner)]);
+            let result = self.walk(body);
+            self.scopes.pop();
+            return if name == "optMap" {
+                Type::optional(result)
+            } else {
+                result
+            };
         }
         // `ns.f(args)` where `ns.f` is a global function (`strings.quote`, `format.named`).
         if let Some(target) = &call.target

@@ -7,16 +7,25 @@
 //! - [`check`]: the type checker;
 //! - [`cost`]: the cost estimator;
 //! - [`macros`]: the two-variable comprehensions;
-//! - [`crd`]: the walk over a CRD schema that applies the per-rule and per-CRD budgets.
+//! - [`crd`]: the walk over a CRD schema that applies the per-rule and per-CRD budgets;
+//! - [`admission`]: the declarations and result types of admission expressions;
+//! - [`policy`]: a ValidatingAdmissionPolicy's and a webhook's expressions compiled per field;
+//! - `literals`: cel-go's validators of duration, timestamp and pattern literals (the
+//!   homogeneous literal validator is in [`check`]).
 
+pub mod admission;
+#[cfg(test)]
+mod admission_tests;
 pub mod check;
 pub mod cost;
 pub mod crd;
 pub mod decl;
 mod estimate;
 mod library_cost;
+mod literals;
 pub mod macros;
 pub mod overloads;
+pub mod policy;
 #[cfg(test)]
 mod tests;
 pub mod types;
@@ -109,57 +118,6 @@ pub(crate) fn issue(source: &str, offset: Option<u32>, message: &str) -> String 
         col0 + 1,
         ".".repeat(col0.min(text.chars().count()))
     )
-}
-
-/// The type errors cel-go reports in an expression whose variables (`roots`) are all
-/// dynamic, as a ValidatingAdmissionPolicy's `object` and `params` are, limited to those
-/// dynamic variables cannot hide and this checker's overload table settles: an operand of
-/// `&&` or `||` (so the body of `all` and `exists`) that is not a bool, and a call with no
-/// overload for the known types of its arguments (`"x" + 1`; a conditional, the step of
-/// `exists_one`, `filter` and `map` with a filter), and a reference to a variable that is
-/// not declared (`params` without a `paramKind`). Other issues are left to the compiler's own checks. The error is cel-go's text (`ERROR:
-/// <input>:1:8: ...` lines with the source line and a caret).
-pub fn check_dynamic(source: &str, roots: &[&str]) -> Result<(), String> {
-    let Ok(program) = checking_env().compile(source) else {
-        // A parse error is the compiler's to report.
-        return Ok(());
-    };
-    let vars: Vec<(&str, Type)> = roots.iter().map(|r| (*r, Type::Dyn)).collect();
-    let (_, errors) = check::check(program.expression(), &vars);
-    let info = program.source_info();
-    let mut found: Vec<(u32, String)> = errors
-        .iter()
-        .filter_map(|e| {
-            let offset = info.offset_for(e.id).map(|(s, _)| s);
-            let reported = e.message.starts_with("expected type 'bool' but found ")
-                || e.message.starts_with("found no matching overload for ")
-                || (e.message.starts_with("undeclared reference to ")
-                    && !names_a_function(source, offset));
-            reported.then(|| {
-                (
-                    offset.unwrap_or(u32::MAX),
-                    issue(source, offset, &e.message),
-                )
-            })
-        })
-        .collect();
-    if found.is_empty() {
-        return Ok(());
-    }
-    found.sort_by_key(|(offset, _)| *offset);
-    let text: Vec<String> = found.into_iter().map(|(_, t)| t).collect();
-    Err(text.join("\n"))
-}
-
-/// Whether the identifier at byte `offset` of `source` is called (`group(` in
-/// `authorizer.group('a')`): the checker does not declare every library function the real
-/// environment has, so only undeclared variables are reported.
-fn names_a_function(source: &str, offset: Option<u32>) -> bool {
-    let Some(rest) = offset.and_then(|o| source.get(o as usize..)) else {
-        return true;
-    };
-    let after = rest.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
-    after.trim_start().starts_with('(')
 }
 
 /// Parses and checks `source` with `self` of declaration `root` (and `oldSelf`, optional

@@ -1,7 +1,7 @@
 //! The functions of the real server's CEL environment for CRD rules (kube-apiserver 1.34,
 //! compatibility version 1.33): the standard library, cel-go's strings (version 2), sets and
 //! two-variable comprehensions, and Kubernetes' lists, regex, URL, quantity, IP, CIDR,
-//! format and semver libraries, with cel-go's overload ids (the cost estimator goes by
+//! format, semver and authz libraries, with cel-go's overload ids (the cost estimator goes by
 //! them). cel-go's math, lists and bindings extensions are not part of it.
 
 use std::collections::HashMap;
@@ -146,6 +146,10 @@ const STANDARD: &[Row] = &[
     ("or", "optional_or_optional", M, "optional(A), optional(A) -> optional(A)"),
     ("_[?_]", "list_optindex_optional_int", G, "list(A), int -> optional(A)"),
     ("_[?_]", "map_optindex_optional_value", G, "map(A, B), A -> optional(B)"),
+    ("first", "list_first", M, "list(A) -> optional(A)"),
+    ("last", "list_last", M, "list(A) -> optional(A)"),
+    ("optional.unwrap", "optional_unwrap", G, "list(optional(A)) -> list(A)"),
+    ("unwrapOpt", "optional_unwrapOpt", M, "list(optional(A)) -> list(A)"),
     // strings extension, version 2
     ("charAt", "string_char_at_int", M, "string, int -> string"),
     ("indexOf", "string_index_of_string", M, "string, string -> int"),
@@ -173,10 +177,7 @@ const STANDARD: &[Row] = &[
     ("sets.equivalent", "list_sets_equivalent_list", G, "list(A), list(A) -> bool"),
     ("sets.intersects", "list_sets_intersects_list", G, "list(A), list(A) -> bool"),
     // Kubernetes lists
-    ("isSorted", "list_is_sorted", M, "list(A) -> bool"),
-    ("sum", "list_sum", M, "list(A) -> A"),
-    ("max", "list_max", M, "list(A) -> A"),
-    ("min", "list_min", M, "list(A) -> A"),
+    // (isSorted, sum, max and min: see `list_rows`)
     ("indexOf", "list_index_of", M, "list(A), A -> int"),
     ("lastIndexOf", "list_last_index_of", M, "list(A), A -> int"),
     // Kubernetes regex
@@ -195,7 +196,7 @@ const STANDARD: &[Row] = &[
     // Kubernetes quantity
     ("quantity", "string_to_quantity", G, "string -> Quantity"),
     ("isQuantity", "is_quantity_string", G, "string -> bool"),
-    ("sign", "quantity_sign", M, "Quantity -> int"),
+    ("sign", "quantity_sign", G, "Quantity -> int"),
     ("isInteger", "quantity_is_integer", M, "Quantity -> bool"),
     ("asInteger", "quantity_as_integer", M, "Quantity -> int"),
     ("asApproximateFloat", "quantity_as_float", M, "Quantity -> double"),
@@ -254,6 +255,24 @@ const STANDARD: &[Row] = &[
     ("isGreaterThan", "semver_greater", M, "Semver, Semver -> bool"),
     ("isLessThan", "semver_less", M, "Semver, Semver -> bool"),
     ("compareTo", "semver_compare_to", M, "Semver, Semver -> int"),
+    // Kubernetes authz (declared in every environment; only admission expressions have an
+    // `authorizer` to call them on)
+    ("path", "authorizer_path", M, "Authorizer, string -> PathCheck"),
+    ("group", "authorizer_group", M, "Authorizer, string -> GroupCheck"),
+    ("serviceAccount", "authorizer_serviceaccount", M, "Authorizer, string, string -> Authorizer"),
+    ("resource", "groupcheck_resource", M, "GroupCheck, string -> ResourceCheck"),
+    ("subresource", "resourcecheck_subresource", M, "ResourceCheck, string -> ResourceCheck"),
+    ("namespace", "resourcecheck_namespace", M, "ResourceCheck, string -> ResourceCheck"),
+    ("name", "resourcecheck_name", M, "ResourceCheck, string -> ResourceCheck"),
+    ("check", "pathcheck_check", M, "PathCheck, string -> Decision"),
+    ("check", "resourcecheck_check", M, "ResourceCheck, string -> Decision"),
+    ("errored", "decision_errored", M, "Decision -> bool"),
+    ("error", "decision_error", M, "Decision -> string"),
+    ("allowed", "decision_allowed", M, "Decision -> bool"),
+    ("reason", "decision_reason", M, "Decision -> string"),
+    // Kubernetes authz selectors
+    ("fieldSelector", "authorizer_fieldselector", M, "ResourceCheck, string -> ResourceCheck"),
+    ("labelSelector", "authorizer_labelselector", M, "ResourceCheck, string -> ResourceCheck"),
 ];
 
 /// The ordering operators: every pair cel-go declares with cross-type numeric comparisons.
@@ -295,6 +314,45 @@ fn ordering_rows() -> Vec<(String, String, String)> {
                 format!("{a}, {b} -> bool"),
             ));
         }
+    }
+    rows
+}
+
+/// Kubernetes' lists library: `isSorted`, `max` and `min` on lists of comparable types,
+/// `sum` on lists of summable types, one overload per element type.
+fn list_rows() -> Vec<(String, String, String)> {
+    const COMPARABLE: &[&str] = &[
+        "int",
+        "uint",
+        "double",
+        "bool",
+        "duration",
+        "timestamp",
+        "string",
+        "bytes",
+    ];
+    const SUMMABLE: &[&str] = &["int", "uint", "double", "duration"];
+    let mut rows = Vec::new();
+    for t in COMPARABLE {
+        rows.push((
+            "isSorted".to_string(),
+            format!("list_{t}_is_sorted_bool"),
+            format!("list({t}) -> bool"),
+        ));
+        for f in ["max", "min"] {
+            rows.push((
+                f.to_string(),
+                format!("list_{t}_{f}_{t}"),
+                format!("list({t}) -> {t}"),
+            ));
+        }
+    }
+    for t in SUMMABLE {
+        rows.push((
+            "sum".to_string(),
+            format!("list_{t}_sum_{t}"),
+            format!("list({t}) -> {t}"),
+        ));
     }
     rows
 }
@@ -343,6 +401,11 @@ fn parse_type(text: &str) -> (Type, u32) {
         "CIDR" => Type::Opaque(opaque::CIDR, vec![]),
         "Semver" => Type::Opaque(opaque::SEMVER, vec![]),
         "Format" => Type::Opaque(opaque::FORMAT, vec![]),
+        "Authorizer" => Type::Opaque(opaque::AUTHORIZER, vec![]),
+        "PathCheck" => Type::Opaque(opaque::PATH_CHECK, vec![]),
+        "GroupCheck" => Type::Opaque(opaque::GROUP_CHECK, vec![]),
+        "ResourceCheck" => Type::Opaque(opaque::RESOURCE_CHECK, vec![]),
+        "Decision" => Type::Opaque(opaque::DECISION, vec![]),
         _ => Type::Dyn,
     };
     (t, 0)
@@ -396,6 +459,10 @@ pub fn table() -> &'static HashMap<String, Vec<Overload>> {
         for (f, id, sig) in ordering_rows() {
             let id: &'static str = Box::leak(id.into_boxed_str());
             t.entry(f).or_default().push(parse(id, false, &sig));
+        }
+        for (f, id, sig) in list_rows() {
+            let id: &'static str = Box::leak(id.into_boxed_str());
+            t.entry(f).or_default().push(parse(id, true, &sig));
         }
         t
     })

@@ -243,21 +243,26 @@ fn logical_operands_and_all_exists_bodies_must_be_bool() {
 fn dynamic_variables_still_need_bool_operands() {
     let roots = ["object", "oldObject", "params", "authorizer"];
     assert_eq!(
-        super::check_dynamic("object.spec.l.all(x, x)", &roots),
+        super::admission::check_dynamic("object.spec.l.all(x, x)", &roots),
         Ok(())
     );
     assert_eq!(
-        super::check_dynamic("authorizer.group('a').check('b') && object.x", &roots),
+        super::admission::check_dynamic(
+            "authorizer.group('a').resource('r').check('b').allowed() && object.x",
+            &roots
+        ),
         Ok(())
     );
     assert_eq!(
-        super::check_dynamic("1 && 2", &roots).err().as_deref(),
+        super::admission::check_dynamic("1 && 2", &roots)
+            .err()
+            .as_deref(),
         Some(
             "ERROR: <input>:1:1: expected type 'bool' but found 'int'\n | 1 && 2\n | ^\nERROR: <input>:1:6: expected type 'bool' but found 'int'\n | 1 && 2\n | .....^"
         )
     );
     assert_eq!(
-        super::check_dynamic("object.spec.l.all(x, [x])", &roots)
+        super::admission::check_dynamic("object.spec.l.all(x, [x])", &roots)
             .err()
             .as_deref(),
         Some(
@@ -265,7 +270,7 @@ fn dynamic_variables_still_need_bool_operands() {
         )
     );
     assert_eq!(
-        super::check_dynamic("object.l.exists_one(x, 'a')", &roots)
+        super::admission::check_dynamic("object.l.exists_one(x, 'a')", &roots)
             .err()
             .as_deref(),
         Some(

@@ -63,6 +63,22 @@ pub mod opaque {
     pub const SEMVER: &str = "kubernetes.Semver";
     /// `kubernetes.NamedFormat`
     pub const FORMAT: &str = "kubernetes.NamedFormat";
+    /// `kubernetes.authorization.Authorizer` (the authz library's object types are not
+    /// registered with the type provider: selecting a field of one fails to resolve).
+    pub const AUTHORIZER: &str = "kubernetes.authorization.Authorizer";
+    /// `kubernetes.authorization.PathCheck`
+    pub const PATH_CHECK: &str = "kubernetes.authorization.PathCheck";
+    /// `kubernetes.authorization.GroupCheck`
+    pub const GROUP_CHECK: &str = "kubernetes.authorization.GroupCheck";
+    /// `kubernetes.authorization.ResourceCheck`
+    pub const RESOURCE_CHECK: &str = "kubernetes.authorization.ResourceCheck";
+    /// `kubernetes.authorization.Decision`
+    pub const DECISION: &str = "kubernetes.authorization.Decision";
+
+    /// Whether `name` is one of the authz library's object types.
+    pub fn is_authz(name: &str) -> bool {
+        name.starts_with("kubernetes.authorization.")
+    }
 }
 
 impl Type {
@@ -138,10 +154,10 @@ impl fmt::Display for Type {
             Type::String => f.write_str("string"),
             Type::Bytes => f.write_str("bytes"),
             Type::Null => f.write_str("null"),
-            Type::Duration => f.write_str("google.protobuf.Duration"),
-            Type::Timestamp => f.write_str("google.protobuf.Timestamp"),
+            Type::Duration => f.write_str("duration"),
+            Type::Timestamp => f.write_str("timestamp"),
             Type::Dyn => f.write_str("dyn"),
-            Type::Error => f.write_str("*error*"),
+            Type::Error => f.write_str("!error!"),
             Type::List(t) => write!(f, "list({t})"),
             Type::Map(k, v) => write!(f, "map({k}, {v})"),
             Type::Object(d) => f.write_str(&d.name),
@@ -152,6 +168,27 @@ impl fmt::Display for Type {
                 write!(f, "{n}({})", params.join(", "))
             }
             Type::Param(i) => write!(f, "_var{i}"),
+        }
+    }
+}
+
+impl Type {
+    /// The name cel-go's `Type.String()` gives this type (`null_type`,
+    /// `google.protobuf.Timestamp` where the checker's messages say `null`, `timestamp`):
+    /// what the admission compiler's result-type errors print.
+    pub fn go_name(&self) -> String {
+        match self {
+            Type::Null => "null_type".into(),
+            Type::Duration => "google.protobuf.Duration".into(),
+            Type::Timestamp => "google.protobuf.Timestamp".into(),
+            Type::List(t) => format!("list({})", t.go_name()),
+            Type::Map(k, v) => format!("map({}, {})", k.go_name(), v.go_name()),
+            Type::Meta(t) => format!("type({})", t.go_name()),
+            Type::Opaque(n, p) if !p.is_empty() => {
+                let params: Vec<String> = p.iter().map(Type::go_name).collect();
+                format!("{n}({})", params.join(", "))
+            }
+            other => other.to_string(),
         }
     }
 }
@@ -246,8 +283,21 @@ impl Subst {
             }
             (Type::Dyn | Type::Error, _) | (_, Type::Dyn | Type::Error) => true,
             (Type::Object(_), Type::Null) | (Type::Null, Type::Object(_)) => true,
+            (Type::Opaque(n, _), Type::Null) | (Type::Null, Type::Opaque(n, _))
+                if opaque::is_authz(n) =>
+            {
+                true
+            }
             (Type::List(x), Type::List(y)) => self.assignable(x, y),
-            (Type::Meta(x), Type::Meta(y)) => self.assignable(x, y),
+            // Type values are all of one type (`type(1) != type('a')` checks); parameters
+            // are still bound where they fit.
+            (Type::Meta(x), Type::Meta(y)) => {
+                let mut trial = self.clone();
+                if trial.assignable(x, y) {
+                    *self = trial;
+                }
+                true
+            }
             (Type::Map(k1, v1), Type::Map(k2, v2)) => {
                 self.assignable(k1, k2) && self.assignable(v1, v2)
             }
