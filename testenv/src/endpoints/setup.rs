@@ -39,7 +39,6 @@ impl Api {
         create::bootstrap(&mut cluster);
         let controllers = cluster.controllers.clone();
         controllers.started(&mut cluster);
-        cluster.store.compact();
         Api::with_cluster(cluster, options)
     }
 }

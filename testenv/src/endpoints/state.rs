@@ -35,7 +35,8 @@ pub struct ApiOptions {
     pub policy: Policy,
     /// Interval between watch bookmarks when clients ask for them.
     pub bookmark_interval: Duration,
-    /// How many events the watch history keeps before older resourceVersions expire.
+    /// The most events kept per resource, in its watch cache and in its history for
+    /// past-resourceVersion lists.
     pub history_limit: usize,
     /// Webhook service routes registered before start: (namespace, name, address).
     pub service_routes: Vec<(String, String, SocketAddr)>,

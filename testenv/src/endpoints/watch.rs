@@ -1,6 +1,7 @@
 //! Watches: newline-delimited JSON events from a resourceVersion, initial events (legacy
 //! "get state and start at most recent" and `sendInitialEvents` streaming lists), bookmarks,
-//! 410 Expired for compacted versions, selector transitions and timeouts.
+//! 410 Expired for versions older than the resource's watch cache, selector transitions and
+//! timeouts.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -205,7 +206,7 @@ pub fn start(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
             .unwrap_or_default()
             .parse()
             .map_err(|_| invalid_resource_version(rv_param.unwrap_or_default()))?;
-        match cluster.store.watch_from(rv) {
+        match cluster.store.watch_from(&def.storage_key, rv) {
             Ok((past, rx)) => {
                 for event in past {
                     if let Some(b) = watcher_filter_probe.translate(&event) {

@@ -1,16 +1,20 @@
-//! The object store: every object as JSON, a cluster-wide monotonic resourceVersion, and a
-//! bounded event history that watches replay from and that lists rebuild past snapshots from.
+//! The object store: every object as JSON, a cluster-wide monotonic resourceVersion, a
+//! watch cache per resource that watches replay from (`super::cache`, as kube-apiserver's
+//! cacher) and the etcd-like event history that lists rebuild past snapshots from
+//! (`super::history`).
 //!
 //! The store knows nothing about HTTP or validation; it only keeps objects and events
 //! consistent. Callers hold the server's single lock around a whole operation, so every
 //! request is linearisable.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+use std::time::Instant;
 
 use serde_json::Value;
 use tokio::sync::broadcast;
 
+use super::cache::WatchCache;
 use super::history::{self, Event, EventType, History, ObjectKey};
 
 /// All objects of one storage key, ordered by namespace and name (list order).
@@ -24,7 +28,7 @@ pub enum StoreError {
     TooOld {
         /// What the client asked for.
         requested: u64,
-        /// The oldest resourceVersion still served.
+        /// The resourceVersion the retained history starts after (the oldest one served).
         oldest: u64,
     },
     /// The requested resourceVersion is newer than the store.
@@ -37,6 +41,17 @@ pub enum StoreError {
     },
 }
 
+/// The storage key of CustomResourceDefinitions.
+const CRD_KEY: &str = "apiextensions.k8s.io/customresourcedefinitions";
+
+/// The storage key of the resource a CustomResourceDefinition defines (`group/plural`).
+fn custom_resource_key(crd: &Value) -> Option<String> {
+    let spec = &crd["spec"];
+    let group = spec["group"].as_str()?;
+    let plural = spec["names"]["plural"].as_str()?;
+    Some(format!("{group}/{plural}"))
+}
+
 /// What a watch starts from: the retained events to replay and the live receiver.
 pub type WatchStart = (Vec<Arc<Event>>, broadcast::Receiver<Arc<Event>>);
 
@@ -44,29 +59,39 @@ pub type WatchStart = (Vec<Arc<Event>>, broadcast::Receiver<Arc<Event>>);
 /// (fault injection): the store still changes, but no watcher sees the event.
 pub type EventFilter = Arc<dyn Fn(&str, &Value) -> bool + Send + Sync>;
 
-/// Objects, resourceVersion counter and event history.
+/// Objects, resourceVersion counter, watch caches and event history.
 pub struct Store {
     rv: u64,
     buckets: HashMap<String, Bucket>,
     history: History,
+    /// One watch cache per storage key that had an event since it was (re)initialised.
+    caches: HashMap<String, WatchCache>,
+    /// The upper bound of each watch cache, in events.
+    cache_limit: usize,
+    /// The resourceVersion a watch cache created now starts at: where the store started
+    /// or was last compacted.
+    base: u64,
     events: broadcast::Sender<Arc<Event>>,
     /// Injected event loss: see [`Store::set_event_filter`].
     drop_filter: Option<EventFilter>,
-    /// resourceVersions of retained events that no watch may deliver.
-    dropped: BTreeSet<u64>,
 }
 
 impl Store {
-    /// An empty store keeping at most `history_limit` events for watches.
+    /// An empty store whose watch cache of each resource keeps at most `history_limit`
+    /// events (at least the last 75 seconds' up to that bound, as kube-apiserver's cacher),
+    /// and whose history for lists at past resourceVersions keeps at most `history_limit`
+    /// events of each resource (fewer after a compaction, every 5 minutes).
     pub fn new(history_limit: usize) -> Self {
         let (events, _) = broadcast::channel(4096);
         Store {
             rv: 0,
             buckets: HashMap::new(),
             history: History::new(history_limit),
+            caches: HashMap::new(),
+            cache_limit: history_limit.max(1),
+            base: 0,
             events,
             drop_filter: None,
-            dropped: BTreeSet::new(),
         }
     }
 
@@ -82,10 +107,13 @@ impl Store {
         self.rv
     }
 
-    /// Forgets the history up to now: watches from older versions get 410 Gone, as after an
-    /// etcd compaction. Used once the bootstrap objects exist, and by fault injection.
+    /// Forgets the history up to now: lists and watches from older versions get 410 Gone,
+    /// as after an etcd compaction followed by a re-list of every watch cache. Used once the
+    /// bootstrap objects exist, and by fault injection.
     pub fn compact(&mut self) {
         self.history.compact_to(self.rv);
+        self.caches.clear();
+        self.base = self.rv;
     }
 
     /// One object.
@@ -170,26 +198,44 @@ impl Store {
             self.remove(key, &ns, &name, None);
         }
         self.buckets.remove(key);
+        // The resource's cache goes with it; one made again (the CRD created anew) is
+        // initialised now, as kube-apiserver makes a new cacher for the new storage.
+        self.caches
+            .insert(key.to_string(), WatchCache::new(self.rv, self.cache_limit));
     }
 
     fn record(&mut self, key: &str, kind: EventType, object: Arc<Value>, prev: Option<Arc<Value>>) {
+        let lost = self
+            .drop_filter
+            .as_ref()
+            .is_some_and(|drop| drop(key, &object));
         let event = Arc::new(Event {
             rv: self.rv,
             key: key.to_string(),
             kind,
             object,
             prev,
+            lost,
         });
-        let lost = self
-            .drop_filter
-            .as_ref()
-            .is_some_and(|drop| drop(&event.key, &event.object));
-        self.history.push(event.clone());
-        if !self.dropped.is_empty() {
-            self.dropped = self.dropped.split_off(&(self.history.compacted() + 1));
+        let now = Instant::now();
+        self.history.push(now, event.clone());
+        let (base, limit) = (self.base, self.cache_limit);
+        if key == CRD_KEY
+            && kind == EventType::Added
+            && let Some(served) = custom_resource_key(&event.object)
+        {
+            // A new CRD's resource gets its cache now: watches from before it are too old.
+            self.caches.insert(served, WatchCache::new(self.rv, limit));
+        }
+        match self.caches.get_mut(key) {
+            Some(cache) => cache.push(now, event.clone()),
+            None => {
+                let mut cache = WatchCache::new(base, limit);
+                cache.push(now, event.clone());
+                self.caches.insert(key.to_string(), cache);
+            }
         }
         if lost {
-            self.dropped.insert(event.rv);
             return;
         }
         // No receivers is fine: nobody is watching.
@@ -210,12 +256,12 @@ impl Store {
         }
         let newer = self
             .history
-            .since(rv)
+            .since(key, rv)
             .map_err(|oldest| StoreError::TooOld {
                 requested: rv,
                 oldest,
             })?;
-        for event in newer.iter().rev().filter(|e| e.key == key) {
+        for event in newer.iter().rev() {
             let k = history::object_key(&event.object);
             match &event.prev {
                 Some(prev) => {
@@ -229,31 +275,163 @@ impl Store {
         Ok(bucket)
     }
 
-    /// Starts a watch after resourceVersion `rv`: the retained events newer than `rv` (all
-    /// keys; callers filter) and a receiver for everything after them. Atomic with writes
-    /// because the caller holds the server lock.
-    pub fn watch_from(&self, rv: u64) -> Result<WatchStart, StoreError> {
+    /// Starts a watch of `key` after resourceVersion `rv`: the events of `key` newer than
+    /// `rv` that its watch cache holds, and a receiver for everything after them (all keys;
+    /// callers filter). `rv` older than the cache's window is
+    /// [`StoreError::TooOld`] with the window's start, as kube-apiserver's "too old resource
+    /// version: rv (start)". Atomic with writes because the caller holds the server lock.
+    pub fn watch_from(&self, key: &str, rv: u64) -> Result<WatchStart, StoreError> {
         if rv > self.rv {
             return Err(StoreError::TooLarge {
                 requested: rv,
                 current: self.rv,
             });
         }
-        let mut past = self
-            .history
-            .since(rv)
-            .map_err(|oldest| StoreError::TooOld {
-                requested: rv,
-                oldest,
-            })?;
-        if !self.dropped.is_empty() {
-            past.retain(|e| !self.dropped.contains(&e.rv));
+        let mut past = match self.caches.get(key) {
+            Some(cache) => cache.since(rv),
+            None if rv < self.base => Err(self.base),
+            None => Ok(Vec::new()),
         }
+        .map_err(|oldest| StoreError::TooOld {
+            requested: rv,
+            oldest,
+        })?;
+        past.retain(|e| !e.lost);
         Ok((past, self.events.subscribe()))
     }
 
     /// A receiver for every event after the current resourceVersion.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<Event>> {
         self.events.subscribe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn put(store: &mut Store, key: &str, name: &str) -> u64 {
+        let object = json!({"metadata": {"namespace": "ns", "name": name}});
+        store.put(key, "ns", name, object);
+        store.resource_version()
+    }
+
+    fn rvs(start: WatchStart) -> Vec<u64> {
+        start.0.iter().map(|e| e.rv).collect()
+    }
+
+    #[test]
+    fn quiet_resource_keeps_its_window_while_another_is_busy() {
+        let mut store = Store::new(120);
+        let quiet = put(&mut store, "quiet", "a");
+        let changed = put(&mut store, "quiet", "a");
+        let first_busy = put(&mut store, "busy", "b0");
+        for i in 1..500 {
+            put(&mut store, "busy", &format!("b{i}"));
+        }
+        assert_eq!(
+            rvs(store.watch_from("quiet", quiet).unwrap()),
+            vec![changed]
+        );
+        // The busy resource keeps its last 120 events.
+        let current = store.resource_version();
+        let start = current - 120;
+        assert_eq!(
+            store.watch_from("busy", first_busy).unwrap_err(),
+            StoreError::TooOld {
+                requested: first_busy,
+                oldest: start
+            }
+        );
+        assert_eq!(store.watch_from("busy", start).unwrap().0.len(), 120);
+        // A resource with no event yet is served from the store's start.
+        assert!(store.watch_from("never", 1).unwrap().0.is_empty());
+    }
+
+    #[test]
+    fn compaction_and_new_resources_move_the_window_start() {
+        let mut store = Store::new(100);
+        let early = put(&mut store, "cms", "a");
+        store.compact();
+        let compacted = store.resource_version();
+        assert_eq!(
+            store.watch_from("cms", early - 1).unwrap_err(),
+            StoreError::TooOld {
+                requested: early - 1,
+                oldest: compacted
+            }
+        );
+        assert!(store.watch_from("other", compacted).is_ok());
+        let crd = json!({"metadata": {"name": "gauges.example.dev"},
+            "spec": {"group": "example.dev", "names": {"plural": "gauges"}}});
+        store.put(CRD_KEY, "", "gauges.example.dev", crd);
+        let created = store.resource_version();
+        assert_eq!(
+            store
+                .watch_from("example.dev/gauges", compacted)
+                .unwrap_err(),
+            StoreError::TooOld {
+                requested: compacted,
+                oldest: created
+            }
+        );
+        let gauge = put(&mut store, "example.dev/gauges", "g");
+        assert_eq!(
+            rvs(store.watch_from("example.dev/gauges", created).unwrap()),
+            vec![gauge]
+        );
+    }
+
+    #[test]
+    fn many_writes_keep_only_the_bounded_versions() {
+        let mut store = Store::new(10_000);
+        let first =
+            Arc::downgrade(&store.put("cms", "ns", "a", json!({"metadata": {"name": "a"}})));
+        let mut kept = None;
+        for i in 0..100_000 {
+            let object = json!({"metadata": {"name": "a"}, "data": {"i": i.to_string()}});
+            let stored = store.put("cms", "ns", "a", object);
+            if i == 95_000 {
+                kept = Some(Arc::downgrade(&stored));
+            }
+        }
+        // Old versions are freed; the last 10 000 are still there for watches and lists.
+        assert!(first.upgrade().is_none());
+        assert!(kept.unwrap().upgrade().is_some());
+        let current = store.resource_version();
+        assert_eq!(
+            store.watch_from("cms", current - 10_000).unwrap().0.len(),
+            10_000
+        );
+        assert!(store.watch_from("cms", current - 10_001).is_err());
+    }
+
+    #[test]
+    fn lists_read_the_history_not_the_watch_cache() {
+        let mut store = Store::new(1000);
+        let first = put(&mut store, "busy", "b0");
+        for i in 1..300 {
+            put(&mut store, "busy", &format!("b{i}"));
+        }
+        // The watch cache grew past 100 events (all fresh); the history has them all.
+        assert!(store.watch_from("busy", first).is_ok());
+        assert_eq!(store.snapshot_at("busy", first).unwrap().len(), 1);
+        let mut small = Store::new(50);
+        let first = put(&mut small, "busy", "b0");
+        for i in 1..60 {
+            put(&mut small, "busy", &format!("b{i}"));
+        }
+        assert!(matches!(
+            small.snapshot_at("busy", first),
+            Err(StoreError::TooOld { .. })
+        ));
+        // Another resource's snapshots are untouched by the busy one's bound.
+        let quiet = put(&mut small, "quiet", "q");
+        put(&mut small, "quiet", "r");
+        for i in 0..60 {
+            put(&mut small, "busy", &format!("c{i}"));
+        }
+        assert_eq!(small.snapshot_at("quiet", quiet).unwrap().len(), 1);
     }
 }

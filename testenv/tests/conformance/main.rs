@@ -33,5 +33,6 @@ mod subresources;
 mod support;
 mod volume_binding;
 mod watch;
+mod watch_cache;
 mod wire;
 mod wire_go;
