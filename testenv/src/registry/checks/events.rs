@@ -13,6 +13,7 @@ use crate::support::meta::qualified_name_errors;
 use crate::support::status::Cause;
 
 use crate::registry::builtin::validation::errors::{go_value, invalid, invalid_text, required};
+use crate::registry::builtin::validation::go_object_reference;
 
 fn text<'a>(object: &'a Value, field: &str) -> &'a str {
     object[field].as_str().unwrap_or_default()
@@ -194,21 +195,7 @@ fn count(value: &Value) -> String {
 /// An `ObjectReference` (the internal type, without JSON tags) as Go's JSON writes it, or
 /// `null` for an absent `related`.
 fn reference(value: &Value) -> String {
-    if !value.is_object() {
-        return "null".into();
-    }
-    go_struct(
-        value,
-        &[
-            ("Kind", "kind"),
-            ("Namespace", "namespace"),
-            ("Name", "name"),
-            ("UID", "uid"),
-            ("APIVersion", "apiVersion"),
-            ("ResourceVersion", "resourceVersion"),
-            ("FieldPath", "fieldPath"),
-        ],
-    )
+    go_object_reference(value)
 }
 
 /// An `EventSource` (the internal type) as Go's JSON writes it.

@@ -73,6 +73,12 @@ pub fn service_status_warnings(object: &Value) -> Vec<String> {
     service::status_warnings(object)
 }
 
+/// A `*core.ObjectReference` as a field error prints it (Go field names in declaration
+/// order, `null` when absent).
+pub fn go_object_reference(value: &Value) -> String {
+    go_diff::marshal(&pv_go::object_reference(value))
+}
+
 /// The metadata checks the real server makes for every kind, after the labels and
 /// annotations: owner references.
 pub fn metadata(object: &Value) -> Errors {
