@@ -40,8 +40,9 @@ fn spec_part(def: &ResourceDef, object: &Value) -> Value {
     o
 }
 
-/// Whether a Deployment's annotations changed: its strategy bumps the generation for them
-/// too (they are copied to its ReplicaSets). An absent and an empty map are equal.
+/// Whether a Deployment's annotations changed: its strategy (not its status strategy) bumps
+/// the generation for them too (they are copied to its ReplicaSets). An absent and an empty
+/// map are equal.
 fn annotations_bump(def: &ResourceDef, new: &Value, old: &Value) -> bool {
     if (def.group.as_str(), def.plural.as_str()) != ("apps", "deployments") {
         return false;
@@ -332,7 +333,8 @@ pub fn update_object_as(
         }
     }
     if def.tracks_generation
-        && (spec_part(def, &new) != spec_part(def, &old) || annotations_bump(def, &new, &old))
+        && (spec_part(def, &new) != spec_part(def, &old)
+            || (endpoint != Endpoint::Status && annotations_bump(def, &new, &old)))
     {
         let generation = old["metadata"]["generation"].as_i64().unwrap_or(0) + 1;
         new["metadata"]["generation"] = json!(generation);

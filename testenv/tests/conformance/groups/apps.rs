@@ -309,3 +309,52 @@ async fn stateful_sets_and_daemon_sets_are_defaulted_and_keep_their_fixed_fields
         "DaemonSet.apps \"bare\" is invalid: spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`"
     );
 }
+
+#[tokio::test]
+async fn a_deployments_annotations_bump_its_generation() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let path = format!("/apis/apps/v1/namespaces/{ns}/deployments");
+    let labels = json!({"app": "annotated"});
+    let body = workload(
+        "Deployment",
+        "annotated",
+        Some(json!({"matchLabels": labels})),
+        labels,
+    );
+    let (code, body) = send(&client, "POST", &path, JSON, Some(body)).await;
+    assert_eq!(code, 201, "{body}");
+    let one = format!("{path}/annotated");
+    // A patch at the resourceVersion just read (a real deployment controller writes the
+    // object too): the generation it answers is one more than the one read, for annotations
+    // as for the spec, and not for labels.
+    let bumped = |patch: Value| {
+        let (client, one) = (client.clone(), one.clone());
+        async move {
+            loop {
+                let (_, current) = send(&client, "GET", &one, "", None).await;
+                let mut patch = patch.clone();
+                patch["metadata"]["resourceVersion"] =
+                    current["metadata"]["resourceVersion"].clone();
+                let (code, after) = send(&client, "PATCH", &one, MERGE, Some(patch)).await;
+                if code == 409 {
+                    continue;
+                }
+                assert_eq!(code, 200, "{after}");
+                let generation = |o: &Value| o["metadata"]["generation"].as_i64().unwrap();
+                return generation(&after) - generation(&current);
+            }
+        }
+    };
+    assert_eq!(
+        bumped(json!({"metadata": {"annotations": {"a": "1"}}})).await,
+        1
+    );
+    assert_eq!(bumped(json!({"metadata": {"labels": {"l": "1"}}})).await, 0);
+    assert_eq!(
+        bumped(json!({"metadata": {"annotations": {"a": null}}})).await,
+        1
+    );
+    assert_eq!(bumped(json!({"spec": {"minReadySeconds": 3}})).await, 1);
+}
