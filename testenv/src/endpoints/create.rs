@@ -323,6 +323,13 @@ pub(super) fn create_object_with(
     let mut warnings = admit(def, &mut object, None, query)?;
     if !query.stops_before_validation() {
         let mut causes = strategy::create_causes(&def.group, &def.plural, &object);
+        causes.extend(crate::registry::checks::admin_access::causes(
+            &cluster.store,
+            &def.group,
+            &def.plural,
+            &ns,
+            &object,
+        ));
         if is_service(def) && endpoint == Endpoint::Status {
             // Without the REST's allocation nothing fills `clusterIPs` in from `clusterIP`.
             causes.extend(crate::registry::validation::service_cluster_ips(&object));

@@ -1,9 +1,11 @@
 //! Kind-specific checks of built-in kinds of the cluster and event groups beyond their
 //! schema, worded as the real server words them: [`cluster`] (Leases, RuntimeClasses,
-//! EndpointSlices, FlowSchemas, ResourceClaims), [`events`] (what an Event must say, and what
+//! EndpointSlices, FlowSchemas, ResourceClaims), [`admin_access`] (claims asking for admin
+//! access to devices), [`events`] (what an Event must say, and what
 //! it may not change).
 //! The core and workload kinds' validation is `builtin::validation`'s.
 
+pub mod admin_access;
 pub mod cluster;
 pub mod events;
 

@@ -169,3 +169,38 @@ async fn device_selectors_are_compiled_on_write() {
         "Invalid value: \"undeclared.x\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'undeclared' (in container '')\n | undeclared.x\n | ^"
     );
 }
+
+#[tokio::test]
+async fn admin_access_needs_a_namespace_labelled_for_it() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let claims = format!("/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims");
+    let claim = |name: &str| {
+        json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": {"name": name},
+            "spec": {"devices": {"requests": [{"name": "r",
+                "exactly": {"deviceClassName": "gpu", "adminAccess": true}}]}}})
+    };
+    let (code, body) = send(&client, "POST", &claims, JSON, Some(claim("early"))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "ResourceClaim.resource.k8s.io \"early\" is invalid: spec.devices.requests[0].adminAccess: Forbidden: admin access to devices requires the `resource.kubernetes.io/admin-access: true` label on the containing namespace"
+    );
+    let label = json!({"metadata": {"labels": {"resource.kubernetes.io/admin-access": "true"}}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("/api/v1/namespaces/{ns}"),
+        "application/merge-patch+json",
+        Some(label),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    let (code, body) = send(&client, "POST", &claims, JSON, Some(claim("late"))).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(
+        body["spec"]["devices"]["requests"][0]["exactly"]["adminAccess"],
+        true
+    );
+}
