@@ -3,7 +3,9 @@
 //!
 //! - at start-up the API server creates the `kubernetes` ServiceCIDR of its service range
 //!   (as field manager `kube-apiserver`) and, as `kubernetes-service-cidr-controller`,
-//!   applies its `Ready` condition with only `type` and `status`;
+//!   applies its `Ready` condition with only `type` and `status`; it creates it again when it
+//!   is gone (its loop passes every ten seconds; the embedded one a second after), applying
+//!   `Ready=True` with the message `Kubernetes default Service CIDR is ready`;
 //! - every ServiceCIDR not being deleted gets the `networking.k8s.io/service-cidr-finalizer`
 //!   finalizer (an update of `kube-controller-manager`) and the condition `Ready=True`,
 //!   reason `""`, message `Kubernetes Service CIDR is ready`, applied with force to the status
@@ -37,6 +39,8 @@ use crate::support::resource::ResourceDef;
 pub const FINALIZER: &str = "networking.k8s.io/service-cidr-finalizer";
 /// How long after its deletion began a ServiceCIDR nothing uses keeps the finalizer.
 pub const DELETION_GRACE: Duration = Duration::from_secs(10);
+/// How long after the default ServiceCIDR is gone the API server creates it again.
+pub const RECREATE_AFTER: Duration = Duration::from_secs(1);
 /// The default ServiceCIDR, and the service range it holds.
 pub const DEFAULT_NAME: &str = "kubernetes";
 const DEFAULT_RANGE: &str = "10.96.0.0/16";
@@ -282,6 +286,9 @@ fn release(client: &mut dyn Client, name: &str) {
     let next = updated(&def, &object, next);
     if kept.is_empty() {
         client.remove(&def, "", name, Some(next));
+        if name == DEFAULT_NAME {
+            client.later(RECREATE_AFTER, Box::new(recreate));
+        }
     } else {
         client.put(&def, "", name, next);
     }
@@ -383,9 +390,25 @@ fn apply_status(
 }
 
 /// What kube-apiserver does at start-up: creates the default ServiceCIDR of its service
-/// range and applies its `Ready` condition (type and status only); the controller then
-/// protects it as any other.
+/// range and applies its `Ready` condition (its type and status only: the controller's
+/// later apply takes the rest); the controller then protects it as any other.
 pub fn started(client: &mut dyn Client) {
+    create_default(client, json!({"type": "Ready", "status": "True"}));
+}
+
+/// What the API server's default-ServiceCIDR loop does once the default ServiceCIDR is gone
+/// (on its next pass; it passes every ten seconds, the embedded one a second after): creates
+/// it again and applies `Ready=True` with its own message, which the controller's apply then
+/// overrides.
+fn recreate(client: &mut dyn Client) {
+    let condition = json!({"type": "Ready", "status": "True",
+        "message": "Kubernetes default Service CIDR is ready", "lastTransitionTime": meta::now()});
+    create_default(client, condition);
+}
+
+/// Creates the default ServiceCIDR (as `kube-apiserver`) unless it exists, applies
+/// `condition` to its status as `kubernetes-service-cidr-controller`, and syncs.
+fn create_default(client: &mut dyn Client, condition: Value) {
     let Some(def) = client.registry().get(GROUP, "v1", CIDRS) else {
         return;
     };
@@ -400,14 +423,8 @@ pub fn started(client: &mut dyn Client) {
         "metadata": {"name": DEFAULT_NAME}, "spec": {"cidrs": [DEFAULT_RANGE]}});
     match client.create(&def, "", object, "kube-apiserver") {
         Ok(created) => {
-            let condition = json!({"type": "Ready", "status": "True"});
-            apply_status(
-                client,
-                &def,
-                &created,
-                "kubernetes-service-cidr-controller",
-                condition,
-            );
+            let manager = "kubernetes-service-cidr-controller";
+            apply_status(client, &def, &created, manager, condition);
         }
         Err(e) => tracing::warn!(error = %e, "the default ServiceCIDR was refused"),
     }

@@ -1,15 +1,18 @@
-//! The warnings a valid write of a built-in kind gets (the registry strategies'
-//! `WarningsOnCreate` and `WarningsOnUpdate`): for a PersistentVolume, a deprecated volume
-//! source, the deprecated `Recycle` reclaim policy and deprecated node labels in its node
-//! affinity; for a Service, an `externalName` its type ignores; for a RuntimeClass,
-//! deprecated node labels in its scheduling node selector; for a Pod and the pod template
-//! of every workload, what [`pod`] finds in the pod spec, after a name that is no DNS label
-//! where the name becomes pods' hostnames. A Pod's update warns of nothing; a workload's
-//! update warns of its template only when the update bumps its generation (a change of the
-//! spec, or of a Deployment's annotations), a PodTemplate's when its template changed.
+//! The warnings a valid write of a built-in kind gets (the registry strategies' `WarningsOnCreate`
+//! and `WarningsOnUpdate`): for a PersistentVolume, a deprecated volume source, the deprecated
+//! `Recycle` reclaim policy and deprecated node labels in its node affinity; for a Service, an
+//! `externalName` its type ignores; for a RuntimeClass, deprecated node labels in its scheduling
+//! node selector; for a Pod and the pod template of every workload, what [`pod`] finds in the pod
+//! spec, after a name that is no DNS label where the name becomes pods' hostnames (and a Pod's
+//! AppArmor annotations first, an Indexed Job's too many completions before its template). A Pod's
+//! update warns of nothing; a workload's update warns of its template only when the update bumps
+//! its generation (a change of the spec, or of a Deployment's annotations), a PodTemplate's when
+//! its template changed.
 
+mod containers;
 mod node_labels;
 mod pod;
+mod pod_fields;
 
 use serde_json::Value;
 
@@ -23,14 +26,13 @@ const DEPRECATED_SOURCES: &[(&str, &str, &str)] = &[
     ("storageOS", "v1.22", "v1.25"),
 ];
 
-/// The warnings of a valid `kind` of `group` as written.
 /// The warnings of a valid `kind` of `group` as written, over `old` on an update.
 pub fn warnings(group: &str, kind: &str, object: &Value, old: Option<&Value>) -> Vec<String> {
     match (group, kind) {
         ("", "PersistentVolume") => volume(&object["spec"]),
         ("", "Service") => service(&object["spec"]),
         ("node.k8s.io", "RuntimeClass") => runtime_class(object),
-        ("", "Pod") if old.is_none() => name_and_template(object, true, "", object),
+        ("", "Pod") if old.is_none() => pod_warnings(object),
         ("", "PodTemplate") => match old {
             Some(old) if old["template"] == object["template"] => Vec::new(),
             _ => pod::spec("template.", &object["template"]),
@@ -56,8 +58,8 @@ fn template_path(group: &str, kind: &str) -> Option<(&'static [&'static str], bo
     }
 }
 
-/// A workload's warnings: on create its name's and its template's; on update its
-/// template's, when the update bumps the generation.
+/// A workload's warnings: on create its name's, then (on create, or on an update that bumps
+/// the generation) an Indexed Job's and its template's.
 fn workload(
     kind: &str,
     object: &Value,
@@ -75,22 +77,45 @@ fn workload(
     }
     let template = path.iter().fold(object, |v, key| &v[*key]);
     let prefix: String = path.iter().map(|key| format!("{key}.")).collect();
-    if old.is_some() {
-        return pod::spec(&prefix, template);
+    let mut out = Vec::new();
+    if old.is_none() && names_pods {
+        let name = object["metadata"]["name"].as_str().unwrap_or_default();
+        out.extend(pod::name(name, false));
     }
-    name_and_template(object, names_pods, &prefix, template)
+    if let Some(job) = prefix
+        .strip_suffix("template.")
+        .filter(|_| matches!(kind, "Job" | "CronJob"))
+    {
+        out.extend(indexed_job(job, &object[path[0]], path.len() > 2));
+    }
+    out.extend(pod::spec(&prefix, template));
+    out
 }
 
-/// A created object's name warning (when its name becomes a hostname), then its pod spec's.
-fn name_and_template(object: &Value, names_pods: bool, prefix: &str, pod: &Value) -> Vec<String> {
-    let name = object["metadata"]["name"].as_str().unwrap_or_default();
-    let is_pod = prefix.is_empty();
-    let mut out: Vec<String> = if names_pods || is_pod {
-        pod::name(name, is_pod).into_iter().collect()
+/// The warning of an Indexed Job (or a CronJob's job template, whose spec is `spec`) with
+/// more completions and parallelism than the Job controller tracks well.
+fn indexed_job(path: &str, spec: &Value, cron: bool) -> Option<String> {
+    let spec = if cron {
+        &spec["jobTemplate"]["spec"]
     } else {
-        Vec::new()
+        spec
     };
-    out.extend(pod::spec(prefix, pod));
+    let over = |field: &str, limit: i64| spec[field].as_i64().is_some_and(|n| n > limit);
+    (spec["completionMode"] == "Indexed" && over("completions", 100_000) && over("parallelism", 10_000)).then(|| {
+        format!(
+            "{}: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail",
+            path.trim_end_matches('.')
+        )
+    })
+}
+
+/// A created Pod's warnings: its AppArmor annotations (sent while it is prepared, before
+/// the others), its name when that is no DNS label, then its spec's.
+fn pod_warnings(pod: &Value) -> Vec<String> {
+    let name = pod["metadata"]["name"].as_str().unwrap_or_default();
+    let mut out = containers::pod_app_armor(pod);
+    out.extend(pod::name(name, true));
+    out.extend(pod::spec("", pod));
     out
 }
 

@@ -1,14 +1,14 @@
-//! The warnings of a pod spec, written in a Pod or in the pod template of a workload
-//! (`pkg/api/pod` `GetWarningsForPod`/`GetWarningsForPodTemplate`): deprecated node labels
-//! in the node selector, the node affinity and the topology spread constraints, and
-//! label selectors left null (which match no pod) in topology spread constraints and pod
-//! (anti-)affinity terms, in the order kube-apiserver v1.34 sends them. Each is named by its
-//! path, below the template's own (`spec.template.`, `spec.jobTemplate.spec.template.`,
-//! `template.`; nothing for a Pod).
+//! The warnings of a pod spec, written in a Pod or in the pod template of a workload (`pkg/api/pod`
+//! `GetWarningsForPod`/`GetWarningsForPodTemplate`): deprecated node labels in the node selector,
+//! the node affinity and the topology spread constraints, null label selectors of topology spread
+//! constraints, what [`pod_fields`] and [`containers`] find, a template's negative termination
+//! grace period, and null label selectors (which match no pod) of pod (anti-)affinity terms, in the
+//! order kube-apiserver v1.34 sends them. Each is named by its path, below the template's own
+//! (`spec.template.`, `spec.jobTemplate.spec.template.`, `template.`; nothing for a Pod).
 
 use serde_json::Value;
 
-use super::node_labels;
+use super::{containers, node_labels, pod_fields};
 
 /// The warnings of the pod spec of `pod` (a Pod, or a template with its `spec`), whose
 /// fields are named from `prefix`.
@@ -50,6 +50,17 @@ pub fn spec(prefix: &str, pod: &Value) -> Vec<String> {
         if constraint["labelSelector"].is_null() {
             out.push(no_match(&format!("{path}.labelSelector")));
         }
+    }
+    out.extend(pod_fields::warnings(prefix, pod));
+    out.extend(containers::warnings(prefix, pod, !prefix.is_empty()));
+    // A Pod's negative grace period is made 1 before its warnings are sought.
+    let negative = spec["terminationGracePeriodSeconds"]
+        .as_i64()
+        .is_some_and(|s| s < 0);
+    if negative && !prefix.is_empty() {
+        out.push(format!(
+            "{prefix}spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1"
+        ));
     }
     for kind in ["podAffinity", "podAntiAffinity"] {
         let affinity = &spec["affinity"][kind];
