@@ -384,9 +384,11 @@ pub(super) fn create_object_with(
         crate::admission::chain::validate(&cluster.store, def, &ns, &name, &mut object)?;
     }
     // Validation and admission come first, storage last: an invalid object that also exists
-    // is a 422, not a 409.
+    // is a 422, not a 409, and the 409 carries the warnings already recorded.
     if cluster.store.get(&def.storage_key, &ns, &name).is_some() {
-        return Err(ApiError::already_exists(def, &name));
+        let mut exists = ApiError::already_exists(def, &name);
+        exists.warnings = warnings;
+        return Err(exists);
     }
     if let Some(mut first) = created_crd {
         managers.write_to(&mut first);
