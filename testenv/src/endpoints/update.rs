@@ -269,6 +269,9 @@ pub fn update_object_as(
     // A built-in kind's status strategy (most kinds with a status subresource) prepares the
     // status sent, checks only the metadata and the status, and warns of nothing (a Service
     // aside): admission stops before validation, which is theirs.
+    if endpoint == Endpoint::Main && def.group.is_empty() && def.plural == "pods" {
+        strategy::prepare_pod(&mut new);
+    }
     let status_alone = endpoint == Endpoint::Status
         && def.custom.is_none()
         && crate::registry::validation::validates_status_alone(&def.group, &def.kind);

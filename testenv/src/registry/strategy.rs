@@ -109,9 +109,51 @@ pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec
                 causes.push(immutable("preemptionPolicy", &new["preemptionPolicy"]));
             }
         }
+        ("", "pods") => causes.extend(pod_spec_update(old, new)),
         _ => causes = super::checks::update_causes(group, plural, old, new),
     }
     causes
+}
+
+/// What a Pod update may change in its spec: container and init container images,
+/// `activeDeadlineSeconds`, tolerations, scheduling gates, and a negative grace period made 1.
+/// Anything else is refused with the real message (`ValidatePodUpdate`), without the diff of
+/// the internal Go struct the real one appends.
+fn pod_spec_update(old: &Value, new: &Value) -> Option<Cause> {
+    let mut allowed = old["spec"].clone();
+    for list in ["containers", "initContainers"] {
+        let (Some(mine), Some(theirs)) =
+            (allowed[list].as_array_mut(), new["spec"][list].as_array())
+        else {
+            continue;
+        };
+        if mine.len() != theirs.len() {
+            continue;
+        }
+        for (m, t) in mine.iter_mut().zip(theirs) {
+            m["image"] = t["image"].clone();
+        }
+    }
+    let spec = allowed.as_object_mut()?;
+    for field in ["activeDeadlineSeconds", "tolerations", "schedulingGates"] {
+        match new["spec"].get(field) {
+            Some(v) => spec.insert(field.into(), v.clone()),
+            None => spec.remove(field),
+        };
+    }
+    let was_negative = old["spec"]["terminationGracePeriodSeconds"]
+        .as_i64()
+        .is_some_and(|s| s < 0);
+    if was_negative && new["spec"]["terminationGracePeriodSeconds"] == json!(1) {
+        spec.insert("terminationGracePeriodSeconds".into(), json!(1));
+    }
+    if allowed == new["spec"] {
+        return None;
+    }
+    Some(forbidden(
+        "spec",
+        "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
+    ))
 }
 
 /// A PersistentVolume's status write: a phase change the writer did not date gets
@@ -154,7 +196,19 @@ pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
             object["metadata"]["annotations"]["deprecated.daemonset.template.generation"] =
                 json!("1");
         }
+        ("", "pods") => prepare_pod(object),
         _ => {}
+    }
+}
+
+/// What the Pod registry does to a Pod it is given, created or updated: a negative
+/// `terminationGracePeriodSeconds` becomes 1 (a pod template keeps it, and is warned).
+pub fn prepare_pod(object: &mut Value) {
+    if object["spec"]["terminationGracePeriodSeconds"]
+        .as_i64()
+        .is_some_and(|s| s < 0)
+    {
+        object["spec"]["terminationGracePeriodSeconds"] = json!(1);
     }
 }
 
