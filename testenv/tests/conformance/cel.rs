@@ -468,3 +468,75 @@ async fn policy_expressions_are_type_checked_with_typed_variables() {
         assert!(found[0].2.contains(&want), "{expression}: {}", found[0].2);
     }
 }
+
+#[tokio::test]
+async fn policy_status_reports_type_checking_warnings_per_kind() {
+    let env = kubeforge_testenv::TestEnv::start().await.unwrap();
+    let gvk = GroupVersionKind::gvk(
+        "admissionregistration.k8s.io",
+        "v1",
+        "ValidatingAdmissionPolicy",
+    );
+    let policies: Api<DynamicObject> = Api::all_with(
+        env.client(),
+        &ApiResource::from_gvk_with_plural(&gvk, "validatingadmissionpolicies"),
+    );
+    let name = "conformance-type-checking";
+    let policy: DynamicObject = serde_json::from_value(json!({
+    "apiVersion": "admissionregistration.k8s.io/v1",
+    "kind": "ValidatingAdmissionPolicy", "metadata": {"name": name},
+    "spec": {"matchConstraints": {"resourceRules": [{"apiGroups": ["", "apps"],
+        "apiVersions": ["v1"], "operations": ["CREATE"],
+        "resources": ["configmaps", "deployments"]}]},
+        "validations": [
+            {"expression": "object.metadata.name != ''",
+             "messageExpression": "'replicas ' + object.spec.replicas"},
+            {"expression": "object.metadata.name > 1"},
+        ]}}))
+    .unwrap();
+    policies
+        .create(&PostParams::default(), &policy)
+        .await
+        .unwrap();
+    // The status controller writes the status a moment after the create.
+    let mut status = Value::Null;
+    for _ in 0..300 {
+        let found = policies.get(name).await.unwrap();
+        status = found.data["status"].clone();
+        if status["observedGeneration"] == json!(1) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let caret = |source: &str, col: usize| format!(" | {source}\n | {}^\n", ".".repeat(col - 1));
+    let message = "'replicas ' + object.spec.replicas";
+    let compare = "object.metadata.name > 1";
+    let overload = |col: usize, types: &str, source: &str| {
+        format!(
+            "ERROR: <input>:1:{col}: found no matching overload for '_{}_' applied to '({types})'\n{}",
+            if source == compare { ">" } else { "+" },
+            caret(source, col)
+        )
+    };
+    let want = json!([
+        {"fieldRef": "spec.validations[0].messageExpression",
+         "warning": format!(
+            "/v1, Kind=ConfigMap: ERROR: <input>:1:21: undefined field 'spec'\n{}\
+             \napps/v1, Kind=Deployment: {}",
+            caret(message, 21),
+            overload(13, "string, int", message)
+         )},
+        {"fieldRef": "spec.validations[1].expression",
+         "warning": format!(
+            "/v1, Kind=ConfigMap: {}\napps/v1, Kind=Deployment: {}",
+            overload(22, "string, int", compare),
+            overload(22, "string, int", compare)
+         )},
+    ]);
+    let delete = policies.delete(name, &DeleteParams::default()).await;
+    assert_eq!(
+        status["typeChecking"]["expressionWarnings"], want,
+        "{status}"
+    );
+    delete.unwrap();
+}

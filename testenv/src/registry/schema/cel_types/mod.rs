@@ -28,6 +28,7 @@ pub mod overloads;
 pub mod policy;
 #[cfg(test)]
 mod tests;
+pub mod type_checking;
 pub mod types;
 
 use std::sync::{Arc, OnceLock};
