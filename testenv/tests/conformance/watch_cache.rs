@@ -331,6 +331,11 @@ async fn exact_list_after_compaction_gets_the_storage_error() {
 #[tokio::test]
 async fn watch_from_the_first_resource_version_replays_the_startup_objects() {
     let env = env().await;
+    if env.is_existing_cluster() {
+        // Not a fresh server: its namespace cache may have moved on long ago.
+        eprintln!("skipped: an existing cluster is not freshly started");
+        return;
+    }
     let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(env.client());
     let mut stream = namespaces
         .watch(&WatchParams::default().timeout(5), "1")
