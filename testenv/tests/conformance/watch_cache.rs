@@ -331,9 +331,11 @@ async fn exact_list_after_compaction_gets_the_storage_error() {
 #[tokio::test]
 async fn watch_from_the_first_resource_version_replays_the_startup_objects() {
     let env = env().await;
-    if env.is_existing_cluster() {
-        // Not a fresh server: its namespace cache may have moved on long ago.
-        eprintln!("skipped: an existing cluster is not freshly started");
+    if env.is_real_cluster() {
+        // A real control plane is shared by the whole suite (binaries mode) or long-lived
+        // (an existing cluster): by the time this runs its namespace cache has moved on, and
+        // answers 410. A fresh real server replays, as checked by hand against v1.34.9.
+        eprintln!("skipped: a real control plane here is not freshly started");
         return;
     }
     let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(env.client());
