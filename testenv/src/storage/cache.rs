@@ -115,18 +115,9 @@ impl WatchCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::history::EventType;
-    use serde_json::Value;
 
     fn ev(rv: u64) -> Arc<Event> {
-        Arc::new(Event {
-            rv,
-            key: "k".into(),
-            kind: EventType::Added,
-            object: Arc::new(Value::Null),
-            prev: None,
-            lost: false,
-        })
+        Event::added_at(rv)
     }
 
     fn rvs(events: &[Arc<Event>]) -> Vec<u64> {

@@ -43,6 +43,21 @@ pub struct Event {
     pub lost: bool,
 }
 
+#[cfg(test)]
+impl Event {
+    /// A creation of nothing under key `k` at `rv`, for the storage layer's tests.
+    pub(crate) fn added_at(rv: u64) -> Arc<Event> {
+        Arc::new(Event {
+            rv,
+            key: "k".into(),
+            kind: EventType::Added,
+            object: Arc::new(Value::Null),
+            prev: None,
+            lost: false,
+        })
+    }
+}
+
 /// The (namespace, name) of a stored object.
 pub fn object_key(object: &Value) -> ObjectKey {
     let meta = &object["metadata"];
@@ -172,14 +187,7 @@ mod tests {
     use super::*;
 
     fn ev(rv: u64) -> Arc<Event> {
-        Arc::new(Event {
-            rv,
-            key: "k".into(),
-            kind: EventType::Added,
-            object: Arc::new(Value::Null),
-            prev: None,
-            lost: false,
-        })
+        Event::added_at(rv)
     }
 
     #[test]

@@ -109,6 +109,19 @@ fn api(env: &kubeforge_testenv::TestEnv, kind: &str, plural: &str) -> Api<Dynami
     )
 }
 
+/// The ValidatingAdmissionPolicies of `env`, as dynamic objects.
+fn admission_policies(env: &kubeforge_testenv::TestEnv) -> Api<DynamicObject> {
+    let gvk = GroupVersionKind::gvk(
+        "admissionregistration.k8s.io",
+        "v1",
+        "ValidatingAdmissionPolicy",
+    );
+    Api::all_with(
+        env.client(),
+        &ApiResource::from_gvk_with_plural(&gvk, "validatingadmissionpolicies"),
+    )
+}
+
 fn object(kind: &str, name: &str, spec: Value) -> DynamicObject {
     serde_json::from_value(
         json!({"apiVersion": format!("{GROUP}/v1"), "kind": kind, "metadata": {"name": name}, "spec": spec}),
@@ -411,15 +424,7 @@ async fn rules_that_do_not_compile_are_refused_with_the_crd() {
 #[tokio::test]
 async fn policy_expressions_are_type_checked_with_typed_variables() {
     let env = kubeforge_testenv::TestEnv::start().await.unwrap();
-    let gvk = GroupVersionKind::gvk(
-        "admissionregistration.k8s.io",
-        "v1",
-        "ValidatingAdmissionPolicy",
-    );
-    let policies: Api<DynamicObject> = Api::all_with(
-        env.client(),
-        &ApiResource::from_gvk_with_plural(&gvk, "validatingadmissionpolicies"),
-    );
+    let policies = admission_policies(&env);
     let policy = |name: &str, expression: &str| -> DynamicObject {
         serde_json::from_value(json!({"apiVersion": "admissionregistration.k8s.io/v1",
             "kind": "ValidatingAdmissionPolicy", "metadata": {"name": name},
@@ -472,15 +477,7 @@ async fn policy_expressions_are_type_checked_with_typed_variables() {
 #[tokio::test]
 async fn policy_status_reports_type_checking_warnings_per_kind() {
     let env = kubeforge_testenv::TestEnv::start().await.unwrap();
-    let gvk = GroupVersionKind::gvk(
-        "admissionregistration.k8s.io",
-        "v1",
-        "ValidatingAdmissionPolicy",
-    );
-    let policies: Api<DynamicObject> = Api::all_with(
-        env.client(),
-        &ApiResource::from_gvk_with_plural(&gvk, "validatingadmissionpolicies"),
-    );
+    let policies = admission_policies(&env);
     let name = "conformance-type-checking";
     let policy: DynamicObject = serde_json::from_value(json!({
     "apiVersion": "admissionregistration.k8s.io/v1",
