@@ -37,14 +37,20 @@ fn disruption_changed(client: &mut dyn Client, def: &ResourceDef, object: &Value
     }
 }
 
-/// Tells the volume binder of a volume, claim or class that changed (a claim's own Events
-/// are recorded again).
+/// Tells the volume binder of a volume, claim, class or recycler pod that changed (a claim's
+/// own Events are recorded again).
 fn binder_changed(client: &mut dyn Client, def: &ResourceDef, object: &Value, ns: &str) {
+    let name = object["metadata"]["name"].as_str().unwrap_or_default();
     if volume_binder::watches(&def.group, &def.plural) {
-        let name = object["metadata"]["name"].as_str().unwrap_or_default();
         let claim = pvc_protection::is_claim(&def.group, &def.plural).then_some((ns, name));
         volume_binder::sync(client, claim);
+    } else if is_pod(def) && volume_binder::watches_pod(ns, name) {
+        volume_binder::sync(client, None);
     }
+}
+
+fn is_pod(def: &ResourceDef) -> bool {
+    def.group.is_empty() && def.plural == "pods"
 }
 
 impl Controllers for ControllerManager {
@@ -53,6 +59,9 @@ impl Controllers for ControllerManager {
         gc::created(client, def, object, ns);
         disruption_changed(client, def, object, ns);
         binder_changed(client, def, object, ns);
+        if def.group.is_empty() && def.plural == "events" {
+            volume_binder::recycler::pod_event(client, object);
+        }
         if service_cidrs::watches(&def.group, &def.plural) {
             service_cidrs::sync(client);
         }
@@ -155,7 +164,9 @@ impl Controllers for ControllerManager {
             // An address or a range gone may release a ServiceCIDR being deleted.
             service_cidrs::sync(client);
         }
-        if def.group.is_empty() && def.plural == "pods" {
+        if is_pod(def) {
+            let name = object["metadata"]["name"].as_str().unwrap_or_default();
+            volume_binder::recycler_pod_removed(client, ns, name);
             disruption::pods_changed(client, ns);
             pvc_protection::sync(client, ns);
         } else if is_cluster_role(def) {

@@ -3,7 +3,8 @@
 //! `Bound`, with the annotations, `claimRef`, `volumeName` and status the real controller
 //! writes), a claim without a volume records why it waits (no class, a missing class, an
 //! external provisioner, `WaitForFirstConsumer`), a volume created after its claim is bound
-//! to it, and a deleted claim's volume is released by its reclaim policy.
+//! to it, and a deleted claim's volume is released by its reclaim policy (a `Recycle` one
+//! scrubbed by a recycler pod).
 //!
 //! Volumes are cluster-scoped and, on a shared cluster, other tests' claims could take them:
 //! each test gives its volumes a class named after its namespace. The real controller binds
@@ -320,4 +321,75 @@ async fn a_deleted_claim_has_its_volume_reclaimed_as_the_plugins_allow() {
     .await;
     assert_eq!(gone, Some(()), "the host-path volume is deleted");
     delete(&client, &format!("{VOLUMES}/{nfs}")).await;
+}
+
+#[tokio::test]
+async fn a_released_recycle_volume_is_scrubbed_by_a_recycler_pod() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let claims = format!("/api/v1/namespaces/{ns}/persistentvolumeclaims");
+    let name = format!("vb-recycle-{ns}");
+    let host = json!({"hostPath": {"path": "/tmp/kubeforge-vb"}});
+    created(
+        &client,
+        VOLUMES,
+        volume(&name, "4Gi", &name, "Recycle", host),
+    )
+    .await;
+    once(&client, &format!("{VOLUMES}/{name}"), |v| {
+        phase(v) == "Available"
+    })
+    .await;
+    created(&client, &claims, claim(&name, "1Gi", Some(&name))).await;
+    once(&client, &format!("{claims}/{name}"), |c| {
+        phase(c) == "Bound"
+    })
+    .await;
+    delete(&client, &format!("{claims}/{name}")).await;
+
+    // The volume waits, Released, for its recycler pod in `default` (no node runs it).
+    let pod_path = format!("/api/v1/namespaces/default/pods/recycler-for-{name}");
+    let pod = once(&client, &pod_path, |_| true).await;
+    assert_eq!(
+        pod["spec"]["activeDeadlineSeconds"], 120,
+        "30 s per GiB: {pod}"
+    );
+    assert_eq!(pod["spec"]["restartPolicy"], "Never");
+    assert_eq!(
+        pod["spec"]["volumes"][0],
+        json!({"name": "vol", "hostPath": {"path": "/tmp/kubeforge-vb", "type": ""}})
+    );
+    let v = once(&client, &format!("{VOLUMES}/{name}"), |v| {
+        phase(v) == "Released"
+    })
+    .await;
+    assert_eq!(v["spec"]["claimRef"]["name"], json!(name));
+
+    // The pod succeeds (as a kubelet would say): the volume is Available for a new claim.
+    let body = json!({"status": {"phase": "Succeeded"}});
+    let status = format!("{pod_path}/status");
+    let (code, answer) = send(
+        &client,
+        "PATCH",
+        &status,
+        "application/merge-patch+json",
+        Some(body),
+    )
+    .await;
+    assert_eq!(code, 200, "{answer}");
+    let v = once(&client, &format!("{VOLUMES}/{name}"), |v| {
+        phase(v) == "Available"
+    })
+    .await;
+    assert!(v["spec"]["claimRef"].is_null(), "{v}");
+    let e = event(&client, "default", &name, "VolumeRecycled").await;
+    assert_eq!(e["message"], "Volume recycled");
+    let gone = eventually(40, || async {
+        let (code, _) = send(&client, "GET", &pod_path, "", None).await;
+        (code == 404).then_some(())
+    })
+    .await;
+    assert_eq!(gone, Some(()), "the recycler pod is deleted");
+    delete(&client, &format!("{VOLUMES}/{name}")).await;
 }

@@ -5,7 +5,7 @@
 //! the real controller writes ([`bind`]); a claim without a volume waits for its class's
 //! provisioner, for its first consumer, or stays `Pending`, with the real Events
 //! ([`claims`]); a volume whose claim is gone is `Released` and reclaimed by its policy
-//! ([`volumes`], [`plugins`]).
+//! ([`volumes`], [`plugins`]), a `Recycle` one by a recycler pod ([`recycler`]).
 //!
 //! The real controller syncs the object that changed, and every object again every 15
 //! seconds; here every volume and claim is synced whenever a volume, claim or StorageClass
@@ -16,6 +16,7 @@ pub mod bind;
 pub mod claims;
 pub mod matching;
 pub mod plugins;
+pub mod recycler;
 pub mod volumes;
 pub mod writes;
 
@@ -39,6 +40,23 @@ pub fn watches(group: &str, plural: &str) -> bool {
         (group, plural),
         ("", "persistentvolumes" | "persistentvolumeclaims") | ("storage.k8s.io", "storageclasses")
     )
+}
+
+/// Whether a pod `ns`/`name` is a volume's recycler pod, whose changes the binder follows.
+pub fn watches_pod(ns: &str, name: &str) -> bool {
+    recycler::volume_of(ns, name).is_some()
+}
+
+/// A recycler pod `ns`/`name` is gone: when the binder did not delete it itself, the
+/// recycling it was doing fails (and starts again).
+pub fn recycler_pod_removed(client: &mut dyn Client, ns: &str, name: &str) {
+    if RUNNING.with(Cell::get) {
+        return;
+    }
+    if let Some(volume) = recycler::volume_of(ns, name) {
+        recycler::pod_removed(client, volume);
+        sync(client, None);
+    }
 }
 
 /// Syncs every volume and claim; `claim` (namespace and name) is the claim that changed,

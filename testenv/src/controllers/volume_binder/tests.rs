@@ -349,3 +349,74 @@ fn a_deleted_claim_releases_its_volume_by_policy() {
         [("VolumeFailedDelete".to_string(), message.to_string())]
     );
 }
+
+/// Sets the phase (and message) of recycler pod `name`, as a kubelet would.
+fn finish_pod(cluster: &mut Cluster, name: &str, phase: &str, message: &str) {
+    let def = cluster.registry.get("", "v1", "pods").unwrap();
+    let mut pod = (*cluster.store.get("/pods", "default", name).unwrap()).clone();
+    pod["status"]["phase"] = json!(phase);
+    pod["status"]["message"] = json!(message);
+    crate::endpoints::update::update_object(
+        cluster,
+        &def,
+        "default",
+        name,
+        pod,
+        crate::endpoints::subresource::Endpoint::Status,
+        &Query::parse(None),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_recycled_volume_waits_for_its_recycler_pod() {
+    let api = api();
+    let mut cluster = api.lock();
+    let recycle = json!({"persistentVolumeReclaimPolicy": "Recycle", "storageClassName": ""});
+    volume(&mut cluster, "big", "10Gi", recycle.clone());
+    let released = |cluster: &mut Cluster, claim_name: &str| {
+        claim(cluster, claim_name, "1Gi", json!({"storageClassName": ""}));
+        assert_eq!(get_claim(cluster, claim_name)["status"]["phase"], "Bound");
+        delete_claim(cluster, claim_name);
+    };
+    released(&mut cluster, "first");
+    let pod = |cluster: &Cluster| cluster.store.get("/pods", "default", "recycler-for-big");
+    let scrubber = pod(&cluster).expect("the recycler pod is created");
+    assert_eq!(scrubber["spec"]["activeDeadlineSeconds"], 300);
+    assert_eq!(
+        scrubber["spec"]["volumes"][0]["hostPath"]["path"],
+        "/tmp/big"
+    );
+    assert_eq!(scrubber["spec"]["containers"][0]["name"], "pv-recycler");
+    let volume_now = |cluster: &Cluster| get_volume(cluster, "big").unwrap();
+    assert_eq!(volume_now(&cluster)["status"]["phase"], "Released");
+
+    finish_pod(&mut cluster, "recycler-for-big", "Succeeded", "");
+    assert!(pod(&cluster).is_none(), "the recycler pod is deleted");
+    assert_eq!(volume_now(&cluster)["status"]["phase"], "Available");
+    assert!(volume_now(&cluster)["spec"]["claimRef"].is_null());
+    assert_eq!(
+        events(&cluster, "default", "big"),
+        [("VolumeRecycled".to_string(), "Volume recycled".to_string())]
+    );
+
+    released(&mut cluster, "second");
+    let def = cluster.registry.get("", "v1", "pods").unwrap();
+    delete_object(
+        &mut cluster,
+        &def,
+        "default",
+        "recycler-for-big",
+        &DeleteOptions::default(),
+    )
+    .unwrap();
+    let failed = "Recycle failed: failed to recycle volume: recycler pod was deleted";
+    assert_eq!(volume_now(&cluster)["status"]["phase"], "Failed");
+    assert_eq!(volume_now(&cluster)["status"]["message"], failed);
+    assert!(pod(&cluster).is_some(), "a failed recycling starts again");
+    finish_pod(&mut cluster, "recycler-for-big", "Failed", "boom");
+    assert!(pod(&cluster).is_some(), "and again");
+    assert_eq!(volume_now(&cluster)["status"]["message"], failed);
+    finish_pod(&mut cluster, "recycler-for-big", "Succeeded", "");
+    assert_eq!(volume_now(&cluster)["status"]["phase"], "Available");
+}

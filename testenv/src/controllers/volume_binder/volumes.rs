@@ -2,7 +2,7 @@
 //! pre-bound to a claim not bound yet) is `Available`; a bound one is `Bound` while its
 //! claim names it; once its claim is gone it is `Released` and reclaimed by its policy
 //! (`Retain` keeps it, `Delete` deletes it or fails as kube-controller-manager's plugins do,
-//! `Recycle` fails without a recycler plugin); a volume the controller bound to a claim that
+//! `Recycle` runs a recycler pod, or fails without a recycler plugin); a volume the controller bound to a claim that
 //! went to another volume is freed.
 
 use std::sync::Arc;
@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::bind::unbind_volume;
 use super::matching::mode_mismatch;
 use super::plugins::{self, Deletion};
+use super::recycler;
 use super::writes::{self, annotated, claim, event, volume_phase, volume_phase_with_event};
 use crate::endpoints::delete_options::DeleteOptions;
 use crate::endpoints::hooks::Client;
@@ -93,7 +94,7 @@ fn reclaim(client: &mut dyn Client, volume: &Arc<Value>) {
         .unwrap_or_default()
     {
         "Retain" => {}
-        "Recycle" if plugins::recyclable(volume) => {}
+        "Recycle" if plugins::recyclable(volume) => recycler::recycle(client, volume),
         "Recycle" => failed(
             client,
             "VolumeFailedRecycle",
