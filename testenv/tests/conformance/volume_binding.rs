@@ -393,3 +393,68 @@ async fn a_released_recycle_volume_is_scrubbed_by_a_recycler_pod() {
     assert_eq!(gone, Some(()), "the recycler pod is deleted");
     delete(&client, &format!("{VOLUMES}/{name}")).await;
 }
+
+#[tokio::test]
+async fn in_tree_provisioned_volumes_get_the_migration_annotation_and_the_in_tree_finalizer() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let (ebs, host) = (format!("vb-ebs-{ns}"), format!("vb-hp-{ns}"));
+    let mut v = volume(
+        &ebs,
+        "1Gi",
+        &ebs,
+        "Delete",
+        json!({"awsElasticBlockStore": {"volumeID": "vol-1"}}),
+    );
+    v["metadata"]["annotations"] =
+        json!({"pv.kubernetes.io/provisioned-by": "kubernetes.io/aws-ebs"});
+    created(&client, VOLUMES, v).await;
+    let mut v = volume(
+        &host,
+        "1Gi",
+        &host,
+        "Delete",
+        json!({"hostPath": {"path": format!("/tmp/kubeforge-vb-absent-{ns}")}}),
+    );
+    v["metadata"]["annotations"] =
+        json!({"pv.kubernetes.io/provisioned-by": "kubernetes.io/host-path"});
+    created(&client, VOLUMES, v).await;
+
+    // A migrated plugin: the CSI driver it moved to.
+    let v = once(&client, &format!("{VOLUMES}/{ebs}"), |v| {
+        v["metadata"]["annotations"]["pv.kubernetes.io/migrated-to"].is_string()
+    })
+    .await;
+    assert_eq!(
+        v["metadata"]["annotations"]["pv.kubernetes.io/migrated-to"],
+        "ebs.csi.aws.com"
+    );
+    assert_eq!(
+        v["metadata"]["finalizers"],
+        json!(["kubernetes.io/pv-protection"])
+    );
+    // A plugin that is not migrated: the in-tree finalizer, while the policy is Delete.
+    let in_tree = json!(["kubernetes.io/pv-protection", "kubernetes.io/pv-controller"]);
+    once(&client, &format!("{VOLUMES}/{host}"), |v| {
+        v["metadata"]["finalizers"] == in_tree
+    })
+    .await;
+    let body = json!({"spec": {"persistentVolumeReclaimPolicy": "Retain"}});
+    let path = format!("{VOLUMES}/{host}");
+    let (code, answer) = send(
+        &client,
+        "PATCH",
+        &path,
+        "application/merge-patch+json",
+        Some(body),
+    )
+    .await;
+    assert_eq!(code, 200, "{answer}");
+    once(&client, &path, |v| {
+        v["metadata"]["finalizers"] == json!(["kubernetes.io/pv-protection"])
+    })
+    .await;
+    delete(&client, &path).await;
+    delete(&client, &format!("{VOLUMES}/{ebs}")).await;
+}

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::bind::bind;
 use super::matching::{best_match, bound_to_claim, class, unsatisfied};
+use super::migration;
 use super::plugins;
 use super::writes::{
     self, BIND_COMPLETED, BOUND_BY_CONTROLLER, PROVISIONER, annotate, annotated, claim_status,
@@ -28,6 +29,7 @@ pub fn sync(client: &mut dyn Client, ns: &str, name: &str, loud: bool) {
     let Some(claim) = writes::claim(client, ns, name) else {
         return;
     };
+    let claim = migration::claim(client, claim);
     if annotated(&claim, BIND_COMPLETED) {
         sync_bound(client, &claim);
     } else if let Some(volume) = claim["spec"]["volumeName"]

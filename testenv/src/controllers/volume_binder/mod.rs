@@ -15,6 +15,7 @@
 pub mod bind;
 pub mod claims;
 pub mod matching;
+pub mod migration;
 pub mod plugins;
 pub mod recycler;
 pub mod volumes;

@@ -20,12 +20,20 @@ const MIGRATED: [(&str, &str); 7] = [
     ("kubernetes.io/portworx-volume", "pxd.portworx.com"),
 ];
 
+/// The CSI driver an in-tree provisioner is migrated to, if it is.
+pub fn migrated_driver(provisioner: &str) -> Option<&'static str> {
+    MIGRATED
+        .iter()
+        .find(|(p, _)| *p == provisioner)
+        .map(|(_, csi)| *csi)
+}
+
 /// Who provisions volumes for a class with this `provisioner`: `Ok(name)` an external
 /// provisioner of that name (the controller waits for it), `Err(message)` why provisioning
 /// fails at once.
 pub fn provisioner(provisioner: &str) -> Result<String, String> {
-    if let Some((_, csi)) = MIGRATED.iter().find(|(p, _)| *p == provisioner) {
-        return Ok((*csi).to_string());
+    if let Some(csi) = migrated_driver(provisioner) {
+        return Ok(csi.to_string());
     }
     if provisioner == HOST_PATH {
         return Err(format!(

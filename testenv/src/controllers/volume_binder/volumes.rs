@@ -1,4 +1,5 @@
-//! One volume's sync, as the real controller's `syncVolume`: an unclaimed volume (or one
+//! One volume's sync, as the real controller's `syncVolume`: its migration annotation and
+//! in-tree finalizer first ([`migration`]); an unclaimed volume (or one
 //! pre-bound to a claim not bound yet) is `Available`; a bound one is `Bound` while its
 //! claim names it; once its claim is gone it is `Released` and reclaimed by its policy
 //! (`Retain` keeps it, `Delete` deletes it or fails as kube-controller-manager's plugins do,
@@ -11,6 +12,7 @@ use serde_json::Value;
 
 use super::bind::unbind_volume;
 use super::matching::mode_mismatch;
+use super::migration;
 use super::plugins::{self, Deletion};
 use super::recycler;
 use super::writes::{self, annotated, claim, event, volume_phase, volume_phase_with_event};
@@ -22,6 +24,7 @@ pub fn sync(client: &mut dyn Client, name: &str) {
     let Some(volume) = writes::volume(client, name) else {
         return;
     };
+    let volume = migration::volume(client, volume);
     let reference = &volume["spec"]["claimRef"];
     if !reference.is_object() || reference["uid"].as_str().is_none_or(str::is_empty) {
         volume_phase(client, &volume, "Available", "");
@@ -101,17 +104,17 @@ fn reclaim(client: &mut dyn Client, volume: &Arc<Value>) {
             "No recycler plugin found for the volume!",
         ),
         "Delete" => {
-            if volume["metadata"]["deletionTimestamp"].is_string()
-                || volume["status"]["phase"] != "Released"
-            {
+            // A volume being deleted is reclaimed too (`HonorPVReclaimPolicy`).
+            if volume["status"]["phase"] != "Released" {
                 return;
             }
             match plugins::deletion(volume) {
                 Deletion::External => {}
                 Deletion::Failed(message) => failed(client, "VolumeFailedDelete", &message),
                 Deletion::Deleted => {
+                    let volume = migration::storage_deleted(client, volume);
                     if let Some(def) = client.registry().get("", "v1", "persistentvolumes") {
-                        let name = writes::name(volume).to_string();
+                        let name = writes::name(&volume).to_string();
                         let _ = client.delete(&def, "", &name, &DeleteOptions::default());
                     }
                 }
