@@ -49,7 +49,7 @@ impl Default for ApiOptions {
         ApiOptions {
             policy: Policy::default(),
             bookmark_interval: Duration::from_secs(60),
-            history_limit: 10_000,
+            history_limit: 102_400,
             service_routes: Vec::new(),
             feature_gates: FeatureGates::default(),
         }

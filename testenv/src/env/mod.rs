@@ -69,16 +69,15 @@ impl TestEnvBuilder {
     }
 
     /// The most events the embedded server keeps for each resource's watches (default
-    /// 10 000; kube-apiserver's cacher allows 102 400). As on a real server, each resource
-    /// has its own watch cache, initialised once the server has started (a custom resource:
-    /// when its CRD is created): it keeps at least 100 events and every event of the last 75
-    /// seconds up to this bound, and a watch from a resourceVersion older than the events it
-    /// holds gets 410 Expired, "too old resource version: <asked> (<oldest one to watch
-    /// from>)". The
-    /// same bound applies to each resource's history that lists at a past resourceVersion
-    /// (`resourceVersionMatch=Exact`, continue tokens) read, which a real server keeps in
-    /// etcd for 5 to 10 minutes whatever the count (compacted every 5 minutes here too).
-    /// Embedded server only.
+    /// 102 400, kube-apiserver's cacher's bound). As on a real server, each resource has its
+    /// own watch cache, initialised once the server has started (a custom resource: at its
+    /// first request, and again after its CRD's spec changes): it keeps at least 100 events
+    /// and every event of the last 75 seconds up to this bound, and a watch from a
+    /// resourceVersion older than the events it holds gets 410 Expired, "too old resource
+    /// version: <asked> (<oldest one to watch from>)". The same bound applies to each
+    /// resource's history that lists at a past resourceVersion (`resourceVersionMatch=Exact`,
+    /// continue tokens) read, which a real server keeps in etcd for 5 to 10 minutes whatever
+    /// the count (compacted every 5 minutes here too). Embedded server only.
     pub fn watch_history(mut self, events: usize) -> Self {
         self.options.history_limit = events;
         self

@@ -39,6 +39,10 @@ pub async fn handle(api: &Arc<Api>, mut req: Req) -> Reply {
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
         Ok(Route::Object(target)) => {
             let def = target.def.clone();
+            if def.custom.is_some() {
+                // The resource's storage, and its watch cache, exist from its first request.
+                api.lock().store.touch(&def.storage_key);
+            }
             let mut reply: Reply = crate::endpoints::versioned::serve(api, &req, target)
                 .await
                 .into();

@@ -7,7 +7,7 @@
 //! consistent. Callers hold the server's single lock around a whole operation, so every
 //! request is linearisable.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -52,6 +52,19 @@ fn custom_resource_key(crd: &Value) -> Option<String> {
     Some(format!("{group}/{plural}"))
 }
 
+/// Whether a change of a CustomResourceDefinition makes kube-apiserver build its resource's
+/// storage anew: its creation, or a change of its spec or accepted names.
+fn storage_changes(kind: EventType, crd: &Value, prev: Option<&Value>) -> bool {
+    match (kind, prev) {
+        (EventType::Added, _) => true,
+        (EventType::Modified, Some(prev)) => {
+            prev["spec"] != crd["spec"]
+                || prev["status"]["acceptedNames"] != crd["status"]["acceptedNames"]
+        }
+        _ => false,
+    }
+}
+
 /// What a watch starts from: the retained events to replay and the live receiver.
 pub type WatchStart = (Vec<Arc<Event>>, broadcast::Receiver<Arc<Event>>);
 
@@ -66,6 +79,10 @@ pub struct Store {
     history: History,
     /// One watch cache per storage key that had an event since it was (re)initialised.
     caches: HashMap<String, WatchCache>,
+    /// Custom resources whose watch cache starts at their next request: kube-apiserver makes
+    /// a CRD's storage, and so its cacher, at the first request after the CRD is created or
+    /// its spec or accepted names change.
+    lazy: HashSet<String>,
     /// The upper bound of each watch cache, in events.
     cache_limit: usize,
     /// The resourceVersion a watch cache created now starts at: where the store started
@@ -88,6 +105,7 @@ impl Store {
             buckets: HashMap::new(),
             history: History::new(history_limit),
             caches: HashMap::new(),
+            lazy: HashSet::new(),
             cache_limit: history_limit.max(1),
             base: 0,
             events,
@@ -100,6 +118,15 @@ impl Store {
     /// replayed to a watch.
     pub fn set_event_filter(&mut self, filter: EventFilter) {
         self.drop_filter = Some(filter);
+    }
+
+    /// A request reached the custom resource stored under `key`: its watch cache starts now
+    /// if it was waiting for one (see [`Store::watch_from`]).
+    pub fn touch(&mut self, key: &str) {
+        if self.lazy.remove(key) {
+            let cache = WatchCache::new(self.rv, self.cache_limit);
+            self.caches.insert(key.to_string(), cache);
+        }
     }
 
     /// The current (latest) resourceVersion.
@@ -198,10 +225,8 @@ impl Store {
             self.remove(key, &ns, &name, None);
         }
         self.buckets.remove(key);
-        // The resource's cache goes with it; one made again (the CRD created anew) is
-        // initialised now, as kube-apiserver makes a new cacher for the new storage.
-        self.caches
-            .insert(key.to_string(), WatchCache::new(self.rv, self.cache_limit));
+        // The resource's cache goes with it; the CRD created anew makes a new one.
+        self.caches.remove(key);
     }
 
     fn record(&mut self, key: &str, kind: EventType, object: Arc<Value>, prev: Option<Arc<Value>>) {
@@ -221,11 +246,18 @@ impl Store {
         self.history.push(now, event.clone());
         let (base, limit) = (self.base, self.cache_limit);
         if key == CRD_KEY
-            && kind == EventType::Added
             && let Some(served) = custom_resource_key(&event.object)
+            && storage_changes(kind, &event.object, event.prev.as_deref())
         {
-            // A new CRD's resource gets its cache now: watches from before it are too old.
-            self.caches.insert(served, WatchCache::new(self.rv, limit));
+            // The resource of a new or changed CRD gets a new cache at its next request.
+            self.caches.remove(&served);
+            self.lazy.insert(served);
+        }
+        if self.lazy.remove(key) {
+            // Written without a request (a controller of the embedded server): the cache
+            // starts just before this write, as the real controller's request would start it.
+            let cache = WatchCache::new(self.rv - 1, limit);
+            self.caches.insert(key.to_string(), cache);
         }
         match self.caches.get_mut(key) {
             Some(cache) => cache.push(now, event.clone()),
@@ -289,6 +321,7 @@ impl Store {
         }
         let mut past = match self.caches.get(key) {
             Some(cache) => cache.since(rv),
+            None if self.lazy.contains(key) && rv < self.rv => Err(self.rv),
             None if rv < self.base => Err(self.base),
             None => Ok(Vec::new()),
         }
@@ -381,6 +414,39 @@ mod tests {
             rvs(store.watch_from("example.dev/gauges", created).unwrap()),
             vec![gauge]
         );
+    }
+
+    #[test]
+    fn a_custom_resource_cache_starts_at_its_first_request_and_again_when_its_crd_changes() {
+        let mut store = Store::new(100);
+        let key = "example.dev/gauges";
+        let crd = json!({"metadata": {"name": "gauges.example.dev"},
+            "spec": {"group": "example.dev", "names": {"plural": "gauges"}}});
+        store.put(CRD_KEY, "", "gauges.example.dev", crd.clone());
+        let created = store.resource_version();
+        let later = put(&mut store, "cms", "a");
+        store.touch(key);
+        let too_old = |requested, oldest| StoreError::TooOld { requested, oldest };
+        assert_eq!(
+            store.watch_from(key, created).unwrap_err(),
+            too_old(created, later)
+        );
+        let gauge = put(&mut store, key, "g");
+        assert_eq!(rvs(store.watch_from(key, later).unwrap()), vec![gauge]);
+        // Metadata alone keeps the storage; a spec change makes it anew at the next request.
+        let mut labelled = crd.clone();
+        labelled["metadata"]["labels"] = json!({"a": "b"});
+        store.put(CRD_KEY, "", "gauges.example.dev", labelled.clone());
+        assert!(store.watch_from(key, later).is_ok());
+        labelled["spec"]["names"]["singular"] = json!("gauge");
+        store.put(CRD_KEY, "", "gauges.example.dev", labelled);
+        let changed = store.resource_version();
+        assert_eq!(
+            store.watch_from(key, gauge).unwrap_err(),
+            too_old(gauge, changed)
+        );
+        store.touch(key);
+        assert!(store.watch_from(key, changed).is_ok());
     }
 
     #[test]

@@ -176,8 +176,9 @@ async fn wait_established(crds: &Api<CustomResourceDefinition>, name: &str) {
     panic!("{name} not Established");
 }
 
-/// A new resource's cache starts at (a real server: at or after) the CRD's creation: a
-/// watch from before it is too old, one from the window's start works.
+/// A custom resource's cache starts at its first request (kube-apiserver makes its storage
+/// then): a watch from before is too old, one from the window's start works; a change of
+/// the CRD's spec makes the storage, and the window, anew.
 #[tokio::test]
 async fn watch_from_before_a_new_resource_is_too_old() {
     let env = env().await;
@@ -215,6 +216,14 @@ async fn watch_from_before_a_new_resource_is_too_old() {
             .metadata,
     );
     wait_established(&crds, &name).await;
+    let between: ConfigMap =
+        serde_json::from_value(json!({"metadata": {"name": "between"}})).unwrap();
+    let between = rv_of(
+        &cms.create(&PostParams::default(), &between)
+            .await
+            .unwrap()
+            .metadata,
+    );
     let gvk = GroupVersionKind::gvk(GROUP, "v1", "Gauge");
     let gauges: Api<DynamicObject> = Api::namespaced_with(
         env.client(),
@@ -236,15 +245,10 @@ async fn watch_from_before_a_new_resource_is_too_old() {
                 .and_then(|rest| rest.strip_suffix(')'))
                 .and_then(|n| n.parse().ok())
                 .unwrap_or_else(|| panic!("unexpected message {:?}", e.message));
-            if env.is_real_cluster() {
-                // The real cacher lists when the resource is first served.
-                assert!(
-                    start >= created,
-                    "window start {start} before the CRD {created}"
-                );
-            } else {
-                assert_eq!(start, created);
-            }
+            assert!(
+                start >= between && between > created,
+                "window start {start} before the first request (after {between})"
+            );
             start
         }
         other => panic!("expected a 410 ERROR event, got {other:?}"),
@@ -259,7 +263,13 @@ async fn watch_from_before_a_new_resource_is_too_old() {
         "apiVersion": format!("{GROUP}/v1"), "kind": "Gauge", "metadata": {"name": "g1"},
     }))
     .unwrap();
-    gauges.create(&PostParams::default(), &gauge).await.unwrap();
+    let g1 = rv_of(
+        &gauges
+            .create(&PostParams::default(), &gauge)
+            .await
+            .unwrap()
+            .metadata,
+    );
     loop {
         match next_event(&mut stream).await {
             WatchEvent::Added(g) => {
@@ -270,6 +280,44 @@ async fn watch_from_before_a_new_resource_is_too_old() {
             other => panic!("expected ADDED g1, got {other:?}"),
         }
     }
+    // A printer column changes the spec: the next request starts a new window.
+    let columns = json!([{"op": "add", "path": "/spec/versions/0/additionalPrinterColumns",
+        "value": [{"name": "X", "type": "string", "jsonPath": ".x"}]}]);
+    let patch: json_patch::Patch = serde_json::from_value(columns).unwrap();
+    let changed = rv_of(
+        &crds
+            .patch(&name, &PatchParams::default(), &Patch::Json::<()>(patch))
+            .await
+            .unwrap()
+            .metadata,
+    );
+    let mut renewed = None;
+    for _ in 0..100 {
+        let mut stream = gauges
+            .watch(&WatchParams::default().timeout(1), &g1.to_string())
+            .await
+            .unwrap()
+            .boxed();
+        // Nothing newer than g1: a watch from the old window just ends after its timeout.
+        if let Some(Ok(WatchEvent::Error(e))) = stream.next().await {
+            renewed = Some(e);
+            break;
+        }
+        // A real server builds the new storage once its CRD informer sees the change.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let e = renewed.expect("a watch from before the change gets 410");
+    let prefix = format!("too old resource version: {g1} (");
+    let start: u64 = e
+        .message
+        .strip_prefix(&prefix)
+        .and_then(|rest| rest.strip_suffix(')'))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected message {:?}", e.message));
+    assert!(
+        start >= changed,
+        "window {start} before the change {changed}"
+    );
     crds.delete(&name, &DeleteParams::default()).await.unwrap();
 }
 
