@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use crate::registry::builtin::validation;
 use crate::registry::builtin::validation::errors::{forbidden, immutable};
 use crate::support::status::Cause;
 use crate::support::user::User;
@@ -109,51 +110,11 @@ pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec
                 causes.push(immutable("preemptionPolicy", &new["preemptionPolicy"]));
             }
         }
-        ("", "pods") => causes.extend(pod_spec_update(old, new)),
+        // `ValidatePodUpdate` past the new pod's own validation: what an update may change.
+        ("", "pods") => causes = validation::pod_update(new, old),
         _ => causes = super::checks::update_causes(group, plural, old, new),
     }
     causes
-}
-
-/// What a Pod update may change in its spec: container and init container images,
-/// `activeDeadlineSeconds`, tolerations, scheduling gates, and a negative grace period made 1.
-/// Anything else is refused with the real message (`ValidatePodUpdate`), without the diff of
-/// the internal Go struct the real one appends.
-fn pod_spec_update(old: &Value, new: &Value) -> Option<Cause> {
-    let mut allowed = old["spec"].clone();
-    for list in ["containers", "initContainers"] {
-        let (Some(mine), Some(theirs)) =
-            (allowed[list].as_array_mut(), new["spec"][list].as_array())
-        else {
-            continue;
-        };
-        if mine.len() != theirs.len() {
-            continue;
-        }
-        for (m, t) in mine.iter_mut().zip(theirs) {
-            m["image"] = t["image"].clone();
-        }
-    }
-    let spec = allowed.as_object_mut()?;
-    for field in ["activeDeadlineSeconds", "tolerations", "schedulingGates"] {
-        match new["spec"].get(field) {
-            Some(v) => spec.insert(field.into(), v.clone()),
-            None => spec.remove(field),
-        };
-    }
-    let was_negative = old["spec"]["terminationGracePeriodSeconds"]
-        .as_i64()
-        .is_some_and(|s| s < 0);
-    if was_negative && new["spec"]["terminationGracePeriodSeconds"] == json!(1) {
-        spec.insert("terminationGracePeriodSeconds".into(), json!(1));
-    }
-    if allowed == new["spec"] {
-        return None;
-    }
-    Some(forbidden(
-        "spec",
-        "pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
-    ))
 }
 
 /// A PersistentVolume's status write: a phase change the writer did not date gets

@@ -478,3 +478,110 @@ async fn an_update_naming_an_absent_owner_is_collected() {
     assert_eq!(types, ["ADDED", "MODIFIED", "MODIFIED"]);
     assert_eq!(mixed[2].1, ["upd-live"]);
 }
+
+#[tokio::test]
+async fn pod_updates_change_only_what_validate_pod_update_allows() {
+    let env = env().await;
+    let ns = env.namespace();
+    let pods: Api<Pod> = Api::namespaced(env.client(), ns);
+    let gated: Pod = serde_json::from_value(json!({
+        "metadata": {"name": "gated"},
+        "spec": {"automountServiceAccountToken": false, "activeDeadlineSeconds": 100,
+            "schedulingGates": [{"name": "g1"}, {"name": "g2"}], "nodeSelector": {"k": "v"},
+            "containers": [{"name": "c", "image": "busybox"}]},
+    }))
+    .unwrap();
+    let created = pods.create(&PostParams::default(), &gated).await.unwrap();
+    assert_eq!(created.metadata.generation, Some(1));
+    let params = PatchParams::default();
+    let merge = |patch: Value| Patch::Merge(patch);
+    let refused = |result: Result<Pod, kube::Error>| {
+        let status = crate::common::api_error(result);
+        assert_eq!(status.code, 422, "{}", status.message);
+        status.message
+    };
+    let prefix = "Pod \"gated\" is invalid: ";
+    let message = refused(
+        pods.patch(
+            "gated",
+            &params,
+            &merge(json!({"spec": {"activeDeadlineSeconds": 200}})),
+        )
+        .await,
+    );
+    assert_eq!(
+        message,
+        format!(
+            "{prefix}spec.activeDeadlineSeconds: Invalid value: 200: must be less than or equal to previous value"
+        )
+    );
+    let message = refused(
+        pods.patch(
+            "gated",
+            &params,
+            &merge(json!({"spec": {"schedulingGates": [{"name": "g1"}, {"name": "g3"}]}})),
+        )
+        .await,
+    );
+    assert_eq!(
+        message,
+        format!(
+            "{prefix}spec.schedulingGates[1].name: Forbidden: only deletion is allowed, but found new scheduling gate 'g3'"
+        )
+    );
+    let message = refused(
+        pods.patch(
+            "gated",
+            &params,
+            &merge(json!({"spec": {"nodeSelector": {"k": "w"}}})),
+        )
+        .await,
+    );
+    assert_eq!(
+        message,
+        format!(
+            "{prefix}spec.nodeSelector: Invalid value: {{\"k\":\"w\"}}: only additions to spec.nodeSelector are allowed (no mutations or deletions)"
+        )
+    );
+    // Allowed: a lower deadline, a new image, a gate removed, a node selector entry added;
+    // the spec changed, so the generation moves on.
+    let changed = pods
+        .patch(
+            "gated",
+            &params,
+            &merge(
+                json!({"spec": {"activeDeadlineSeconds": 50, "schedulingGates": [{"name": "g2"}],
+                "nodeSelector": {"l": "w"}, "containers": [{"name": "c", "image": "nginx"}]}}),
+            ),
+        )
+        .await
+        .unwrap();
+    assert_eq!(changed.metadata.generation, Some(2));
+    let spec = changed.spec.unwrap();
+    assert_eq!(spec.containers[0].image.as_deref(), Some("nginx"));
+    assert_eq!(spec.active_deadline_seconds, Some(50));
+    // Anything else is refused with the diff of the internal spec, the image put back.
+    let message = refused(
+        pods.patch(
+            "gated",
+            &params,
+            &merge(
+                json!({"spec": {"hostname": "h", "containers": [{"name": "c", "image": "redis"}]}}),
+            ),
+        )
+        .await,
+    );
+    let (head, diff) = message.split_once('\n').unwrap();
+    assert_eq!(
+        head,
+        format!(
+            "{prefix}spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"
+        )
+    );
+    assert!(diff.starts_with("@@ -"), "{diff}");
+    assert!(
+        diff.contains("\n- \"Hostname\": \"\",\n+ \"Hostname\": \"h\",\n"),
+        "{diff}"
+    );
+    assert!(!diff.contains("redis"), "{diff}");
+}

@@ -3,7 +3,8 @@
 //! once, in the order the real server finds them.
 //!
 //! One module per kind family: [`config`] (ConfigMaps, Secrets), [`service`], [`pod`]
-//! (pod specs, shared by the workload templates), [`workloads`] (with [`cron`] for
+//! (pod specs, shared by the workload templates; [`pod_update`] what a Pod update may
+//! change, printing the internal spec of [`pod_go`]), [`workloads`] (with [`cron`] for
 //! schedules and time zones, and PodTemplates), [`storage`] (StorageClasses,
 //! PersistentVolumes and their claims, with [`pv_update`] for a volume's update and
 //! [`pv_go`] for the Go values its errors print), [`attachment`] (VolumeAttachments),
@@ -30,6 +31,8 @@ mod meta;
 mod networking;
 mod node_selector;
 mod pod;
+mod pod_go;
+mod pod_update;
 mod policy;
 mod pv_go;
 mod pv_source;
@@ -57,6 +60,7 @@ mod workloads;
 use serde_json::Value;
 
 pub use errors::Errors;
+pub use pod_update::pod_update;
 pub use status::{prepare_status_update, status_update, validates_status_alone};
 pub use typed::{
     decode_error, omit_empty_collections, patch_invalid, patch_type_error, write_zero_values,

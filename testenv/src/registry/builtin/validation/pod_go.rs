@@ -1,0 +1,658 @@
+//! A v1 pod spec as kube-apiserver v1.34 holds it internally (`core.PodSpec`), for the
+//! errors that print it: every field under its Go name, in declaration order, zero values
+//! included, as `encoding/json` writes a struct without tags. The v1 fields that the
+//! conversion moves (the host namespaces into the security context) are moved, and the
+//! deprecated `serviceAccount` is gone. Types the tables below do not describe (rare volume
+//! sources, a claim template) are written as their v1 JSON.
+
+use serde_json::{Map, Value};
+
+use super::go_diff::GoValue;
+
+/// How a Go field is written when the v1 object has it, and when it does not.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// A string (`""` when absent).
+    Str,
+    /// An integer (`0` when absent).
+    Int,
+    /// A bool (`false` when absent).
+    Bool,
+    /// A `resource.Quantity` value (`"0"` when absent).
+    Quantity,
+    /// A pointer, slice or map of values JSON writes as v1 does (`null` when absent).
+    Json,
+    /// A struct value (its zero value when absent).
+    Struct(&'static [Field]),
+    /// A pointer to a struct (`null` when absent).
+    Ptr(&'static [Field]),
+    /// A slice of structs (`null` when absent).
+    Slice(&'static [Field]),
+}
+
+/// A Go field: its name, the v1 JSON key it comes from, and how it is written.
+type Field = (&'static str, &'static str, Kind);
+
+use Kind::{Bool, Int, Json, Ptr, Quantity, Slice, Str, Struct};
+
+const NAME_ONLY: &[Field] = &[("Name", "name", Str)];
+const KEY_TO_PATH: &[Field] = &[
+    ("Key", "key", Str),
+    ("Path", "path", Str),
+    ("Mode", "mode", Json),
+];
+const OBJECT_FIELD: &[Field] = &[
+    ("APIVersion", "apiVersion", Str),
+    ("FieldPath", "fieldPath", Str),
+];
+const RESOURCE_FIELD: &[Field] = &[
+    ("ContainerName", "containerName", Str),
+    ("Resource", "resource", Str),
+    ("Divisor", "divisor", Quantity),
+];
+const DOWNWARD_FILE: &[Field] = &[
+    ("Path", "path", Str),
+    ("FieldRef", "fieldRef", Ptr(OBJECT_FIELD)),
+    ("ResourceFieldRef", "resourceFieldRef", Ptr(RESOURCE_FIELD)),
+    ("Mode", "mode", Json),
+];
+const KEY_SELECTOR: &[Field] = &[
+    ("Name", "name", Str),
+    ("Key", "key", Str),
+    ("Optional", "optional", Json),
+];
+const OPTIONAL_REF: &[Field] = &[("Name", "name", Str), ("Optional", "optional", Json)];
+const OBJECT_PROJECTION: &[Field] = &[
+    ("Name", "name", Str),
+    ("Items", "items", Slice(KEY_TO_PATH)),
+    ("Optional", "optional", Json),
+];
+const PROJECTION: &[Field] = &[
+    ("Secret", "secret", Ptr(OBJECT_PROJECTION)),
+    (
+        "DownwardAPI",
+        "downwardAPI",
+        Ptr(&[("Items", "items", Slice(DOWNWARD_FILE))]),
+    ),
+    ("ConfigMap", "configMap", Ptr(OBJECT_PROJECTION)),
+    (
+        "ServiceAccountToken",
+        "serviceAccountToken",
+        Ptr(&[
+            ("Audience", "audience", Str),
+            ("ExpirationSeconds", "expirationSeconds", Int),
+            ("Path", "path", Str),
+        ]),
+    ),
+    ("ClusterTrustBundle", "clusterTrustBundle", Json),
+    ("PodCertificate", "podCertificate", Json),
+];
+const VOLUME: &[Field] = &[
+    ("Name", "name", Str),
+    (
+        "HostPath",
+        "hostPath",
+        Ptr(&[("Path", "path", Str), ("Type", "type", Json)]),
+    ),
+    (
+        "EmptyDir",
+        "emptyDir",
+        Ptr(&[("Medium", "medium", Str), ("SizeLimit", "sizeLimit", Json)]),
+    ),
+    ("GCEPersistentDisk", "gcePersistentDisk", Json),
+    ("AWSElasticBlockStore", "awsElasticBlockStore", Json),
+    ("GitRepo", "gitRepo", Json),
+    (
+        "Secret",
+        "secret",
+        Ptr(&[
+            ("SecretName", "secretName", Str),
+            ("Items", "items", Slice(KEY_TO_PATH)),
+            ("DefaultMode", "defaultMode", Json),
+            ("Optional", "optional", Json),
+        ]),
+    ),
+    (
+        "NFS",
+        "nfs",
+        Ptr(&[
+            ("Server", "server", Str),
+            ("Path", "path", Str),
+            ("ReadOnly", "readOnly", Bool),
+        ]),
+    ),
+    ("ISCSI", "iscsi", Json),
+    ("Glusterfs", "glusterfs", Json),
+    (
+        "PersistentVolumeClaim",
+        "persistentVolumeClaim",
+        Ptr(&[
+            ("ClaimName", "claimName", Str),
+            ("ReadOnly", "readOnly", Bool),
+        ]),
+    ),
+    ("RBD", "rbd", Json),
+    ("Quobyte", "quobyte", Json),
+    ("FlexVolume", "flexVolume", Json),
+    ("Cinder", "cinder", Json),
+    ("CephFS", "cephfs", Json),
+    ("Flocker", "flocker", Json),
+    (
+        "DownwardAPI",
+        "downwardAPI",
+        Ptr(&[
+            ("Items", "items", Slice(DOWNWARD_FILE)),
+            ("DefaultMode", "defaultMode", Json),
+        ]),
+    ),
+    ("FC", "fc", Json),
+    ("AzureFile", "azureFile", Json),
+    (
+        "ConfigMap",
+        "configMap",
+        Ptr(&[
+            ("Name", "name", Str),
+            ("Items", "items", Slice(KEY_TO_PATH)),
+            ("DefaultMode", "defaultMode", Json),
+            ("Optional", "optional", Json),
+        ]),
+    ),
+    ("VsphereVolume", "vsphereVolume", Json),
+    ("AzureDisk", "azureDisk", Json),
+    ("PhotonPersistentDisk", "photonPersistentDisk", Json),
+    (
+        "Projected",
+        "projected",
+        Ptr(&[
+            ("Sources", "sources", Slice(PROJECTION)),
+            ("DefaultMode", "defaultMode", Json),
+        ]),
+    ),
+    ("PortworxVolume", "portworxVolume", Json),
+    ("ScaleIO", "scaleIO", Json),
+    ("StorageOS", "storageos", Json),
+    (
+        "CSI",
+        "csi",
+        Ptr(&[
+            ("Driver", "driver", Str),
+            ("ReadOnly", "readOnly", Json),
+            ("FSType", "fsType", Json),
+            ("VolumeAttributes", "volumeAttributes", Json),
+            (
+                "NodePublishSecretRef",
+                "nodePublishSecretRef",
+                Ptr(NAME_ONLY),
+            ),
+        ]),
+    ),
+    ("Ephemeral", "ephemeral", Json),
+    ("Image", "image", Json),
+];
+const PORT: &[Field] = &[
+    ("Name", "name", Str),
+    ("HostPort", "hostPort", Int),
+    ("ContainerPort", "containerPort", Int),
+    ("Protocol", "protocol", Str),
+    ("HostIP", "hostIP", Str),
+];
+const ENV_FROM: &[Field] = &[
+    ("Prefix", "prefix", Str),
+    ("ConfigMapRef", "configMapRef", Ptr(OPTIONAL_REF)),
+    ("SecretRef", "secretRef", Ptr(OPTIONAL_REF)),
+];
+const ENV: &[Field] = &[
+    ("Name", "name", Str),
+    ("Value", "value", Str),
+    (
+        "ValueFrom",
+        "valueFrom",
+        Ptr(&[
+            ("FieldRef", "fieldRef", Ptr(OBJECT_FIELD)),
+            ("ResourceFieldRef", "resourceFieldRef", Ptr(RESOURCE_FIELD)),
+            ("ConfigMapKeyRef", "configMapKeyRef", Ptr(KEY_SELECTOR)),
+            ("SecretKeyRef", "secretKeyRef", Ptr(KEY_SELECTOR)),
+            ("FileKeyRef", "fileKeyRef", Json),
+        ]),
+    ),
+];
+const RESOURCES: &[Field] = &[
+    ("Limits", "limits", Json),
+    ("Requests", "requests", Json),
+    (
+        "Claims",
+        "claims",
+        Slice(&[("Name", "name", Str), ("Request", "request", Str)]),
+    ),
+];
+const MOUNT: &[Field] = &[
+    ("Name", "name", Str),
+    ("ReadOnly", "readOnly", Bool),
+    ("RecursiveReadOnly", "recursiveReadOnly", Json),
+    ("MountPath", "mountPath", Str),
+    ("SubPath", "subPath", Str),
+    ("MountPropagation", "mountPropagation", Json),
+    ("SubPathExpr", "subPathExpr", Str),
+];
+const EXEC: &[Field] = &[("Command", "command", Json)];
+const HTTP_GET: &[Field] = &[
+    ("Path", "path", Str),
+    ("Port", "port", Json),
+    ("Host", "host", Str),
+    ("Scheme", "scheme", Str),
+    (
+        "HTTPHeaders",
+        "httpHeaders",
+        Slice(&[("Name", "name", Str), ("Value", "value", Str)]),
+    ),
+];
+const TCP_SOCKET: &[Field] = &[("Port", "port", Json), ("Host", "host", Str)];
+const PROBE: &[Field] = &[
+    ("Exec", "exec", Ptr(EXEC)),
+    ("HTTPGet", "httpGet", Ptr(HTTP_GET)),
+    ("TCPSocket", "tcpSocket", Ptr(TCP_SOCKET)),
+    (
+        "GRPC",
+        "grpc",
+        Ptr(&[("Port", "port", Int), ("Service", "service", Json)]),
+    ),
+    ("InitialDelaySeconds", "initialDelaySeconds", Int),
+    ("TimeoutSeconds", "timeoutSeconds", Int),
+    ("PeriodSeconds", "periodSeconds", Int),
+    ("SuccessThreshold", "successThreshold", Int),
+    ("FailureThreshold", "failureThreshold", Int),
+    (
+        "TerminationGracePeriodSeconds",
+        "terminationGracePeriodSeconds",
+        Json,
+    ),
+];
+const HANDLER: &[Field] = &[
+    ("Exec", "exec", Ptr(EXEC)),
+    ("HTTPGet", "httpGet", Ptr(HTTP_GET)),
+    ("TCPSocket", "tcpSocket", Ptr(TCP_SOCKET)),
+    ("Sleep", "sleep", Ptr(&[("Seconds", "seconds", Int)])),
+];
+const SE_LINUX: &[Field] = &[
+    ("User", "user", Str),
+    ("Role", "role", Str),
+    ("Type", "type", Str),
+    ("Level", "level", Str),
+];
+const WINDOWS: &[Field] = &[
+    ("GMSACredentialSpecName", "gmsaCredentialSpecName", Json),
+    ("GMSACredentialSpec", "gmsaCredentialSpec", Json),
+    ("RunAsUserName", "runAsUserName", Json),
+    ("HostProcess", "hostProcess", Json),
+];
+const PROFILE: &[Field] = &[
+    ("Type", "type", Str),
+    ("LocalhostProfile", "localhostProfile", Json),
+];
+const SECURITY: &[Field] = &[
+    (
+        "Capabilities",
+        "capabilities",
+        Ptr(&[("Add", "add", Json), ("Drop", "drop", Json)]),
+    ),
+    ("Privileged", "privileged", Json),
+    ("SELinuxOptions", "seLinuxOptions", Ptr(SE_LINUX)),
+    ("WindowsOptions", "windowsOptions", Ptr(WINDOWS)),
+    ("RunAsUser", "runAsUser", Json),
+    ("RunAsGroup", "runAsGroup", Json),
+    ("RunAsNonRoot", "runAsNonRoot", Json),
+    ("ReadOnlyRootFilesystem", "readOnlyRootFilesystem", Json),
+    ("AllowPrivilegeEscalation", "allowPrivilegeEscalation", Json),
+    ("ProcMount", "procMount", Json),
+    ("SeccompProfile", "seccompProfile", Ptr(PROFILE)),
+    ("AppArmorProfile", "appArmorProfile", Ptr(PROFILE)),
+];
+
+/// The fields of a container, which an ephemeral container shares (and then names its
+/// target).
+macro_rules! container_fields {
+    ($($extra:expr),*) => {
+        &[
+            ("Name", "name", Str),
+            ("Image", "image", Str),
+            ("Command", "command", Json),
+            ("Args", "args", Json),
+            ("WorkingDir", "workingDir", Str),
+            ("Ports", "ports", Slice(PORT)),
+            ("EnvFrom", "envFrom", Slice(ENV_FROM)),
+            ("Env", "env", Slice(ENV)),
+            ("Resources", "resources", Struct(RESOURCES)),
+            (
+                "ResizePolicy",
+                "resizePolicy",
+                Slice(&[("ResourceName", "resourceName", Str), ("RestartPolicy", "restartPolicy", Str)]),
+            ),
+            ("RestartPolicy", "restartPolicy", Json),
+            ("RestartPolicyRules", "restartPolicyRules", Json),
+            ("VolumeMounts", "volumeMounts", Slice(MOUNT)),
+            (
+                "VolumeDevices",
+                "volumeDevices",
+                Slice(&[("Name", "name", Str), ("DevicePath", "devicePath", Str)]),
+            ),
+            ("LivenessProbe", "livenessProbe", Ptr(PROBE)),
+            ("ReadinessProbe", "readinessProbe", Ptr(PROBE)),
+            ("StartupProbe", "startupProbe", Ptr(PROBE)),
+            (
+                "Lifecycle",
+                "lifecycle",
+                Ptr(&[
+                    ("PostStart", "postStart", Ptr(HANDLER)),
+                    ("PreStop", "preStop", Ptr(HANDLER)),
+                    ("StopSignal", "stopSignal", Json),
+                ]),
+            ),
+            ("TerminationMessagePath", "terminationMessagePath", Str),
+            ("TerminationMessagePolicy", "terminationMessagePolicy", Str),
+            ("ImagePullPolicy", "imagePullPolicy", Str),
+            ("SecurityContext", "securityContext", Ptr(SECURITY)),
+            ("Stdin", "stdin", Bool),
+            ("StdinOnce", "stdinOnce", Bool),
+            ("TTY", "tty", Bool),
+            $($extra),*
+        ]
+    };
+}
+
+const CONTAINER: &[Field] = container_fields!();
+const EPHEMERAL_CONTAINER: &[Field] =
+    container_fields!(("TargetContainerName", "targetContainerName", Str));
+
+const POD_SECURITY: &[Field] = &[
+    ("HostNetwork", "hostNetwork", Bool),
+    ("HostPID", "hostPID", Bool),
+    ("HostIPC", "hostIPC", Bool),
+    ("ShareProcessNamespace", "shareProcessNamespace", Json),
+    ("HostUsers", "hostUsers", Json),
+    ("SELinuxOptions", "seLinuxOptions", Ptr(SE_LINUX)),
+    ("WindowsOptions", "windowsOptions", Ptr(WINDOWS)),
+    ("RunAsUser", "runAsUser", Json),
+    ("RunAsGroup", "runAsGroup", Json),
+    ("RunAsNonRoot", "runAsNonRoot", Json),
+    ("SupplementalGroups", "supplementalGroups", Json),
+    ("SupplementalGroupsPolicy", "supplementalGroupsPolicy", Json),
+    ("FSGroup", "fsGroup", Json),
+    ("FSGroupChangePolicy", "fsGroupChangePolicy", Json),
+    (
+        "Sysctls",
+        "sysctls",
+        Slice(&[("Name", "name", Str), ("Value", "value", Str)]),
+    ),
+    ("SeccompProfile", "seccompProfile", Ptr(PROFILE)),
+    ("AppArmorProfile", "appArmorProfile", Ptr(PROFILE)),
+    ("SELinuxChangePolicy", "seLinuxChangePolicy", Json),
+];
+
+const REQUIREMENT: &[Field] = &[
+    ("Key", "key", Str),
+    ("Operator", "operator", Str),
+    ("Values", "values", Json),
+];
+/// `core.NodeSelectorTerm`.
+const SELECTOR_TERM: &[Field] = &[
+    ("MatchExpressions", "matchExpressions", Slice(REQUIREMENT)),
+    ("MatchFields", "matchFields", Slice(REQUIREMENT)),
+];
+const AFFINITY_TERM: &[Field] = &[
+    ("LabelSelector", "labelSelector", Json),
+    ("Namespaces", "namespaces", Json),
+    ("TopologyKey", "topologyKey", Str),
+    ("NamespaceSelector", "namespaceSelector", Json),
+    ("MatchLabelKeys", "matchLabelKeys", Json),
+    ("MismatchLabelKeys", "mismatchLabelKeys", Json),
+];
+const POD_AFFINITY: &[Field] = &[
+    (
+        "RequiredDuringSchedulingIgnoredDuringExecution",
+        "requiredDuringSchedulingIgnoredDuringExecution",
+        Slice(AFFINITY_TERM),
+    ),
+    (
+        "PreferredDuringSchedulingIgnoredDuringExecution",
+        "preferredDuringSchedulingIgnoredDuringExecution",
+        Slice(&[
+            ("Weight", "weight", Int),
+            ("PodAffinityTerm", "podAffinityTerm", Struct(AFFINITY_TERM)),
+        ]),
+    ),
+];
+const AFFINITY: &[Field] = &[
+    (
+        "NodeAffinity",
+        "nodeAffinity",
+        Ptr(&[
+            (
+                "RequiredDuringSchedulingIgnoredDuringExecution",
+                "requiredDuringSchedulingIgnoredDuringExecution",
+                Ptr(&[(
+                    "NodeSelectorTerms",
+                    "nodeSelectorTerms",
+                    Slice(SELECTOR_TERM),
+                )]),
+            ),
+            (
+                "PreferredDuringSchedulingIgnoredDuringExecution",
+                "preferredDuringSchedulingIgnoredDuringExecution",
+                Slice(&[
+                    ("Weight", "weight", Int),
+                    ("Preference", "preference", Struct(SELECTOR_TERM)),
+                ]),
+            ),
+        ]),
+    ),
+    ("PodAffinity", "podAffinity", Ptr(POD_AFFINITY)),
+    ("PodAntiAffinity", "podAntiAffinity", Ptr(POD_AFFINITY)),
+];
+
+const POD_SPEC: &[Field] = &[
+    ("Volumes", "volumes", Slice(VOLUME)),
+    ("InitContainers", "initContainers", Slice(CONTAINER)),
+    ("Containers", "containers", Slice(CONTAINER)),
+    (
+        "EphemeralContainers",
+        "ephemeralContainers",
+        Slice(EPHEMERAL_CONTAINER),
+    ),
+    ("RestartPolicy", "restartPolicy", Str),
+    (
+        "TerminationGracePeriodSeconds",
+        "terminationGracePeriodSeconds",
+        Json,
+    ),
+    ("ActiveDeadlineSeconds", "activeDeadlineSeconds", Json),
+    ("DNSPolicy", "dnsPolicy", Str),
+    ("NodeSelector", "nodeSelector", Json),
+    ("ServiceAccountName", "serviceAccountName", Str),
+    (
+        "AutomountServiceAccountToken",
+        "automountServiceAccountToken",
+        Json,
+    ),
+    ("NodeName", "nodeName", Str),
+    ("SecurityContext", "securityContext", Ptr(POD_SECURITY)),
+    ("ImagePullSecrets", "imagePullSecrets", Slice(NAME_ONLY)),
+    ("Hostname", "hostname", Str),
+    ("Subdomain", "subdomain", Str),
+    ("SetHostnameAsFQDN", "setHostnameAsFQDN", Json),
+    ("Affinity", "affinity", Ptr(AFFINITY)),
+    ("SchedulerName", "schedulerName", Str),
+    (
+        "Tolerations",
+        "tolerations",
+        Slice(&[
+            ("Key", "key", Str),
+            ("Operator", "operator", Str),
+            ("Value", "value", Str),
+            ("Effect", "effect", Str),
+            ("TolerationSeconds", "tolerationSeconds", Json),
+        ]),
+    ),
+    (
+        "HostAliases",
+        "hostAliases",
+        Slice(&[("IP", "ip", Str), ("Hostnames", "hostnames", Json)]),
+    ),
+    ("PriorityClassName", "priorityClassName", Str),
+    ("Priority", "priority", Json),
+    ("PreemptionPolicy", "preemptionPolicy", Json),
+    (
+        "DNSConfig",
+        "dnsConfig",
+        Ptr(&[
+            ("Nameservers", "nameservers", Json),
+            ("Searches", "searches", Json),
+            (
+                "Options",
+                "options",
+                Slice(&[("Name", "name", Str), ("Value", "value", Json)]),
+            ),
+        ]),
+    ),
+    (
+        "ReadinessGates",
+        "readinessGates",
+        Slice(&[("ConditionType", "conditionType", Str)]),
+    ),
+    ("RuntimeClassName", "runtimeClassName", Json),
+    ("Overhead", "overhead", Json),
+    ("EnableServiceLinks", "enableServiceLinks", Json),
+    (
+        "TopologySpreadConstraints",
+        "topologySpreadConstraints",
+        Slice(&[
+            ("MaxSkew", "maxSkew", Int),
+            ("TopologyKey", "topologyKey", Str),
+            ("WhenUnsatisfiable", "whenUnsatisfiable", Str),
+            ("LabelSelector", "labelSelector", Json),
+            ("MinDomains", "minDomains", Json),
+            ("NodeAffinityPolicy", "nodeAffinityPolicy", Json),
+            ("NodeTaintsPolicy", "nodeTaintsPolicy", Json),
+            ("MatchLabelKeys", "matchLabelKeys", Json),
+        ]),
+    ),
+    ("OS", "os", Ptr(NAME_ONLY)),
+    ("SchedulingGates", "schedulingGates", Slice(NAME_ONLY)),
+    (
+        "ResourceClaims",
+        "resourceClaims",
+        Slice(&[
+            ("Name", "name", Str),
+            ("ResourceClaimName", "resourceClaimName", Json),
+            (
+                "ResourceClaimTemplateName",
+                "resourceClaimTemplateName",
+                Json,
+            ),
+        ]),
+    ),
+    ("Resources", "resources", Ptr(RESOURCES)),
+    ("HostnameOverride", "hostnameOverride", Json),
+];
+
+/// The spec fields the v1 conversion moves into the internal security context.
+const HOST_NAMESPACES: &[&str] = &[
+    "hostNetwork",
+    "hostPID",
+    "hostIPC",
+    "shareProcessNamespace",
+    "hostUsers",
+];
+
+fn fields(
+    table: &'static [Field],
+    object: Option<&Map<String, Value>>,
+) -> Vec<(&'static str, GoValue)> {
+    table
+        .iter()
+        .map(|(name, key, kind)| (*name, field(*kind, object.and_then(|o| o.get(*key)))))
+        .collect()
+}
+
+fn field(kind: Kind, value: Option<&Value>) -> GoValue {
+    let value = value.filter(|v| !v.is_null());
+    let json = |zero: Value| GoValue::Json(value.cloned().unwrap_or(zero));
+    match kind {
+        Str => json(Value::from("")),
+        Int => json(Value::from(0)),
+        Bool => json(Value::Bool(false)),
+        Quantity => json(Value::from("0")),
+        Json => json(Value::Null),
+        Struct(table) => GoValue::Struct(fields(table, value.and_then(Value::as_object))),
+        Ptr(table) => match value.and_then(Value::as_object) {
+            Some(object) => GoValue::Struct(fields(table, Some(object))),
+            None => GoValue::Json(Value::Null),
+        },
+        Slice(table) => match value.and_then(Value::as_array) {
+            Some(items) => GoValue::List(
+                items
+                    .iter()
+                    .map(|item| fields(table, item.as_object()))
+                    .collect(),
+            ),
+            None => GoValue::Json(Value::Null),
+        },
+    }
+}
+
+/// A v1 pod spec as its internal `core.PodSpec`.
+pub fn pod_spec(spec: &Value) -> GoValue {
+    let mut spec = spec.as_object().cloned().unwrap_or_default();
+    spec.remove("serviceAccount");
+    let mut security = spec
+        .get("securityContext")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    for key in HOST_NAMESPACES {
+        match spec.remove(*key) {
+            Some(v) => security.insert((*key).into(), v),
+            None => security.remove(*key),
+        };
+    }
+    spec.insert("securityContext".into(), Value::Object(security));
+    GoValue::Struct(fields(POD_SPEC, Some(&spec)))
+}
+
+/// A v1 node selector term as its internal `core.NodeSelectorTerm`.
+pub fn node_selector_term(term: &Value) -> GoValue {
+    GoValue::Struct(fields(SELECTOR_TERM, term.as_object()))
+}
+
+/// A list of v1 node selector terms as `[]core.NodeSelectorTerm` (`null` when absent).
+pub fn node_selector_terms(terms: &Value) -> GoValue {
+    field(Slice(SELECTOR_TERM), Some(terms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::builtin::validation::go_diff::marshal;
+    use serde_json::json;
+
+    #[test]
+    fn host_namespaces_move_into_the_security_context() {
+        let spec = pod_spec(
+            &json!({"hostPID": true, "serviceAccount": "a", "containers": [{"name": "c"}]}),
+        );
+        let text = marshal(&spec);
+        assert!(text.starts_with("{\"Volumes\":null,\"InitContainers\":null,\"Containers\":[{\"Name\":\"c\",\"Image\":\"\","));
+        assert!(text.contains("\"SecurityContext\":{\"HostNetwork\":false,\"HostPID\":true,"));
+        assert!(!text.contains("\"a\""));
+        assert!(text.ends_with("\"Resources\":null,\"HostnameOverride\":null}"));
+    }
+
+    #[test]
+    fn a_term_prints_its_zero_fields() {
+        assert_eq!(
+            marshal(&node_selector_term(
+                &json!({"matchExpressions": [{"key": "a", "operator": "In", "values": ["c"]}]})
+            )),
+            "{\"MatchExpressions\":[{\"Key\":\"a\",\"Operator\":\"In\",\"Values\":[\"c\"]}],\"MatchFields\":null}"
+        );
+    }
+}
