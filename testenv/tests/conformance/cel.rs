@@ -1,8 +1,9 @@
 //! `x-kubernetes-validations` CEL rules: evaluated on create and update with `self`,
 //! transition rules with `oldSelf` (and `optionalOldSelf`), `message`,
 //! `messageExpression`, `reason`, `fieldPath`, ratcheting, the real error shape, and rules
-//! refused at CRD creation; and the type check of a ValidatingAdmissionPolicy's
-//! expressions, with `request`, `namespaceObject` and `authorizer` typed.
+//! refused at CRD creation; the type check of a ValidatingAdmissionPolicy's expressions,
+//! with `request`, `namespaceObject` and `authorizer` typed; and `authorizer` asking RBAC
+//! about the requesting user when a policy is evaluated.
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{Api, ApiResource, DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
@@ -536,4 +537,134 @@ async fn policy_status_reports_type_checking_warnings_per_kind() {
         "{status}"
     );
     delete.unwrap();
+}
+
+#[tokio::test]
+async fn a_policy_asks_the_authorizer_about_the_requesting_user() {
+    use crate::support::raw::{client, client_with_token, eventually, send};
+    let env = kubeforge_testenv::TestEnv::builder()
+        .policy(kubeforge_testenv::Policy::rbac())
+        .start()
+        .await
+        .unwrap();
+    let ns = env.namespace().to_string();
+    let admin = client(&env).await;
+    let post = |path: String, body: Value| {
+        let admin = admin.clone();
+        async move {
+            let (code, answer) = send(&admin, "POST", &path, "application/json", Some(body)).await;
+            assert!(code < 300, "{path}: {answer}");
+        }
+    };
+    let rbac = format!("/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}");
+    post(
+        format!("/api/v1/namespaces/{ns}/serviceaccounts"),
+        json!({"metadata": {"name": "writer"}}),
+    )
+    .await;
+    post(
+        format!("{rbac}/roles"),
+        json!({"metadata": {"name": "writes"},
+        "rules": [{"apiGroups": [""], "resources": ["configmaps"], "verbs": ["create"]}]}),
+    )
+    .await;
+    post(
+        format!("{rbac}/roles"),
+        json!({"metadata": {"name": "lists-secrets"},
+        "rules": [{"apiGroups": [""], "resources": ["secrets"], "verbs": ["list"]}]}),
+    )
+    .await;
+    let bind = |name: &str, role: &str| {
+        json!({"metadata": {"name": name},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": role},
+        "subjects": [{"kind": "ServiceAccount", "name": "writer", "namespace": ns}]})
+    };
+    post(
+        format!("{rbac}/rolebindings"),
+        bind("writer-writes", "writes"),
+    )
+    .await;
+    let (_, token) = send(
+        &admin,
+        "POST",
+        &format!("/api/v1/namespaces/{ns}/serviceaccounts/writer/token"),
+        "application/json",
+        Some(json!({"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest", "spec": {}})),
+    )
+    .await;
+    let writer = client_with_token(&env, token["status"]["token"].as_str().unwrap()).await;
+
+    let policy = format!("conformance-authz-{ns}");
+    let registration = "/apis/admissionregistration.k8s.io/v1";
+    post(format!("{registration}/validatingadmissionpolicies"), json!({
+        "apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
+        "metadata": {"name": policy},
+        "spec": {"matchConstraints": {"resourceRules": [{"apiGroups": [""], "apiVersions": ["v1"],
+            "operations": ["CREATE"], "resources": ["configmaps"]}]},
+            "matchConditions": [{"name": "by-the-writer",
+                "expression": "request.userInfo.username.endsWith(':writer') && authorizer.requestResource.check('create').allowed()"}],
+            "validations": [{"expression":
+                "authorizer.group('').resource('secrets').namespace(object.metadata.namespace).check('list').allowed()",
+                "message": "the writer must be able to list secrets"}]}}))
+    .await;
+    post(format!("{registration}/validatingadmissionpolicybindings"), json!({
+        "apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
+        "metadata": {"name": policy},
+        "spec": {"policyName": policy, "validationActions": ["Deny"],
+            "matchResources": {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": ns}}}}}))
+    .await;
+
+    let configmaps = format!("/api/v1/namespaces/{ns}/configmaps?dryRun=All");
+    let write = || async {
+        send(
+            &writer,
+            "POST",
+            &configmaps,
+            "application/json",
+            Some(
+                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "by-writer"}}),
+            ),
+        )
+        .await
+    };
+    // A real server's policy informer takes a moment to see the policy.
+    let refused = eventually(30, || async {
+        let (code, body) = write().await;
+        (code == 422).then_some(body)
+    })
+    .await;
+    let refused = refused.expect("the policy refuses the writer, who cannot list secrets");
+    assert_eq!(
+        refused["message"],
+        json!(format!(
+            "configmaps \"by-writer\" is forbidden: ValidatingAdmissionPolicy '{policy}' with binding '{policy}' denied request: the writer must be able to list secrets"
+        ))
+    );
+    // The admin does not meet the match condition.
+    let (code, body) = send(
+        &admin,
+        "POST",
+        &configmaps,
+        "application/json",
+        Some(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "by-admin"}})),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+
+    post(
+        format!("{rbac}/rolebindings"),
+        bind("writer-lists", "lists-secrets"),
+    )
+    .await;
+    let admitted = eventually(30, || async { (write().await.0 == 201).then_some(()) }).await;
+    for path in [
+        format!("{registration}/validatingadmissionpolicybindings/{policy}"),
+        format!("{registration}/validatingadmissionpolicies/{policy}"),
+    ] {
+        send(&admin, "DELETE", &path, "", None).await;
+    }
+    assert!(
+        admitted.is_some(),
+        "the RoleBinding lets the writer's configmap in"
+    );
 }

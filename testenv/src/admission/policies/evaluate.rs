@@ -1,6 +1,8 @@
 //! One ValidatingAdmissionPolicy evaluated for one request (and one params object): its
 //! `matchConditions`, then its `variables` (in order, each seeing the earlier ones), then
-//! each validation, with the real server's messages.
+//! each validation, with the real server's messages. `authorizer` and
+//! `authorizer.requestResource` are bound to the server's authorizer and the requesting
+//! user when the inputs carry them.
 
 use std::collections::HashMap;
 
@@ -17,6 +19,7 @@ pub const ROOTS: &[&str] = &[
     "params",
     "namespaceObject",
     "variables",
+    "authorizer",
 ];
 
 /// A validation that did not pass.
@@ -41,6 +44,9 @@ pub struct Inputs<'a> {
     pub params: &'a Value,
     /// The namespace object (null for cluster-scoped objects).
     pub namespace_object: &'a Value,
+    /// `authorizer` and `authorizer.requestResource` (unbound without them: an expression
+    /// that uses them then fails to evaluate).
+    pub authorizer: Option<&'a [(&'static str, cel::Value)]>,
 }
 
 fn eval(src: &str, vars: &[(&str, cel::Value)]) -> Result<cel::Value, CelError> {
@@ -77,6 +83,7 @@ pub fn evaluate(policy: &Value, inputs: &Inputs<'_>) -> Vec<Violation> {
         ("params", json_to_cel(inputs.params)),
         ("namespaceObject", json_to_cel(inputs.namespace_object)),
     ];
+    vars.extend(inputs.authorizer.into_iter().flatten().cloned());
     let error_violation = |src: &str, why: String| Violation {
         message: format!("expression '{src}' resulted in error: {why}"),
         reason: "Invalid".into(),
@@ -101,9 +108,15 @@ pub fn evaluate(policy: &Value, inputs: &Inputs<'_>) -> Vec<Violation> {
     // Variables: each sees the ones before it; one that fails is reported where it is used.
     let mut values: HashMap<cel::objects::Key, cel::Value> = HashMap::new();
     let mut failed: Vec<(String, String)> = Vec::new();
+    // Message expressions are evaluated without `authorizer`: a variable that needs it
+    // (directly or through another variable) fails there.
+    let mut need_authorizer: Vec<String> = Vec::new();
     for (i, variable) in items("variables") {
         let name = variable["name"].as_str().unwrap_or_default().to_string();
         let src = variable["expression"].as_str().unwrap_or_default();
+        if src.contains("authorizer") || need_authorizer.iter().any(|n| mentions(src, n)) {
+            need_authorizer.push(name.clone());
+        }
         let mut scope = vars.clone();
         scope.push(("variables", cel_map(&values)));
         match checked_eval(format!("spec.variables[{i}].expression"), src, &scope) {
@@ -135,12 +148,14 @@ pub fn evaluate(policy: &Value, inputs: &Inputs<'_>) -> Vec<Violation> {
             Ok(cel::Value::Bool(true)) => {}
             Ok(cel::Value::Bool(false)) => {
                 let field = format!("spec.validations[{i}].messageExpression");
-                let from_expression = validation["messageExpression"].as_str().and_then(|m| {
-                    match checked_eval(field, m, &vars) {
+                let message_expression = validation["messageExpression"]
+                    .as_str()
+                    .filter(|m| !need_authorizer.iter().any(|n| mentions(m, n)));
+                let from_expression =
+                    message_expression.and_then(|m| match checked_eval(field, m, &vars) {
                         Ok(cel::Value::String(s)) if !s.trim().is_empty() => Some(s.to_string()),
                         _ => None,
-                    }
-                });
+                    });
                 let message = from_expression
                     .or_else(|| validation["message"].as_str().map(String::from))
                     .unwrap_or_else(|| format!("failed expression: {src}"));
@@ -152,6 +167,14 @@ pub fn evaluate(policy: &Value, inputs: &Inputs<'_>) -> Vec<Violation> {
         }
     }
     out
+}
+
+/// Whether `src` refers to `variables.<name>`.
+fn mentions(src: &str, name: &str) -> bool {
+    let needle = format!("variables.{name}");
+    src.match_indices(&needle).any(|(at, _)| {
+        !src[at + needle.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    })
 }
 
 fn cel_map(values: &HashMap<cel::objects::Key, cel::Value>) -> cel::Value {
@@ -186,6 +209,7 @@ mod tests {
                     request: &json!({"operation": "CREATE"}),
                     params: &params,
                     namespace_object: &Value::Null,
+                    authorizer: None,
                 },
             )
         };
@@ -207,5 +231,76 @@ mod tests {
             }]
         );
         assert!(run(json!({"metadata": {"name": "x", "labels": {"exempt": "y"}}, "spec": {"replicas": 9}})).is_empty());
+    }
+
+    /// An authorizer that allows `get` of anything to `alice` only.
+    struct AliceGets;
+
+    impl crate::registry::schema::cel_types::authz::Authorize for AliceGets {
+        fn authorize(
+            &self,
+            user: &crate::support::user::User,
+            a: &crate::registry::schema::cel_types::authz::Attributes,
+        ) -> crate::registry::schema::cel_types::authz::Decision {
+            let allowed = user.username == "alice" && a.verb == "get";
+            crate::registry::schema::cel_types::authz::Decision {
+                allowed,
+                reason: if allowed {
+                    format!("{} {}/{}", a.verb, a.resource, a.subresource)
+                } else {
+                    String::new()
+                },
+                error: None,
+            }
+        }
+    }
+
+    #[test]
+    fn authorizer_is_bound_to_the_requesting_user() {
+        use crate::registry::schema::cel_types::authz::{Attributes, variables};
+        let policy = json!({"spec": {
+        "variables": [{"name": "may", "expression": "authorizer.group('').resource('pods').check('get').allowed()"}],
+        "validations": [
+            {"expression": "variables.may", "message": "may not get pods"},
+            {"expression": "authorizer.requestResource.check('get').reason() == 'get deployments/scale'", "message": "request resource"},
+            {"expression": "!authorizer.serviceAccount('ns', 'sa').group('').resource('pods').check('get').allowed()", "message": "service account"},
+            {"expression": "authorizer.path('/healthz').check('get').errored() == false", "message": "path"},
+            {"expression": "authorizer.path(' ').check('get').allowed()", "message": "empty path"},
+        ]}});
+        let request = Attributes {
+            group: "apps".into(),
+            resource: "deployments".into(),
+            subresource: "scale".into(),
+            ..Attributes::default()
+        };
+        let run = |user: &str| {
+            let user = crate::support::user::User {
+                username: user.into(),
+                ..Default::default()
+            };
+            let bound = variables(user, std::sync::Arc::new(AliceGets), &request);
+            evaluate(
+                &policy,
+                &Inputs {
+                    object: &json!({}),
+                    old_object: &Value::Null,
+                    request: &json!({"operation": "CREATE"}),
+                    params: &Value::Null,
+                    namespace_object: &Value::Null,
+                    authorizer: Some(&bound),
+                },
+            )
+        };
+        let messages = |v: Vec<Violation>| v.into_iter().map(|v| v.message).collect::<Vec<_>>();
+        let empty_path = "expression 'authorizer.path(' ').check('get').allowed()' resulted in error: path must not be empty";
+        assert_eq!(messages(run("alice")), vec![empty_path.to_string()]);
+        assert_eq!(
+            messages(run("bob")),
+            vec![
+                "may not get pods".to_string(),
+                "request resource".into(),
+                empty_path.into()
+            ]
+        );
     }
 }

@@ -2,10 +2,12 @@
 //! `matchResources` cover is checked with the policy's CEL validations (for each params
 //! object the binding's `paramRef` selects), and the binding's `validationActions` decide:
 //! `Deny` refuses the write with the first failed validation's message, `Warn` answers with
-//! one `Warning` per failed validation, `Audit` has nothing to write to here.
+//! one `Warning` per failed validation, `Audit` has nothing to write to here. A policy's
+//! `authorizer` asks RBAC ([`rbac`]) about the requesting user, as the real server's does.
 
 pub mod evaluate;
 pub mod matching;
+pub mod rbac;
 
 use std::sync::Arc;
 
@@ -13,6 +15,7 @@ use serde_json::{Value, json};
 
 use crate::admission::webhooks::config::Operation;
 use crate::registry::Registry;
+use crate::registry::schema::cel_types::authz::{self, Attributes};
 use crate::storage::Store;
 use crate::support::query::Query;
 use crate::support::resource::ResourceDef;
@@ -62,6 +65,26 @@ fn request_json(w: &Write<'_>, query: &Query) -> Value {
         "name": w.name, "namespace": w.namespace, "operation": w.operation.as_str(),
         "userInfo": user, "dryRun": query.dry_run(),
     })
+}
+
+/// The `authorizer` variables of a write: the requesting user (an empty user for the
+/// server's own writes), RBAC over the roles and bindings stored now, and the written
+/// resource as `requestResource`.
+fn authorizer_variables(
+    store: &Store,
+    w: &Write<'_>,
+    query: &Query,
+) -> [(&'static str, cel::Value); 2] {
+    let user = query.requester().cloned().unwrap_or_default();
+    let request = Attributes {
+        group: w.def.group.clone(),
+        resource: w.def.plural.clone(),
+        subresource: w.subresource.unwrap_or_default().to_string(),
+        namespace: w.namespace.to_string(),
+        name: w.name.to_string(),
+        ..Attributes::default()
+    };
+    authz::variables(user, Arc::new(rbac::Snapshot::of(store)), &request)
 }
 
 /// The params objects a binding selects for `policy` (`Ok(vec![Null])` without params),
@@ -203,6 +226,8 @@ pub fn validate(
     };
     let mut warnings = Vec::new();
     let request_value = request_json(w, query);
+    // Built once, and only for a write some matching policy's expressions could ask.
+    let mut authorizer: Option<[(&'static str, cel::Value); 2]> = None;
     for binding in bindings.values() {
         let policy_name = binding["spec"]["policyName"].as_str().unwrap_or_default();
         let binding_name = binding["metadata"]["name"].as_str().unwrap_or_default();
@@ -220,6 +245,9 @@ pub fn validate(
             .flatten()
             .filter_map(Value::as_str)
             .collect();
+        if authorizer.is_none() && policy["spec"].to_string().contains("authorizer") {
+            authorizer = Some(authorizer_variables(store, w, query));
+        }
         let violations: Vec<Violation> =
             match params(store, registry, &policy, binding, w.namespace) {
                 Err(None) => continue,
@@ -237,6 +265,7 @@ pub fn validate(
                                 namespace_object: namespace_object
                                     .as_deref()
                                     .unwrap_or(&Value::Null),
+                                authorizer: authorizer.as_ref().map(|a| &a[..]),
                             },
                         )
                     })

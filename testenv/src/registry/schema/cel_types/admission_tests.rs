@@ -211,3 +211,38 @@ fn composited_variables() {
         ]
     );
 }
+
+#[test]
+fn constant_patterns_go_refuses_fail_the_programs_instantiation() {
+    // As kube-apiserver v1.34.9 answered: the validator checks a `matches` call's first
+    // argument (a method's pattern, a global call's string), the program's planning every
+    // constant pattern of `matches`, `find` and `findAll`, the first in planning order.
+    let spec = json!({
+    "matchConditions": [{"name": "a", "expression": "matches('a', '(')"}],
+    "validations": [
+        {"expression": "matches(object.metadata.name, '[') && 'a'.find('(') == ''"},
+        {"expression": "true", "messageExpression": "'x'.find('[')"},
+        {"expression": "object.metadata.name.findAll('(') == []"},
+        {"expression": "matches('[', object.metadata.name)"},
+        {"expression": "object.metadata.name.matches('[')"},
+    ]});
+    let found = errors(spec.clone());
+    assert_eq!(
+        found,
+        [
+            "spec.matchConditions[0].expression: program instantiation failed: error parsing regexp: missing closing ): `(`",
+            "spec.validations[0].expression: program instantiation failed: error parsing regexp: missing closing ]: `[`",
+            "spec.validations[1].messageExpression: program instantiation failed: error parsing regexp: missing closing ]: `[`",
+            "spec.validations[2].expression: program instantiation failed: error parsing regexp: missing closing ): `(`",
+            "spec.validations[3].expression: compilation failed: ERROR: <input>:1:9: invalid matches argument",
+            "spec.validations[4].expression: compilation failed: ERROR: <input>:1:30: invalid matches argument",
+        ]
+    );
+    let mut spec = spec;
+    spec["matchConstraints"] = json!({"resourceRules": []});
+    let internal: Vec<bool> = policy_errors(&spec)
+        .iter()
+        .map(|e| e.detail.starts_with("program instantiation failed: "))
+        .collect();
+    assert_eq!(internal, [true, true, true, true, false, false]);
+}

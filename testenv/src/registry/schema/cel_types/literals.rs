@@ -1,6 +1,9 @@
 //! cel-go's literal validators, which the real environment runs on an expression that
 //! type-checked: a `duration(...)` or `timestamp(...)` of a string literal that does not
-//! parse, and a `matches` method call whose pattern literal is not a regular expression.
+//! parse, and a `matches` call whose first argument is a literal that is not a regular
+//! expression (the pattern of a method call; of the global `matches(s, re)` the validator
+//! checks `s`, as cel-go does). A pattern the validator does not see is refused when the
+//! program is planned (see [`regex_constant_error`]).
 
 use cel::common::ast::{EntryExpr, Expr, IdedExpr, LiteralValue};
 
@@ -24,7 +27,7 @@ fn valid(function: &str, member: bool, literal: &str) -> Option<bool> {
     Some(match (function, member) {
         ("duration", false) => go_duration(literal).is_some(),
         ("timestamp", false) => chrono::DateTime::parse_from_rfc3339(literal).is_ok(),
-        ("matches", true) => regex::Regex::new(literal).is_ok(),
+        ("matches", _) => regex::Regex::new(literal).is_ok(),
         _ => return None,
     })
 }
@@ -32,7 +35,12 @@ fn valid(function: &str, member: bool, literal: &str) -> Option<bool> {
 fn walk(e: &IdedExpr, errors: &mut Vec<(u64, String)>) {
     match &e.expr {
         Expr::Call(call) => {
-            if let [arg] = call.args.as_slice()
+            let first = match call.args.as_slice() {
+                [arg] => Some(arg),
+                [arg, ..] if call.func_name == "matches" => Some(arg),
+                _ => None,
+            };
+            if let Some(arg) = first
                 && let Some(literal) = string_literal(arg)
                 && valid(&call.func_name, call.target.is_some(), &literal) == Some(false)
             {

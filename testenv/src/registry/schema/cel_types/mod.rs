@@ -10,6 +10,9 @@
 //! - [`crd`]: the walk over a CRD schema that applies the per-rule and per-CRD budgets;
 //! - [`admission`]: the declarations and result types of admission expressions;
 //! - [`policy`]: a ValidatingAdmissionPolicy's and a webhook's expressions compiled per field;
+//! - [`authz`]: the authz library's values (from the runtime libraries), which the
+//!   admission layer binds to an authorizer;
+//! - [`regex_constants`]: constant patterns Go's `regexp` refuses when a program is planned;
 //! - `literals`: cel-go's validators of duration, timestamp and pattern literals (the
 //!   homogeneous literal validator is in [`check`]).
 
@@ -26,10 +29,13 @@ mod literals;
 pub mod macros;
 pub mod overloads;
 pub mod policy;
+pub mod regex_constants;
 #[cfg(test)]
 mod tests;
 pub mod type_checking;
 pub mod types;
+
+pub use super::cel_lib::authz;
 
 use std::sync::{Arc, OnceLock};
 

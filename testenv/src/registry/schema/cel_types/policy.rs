@@ -29,7 +29,10 @@ pub struct ExpressionError {
     /// The value the error quotes (the expression, trimmed where the real server trims it).
     pub expression: String,
     /// The detail: `compilation failed: ERROR: <input>:1:1: ...` or `must evaluate to bool
-    /// but got int`.
+    /// but got int`; `program instantiation failed: ...` when the expression compiled but
+    /// its program could not be planned (a constant pattern Go's `regexp` refuses), which the
+    /// real server reports as an internal error of the field (cause `InternalError`,
+    /// `Internal error: <detail>`) rather than an invalid value.
     pub detail: String,
 }
 
@@ -52,6 +55,9 @@ pub fn compile(source: &str, decls: &AdmissionDecls, want: Want) -> Result<Type,
         names.extend(decls.variables.is_some().then_some("variables"));
         check_references_in(program.expression(), &names)
             .map_err(|e| format!("compilation failed: ERROR: <input>: {e}"))?;
+        if let Some(e) = super::regex_constants::regex_constant_error(program.expression()) {
+            return Err(e);
+        }
         Ok(result)
     })
 }
