@@ -17,8 +17,9 @@ use serde_json::Value;
 
 use super::state::Api;
 use crate::admission::policies;
+use crate::admission::policies::rbac::Snapshot;
 use crate::admission::webhooks::connect::{self as admission, Admitted, Plan, Request, Steps};
-use crate::admission::webhooks::review::Attributes;
+use crate::admission::webhooks::review::{Attributes, Decider};
 use crate::support::request::{Reply, Req, Target};
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
@@ -40,6 +41,7 @@ async fn admit(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Admitted, A
         name: target.name.clone().unwrap_or_default(),
         options,
         user: req.user.clone(),
+        authorizer: Some(Decider(Arc::new(Snapshot::of(&api.lock().store)))),
     };
     let namespaces = |ns: &str| api.lock().store.get("/namespaces", "", ns);
     let validate_policies = |attrs: &Attributes| {

@@ -11,7 +11,9 @@ use super::{
     binding, component_status, connect, create, delete, eviction, patch, read, review, scale,
     token, update, watch,
 };
+use crate::admission::policies::rbac::Snapshot;
 use crate::admission::webhooks::chain;
+use crate::admission::webhooks::review::Decider;
 use crate::support::request::{Reply, Req, Target};
 use crate::support::status::ApiError;
 use crate::support::webhook_client::Transport;
@@ -94,6 +96,10 @@ impl chain::Backend for Handlers<'_> {
 
     fn transport(&self) -> &Transport {
         self.0.transport()
+    }
+
+    fn authorizer(&self) -> Decider {
+        Decider(Arc::new(Snapshot::of(&self.0.lock().store)))
     }
 }
 

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::registry::schema::cel_types::policy::policy_errors;
+use crate::registry::schema::cel_types::policy::{policy_errors, refusal};
 use crate::support::resource::ResourceDef;
 use crate::support::status::Cause;
 
@@ -26,14 +26,13 @@ pub fn check(def: &ResourceDef, object: &Value) -> Vec<Cause> {
     let mut causes = Vec::new();
     match def.plural.as_str() {
         "validatingadmissionpolicies" => {
-            causes.extend(policy_errors(spec).iter().map(|e| Cause {
-                reason: "FieldValueInvalid".into(),
-                message: format!(
-                    "Invalid value: {}: {}",
-                    crate::support::go_quote::go_quote(&e.expression),
-                    e.detail
-                ),
-                field: e.field.clone(),
+            causes.extend(policy_errors(spec).iter().map(|e| {
+                let (reason, message) = refusal(&e.expression, &e.detail);
+                Cause {
+                    reason: reason.into(),
+                    message,
+                    field: e.field.clone(),
+                }
             }));
         }
         "validatingadmissionpolicybindings" => {

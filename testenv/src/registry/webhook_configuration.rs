@@ -324,14 +324,9 @@ fn check_match_conditions(c: &mut Causes, hook: &Value, path: &str) {
             continue;
         }
         if let Err(detail) = policy::compile(source, &decls, Want::Bool) {
-            c.push(
-                "FieldValueInvalid",
-                format!("{path}.matchConditions[{j}].expression"),
-                format!(
-                    "Invalid value: {}: {detail}",
-                    crate::support::go_quote::go_quote(source)
-                ),
-            );
+            let (reason, message) = policy::refusal(source, &detail);
+            let field = format!("{path}.matchConditions[{j}].expression");
+            c.push(reason, field, message);
         }
     }
 }

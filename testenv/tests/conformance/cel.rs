@@ -667,4 +667,48 @@ async fn a_policy_asks_the_authorizer_about_the_requesting_user() {
         admitted.is_some(),
         "the RoleBinding lets the writer's configmap in"
     );
+
+    // A webhook's match condition asks the same authorizer: while the writer may list
+    // secrets the (unreachable, failurePolicy Fail) webhook is called and the write fails;
+    // once the binding is gone the condition is false and the webhook skipped.
+    let webhook = format!("conformance-authz-{ns}");
+    post(format!("{registration}/validatingwebhookconfigurations"), json!({
+        "apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingWebhookConfiguration",
+        "metadata": {"name": webhook},
+        "webhooks": [{"name": "authz.conformance.kubeforge.dev", "sideEffects": "None",
+            "admissionReviewVersions": ["v1"], "failurePolicy": "Fail", "timeoutSeconds": 2,
+            "clientConfig": {"url": "https://127.0.0.1:1/unreachable"},
+            "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": ns}},
+            "rules": [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE"],
+                "resources": ["configmaps"]}],
+            "matchConditions": [{"name": "writer-lists-secrets", "expression":
+                "request.userInfo.username.endsWith(':writer') && authorizer.group('').resource('secrets').namespace(request.namespace).check('list').allowed()"}]}]}))
+    .await;
+    let called = eventually(30, || async {
+        let (code, body) = write().await;
+        (code == 500).then_some(body)
+    })
+    .await
+    .expect("the webhook is called while the condition holds");
+    assert!(
+        called["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("failed calling webhook")),
+        "{called}"
+    );
+    send(
+        &admin,
+        "DELETE",
+        &format!("{rbac}/rolebindings/writer-lists"),
+        "",
+        None,
+    )
+    .await;
+    let skipped = eventually(30, || async { (write().await.0 == 201).then_some(()) }).await;
+    let path = format!("{registration}/validatingwebhookconfigurations/{webhook}");
+    send(&admin, "DELETE", &path, "", None).await;
+    assert!(
+        skipped.is_some(),
+        "without the binding the condition is false and the webhook skipped"
+    );
 }

@@ -32,7 +32,7 @@ use serde_json::{Value, json};
 
 use super::config::{self, Hook, Operation};
 use super::dispatch::{self, Matched};
-use super::review::Attributes;
+use super::review::{Attributes, Decider};
 use super::selection;
 use crate::registry::Registry;
 use crate::storage::Store;
@@ -54,6 +54,8 @@ pub trait Backend: Sync {
     fn namespace(&self, name: &str) -> Option<Arc<Value>>;
     /// Where webhook calls go, and the connections they reuse.
     fn transport(&self) -> &Transport;
+    /// The authorizer the webhooks' match conditions ask (RBAC as stored now).
+    fn authorizer(&self) -> Decider;
 }
 
 /// How many times a write with webhooks starts over after a conflict it caused itself.
@@ -375,6 +377,7 @@ async fn write_attempt(
         dry_run: req.query.dry_run(),
         user: req.user.clone(),
         options: write_options(operation, &req.query),
+        authorizer: Some(backend.authorizer()),
     };
     if target.namespace.is_none() && target.def.namespaced {
         attrs.namespace = attrs
@@ -481,7 +484,7 @@ fn delete_options(req: &Req) -> Value {
 
 /// The admission attributes of deleting `old`: the request's namespace and name (none for
 /// a collection, whose objects are told apart by `oldObject` alone).
-fn delete_attributes(req: &Req, target: &Target, old: Value) -> Attributes {
+fn delete_attributes(backend: &dyn Backend, req: &Req, target: &Target, old: Value) -> Attributes {
     let options = delete_options(req);
     Attributes {
         operation: Operation::Delete,
@@ -497,6 +500,7 @@ fn delete_attributes(req: &Req, target: &Target, old: Value) -> Attributes {
                 .as_array()
                 .is_some_and(|a| a.iter().any(|v| v == "All")),
         options,
+        authorizer: Some(backend.authorizer()),
     }
 }
 
@@ -530,7 +534,7 @@ async fn delete(
         // Not there: the handler answers NotFound.
         return backend.handle(req, target);
     };
-    let mut attrs = delete_attributes(req, target, old);
+    let mut attrs = delete_attributes(backend, req, target, old);
     let mut warnings = Vec::new();
     admit_delete(backend, plan, &mut attrs, &mut warnings).await?;
     Ok(with_warnings(backend.handle(req, target)?, warnings))
@@ -576,7 +580,7 @@ async fn delete_collection(
         old["kind"] = json!(target.def.kind);
         let name = meta::meta_str(&old, "name").unwrap_or_default().to_string();
         let namespace = meta::meta_str(&old, "namespace").map(str::to_string);
-        let mut attrs = delete_attributes(req, target, old.clone());
+        let mut attrs = delete_attributes(backend, req, target, old.clone());
         admit_delete(backend, plan, &mut attrs, &mut warnings).await?;
         let one = Target {
             name: Some(name),

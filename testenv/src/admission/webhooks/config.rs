@@ -172,18 +172,30 @@ impl Hook {
     /// is false, otherwise `Err` when some could not be evaluated (the failure policy
     /// decides), with the real server's wording: `expression '<src>' resulted in error:
     /// <why>`, several joined as Go's error aggregate (`[a, b]`). A webhook without
-    /// conditions holds without the request being built or converted for CEL.
-    pub fn conditions_hold(&self, request: impl FnOnce() -> Value) -> Result<bool, String> {
+    /// conditions holds without the request being built or converted for CEL. `authorizer`
+    /// gives the `authorizer` variables (unbound without them).
+    pub fn conditions_hold(
+        &self,
+        request: impl FnOnce() -> Value,
+        authorizer: impl FnOnce() -> Option<[(&'static str, cel::Value); 2]>,
+    ) -> Result<bool, String> {
         use crate::registry::schema::{CelError, compile_expression, eval_expression, json_to_cel};
         if self.match_conditions.is_empty() {
             return Ok(true);
         }
         let request = request();
-        let vars = [
+        let mut vars = vec![
             ("object", json_to_cel(&request["object"])),
             ("oldObject", json_to_cel(&request["oldObject"])),
             ("request", json_to_cel(&request)),
         ];
+        if self
+            .match_conditions
+            .iter()
+            .any(|(_, src)| src.contains("authorizer"))
+        {
+            vars.extend(authorizer().into_iter().flatten());
+        }
         let mut errors: Vec<String> = Vec::new();
         for (_, src) in &self.match_conditions {
             let outcome =

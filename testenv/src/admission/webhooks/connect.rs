@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::config::{self, Hook, Operation};
 use super::dispatch::{self, Matched};
-use super::review::Attributes;
+use super::review::{Attributes, Decider};
 use super::selection::{self, Namespaces};
 use crate::storage::Store;
 use crate::support::resource::ResourceDef;
@@ -61,6 +61,8 @@ pub struct Request {
     pub options: Value,
     /// Who connects.
     pub user: User,
+    /// The authorizer the match conditions ask.
+    pub authorizer: Option<Decider>,
 }
 
 /// What admission let through: the options (as the mutating webhooks left them) and the
@@ -110,6 +112,7 @@ where
         dry_run: false,
         options: Value::Null,
         user: request.user,
+        authorizer: request.authorizer,
     };
     let mut warnings = Vec::new();
     let outcome = run(

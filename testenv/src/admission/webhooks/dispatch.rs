@@ -172,7 +172,8 @@ async fn mutate_once(
     attrs: &mut Attributes,
     warnings: &mut Vec<String>,
 ) -> Result<bool, ApiError> {
-    match hook.conditions_hold(|| review::condition_request(attrs, as_def)) {
+    let request = || review::condition_request(attrs, as_def);
+    match hook.conditions_hold(request, || attrs.authorizer_variables()) {
         Ok(true) => {}
         Ok(false) => return Ok(false),
         Err(why) => {
@@ -253,10 +254,10 @@ pub async fn validate(
     // Webhooks whose match conditions do not hold are not called.
     let mut called: Vec<Matched> = Vec::new();
     for matched in hooks {
-        match matched
-            .0
-            .conditions_hold(|| review::condition_request(attrs, &matched.1))
-        {
+        match matched.0.conditions_hold(
+            || review::condition_request(attrs, &matched.1),
+            || attrs.authorizer_variables(),
+        ) {
             Ok(true) => called.push(matched.clone()),
             Ok(false) => {}
             Err(why) => conditions_failed(&matched.0, attrs, &why)?,
@@ -313,6 +314,7 @@ mod tests {
             dry_run: true,
             options: json!({}),
             user: crate::support::user::User::admin(),
+            authorizer: None,
         };
         for effects in ["Some", "Unknown"] {
             let hooks = vec![(hook(effects), def.clone())];

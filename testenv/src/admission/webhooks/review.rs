@@ -1,10 +1,12 @@
 //! AdmissionReview v1: the request sent to a webhook and the reading of its response.
 
+use std::fmt;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
 use super::config::Operation;
+use crate::registry::schema::cel_types::authz::{self, Authorize};
 use crate::support::resource::ResourceDef;
 use crate::support::user::User;
 
@@ -31,6 +33,40 @@ pub struct Attributes {
     pub options: Value,
     /// Who makes the request (the review's `userInfo`).
     pub user: User,
+    /// The authorizer the match conditions' `authorizer` asks (RBAC as stored when the
+    /// request came); None where no condition may ask it.
+    pub authorizer: Option<Decider>,
+}
+
+/// The server's authorizer, as a request's admission carries it.
+#[derive(Clone)]
+pub struct Decider(pub Arc<dyn Authorize>);
+
+impl fmt::Debug for Decider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Decider")
+    }
+}
+
+impl Attributes {
+    /// The `authorizer` and `authorizer.requestResource` variables of the match conditions:
+    /// the requesting user, and the addressed resource as the request's own check.
+    pub fn authorizer_variables(&self) -> Option<[(&'static str, cel::Value); 2]> {
+        let decider = self.authorizer.as_ref()?;
+        let request = authz::Attributes {
+            group: self.def.group.clone(),
+            resource: self.def.plural.clone(),
+            subresource: self.subresource.clone().unwrap_or_default(),
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+            ..authz::Attributes::default()
+        };
+        Some(authz::variables(
+            self.user.clone(),
+            decider.0.clone(),
+            &request,
+        ))
+    }
 }
 
 /// The kind of the options object a CONNECT to `subresource` of `def` carries
@@ -209,6 +245,7 @@ mod tests {
             object: Some(json!({"kind": "Scale"})),
             old_object: Some(json!({"kind": "Scale"})),
             user: User::admin(),
+            authorizer: None,
             dry_run: true,
             options: json!({"kind": "UpdateOptions", "apiVersion": "meta.k8s.io/v1"}),
         };

@@ -91,6 +91,7 @@ mod tests {
             dry_run: false,
             options: Value::Null,
             user: User::admin(),
+            authorizer: None,
         }
     }
 

@@ -36,6 +36,20 @@ pub struct ExpressionError {
     pub detail: String,
 }
 
+/// The reason and message of the field error refusing `expression` with `detail`: an
+/// internal error when its program could not be planned, else an invalid value.
+pub fn refusal(expression: &str, detail: &str) -> (&'static str, String) {
+    if detail.starts_with("program instantiation failed: ") {
+        ("InternalError", format!("Internal error: {detail}"))
+    } else {
+        let quoted = crate::support::go_quote::go_quote(expression);
+        (
+            "FieldValueInvalid",
+            format!("Invalid value: {quoted}: {detail}"),
+        )
+    }
+}
+
 /// Compiles `source` with `decls`, wanting `want`: the result type, or the refusal's detail.
 pub fn compile(source: &str, decls: &AdmissionDecls, want: Want) -> Result<Type, String> {
     super::super::cel::on_large_stack(|| {
