@@ -6,6 +6,7 @@
 
 pub mod admission_policy;
 pub mod allocate;
+pub mod apparmor;
 mod builtin;
 pub mod checks;
 pub mod conversion;

@@ -179,6 +179,7 @@ pub fn prepare_pod(object: &mut Value) {
 /// true` gets a selector on its uid and the matching template labels (`generateSelector`),
 /// which its own labels follow when they are the template's.
 pub fn generate_on_create(group: &str, plural: &str, object: &mut Value) {
+    super::apparmor::apply_version_skew(group, plural, object);
     if (group, plural) == ("", "namespaces") {
         namespace_finalizer(object);
         return;

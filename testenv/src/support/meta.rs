@@ -342,6 +342,25 @@ pub fn validate_finalizer_names(field: &str, names: &Value) -> Vec<Cause> {
     causes
 }
 
+/// `ValidateFinalizers`' conflict: `orphan` and `foregroundDeletion` among an object's
+/// finalizers (`metadata.finalizers`) together, which no deletion policy allows; the cause
+/// prints the whole list.
+pub fn finalizer_conflict(object: &Value) -> Option<Cause> {
+    let finalizers = &object["metadata"]["finalizers"];
+    let list = finalizers.as_array()?;
+    let has = |f: &str| list.iter().any(|x| x == f);
+    if !(has("orphan") && has("foregroundDeletion")) {
+        return None;
+    }
+    Some(Cause {
+        reason: "FieldValueInvalid".into(),
+        message: format!(
+            "Invalid value: {finalizers}: finalizer orphan and foregroundDeletion cannot be both set"
+        ),
+        field: "metadata.finalizers".into(),
+    })
+}
+
 /// Validates `metadata.labels` (keys are qualified names, values at most 63 characters
 /// of the label alphabet) and `metadata.annotations` keys, like kube-apiserver.
 pub fn validate_labels_and_annotations(object: &Value) -> Vec<Cause> {
@@ -386,5 +405,19 @@ mod label_tests {
         let causes = validate_labels_and_annotations(&bad);
         assert_eq!(causes.len(), 3, "{causes:?}");
         assert!(causes.iter().all(|c| c.field == "metadata.labels"));
+    }
+
+    #[test]
+    fn orphan_and_foreground_finalizers_conflict() {
+        let both = json!({"metadata": {"finalizers": ["x.io/f", "foregroundDeletion", "orphan"]}});
+        let cause = finalizer_conflict(&both).expect("a conflict");
+        assert_eq!(cause.field, "metadata.finalizers");
+        assert_eq!(
+            cause.message,
+            "Invalid value: [\"x.io/f\",\"foregroundDeletion\",\"orphan\"]: finalizer orphan and foregroundDeletion cannot be both set"
+        );
+        let one = json!({"metadata": {"finalizers": ["orphan", "kubernetes"]}});
+        assert!(finalizer_conflict(&one).is_none());
+        assert!(finalizer_conflict(&json!({"metadata": {}})).is_none());
     }
 }

@@ -1,5 +1,7 @@
 //! `batch`: a Job's defaults and the selector the server generates from its uid (with the
-//! labels it puts on the template and the Job), and a CronJob's defaults.
+//! labels it puts on the template and the Job), an Indexed Job's name that must leave room
+//! for its pods' hostnames, the `orphan` and `foregroundDeletion` finalizers refused together
+//! (once on create, twice on a Job's update), and a CronJob's defaults.
 
 use serde_json::json;
 
@@ -137,4 +139,84 @@ async fn cron_job_time_zones_come_from_the_iana_database() {
             "{body}"
         );
     }
+}
+
+#[tokio::test]
+async fn indexed_job_names_leave_room_for_the_pod_hostnames() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!(
+        "/apis/batch/v1/namespaces/{}/jobs?dryRun=All",
+        env.namespace()
+    );
+    let job = |name: &str, mode: &str, completions: i64| {
+        json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": name},
+            "spec": {"completionMode": mode, "completions": completions, "template": {"spec": {
+                "restartPolicy": "Never", "containers": [{"name": "c", "image": "busybox"}]}}}})
+    };
+    let long = "a".repeat(62);
+    let (code, body) = send(
+        &client,
+        "POST",
+        &base,
+        JSON,
+        Some(job(&long, "Indexed", 10)),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["details"]["causes"],
+        json!([{"reason": "FieldValueInvalid", "field": "metadata.name",
+            "message": format!("Invalid value: \"{long}\": will not able to create pod with invalid DNS label: {long}-9")}])
+    );
+    let (code, body) = send(&client, "POST", &base, JSON, Some(job("a.b", "Indexed", 2))).await;
+    assert_eq!(code, 422, "{body}");
+    // The last index fits, or the pods are not indexed: accepted.
+    for (name, mode, completions) in [
+        (&long[1..], "Indexed", 10),
+        (&long[..], "NonIndexed", 10),
+        ("a.b", "NonIndexed", 2),
+    ] {
+        let (code, body) = send(
+            &client,
+            "POST",
+            &base,
+            JSON,
+            Some(job(name, mode, completions)),
+        )
+        .await;
+        assert_eq!(code, 201, "{name} {mode}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn orphan_and_foreground_finalizers_are_refused_together() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/apis/batch/v1/namespaces/{}/jobs", env.namespace());
+    let both = json!(["orphan", "foregroundDeletion"]);
+    let cause = json!({"reason": "FieldValueInvalid", "field": "metadata.finalizers",
+        "message": "Invalid value: [\"orphan\",\"foregroundDeletion\"]: finalizer orphan and foregroundDeletion cannot be both set"});
+    let job = json!({"apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": "final", "finalizers": both},
+        "spec": {"suspend": true, "template": {"spec": {"restartPolicy": "Never",
+            "containers": [{"name": "c", "image": "busybox"}]}}}});
+    let (code, body) = send(&client, "POST", &base, JSON, Some(job.clone())).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(body["details"]["causes"], json!([cause]), "once on create");
+    let mut one = job;
+    one["metadata"]["finalizers"] = json!(["orphan"]);
+    let (code, body) = send(&client, "POST", &base, JSON, Some(one)).await;
+    assert_eq!(code, 201, "{body}");
+    // A Job's update checks the object meta in the generic registry and again when its
+    // strategy validates the Job as a new one.
+    let patch = json!({"metadata": {"finalizers": both}});
+    let path = format!("{base}/final");
+    let merge = "application/merge-patch+json";
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(patch)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(body["details"]["causes"], json!([cause, cause]));
+    let clear = json!({"metadata": {"finalizers": null}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(clear)).await;
+    assert_eq!(code, 200, "{body}");
 }

@@ -585,3 +585,56 @@ async fn pod_updates_change_only_what_validate_pod_update_allows() {
     );
     assert!(!diff.contains("redis"), "{diff}");
 }
+
+#[tokio::test]
+async fn app_armor_annotations_become_container_fields_on_create() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let key = |c: &str| format!("container.apparmor.security.beta.kubernetes.io/{c}");
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "armored",
+        "annotations": {key("init"): "runtime/default", key("app"): "localhost/prof",
+            key("padded"): "localhost/ prof"}},
+        "spec": {"initContainers": [{"name": "init", "image": "busybox"}],
+            "containers": [{"name": "app", "image": "busybox"}, {"name": "padded", "image": "busybox"},
+                {"name": "own", "image": "busybox",
+                    "securityContext": {"appArmorProfile": {"type": "RuntimeDefault"}}}]}});
+    let path = format!("/api/v1/namespaces/{ns}/pods");
+    let (code, created) = send(&client, "POST", &path, "application/json", Some(pod)).await;
+    assert_eq!(code, 201, "{created}");
+    let profile = |list: &str, i: usize| {
+        created["spec"][list][i]["securityContext"]["appArmorProfile"].clone()
+    };
+    assert_eq!(
+        profile("initContainers", 0),
+        json!({"type": "RuntimeDefault"})
+    );
+    assert_eq!(
+        profile("containers", 0),
+        json!({"type": "Localhost", "localhostProfile": "prof"})
+    );
+    assert_eq!(
+        profile("containers", 1),
+        Value::Null,
+        "an invalid profile is not copied"
+    );
+    assert_eq!(
+        profile("containers", 2),
+        json!({"type": "RuntimeDefault"}),
+        "a container's own field is kept"
+    );
+    // The strategy copies after the field manager: the creator does not own the fields.
+    let owned = &created["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"];
+    for (list, name) in [("f:initContainers", "init"), ("f:containers", "app")] {
+        let fields = &owned[list][format!("k:{{\"name\":\"{name}\"}}")];
+        assert!(fields.is_object(), "{owned}");
+        assert!(fields.get("f:securityContext").is_none(), "{owned}");
+    }
+    assert_eq!(
+        created["metadata"]["annotations"]
+            .as_object()
+            .map(serde_json::Map::len),
+        Some(3),
+        "fields do not become annotations"
+    );
+}

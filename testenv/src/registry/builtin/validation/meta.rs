@@ -77,6 +77,49 @@ pub fn owner_references(object: &Value) -> Errors {
     out
 }
 
+/// How many times an update of a built-in `kind` of `group` checks the object meta with its
+/// finalizers: once in the generic registry (`ValidateObjectMetaAccessor`), then once for
+/// each time the kind's update validation validates the new object as it would a new one
+/// (`ValidateObjectMeta`): not at all for the kinds that check only the update's metadata,
+/// twice for those that validate the object both before and as part of the update.
+fn finalizer_checks_on_update(group: &str, kind: &str) -> usize {
+    match (group, kind) {
+        ("", "Event" | "PodTemplate" | "ResourceQuota" | "Service")
+        | ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet")
+        | ("batch", "CronJob")
+        | ("autoscaling", "HorizontalPodAutoscaler")
+        | ("policy", "PodDisruptionBudget")
+        | ("scheduling.k8s.io", "PriorityClass")
+        | ("storage.k8s.io", "CSIDriver")
+        | ("events.k8s.io", "Event")
+        | ("resource.k8s.io", "ResourceSlice")
+        | ("networking.k8s.io", "ServiceCIDR")
+        | ("coordination.k8s.io", "Lease") => 1,
+        ("", "PersistentVolume" | "PersistentVolumeClaim")
+        | ("rbac.authorization.k8s.io", _)
+        | ("storage.k8s.io", "CSINode" | "VolumeAttachment" | "VolumeAttributesClass") => 3,
+        _ => 2,
+    }
+}
+
+/// The finalizer conflict's causes a built-in kind's update reports beyond the first (which
+/// [`object_meta`]'s callers report with the rest of the metadata): one per further check of
+/// the object meta (see [`finalizer_checks_on_update`]); none on create.
+pub fn repeated_finalizer_conflicts(
+    group: &str,
+    kind: &str,
+    object: &Value,
+    update: bool,
+) -> Errors {
+    let Some(cause) = crate::support::meta::finalizer_conflict(object) else {
+        return Vec::new();
+    };
+    if !update {
+        return Vec::new();
+    }
+    vec![cause; finalizer_checks_on_update(group, kind) - 1]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +134,19 @@ mod tests {
         assert_eq!(errs.len(), 2);
         assert_eq!(errs[0].field, "metadata.ownerReferences.uid");
         assert!(errs[1].message.ends_with("references for K/a and K/b"));
+    }
+
+    #[test]
+    fn the_finalizer_conflict_repeats_as_often_as_the_kind_checks_the_object_meta() {
+        let o = json!({"metadata": {"finalizers": ["orphan", "foregroundDeletion"]}});
+        let count = |group: &str, kind: &str, update: bool| {
+            repeated_finalizer_conflicts(group, kind, &o, update).len()
+        };
+        assert_eq!(count("", "ConfigMap", false), 0);
+        assert_eq!(count("", "ConfigMap", true), 1);
+        assert_eq!(count("apps", "Deployment", true), 0);
+        assert_eq!(count("rbac.authorization.k8s.io", "Role", true), 2);
+        let fine = json!({"metadata": {"finalizers": ["orphan"]}});
+        assert!(repeated_finalizer_conflicts("", "ConfigMap", &fine, true).is_empty());
     }
 }

@@ -84,9 +84,12 @@ pub fn go_object_reference(value: &Value) -> String {
 }
 
 /// The metadata checks the real server makes for every kind, after the labels and
-/// annotations: owner references.
+/// annotations: owner references, then the `orphan` and `foregroundDeletion` finalizers
+/// together (once; see [`validate`] for the kinds whose update repeats it).
 pub fn metadata(object: &Value) -> Errors {
-    meta::owner_references(object)
+    let mut out = meta::owner_references(object);
+    out.extend(crate::support::meta::finalizer_conflict(object));
+    out
 }
 
 /// The 400 message of a built-in object whose `[]byte` fields are not base64 (a Secret's
@@ -218,6 +221,12 @@ pub fn validate(
 ) -> Errors {
     let mut out = old.map_or_else(Vec::new, |old| update_first(group, kind, object, old));
     out.extend(meta);
+    out.extend(meta::repeated_finalizer_conflicts(
+        group,
+        kind,
+        object,
+        old.is_some(),
+    ));
     if let Some(old) = old {
         out.extend(update_before_spec(group, kind, object, old));
     }

@@ -285,9 +285,32 @@ fn job_spec(spec: &Value, path: &str) -> Errors {
     out
 }
 
-/// `ValidateJob` (without the metadata).
+/// `ValidateJob` (without the metadata): the spec, then the name of an Indexed Job, which
+/// must leave room for the hostname of its last pod (`<name>-<completions - 1>`, a DNS label).
 pub fn job(object: &Value) -> Errors {
-    job_spec(&object["spec"], "spec")
+    let mut out = job_spec(&object["spec"], "spec");
+    out.extend(indexed_job_name(object));
+    out
+}
+
+/// The name of an Indexed Job with completions: its pods' hostnames are the name and the
+/// completion index, and the highest index must still make a DNS label.
+fn indexed_job_name(object: &Value) -> Errors {
+    let spec = &object["spec"];
+    let completions = spec["completions"].as_i64().unwrap_or_default();
+    if spec["completionMode"] != "Indexed" || completions <= 0 {
+        return Vec::new();
+    }
+    let name = object["metadata"]["name"].as_str().unwrap_or_default();
+    let hostname = format!("{name}-{}", completions - 1);
+    if crate::support::meta::dns1123_label(&hostname).is_empty() {
+        return Vec::new();
+    }
+    vec![invalid_str(
+        "metadata.name",
+        name,
+        &format!("will not able to create pod with invalid DNS label: {hostname}"),
+    )]
 }
 
 /// `validateTimeZone` of a CronJob's `spec.timeZone`.
@@ -378,5 +401,26 @@ mod tests {
             errs[0].message,
             "Invalid value: \"every day\": expected exactly 5 fields, found 2: [every day]"
         );
+    }
+
+    #[test]
+    fn indexed_job_name_leaves_room_for_the_last_index() {
+        let job_named = |name: &str, mode: &str, completions: i64| {
+            json!({"metadata": {"name": name}, "spec": {"completionMode": mode,
+                "completions": completions}})
+        };
+        let long = "a".repeat(62);
+        let errs = indexed_job_name(&job_named(&long, "Indexed", 10));
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].field, "metadata.name");
+        assert!(
+            errs[0]
+                .message
+                .ends_with(&format!("invalid DNS label: {long}-9"))
+        );
+        assert_eq!(indexed_job_name(&job_named("a.b", "Indexed", 2)).len(), 1);
+        assert!(indexed_job_name(&job_named(&long[1..], "Indexed", 10)).is_empty());
+        assert!(indexed_job_name(&job_named(&long, "NonIndexed", 10)).is_empty());
+        assert!(indexed_job_name(&job_named(&long, "Indexed", 0)).is_empty());
     }
 }
