@@ -109,6 +109,7 @@ impl Controllers for ControllerManager {
         } else if flow_status::is_flow_control(def) {
             flow_status::sync_all(client);
         } else if crd::is_crd(def) {
+            crds::changed(client, object);
             api_services::sync_crds(client);
         }
         quota::sync(client, ns);
@@ -174,6 +175,10 @@ impl Controllers for ControllerManager {
         } else if flow_status::is_flow_control(def) {
             flow_status::sync_all(client);
         } else if crd::is_crd(def) {
+            // The names it held are free: the group's other CRDs may take them.
+            let group = object["spec"]["group"].as_str().unwrap_or_default();
+            let name = object["metadata"]["name"].as_str().unwrap_or_default();
+            crds::group_changed(client, group, name);
             api_services::sync_crds(client);
         }
         quota::sync(client, ns);

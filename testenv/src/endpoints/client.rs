@@ -12,7 +12,7 @@ use super::delete_options::{DeleteOptions, Deleted};
 use super::fields::Fields;
 use super::hooks::{Client, Job};
 use super::state::Cluster;
-use crate::registry::Registry;
+use crate::registry::{Registry, crd};
 use crate::storage::Store;
 use crate::support::query::Query;
 use crate::support::resource::ResourceDef;
@@ -34,7 +34,12 @@ impl Client for Cluster {
     }
 
     fn put(&mut self, def: &ResourceDef, ns: &str, name: &str, object: Value) -> Arc<Value> {
-        self.store.put(&def.storage_key, ns, name, object)
+        let stored = self.store.put(&def.storage_key, ns, name, object);
+        // A CRD's status decides whether its resources are served.
+        if crd::is_crd(def) {
+            crd::register(&mut self.registry, &stored);
+        }
+        stored
     }
 
     fn delete(

@@ -13,6 +13,7 @@ use super::subresource::Endpoint;
 use crate::admission::admit::admit;
 use crate::admission::policies;
 use crate::admission::webhooks::config::Operation;
+use crate::registry::checks::admin_access;
 use crate::registry::{crd, strategy};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::fieldmanager::{self, ManagedFields, Owner, Scope, Types};
@@ -320,16 +321,17 @@ pub(super) fn create_object_with(
             return Err(ApiError::invalid(def, &name, causes));
         }
     }
-    let mut warnings = admit(def, &mut object, None, query)?;
+    // A claim's admin access is the first error of its validation.
+    let admin = if query.stops_before_validation() {
+        Vec::new()
+    } else {
+        admin_access::causes(&cluster.store, &def.group, &def.plural, &ns, &object)
+    };
+    let mut warnings = admit(def, &mut object, None, query)
+        .map_err(|e| admin_access::lead(def, &name, &admin, e))?;
     if !query.stops_before_validation() {
-        let mut causes = strategy::create_causes(&def.group, &def.plural, &object);
-        causes.extend(crate::registry::checks::admin_access::causes(
-            &cluster.store,
-            &def.group,
-            &def.plural,
-            &ns,
-            &object,
-        ));
+        let mut causes = admin;
+        causes.extend(strategy::create_causes(&def.group, &def.plural, &object));
         if is_service(def) && endpoint == Endpoint::Status {
             // Without the REST's allocation nothing fills `clusterIPs` in from `clusterIP`.
             causes.extend(crate::registry::validation::service_cluster_ips(&object));
@@ -345,7 +347,8 @@ pub(super) fn create_object_with(
         first
     });
     if created_crd.is_some() {
-        crd::check_install(&cluster.registry, def, &name, &mut object, &now)?;
+        let crds = crd::stored_crds(&cluster.store);
+        crd::check_install(&cluster.registry, def, &name, &mut object, &now, &crds)?;
     }
     let managers = match (&status_view, fields) {
         (Some(view), Fields::Update(manager)) => status_create_managers(def, view, manager),

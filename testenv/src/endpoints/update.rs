@@ -294,7 +294,18 @@ pub fn update_object_as(
         crate::admission::chain::validate_update(&cluster.store, def, ns, name, &new, &old)?;
     }
     if status_alone && !query.stops_before_validation() {
-        let causes = crate::registry::validation::status_update(&def.group, &def.kind, &new, &old);
+        // A claim's new allocation granting admin access is checked first.
+        let mut causes = crate::registry::checks::admin_access::status_causes(
+            &cluster.store,
+            &def.group,
+            &def.plural,
+            ns,
+            &new,
+            &old,
+        );
+        causes.extend(crate::registry::validation::status_update(
+            &def.group, &def.kind, &new, &old,
+        ));
         if !causes.is_empty() {
             return Err(ApiError::invalid(def, name, causes));
         }
@@ -316,10 +327,10 @@ pub fn update_object_as(
     if crd::is_crd(def) && endpoint != Endpoint::Status {
         let now = meta::now();
         let status = old.get("status").cloned();
-        crd::check_install(&cluster.registry, def, name, &mut new, &now)?;
-        // Keep the original condition timestamps; only names/storedVersions can change.
+        crd::check_install(&cluster.registry, def, name, &mut new, &now, &[])?;
+        // The status is kept but for a new storage version: the naming controller accepts
+        // the names the spec asks for after the write.
         if let Some(mut s) = status {
-            s["acceptedNames"] = new["status"]["acceptedNames"].clone();
             let mut stored: Vec<Value> =
                 s["storedVersions"].as_array().cloned().unwrap_or_default();
             for v in new["status"]["storedVersions"]

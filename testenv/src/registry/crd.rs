@@ -1,5 +1,7 @@
 //! Turning a CustomResourceDefinition object into the resources it serves.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::Registry;
@@ -155,9 +157,23 @@ pub fn group_plural(crd: &Value) -> (String, String) {
     )
 }
 
+/// The key under which CRDs are stored.
+const CRDS_KEY: &str = "apiextensions.k8s.io/customresourcedefinitions";
+
+/// Every stored CRD.
+pub fn stored_crds(store: &crate::storage::Store) -> Vec<Arc<Value>> {
+    store
+        .bucket(CRDS_KEY)
+        .map(|b| b.values().cloned().collect())
+        .unwrap_or_default()
+}
+
 /// Fills `status` as the apiextensions controllers do once names are accepted:
-/// `NamesAccepted` and `Established` true, `acceptedNames`, `storedVersions`.
-pub fn establish(crd: &mut Value, now: &str) {
+/// `NamesAccepted` and `Established` true, `acceptedNames`, `storedVersions`. When another
+/// of the stored CRDs (`crds`) of its group has accepted a name it asks for, the naming
+/// controller's refusal instead: the names it could accept, `NamesAccepted` false with the
+/// last conflict, `Established` false.
+pub fn establish(crd: &mut Value, now: &str, crds: &[Arc<Value>]) {
     let names = crd["spec"]["names"].clone();
     let mut accepted = names.clone();
     if accepted.get("singular").is_none()
@@ -178,6 +194,25 @@ pub fn establish(crd: &mut Value, now: &str) {
         && !stored.iter().any(|s| s.as_str() == Some(&v))
     {
         stored.push(Value::String(v));
+    }
+    let mut fresh = crd.clone();
+    fresh["status"] = initial_status(crd);
+    let (names, mut names_accepted, _) = names_and_conditions(&fresh, crds);
+    if names_accepted["status"] != "True" {
+        let mut established = condition(
+            "Established",
+            "False",
+            "NotAccepted",
+            "not all names are accepted",
+        );
+        names_accepted["lastTransitionTime"] = Value::String(now.to_string());
+        established["lastTransitionTime"] = Value::String(now.to_string());
+        crd["status"] = serde_json::json!({
+            "conditions": [names_accepted, established],
+            "acceptedNames": names,
+            "storedVersions": stored,
+        });
+        return;
     }
     let condition = |type_: &str, reason: &str, message: &str| {
         serde_json::json!({
@@ -216,13 +251,15 @@ pub fn is_crd(def: &ResourceDef) -> bool {
 }
 
 /// The checks of a CRD write that need the served resources (its name, one storage version,
-/// no built-in group/plural), then its status as established (see [`establish`]).
+/// no built-in group/plural), then its status as established against the other stored
+/// CRDs `crds` (see [`establish`]).
 pub fn check_install(
     registry: &Registry,
     def: &ResourceDef,
     name: &str,
     crd_obj: &mut Value,
     now: &str,
+    crds: &[Arc<Value>],
 ) -> Result<(), ApiError> {
     let (group, plural) = group_plural(crd_obj);
     let expected = format!("{plural}.{group}");
@@ -260,14 +297,31 @@ pub fn check_install(
             }],
         ));
     }
-    establish(crd_obj, now);
+    establish(crd_obj, now, crds);
     Ok(())
 }
 
-/// Makes a stored CRD's versions servable (replacing what an older revision served).
+/// Whether the apiextensions server refuses to serve a CRD's resources: its status has
+/// conditions and neither `NamesAccepted` nor `Established` is true (its names are in use by
+/// another CRD of its group). A CRD with no conditions yet is served.
+fn refused(crd_obj: &Value) -> bool {
+    let is_true =
+        |type_: &str| find_condition(crd_obj, type_).is_some_and(|c| c["status"] == "True");
+    crd_obj["status"]["conditions"]
+        .as_array()
+        .is_some_and(|c| !c.is_empty())
+        && !is_true("NamesAccepted")
+        && !is_true("Established")
+}
+
+/// Makes a stored CRD's versions servable (replacing what an older revision served), unless
+/// its names are refused.
 pub fn register(registry: &mut Registry, crd_obj: &Value) {
     let (group, plural) = group_plural(crd_obj);
     registry.remove_resource(&group, &plural);
+    if refused(crd_obj) {
+        return;
+    }
     for def in resources_of(crd_obj) {
         registry.insert(def);
     }
@@ -296,5 +350,297 @@ pub fn mark_terminating(crd: &mut Value, finalizers: &mut Vec<String>) {
     if let Some(list) = conditions.as_array_mut() {
         list.retain(|c| c["type"] != "Terminating");
         list.push(condition);
+    }
+}
+
+/// The name fields of `CustomResourceDefinitionNames` that hold one name.
+const NAME_FIELDS: [&str; 4] = ["plural", "singular", "kind", "listKind"];
+
+/// A name field (`""` when unset), as Go reads it.
+fn name_of<'a>(names: &'a Value, field: &str) -> &'a str {
+    names[field].as_str().unwrap_or_default()
+}
+
+/// A list of names (empty when unset).
+fn list_of(names: &Value, field: &str) -> Vec<String> {
+    names[field]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s.as_str().map(str::to_string))
+        .collect()
+}
+
+/// Whether two `CustomResourceDefinitionNames` are alike as Go's semantic equality has
+/// them (an unset list is an empty one).
+pub fn same_names(a: &Value, b: &Value) -> bool {
+    NAME_FIELDS.iter().all(|f| name_of(a, f) == name_of(b, f))
+        && ["shortNames", "categories"]
+            .iter()
+            .all(|f| list_of(a, f) == list_of(b, f))
+}
+
+/// The names as the API writes them (empty lists left out).
+fn names_value(single: &[(&str, String)], short: Vec<String>, categories: Vec<String>) -> Value {
+    let mut out = serde_json::Map::new();
+    for (field, value) in single {
+        if !value.is_empty() || matches!(*field, "plural" | "kind") {
+            out.insert((*field).into(), Value::String(value.clone()));
+        }
+    }
+    if !short.is_empty() {
+        out.insert("shortNames".into(), short.into());
+    }
+    if !categories.is_empty() {
+        out.insert("categories".into(), categories.into());
+    }
+    Value::Object(out)
+}
+
+/// The names the CRDs of `group` have accepted: resource names (plurals, singulars, short
+/// names) and kinds (kinds, list kinds).
+fn accepted_in_group(crds: &[Arc<Value>], group: &str) -> (Vec<String>, Vec<String>) {
+    let mut resources = Vec::new();
+    let mut kinds = Vec::new();
+    for crd_obj in crds {
+        if crd_obj["spec"]["group"].as_str() != Some(group) {
+            continue;
+        }
+        let names = &crd_obj["status"]["acceptedNames"];
+        resources.push(name_of(names, "plural").to_string());
+        resources.push(name_of(names, "singular").to_string());
+        resources.extend(list_of(names, "shortNames"));
+        kinds.push(name_of(names, "kind").to_string());
+        kinds.push(name_of(names, "listKind").to_string());
+    }
+    (resources, kinds)
+}
+
+/// `equalToAcceptedOrFresh`: a requested name is taken when it is the one already accepted
+/// or nobody in the group has accepted it.
+fn conflict(requested: &str, accepted: &str, used: &[String]) -> Option<String> {
+    (requested != accepted && used.iter().any(|u| u == requested))
+        .then(|| format!("{requested:?} is already in use"))
+}
+
+/// A condition of a CRD's status.
+pub fn condition(type_: &str, status: &str, reason: &str, message: &str) -> Value {
+    serde_json::json!({"type": type_, "status": status, "reason": reason, "message": message})
+}
+
+/// The CRD's condition of `type_`, if it has one.
+pub fn find_condition<'a>(crd_obj: &'a Value, type_: &str) -> Option<&'a Value> {
+    crd_obj["status"]["conditions"]
+        .as_array()?
+        .iter()
+        .find(|c| c["type"] == type_)
+}
+
+/// `SetCRDCondition`: the condition replaces the one of its type (appended when there is
+/// none), its transition time moving only when its status changes.
+pub fn set_condition(crd_obj: &mut Value, mut new: Value, now: &str) {
+    let conditions = &mut crd_obj["status"]["conditions"];
+    if !conditions.is_array() {
+        *conditions = Value::Array(Vec::new());
+    }
+    let Some(list) = conditions.as_array_mut() else {
+        return;
+    };
+    match list.iter_mut().find(|c| c["type"] == new["type"]) {
+        Some(existing) => {
+            let unset = existing["lastTransitionTime"]
+                .as_str()
+                .is_none_or(str::is_empty);
+            if existing["status"] != new["status"] || unset {
+                existing["lastTransitionTime"] = Value::String(now.to_string());
+            }
+            for field in ["status", "reason", "message"] {
+                existing[field] = new[field].take();
+            }
+        }
+        None => {
+            new["lastTransitionTime"] = Value::String(now.to_string());
+            list.push(new);
+        }
+    }
+}
+
+/// What the naming controller computes for a CRD (`crds` are all the stored CRDs, itself
+/// among them once stored): the accepted names, the `NamesAccepted` condition (the last
+/// conflict found, or none) and the `Established` one.
+pub fn names_and_conditions(crd_obj: &Value, crds: &[Arc<Value>]) -> (Value, Value, Value) {
+    let group = crd_obj["spec"]["group"].as_str().unwrap_or_default();
+    let (resources, kinds) = accepted_in_group(crds, group);
+    let requested = &crd_obj["spec"]["names"];
+    let accepted = &crd_obj["status"]["acceptedNames"];
+    let mut refused: Option<(&str, String)> = None;
+    let mut single: Vec<(&str, String)> = Vec::new();
+    for (field, used, reason) in [
+        ("plural", &resources, "PluralConflict"),
+        ("singular", &resources, "SingularConflict"),
+    ] {
+        let wanted = name_of(requested, field);
+        match conflict(wanted, name_of(accepted, field), used) {
+            Some(message) => {
+                refused = Some((reason, message));
+                single.push((field, name_of(accepted, field).to_string()));
+            }
+            None => single.push((field, wanted.to_string())),
+        }
+    }
+    let mut short = list_of(accepted, "shortNames");
+    let wanted_short = list_of(requested, "shortNames");
+    if wanted_short != short {
+        let errors: Vec<String> = wanted_short
+            .iter()
+            .filter(|s| !short.contains(s))
+            .filter_map(|s| conflict(s, "", &resources))
+            .collect();
+        match errors.len() {
+            0 => short = wanted_short,
+            1 => refused = Some(("ShortNamesConflict", errors[0].clone())),
+            _ => refused = Some(("ShortNamesConflict", format!("[{}]", errors.join(", ")))),
+        }
+    }
+    for (field, reason) in [("kind", "KindConflict"), ("listKind", "ListKindConflict")] {
+        let wanted = name_of(requested, field);
+        match conflict(wanted, name_of(accepted, field), &kinds) {
+            Some(message) => {
+                refused = Some((reason, message));
+                single.push((field, name_of(accepted, field).to_string()));
+            }
+            None => single.push((field, wanted.to_string())),
+        }
+    }
+    let names = names_value(&single, short, list_of(requested, "categories"));
+    let names_accepted = match &refused {
+        Some((reason, message)) => condition("NamesAccepted", "False", reason, message),
+        None => condition("NamesAccepted", "True", "NoConflicts", "no conflicts found"),
+    };
+    let mut established = find_condition(crd_obj, "Established")
+        .cloned()
+        .unwrap_or_else(|| {
+            condition(
+                "Established",
+                "False",
+                "NotAccepted",
+                "not all names are accepted",
+            )
+        });
+    if established["status"] != "True" && refused.is_none() {
+        established = condition(
+            "Established",
+            "False",
+            "Installing",
+            "the initial names have been accepted",
+        );
+    }
+    (names, names_accepted, established)
+}
+
+/// Whether two conditions say the same (`IsCRDConditionEquivalent`: the transition time
+/// aside).
+pub fn equivalent(a: Option<&Value>, b: Option<&Value>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => ["type", "status", "reason", "message"]
+            .iter()
+            .all(|f| a[*f] == b[*f]),
+        (a, b) => a.is_none() && b.is_none(),
+    }
+}
+
+#[cfg(test)]
+mod naming_tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn crd(plural: &str, kind: &str, short: &[&str], accepted: Value) -> Arc<Value> {
+        Arc::new(json!({
+            "metadata": {"name": format!("{plural}.g.example.com")},
+            "spec": {"group": "g.example.com", "names": {"plural": plural,
+                "singular": kind.to_ascii_lowercase(), "kind": kind,
+                "listKind": format!("{plural}List"), "shortNames": short}},
+            "status": {"acceptedNames": accepted},
+        }))
+    }
+
+    #[test]
+    fn names_another_crd_of_the_group_accepted_are_refused_the_last_conflict_named() {
+        let first = crd(
+            "gizmos",
+            "Gizmo",
+            &["gz"],
+            json!({"plural": "gizmos", "singular": "gizmo", "kind": "Gizmo",
+                "listKind": "gizmosList", "shortNames": ["gz"]}),
+        );
+        let second = crd(
+            "widgets",
+            "Gizmo",
+            &["gz", "wd"],
+            initial_status(&json!({}))["acceptedNames"].clone(),
+        );
+        let (names, accepted, established) =
+            names_and_conditions(&second, &[first.clone(), second.clone()]);
+        assert_eq!(names["plural"], "widgets");
+        assert_eq!(names["kind"], "");
+        assert_eq!(names.get("shortNames"), None);
+        assert_eq!(
+            accepted,
+            condition(
+                "NamesAccepted",
+                "False",
+                "KindConflict",
+                "\"Gizmo\" is already in use"
+            )
+        );
+        assert_eq!(
+            established,
+            condition(
+                "Established",
+                "False",
+                "NotAccepted",
+                "not all names are accepted"
+            )
+        );
+        let (names, accepted, established) =
+            names_and_conditions(&second, std::slice::from_ref(&second));
+        assert_eq!(names["kind"], "Gizmo");
+        assert_eq!(names["shortNames"], json!(["gz", "wd"]));
+        assert_eq!(accepted["reason"], "NoConflicts");
+        assert_eq!(established["reason"], "Installing");
+    }
+
+    #[test]
+    fn a_condition_moves_its_transition_time_only_when_its_status_changes() {
+        let mut crd_obj = json!({"status": {"conditions": [
+            {"type": "Established", "status": "True", "reason": "A", "message": "a",
+             "lastTransitionTime": "2020-01-01T00:00:00Z"}]}});
+        set_condition(
+            &mut crd_obj,
+            condition("Established", "True", "B", "b"),
+            "now",
+        );
+        let first = &crd_obj["status"]["conditions"][0];
+        assert_eq!(first["lastTransitionTime"], "2020-01-01T00:00:00Z");
+        assert_eq!(first["reason"], "B");
+        set_condition(
+            &mut crd_obj,
+            condition("Established", "False", "C", "c"),
+            "now",
+        );
+        assert_eq!(
+            crd_obj["status"]["conditions"][0]["lastTransitionTime"],
+            "now"
+        );
+        set_condition(
+            &mut crd_obj,
+            condition("NamesAccepted", "True", "D", "d"),
+            "later",
+        );
+        assert_eq!(
+            crd_obj["status"]["conditions"][1]["lastTransitionTime"],
+            "later"
+        );
     }
 }

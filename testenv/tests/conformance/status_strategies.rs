@@ -385,3 +385,171 @@ async fn a_namespace_status_update_keeps_its_phase_active() {
         .await
         .unwrap();
 }
+
+/// A CRD of `group` named by `plural`, `kind` and `short` names (its list kind named after
+/// its plural, so that only its kind can be another's).
+fn names_crd(group: &str, plural: &str, kind: &str, short: &[&str]) -> serde_json::Value {
+    let list_kind = format!("{}{}List", plural[..1].to_uppercase(), &plural[1..]);
+    json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": format!("{plural}.{group}")},
+        "spec": {"group": group, "scope": "Namespaced",
+            "names": {"plural": plural, "singular": "gizmo", "kind": kind,
+                "listKind": list_kind, "shortNames": short},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object"}}}]}})
+}
+
+/// The reason of a CRD's condition of `type_`.
+fn crd_condition(crd: &serde_json::Value, type_: &str) -> (String, String, String) {
+    let found = crd["status"]["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|c| c["type"] == type_)
+        .cloned()
+        .unwrap_or_default();
+    let text = |f: &str| found[f].as_str().unwrap_or_default().to_string();
+    (text("status"), text("reason"), text("message"))
+}
+
+#[tokio::test]
+async fn the_naming_controller_sets_a_crds_accepted_names_back_and_refuses_names_in_use() {
+    use crate::support::raw::{client, eventually, send};
+    let env = env().await;
+    let client = client(&env).await;
+    let group = format!("names.{}.example.com", env.namespace());
+    let crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    let gizmos = format!("{crds}/gizmos.{group}");
+    let (code, body) = send(
+        &client,
+        "POST",
+        crds,
+        "application/json",
+        Some(names_crd(&group, "gizmos", "Gizmo", &["gz"])),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let get = |path: String| {
+        let client = client.clone();
+        async move { send(&client, "GET", &path, "", None).await.1 }
+    };
+    let established = |path: String| async move {
+        let crd = get(path).await;
+        (crd_condition(&crd, "Established").0 == "True").then_some(crd)
+    };
+    eventually(30, || established(gizmos.clone()))
+        .await
+        .expect("established");
+    // Accepted names that claim the spec's own plural as a short name: the controller first
+    // refuses the plural (in use), then, the short name let go, accepts it.
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{gizmos}/status"),
+        "application/merge-patch+json",
+        Some(
+            json!({"status": {"acceptedNames": {"plural": "others", "kind": "Other",
+            "shortNames": ["gizmos", "gz"]}}}),
+        ),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["status"]["acceptedNames"]["plural"], "others");
+    let reset = eventually(30, || {
+        let path = gizmos.clone();
+        async move {
+            let crd = get(path).await;
+            (crd["status"]["acceptedNames"]["kind"] == "Gizmo"
+                && crd["status"]["acceptedNames"]["plural"] == "gizmos")
+                .then_some(crd)
+        }
+    })
+    .await
+    .expect("the accepted names set back");
+    assert_eq!(
+        reset["status"]["acceptedNames"]["shortNames"],
+        json!(["gz"])
+    );
+    assert_eq!(
+        crd_condition(&reset, "NamesAccepted"),
+        (
+            "True".into(),
+            "NoConflicts".into(),
+            "no conflicts found".into()
+        )
+    );
+    // Established set to false while the names are accepted: established again.
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{gizmos}/status"),
+        "application/json-patch+json",
+        Some(json!([{"op": "replace", "path": "/status/conditions/1",
+            "value": {"type": "Established", "status": "False", "reason": "Mine",
+                "message": "mine", "lastTransitionTime": "2020-01-01T00:00:00Z"}}])),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    let again = eventually(30, || established(gizmos.clone()))
+        .await
+        .expect("established again");
+    assert_eq!(
+        crd_condition(&again, "Established"),
+        (
+            "True".into(),
+            "InitialNamesAccepted".into(),
+            "the initial names have been accepted".into()
+        )
+    );
+    // A second CRD of the group asking for the first's kind and short name.
+    let widgets = format!("{crds}/widgets.{group}");
+    let (code, body) = send(
+        &client,
+        "POST",
+        crds,
+        "application/json",
+        Some(names_crd(&group, "widgets", "Gizmo", &["gz", "wd"])),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let refused = eventually(30, || {
+        let path = widgets.clone();
+        async move {
+            let crd = get(path).await;
+            (crd_condition(&crd, "NamesAccepted").0 == "False").then_some(crd)
+        }
+    })
+    .await
+    .expect("names refused");
+    assert_eq!(
+        crd_condition(&refused, "NamesAccepted"),
+        (
+            "False".into(),
+            "KindConflict".into(),
+            "\"Gizmo\" is already in use".into()
+        )
+    );
+    assert_eq!(
+        crd_condition(&refused, "Established"),
+        (
+            "False".into(),
+            "NotAccepted".into(),
+            "not all names are accepted".into()
+        )
+    );
+    assert_eq!(refused["status"]["acceptedNames"]["plural"], "widgets");
+    assert_eq!(refused["status"]["acceptedNames"]["kind"], "");
+    // The first gone, its names are free: the second is accepted and established.
+    let (code, body) = send(&client, "DELETE", &gizmos, "", None).await;
+    assert_eq!(code, 200, "{body}");
+    let taken = eventually(60, || established(widgets.clone()))
+        .await
+        .expect("the second established once the first is gone");
+    assert_eq!(taken["status"]["acceptedNames"]["kind"], "Gizmo");
+    assert_eq!(
+        taken["status"]["acceptedNames"]["shortNames"],
+        json!(["gz", "wd"])
+    );
+    let (code, body) = send(&client, "DELETE", &widgets, "", None).await;
+    assert_eq!(code, 200, "{body}");
+}

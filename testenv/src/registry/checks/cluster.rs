@@ -1,7 +1,7 @@
 //! Checks of cluster-facing kinds: Lease durations, RuntimeClass handlers, EndpointSlice
 //! address types and addresses, the `exempt` FlowSchema's precedence, the device selectors
-//! and requests of DeviceClasses, ResourceClaims and their templates (a claim's spec never
-//! changes).
+//! and requests of DeviceClasses; a claim's spec never changes (its own checks, and its
+//! template's, are the kinds' validation).
 
 use serde_json::Value;
 
@@ -94,10 +94,6 @@ pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
         ("discovery.k8s.io", "endpointslices") => endpoint_slice(object),
         ("flowcontrol.apiserver.k8s.io", "flowschemas") => flow_schema(object),
         ("resource.k8s.io", "deviceclasses") => resource::device_class(object),
-        ("resource.k8s.io", "resourceclaims") => resource::claim_spec("spec", &object["spec"]),
-        ("resource.k8s.io", "resourceclaimtemplates") => {
-            resource::claim_spec("spec.spec", &object["spec"]["spec"])
-        }
         _ => Vec::new(),
     }
 }

@@ -1,6 +1,7 @@
 //! `resource.k8s.io/v1` (dynamic resource allocation, served by default in v1.34): a
 //! DeviceClass and a ResourceClaim's defaults, its request checks and its fixed spec, and
-//! the CEL device selectors compiled on write.
+//! the CEL device selectors compiled on write; admin access to devices, on create and in a
+//! new allocation.
 
 use serde_json::json;
 
@@ -202,5 +203,112 @@ async fn admin_access_needs_a_namespace_labelled_for_it() {
     assert_eq!(
         body["spec"]["devices"]["requests"][0]["exactly"]["adminAccess"],
         true
+    );
+}
+
+#[tokio::test]
+async fn admin_access_leads_the_errors_and_is_checked_in_a_new_allocation() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let claims = format!("/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims");
+    let forbidden = "Forbidden: admin access to devices requires the `resource.kubernetes.io/admin-access: true` label on the containing namespace";
+    // One 422 with every error, the admin access first.
+    let bad = json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "bad", "labels": {"bad key!": "v"}},
+        "spec": {"devices": {"requests": [{"name": "r",
+            "exactly": {"deviceClassName": "gpu", "adminAccess": true}},
+            {"name": "B!", "exactly": {"deviceClassName": "gpu"}}]}}});
+    let (code, body) = send(&client, "POST", &claims, JSON, Some(bad)).await;
+    assert_eq!(code, 422, "{body}");
+    let fields: Vec<&str> = body["details"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "spec.devices.requests[0].adminAccess",
+            "metadata.labels",
+            "spec.devices.requests[1].name"
+        ],
+        "{body}"
+    );
+    let plain = json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "plain"},
+        "spec": {"devices": {"requests": [{"name": "a", "exactly": {"deviceClassName": "gpu"}},
+            {"name": "b", "exactly": {"deviceClassName": "gpu"}}]}}});
+    let (code, body) = send(&client, "POST", &claims, JSON, Some(plain)).await;
+    assert_eq!(code, 201, "{body}");
+    let status = format!("{claims}/plain/status");
+    let merge = "application/merge-patch+json";
+    let result = |request: &str, device: &str, admin: bool| {
+        json!({"request": request, "driver": "d.example.com", "pool": "p", "device": device,
+            "adminAccess": admin})
+    };
+    let allocate = |results: Vec<serde_json::Value>| json!({"status": {"allocation": {"devices": {"results": results}}}});
+    // The first result granting admin access is named, before the allocation's own errors.
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &status,
+        merge,
+        Some(allocate(vec![
+            result("nope", "d", false),
+            result("b", "e", true),
+            result("b", "f", true),
+        ])),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["details"]["causes"][0]["field"],
+        "status.allocation.devices.results[1].adminAccess"
+    );
+    assert_eq!(body["details"]["causes"][0]["message"], forbidden);
+    assert_eq!(
+        body["details"]["causes"][1]["field"],
+        "status.allocation.devices.results[0].request"
+    );
+    // Labelled, the allocation is taken; once granted it is not checked again.
+    let label = |value: serde_json::Value| json!({"metadata": {"labels": {"resource.kubernetes.io/admin-access": value}}});
+    let namespace = format!("/api/v1/namespaces/{ns}");
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &namespace,
+        merge,
+        Some(label(json!("true"))),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    let granted = allocate(vec![result("a", "d", false), result("b", "e", true)]);
+    let (code, body) = send(&client, "PATCH", &status, merge, Some(granted)).await;
+    assert_eq!(code, 200, "{body}");
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &namespace,
+        merge,
+        Some(label(json!(null))),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    let consumer =
+        json!({"status": {"reservedFor": [{"resource": "pods", "name": "p", "uid": "u1"}]}});
+    let (code, body) = send(&client, "PATCH", &status, merge, Some(consumer)).await;
+    assert_eq!(code, 200, "{body}");
+    // Deallocated, a new allocation granting it is checked again.
+    let free = json!({"status": {"reservedFor": null, "allocation": null}});
+    let (code, body) = send(&client, "PATCH", &status, merge, Some(free)).await;
+    assert_eq!(code, 200, "{body}");
+    let again = allocate(vec![result("a", "d", true)]);
+    let (code, body) = send(&client, "PATCH", &status, merge, Some(again)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["details"]["causes"][0]["field"],
+        "status.allocation.devices.results[0].adminAccess"
     );
 }

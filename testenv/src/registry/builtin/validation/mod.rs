@@ -206,6 +206,10 @@ fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
         ("autoscaling", "HorizontalPodAutoscaler") => {
             autoscaling::horizontal_pod_autoscaler(object)
         }
+        ("resource.k8s.io", "ResourceClaim") => resource::claim_spec("spec", &object["spec"]),
+        ("resource.k8s.io", "ResourceClaimTemplate") => {
+            resource::claim_spec("spec.spec", &object["spec"]["spec"])
+        }
         _ => Vec::new(),
     }
 }

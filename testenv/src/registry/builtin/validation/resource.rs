@@ -22,6 +22,7 @@ use crate::registry::schema::cel_types::check::check;
 use crate::registry::schema::cel_types::decl::{Decl, Shape};
 use crate::registry::schema::cel_types::types::{Type, opaque};
 use crate::registry::schema::cel_types::{issue, macros};
+use crate::support::meta::{dns1123_label, dns1123_subdomain};
 use crate::support::status::Cause;
 
 /// The longest selector expression (`CELSelectorExpressionMaxLength`).
@@ -245,23 +246,49 @@ pub fn device_class(object: &Value) -> Errors {
     selectors("spec.selectors", &object["spec"]["selectors"])
 }
 
+/// A request's (or sub-request's) name at `path`: a DNS label.
+fn request_name(path: &str, request: &Value) -> Errors {
+    let name = request["name"].as_str().unwrap_or_default();
+    dns1123_label(name)
+        .iter()
+        .map(|m| invalid_str(&child(path, "name"), name, m))
+        .collect()
+}
+
+/// The device class a request names at `path`: required, a DNS subdomain.
+fn device_class_name(path: &str, request: &Value) -> Errors {
+    let at = child(path, "deviceClassName");
+    match request["deviceClassName"].as_str().unwrap_or_default() {
+        "" => vec![required(&at)],
+        name => dns1123_subdomain(name)
+            .iter()
+            .map(|m| invalid_str(&at, name, m))
+            .collect(),
+    }
+}
+
 /// The checks of a claim's spec at `path` (`spec` of a claim, `spec.spec` of a template):
-/// each request's sub-requests, then its exact request, then that it has one of the two.
+/// each request's name, its sub-requests (name, class, selectors), then its exact request
+/// (class, selectors), then that it has one of the two.
 pub fn claim_spec(path: &str, spec: &Value) -> Errors {
     let mut out = Vec::new();
     let requests = spec["devices"]["requests"].as_array();
     for (i, request) in requests.into_iter().flatten().enumerate() {
         let at = index(&format!("{path}.devices.requests"), i);
+        out.extend(request_name(&at, request));
         let first = request["firstAvailable"]
             .as_array()
             .filter(|f| !f.is_empty());
         for (j, sub) in first.into_iter().flatten().enumerate() {
             let sub_path = index(&child(&at, "firstAvailable"), j);
+            out.extend(request_name(&sub_path, sub));
+            out.extend(device_class_name(&sub_path, sub));
             out.extend(selectors(&child(&sub_path, "selectors"), &sub["selectors"]));
         }
         let exactly = request["exactly"].is_object();
         if exactly {
             let exact_path = child(&at, "exactly");
+            out.extend(device_class_name(&exact_path, &request["exactly"]));
             out.extend(selectors(
                 &child(&exact_path, "selectors"),
                 &request["exactly"]["selectors"],
