@@ -143,6 +143,73 @@ pub(crate) fn literal_end(doc: &[u8], i: usize) -> Result<usize, String> {
     Ok(i + word.len())
 }
 
+/// The index after the JSON value that starts at `i` (after white space) in a valid
+/// document; `None` when it is not a whole value.
+pub(crate) fn value_end(doc: &[u8], i: usize) -> Option<usize> {
+    let mut i = skip_space(doc, i);
+    let mut depth = 0usize;
+    loop {
+        match *doc.get(i)? {
+            b'{' | b'[' => {
+                depth += 1;
+                i += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                i += 1;
+            }
+            b'"' => i = string_end(doc, i + 1).ok()?,
+            b'-' | b'0'..=b'9' => i = number_end(doc, i).ok()?,
+            b't' | b'f' | b'n' => i = literal_end(doc, i).ok()?,
+            b',' | b':' | b' ' | b'\t' | b'\r' | b'\n' if depth > 0 => i += 1,
+            _ => return None,
+        }
+        if depth == 0 {
+            return Some(i);
+        }
+    }
+}
+
+/// The index of the first byte at or after `i` that is not JSON white space.
+pub(crate) fn skip_space(doc: &[u8], mut i: usize) -> usize {
+    while doc.get(i).is_some_and(|b| b" \t\r\n".contains(b)) {
+        i += 1;
+    }
+    i
+}
+
+/// A valid JSON value as Go's encoder writes what a `json.Marshaler` returned (a
+/// `RawExtension`'s bytes): `json.Compact` with HTML escaping. White space outside strings
+/// goes; `<`, `>`, `&`, U+2028 and U+2029 are escaped; everything else (member order,
+/// repeated keys, numbers and escapes) stays as written.
+pub fn compact(raw: &[u8]) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    let text = String::from_utf8_lossy(raw);
+    for c in text.chars() {
+        match c {
+            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            ' ' | '\t' | '\r' | '\n' if !in_string => {}
+            _ => out.push(c),
+        }
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+        }
+    }
+    out
+}
+
 /// Go's message for the first syntax error of `doc`, or `None` when it is valid JSON.
 pub fn syntax_error(doc: &[u8]) -> Option<String> {
     let mut stack: Vec<u8> = Vec::new();
@@ -233,6 +300,21 @@ pub fn syntax_error(doc: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_end_and_compact_as_go_does() {
+        let doc = br#"{"a": [1, {"b": "}"}], "c": 2}"#;
+        assert_eq!(value_end(doc, 6), Some(21));
+        assert_eq!(value_end(doc, 0), Some(doc.len()));
+        assert_eq!(value_end(b" 1e3 ", 0), Some(4));
+        assert_eq!(value_end(b"[1,", 0), None);
+        assert_eq!(
+            compact(
+                " { \"z\" : 1.0, \"s\": \"a b\\\" <&>\u{2028}\\u0041\", \"z\": [ ] }".as_bytes()
+            ),
+            r#"{"z":1.0,"s":"a b\" \u003c\u0026\u003e\u2028\u0041","z":[]}"#
+        );
+    }
 
     #[test]
     fn messages_are_gos() {

@@ -18,6 +18,8 @@
 //! references, watch events and `Status` details in their Go order, other keys in name
 //! order.
 
+pub mod raw;
+
 use serde_json::{Map, Value};
 
 use crate::support::go_types::{self, GoField, Shape, Target};
@@ -244,6 +246,9 @@ fn write_absent(out: &mut Vec<u8>, field: &GoField, first: &mut bool) {
 /// Writes `map`, a value of the Go struct at `index`, as Go's encoder writes it.
 fn write_struct(out: &mut Vec<u8>, map: &Map<String, Value>, index: usize) {
     let go = go_types::structure(index);
+    // An object whose raw fields may have kept texts: the writer looks them up once.
+    let _writing = raw::is_raw_kind(index).then(|| raw::writing(map));
+    let holds_raw = raw::holds_raw_field(index);
     out.push(b'{');
     let mut first = true;
     let mut known = 0;
@@ -255,7 +260,11 @@ fn write_struct(out: &mut Vec<u8>, map: &Map<String, Value>, index: usize) {
                     write_absent(out, field, &mut first);
                 } else if !field.leaves_out(value) {
                     key(out, &field.name, &mut first);
-                    write_go(out, value, &field.target);
+                    if holds_raw && raw::is_raw_field(index, &field.name) {
+                        out.extend_from_slice(raw::text(value).as_bytes());
+                    } else {
+                        write_go(out, value, &field.target);
+                    }
                 }
             }
             None => write_absent(out, field, &mut first),

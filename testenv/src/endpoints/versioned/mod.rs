@@ -16,6 +16,7 @@
 mod inner;
 mod managers;
 mod patch;
+mod raw_texts;
 mod reads;
 mod serve;
 mod watch;

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use http::Method;
 
+use super::raw_texts::RawWrite;
 use super::webhook::WebhookConverter;
 use super::{patch, reads, watch, writes};
 use crate::endpoints::dispatch::handle_object;
@@ -20,10 +21,15 @@ use crate::support::status::ApiError;
 /// Answers a request to an object, a collection or a subresource: directly when no
 /// conversion is involved, otherwise through the CRD's conversion webhook.
 pub async fn serve(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, ApiError> {
-    let decoded = with_decoding(req, &target);
+    let raw = RawWrite::of(req, &target);
+    let decoded = with_decoding(req, &target, raw.as_ref());
     let req = decoded.as_ref().unwrap_or(req);
     if target.def.custom.is_none() {
-        return handle_object(api, req, target).await;
+        let reply = handle_object(api, req, target).await;
+        if let (Some(raw), Ok(reply)) = (&raw, &reply) {
+            raw.written(reply);
+        }
+        return reply;
     }
     let plan = {
         let cluster = api.lock();
@@ -67,7 +73,7 @@ fn storage_write_across_versions(cluster: &Cluster, req: &Req, target: &Target) 
 /// The request with what Go's decoder finds in a created or replaced object's JSON body and
 /// the parsed value no longer shows (duplicate fields; for a built-in kind, the first value
 /// of the wrong type), recorded in its query for admission; `None` when there is nothing.
-fn with_decoding(req: &Req, target: &Target) -> Option<Req> {
+fn with_decoding(req: &Req, target: &Target, raw: Option<&RawWrite>) -> Option<Req> {
     let writes_object = matches!(req.method, Method::POST | Method::PUT)
         && matches!(target.subresource.as_deref(), None | Some("status"));
     if !writes_object || req.body.is_empty() || !is_json(req) {
@@ -81,7 +87,11 @@ fn with_decoding(req: &Req, target: &Target) -> Option<Req> {
         .then(|| validation::decode_error(&def.group, &def.version, &def.kind, &node))
         .flatten();
     let decoding = Decoding {
-        duplicates: go_decode::duplicate_fields(&node),
+        // Go's decoder hands a raw value's bytes over as they are, repetitions included.
+        duplicates: go_decode::duplicate_fields(&node)
+            .into_iter()
+            .filter(|path| !raw.is_some_and(|raw| raw.inside_raw(path)))
+            .collect(),
         type_error,
     };
     if decoding.is_empty() {

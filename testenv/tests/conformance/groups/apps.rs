@@ -358,3 +358,78 @@ async fn a_deployments_annotations_bump_its_generation() {
     );
     assert_eq!(bumped(json!({"spec": {"minReadySeconds": 3}})).await, 1);
 }
+
+/// Sends `body` as it is written (the JSON helpers would write it again with sorted keys):
+/// the status code and the answer's bytes.
+async fn send_text(
+    client: &kube::Client,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    body: &str,
+) -> (u16, String) {
+    let request = http::Request::builder()
+        .method(method)
+        .uri(path)
+        .header("Content-Type", content_type)
+        .body(body.as_bytes().to_vec())
+        .unwrap();
+    let response = client
+        .send(request.map(kube::client::Body::from))
+        .await
+        .unwrap();
+    let code = response.status().as_u16();
+    let bytes = http_body_util::BodyExt::collect(response.into_body())
+        .await
+        .unwrap()
+        .to_bytes();
+    (code, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[tokio::test]
+async fn a_controller_revisions_data_is_written_back_as_it_was_sent() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let revisions = format!("/apis/apps/v1/namespaces/{ns}/controllerrevisions");
+    // Members out of order, nested, repeated; numbers and escapes as written; white space.
+    let data = r#"{ "z": 1.0, "a": [1e3, -0, 1E+2, 0.50], "m": {"y": "x\u0041\/<&>", "b": true, "b": false}, "s": "é" }"#;
+    let body = format!(
+        r#"{{"apiVersion": "apps/v1", "kind": "ControllerRevision", "metadata": {{"name": "spaced"}}, "revision": 1, "data": {data}}}"#
+    );
+    // Written back compacted, `<`, `>` and `&` escaped as Go's encoder escapes them.
+    let written = r#""data":{"z":1.0,"a":[1e3,-0,1E+2,0.50],"m":{"y":"x\u0041\/\u003c\u0026\u003e","b":true,"b":false},"s":"é"}"#;
+    // The repeated member inside the raw value is no strict decoding error.
+    let strict = format!("{revisions}?fieldValidation=Strict");
+    let (code, created) = send_text(&client, "POST", &strict, JSON, &body).await;
+    assert_eq!(code, 201, "{created}");
+    assert!(created.contains(written), "{created}");
+    let (code, read) = send_text(&client, "GET", &format!("{revisions}/spaced"), "", "").await;
+    assert_eq!(code, 200, "{read}");
+    assert!(read.contains(written), "{read}");
+    let (code, listed) = send_text(&client, "GET", &revisions, "", "").await;
+    assert_eq!(code, 200, "{listed}");
+    assert!(listed.contains(written), "{listed}");
+    let watch = format!("{revisions}?watch=1&resourceVersion=0&timeoutSeconds=1");
+    let (code, events) = send_text(&client, "GET", &watch, "", "").await;
+    assert_eq!(code, 200, "{events}");
+    assert!(events.contains(written), "{events}");
+    // The parsed value is what the rest of the server sees (the last of repeated members).
+    let parsed: Value = serde_json::from_str(&read).unwrap();
+    assert_eq!(parsed["data"]["m"], json!({"y": "xA/<&>", "b": false}));
+
+    // Sent compact, the data survives a merge patch of the labels byte for byte.
+    let compact = r#"{"z":{"b":2,"a":1},"a":0.50}"#;
+    let body = format!(
+        r#"{{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{{"name":"compact"}},"revision":2,"data":{compact}}}"#
+    );
+    let (code, created) = send_text(&client, "POST", &revisions, JSON, &body).await;
+    assert_eq!(code, 201, "{created}");
+    let one = format!("{revisions}/compact");
+    let patch = r#"{"metadata":{"labels":{"l":"1"}}}"#;
+    let (code, patched) = send_text(&client, "PATCH", &one, MERGE, patch).await;
+    assert_eq!(code, 200, "{patched}");
+    let (_, read) = send_text(&client, "GET", &one, "", "").await;
+    assert!(read.contains(&format!(r#""data":{compact}"#)), "{read}");
+    assert!(read.contains(r#""labels":{"l":"1"}"#), "{read}");
+}

@@ -1,0 +1,67 @@
+//! The texts of raw fields (`runtime.RawExtension`) a write keeps, as kube-apiserver keeps
+//! the bytes sent (`support::json_order::raw`): known by value while the write is in flight,
+//! then recorded with the object it stored. Only writes to kinds with raw fields are seen.
+
+use http::Method;
+
+use crate::endpoints::patch_types::PatchType;
+use crate::support::json_order::raw::{self, Expected, Rewrite, Sent};
+use crate::support::request::{Reply, Req, Target, is_json};
+
+/// A write to an object of a kind with raw fields.
+pub struct RawWrite {
+    sent: Sent,
+    status: bool,
+    rewrite: Rewrite,
+    _expected: Expected,
+}
+
+impl RawWrite {
+    /// The write `req` makes, if it writes an object of a built-in kind with raw fields (the
+    /// object itself or its status).
+    pub fn of(req: &Req, target: &Target) -> Option<RawWrite> {
+        let def = &target.def;
+        if def.custom.is_some() || !raw::holds_raw(&def.group, &def.version, &def.kind) {
+            return None;
+        }
+        let status = match target.subresource.as_deref() {
+            None => false,
+            Some("status") => true,
+            Some(_) => return None,
+        };
+        let rewrite = match req.method {
+            Method::POST | Method::PUT => Rewrite::Body,
+            Method::PATCH => match PatchType::from_content_type(&req.content_type) {
+                Ok(PatchType::Merge | PatchType::Json) => Rewrite::Keep,
+                _ => Rewrite::Maps,
+            },
+            _ => return None,
+        };
+        let sent = if rewrite == Rewrite::Body && is_json(req) {
+            Sent::of_body(&def.group, &def.version, &def.kind, &req.body)
+        } else {
+            Sent::default()
+        };
+        let expected = raw::expect(&sent);
+        Some(RawWrite {
+            sent,
+            status,
+            rewrite,
+            _expected: expected,
+        })
+    }
+
+    /// Whether a repeated member at `path` (Go's name) lies inside a raw value sent.
+    pub fn inside_raw(&self, path: &str) -> bool {
+        self.sent.inside_raw(path)
+    }
+
+    /// Records the texts of the object a successful write answered with.
+    pub fn written(&self, reply: &Reply) {
+        if let Reply::Json { code, body, .. } = reply
+            && (200..300).contains(code)
+        {
+            raw::record(body, &self.sent, self.status, self.rewrite);
+        }
+    }
+}

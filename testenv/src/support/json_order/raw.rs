@@ -1,0 +1,562 @@
+//! Raw values (`runtime.RawExtension`: a ControllerRevision's `data`, a device
+//! configuration's opaque `parameters`, a claim's device status `data`) written back as
+//! they were sent.
+//!
+//! kube-apiserver keeps such a value as the bytes of the request body and writes them back
+//! compacted ([`go_json::compact`]): members in the order sent, repeated keys, numbers and
+//! escapes as written. A strategic merge patch or an apply goes through maps and writes the
+//! value again as Go writes a map (keys sorted, [`go_encode`]); a merge or JSON patch keeps
+//! what it does not touch; a status write keeps the rest of the object as stored, and a main
+//! write keeps the status.
+//!
+//! The embedded server stores parsed values, which lose that text, so the text is kept here,
+//! beside the stored object: per object (its uid) and resourceVersion, the text of each raw
+//! field ([`record`]). The writer (`json_order::to_vec`) emits the kept text of a raw field when
+//! the value it writes still equals the text's value, and the value as Go writes a map
+//! otherwise. Everything else (validation, CEL, selectors, apply) sees the parsed value.
+//! While a write is in flight its texts are also known by value ([`expect`]), so a watch
+//! event written before the write is recorded finds them. Only kinds with raw fields pay.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::{Map, Value};
+
+use crate::support::go_types::{self, Target};
+use crate::support::{go_encode, go_json};
+
+/// The raw fields of the built-in API: (Go struct component, JSON field name).
+const RAW_FIELDS: &[(&str, &str)] = &[
+    ("io.k8s.api.apps.v1.ControllerRevision", "data"),
+    (
+        "io.k8s.api.resource.v1.OpaqueDeviceConfiguration",
+        "parameters",
+    ),
+    ("io.k8s.api.resource.v1.AllocatedDeviceStatus", "data"),
+];
+
+/// The served kinds whose objects hold raw fields: (group, version, kind).
+const RAW_KINDS: &[(&str, &str, &str)] = &[
+    ("apps", "v1", "ControllerRevision"),
+    ("resource.k8s.io", "v1", "DeviceClass"),
+    ("resource.k8s.io", "v1", "ResourceClaim"),
+    ("resource.k8s.io", "v1", "ResourceClaimTemplate"),
+];
+
+/// The most objects whose texts are kept, and the most resourceVersions per object.
+const MAX_OBJECTS: usize = 4096;
+const MAX_VERSIONS: usize = 16;
+
+struct Indices {
+    /// Struct index and field name of each raw field.
+    fields: Vec<(usize, &'static str)>,
+    /// Struct index of each kind with raw fields.
+    kinds: Vec<usize>,
+}
+
+fn indices() -> &'static Indices {
+    static INDICES: OnceLock<Indices> = OnceLock::new();
+    INDICES.get_or_init(|| Indices {
+        fields: RAW_FIELDS
+            .iter()
+            .filter_map(|(component, name)| Some((go_types::index_of(component)?, *name)))
+            .collect(),
+        kinds: RAW_KINDS
+            .iter()
+            .filter_map(|(g, v, k)| go_types::index_of_kind(g, v, k))
+            .collect(),
+    })
+}
+
+/// Whether objects of this kind hold raw fields.
+pub fn holds_raw(group: &str, version: &str, kind: &str) -> bool {
+    RAW_KINDS
+        .iter()
+        .any(|(g, v, k)| *g == group && *v == version && *k == kind)
+}
+
+/// Whether the struct at `index` is a kind whose objects hold raw fields.
+pub(crate) fn is_raw_kind(index: usize) -> bool {
+    indices().kinds.contains(&index)
+}
+
+/// Whether the struct at `index` has a raw field.
+pub(crate) fn holds_raw_field(index: usize) -> bool {
+    indices().fields.iter().any(|(i, _)| *i == index)
+}
+
+/// Whether field `name` of the struct at `index` is a raw field.
+pub(crate) fn is_raw_field(index: usize, name: &str) -> bool {
+    indices()
+        .fields
+        .iter()
+        .any(|(i, n)| *i == index && *n == name)
+}
+
+/// One step of a path into a document.
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// A path as Go's decoder names it (`spec.devices.config[0].opaque.parameters`).
+fn go_path(steps: &[Step]) -> String {
+    let mut out = String::new();
+    for step in steps {
+        match step {
+            Step::Key(key) if out.is_empty() => out.push_str(key),
+            Step::Key(key) => {
+                out.push('.');
+                out.push_str(key);
+            }
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+fn walk<'a>(value: &'a Value, target: &Target, at: &mut Vec<Step>, out: &mut Vec<Found<'a>>) {
+    match (target, value) {
+        (Target::Struct(index), Value::Object(map)) => {
+            for field in &go_types::structure(*index).fields {
+                let Some(inner) = map.get(&field.name) else {
+                    continue;
+                };
+                at.push(Step::Key(field.name.clone()));
+                if is_raw_field(*index, &field.name) {
+                    if !inner.is_null() {
+                        out.push(Found {
+                            steps: at.clone(),
+                            value: inner,
+                        });
+                    }
+                } else {
+                    walk(inner, &field.target, at, out);
+                }
+                at.pop();
+            }
+        }
+        (Target::List(inner), Value::Array(items)) => {
+            for (i, item) in items.iter().enumerate() {
+                at.push(Step::Index(i));
+                walk(item, inner, at, out);
+                at.pop();
+            }
+        }
+        (Target::Map(inner), Value::Object(map)) => {
+            for (key, item) in map {
+                at.push(Step::Key(key.clone()));
+                walk(item, inner, at, out);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+struct Found<'a> {
+    steps: Vec<Step>,
+    value: &'a Value,
+}
+
+/// The raw fields set in `object` (of the kind at struct `index`).
+fn raw_fields(object: &Value, index: usize) -> Vec<Found<'_>> {
+    let mut out = Vec::new();
+    walk(object, &Target::Struct(index), &mut Vec::new(), &mut out);
+    out
+}
+
+/// The text of one raw field: where it is, its value, and the text Go writes for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kept {
+    /// Its path, as Go's decoder names it.
+    pub path: String,
+    /// Its value.
+    pub value: Value,
+    /// The text written for it.
+    pub text: String,
+}
+
+/// The span of the value at `steps` in `doc`: the last of repeated members, as Go's
+/// decoder keeps the last.
+fn span(doc: &[u8], steps: &[Step]) -> Option<(usize, usize)> {
+    let mut start = go_json::skip_space(doc, 0);
+    for step in steps {
+        start = match (step, doc.get(start)?) {
+            (Step::Key(want), b'{') => member(doc, start + 1, want)?,
+            (Step::Index(want), b'[') => element(doc, start + 1, *want)?,
+            _ => return None,
+        };
+    }
+    Some((start, go_json::value_end(doc, start)?))
+}
+
+/// The start of the value of the last member called `want` of the object whose members
+/// start at `i`.
+fn member(doc: &[u8], mut i: usize, want: &str) -> Option<usize> {
+    let mut found = None;
+    loop {
+        i = go_json::skip_space(doc, i);
+        if doc.get(i)? == &b'}' {
+            return found;
+        }
+        let key_end = go_json::string_end(doc, i + 1).ok()?;
+        let key: String = serde_json::from_slice(&doc[i..key_end]).ok()?;
+        i = go_json::skip_space(doc, key_end);
+        (doc.get(i)? == &b':').then_some(())?;
+        let value = go_json::skip_space(doc, i + 1);
+        if key == want {
+            found = Some(value);
+        }
+        i = go_json::skip_space(doc, go_json::value_end(doc, value)?);
+        if doc.get(i)? == &b',' {
+            i += 1;
+        }
+    }
+}
+
+/// The start of element `want` of the array whose elements start at `i`.
+fn element(doc: &[u8], mut i: usize, want: usize) -> Option<usize> {
+    for _ in 0..want {
+        i = go_json::skip_space(doc, go_json::value_end(doc, i)?);
+        (doc.get(i)? == &b',').then_some(())?;
+        i += 1;
+    }
+    let i = go_json::skip_space(doc, i);
+    (doc.get(i)? != &b']').then_some(i)
+}
+
+/// The texts of the raw fields of a JSON request body `doc` of the kind at struct `index`,
+/// as the real server keeps them (`sent` is the body parsed).
+fn texts_of(doc: &[u8], sent: &Value, index: usize) -> Vec<Kept> {
+    raw_fields(sent, index)
+        .into_iter()
+        .filter_map(|found| {
+            let (start, end) = span(doc, &found.steps)?;
+            Some(Kept {
+                path: go_path(&found.steps),
+                value: found.value.clone(),
+                text: go_json::compact(&doc[start..end]),
+            })
+        })
+        .collect()
+}
+
+/// What a write of an object of a kind with raw fields keeps of their texts.
+#[derive(Debug, Clone, Default)]
+pub struct Sent {
+    /// The texts the request body carries (a JSON create or replace).
+    pub texts: Vec<Kept>,
+}
+
+impl Sent {
+    /// The raw field texts of a JSON body `doc` written to a kind; empty for other kinds,
+    /// other bodies, or a body that is not a JSON object.
+    pub fn of_body(group: &str, version: &str, kind: &str, doc: &[u8]) -> Sent {
+        let Some(index) = holds_raw(group, version, kind)
+            .then(|| go_types::index_of_kind(group, version, kind))
+            .flatten()
+        else {
+            return Sent::default();
+        };
+        let Ok(sent) = serde_json::from_slice::<Value>(doc) else {
+            return Sent::default();
+        };
+        Sent {
+            texts: texts_of(doc, &sent, index),
+        }
+    }
+
+    /// Whether a repeated member Go's decoder reports at `path` lies inside a raw value,
+    /// where the real decoder does not look.
+    pub fn inside_raw(&self, path: &str) -> bool {
+        self.texts.iter().any(|kept| {
+            path.strip_prefix(&kept.path)
+                .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+        })
+    }
+}
+
+/// What a write does to the texts of the fields it writes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Rewrite {
+    /// A create or replace: the body's texts (none for a body that is not JSON).
+    Body,
+    /// A merge or JSON patch: an unchanged value keeps its text.
+    Keep,
+    /// A strategic merge patch or an apply: values written as Go writes maps.
+    Maps,
+}
+
+/// Which fields a write writes: the main resource leaves `status` as stored, the status
+/// subresource everything else.
+fn in_scope(path: &str, status: bool) -> bool {
+    let under_status = path == "status" || path.starts_with("status.");
+    under_status == status
+}
+
+struct Version {
+    rv: String,
+    kept: Arc<Vec<Kept>>,
+}
+
+#[derive(Default)]
+struct Table {
+    objects: HashMap<String, Vec<Version>>,
+    order: VecDeque<String>,
+    /// Texts of writes in flight, with the id of their write.
+    pending: Vec<(u64, Kept)>,
+    next_id: u64,
+}
+
+fn table() -> &'static Mutex<Table> {
+    static TABLE: OnceLock<Mutex<Table>> = OnceLock::new();
+    TABLE.get_or_init(Mutex::default)
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Table> {
+    table()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn rv_number(rv: &str) -> u64 {
+    rv.parse().unwrap_or(0)
+}
+
+impl Table {
+    /// The texts kept for `uid` at `rv`: those recorded at it, else those of the latest
+    /// earlier version (a write that did not go through [`record`] keeps them).
+    fn at(&self, uid: &str, rv: &str) -> Option<(bool, Arc<Vec<Kept>>)> {
+        let versions = self.objects.get(uid)?;
+        if let Some(v) = versions.iter().rev().find(|v| v.rv == rv) {
+            return Some((true, v.kept.clone()));
+        }
+        let n = rv_number(rv);
+        versions
+            .iter()
+            .rev()
+            .find(|v| rv_number(&v.rv) < n)
+            .map(|v| (false, v.kept.clone()))
+    }
+}
+
+/// Texts of a write in flight, known by value until the guard is dropped.
+pub struct Expected {
+    id: u64,
+}
+
+impl Drop for Expected {
+    fn drop(&mut self) {
+        lock().pending.retain(|(id, _)| *id != self.id);
+    }
+}
+
+/// Makes the texts of `sent` known by value while the write is in flight.
+pub fn expect(sent: &Sent) -> Expected {
+    let mut table = lock();
+    table.next_id += 1;
+    let id = table.next_id;
+    table
+        .pending
+        .extend(sent.texts.iter().map(|kept| (id, kept.clone())));
+    Expected { id }
+}
+
+/// Records the texts of the raw fields of `object` (as stored by a write of the kind) after
+/// a write: fields the write wrote per `rewrite`, the others as they were.
+pub fn record(object: &Value, sent: &Sent, status: bool, rewrite: Rewrite) {
+    let Some(map) = object.as_object() else {
+        return;
+    };
+    let Some(index) = object_kind(map) else {
+        return;
+    };
+    let (Some(uid), rv) = identity(map) else {
+        return;
+    };
+    let mut table = lock();
+    let before = table.at(uid, rv).map(|(_, kept)| kept);
+    let kept: Vec<Kept> = raw_fields(object, index)
+        .into_iter()
+        .filter_map(|found| {
+            let path = go_path(&found.steps);
+            let same = |k: &&Kept| k.path == path && k.value == *found.value;
+            let written = in_scope(&path, status);
+            let text = match rewrite {
+                Rewrite::Body if written => sent.texts.iter().find(same),
+                Rewrite::Maps if written => None,
+                _ => before.as_ref().and_then(|b| b.iter().find(same)),
+            };
+            text.cloned()
+        })
+        .collect();
+    if !table.objects.contains_key(uid) {
+        table.order.push_back(uid.to_string());
+        if table.order.len() > MAX_OBJECTS
+            && let Some(old) = table.order.pop_front()
+        {
+            table.objects.remove(&old);
+        }
+    }
+    let versions = table.objects.entry(uid.to_string()).or_default();
+    versions.retain(|v| v.rv != rv);
+    versions.push(Version {
+        rv: rv.to_string(),
+        kept: Arc::new(kept),
+    });
+    if versions.len() > MAX_VERSIONS {
+        versions.remove(0);
+    }
+}
+
+fn identity(map: &Map<String, Value>) -> (Option<&str>, &str) {
+    let meta = map.get("metadata");
+    let field = |name| meta.and_then(|m| m.get(name)).and_then(Value::as_str);
+    (field("uid"), field("resourceVersion").unwrap_or(""))
+}
+
+/// The struct index of a document of a kind with raw fields.
+fn object_kind(map: &Map<String, Value>) -> Option<usize> {
+    let kind = map.get("kind")?.as_str()?;
+    let api_version = map.get("apiVersion")?.as_str()?;
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    holds_raw(group, version, kind)
+        .then(|| go_types::index_of_kind(group, version, kind))
+        .flatten()
+}
+
+/// The texts the object being written has, if any.
+struct Current {
+    kept: Option<Arc<Vec<Kept>>>,
+    /// Whether they were recorded at the object's resourceVersion (otherwise a write in
+    /// flight may know better).
+    exact: bool,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Vec<Current>> = const { RefCell::new(Vec::new()) };
+}
+
+/// While alive, the writer writes the raw fields of one object with its kept texts.
+pub(crate) struct Writing(());
+
+impl Drop for Writing {
+    fn drop(&mut self) {
+        CURRENT.with(|c| c.borrow_mut().pop());
+    }
+}
+
+/// Starts writing `map`, an object of a kind with raw fields.
+pub(crate) fn writing(map: &Map<String, Value>) -> Writing {
+    let (uid, rv) = identity(map);
+    let found = uid.and_then(|uid| lock().at(uid, rv));
+    let current = match found {
+        Some((exact, kept)) => Current {
+            kept: Some(kept),
+            exact,
+        },
+        None => Current {
+            kept: None,
+            exact: false,
+        },
+    };
+    CURRENT.with(|c| c.borrow_mut().push(current));
+    Writing(())
+}
+
+/// The text to write for the raw `value` of the object being written: its kept text, or
+/// the value as Go writes a map.
+pub(crate) fn text(value: &Value) -> String {
+    let kept = CURRENT.with(|c| {
+        let c = c.borrow();
+        let current = c.last()?;
+        let recorded = || {
+            current
+                .kept
+                .as_ref()
+                .and_then(|kept| kept.iter().find(|k| k.value == *value))
+                .map(|k| k.text.clone())
+        };
+        if current.exact {
+            return recorded();
+        }
+        let in_flight = lock()
+            .pending
+            .iter()
+            .find(|(_, k)| k.value == *value)
+            .map(|(_, k)| k.text.clone());
+        in_flight.or_else(recorded)
+    });
+    kept.unwrap_or_else(|| go_encode::encode(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const CLAIM: &str = r#"{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "c"}, "spec": {"devices": {"config": [
+            {"opaque": {"driver": "d", "parameters": {"b": 1}}},
+            {"opaque": {"driver": "d", "parameters": { "z" : [1.0, "<"], "a": {}, "z": 2 }}}]}}}"#;
+
+    #[test]
+    fn finds_the_texts_of_raw_fields_as_sent() {
+        let sent = Sent::of_body("resource.k8s.io", "v1", "ResourceClaim", CLAIM.as_bytes());
+        let paths: Vec<(&str, &str)> = sent
+            .texts
+            .iter()
+            .map(|k| (k.path.as_str(), k.text.as_str()))
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                ("spec.devices.config[0].opaque.parameters", r#"{"b":1}"#),
+                (
+                    "spec.devices.config[1].opaque.parameters",
+                    r#"{"z":[1.0,"\u003c"],"a":{},"z":2}"#
+                ),
+            ]
+        );
+        assert_eq!(sent.texts[1].value, json!({"a": {}, "z": 2}));
+        assert!(sent.inside_raw("spec.devices.config[1].opaque.parameters.z"));
+        assert!(!sent.inside_raw("spec.devices.config[1].opaque.driver"));
+        let other = Sent::of_body("", "v1", "ConfigMap", br#"{"data": {"b": "1"}}"#);
+        assert!(other.texts.is_empty());
+    }
+
+    #[test]
+    fn writes_kept_texts_while_the_value_is_unchanged() {
+        let doc = br#"{"kind": "ControllerRevision", "apiVersion": "apps/v1", "revision": 1,
+            "metadata": {"name": "r"}, "data": {"z": 1, "a": 1e3}}"#;
+        let sent = Sent::of_body("apps", "v1", "ControllerRevision", doc);
+        let mut stored: Value = serde_json::from_slice(doc).unwrap();
+        stored["metadata"]["uid"] = json!("raw-test-uid-1");
+        stored["metadata"]["resourceVersion"] = json!("7");
+        let write = |object: &Value| {
+            let _w = writing(object.as_object().unwrap());
+            text(&object["data"])
+        };
+        // In flight: known by value; recorded: by object and resourceVersion.
+        let expected = expect(&sent);
+        assert_eq!(write(&stored), r#"{"z":1,"a":1e3}"#);
+        record(&stored, &sent, false, Rewrite::Body);
+        drop(expected);
+        assert_eq!(write(&stored), r#"{"z":1,"a":1e3}"#);
+        // A later version nobody recorded keeps the text of the value it still has.
+        stored["metadata"]["resourceVersion"] = json!("8");
+        assert_eq!(write(&stored), r#"{"z":1,"a":1e3}"#);
+        // A strategic merge patch writes the value as Go writes a map.
+        stored["metadata"]["resourceVersion"] = json!("9");
+        record(&stored, &Sent::default(), false, Rewrite::Maps);
+        assert_eq!(write(&stored), r#"{"a":1000,"z":1}"#);
+        stored["metadata"]["resourceVersion"] = json!("7");
+        assert_eq!(write(&stored), r#"{"z":1,"a":1e3}"#);
+        // A changed value is written as Go writes it.
+        stored["data"] = json!({"z": 2});
+        assert_eq!(write(&stored), r#"{"z":2}"#);
+    }
+}
