@@ -114,11 +114,14 @@ pub fn admit(
         .flat_map(|d| &d.duplicates)
         .map(|path| duplicate_field_message(path))
         .collect();
-    let mut meta_causes = if mutation_only {
-        Vec::new()
-    } else {
-        crate::support::meta::validate_labels_and_annotations(object)
-    };
+    let mut meta_causes = Vec::new();
+    if !mutation_only && old.is_none() {
+        // The name first, as `ValidateObjectMeta` checks it (an update cannot change it).
+        meta_causes.extend(crate::support::meta::name_causes(def, object));
+    }
+    if !mutation_only {
+        meta_causes.extend(crate::support::meta::validate_labels_and_annotations(object));
+    }
     if !mutation_only {
         meta_causes.extend(validation::metadata(object));
     }

@@ -21,7 +21,7 @@ use crate::support::meta;
 use crate::support::query::Query;
 use crate::support::request::{Assigned, Reply, Req, Target, object_body};
 use crate::support::resource::ResourceDef;
-use crate::support::status::{ApiError, Cause};
+use crate::support::status::ApiError;
 
 /// Creates the namespaces every cluster starts with.
 pub fn bootstrap(cluster: &mut Cluster) {
@@ -177,28 +177,16 @@ fn prepare_create_meta(
     let mut name = meta::meta_str(object, "name")
         .unwrap_or_default()
         .to_string();
-    if name.is_empty() {
-        let prefix = meta::meta_str(object, "generateName")
-            .unwrap_or_default()
-            .to_string();
-        if prefix.is_empty() {
-            return Err(ApiError::invalid(
-                def,
-                "",
-                vec![Cause {
-                    reason: "FieldValueRequired".into(),
-                    message: "Required value: name or generateName is required".into(),
-                    field: "metadata.name".into(),
-                }],
-            ));
-        }
+    // A missing or invalid name is reported by the validation, with the kind's other
+    // errors (`ValidateObjectMeta`), after the mutating admission.
+    let prefix = meta::meta_str(object, "generateName")
+        .unwrap_or_default()
+        .to_string();
+    if name.is_empty() && !prefix.is_empty() {
         name = meta::generate_name(&prefix);
         object["metadata"]["name"] = Value::String(name.clone());
     }
-    if let Some(cause) = meta::validate_name(def, &name) {
-        return Err(ApiError::invalid(def, &name, vec![cause]));
-    }
-    let _ = cluster;
+    let _ = (cluster, def);
     Ok(name)
 }
 

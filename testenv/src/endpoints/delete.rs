@@ -323,7 +323,7 @@ pub fn delete_collection(api: &Arc<Api>, req: &Req, target: &Target) -> Result<R
         200,
         json!({
             "apiVersion": def.api_version(),
-            "kind": format!("{}List", def.kind),
+            "kind": def.list_kind(),
             "metadata": {"resourceVersion": rv},
             "items": items,
         }),

@@ -290,7 +290,7 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
         200,
         json!({
             "apiVersion": def.api_version(),
-            "kind": format!("{}List", def.kind),
+            "kind": def.list_kind(),
             "metadata": metadata,
             "items": items,
         }),

@@ -45,6 +45,10 @@ pub fn resources_of(crd: &Value) -> Vec<ResourceDef> {
             })
             .unwrap_or_default()
     };
+    let list_kind = [&crd["status"]["acceptedNames"], names]
+        .iter()
+        .find_map(|n| n["listKind"].as_str().filter(|l| !l.is_empty()))
+        .map_or_else(|| format!("{kind}List"), str::to_string);
     let short_names = list_strings(&names["shortNames"]);
     let categories = list_strings(&names["categories"]);
     let namespaced = spec["scope"].as_str() != Some("Cluster");
@@ -130,6 +134,7 @@ pub fn resources_of(crd: &Value) -> Vec<ResourceDef> {
                 selectable_fields,
                 deprecated: (version["deprecated"] == true)
                     .then(|| version["deprecationWarning"].as_str().map(str::to_string)),
+                list_kind: list_kind.clone(),
             }),
         });
     }

@@ -81,4 +81,12 @@ impl Registry {
             .keys()
             .any(|(g, v, _)| g == group && v == version)
     }
+
+    /// Whether a built-in group (`""` for the core group) is served in some version: the
+    /// real server's REST container answers every path under it.
+    pub fn serves_built_in_group(&self, group: &str) -> bool {
+        self.by_path
+            .iter()
+            .any(|((g, _, _), def)| g == group && def.custom.is_none())
+    }
 }

@@ -35,7 +35,7 @@ pub async fn handle(api: &Arc<Api>, mut req: Req) -> Reply {
         return Reply::error(e);
     }
     match route {
-        Err(_) if !under_served_group_version(api, &req.path) => not_found_page(),
+        Err(_) if !under_built_in_group(api, &req.path) => not_found_page(),
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
         Ok(Route::Object(target)) => {
             let def = target.def.clone();
@@ -58,15 +58,16 @@ pub async fn handle(api: &Arc<Api>, mut req: Req) -> Reply {
     }
 }
 
-/// Whether `path` is under a group version the server serves: an unknown resource there is
-/// a JSON `Status`; anything else is the plain `404 page not found` of the real server's
-/// mux.
-fn under_served_group_version(api: &Arc<Api>, path: &str) -> bool {
+/// Whether `path` is under a built-in group, whose REST container answers an unknown path
+/// (any version, resource or subpath) with a JSON `Status`; anything else, custom groups
+/// included (the CRD handler passes what it does not serve on), is the plain `404 page not
+/// found` of the real server's mux.
+fn under_built_in_group(api: &Arc<Api>, path: &str) -> bool {
     let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
     let registry = &api.lock().registry;
     match segs.as_slice() {
-        ["api", v, _, ..] => registry.serves_group_version("", v),
-        ["apis", g, v, _, ..] => registry.serves_group_version(g, v),
+        ["api", _, ..] => registry.serves_built_in_group(""),
+        ["apis", g, _, ..] => registry.serves_built_in_group(g),
         _ => false,
     }
 }

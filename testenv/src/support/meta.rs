@@ -115,6 +115,20 @@ pub fn dns_label_error(s: &str) -> Option<&'static str> {
     }
 }
 
+/// The errors of a created object's name: none given (and no `generateName`), or one its
+/// kind does not accept.
+pub fn name_causes(def: &ResourceDef, object: &Value) -> Vec<Cause> {
+    let name = meta_str(object, "name").unwrap_or_default();
+    if name.is_empty() {
+        return vec![Cause {
+            reason: "FieldValueRequired".into(),
+            message: "Required value: name or generateName is required".into(),
+            field: "metadata.name".into(),
+        }];
+    }
+    validate_name(def, name).into_iter().collect()
+}
+
 /// Name rules of a kind: namespaces and services are DNS labels, RBAC objects and
 /// APIServices path segments, everything else DNS subdomains.
 pub fn validate_name(def: &ResourceDef, name: &str) -> Option<Cause> {

@@ -24,6 +24,9 @@ pub struct CustomVersion {
     pub selectable_fields: Vec<String>,
     /// Whether the version is marked `deprecated`, and the `deprecationWarning` it gives.
     pub deprecated: Option<Option<String>>,
+    /// The kind of a list of these objects: the CRD's accepted `listKind`, as the real CRD
+    /// handler serves it (the one its spec asks until the names are accepted).
+    pub list_kind: String,
 }
 
 /// The verbs of a resource stored and served in full.
@@ -125,6 +128,15 @@ pub struct ResourceDef {
 }
 
 impl ResourceDef {
+    /// The kind of a list of these objects (`DeploymentList`; a custom kind's accepted
+    /// `listKind`).
+    pub fn list_kind(&self) -> String {
+        match &self.custom {
+            Some(custom) if !custom.list_kind.is_empty() => custom.list_kind.clone(),
+            _ => format!("{}List", self.kind),
+        }
+    }
+
     /// `apiVersion` string of this resource (`v1`, `apps/v1`).
     pub fn api_version(&self) -> String {
         if self.group.is_empty() {

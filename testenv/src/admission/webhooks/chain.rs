@@ -606,7 +606,7 @@ async fn delete_collection(
             200,
             json!({
                 "apiVersion": target.def.api_version(),
-                "kind": format!("{}List", target.def.kind),
+                "kind": target.def.list_kind(),
                 "metadata": {"resourceVersion": rv},
                 "items": items,
             }),

@@ -192,6 +192,7 @@ pub async fn delete(
     conv: &Codec,
 ) -> Result<Reply, ApiError> {
     let inner = inner_request(req, Method::DELETE, None);
+    let list_kind = storage.def.list_kind();
     let reply = handle_object(api, &inner, storage).await?;
     let Reply::Json {
         code,
@@ -202,7 +203,7 @@ pub async fn delete(
     else {
         return Ok(reply);
     };
-    if code >= 300 || !body["kind"].as_str().is_some_and(|k| k.ends_with("List")) {
+    if code >= 300 || body["kind"] != list_kind.as_str() {
         return conv
             .reply_to_served(Reply::Json {
                 code,

@@ -24,6 +24,7 @@ fn crd_def() -> ResourceDef {
             printer_columns: Vec::new(),
             selectable_fields: Vec::new(),
             deprecated: None,
+            list_kind: String::new(),
         }),
         ..ResourceDef::named("example.com", "v1", "Probe", "probes")
     }

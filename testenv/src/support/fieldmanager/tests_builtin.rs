@@ -142,6 +142,7 @@ fn custom_resource_metadata_is_object_meta() {
             printer_columns: Vec::new(),
             selectable_fields: Vec::new(),
             deprecated: None,
+            list_kind: String::new(),
         }),
         ..ResourceDef::named("example.com", "v1", "Probe", "probes")
     };

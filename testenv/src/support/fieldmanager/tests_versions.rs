@@ -20,6 +20,7 @@ fn def(version: &str) -> ResourceDef {
             printer_columns: Vec::new(),
             selectable_fields: Vec::new(),
             deprecated: None,
+            list_kind: String::new(),
         }),
         ..ResourceDef::named("example.com", version, "Probe", "probes")
     }
