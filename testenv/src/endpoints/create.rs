@@ -387,6 +387,11 @@ pub(super) fn create_object_with(
             return Ok((Arc::new(first), warnings));
         }
         let created = cluster.store.put(&def.storage_key, &ns, &name, first);
+        // The naming controller's write (names accepted, `Established` still installing),
+        // then the establishing controller's: two events, as on a real server.
+        if let Some(installing) = crd::installing(&object) {
+            cluster.store.put(&def.storage_key, &ns, &name, installing);
+        }
         let established = cluster.store.put(&def.storage_key, &ns, &name, object);
         crd::register(&mut cluster.registry, &established);
         let controllers = cluster.controllers.clone();

@@ -141,6 +141,21 @@ pub fn resources_of(crd: &Value) -> Vec<ResourceDef> {
     out
 }
 
+/// A CRD established at creation as the naming controller writes it before the
+/// establishing controller does: `Established` still `False`, `Installing`. None when the
+/// CRD is not established.
+pub fn installing(crd: &Value) -> Option<Value> {
+    let mut installing = crd.clone();
+    let conditions = installing["status"]["conditions"].as_array_mut()?;
+    let established = conditions
+        .iter_mut()
+        .find(|c| c["type"] == "Established" && c["status"] == "True")?;
+    established["status"] = Value::from("False");
+    established["reason"] = Value::from("Installing");
+    established["message"] = Value::from("the initial names have been accepted");
+    Some(installing)
+}
+
 /// The name of the storage version (the one with `storage: true`).
 pub fn storage_version(crd: &Value) -> Option<String> {
     crd["spec"]["versions"]
