@@ -8,7 +8,9 @@ use serde_json::Value;
 use crate::support::meta::dns_label_error;
 use crate::support::status::Cause;
 
-use crate::registry::builtin::validation::errors::{immutable, invalid, not_supported};
+use crate::registry::builtin::validation::errors::{
+    immutable, invalid, not_supported, required_because,
+};
 use crate::registry::builtin::validation::resource;
 
 const ADDRESS_TYPES: &[&str] = &["FQDN", "IPv4", "IPv6"];
@@ -94,13 +96,40 @@ pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
         ("discovery.k8s.io", "endpointslices") => endpoint_slice(object),
         ("flowcontrol.apiserver.k8s.io", "flowschemas") => flow_schema(object),
         ("resource.k8s.io", "deviceclasses") => resource::device_class(object),
+        ("apps", "controllerrevisions") => controller_revision(object),
         _ => Vec::new(),
     }
+}
+
+/// `ValidateControllerRevision`: its data is mandatory, its revision not negative.
+fn controller_revision(object: &Value) -> Vec<Cause> {
+    let mut causes = Vec::new();
+    if object["data"].is_null() {
+        causes.push(required_because("data", "data is mandatory"));
+    }
+    causes.extend(non_negative_revision(object));
+    causes
+}
+
+fn non_negative_revision(object: &Value) -> Option<Cause> {
+    let message = "must be greater than or equal to 0";
+    (object["revision"].as_i64().is_some_and(|r| r < 0))
+        .then(|| invalid("revision", &object["revision"], message))
 }
 
 /// Checks of an update of `group`/`plural` from `old` to `new`: the create checks, then
 /// the fields that never change.
 pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec<Cause> {
+    // `ValidateControllerRevisionUpdate`: the data may not change, the revision not go
+    // negative (the create checks are not made again).
+    if (group, plural) == ("apps", "controllerrevisions") {
+        let mut causes = Vec::new();
+        if old.get("data") != new.get("data") {
+            causes.push(immutable("data", &new["data"]));
+        }
+        causes.extend(non_negative_revision(new));
+        return causes;
+    }
     let mut causes = create_causes(group, plural, new);
     let fixed: &[&str] = match (group, plural) {
         ("node.k8s.io", "runtimeclasses") => &["handler"],
