@@ -120,7 +120,9 @@ pub fn admit(
         meta_causes.extend(crate::support::meta::name_causes(def, object));
     }
     if !mutation_only {
-        meta_causes.extend(crate::support::meta::validate_labels_and_annotations(object));
+        meta_causes.extend(crate::support::meta::validate_labels_and_annotations(
+            object,
+        ));
     }
     if !mutation_only {
         meta_causes.extend(validation::metadata(object));
@@ -183,11 +185,16 @@ pub fn admit(
         }
         return Ok(warnings);
     }
+    // A built-in kind's decoder knows its fields: unknown ones too, in document order.
+    let strict = match decoding.map(|d| &d.strict) {
+        Some(strict) if !strict.is_empty() => strict.clone(),
+        _ => duplicates,
+    };
     match validation {
-        FieldValidation::Strict if !duplicates.is_empty() => {
-            return Err(ApiError::bad_request(strict_decoding(def, &duplicates)));
+        FieldValidation::Strict if !strict.is_empty() => {
+            return Err(ApiError::bad_request(strict_decoding(def, &strict)));
         }
-        FieldValidation::Warn => warnings.extend(duplicates),
+        FieldValidation::Warn => warnings.extend(strict),
         _ => {}
     }
     defaults::apply_builtin_defaults(&def.group, &def.version, &def.kind, object);
@@ -198,7 +205,11 @@ pub fn admit(
     }
     let causes = validation::validate(&def.group, &def.kind, object, old, meta_causes);
     if !causes.is_empty() {
-        return Err(ApiError::invalid(def, &name_of(object), causes));
+        let mut refused = ApiError::invalid(def, &name_of(object), causes);
+        refused.warnings = warnings;
+        let early = validation::warnings_before_validation(&def.group, &def.kind, object, old);
+        refused.warnings.extend(early);
+        return Err(refused);
     }
     warnings.extend(validation::warnings(&def.group, &def.kind, object, old));
     let causes = crate::registry::admission_policy::check(def, object);

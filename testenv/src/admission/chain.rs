@@ -2,7 +2,8 @@
 //! (LimitRanger defaults, ServiceAccount, Priority, DefaultTolerationSeconds,
 //! DefaultStorageClass, StorageObjectInUseProtection, RuntimeClass, DefaultIngressClass)
 //! before the object is validated, the validating half (LimitRanger bounds, ResourceQuota)
-//! after the policies. On an update: PersistentVolumeClaimResize and ResourceQuota.
+//! after the policies. On an update: a Pod's Priority and DefaultTolerationSeconds before
+//! it is validated, PersistentVolumeClaimResize and ResourceQuota after.
 
 use serde_json::Value;
 
@@ -48,6 +49,14 @@ pub fn mutate(
         _ => {}
     }
     Ok(())
+}
+
+/// The mutating plugins on the update of `old` to `object` (of `def`) at its main
+/// endpoint: a Pod's Priority and DefaultTolerationSeconds (the others act on creates).
+pub fn mutate_update(def: &ResourceDef, object: &mut Value, old: &Value) {
+    if def.group.is_empty() && def.plural == "pods" {
+        plugins::pod_update(object, old);
+    }
 }
 
 /// The validating plugins on an object of `def` named `name` being created in `ns`.

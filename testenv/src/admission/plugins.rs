@@ -86,25 +86,51 @@ pub fn pod(store: &Store, pod: &mut Value) -> Result<(), ApiError> {
     {
         pod["spec"]["preemptionPolicy"] = json!(policy);
     }
+    default_toleration_seconds(pod);
+    Ok(())
+}
+
+/// DefaultTolerationSeconds, on a create and on an update alike: a pod that does not
+/// tolerate the not-ready or the unreachable `NoExecute` taint (a toleration with that key
+/// or no key, and that effect or none) gets a toleration of it for 300 seconds.
+fn default_toleration_seconds(pod: &mut Value) {
     let mut tolerations = pod["spec"]["tolerations"]
         .as_array()
         .cloned()
         .unwrap_or_default();
+    let mut added = false;
     for key in [
         "node.kubernetes.io/not-ready",
         "node.kubernetes.io/unreachable",
     ] {
         let covered = tolerations.iter().any(|t| {
-            (t["key"] == key
-                || t["key"].as_str().is_none_or(str::is_empty) && t["operator"] == "Exists")
+            (t["key"] == key || t["key"].as_str().is_none_or(str::is_empty))
                 && (t["effect"] == "NoExecute" || t["effect"].as_str().is_none_or(str::is_empty))
         });
         if !covered {
             tolerations.push(json!({"key": key, "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}));
+            added = true;
         }
     }
-    pod["spec"]["tolerations"] = Value::Array(tolerations);
-    Ok(())
+    if added {
+        pod["spec"]["tolerations"] = Value::Array(tolerations);
+    }
+}
+
+/// Priority and DefaultTolerationSeconds for a Pod being updated from `old`: a new pod
+/// without `priority` or `preemptionPolicy` keeps the old pod's (their changes are the
+/// update validation's to refuse), then the default tolerations are added back when the
+/// new list lacks them.
+pub fn pod_update(pod: &mut Value, old: &Value) {
+    for field in ["priority", "preemptionPolicy"] {
+        let unset = pod["spec"].get(field).is_none_or(Value::is_null);
+        if unset && !old["spec"][field].is_null() && pod["spec"].is_object() {
+            pod["spec"][field] = old["spec"][field].clone();
+        }
+    }
+    if pod["spec"].is_object() {
+        default_toleration_seconds(pod);
+    }
 }
 
 /// The one class of `key` marked default by `annotation` (the newest, as the real plugins
@@ -182,5 +208,38 @@ fn protect(object: &mut Value, finalizer: &str) {
     if !finalizers.iter().any(|f| f == finalizer) {
         finalizers.push(finalizer.into());
         object["metadata"]["finalizers"] = json!(finalizers);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_update_keeps_the_priority_and_gets_the_default_tolerations_back() {
+        let old = json!({"spec": {"priority": 7, "preemptionPolicy": "Never", "tolerations": []}});
+        let mut new = json!({"spec": {"tolerations": [{"key": "a", "operator": "Exists"}]}});
+        pod_update(&mut new, &old);
+        assert_eq!(new["spec"]["priority"], 7);
+        assert_eq!(new["spec"]["preemptionPolicy"], "Never");
+        let keys: Vec<&str> = new["spec"]["tolerations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|t| t["key"].as_str())
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "a",
+                "node.kubernetes.io/not-ready",
+                "node.kubernetes.io/unreachable"
+            ]
+        );
+        // A key-less toleration of every effect covers both taints, whatever its operator.
+        let mut all = json!({"spec": {"priority": 1, "tolerations": [{"operator": "Exists"}]}});
+        pod_update(&mut all, &old);
+        assert_eq!(all["spec"]["priority"], 1);
+        assert_eq!(all["spec"]["tolerations"].as_array().map(Vec::len), Some(1));
     }
 }

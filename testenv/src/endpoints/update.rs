@@ -272,6 +272,9 @@ pub fn update_object_as(
     if endpoint == Endpoint::Main && def.group.is_empty() && def.plural == "pods" {
         strategy::prepare_pod(&mut new);
     }
+    if endpoint == Endpoint::Main {
+        crate::admission::chain::mutate_update(def, &mut new, &old);
+    }
     let status_alone = endpoint == Endpoint::Status
         && def.custom.is_none()
         && crate::registry::validation::validates_status_alone(&def.group, &def.kind);
@@ -283,6 +286,11 @@ pub fn update_object_as(
     } else if status_alone {
         let before_validation = query.clone().stop_before_validation();
         admit(def, &mut new, Some(&old), &before_validation)?
+    } else if endpoint == Endpoint::Main && def.group.is_empty() && def.plural == "pods" {
+        // An invalid new pod's 422 lists the errors of the update after its own.
+        admit(def, &mut new, Some(&old), query).map_err(|e| {
+            crate::registry::validation::pod_update_after_own_errors(e, def, &new, &old)
+        })?
     } else {
         admit(def, &mut new, Some(&old), query)?
     };

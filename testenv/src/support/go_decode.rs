@@ -44,12 +44,15 @@ pub struct Decoding {
     pub duplicates: Vec<String>,
     /// The decoder's message for the first value that does not fit the kind's Go type.
     pub type_error: Option<String>,
+    /// A built-in kind's strict decoding errors, unknown and repeated fields, as the
+    /// decoder words them and in the order it meets them (it knows the kind's fields).
+    pub strict: Vec<String>,
 }
 
 impl Decoding {
     /// Whether decoding found nothing to report.
     pub fn is_empty(&self) -> bool {
-        self.duplicates.is_empty() && self.type_error.is_none()
+        self.duplicates.is_empty() && self.type_error.is_none() && self.strict.is_empty()
     }
 }
 

@@ -375,8 +375,53 @@ pub fn finalizer_conflict(object: &Value) -> Option<Cause> {
     })
 }
 
+/// The names in an object's `metadata.finalizers`, in order.
+fn finalizer_names(object: &Value) -> impl Iterator<Item = &str> {
+    object["metadata"]["finalizers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| f.as_str().unwrap_or_default())
+}
+
+/// `ValidateFinalizers`' check of each name in `metadata.finalizers`: a qualified name,
+/// reported on the list (`metadata.finalizers`, not indexed), as apimachinery does.
+pub fn finalizer_name_errors(object: &Value) -> Vec<Cause> {
+    finalizer_names(object)
+        .flat_map(|name| {
+            qualified_name_errors(name)
+                .into_iter()
+                .map(move |why| Cause {
+                    reason: "FieldValueInvalid".into(),
+                    message: format!("Invalid value: {name:?}: {why}"),
+                    field: "metadata.finalizers".into(),
+                })
+        })
+        .collect()
+}
+
+/// The rule the core API's object meta validation adds for finalizers: a name without a
+/// domain (no `/`) must be a standard one, reported at its index.
+pub fn kube_finalizer_name_errors(object: &Value) -> Vec<Cause> {
+    finalizer_names(object)
+        .enumerate()
+        .filter(|(_, name)| !name.contains('/') && !STANDARD_FINALIZERS.contains(name))
+        .map(|(i, name)| Cause {
+            reason: "FieldValueInvalid".into(),
+            message: format!(
+                "Invalid value: {name:?}: name is neither a standard finalizer name nor is it fully qualified"
+            ),
+            field: format!("metadata.finalizers[{i}]"),
+        })
+        .collect()
+}
+
+/// The most bytes an object's annotations may hold, keys and values together.
+const ANNOTATIONS_SIZE_LIMIT: usize = 256 * 1024;
+
 /// Validates `metadata.labels` (keys are qualified names, values at most 63 characters
-/// of the label alphabet) and `metadata.annotations` keys, like kube-apiserver.
+/// of the label alphabet) and `metadata.annotations` (keys, then their total size), like
+/// kube-apiserver.
 pub fn validate_labels_and_annotations(object: &Value) -> Vec<Cause> {
     let mut causes = Vec::new();
     let invalid = |field: &str, value: &str, why: &str| Cause {
@@ -400,6 +445,17 @@ pub fn validate_labels_and_annotations(object: &Value) -> Vec<Cause> {
             for why in qualified_name_errors(&k.to_ascii_lowercase()) {
                 causes.push(invalid("metadata.annotations", k, &why));
             }
+        }
+        let size: usize = annotations
+            .iter()
+            .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
+            .sum();
+        if size > ANNOTATIONS_SIZE_LIMIT {
+            causes.push(Cause {
+                reason: "FieldValueTooLong".into(),
+                message: format!("Too long: may not be more than {ANNOTATIONS_SIZE_LIMIT} bytes"),
+                field: "metadata.annotations".into(),
+            });
         }
     }
     causes
@@ -431,7 +487,38 @@ mod label_tests {
             "Invalid value: [\"x.io/f\",\"foregroundDeletion\",\"orphan\"]: finalizer orphan and foregroundDeletion cannot be both set"
         );
         let one = json!({"metadata": {"finalizers": ["orphan", "kubernetes"]}});
+        assert!(finalizer_name_errors(&one).is_empty());
+        assert!(kube_finalizer_name_errors(&one).is_empty());
         assert!(finalizer_conflict(&one).is_none());
         assert!(finalizer_conflict(&json!({"metadata": {}})).is_none());
+    }
+
+    #[test]
+    fn finalizer_names_as_apimachinery_then_the_core_api_check_them() {
+        let o = json!({"metadata": {"finalizers": ["x", "a/b!", "a/b/c", "kubernetes", "-x"]}});
+        let causes = finalizer_name_errors(&o);
+        assert!(causes.iter().all(|c| c.field == "metadata.finalizers"));
+        let values: Vec<&str> = causes
+            .iter()
+            .map(|c| c.message.split('"').nth(1).unwrap_or_default())
+            .collect();
+        assert_eq!(values, ["a/b!", "a/b/c", "-x"]);
+        let kube: Vec<String> = kube_finalizer_name_errors(&o)
+            .into_iter()
+            .map(|c| c.field)
+            .collect();
+        assert_eq!(kube, ["metadata.finalizers[0]", "metadata.finalizers[4]"]);
+    }
+
+    #[test]
+    fn annotations_too_large_together() {
+        let big = "x".repeat(ANNOTATIONS_SIZE_LIMIT);
+        let o = json!({"metadata": {"annotations": {"k": big}}});
+        let causes = validate_labels_and_annotations(&o);
+        assert_eq!(causes.len(), 1);
+        assert_eq!(causes[0].reason, "FieldValueTooLong");
+        let fits =
+            json!({"metadata": {"annotations": {"k": "x".repeat(ANNOTATIONS_SIZE_LIMIT - 1)}}});
+        assert!(validate_labels_and_annotations(&fits).is_empty());
     }
 }

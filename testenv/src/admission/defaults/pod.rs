@@ -196,8 +196,9 @@ const VOLUME_SOURCES: &[&str] = &[
 
 /// `SetDefaults_Volume` and the per-source defaults: a volume without a source becomes
 /// `emptyDir: {}`; configMap/secret/downwardAPI/projected get `defaultMode: 420`; hostPath
-/// gets `type: ""`; projected service account tokens expire after 3600 s; ephemeral volume
-/// claim templates get `volumeMode: Filesystem`.
+/// gets `type: ""`; projected service account tokens expire after 3600 s; iSCSI, RBD, Azure
+/// disk and ScaleIO sources get theirs; ephemeral volume claim templates get `volumeMode:
+/// Filesystem`.
 pub fn volume(v: &mut Map<String, Value>) {
     if VOLUME_SOURCES.iter().all(|k| is_unset(v, k)) {
         v.insert("emptyDir".into(), json!({}));
@@ -229,6 +230,21 @@ pub fn volume(v: &mut Map<String, Value>) {
     }
     if let Some(i) = object_mut(v, "iscsi") {
         set_default_str(i, "iscsiInterface", "default");
+    }
+    if let Some(r) = object_mut(v, "rbd") {
+        set_default_str(r, "pool", "rbd");
+        set_default_str(r, "user", "admin");
+        set_default_str(r, "keyring", "/etc/ceph/keyring");
+    }
+    if let Some(d) = object_mut(v, "azureDisk") {
+        set_default(d, "cachingMode", json!("ReadWrite"));
+        set_default(d, "fsType", json!("ext4"));
+        set_default(d, "readOnly", json!(false));
+        set_default(d, "kind", json!("Shared"));
+    }
+    if let Some(s) = object_mut(v, "scaleIO") {
+        set_default_str(s, "storageMode", "ThinProvisioned");
+        set_default_str(s, "fsType", "xfs");
     }
     if let Some(e) = object_mut(v, "ephemeral")
         && let Some(t) = object_mut(e, "volumeClaimTemplate")

@@ -86,13 +86,20 @@ fn with_decoding(req: &Req, target: &Target, raw: Option<&RawWrite>) -> Option<R
         .is_none()
         .then(|| validation::decode_error(&def.group, &def.version, &def.kind, &node))
         .flatten();
+    let in_raw = |path: &str| raw.is_some_and(|raw| raw.inside_raw(path));
+    let strict = if def.custom.is_none() {
+        validation::strict_errors(&def.group, &def.version, &def.kind, &node, &in_raw)
+    } else {
+        Vec::new()
+    };
     let decoding = Decoding {
         // Go's decoder hands a raw value's bytes over as they are, repetitions included.
         duplicates: go_decode::duplicate_fields(&node)
             .into_iter()
-            .filter(|path| !raw.is_some_and(|raw| raw.inside_raw(path)))
+            .filter(|path| !in_raw(path))
             .collect(),
         type_error,
+        strict,
     };
     if decoding.is_empty() {
         return None;

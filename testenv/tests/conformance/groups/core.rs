@@ -638,3 +638,260 @@ async fn app_armor_annotations_become_container_fields_on_create() {
         "fields do not become annotations"
     );
 }
+
+#[tokio::test]
+async fn tolerations_are_validated_and_defaulted_again_on_pod_updates() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/api/v1/namespaces/{ns}/pods");
+    let fields = |body: &Value| -> Vec<String> {
+        let causes = body["details"]["causes"].as_array().cloned();
+        let each = causes
+            .into_iter()
+            .flatten()
+            .map(|c| format!("{}", c["field"]));
+        each.map(|f| f.trim_matches('"').to_string()).collect()
+    };
+    let spec = |tolerations: Value| {
+        json!({"automountServiceAccountToken": false, "tolerations": tolerations,
+            "containers": [{"name": "c", "image": "busybox"}]})
+    };
+    let bad = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "bad"},
+        "spec": spec(json!([{"key": "bad key"}, {"operator": "Equal"},
+            {"key": "k", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 5},
+            {"key": "k", "operator": "Lt"}, {"key": "k", "effect": "Sometimes"}]))});
+    let (code, body) = send(&client, "POST", &base, "application/json", Some(bad)).await;
+    assert_eq!(code, 422, "{body}");
+    let expected = ["key", "operator", "effect", "operator", "effect"];
+    let expected: Vec<String> = (0..5)
+        .map(|i| format!("spec.tolerations[{i}].{}", expected[i]))
+        .collect();
+    assert_eq!(fields(&body), expected, "{body}");
+    assert!(message(&body).contains("spec.tolerations[1].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty"), "{body}");
+    let t = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "t"},
+        "spec": spec(json!([{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}]))});
+    let (code, created) = send(&client, "POST", &base, "application/json", Some(t)).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        created["spec"]["tolerations"].as_array().map(Vec::len),
+        Some(3)
+    );
+    // A merge patch replacing the list: the not-ready and unreachable tolerations come back.
+    let path = format!("{base}/t");
+    let merge = "application/merge-patch+json";
+    let list = json!([{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60},
+        {"key": "b", "operator": "Exists"}]);
+    let patch = json!({"spec": {"tolerations": list}});
+    let (code, patched) = send(&client, "PATCH", &path, merge, Some(patch)).await;
+    assert_eq!(code, 200, "{patched}");
+    let keys: Vec<&str> = patched["spec"]["tolerations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["key"].as_str())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "a",
+            "b",
+            "node.kubernetes.io/not-ready",
+            "node.kubernetes.io/unreachable"
+        ]
+    );
+    // Priority dropped by a patch is kept from the stored pod.
+    let remove = json!([{"op": "remove", "path": "/spec/priority"}]);
+    let (code, kept) = send(
+        &client,
+        "PATCH",
+        &path,
+        "application/json-patch+json",
+        Some(remove),
+    )
+    .await;
+    assert_eq!(code, 200, "{kept}");
+    assert_eq!(kept["spec"]["priority"], 0);
+    // An invalid new pod: its own errors first, then the update's (an invalid added
+    // toleration twice, the other changes refused last).
+    let patch = json!({"spec": {"dnsPolicy": "Sometimes", "tolerations": [list[0], list[1],
+        {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+        {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+        {"key": "-c-", "operator": "Exists"}]}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(patch)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        fields(&body),
+        [
+            "spec.dnsPolicy",
+            "spec.tolerations[4].key",
+            "spec.tolerations[4].key",
+            "spec"
+        ],
+        "{body}"
+    );
+}
+
+/// The families of a 422's metadata causes, one letter each, in order: Labels, Annotations,
+/// Owner references, Finalizer names (as apimachinery checks them), their Conflict, the core
+/// API's rule on finalizer Names.
+fn meta_families(body: &Value) -> String {
+    let causes = body["details"]["causes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    causes
+        .iter()
+        .map(|c| {
+            let field = c["field"].as_str().unwrap_or_default();
+            match field {
+                "metadata.labels" => 'L',
+                "metadata.annotations" => 'A',
+                "metadata.finalizers" if message(c).contains("cannot be both set") => 'C',
+                "metadata.finalizers" => 'F',
+                f if f.starts_with("metadata.ownerReferences") => 'O',
+                f if f.starts_with("metadata.finalizers[") => 'N',
+                _ => '?',
+            }
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn object_meta_errors_repeat_as_each_kind_checks_the_object_meta() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let bad = json!({
+        "labels": {"bad key!": "v"},
+        "annotations": {"a!": "v"},
+        "ownerReferences": [{"apiVersion": "v1", "kind": "K", "name": "n"}],
+        "finalizers": ["bad!", "orphan", "foregroundDeletion"],
+    });
+    let merge = "application/merge-patch+json";
+    let configmaps = format!("/api/v1/namespaces/{ns}/configmaps");
+    let leases = format!("/apis/coordination.k8s.io/v1/namespaces/{ns}/leases");
+    // On create, once: the kind's own check of the object meta (a ConfigMap's with the core
+    // API's finalizer rule, a Lease's with apimachinery's alone).
+    for (path, api_version, kind, families) in [
+        (&configmaps, "v1", "ConfigMap", "LAOFCN"),
+        (&leases, "coordination.k8s.io/v1", "Lease", "LAOFC"),
+    ] {
+        let mut metadata = bad.clone();
+        metadata["name"] = json!("meta-repeat");
+        let object = json!({"apiVersion": api_version, "kind": kind, "metadata": metadata});
+        let (code, body) = send(&client, "POST", path, "application/json", Some(object)).await;
+        assert_eq!(code, 422, "{body}");
+        assert_eq!(meta_families(&body), families, "{kind} create: {body}");
+        let object = json!({"apiVersion": api_version, "kind": kind,
+            "metadata": {"name": "meta-repeat"}});
+        let (code, body) = send(&client, "POST", path, "application/json", Some(object)).await;
+        assert_eq!(code, 201, "{body}");
+    }
+    // On a main update: the generic registry's check as it is and as an update, then the
+    // strategy's: a ConfigMap's as an update and as a new object, a Lease's as an update.
+    for (path, families) in [
+        (&configmaps, "LAOFCLAOLAONLAOFCN"),
+        (&leases, "LAOFCLAOLAO"),
+    ] {
+        let patch = json!({"metadata": bad});
+        let (code, body) = send(
+            &client,
+            "PATCH",
+            &format!("{path}/meta-repeat"),
+            merge,
+            Some(patch),
+        )
+        .await;
+        assert_eq!(code, 422, "{body}");
+        assert_eq!(meta_families(&body), families, "{path} update: {body}");
+    }
+}
+
+#[tokio::test]
+async fn app_armor_profiles_and_annotations_are_validated() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let key = |c: &str| format!("container.apparmor.security.beta.kubernetes.io/{c}");
+    let causes = |body: &Value| -> Vec<String> {
+        let list = body["details"]["causes"].as_array().cloned();
+        list.unwrap_or_default()
+            .iter()
+            .map(|c| format!("{} {}", c["field"].as_str().unwrap_or_default(), message(c)))
+            .collect()
+    };
+    let profile = "securityContext.appArmorProfile";
+    // The fields: a Localhost profile needs its name, the other types take none.
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "aa-fields"},
+        "spec": {"securityContext": {"appArmorProfile": {"type": "Foo"}},
+            "containers": [{"name": "a", "image": "busybox",
+                    "securityContext": {"appArmorProfile": {"type": "Localhost"}}},
+                {"name": "b", "image": "busybox", "securityContext":
+                    {"appArmorProfile": {"type": "Unconfined", "localhostProfile": "x"}}}]}});
+    let pods = format!("/api/v1/namespaces/{ns}/pods");
+    let (code, body) = send(&client, "POST", &pods, "application/json", Some(pod)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            format!(
+                "spec.containers[0].{profile}.localhostProfile Required value: must be set when AppArmor type is Localhost"
+            ),
+            format!(
+                "spec.containers[1].{profile}.localhostProfile Invalid value: \"x\": can only be set when AppArmor type is Localhost"
+            ),
+            format!(
+                "spec.{profile}.type Unsupported value: \"Foo\": supported values: \"Localhost\", \"RuntimeDefault\", \"Unconfined\""
+            ),
+        ]
+    );
+    // The annotations: a known container and profile form, and the container's field agreeing.
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "aa-notes",
+        "annotations": {key("zz"): "runtime/default", key("a"): "localhost/y"}},
+        "spec": {"containers": [{"name": "a", "image": "busybox", "securityContext":
+            {"appArmorProfile": {"type": "Localhost", "localhostProfile": "x"}}}]}});
+    let (code, body) = send(&client, "POST", &pods, "application/json", Some(pod)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            format!(
+                "metadata.annotations[{}] Invalid value: \"zz\": container not found",
+                key("zz")
+            ),
+            format!(
+                "spec.containers[0].{profile}.localhostProfile Forbidden: apparmor profile in annotation and field must match"
+            ),
+        ]
+    );
+    // A pod template too, where no annotation is copied into a container first.
+    let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "aa-template"},
+        "spec": {"selector": {"matchLabels": {"a": "b"}}, "template": {"metadata":
+            {"labels": {"a": "b"}, "annotations": {key("c"): "foo"}},
+            "spec": {"securityContext": {"appArmorProfile": {"type": "Unconfined"}},
+                "containers": [{"name": "c", "image": "busybox"}]}}}});
+    let deployments = format!("/apis/apps/v1/namespaces/{ns}/deployments");
+    let (code, body) = send(
+        &client,
+        "POST",
+        &deployments,
+        "application/json",
+        Some(deployment),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            format!(
+                "spec.template.annotations[{}] Invalid value: \"foo\": invalid AppArmor profile name: \"foo\"",
+                key("c")
+            ),
+            format!(
+                "spec.template.spec.containers[0].{profile}.type Forbidden: apparmor type in annotation and field must match"
+            ),
+        ]
+    );
+}

@@ -16,6 +16,7 @@
 //! the real server's decoder refuses before validation; [`typed`] the Go types a
 //! strategic merge patch's result must decode into.
 
+mod apparmor;
 mod attachment;
 mod autoscaling;
 mod base64;
@@ -53,6 +54,7 @@ mod status_networking;
 mod status_policy;
 mod status_resource;
 mod storage;
+mod strict;
 mod typed;
 mod warnings;
 mod workloads;
@@ -60,12 +62,13 @@ mod workloads;
 use serde_json::Value;
 
 pub use errors::Errors;
-pub use pod_update::pod_update;
+pub use pod_update::{after_own_errors as pod_update_after_own_errors, pod_update};
 pub use status::{prepare_status_update, status_update, validates_status_alone};
+pub use strict::strict_errors;
 pub use typed::{
     decode_error, omit_empty_collections, patch_invalid, patch_type_error, write_zero_values,
 };
-pub use warnings::warnings;
+pub use warnings::{before_validation as warnings_before_validation, warnings};
 
 /// A Service's `clusterIP` and `clusterIPs` agree (see [`service::cluster_ips`]).
 pub fn service_cluster_ips(object: &Value) -> Errors {
@@ -84,12 +87,11 @@ pub fn go_object_reference(value: &Value) -> String {
 }
 
 /// The metadata checks the real server makes for every kind, after the labels and
-/// annotations: owner references, then the `orphan` and `foregroundDeletion` finalizers
-/// together (once; see [`validate`] for the kinds whose update repeats it).
+/// annotations: owner references, the finalizer names, then the `orphan` and
+/// `foregroundDeletion` finalizers together (once; see [`validate`] for what a built-in
+/// kind adds, and how often its update repeats them).
 pub fn metadata(object: &Value) -> Errors {
-    let mut out = meta::owner_references(object);
-    out.extend(crate::support::meta::finalizer_conflict(object));
-    out
+    meta::accessor_after_labels(object)
 }
 
 /// The 400 message of a built-in object whose `[]byte` fields are not base64 (a Secret's
@@ -102,32 +104,17 @@ pub fn undecodable(group: &str, kind: &str, object: &Value) -> Option<String> {
     }
 }
 
-/// The checks of an update that the real server makes before the object's own validation
-/// (immutable contents).
-fn update_first(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
+/// The checks of an update that come between the metadata's checks as an update and the
+/// object's own: an immutable ConfigMap's or Secret's contents, a DaemonSet's selector
+/// (`ValidateDaemonSetSpecUpdate`) and an IngressClass's controller may not change, a
+/// Service keeps its primary cluster IP and family.
+fn update_before_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
     match (group, kind) {
         ("", "ConfigMap") => config::immutable_update(object, old, &["data", "binaryData"]),
         ("", "Secret") => config::secret_update(object, old),
-        _ => Vec::new(),
-    }
-}
-
-/// The checks of an update that come between the metadata's and the object's own: a
-/// DaemonSet's selector (`ValidateDaemonSetSpecUpdate`) and an IngressClass's controller
-/// may not change; a PersistentVolume's metadata errors are repeated; a Service's too (the
-/// strategy's update validation checks the object meta as an update, then the Service's
-/// own validation as it is), then it keeps its primary cluster IP and family.
-fn update_before_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
-    match (group, kind) {
         ("apps", "DaemonSet") => workloads::selector_update(object, old),
         ("networking.k8s.io", "IngressClass") => networking::ingress_class_update(object, old),
-        ("", "PersistentVolume") => pv_update::persistent_volume_update_metadata(object),
-        ("", "Service") => {
-            let mut out = meta::object_meta(object);
-            out.extend(meta::object_meta(object));
-            out.extend(service::update(object, old));
-            out
-        }
+        ("", "Service") => service::update(object, old),
         _ => Vec::new(),
     }
 }
@@ -161,10 +148,11 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
 }
 
 /// The checks of a create after the object's own: a v1 VolumeAttachment's attacher and
-/// volume name (`ValidateVolumeAttachmentV1`).
+/// volume name (`ValidateVolumeAttachmentV1`), a Pod's AppArmor annotations and fields.
 fn create_after_spec(group: &str, kind: &str, object: &Value) -> Errors {
     match (group, kind) {
         ("storage.k8s.io", "VolumeAttachment") => attachment::volume_attachment_create(object),
+        ("", "Pod") => apparmor::pod_create(object),
         _ => Vec::new(),
     }
 }
@@ -175,7 +163,7 @@ fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
         ("", "ConfigMap") => config::config_map(object),
         ("", "Secret") => config::secret(object),
         ("", "Service") => service::service(object),
-        ("", "Pod") => pod::pod_spec(&object["spec"], "spec"),
+        ("", "Pod") => pod::pod(object),
         ("", "ReplicationController")
         | ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") => {
             workloads::replicated(object, kind)
@@ -215,7 +203,10 @@ fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
 }
 
 /// Every validation error of a built-in object (`old` is the stored object on updates),
-/// given the errors of its metadata (`meta`), in the real server's order.
+/// given the errors of the generic registry's check of its metadata (`meta`: the labels and
+/// annotations, then [`metadata`]'s), in the real server's order: on a create, the kind's
+/// own validation of the object meta is that check; an update adds the generic check as an
+/// update and each of the kind's own (see [`meta::update_rest`]).
 pub fn validate(
     group: &str,
     kind: &str,
@@ -223,21 +214,20 @@ pub fn validate(
     old: Option<&Value>,
     meta: Errors,
 ) -> Errors {
-    let mut out = old.map_or_else(Vec::new, |old| update_first(group, kind, object, old));
-    out.extend(meta);
-    out.extend(meta::repeated_finalizer_conflicts(
-        group,
-        kind,
-        object,
-        old.is_some(),
-    ));
-    if let Some(old) = old {
-        out.extend(update_before_spec(group, kind, object, old));
-    }
+    let Some(old) = old else {
+        let mut out = meta;
+        out.extend(meta::create_rest(group, kind, object));
+        out.extend(object_causes(group, kind, object));
+        out.extend(create_after_spec(group, kind, object));
+        return out;
+    };
+    let rest = meta::update_rest(group, kind, object);
+    let mut out = meta;
+    out.extend(rest.before);
+    out.extend(update_before_spec(group, kind, object, old));
+    out.extend(rest.with_object);
     out.extend(object_causes(group, kind, object));
-    match old {
-        Some(old) => out.extend(update_after_spec(group, kind, object, old)),
-        None => out.extend(create_after_spec(group, kind, object)),
-    }
+    out.extend(rest.after);
+    out.extend(update_after_spec(group, kind, object, old));
     out
 }

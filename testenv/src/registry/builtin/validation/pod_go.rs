@@ -2,193 +2,17 @@
 //! errors that print it: every field under its Go name, in declaration order, zero values
 //! included, as `encoding/json` writes a struct without tags. The v1 fields that the
 //! conversion moves (the host namespaces into the security context) are moved, and the
-//! deprecated `serviceAccount` is gone. Types the tables below do not describe (rare volume
-//! sources, a claim template) are written as their v1 JSON.
+//! deprecated `serviceAccount` is gone. The volume sources are described in [`volume`].
 
 use serde_json::{Map, Value};
 
 use super::go_diff::GoValue;
 
-/// How a Go field is written when the v1 object has it, and when it does not.
-#[derive(Clone, Copy)]
-enum Kind {
-    /// A string (`""` when absent).
-    Str,
-    /// An integer (`0` when absent).
-    Int,
-    /// A bool (`false` when absent).
-    Bool,
-    /// A `resource.Quantity` value (`"0"` when absent).
-    Quantity,
-    /// A pointer, slice or map of values JSON writes as v1 does (`null` when absent).
-    Json,
-    /// A struct value (its zero value when absent).
-    Struct(&'static [Field]),
-    /// A pointer to a struct (`null` when absent).
-    Ptr(&'static [Field]),
-    /// A slice of structs (`null` when absent).
-    Slice(&'static [Field]),
-}
+mod volume;
 
-/// A Go field: its name, the v1 JSON key it comes from, and how it is written.
-type Field = (&'static str, &'static str, Kind);
+use volume::Kind::{self, Bool, Embed, Int, Json, Omit, Ptr, Quantity, Slice, Str, Struct};
+use volume::{Field, KEY_SELECTOR, NAME_ONLY, OBJECT_FIELD, OPTIONAL_REF, RESOURCE_FIELD, VOLUME};
 
-use Kind::{Bool, Int, Json, Ptr, Quantity, Slice, Str, Struct};
-
-const NAME_ONLY: &[Field] = &[("Name", "name", Str)];
-const KEY_TO_PATH: &[Field] = &[
-    ("Key", "key", Str),
-    ("Path", "path", Str),
-    ("Mode", "mode", Json),
-];
-const OBJECT_FIELD: &[Field] = &[
-    ("APIVersion", "apiVersion", Str),
-    ("FieldPath", "fieldPath", Str),
-];
-const RESOURCE_FIELD: &[Field] = &[
-    ("ContainerName", "containerName", Str),
-    ("Resource", "resource", Str),
-    ("Divisor", "divisor", Quantity),
-];
-const DOWNWARD_FILE: &[Field] = &[
-    ("Path", "path", Str),
-    ("FieldRef", "fieldRef", Ptr(OBJECT_FIELD)),
-    ("ResourceFieldRef", "resourceFieldRef", Ptr(RESOURCE_FIELD)),
-    ("Mode", "mode", Json),
-];
-const KEY_SELECTOR: &[Field] = &[
-    ("Name", "name", Str),
-    ("Key", "key", Str),
-    ("Optional", "optional", Json),
-];
-const OPTIONAL_REF: &[Field] = &[("Name", "name", Str), ("Optional", "optional", Json)];
-const OBJECT_PROJECTION: &[Field] = &[
-    ("Name", "name", Str),
-    ("Items", "items", Slice(KEY_TO_PATH)),
-    ("Optional", "optional", Json),
-];
-const PROJECTION: &[Field] = &[
-    ("Secret", "secret", Ptr(OBJECT_PROJECTION)),
-    (
-        "DownwardAPI",
-        "downwardAPI",
-        Ptr(&[("Items", "items", Slice(DOWNWARD_FILE))]),
-    ),
-    ("ConfigMap", "configMap", Ptr(OBJECT_PROJECTION)),
-    (
-        "ServiceAccountToken",
-        "serviceAccountToken",
-        Ptr(&[
-            ("Audience", "audience", Str),
-            ("ExpirationSeconds", "expirationSeconds", Int),
-            ("Path", "path", Str),
-        ]),
-    ),
-    ("ClusterTrustBundle", "clusterTrustBundle", Json),
-    ("PodCertificate", "podCertificate", Json),
-];
-const VOLUME: &[Field] = &[
-    ("Name", "name", Str),
-    (
-        "HostPath",
-        "hostPath",
-        Ptr(&[("Path", "path", Str), ("Type", "type", Json)]),
-    ),
-    (
-        "EmptyDir",
-        "emptyDir",
-        Ptr(&[("Medium", "medium", Str), ("SizeLimit", "sizeLimit", Json)]),
-    ),
-    ("GCEPersistentDisk", "gcePersistentDisk", Json),
-    ("AWSElasticBlockStore", "awsElasticBlockStore", Json),
-    ("GitRepo", "gitRepo", Json),
-    (
-        "Secret",
-        "secret",
-        Ptr(&[
-            ("SecretName", "secretName", Str),
-            ("Items", "items", Slice(KEY_TO_PATH)),
-            ("DefaultMode", "defaultMode", Json),
-            ("Optional", "optional", Json),
-        ]),
-    ),
-    (
-        "NFS",
-        "nfs",
-        Ptr(&[
-            ("Server", "server", Str),
-            ("Path", "path", Str),
-            ("ReadOnly", "readOnly", Bool),
-        ]),
-    ),
-    ("ISCSI", "iscsi", Json),
-    ("Glusterfs", "glusterfs", Json),
-    (
-        "PersistentVolumeClaim",
-        "persistentVolumeClaim",
-        Ptr(&[
-            ("ClaimName", "claimName", Str),
-            ("ReadOnly", "readOnly", Bool),
-        ]),
-    ),
-    ("RBD", "rbd", Json),
-    ("Quobyte", "quobyte", Json),
-    ("FlexVolume", "flexVolume", Json),
-    ("Cinder", "cinder", Json),
-    ("CephFS", "cephfs", Json),
-    ("Flocker", "flocker", Json),
-    (
-        "DownwardAPI",
-        "downwardAPI",
-        Ptr(&[
-            ("Items", "items", Slice(DOWNWARD_FILE)),
-            ("DefaultMode", "defaultMode", Json),
-        ]),
-    ),
-    ("FC", "fc", Json),
-    ("AzureFile", "azureFile", Json),
-    (
-        "ConfigMap",
-        "configMap",
-        Ptr(&[
-            ("Name", "name", Str),
-            ("Items", "items", Slice(KEY_TO_PATH)),
-            ("DefaultMode", "defaultMode", Json),
-            ("Optional", "optional", Json),
-        ]),
-    ),
-    ("VsphereVolume", "vsphereVolume", Json),
-    ("AzureDisk", "azureDisk", Json),
-    ("PhotonPersistentDisk", "photonPersistentDisk", Json),
-    (
-        "Projected",
-        "projected",
-        Ptr(&[
-            ("Sources", "sources", Slice(PROJECTION)),
-            ("DefaultMode", "defaultMode", Json),
-        ]),
-    ),
-    ("PortworxVolume", "portworxVolume", Json),
-    ("ScaleIO", "scaleIO", Json),
-    ("StorageOS", "storageos", Json),
-    (
-        "CSI",
-        "csi",
-        Ptr(&[
-            ("Driver", "driver", Str),
-            ("ReadOnly", "readOnly", Json),
-            ("FSType", "fsType", Json),
-            ("VolumeAttributes", "volumeAttributes", Json),
-            (
-                "NodePublishSecretRef",
-                "nodePublishSecretRef",
-                Ptr(NAME_ONLY),
-            ),
-        ]),
-    ),
-    ("Ephemeral", "ephemeral", Json),
-    ("Image", "image", Json),
-];
 const PORT: &[Field] = &[
     ("Name", "name", Str),
     ("HostPort", "hostPort", Int),
@@ -567,10 +391,28 @@ fn fields(
     table: &'static [Field],
     object: Option<&Map<String, Value>>,
 ) -> Vec<(&'static str, GoValue)> {
-    table
-        .iter()
-        .map(|(name, key, kind)| (*name, field(*kind, object.and_then(|o| o.get(*key)))))
-        .collect()
+    let mut out = Vec::new();
+    for (name, key, kind) in table {
+        let value = object.and_then(|o| o.get(*key));
+        match kind {
+            Embed(inner) => out.extend(fields(inner, value.and_then(Value::as_object))),
+            Omit if value.is_none_or(empty) => {}
+            _ => out.push((*name, field(*kind, value))),
+        }
+    }
+    out
+}
+
+/// Whether `encoding/json` leaves a value out under `omitempty`.
+fn empty(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+    }
 }
 
 fn field(kind: Kind, value: Option<&Value>) -> GoValue {
@@ -581,7 +423,7 @@ fn field(kind: Kind, value: Option<&Value>) -> GoValue {
         Int => json(Value::from(0)),
         Bool => json(Value::Bool(false)),
         Quantity => json(Value::from("0")),
-        Json => json(Value::Null),
+        Json | Omit | Embed(_) => json(Value::Null),
         Struct(table) => GoValue::Struct(fields(table, value.and_then(Value::as_object))),
         Ptr(table) => match value.and_then(Value::as_object) {
             Some(object) => GoValue::Struct(fields(table, Some(object))),
@@ -654,5 +496,17 @@ mod tests {
             )),
             "{\"MatchExpressions\":[{\"Key\":\"a\",\"Operator\":\"In\",\"Values\":[\"c\"]}],\"MatchFields\":null}"
         );
+    }
+
+    #[test]
+    fn rare_volume_sources_print_their_internal_structs() {
+        let spec = pod_spec(&json!({"volumes": [
+            {"name": "g", "gcePersistentDisk": {"pdName": "d"}},
+            {"name": "e", "ephemeral": {"volumeClaimTemplate": {"metadata": {"labels": {"l": "v"}},
+                "spec": {"resources": {"requests": {"storage": "1Gi"}}}}}},
+        ]}));
+        let text = marshal(&spec);
+        assert!(text.contains("\"GCEPersistentDisk\":{\"PDName\":\"d\",\"FSType\":\"\",\"Partition\":0,\"ReadOnly\":false}"), "{text}");
+        assert!(text.contains("\"VolumeClaimTemplate\":{\"labels\":{\"l\":\"v\"},\"Spec\":{\"AccessModes\":null,\"Selector\":null,\"Resources\":{\"Limits\":null,\"Requests\":{\"storage\":\"1Gi\"}},"), "{text}");
     }
 }

@@ -14,6 +14,8 @@ use serde_json::{Map, Value};
 use super::errors::{Errors, child, forbidden, index, invalid, invalid_text, key, required};
 use super::go_diff::{diff, marshal};
 use super::pod_go::{node_selector_term, node_selector_terms, pod_spec};
+use crate::support::resource::ResourceDef;
+use crate::support::status::{ApiError, Cause};
 
 /// The annotation a static pod's mirror carries.
 const MIRROR: &str = "kubernetes.io/config.mirror";
@@ -29,8 +31,9 @@ fn items(value: &Value) -> &[Value] {
 }
 
 /// `ValidatePodSpecificAnnotationUpdates`: the AppArmor and mirror pod annotations may be
-/// neither added, changed nor removed.
-fn annotations(new: &Value, old: &Value) -> Errors {
+/// neither added, changed nor removed; then the new pod's specific annotations are checked
+/// once more.
+fn annotations(pod: &Value, old: &Value) -> Errors {
     let empty = Map::new();
     let of = |o: &'_ Value| -> Map<String, Value> {
         o["metadata"]["annotations"]
@@ -38,7 +41,7 @@ fn annotations(new: &Value, old: &Value) -> Errors {
             .unwrap_or(&empty)
             .clone()
     };
-    let (new, old) = (of(new), of(old));
+    let (new, old) = (of(pod), of(old));
     let path = "metadata.annotations";
     let mut out = Vec::new();
     for (k, v) in &old {
@@ -69,6 +72,7 @@ fn annotations(new: &Value, old: &Value) -> Errors {
             ));
         }
     }
+    out.extend(super::pod::specific_annotations(pod));
     out
 }
 
@@ -126,16 +130,14 @@ fn deadline(new: &Value, old: &Value) -> Result<Errors, Errors> {
 }
 
 /// `validateOnlyAddedTolerations`: every old toleration is still there, up to its
-/// `tolerationSeconds`.
+/// `tolerationSeconds` (compared as the internal struct, an absent string being empty);
+/// then the new list is validated once more.
 fn tolerations(new: &Value, old: &Value) -> Errors {
     let strip = |t: &Value| {
-        let mut t = t.clone();
-        if let Some(o) = t.as_object_mut() {
-            o.remove("tolerationSeconds");
-        }
-        t
+        ["key", "operator", "value", "effect"]
+            .map(|f| t[f].as_str().unwrap_or_default().to_string())
     };
-    let kept: Vec<Value> = items(&new["tolerations"]).iter().map(strip).collect();
+    let kept: Vec<[String; 4]> = items(&new["tolerations"]).iter().map(strip).collect();
     let lost = items(&old["tolerations"])
         .iter()
         .any(|t| !kept.contains(&strip(t)));
@@ -145,7 +147,7 @@ fn tolerations(new: &Value, old: &Value) -> Errors {
             "existing toleration can not be modified except its tolerationSeconds",
         )];
     }
-    Vec::new()
+    super::pod::tolerations(&new["tolerations"], "spec.tolerations")
 }
 
 /// `validateOnlyDeletedSchedulingGates`: no gate the old pod did not have (each new name
@@ -331,6 +333,38 @@ pub fn pod_update(new: &Value, old: &Value) -> Errors {
     out
 }
 
+/// The 422 of a Pod update whose new pod is itself invalid (`error`, from its own
+/// validation) with the errors of the update listed after those, as the real server's
+/// `ValidatePodUpdate` reports them together; any other error is returned as it is.
+pub fn after_own_errors(error: ApiError, def: &ResourceDef, new: &Value, old: &Value) -> ApiError {
+    let Some(causes) = error.details["causes"]
+        .as_array()
+        .filter(|_| error.code == 422)
+    else {
+        return error;
+    };
+    let mut all: Errors = causes
+        .iter()
+        .map(|c| Cause {
+            reason: c["reason"].as_str().unwrap_or_default().into(),
+            message: c["message"].as_str().unwrap_or_default().into(),
+            field: c["field"].as_str().unwrap_or_default().into(),
+        })
+        .collect();
+    let more = pod_update(new, old);
+    if more.is_empty() {
+        return error;
+    }
+    all.extend(more);
+    let name = error.details["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let mut merged = ApiError::invalid(def, &name, all);
+    merged.warnings = error.warnings;
+    merged
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -363,11 +397,11 @@ mod tests {
     fn tolerations_are_kept_and_gates_only_removed() {
         let old = pod(
             json!({"containers": [{"image": "a"}], "schedulingGates": [{"name": "g"}],
-            "tolerations": [{"key": "k", "operator": "Exists", "tolerationSeconds": 5}]}),
+            "tolerations": [{"key": "k", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 5}]}),
         );
         let new = pod(
             json!({"containers": [{"image": "a"}], "schedulingGates": [{"name": "h"}],
-            "tolerations": [{"key": "k", "operator": "Exists", "tolerationSeconds": 9}, {"key": "x"}]}),
+            "tolerations": [{"key": "k", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 9}, {"key": "x"}]}),
         );
         let errors = pod_update(&new, &old);
         assert_eq!(errors.len(), 1);

@@ -1,5 +1,4 @@
-//! What an update of a PersistentVolume may not change (`ValidatePersistentVolumeUpdate`),
-//! and the metadata errors it repeats:
+//! What an update of a PersistentVolume may not change (`ValidatePersistentVolumeUpdate`):
 //! its volume source (but for a CSI controller expand secret set for the first time), its
 //! volume mode, its node affinity once set (but for beta node labels renamed to their GA
 //! names), and a volume attributes class may not be removed.
@@ -8,7 +7,6 @@ use serde_json::Value;
 
 use super::errors::{Errors, forbidden, immutable, invalid_text};
 use super::go_diff::{diff, marshal, marshal_indent};
-use super::meta::object_meta as metadata;
 use super::pv_go;
 use super::storage::persistent_volume;
 
@@ -30,23 +28,12 @@ const BETA_TO_GA: &[(&str, &str)] = &[
     ("beta.kubernetes.io/arch", "kubernetes.io/arch"),
 ];
 
-/// The update checks between the metadata's and the volume's own: kube-apiserver checks
-/// an update's object meta in the generic registry, then in the strategy's update
-/// validation, then in the volume's validation (which its spec's errors follow), so the
-/// metadata errors the generic checks already listed come twice more here.
-pub fn persistent_volume_update_metadata(object: &Value) -> Errors {
-    let mut out = metadata(object);
-    out.extend(metadata(object));
-    out
-}
-
 /// The update checks after the volume's own validation: the whole volume is validated a
-/// second time (the real server's update validation starts with the create's: the
-/// metadata's errors a fourth time, the spec's a second), then the fields an update may
-/// not change.
+/// second time (its metadata's errors are reported with the other metadata checks, see
+/// `meta::update_rest`; the spec's a second time here), then the fields an update may not
+/// change.
 pub fn persistent_volume_update(object: &Value, old: &Value) -> Errors {
-    let mut out = metadata(object);
-    out.extend(persistent_volume(object));
+    let mut out = persistent_volume(object);
     let (spec, old_spec) = (&object["spec"], &old["spec"]);
     let mut compared = spec.clone();
     // A controller expand secret may be given to a CSI volume that had none.
@@ -201,31 +188,6 @@ mod tests {
         assert_eq!(
             causes[0].message,
             "Invalid value: null: field is immutable, except for updating from beta label to GA"
-        );
-    }
-
-    #[test]
-    fn metadata_errors_come_four_times_on_update() {
-        let mut new = volume(json!({"hostPath": {"path": "/a"}}), Value::Null);
-        new["metadata"] = json!({"name": "v", "labels": {"bad key!": "v"},
-            "annotations": {"Bad/x/y": "v"}});
-        let old = volume(json!({"hostPath": {"path": "/a"}}), Value::Null);
-        let between: Vec<String> = persistent_volume_update_metadata(&new)
-            .into_iter()
-            .map(|c| c.field)
-            .collect();
-        assert_eq!(
-            between,
-            [
-                "metadata.labels",
-                "metadata.annotations",
-                "metadata.labels",
-                "metadata.annotations"
-            ]
-        );
-        assert_eq!(
-            fields(&new, &old),
-            ["metadata.labels", "metadata.annotations"]
         );
     }
 }

@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::errors::Errors;
-use super::meta::object_meta;
+use super::meta::{accessor_after_labels, object_meta};
 use super::{
     service, status_apps, status_batch, status_control_plane, status_core, status_extensions,
     status_networking, status_policy, status_resource,
@@ -70,34 +70,13 @@ pub fn validates_status_alone(group: &str, kind: &str) -> bool {
     meta_check(group, kind).is_some()
 }
 
-/// The metadata errors of the status strategy's own check (`ValidateObjectMetaUpdate`): the
-/// labels, annotations and owner references, then the finalizer names.
+/// The metadata errors of the status strategy's own check (the core API's
+/// `ValidateObjectMetaUpdate`): the labels, annotations and owner references, then the
+/// finalizers without a domain that are not standard ones.
 fn strategy_meta(object: &Value) -> Errors {
     let mut out = object_meta(object);
-    out.extend(crate::support::meta::validate_finalizer_names(
-        "metadata.finalizers",
-        &object["metadata"]["finalizers"],
-    ));
+    out.extend(crate::support::meta::kube_finalizer_name_errors(object));
     out
-}
-
-/// The generic registry's check of the finalizers (`ValidateFinalizers`, once): `orphan`
-/// and `foregroundDeletion` not both.
-fn finalizer_conflict(object: &Value) -> Errors {
-    let finalizers = &object["metadata"]["finalizers"];
-    let has = |f: &str| {
-        finalizers
-            .as_array()
-            .is_some_and(|l| l.iter().any(|x| x == f))
-    };
-    if has("orphan") && has("foregroundDeletion") {
-        return vec![super::errors::invalid(
-            "metadata.finalizers",
-            finalizers,
-            "finalizer orphan and foregroundDeletion cannot be both set",
-        )];
-    }
-    Vec::new()
 }
 
 /// The status's own errors (`old` is the stored object).
@@ -136,13 +115,13 @@ fn status_causes(group: &str, kind: &str, object: &Value, old: &Value) -> Errors
 
 /// Every validation error of a status update of a kind [`validates_status_alone`] names
 /// (`old` is the stored object), in the real server's order: the metadata's errors twice
-/// (the generic registry checks the object meta as it is, with its finalizers, and as an
-/// update), the strategy's
+/// (the generic registry checks the object meta as it is, with its finalizer names and
+/// their conflict, and as an update), the strategy's
 /// own check of the metadata before or after the status's errors, or none.
 pub fn status_update(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
     let check = meta_check(group, kind).unwrap_or(MetaCheck::None);
-    let mut out = object_meta(object);
-    out.extend(finalizer_conflict(object));
+    let mut out = crate::support::meta::validate_labels_and_annotations(object);
+    out.extend(accessor_after_labels(object));
     out.extend(object_meta(object));
     match check {
         MetaCheck::Before => out.extend(strategy_meta(object)),

@@ -17,7 +17,7 @@ const QUANTITY_RULE: &str =
 
 /// The schema a property schema stands for, following `$ref` and `allOf: [{$ref}]`, with
 /// the component name when it is one.
-fn resolve(schema: &Value) -> (Option<&'static str>, &Value) {
+pub(super) fn resolve(schema: &Value) -> (Option<&'static str>, &Value) {
     let reference = schema["$ref"]
         .as_str()
         .or_else(|| schema["allOf"][0]["$ref"].as_str());

@@ -111,6 +111,20 @@ fn indexed_job(path: &str, spec: &Value, cron: bool) -> Option<String> {
 
 /// A created Pod's warnings: its AppArmor annotations (sent while it is prepared, before
 /// the others), its name when that is no DNS label, then its spec's.
+/// The warnings a created object earns before its validation, sent even when it is refused:
+/// a Pod's AppArmor annotations (the strategy warns while it copies them into the fields).
+pub fn before_validation(
+    group: &str,
+    kind: &str,
+    object: &Value,
+    old: Option<&Value>,
+) -> Vec<String> {
+    match (group, kind, old) {
+        ("", "Pod", None) => containers::pod_app_armor(object),
+        _ => Vec::new(),
+    }
+}
+
 fn pod_warnings(pod: &Value) -> Vec<String> {
     let name = pod["metadata"]["name"].as_str().unwrap_or_default();
     let mut out = containers::pod_app_armor(pod);

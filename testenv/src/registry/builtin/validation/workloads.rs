@@ -122,7 +122,19 @@ fn template(template: &Value, path: &str) -> Errors {
         &child(path, "labels"),
         template["metadata"]["labels"].as_object(),
     );
-    out.extend(pod_spec(&template["spec"], &child(path, "spec")));
+    let (meta, spec) = (&template["metadata"], &template["spec"]);
+    out.extend(super::apparmor::annotations(
+        meta,
+        spec,
+        &child(path, "annotations"),
+    ));
+    out.extend(pod_spec(spec, &child(path, "spec")));
+    out.extend(super::apparmor::fields_match(
+        meta,
+        spec,
+        &child(path, "spec"),
+        false,
+    ));
     out
 }
 

@@ -62,7 +62,13 @@ pub fn warnings(prefix: &str, pod: &Value) -> Vec<String> {
     for (i, volume) in items(&spec["volumes"]).enumerate() {
         let path = format!("{prefix}spec.volumes[{i}]");
         for (plugin, message) in DEPRECATED_VOLUMES {
-            let source = &volume[*plugin];
+            // The message names StorageOS as the Go field does; its v1 key is lower case.
+            let key = if *plugin == "storageOS" {
+                "storageos"
+            } else {
+                plugin
+            };
+            let source = &volume[key];
             if source.is_null() {
                 continue;
             }
