@@ -127,6 +127,12 @@ pub fn admit(
     if !mutation_only {
         meta_causes.extend(validation::metadata(object));
     }
+    if !mutation_only && !builtin && old.is_some() && !meta_causes.is_empty() {
+        // The generic registry's update check, then the strategy's.
+        let update = validation::metadata_update(object);
+        meta_causes.extend(update.iter().cloned());
+        meta_causes.extend(update);
+    }
     // A built-in kind's metadata errors are reported with the rest of its validation.
     if !meta_causes.is_empty() && !builtin {
         return Err(ApiError::invalid(def, &name_of(object), meta_causes));

@@ -94,6 +94,13 @@ pub fn metadata(object: &Value) -> Errors {
     meta::accessor_after_labels(object)
 }
 
+/// The metadata errors an update's check of the object meta reports (labels, annotations,
+/// owner references): the generic registry's and a custom resource's or CRD's strategy each
+/// report them once more after [`metadata`].
+pub fn metadata_update(object: &Value) -> Errors {
+    meta::object_meta(object)
+}
+
 /// The 400 message of a built-in object whose `[]byte` fields are not base64 (a Secret's
 /// `data`, a ConfigMap's `binaryData`), which the real server cannot decode.
 pub fn undecodable(group: &str, kind: &str, object: &Value) -> Option<String> {
