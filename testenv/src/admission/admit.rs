@@ -209,7 +209,15 @@ pub fn admit(
     if mutation_only {
         return Ok(warnings);
     }
-    let causes = validation::validate(&def.group, &def.kind, object, old, meta_causes);
+    let mut causes = validation::validate(&def.group, &def.kind, object, old, meta_causes);
+    if old.is_none() && !crate::registry::strategy::checks_on_its_own(&def.group, &def.plural) {
+        // The kind's own create rules are part of the same validation.
+        causes.extend(crate::registry::strategy::create_causes(
+            &def.group,
+            &def.plural,
+            object,
+        ));
+    }
     if !causes.is_empty() {
         let mut refused = ApiError::invalid(def, &name_of(object), causes);
         refused.warnings = warnings;

@@ -319,7 +319,9 @@ pub(super) fn create_object_with(
         .map_err(|e| admin_access::lead(def, &name, &admin, e))?;
     if !query.stops_before_validation() {
         let mut causes = admin;
-        causes.extend(strategy::create_causes(&def.group, &def.plural, &object));
+        if strategy::checks_on_its_own(&def.group, &def.plural) {
+            causes.extend(strategy::create_causes(&def.group, &def.plural, &object));
+        }
         if is_service(def) && endpoint == Endpoint::Status {
             // Without the REST's allocation nothing fills `clusterIPs` in from `clusterIP`.
             causes.extend(crate::registry::validation::service_cluster_ips(&object));

@@ -66,6 +66,13 @@ const SYSTEM_PRIORITY_CLASSES: &[&str] = &["system-node-critical", "system-clust
 /// The highest value a PriorityClass not made by the server may have.
 const HIGHEST_USER_PRIORITY: i64 = 1_000_000_000;
 
+/// Whether a kind's create rules ([`create_causes`]) are checked after its validation
+/// passed, on their own (Events, validated in the group they are checked as), rather than
+/// with it.
+pub fn checks_on_its_own(group: &str, plural: &str) -> bool {
+    plural == "events" && matches!(group, "" | "events.k8s.io")
+}
+
 /// The checks of a create of `group`/`plural` beyond the schema: a PriorityClass's name
 /// may not claim the `system-` prefix, and its value stays below the system range.
 pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
