@@ -368,21 +368,9 @@ async fn send_text(
     content_type: &str,
     body: &str,
 ) -> (u16, String) {
-    let request = http::Request::builder()
-        .method(method)
-        .uri(path)
-        .header("Content-Type", content_type)
-        .body(body.as_bytes().to_vec())
-        .unwrap();
-    let response = client
-        .send(request.map(kube::client::Body::from))
-        .await
-        .unwrap();
-    let code = response.status().as_u16();
-    let bytes = http_body_util::BodyExt::collect(response.into_body())
-        .await
-        .unwrap()
-        .to_bytes();
+    let headers = [("Content-Type", content_type)];
+    let (code, _, bytes) =
+        crate::support::raw::exchange_text(client, method, path, &headers, body).await;
     (code, String::from_utf8_lossy(&bytes).into_owned())
 }
 

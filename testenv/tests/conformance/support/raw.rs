@@ -18,13 +18,24 @@ pub async fn exchange(
     headers: &[(&str, &str)],
     body: Option<&Value>,
 ) -> (u16, http::HeaderMap, bytes::Bytes) {
+    let text = body.map(Value::to_string).unwrap_or_default();
+    exchange_text(client, method, path, headers, &text).await
+}
+
+/// [`exchange`] with a body sent as it is written (a JSON value would be written again with
+/// its keys sorted).
+pub async fn exchange_text(
+    client: &kube::Client,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, http::HeaderMap, bytes::Bytes) {
     let mut request = http::Request::builder().method(method).uri(path);
     for (k, v) in headers {
         request = request.header(*k, *v);
     }
-    let request = request
-        .body(body.map(|b| b.to_string().into_bytes()).unwrap_or_default())
-        .unwrap();
+    let request = request.body(body.as_bytes().to_vec()).unwrap();
     let response = client
         .send(request.map(kube::client::Body::from))
         .await
