@@ -318,7 +318,16 @@ async fn validating_webhooks_see_the_stored_identity_and_webhook_fields_are_nobo
         data,
         &json!({"hooked": "yes", "mine": "changed", "keep": "k"})
     );
-    let reviews = calls.lock().unwrap().clone();
+    // A real server sends a call that met a transport error again, as the same review (the
+    // same uid): each review counts once.
+    let mut seen = std::collections::HashSet::new();
+    let reviews: Vec<(String, Value)> = calls
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(_, review)| seen.insert(review["request"]["uid"].to_string()))
+        .cloned()
+        .collect();
     let paths: Vec<&str> = reviews.iter().map(|(p, _)| p.as_str()).collect();
     assert_eq!(paths, ["/m", "/v"]);
     // Mutating webhooks see the object before storage fills its identity in, with the
