@@ -14,6 +14,7 @@ mod coordination;
 mod core;
 mod core_limits;
 mod core_namespaces;
+mod core_pod_rules;
 mod core_services;
 mod discovery;
 mod events;

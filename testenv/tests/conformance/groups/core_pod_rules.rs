@@ -1,0 +1,354 @@
+//! The core group's pod rules a user meets when writing Pods: what an update may change
+//! (`ValidatePodUpdate`), tolerations, and AppArmor annotations and fields.
+
+use k8s_openapi::api::core::v1::Pod;
+use kube::api::{Api, Patch, PatchParams, PostParams};
+use serde_json::{Value, json};
+
+use crate::common::env;
+use crate::support::raw::send;
+
+fn message(body: &Value) -> &str {
+    body["message"].as_str().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn pod_updates_change_only_what_validate_pod_update_allows() {
+    let env = env().await;
+    let ns = env.namespace();
+    let pods: Api<Pod> = Api::namespaced(env.client(), ns);
+    let gated: Pod = serde_json::from_value(json!({
+        "metadata": {"name": "gated"},
+        "spec": {"automountServiceAccountToken": false, "activeDeadlineSeconds": 100,
+            "schedulingGates": [{"name": "g1"}, {"name": "g2"}], "nodeSelector": {"k": "v"},
+            "containers": [{"name": "c", "image": "busybox"}]},
+    }))
+    .unwrap();
+    let created = pods.create(&PostParams::default(), &gated).await.unwrap();
+    assert_eq!(created.metadata.generation, Some(1));
+    let params = PatchParams::default();
+    let merge = |patch: Value| Patch::Merge(patch);
+    let refused = |result: Result<Pod, kube::Error>| {
+        let status = crate::common::api_error(result);
+        assert_eq!(status.code, 422, "{}", status.message);
+        status.message
+    };
+    let prefix = "Pod \"gated\" is invalid: ";
+    let message = refused(
+        pods.patch(
+            "gated",
+            &params,
+            &merge(json!({"spec": {"activeDeadlineSeconds": 200}})),
+        )
+        .await,
+    );
+    assert_eq!(
+        message,
+        format!(
+            "{prefix}spec.activeDeadlineSeconds: Invalid value: 200: must be less than or equal to previous value"
+        )
+    );
+    let message = refused(
+        pods.patch(
+            "gated",
+            &params,
+            &merge(json!({"spec": {"schedulingGates": [{"name": "g1"}, {"name": "g3"}]}})),
+        )
+        .await,
+    );
+    assert_eq!(
+        message,
+        format!(
+            "{prefix}spec.schedulingGates[1].name: Forbidden: only deletion is allowed, but found new scheduling gate 'g3'"
+        )
+    );
+    let message = refused(
+        pods.patch(
+            "gated",
+            &params,
+            &merge(json!({"spec": {"nodeSelector": {"k": "w"}}})),
+        )
+        .await,
+    );
+    assert_eq!(
+        message,
+        format!(
+            "{prefix}spec.nodeSelector: Invalid value: {{\"k\":\"w\"}}: only additions to spec.nodeSelector are allowed (no mutations or deletions)"
+        )
+    );
+    // Allowed: a lower deadline, a new image, a gate removed, a node selector entry added;
+    // the spec changed, so the generation moves on.
+    let changed = pods
+        .patch(
+            "gated",
+            &params,
+            &merge(
+                json!({"spec": {"activeDeadlineSeconds": 50, "schedulingGates": [{"name": "g2"}],
+                "nodeSelector": {"l": "w"}, "containers": [{"name": "c", "image": "nginx"}]}}),
+            ),
+        )
+        .await
+        .unwrap();
+    assert_eq!(changed.metadata.generation, Some(2));
+    let spec = changed.spec.unwrap();
+    assert_eq!(spec.containers[0].image.as_deref(), Some("nginx"));
+    assert_eq!(spec.active_deadline_seconds, Some(50));
+    // Anything else is refused with the diff of the internal spec, the image put back.
+    let message = refused(
+        pods.patch(
+            "gated",
+            &params,
+            &merge(
+                json!({"spec": {"hostname": "h", "containers": [{"name": "c", "image": "redis"}]}}),
+            ),
+        )
+        .await,
+    );
+    let (head, diff) = message.split_once('\n').unwrap();
+    assert_eq!(
+        head,
+        format!(
+            "{prefix}spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"
+        )
+    );
+    assert!(diff.starts_with("@@ -"), "{diff}");
+    assert!(
+        diff.contains("\n- \"Hostname\": \"\",\n+ \"Hostname\": \"h\",\n"),
+        "{diff}"
+    );
+    assert!(!diff.contains("redis"), "{diff}");
+}
+
+#[tokio::test]
+async fn app_armor_annotations_become_container_fields_on_create() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let key = |c: &str| format!("container.apparmor.security.beta.kubernetes.io/{c}");
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "armored",
+        "annotations": {key("init"): "runtime/default", key("app"): "localhost/prof",
+            key("padded"): "localhost/ prof"}},
+        "spec": {"initContainers": [{"name": "init", "image": "busybox"}],
+            "containers": [{"name": "app", "image": "busybox"}, {"name": "padded", "image": "busybox"},
+                {"name": "own", "image": "busybox",
+                    "securityContext": {"appArmorProfile": {"type": "RuntimeDefault"}}}]}});
+    let path = format!("/api/v1/namespaces/{ns}/pods");
+    let (code, created) = send(&client, "POST", &path, "application/json", Some(pod)).await;
+    assert_eq!(code, 201, "{created}");
+    let profile = |list: &str, i: usize| {
+        created["spec"][list][i]["securityContext"]["appArmorProfile"].clone()
+    };
+    assert_eq!(
+        profile("initContainers", 0),
+        json!({"type": "RuntimeDefault"})
+    );
+    assert_eq!(
+        profile("containers", 0),
+        json!({"type": "Localhost", "localhostProfile": "prof"})
+    );
+    assert_eq!(
+        profile("containers", 1),
+        Value::Null,
+        "an invalid profile is not copied"
+    );
+    assert_eq!(
+        profile("containers", 2),
+        json!({"type": "RuntimeDefault"}),
+        "a container's own field is kept"
+    );
+    // The strategy copies after the field manager: the creator does not own the fields.
+    let owned = &created["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"];
+    for (list, name) in [("f:initContainers", "init"), ("f:containers", "app")] {
+        let fields = &owned[list][format!("k:{{\"name\":\"{name}\"}}")];
+        assert!(fields.is_object(), "{owned}");
+        assert!(fields.get("f:securityContext").is_none(), "{owned}");
+    }
+    assert_eq!(
+        created["metadata"]["annotations"]
+            .as_object()
+            .map(serde_json::Map::len),
+        Some(3),
+        "fields do not become annotations"
+    );
+}
+
+#[tokio::test]
+async fn tolerations_are_validated_and_defaulted_again_on_pod_updates() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/api/v1/namespaces/{ns}/pods");
+    let fields = |body: &Value| -> Vec<String> {
+        let causes = body["details"]["causes"].as_array().cloned();
+        let each = causes
+            .into_iter()
+            .flatten()
+            .map(|c| format!("{}", c["field"]));
+        each.map(|f| f.trim_matches('"').to_string()).collect()
+    };
+    let spec = |tolerations: Value| {
+        json!({"automountServiceAccountToken": false, "tolerations": tolerations,
+            "containers": [{"name": "c", "image": "busybox"}]})
+    };
+    let bad = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "bad"},
+        "spec": spec(json!([{"key": "bad key"}, {"operator": "Equal"},
+            {"key": "k", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 5},
+            {"key": "k", "operator": "Lt"}, {"key": "k", "effect": "Sometimes"}]))});
+    let (code, body) = send(&client, "POST", &base, "application/json", Some(bad)).await;
+    assert_eq!(code, 422, "{body}");
+    let expected = ["key", "operator", "effect", "operator", "effect"];
+    let expected: Vec<String> = (0..5)
+        .map(|i| format!("spec.tolerations[{i}].{}", expected[i]))
+        .collect();
+    assert_eq!(fields(&body), expected, "{body}");
+    assert!(message(&body).contains("spec.tolerations[1].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty"), "{body}");
+    let t = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "t"},
+        "spec": spec(json!([{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}]))});
+    let (code, created) = send(&client, "POST", &base, "application/json", Some(t)).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        created["spec"]["tolerations"].as_array().map(Vec::len),
+        Some(3)
+    );
+    // A merge patch replacing the list: the not-ready and unreachable tolerations come back.
+    let path = format!("{base}/t");
+    let merge = "application/merge-patch+json";
+    let list = json!([{"key": "a", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60},
+        {"key": "b", "operator": "Exists"}]);
+    let patch = json!({"spec": {"tolerations": list}});
+    let (code, patched) = send(&client, "PATCH", &path, merge, Some(patch)).await;
+    assert_eq!(code, 200, "{patched}");
+    let keys: Vec<&str> = patched["spec"]["tolerations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["key"].as_str())
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "a",
+            "b",
+            "node.kubernetes.io/not-ready",
+            "node.kubernetes.io/unreachable"
+        ]
+    );
+    // Priority dropped by a patch is kept from the stored pod.
+    let remove = json!([{"op": "remove", "path": "/spec/priority"}]);
+    let (code, kept) = send(
+        &client,
+        "PATCH",
+        &path,
+        "application/json-patch+json",
+        Some(remove),
+    )
+    .await;
+    assert_eq!(code, 200, "{kept}");
+    assert_eq!(kept["spec"]["priority"], 0);
+    // An invalid new pod: its own errors first, then the update's (an invalid added
+    // toleration twice, the other changes refused last).
+    let patch = json!({"spec": {"dnsPolicy": "Sometimes", "tolerations": [list[0], list[1],
+        {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+        {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+        {"key": "-c-", "operator": "Exists"}]}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(patch)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        fields(&body),
+        [
+            "spec.dnsPolicy",
+            "spec.tolerations[4].key",
+            "spec.tolerations[4].key",
+            "spec"
+        ],
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn app_armor_profiles_and_annotations_are_validated() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let key = |c: &str| format!("container.apparmor.security.beta.kubernetes.io/{c}");
+    let causes = |body: &Value| -> Vec<String> {
+        let list = body["details"]["causes"].as_array().cloned();
+        list.unwrap_or_default()
+            .iter()
+            .map(|c| format!("{} {}", c["field"].as_str().unwrap_or_default(), message(c)))
+            .collect()
+    };
+    let profile = "securityContext.appArmorProfile";
+    // The fields: a Localhost profile needs its name, the other types take none.
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "aa-fields"},
+        "spec": {"securityContext": {"appArmorProfile": {"type": "Foo"}},
+            "containers": [{"name": "a", "image": "busybox",
+                    "securityContext": {"appArmorProfile": {"type": "Localhost"}}},
+                {"name": "b", "image": "busybox", "securityContext":
+                    {"appArmorProfile": {"type": "Unconfined", "localhostProfile": "x"}}}]}});
+    let pods = format!("/api/v1/namespaces/{ns}/pods");
+    let (code, body) = send(&client, "POST", &pods, "application/json", Some(pod)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            format!(
+                "spec.containers[0].{profile}.localhostProfile Required value: must be set when AppArmor type is Localhost"
+            ),
+            format!(
+                "spec.containers[1].{profile}.localhostProfile Invalid value: \"x\": can only be set when AppArmor type is Localhost"
+            ),
+            format!(
+                "spec.{profile}.type Unsupported value: \"Foo\": supported values: \"Localhost\", \"RuntimeDefault\", \"Unconfined\""
+            ),
+        ]
+    );
+    // The annotations: a known container and profile form, and the container's field agreeing.
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "aa-notes",
+        "annotations": {key("zz"): "runtime/default", key("a"): "localhost/y"}},
+        "spec": {"containers": [{"name": "a", "image": "busybox", "securityContext":
+            {"appArmorProfile": {"type": "Localhost", "localhostProfile": "x"}}}]}});
+    let (code, body) = send(&client, "POST", &pods, "application/json", Some(pod)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            format!(
+                "metadata.annotations[{}] Invalid value: \"zz\": container not found",
+                key("zz")
+            ),
+            format!(
+                "spec.containers[0].{profile}.localhostProfile Forbidden: apparmor profile in annotation and field must match"
+            ),
+        ]
+    );
+    // A pod template too, where no annotation is copied into a container first.
+    let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "aa-template"},
+        "spec": {"selector": {"matchLabels": {"a": "b"}}, "template": {"metadata":
+            {"labels": {"a": "b"}, "annotations": {key("c"): "foo"}},
+            "spec": {"securityContext": {"appArmorProfile": {"type": "Unconfined"}},
+                "containers": [{"name": "c", "image": "busybox"}]}}}});
+    let deployments = format!("/apis/apps/v1/namespaces/{ns}/deployments");
+    let (code, body) = send(
+        &client,
+        "POST",
+        &deployments,
+        "application/json",
+        Some(deployment),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            format!(
+                "spec.template.annotations[{}] Invalid value: \"foo\": invalid AppArmor profile name: \"foo\"",
+                key("c")
+            ),
+            format!(
+                "spec.template.spec.containers[0].{profile}.type Forbidden: apparmor type in annotation and field must match"
+            ),
+        ]
+    );
+}
