@@ -12,7 +12,7 @@
 //! [`networking`] (NetworkPolicies, IngressClasses),
 //! [`policy`] (PodDisruptionBudgets), [`rbac`], [`quota`] (LimitRanges, ResourceQuotas),
 //! [`certificates`], [`autoscaling`]; [`go_diff`] prints the Go values an error shows
-//! as a diff; [`meta`] checks the metadata every kind has; [`base64`] the `[]byte` fields
+//! as a diff, [`go_struct`] reads a v1 value as the internal Go struct a table describes; [`meta`] checks the metadata every kind has; [`base64`] the `[]byte` fields
 //! the real server's decoder refuses before validation; [`typed`] the Go types a
 //! strategic merge patch's result must decode into.
 
@@ -28,6 +28,7 @@ mod csr;
 mod csr_signature;
 pub mod errors;
 mod go_diff;
+mod go_struct;
 mod meta;
 mod networking;
 mod node_selector;

@@ -4,14 +4,18 @@
 //! conversion moves (the host namespaces into the security context) are moved, and the
 //! deprecated `serviceAccount` is gone. The volume sources are described in [`volume`].
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::go_diff::GoValue;
 
 mod volume;
 
-use volume::Kind::{self, Bool, Embed, Int, Json, Omit, Ptr, Quantity, Slice, Str, Struct};
-use volume::{Field, KEY_SELECTOR, NAME_ONLY, OBJECT_FIELD, OPTIONAL_REF, RESOURCE_FIELD, VOLUME};
+use super::go_struct::Kind::{Bool, Int, Json, Ptr, Slice, Str, Struct};
+use super::go_struct::{Field, field, fields};
+pub(super) use volume::{
+    AWS_EBS, AZURE_DISK, FC, FLOCKER, GCE_PD, PHOTON, PORTWORX, QUOBYTE, VSPHERE,
+};
+use volume::{KEY_SELECTOR, NAME_ONLY, OBJECT_FIELD, OPTIONAL_REF, RESOURCE_FIELD, VOLUME};
 
 const PORT: &[Field] = &[
     ("Name", "name", Str),
@@ -212,13 +216,14 @@ const POD_SECURITY: &[Field] = &[
     ("SELinuxChangePolicy", "seLinuxChangePolicy", Json),
 ];
 
-const REQUIREMENT: &[Field] = &[
+/// `core.NodeSelectorRequirement`.
+pub(super) const REQUIREMENT: &[Field] = &[
     ("Key", "key", Str),
     ("Operator", "operator", Str),
     ("Values", "values", Json),
 ];
 /// `core.NodeSelectorTerm`.
-const SELECTOR_TERM: &[Field] = &[
+pub(super) const SELECTOR_TERM: &[Field] = &[
     ("MatchExpressions", "matchExpressions", Slice(REQUIREMENT)),
     ("MatchFields", "matchFields", Slice(REQUIREMENT)),
 ];
@@ -386,60 +391,6 @@ const HOST_NAMESPACES: &[&str] = &[
     "shareProcessNamespace",
     "hostUsers",
 ];
-
-fn fields(
-    table: &'static [Field],
-    object: Option<&Map<String, Value>>,
-) -> Vec<(&'static str, GoValue)> {
-    let mut out = Vec::new();
-    for (name, key, kind) in table {
-        let value = object.and_then(|o| o.get(*key));
-        match kind {
-            Embed(inner) => out.extend(fields(inner, value.and_then(Value::as_object))),
-            Omit if value.is_none_or(empty) => {}
-            _ => out.push((*name, field(*kind, value))),
-        }
-    }
-    out
-}
-
-/// Whether `encoding/json` leaves a value out under `omitempty`.
-fn empty(value: &Value) -> bool {
-    match value {
-        Value::Null => true,
-        Value::Bool(b) => !b,
-        Value::Number(n) => n.as_f64() == Some(0.0),
-        Value::String(s) => s.is_empty(),
-        Value::Array(a) => a.is_empty(),
-        Value::Object(o) => o.is_empty(),
-    }
-}
-
-fn field(kind: Kind, value: Option<&Value>) -> GoValue {
-    let value = value.filter(|v| !v.is_null());
-    let json = |zero: Value| GoValue::Json(value.cloned().unwrap_or(zero));
-    match kind {
-        Str => json(Value::from("")),
-        Int => json(Value::from(0)),
-        Bool => json(Value::Bool(false)),
-        Quantity => json(Value::from("0")),
-        Json | Omit | Embed(_) => json(Value::Null),
-        Struct(table) => GoValue::Struct(fields(table, value.and_then(Value::as_object))),
-        Ptr(table) => match value.and_then(Value::as_object) {
-            Some(object) => GoValue::Struct(fields(table, Some(object))),
-            None => GoValue::Json(Value::Null),
-        },
-        Slice(table) => match value.and_then(Value::as_array) {
-            Some(items) => GoValue::List(
-                items
-                    .iter()
-                    .map(|item| fields(table, item.as_object()))
-                    .collect(),
-            ),
-            None => GoValue::Json(Value::Null),
-        },
-    }
-}
 
 /// A v1 pod spec as its internal `core.PodSpec`.
 pub fn pod_spec(spec: &Value) -> GoValue {

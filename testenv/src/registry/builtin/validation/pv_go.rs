@@ -6,233 +6,132 @@
 use serde_json::Value;
 
 use super::go_diff::GoValue;
+use super::go_struct::Kind::{Bool, Int, Json, Ptr, Slice, Str};
+use super::go_struct::{Field, field, fields};
+use super::pod_go::{
+    AWS_EBS, AZURE_DISK, FC, FLOCKER, GCE_PD, PHOTON, PORTWORX, QUOBYTE, REQUIREMENT,
+    SELECTOR_TERM, VSPHERE,
+};
 
-/// How one field of a Go struct is written when absent, and what it holds.
-#[derive(Clone, Copy)]
-enum Kind {
-    /// `string`: `""` when absent.
-    Str,
-    /// `*string`: `null` when absent.
-    OptStr,
-    /// `bool`: `false` when absent.
-    Bool,
-    /// `*bool`: `null` when absent.
-    OptBool,
-    /// `int32`/`int64`: `0` when absent.
-    Int,
-    /// `*int32`: `null` when absent.
-    OptInt,
-    /// A slice or map of plain values: `null` when absent.
-    Raw,
-    /// `*SecretReference`.
-    Secret,
-    /// `*ObjectReference`.
-    Object,
-}
-
-/// One source: its JSON name, its Go name, and its fields (Go name, JSON name, kind).
-type Source = (
-    &'static str,
-    &'static str,
-    &'static [(&'static str, &'static str, Kind)],
-);
-
-use Kind::{Bool, Int, Object, OptBool, OptInt, OptStr, Raw, Secret, Str};
+/// `core.SecretReference`.
+const SECRET_REFERENCE: &[Field] = &[("Name", "name", Str), ("Namespace", "namespace", Str)];
 
 /// The fields of `core.PersistentVolumeSource`, in declaration order.
-const SOURCES: &[Source] = &[
+const SOURCES: &[Field] = &[
+    ("GCEPersistentDisk", "gcePersistentDisk", Ptr(GCE_PD)),
+    ("AWSElasticBlockStore", "awsElasticBlockStore", Ptr(AWS_EBS)),
     (
-        "gcePersistentDisk",
-        "GCEPersistentDisk",
-        &[
-            ("PDName", "pdName", Str),
-            ("FSType", "fsType", Str),
-            ("Partition", "partition", Int),
-            ("ReadOnly", "readOnly", Bool),
-        ],
-    ),
-    (
-        "awsElasticBlockStore",
-        "AWSElasticBlockStore",
-        &[
-            ("VolumeID", "volumeID", Str),
-            ("FSType", "fsType", Str),
-            ("Partition", "partition", Int),
-            ("ReadOnly", "readOnly", Bool),
-        ],
-    ),
-    (
-        "hostPath",
         "HostPath",
-        &[("Path", "path", Str), ("Type", "type", OptStr)],
+        "hostPath",
+        Ptr(&[("Path", "path", Str), ("Type", "type", Json)]),
     ),
     (
-        "glusterfs",
         "Glusterfs",
-        &[
+        "glusterfs",
+        Ptr(&[
             ("EndpointsName", "endpoints", Str),
             ("Path", "path", Str),
             ("ReadOnly", "readOnly", Bool),
-            ("EndpointsNamespace", "endpointsNamespace", OptStr),
-        ],
+            ("EndpointsNamespace", "endpointsNamespace", Json),
+        ]),
     ),
     (
-        "nfs",
         "NFS",
-        &[
+        "nfs",
+        Ptr(&[
             ("Server", "server", Str),
             ("Path", "path", Str),
             ("ReadOnly", "readOnly", Bool),
-        ],
+        ]),
     ),
     (
-        "rbd",
         "RBD",
-        &[
-            ("CephMonitors", "monitors", Raw),
+        "rbd",
+        Ptr(&[
+            ("CephMonitors", "monitors", Json),
             ("RBDImage", "image", Str),
             ("FSType", "fsType", Str),
             ("RBDPool", "pool", Str),
             ("RadosUser", "user", Str),
             ("Keyring", "keyring", Str),
-            ("SecretRef", "secretRef", Secret),
+            ("SecretRef", "secretRef", Ptr(SECRET_REFERENCE)),
             ("ReadOnly", "readOnly", Bool),
-        ],
+        ]),
     ),
+    ("Quobyte", "quobyte", Ptr(QUOBYTE)),
     (
-        "quobyte",
-        "Quobyte",
-        &[
-            ("Registry", "registry", Str),
-            ("Volume", "volume", Str),
-            ("ReadOnly", "readOnly", Bool),
-            ("User", "user", Str),
-            ("Group", "group", Str),
-            ("Tenant", "tenant", Str),
-        ],
-    ),
-    (
-        "iscsi",
         "ISCSI",
-        &[
+        "iscsi",
+        Ptr(&[
             ("TargetPortal", "targetPortal", Str),
             ("IQN", "iqn", Str),
             ("Lun", "lun", Int),
             ("ISCSIInterface", "iscsiInterface", Str),
             ("FSType", "fsType", Str),
             ("ReadOnly", "readOnly", Bool),
-            ("Portals", "portals", Raw),
+            ("Portals", "portals", Json),
             ("DiscoveryCHAPAuth", "chapAuthDiscovery", Bool),
             ("SessionCHAPAuth", "chapAuthSession", Bool),
-            ("SecretRef", "secretRef", Secret),
-            ("InitiatorName", "initiatorName", OptStr),
-        ],
+            ("SecretRef", "secretRef", Ptr(SECRET_REFERENCE)),
+            ("InitiatorName", "initiatorName", Json),
+        ]),
     ),
     (
-        "flexVolume",
         "FlexVolume",
-        &[
+        "flexVolume",
+        Ptr(&[
             ("Driver", "driver", Str),
             ("FSType", "fsType", Str),
-            ("SecretRef", "secretRef", Secret),
+            ("SecretRef", "secretRef", Ptr(SECRET_REFERENCE)),
             ("ReadOnly", "readOnly", Bool),
-            ("Options", "options", Raw),
-        ],
+            ("Options", "options", Json),
+        ]),
     ),
     (
-        "cinder",
         "Cinder",
-        &[
+        "cinder",
+        Ptr(&[
             ("VolumeID", "volumeID", Str),
             ("FSType", "fsType", Str),
             ("ReadOnly", "readOnly", Bool),
-            ("SecretRef", "secretRef", Secret),
-        ],
+            ("SecretRef", "secretRef", Ptr(SECRET_REFERENCE)),
+        ]),
     ),
     (
-        "cephfs",
         "CephFS",
-        &[
-            ("Monitors", "monitors", Raw),
+        "cephfs",
+        Ptr(&[
+            ("Monitors", "monitors", Json),
             ("Path", "path", Str),
             ("User", "user", Str),
             ("SecretFile", "secretFile", Str),
-            ("SecretRef", "secretRef", Secret),
+            ("SecretRef", "secretRef", Ptr(SECRET_REFERENCE)),
             ("ReadOnly", "readOnly", Bool),
-        ],
+        ]),
     ),
+    ("FC", "fc", Ptr(FC)),
+    ("Flocker", "flocker", Ptr(FLOCKER)),
     (
-        "fc",
-        "FC",
-        &[
-            ("TargetWWNs", "targetWWNs", Raw),
-            ("Lun", "lun", OptInt),
-            ("FSType", "fsType", Str),
-            ("ReadOnly", "readOnly", Bool),
-            ("WWIDs", "wwids", Raw),
-        ],
-    ),
-    (
-        "flocker",
-        "Flocker",
-        &[
-            ("DatasetName", "datasetName", Str),
-            ("DatasetUUID", "datasetUUID", Str),
-        ],
-    ),
-    (
-        "azureFile",
         "AzureFile",
-        &[
+        "azureFile",
+        Ptr(&[
             ("SecretName", "secretName", Str),
             ("ShareName", "shareName", Str),
             ("ReadOnly", "readOnly", Bool),
-            ("SecretNamespace", "secretNamespace", OptStr),
-        ],
+            ("SecretNamespace", "secretNamespace", Json),
+        ]),
     ),
+    ("VsphereVolume", "vsphereVolume", Ptr(VSPHERE)),
+    ("AzureDisk", "azureDisk", Ptr(AZURE_DISK)),
+    ("PhotonPersistentDisk", "photonPersistentDisk", Ptr(PHOTON)),
+    ("PortworxVolume", "portworxVolume", Ptr(PORTWORX)),
     (
-        "vsphereVolume",
-        "VsphereVolume",
-        &[
-            ("VolumePath", "volumePath", Str),
-            ("FSType", "fsType", Str),
-            ("StoragePolicyName", "storagePolicyName", Str),
-            ("StoragePolicyID", "storagePolicyID", Str),
-        ],
-    ),
-    (
-        "azureDisk",
-        "AzureDisk",
-        &[
-            ("DiskName", "diskName", Str),
-            ("DataDiskURI", "diskURI", Str),
-            ("CachingMode", "cachingMode", OptStr),
-            ("FSType", "fsType", OptStr),
-            ("ReadOnly", "readOnly", OptBool),
-            ("Kind", "kind", OptStr),
-        ],
-    ),
-    (
-        "photonPersistentDisk",
-        "PhotonPersistentDisk",
-        &[("PdID", "pdID", Str), ("FSType", "fsType", Str)],
-    ),
-    (
-        "portworxVolume",
-        "PortworxVolume",
-        &[
-            ("VolumeID", "volumeID", Str),
-            ("FSType", "fsType", Str),
-            ("ReadOnly", "readOnly", Bool),
-        ],
-    ),
-    (
-        "scaleIO",
         "ScaleIO",
-        &[
+        "scaleIO",
+        Ptr(&[
             ("Gateway", "gateway", Str),
             ("System", "system", Str),
-            ("SecretRef", "secretRef", Secret),
+            ("SecretRef", "secretRef", Ptr(SECRET_REFERENCE)),
             ("SSLEnabled", "sslEnabled", Bool),
             ("ProtectionDomain", "protectionDomain", Str),
             ("StoragePool", "storagePool", Str),
@@ -240,212 +139,134 @@ const SOURCES: &[Source] = &[
             ("VolumeName", "volumeName", Str),
             ("FSType", "fsType", Str),
             ("ReadOnly", "readOnly", Bool),
-        ],
+        ]),
     ),
     (
-        "local",
         "Local",
-        &[("Path", "path", Str), ("FSType", "fsType", OptStr)],
+        "local",
+        Ptr(&[("Path", "path", Str), ("FSType", "fsType", Json)]),
     ),
     (
-        "storageos",
         "StorageOS",
-        &[
+        "storageos",
+        Ptr(&[
             ("VolumeName", "volumeName", Str),
             ("VolumeNamespace", "volumeNamespace", Str),
             ("FSType", "fsType", Str),
             ("ReadOnly", "readOnly", Bool),
-            ("SecretRef", "secretRef", Object),
-        ],
+            ("SecretRef", "secretRef", Ptr(OBJECT_REFERENCE)),
+        ]),
     ),
     (
-        "csi",
         "CSI",
-        &[
+        "csi",
+        Ptr(&[
             ("Driver", "driver", Str),
             ("VolumeHandle", "volumeHandle", Str),
             ("ReadOnly", "readOnly", Bool),
             ("FSType", "fsType", Str),
-            ("VolumeAttributes", "volumeAttributes", Raw),
+            ("VolumeAttributes", "volumeAttributes", Json),
             (
                 "ControllerPublishSecretRef",
                 "controllerPublishSecretRef",
-                Secret,
+                Ptr(SECRET_REFERENCE),
             ),
-            ("NodeStageSecretRef", "nodeStageSecretRef", Secret),
-            ("NodePublishSecretRef", "nodePublishSecretRef", Secret),
+            (
+                "NodeStageSecretRef",
+                "nodeStageSecretRef",
+                Ptr(SECRET_REFERENCE),
+            ),
+            (
+                "NodePublishSecretRef",
+                "nodePublishSecretRef",
+                Ptr(SECRET_REFERENCE),
+            ),
             (
                 "ControllerExpandSecretRef",
                 "controllerExpandSecretRef",
-                Secret,
+                Ptr(SECRET_REFERENCE),
             ),
-            ("NodeExpandSecretRef", "nodeExpandSecretRef", Secret),
-        ],
+            (
+                "NodeExpandSecretRef",
+                "nodeExpandSecretRef",
+                Ptr(SECRET_REFERENCE),
+            ),
+        ]),
     ),
 ];
 
-/// The fields of `core.ObjectReference`: Go name, JSON name.
-const OBJECT_REFERENCE: &[(&str, &str)] = &[
-    ("Kind", "kind"),
-    ("Namespace", "namespace"),
-    ("Name", "name"),
-    ("UID", "uid"),
-    ("APIVersion", "apiVersion"),
-    ("ResourceVersion", "resourceVersion"),
-    ("FieldPath", "fieldPath"),
+/// `core.ObjectReference`.
+const OBJECT_REFERENCE: &[Field] = &[
+    ("Kind", "kind", Str),
+    ("Namespace", "namespace", Str),
+    ("Name", "name", Str),
+    ("UID", "uid", Str),
+    ("APIVersion", "apiVersion", Str),
+    ("ResourceVersion", "resourceVersion", Str),
+    ("FieldPath", "fieldPath", Str),
 ];
 
-fn null() -> GoValue {
-    GoValue::Json(Value::Null)
-}
+/// `core.VolumeNodeAffinity`.
+const NODE_AFFINITY: &[Field] = &[(
+    "Required",
+    "required",
+    Ptr(&[(
+        "NodeSelectorTerms",
+        "nodeSelectorTerms",
+        Slice(SELECTOR_TERM),
+    )]),
+)];
 
-fn string(value: &Value) -> GoValue {
-    GoValue::Json(value.as_str().unwrap_or_default().into())
-}
-
-/// A `*string` (or a named string type behind a pointer): the string, or `null`.
-fn optional_string(value: &Value) -> GoValue {
-    GoValue::Json(
-        value
-            .as_str()
-            .map_or(Value::Null, |s| Value::String(s.into())),
-    )
-}
-
-/// A slice or map of plain values: as given, `null` when absent.
-fn raw(value: &Value) -> GoValue {
-    GoValue::Json(value.clone())
-}
-
-fn field(value: &Value, kind: Kind) -> GoValue {
-    match kind {
-        Str => string(value),
-        OptStr => optional_string(value),
-        Bool => GoValue::Json(value.as_bool().unwrap_or_default().into()),
-        OptBool => GoValue::Json(value.as_bool().map_or(Value::Null, Value::Bool)),
-        Int => GoValue::Json(value.as_i64().unwrap_or_default().into()),
-        OptInt => GoValue::Json(value.as_i64().map_or(Value::Null, Value::from)),
-        Raw => raw(value),
-        Secret if value.is_object() => GoValue::Struct(vec![
-            ("Name", string(&value["name"])),
-            ("Namespace", string(&value["namespace"])),
-        ]),
-        Object => object_reference(value),
-        Secret => null(),
-    }
-}
+/// The fields of `core.PersistentVolumeSpec` after its embedded source, in declaration order.
+const SPEC_AFTER_SOURCE: &[Field] = &[
+    ("AccessModes", "accessModes", Json),
+    ("ClaimRef", "claimRef", Ptr(OBJECT_REFERENCE)),
+    (
+        "PersistentVolumeReclaimPolicy",
+        "persistentVolumeReclaimPolicy",
+        Str,
+    ),
+    ("StorageClassName", "storageClassName", Str),
+    ("MountOptions", "mountOptions", Json),
+    ("VolumeMode", "volumeMode", Json),
+    ("NodeAffinity", "nodeAffinity", Ptr(NODE_AFFINITY)),
+    (
+        "VolumeAttributesClassName",
+        "volumeAttributesClassName",
+        Json,
+    ),
+];
 
 /// A `*core.ObjectReference`, `null` when absent.
 pub fn object_reference(value: &Value) -> GoValue {
-    if !value.is_object() {
-        return null();
-    }
-    GoValue::Struct(
-        OBJECT_REFERENCE
-            .iter()
-            .map(|(go, json)| (*go, string(&value[*json])))
-            .collect(),
-    )
-}
-
-/// The fields of `core.PersistentVolumeSource` of a spec (each source, `null` when absent).
-fn source_fields(spec: &Value) -> Vec<(&'static str, GoValue)> {
-    SOURCES
-        .iter()
-        .map(|(json, go, fields)| {
-            let source = &spec[*json];
-            let value = if source.is_object() {
-                GoValue::Struct(
-                    fields
-                        .iter()
-                        .map(|(name, key, kind)| (*name, field(&source[*key], *kind)))
-                        .collect(),
-                )
-            } else {
-                null()
-            };
-            (*go, value)
-        })
-        .collect()
+    field(Ptr(OBJECT_REFERENCE), Some(value))
 }
 
 /// A spec's `core.PersistentVolumeSource`.
 pub fn volume_source(spec: &Value) -> GoValue {
-    GoValue::Struct(source_fields(spec))
+    GoValue::Struct(fields(SOURCES, spec.as_object()))
 }
 
 /// A list of `core.NodeSelectorRequirement` (`null` when absent).
 pub fn requirements(value: &Value) -> GoValue {
-    match value.as_array() {
-        None => null(),
-        Some(items) => GoValue::List(
-            items
-                .iter()
-                .map(|r| {
-                    vec![
-                        ("Key", string(&r["key"])),
-                        ("Operator", string(&r["operator"])),
-                        ("Values", raw(&r["values"])),
-                    ]
-                })
-                .collect(),
-        ),
-    }
+    field(Slice(REQUIREMENT), Some(value))
 }
 
 /// A `*core.VolumeNodeAffinity`, `null` when absent.
 pub fn node_affinity(value: &Value) -> GoValue {
-    if !value.is_object() {
-        return null();
-    }
-    let required = &value["required"];
-    let required = if required.is_object() {
-        let terms = match required["nodeSelectorTerms"].as_array() {
-            None => null(),
-            Some(terms) => GoValue::List(
-                terms
-                    .iter()
-                    .map(|t| {
-                        vec![
-                            ("MatchExpressions", requirements(&t["matchExpressions"])),
-                            ("MatchFields", requirements(&t["matchFields"])),
-                        ]
-                    })
-                    .collect(),
-            ),
-        };
-        GoValue::Struct(vec![("NodeSelectorTerms", terms)])
-    } else {
-        null()
-    };
-    GoValue::Struct(vec![("Required", required)])
+    field(Ptr(NODE_AFFINITY), Some(value))
 }
 
 /// A `*core.PersistentVolumeSpec` (the source's fields inline, as Go writes an embedded
 /// struct), `null` when absent; `capacity` is its `ResourceList` as Go writes it.
 pub fn volume_spec(spec: &Value, capacity: GoValue) -> GoValue {
-    if !spec.is_object() {
-        return null();
-    }
-    let mut fields = vec![("Capacity", capacity)];
-    fields.extend(source_fields(spec));
-    fields.extend([
-        ("AccessModes", raw(&spec["accessModes"])),
-        ("ClaimRef", object_reference(&spec["claimRef"])),
-        (
-            "PersistentVolumeReclaimPolicy",
-            string(&spec["persistentVolumeReclaimPolicy"]),
-        ),
-        ("StorageClassName", string(&spec["storageClassName"])),
-        ("MountOptions", raw(&spec["mountOptions"])),
-        ("VolumeMode", optional_string(&spec["volumeMode"])),
-        ("NodeAffinity", node_affinity(&spec["nodeAffinity"])),
-        (
-            "VolumeAttributesClassName",
-            optional_string(&spec["volumeAttributesClassName"]),
-        ),
-    ]);
-    GoValue::Struct(fields)
+    let Some(object) = spec.as_object() else {
+        return GoValue::Json(Value::Null);
+    };
+    let mut out = vec![("Capacity", capacity)];
+    out.extend(fields(SOURCES, Some(object)));
+    out.extend(fields(SPEC_AFTER_SOURCE, Some(object)));
+    GoValue::Struct(out)
 }
 
 #[cfg(test)]

@@ -1,36 +1,11 @@
-//! The internal `core.Volume` and the types of its sources, as [`super`] writes them, with
-//! the table types the whole pod spec is described by.
+//! The internal `core.Volume` and the types of its sources, as [`super`] writes them. The
+//! sources a PersistentVolume shares with a pod (the same Go types) are read by
+//! [`super::super::pv_go`] too.
 
-/// How a Go field is written when the v1 object has it, and when it does not.
-#[derive(Clone, Copy)]
-pub(super) enum Kind {
-    /// A string (`""` when absent).
-    Str,
-    /// An integer (`0` when absent).
-    Int,
-    /// A bool (`false` when absent).
-    Bool,
-    /// A `resource.Quantity` value (`"0"` when absent).
-    Quantity,
-    /// A pointer, slice or map of values JSON writes as v1 does (`null` when absent).
-    Json,
-    /// A struct value (its zero value when absent).
-    Struct(&'static [Field]),
-    /// A pointer to a struct (`null` when absent).
-    Ptr(&'static [Field]),
-    /// A slice of structs (`null` when absent).
-    Slice(&'static [Field]),
-    /// A field of a JSON-tagged struct with `omitempty`, embedded in an internal one (a
-    /// claim template's `metav1.ObjectMeta`): left out when absent or empty.
-    Omit,
-    /// An embedded struct (the v1 object's field holds it): its fields written in place.
-    Embed(&'static [Field]),
-}
-
-/// A Go field: its name, the v1 JSON key it comes from, and how it is written.
-pub(super) type Field = (&'static str, &'static str, Kind);
-
-use Kind::{Bool, Embed, Int, Json, Omit, Ptr, Quantity, Slice, Str, Struct};
+use super::super::go_struct::Field;
+use super::super::go_struct::Kind::{
+    Bool, Embed, Int, Json, Omit, Ptr, Quantity, Slice, Str, Struct,
+};
 
 pub(super) const NAME_ONLY: &[Field] = &[("Name", "name", Str)];
 const KEY_TO_PATH: &[Field] = &[
@@ -84,13 +59,13 @@ const PROJECTION: &[Field] = &[
     ("ClusterTrustBundle", "clusterTrustBundle", Json),
     ("PodCertificate", "podCertificate", Json),
 ];
-const GCE_PD: &[Field] = &[
+pub(in super::super) const GCE_PD: &[Field] = &[
     ("PDName", "pdName", Str),
     ("FSType", "fsType", Str),
     ("Partition", "partition", Int),
     ("ReadOnly", "readOnly", Bool),
 ];
-const AWS_EBS: &[Field] = &[
+pub(in super::super) const AWS_EBS: &[Field] = &[
     ("VolumeID", "volumeID", Str),
     ("FSType", "fsType", Str),
     ("Partition", "partition", Int),
@@ -129,7 +104,7 @@ const RBD: &[Field] = &[
     ("SecretRef", "secretRef", Ptr(NAME_ONLY)),
     ("ReadOnly", "readOnly", Bool),
 ];
-const QUOBYTE: &[Field] = &[
+pub(in super::super) const QUOBYTE: &[Field] = &[
     ("Registry", "registry", Str),
     ("Volume", "volume", Str),
     ("ReadOnly", "readOnly", Bool),
@@ -158,11 +133,11 @@ const CEPHFS: &[Field] = &[
     ("SecretRef", "secretRef", Ptr(NAME_ONLY)),
     ("ReadOnly", "readOnly", Bool),
 ];
-const FLOCKER: &[Field] = &[
+pub(in super::super) const FLOCKER: &[Field] = &[
     ("DatasetName", "datasetName", Str),
     ("DatasetUUID", "datasetUUID", Str),
 ];
-const FC: &[Field] = &[
+pub(in super::super) const FC: &[Field] = &[
     ("TargetWWNs", "targetWWNs", Json),
     ("Lun", "lun", Json),
     ("FSType", "fsType", Str),
@@ -174,13 +149,13 @@ const AZURE_FILE: &[Field] = &[
     ("ShareName", "shareName", Str),
     ("ReadOnly", "readOnly", Bool),
 ];
-const VSPHERE: &[Field] = &[
+pub(in super::super) const VSPHERE: &[Field] = &[
     ("VolumePath", "volumePath", Str),
     ("FSType", "fsType", Str),
     ("StoragePolicyName", "storagePolicyName", Str),
     ("StoragePolicyID", "storagePolicyID", Str),
 ];
-const AZURE_DISK: &[Field] = &[
+pub(in super::super) const AZURE_DISK: &[Field] = &[
     ("DiskName", "diskName", Str),
     ("DataDiskURI", "diskURI", Str),
     ("CachingMode", "cachingMode", Json),
@@ -188,8 +163,8 @@ const AZURE_DISK: &[Field] = &[
     ("ReadOnly", "readOnly", Json),
     ("Kind", "kind", Json),
 ];
-const PHOTON: &[Field] = &[("PdID", "pdID", Str), ("FSType", "fsType", Str)];
-const PORTWORX: &[Field] = &[
+pub(in super::super) const PHOTON: &[Field] = &[("PdID", "pdID", Str), ("FSType", "fsType", Str)];
+pub(in super::super) const PORTWORX: &[Field] = &[
     ("VolumeID", "volumeID", Str),
     ("FSType", "fsType", Str),
     ("ReadOnly", "readOnly", Bool),
