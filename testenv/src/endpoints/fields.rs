@@ -111,12 +111,14 @@ pub fn managers_after_in(
         subresource: subresource_of(endpoint).to_string(),
     };
     // A create compares with an empty object of the kind: metadata (and, for built-in
-    // kinds, the spec and status structs and the zero values Go writes) exist there already.
+    // kinds, the spec and status structs, the structs in them that are no pointers, and the
+    // zero values Go writes) exist there already.
     let empty = if def.custom.is_some() {
         json!({"metadata": {}})
     } else {
         let mut zero = json!({"apiVersion": def.api_version(), "kind": def.kind,
             "metadata": {}, "spec": {}, "status": {}});
+        validation::omit_empty_collections(&mut zero);
         validation::write_zero_values(&mut zero);
         zero
     };

@@ -272,6 +272,8 @@ pub fn update_object_as(
     if endpoint == Endpoint::Main && def.group.is_empty() && def.plural == "pods" {
         strategy::prepare_pod(&mut new);
     }
+    let dropped_spec_change = endpoint == Endpoint::Main
+        && strategy::drop_disabled_on_update(&def.group, &def.plural, &mut new);
     if endpoint == Endpoint::Main {
         crate::admission::chain::mutate_update(def, &mut new, &old);
     }
@@ -355,7 +357,8 @@ pub fn update_object_as(
         }
     }
     if def.tracks_generation
-        && (spec_part(def, &new) != spec_part(def, &old)
+        && (dropped_spec_change
+            || spec_part(def, &new) != spec_part(def, &old)
             || (endpoint != Endpoint::Status && annotations_bump(def, &new, &old)))
     {
         let generation = old["metadata"]["generation"].as_i64().unwrap_or(0) + 1;

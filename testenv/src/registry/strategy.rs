@@ -165,8 +165,79 @@ pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
                 json!("1");
         }
         ("", "pods") => prepare_pod(object),
+        ("resource.k8s.io", "resourceslices") => {
+            drop_disabled_slice_fields(object);
+        }
         _ => {}
     }
+}
+
+/// What the registry of `group`/`plural` does to an update before validating it: a
+/// ResourceSlice loses the fields of the DRA features off in v1.34 (see
+/// [`drop_disabled_slice_fields`]). Whether it dropped anything: the slice's strategy
+/// compares the spec for its generation before it drops them, and the stored slice never
+/// has them, so a drop is a change of the spec.
+pub fn drop_disabled_on_update(group: &str, plural: &str, object: &mut Value) -> bool {
+    match (group, plural) {
+        ("resource.k8s.io", "resourceslices") => drop_disabled_slice_fields(object),
+        _ => false,
+    }
+}
+
+/// The fields of a ResourceSlice that belong to DRA features off by default in v1.34, which
+/// its strategy drops (`dropDisabledFields`) unless the stored slice uses them (it never
+/// can): device taints (`DRADeviceTaints`); shared counters, per-device node selection and
+/// counter consumption (`DRAPartitionableDevices`); binding conditions
+/// (`DRADeviceBindingConditions`); multiple allocations and capacity request policies
+/// (`DRAConsumableCapacity`). Whether any was there.
+fn drop_disabled_slice_fields(object: &mut Value) -> bool {
+    const SPEC: &[&str] = &["sharedCounters", "perDeviceNodeSelection"];
+    const DEVICE: &[&str] = &[
+        "taints",
+        "consumesCounters",
+        "nodeName",
+        "nodeSelector",
+        "allNodes",
+        "bindingConditions",
+        "bindingFailureConditions",
+        "bindsToNode",
+        "allowMultipleAllocations",
+    ];
+    let Some(spec) = object["spec"].as_object_mut() else {
+        return false;
+    };
+    let mut dropped = false;
+    let mut remove = |map: &mut serde_json::Map<String, Value>, key: &str| {
+        // Go's semantic equality takes an empty list or map for an absent one.
+        let empty = |v: &Value| {
+            v.is_null()
+                || v.as_array().is_some_and(Vec::is_empty)
+                || v.as_object().is_some_and(serde_json::Map::is_empty)
+        };
+        if map.remove(key).is_some_and(|v| !empty(&v)) {
+            dropped = true;
+        }
+    };
+    for key in SPEC {
+        remove(spec, key);
+    }
+    let devices = spec.get_mut("devices").and_then(Value::as_array_mut);
+    for device in devices
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object_mut)
+    {
+        for key in DEVICE {
+            remove(device, key);
+        }
+        let capacity = device.get_mut("capacity").and_then(Value::as_object_mut);
+        for value in capacity.into_iter().flat_map(|c| c.values_mut()) {
+            if let Some(value) = value.as_object_mut() {
+                remove(value, "requestPolicy");
+            }
+        }
+    }
+    dropped
 }
 
 /// What the Pod registry does to a Pod it is given, created or updated: a negative

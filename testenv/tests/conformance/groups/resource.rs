@@ -312,3 +312,228 @@ async fn admin_access_leads_the_errors_and_is_checked_in_a_new_allocation() {
         "status.allocation.devices.results[0].adminAccess"
     );
 }
+
+/// The `field: message` of each cause of a refusal, in order.
+fn causes(body: &serde_json::Value) -> Vec<String> {
+    body["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn resource_slices_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let slices = "/apis/resource.k8s.io/v1/resourceslices?dryRun=All";
+    let slice = |spec: serde_json::Value| {
+        json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+            "metadata": {"name": format!("checked-{ns}")}, "spec": spec})
+    };
+    let subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    let one_of = "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required";
+
+    let (code, body) = send(&client, "POST", slices, JSON, Some(slice(json!({})))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        vec![
+            "spec.driver: Required value".to_string(),
+            format!("spec.driver: Invalid value: \"\": {subdomain}"),
+            "spec.pool.name: Required value".into(),
+            "spec.pool.resourceSliceCount: Invalid value: 0: must be greater than zero".into(),
+            format!("spec: Required value: {one_of}"),
+        ]
+    );
+
+    // perDeviceNodeSelection belongs to a feature off in v1.34: it is dropped, not counted.
+    let pool = json!({"name": "a/B", "generation": -1, "resourceSliceCount": 1});
+    let spec = json!({"driver": "gpu.example.com", "pool": pool, "nodeName": "n1",
+        "allNodes": true, "perDeviceNodeSelection": true,
+        "nodeSelector": {"nodeSelectorTerms": [{}, {}]}});
+    let (code, body) = send(&client, "POST", slices, JSON, Some(slice(spec))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        vec![
+            format!("spec.pool.name: Invalid value: \"B\": {subdomain}"),
+            "spec.pool.generation: Invalid value: -1: must be greater than or equal to zero".into(),
+            "spec.nodeSelector.nodeSelectorTerms: Invalid value: [{\"MatchExpressions\":null,\"MatchFields\":null},{\"MatchExpressions\":null,\"MatchFields\":null}]: must have exactly one node selector term".into(),
+            format!("spec: Invalid value: \"{{`nodeName`, `nodeSelector`, `allNodes`}}\": {one_of}, but multiple fields are set"),
+        ]
+    );
+
+    // Devices: DNS labels, unique; attribute names C identifiers after an optional domain;
+    // exactly one value each.
+    let spec = json!({"driver": "gpu.example.com",
+    "pool": {"name": "p", "resourceSliceCount": 1}, "allNodes": true,
+    "devices": [
+        {"name": "Bad_Name"},
+        {"name": "gpu", "attributes": {"gpu.example.com/1st": {"int": 1}}},
+        {"name": "gpu", "attributes": {"model": {"string": "a", "version": "1.0"}}},
+    ]});
+    let (code, body) = send(&client, "POST", slices, JSON, Some(slice(spec))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        vec![
+            "spec.devices[0].name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')".to_string(),
+            "spec.devices[1].attributes[gpu.example.com/1st]: Invalid value: \"1st\": a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')".into(),
+            "spec.devices[2].attributes[model].version: Invalid value: \"1.0\": must be a string compatible with semver.org spec 2.0.0".into(),
+            "spec.devices[2].attributes[model]: Invalid value: {\"IntValue\":null,\"BoolValue\":null,\"StringValue\":\"a\",\"VersionValue\":\"1.0\"}: exactly one value must be specified".into(),
+            "spec.devices[2].name: Duplicate value: \"gpu\"".into(),
+        ]
+    );
+
+    // At most 128 devices, 32 attributes and capacities per device.
+    let many: Vec<serde_json::Value> = (0..129).map(|i| json!({"name": format!("d{i}")})).collect();
+    let spec = json!({"driver": "gpu.example.com",
+        "pool": {"name": "p", "resourceSliceCount": 1}, "allNodes": true, "devices": many});
+    let (code, body) = send(&client, "POST", slices, JSON, Some(slice(spec))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        vec!["spec.devices: Too many: 129: must have at most 128 items".to_string()]
+    );
+    let attributes: serde_json::Map<String, serde_json::Value> = (0..33)
+        .map(|i| (format!("a{i}"), json!({"int": i})))
+        .collect();
+    let spec = json!({"driver": "gpu.example.com",
+        "pool": {"name": "p", "resourceSliceCount": 1}, "allNodes": true,
+        "devices": [{"name": "d", "attributes": attributes}]});
+    let (code, body) = send(&client, "POST", slices, JSON, Some(slice(spec))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        vec!["spec.devices[0]: Invalid value: 33: the total number of attributes and capacities must not exceed 32".to_string()]
+    );
+}
+
+#[tokio::test]
+async fn resource_slices_keep_driver_pool_and_node_and_are_selected_by_them() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let driver = format!("{ns}.example.com");
+    let slices = "/apis/resource.k8s.io/v1/resourceslices";
+    let slice = |name: &str, spec: serde_json::Value| {
+        json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+            "metadata": {"name": format!("{name}-{ns}")}, "spec": spec})
+    };
+    let on_node = json!({"driver": driver, "pool": {"name": "a", "resourceSliceCount": 1},
+        "nodeName": format!("node-{ns}"),
+        "devices": [{"name": "gpu", "taints": [{"key": "k", "effect": "NoSchedule"}]}]});
+    let (code, created) = send(
+        &client,
+        "POST",
+        slices,
+        JSON,
+        Some(slice("on-node", on_node)),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    // Device taints belong to a feature off in v1.34: dropped.
+    assert_eq!(created["spec"]["devices"], json!([{"name": "gpu"}]));
+    assert_eq!(created["metadata"]["generation"], 1);
+    let everywhere = json!({"driver": driver, "pool": {"name": "b", "resourceSliceCount": 1},
+        "allNodes": true});
+    let (code, created) = send(
+        &client,
+        "POST",
+        slices,
+        JSON,
+        Some(slice("everywhere", everywhere)),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+
+    let names = |body: &serde_json::Value| -> Vec<String> {
+        body["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|i| i["metadata"]["name"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let by_driver = format!("{slices}?fieldSelector=spec.driver%3D{driver}");
+    let (code, body) = send(&client, "GET", &by_driver, "", None).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(
+        names(&body),
+        vec![format!("everywhere-{ns}"), format!("on-node-{ns}")]
+    );
+    let by_node = format!("{slices}?fieldSelector=spec.nodeName%3Dnode-{ns}");
+    let (code, body) = send(&client, "GET", &by_node, "", None).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(names(&body), vec![format!("on-node-{ns}")]);
+    let unset_node = format!("{slices}?fieldSelector=spec.nodeName%3D,spec.driver%3D{driver}");
+    let (code, body) = send(&client, "GET", &unset_node, "", None).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(names(&body), vec![format!("everywhere-{ns}")]);
+
+    // The driver, the pool's name and the node name are immutable.
+    let moved = json!({"driver": "other.example.com", "pool": {"name": "c", "resourceSliceCount": 1},
+        "nodeName": "elsewhere", "devices": [{"name": "gpu"}]});
+    let path = format!("{slices}/on-node-{ns}");
+    let (code, body) = send(&client, "PUT", &path, JSON, Some(slice("on-node", moved))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        vec![
+            "spec.pool.name: Invalid value: \"c\": field is immutable".to_string(),
+            "spec.driver: Invalid value: \"other.example.com\": field is immutable".into(),
+            "spec.nodeName: Invalid value: \"elsewhere\": field is immutable".into(),
+        ]
+    );
+    // They are checked after the driver and the pool, before the node selection.
+    let unplaced =
+        json!({"driver": "Other_Driver", "pool": {"name": "a", "resourceSliceCount": 0}});
+    let (code, body) = send(
+        &client,
+        "PUT",
+        &path,
+        JSON,
+        Some(slice("on-node", unplaced)),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        vec![
+            "spec.driver: Invalid value: \"Other_Driver\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')".to_string(),
+            "spec.pool.resourceSliceCount: Invalid value: 0: must be greater than zero".into(),
+            "spec.driver: Invalid value: \"Other_Driver\": field is immutable".into(),
+            "spec.nodeName: Invalid value: null: field is immutable".into(),
+            "spec: Required value: exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required".into(),
+        ]
+    );
+    // Adding a dropped field still changes the spec the generation is counted by.
+    let tainted = json!({"driver": driver, "pool": {"name": "a", "resourceSliceCount": 1},
+        "nodeName": format!("node-{ns}"),
+        "devices": [{"name": "gpu", "taints": [{"key": "k", "effect": "NoSchedule"}]}]});
+    let (code, body) = send(&client, "PUT", &path, JSON, Some(slice("on-node", tainted))).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["spec"]["devices"], json!([{"name": "gpu"}]));
+    assert_eq!(body["metadata"]["generation"], 2);
+
+    for name in ["on-node", "everywhere"] {
+        let (code, body) = send(
+            &client,
+            "DELETE",
+            &format!("{slices}/{name}-{ns}"),
+            "",
+            None,
+        )
+        .await;
+        assert_eq!(code, 200, "{body}");
+    }
+}

@@ -44,6 +44,7 @@ mod rbac;
 pub mod resource;
 mod resource_cost;
 mod resource_go;
+mod resource_slice;
 mod service;
 mod status;
 mod status_apps;
@@ -151,6 +152,7 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
         ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
         ("apps", "Deployment" | "ReplicaSet") => workloads::selector_update(object, old),
         ("apps", "StatefulSet") => workloads::stateful_set_update(object, old),
+        ("resource.k8s.io", "ResourceSlice") => resource_slice::update_after_pool(object, old),
         _ => Vec::new(),
     }
 }
@@ -160,6 +162,7 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
 fn create_after_spec(group: &str, kind: &str, object: &Value) -> Errors {
     match (group, kind) {
         ("storage.k8s.io", "VolumeAttachment") => attachment::volume_attachment_create(object),
+        ("resource.k8s.io", "ResourceSlice") => resource_slice::placement_and_devices(object),
         ("", "Pod") => apparmor::pod_create(object),
         _ => Vec::new(),
     }
@@ -206,6 +209,7 @@ fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
         ("resource.k8s.io", "ResourceClaimTemplate") => {
             resource::claim_spec("spec.spec", &object["spec"]["spec"])
         }
+        ("resource.k8s.io", "ResourceSlice") => resource_slice::driver_and_pool(object),
         _ => Vec::new(),
     }
 }
