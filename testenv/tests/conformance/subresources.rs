@@ -141,20 +141,27 @@ async fn token_review_authenticates() {
         return;
     }
     let reviews: Api<TokenReview> = Api::all(env.client());
-    let review = TokenReview {
+    let review = |token: &str| TokenReview {
         spec: TokenReviewSpec {
-            token: Some("any-token".into()),
+            token: Some(token.into()),
             ..Default::default()
         },
         ..Default::default()
     };
+    // The token of the embedded server's kubeconfig is one it issued.
+    let params = PostParams::default();
     let answered = reviews
-        .create(&PostParams::default(), &review)
+        .create(&params, &review("kubeforge-testenv-admin"))
         .await
         .unwrap();
     let status = answered.status.unwrap();
     assert_eq!(status.authenticated, Some(true));
     assert!(status.user.unwrap().username.is_some());
+    // One it never issued is not, as on a real server.
+    let answered = reviews.create(&params, &review("any-token")).await.unwrap();
+    let status = answered.status.unwrap();
+    assert_ne!(status.authenticated, Some(true));
+    assert_eq!(status.error.as_deref(), Some("invalid bearer token"));
 }
 
 #[tokio::test]

@@ -139,3 +139,81 @@ async fn a_bad_token_is_unauthorized() {
     let (code, body) = send(&client, "GET", "/api/v1/namespaces", "", None).await;
     assert_eq!((code, &body["reason"]), (401, &json!("Unauthorized")));
 }
+
+/// POSTs a TokenReview of `spec`; the status code and the answer.
+async fn token_review(client: &kube::Client, spec: serde_json::Value) -> (u16, serde_json::Value) {
+    let review =
+        json!({"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview", "spec": spec});
+    send(
+        client,
+        "POST",
+        "/apis/authentication.k8s.io/v1/tokenreviews",
+        "application/json",
+        Some(review),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn token_reviews_know_only_the_tokens_the_server_issued() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let (code, body) = token_review(&client, json!({"token": ""})).await;
+    assert_eq!(
+        (code, &body["message"]),
+        (
+            400,
+            &json!("token is required for TokenReview in authentication")
+        ),
+        "{body}"
+    );
+    // A token the server never issued (the embedded server's default policy accepts it for
+    // requests, but a review reports what a real server would).
+    let (code, body) = token_review(&client, json!({"token": "never-issued"})).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(
+        body["status"],
+        json!({"user": {}, "error": "invalid bearer token"})
+    );
+    // A token that starts with a space is no bearer token: the anonymous user.
+    let (_, body) = token_review(&client, json!({"token": " x", "audiences": ["a1"]})).await;
+    assert_eq!(
+        body["status"],
+        json!({"authenticated": true, "audiences": ["a1"],
+            "user": {"username": "system:anonymous", "groups": ["system:unauthenticated"]}})
+    );
+
+    // A service account token: authenticated for one of its audiences only.
+    let accounts = service_account(&env, "audience").await;
+    let request: TokenRequest =
+        serde_json::from_value(json!({"spec": {"audiences": ["aud1", "aud2"]}})).unwrap();
+    let token = accounts
+        .create_token_request("audience", &PostParams::default(), &request)
+        .await
+        .unwrap()
+        .status
+        .unwrap()
+        .token;
+    let (_, body) = token_review(
+        &client,
+        json!({"token": token, "audiences": ["aud2", "aud3"]}),
+    )
+    .await;
+    assert_eq!(body["status"]["authenticated"], true, "{body}");
+    assert_eq!(body["status"]["audiences"], json!(["aud2"]));
+    let (_, body) = token_review(&client, json!({"token": token, "audiences": ["aud3"]})).await;
+    assert_eq!(
+        body["status"],
+        json!({"user": {}, "error": "[invalid bearer token, token audiences [\"aud1\" \"aud2\"] is invalid for the target audiences [\"aud3\"]]"})
+    );
+    // A forged signature of the server's own issuer.
+    let (_, body) = token_review(
+        &client,
+        json!({"token": format!("{token}x"), "audiences": ["aud1"]}),
+    )
+    .await;
+    assert_eq!(
+        body["status"],
+        json!({"user": {}, "error": "[invalid bearer token, go-jose/go-jose: error in cryptographic primitive]"})
+    );
+}

@@ -264,3 +264,156 @@ async fn a_put_creates_absent_rbac_objects() {
         "{body}"
     );
 }
+
+/// POSTs a review of `kind` to `path`; the status code and the answer.
+async fn review(
+    client: &kube::Client,
+    path: &str,
+    kind: &str,
+    body: serde_json::Value,
+) -> (u16, serde_json::Value) {
+    let mut review = json!({"apiVersion": "authorization.k8s.io/v1", "kind": kind});
+    for (k, v) in body.as_object().unwrap() {
+        review[k] = v.clone();
+    }
+    send(
+        client,
+        "POST",
+        &format!("/apis/authorization.k8s.io/v1/{path}"),
+        "application/json",
+        Some(review),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn access_reviews_are_validated() {
+    let env = crate::common::env().await;
+    let ns = env.namespace().to_string();
+    let client = crate::support::raw::client(&env).await;
+    let sar = "subjectaccessreviews";
+    let (code, body) = review(&client, sar, "SubjectAccessReview", json!({"spec": {}})).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        ".authorization.k8s.io \"\" is invalid: [spec.resourceAttributes: Invalid value: null: exactly one of nonResourceAttributes or resourceAttributes must be specified, spec.user: Invalid value: \"\": at least one of user or group must be specified]"
+    );
+    assert_eq!(body["details"]["group"], "authorization.k8s.io");
+    assert!(body["details"].get("kind").is_none(), "{body}");
+    let both = json!({"spec": {"user": "u", "resourceAttributes": {"verb": "get"},
+        "nonResourceAttributes": {"path": "/x", "verb": "get"}}});
+    let (_, body) = review(&client, sar, "SubjectAccessReview", both).await;
+    assert_eq!(
+        body["message"],
+        ".authorization.k8s.io \"\" is invalid: spec.nonResourceAttributes: Invalid value: {\"Path\":\"/x\",\"Verb\":\"get\"}: cannot be specified in combination with resourceAttributes"
+    );
+    // The metadata must be empty; the message prints it with the request's managedFields.
+    let named = json!({"metadata": {"name": "x"},
+        "spec": {"user": "u", "nonResourceAttributes": {"path": "/x", "verb": "get"}}});
+    let (code, body) = review(&client, sar, "SubjectAccessReview", named).await;
+    assert_eq!(code, 422, "{body}");
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(".authorization.k8s.io \"\" is invalid: metadata: Invalid value: {\"name\":\"x\",\"managedFields\":[{\"manager\":")
+            && message.ends_with("\"fieldsType\":\"FieldsV1\",\"fieldsV1\":{\"f:spec\":{\"f:nonResourceAttributes\":{\".\":{},\"f:path\":{},\"f:verb\":{}},\"f:user\":{}}}}]}: must be empty"),
+        "{message}"
+    );
+    // Selector attributes: requirements or a raw selector, and well-formed requirements.
+    let selectors = json!({"spec": {"user": "u", "resourceAttributes": {"fieldSelector": {},
+        "labelSelector": {"requirements": [{"key": "a", "operator": "Exists", "values": ["x"]}]}}}});
+    let (_, body) = review(&client, sar, "SubjectAccessReview", selectors).await;
+    assert_eq!(
+        body["message"],
+        ".authorization.k8s.io \"\" is invalid: [spec.resourceAttributes.fieldSelector.requirements: Required value: when spec.resourceAttributes.fieldSelector is specified, requirements or rawSelector is required, spec.resourceAttributes.labelSelector.requirements[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist']"
+    );
+    // A selector the authorizer cannot read is ignored, and said so.
+    let unreadable = json!({"spec": {"groups": ["system:masters"], "resourceAttributes": {
+        "verb": "list", "resource": "pods", "fieldSelector": {"rawSelector": "=bad=="}}}});
+    let (_, body) = review(&client, sar, "SubjectAccessReview", unreadable).await;
+    assert_eq!(
+        body["status"],
+        json!({"allowed": true, "evaluationError": "spec.resourceAttributes.fieldSelector ignored due to parse error"})
+    );
+
+    // A self review: the one-of rule, and no subject of its own.
+    let ssar = "selfsubjectaccessreviews";
+    let (_, body) = review(
+        &client,
+        ssar,
+        "SelfSubjectAccessReview",
+        json!({"spec": {}}),
+    )
+    .await;
+    assert_eq!(
+        body["message"],
+        ".authorization.k8s.io \"\" is invalid: spec.resourceAttributes: Invalid value: null: exactly one of nonResourceAttributes or resourceAttributes must be specified"
+    );
+    let mine =
+        json!({"spec": {"user": "u", "resourceAttributes": {"verb": "get", "resource": "pods"}}});
+    let (code, body) = review(&client, ssar, "SelfSubjectAccessReview", mine).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(
+        body["spec"],
+        json!({"resourceAttributes": {"verb": "get", "resource": "pods"}})
+    );
+
+    // A local review: the path's namespace, and resource attributes only.
+    let lsar = format!("namespaces/{ns}/localsubjectaccessreviews");
+    let kind = "LocalSubjectAccessReview";
+    let elsewhere = json!({"spec": {"user": "u", "resourceAttributes": {"verb": "get", "resource": "pods", "namespace": "other"}}});
+    let (_, body) = review(&client, &lsar, kind, elsewhere).await;
+    assert_eq!(
+        body["message"],
+        ".authorization.k8s.io \"\" is invalid: spec.resourceAttributes.namespace: Invalid value: \"other\": must match metadata.namespace"
+    );
+    let path =
+        json!({"spec": {"user": "u", "nonResourceAttributes": {"verb": "get", "path": "/x"}}});
+    let (_, body) = review(&client, &lsar, kind, path).await;
+    assert_eq!(
+        body["message"],
+        ".authorization.k8s.io \"\" is invalid: spec.nonResourceAttributes: Invalid value: {\"Path\":\"/x\",\"Verb\":\"get\"}: disallowed on this kind of request"
+    );
+    // A user no role is bound to may not.
+    let nobody = json!({"spec": {"user": "u", "resourceAttributes": {"verb": "get", "resource": "pods", "namespace": ns}}});
+    let (code, body) = review(&client, &lsar, kind, nobody).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(body["status"], json!({"allowed": false}));
+    assert_eq!(body["metadata"]["namespace"], json!(ns));
+}
+
+#[tokio::test]
+async fn self_reviews_answer_new_objects() {
+    let env = crate::common::env().await;
+    let ns = env.namespace().to_string();
+    let client = crate::support::raw::client(&env).await;
+    let rules = "selfsubjectrulesreviews";
+    let kind = "SelfSubjectRulesReview";
+    let (code, body) = review(&client, rules, kind, json!({"spec": {}})).await;
+    assert_eq!(
+        (code, &body["message"]),
+        (400, &json!("no namespace on request"))
+    );
+    let named = json!({"metadata": {"name": "x", "labels": {"a": "b"}}, "spec": {"namespace": ns}});
+    let (code, body) = review(&client, rules, kind, named).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!((&body["metadata"], &body["spec"]), (&json!({}), &json!({})));
+    assert_eq!(body["status"]["incomplete"], false);
+    let (code, me) = send(
+        &client,
+        "POST",
+        "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+        "application/json",
+        Some(
+            json!({"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview",
+            "metadata": {"name": "x", "labels": {"a": "b"}}}),
+        ),
+    )
+    .await;
+    assert_eq!(code, 201, "{me}");
+    let metadata = me["metadata"].as_object().unwrap();
+    assert_eq!(
+        metadata.keys().collect::<Vec<_>>(),
+        ["creationTimestamp"],
+        "{me}"
+    );
+}

@@ -45,6 +45,7 @@ pub mod resource;
 mod resource_cost;
 mod resource_go;
 mod resource_slice;
+mod review;
 mod service;
 mod status;
 mod status_apps;
@@ -65,6 +66,7 @@ use serde_json::Value;
 
 pub use errors::Errors;
 pub use pod_update::{after_own_errors as pod_update_after_own_errors, pod_update};
+pub use review::{access_review_errors, selector_evaluation_error};
 pub use status::{prepare_status_update, status_update, validates_status_alone};
 pub use strict::strict_errors;
 pub use typed::{
