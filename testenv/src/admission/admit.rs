@@ -115,9 +115,14 @@ pub fn admit(
         .map(|path| duplicate_field_message(path))
         .collect();
     let mut meta_causes = Vec::new();
-    if !mutation_only && old.is_none() {
-        // The name first, as `ValidateObjectMeta` checks it (an update cannot change it).
-        meta_causes.extend(crate::support::meta::name_causes(def, object));
+    if !mutation_only {
+        // The generateName and the name first, as `ValidateObjectMeta` checks them (an
+        // update cannot change the name: the generic registry checks its generateName).
+        meta_causes.extend(crate::support::meta::name_causes(
+            def,
+            object,
+            old.is_some(),
+        ));
     }
     if !mutation_only {
         meta_causes.extend(crate::support::meta::validate_labels_and_annotations(

@@ -183,7 +183,7 @@ fn prepare_create_meta(
         .unwrap_or_default()
         .to_string();
     if name.is_empty() && !prefix.is_empty() {
-        name = meta::generate_name(&prefix);
+        name = meta::name_from_prefix(def, &prefix);
         object["metadata"]["name"] = Value::String(name.clone());
     }
     let _ = (cluster, def);

@@ -43,6 +43,16 @@ pub fn new_uid() -> String {
     uid
 }
 
+/// The name a create with only a `generateName` gets: the prefix itself for an IPAddress
+/// (its strategy's generator returns the prefix), else [`generate_name`]'s.
+pub fn name_from_prefix(def: &ResourceDef, prefix: &str) -> String {
+    if name_rule(&def.group, &def.kind) == NameRule::IpAddress {
+        prefix.to_string()
+    } else {
+        generate_name(prefix)
+    }
+}
+
 /// `generateName` plus five random characters from the apiserver's alphabet.
 pub fn generate_name(prefix: &str) -> String {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
@@ -58,10 +68,6 @@ pub fn generate_name(prefix: &str) -> String {
 
 const DNS1123_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const DNS1123_LABEL: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-
-fn is_label(s: &str) -> bool {
-    s.len() <= 63 && has_label_form(s)
-}
 
 /// Whether `s` has the characters and ends of a DNS-1123 label, whatever its length.
 fn has_label_form(s: &str) -> bool {
@@ -91,6 +97,18 @@ pub fn dns1123_label(value: &str) -> Vec<String> {
     out
 }
 
+/// The one message of a DNS-1123 label check of `s` (its length, or its characters), as the
+/// checks of a single label field report it.
+pub fn dns_label_error(s: &str) -> Option<&'static str> {
+    if s.len() > 63 {
+        Some("must be no more than 63 characters")
+    } else if !has_label_form(s) {
+        Some(DNS1123_LABEL)
+    } else {
+        None
+    }
+}
+
 /// `IsDNS1123Subdomain`: every message for a value that is not an RFC 1123 subdomain.
 pub fn dns1123_subdomain(value: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -103,72 +121,157 @@ pub fn dns1123_subdomain(value: &str) -> Vec<String> {
     out
 }
 
-/// Why `s` is not a DNS-1123 label (as apimachinery words it), or `None` when it is one:
-/// the rule of names such as a RuntimeClass handler or a port name.
-pub fn dns_label_error(s: &str) -> Option<&'static str> {
-    if s.len() > 63 {
-        Some("must be no more than 63 characters")
-    } else if !is_label(s) {
-        Some(DNS1123_LABEL)
-    } else {
-        None
+/// The rule a kind's names follow (the name function its `ValidateObjectMeta` is given).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NameRule {
+    /// RBAC objects and APIServices (named `<version>.<group>`): path segments.
+    PathSegment,
+    /// Namespaces and Services: DNS labels.
+    Label,
+    /// IPAddresses: an address in canonical form.
+    IpAddress,
+    /// Everything else: DNS subdomains.
+    Subdomain,
+}
+
+fn name_rule(group: &str, kind: &str) -> NameRule {
+    match (group, kind) {
+        ("rbac.authorization.k8s.io" | "apiregistration.k8s.io", _) => NameRule::PathSegment,
+        // A core Event's strategy checks no name: only the generic registry's rule applies.
+        ("", "Event") => NameRule::PathSegment,
+        ("", "Namespace" | "Service") => NameRule::Label,
+        ("networking.k8s.io", "IPAddress") => NameRule::IpAddress,
+        _ => NameRule::Subdomain,
     }
 }
 
-/// The errors of a created object's name: none given (and no `generateName`), or one its
-/// kind does not accept.
-pub fn name_causes(def: &ResourceDef, object: &Value) -> Vec<Cause> {
+/// apimachinery's `maskTrailingDash`: a prefix may end in `-` (its last two characters
+/// stand in for one letter when it is checked).
+fn mask_trailing_dash(prefix: &str) -> String {
+    match prefix.strip_suffix('-') {
+        Some(head) if prefix.len() > 1 => {
+            let mut cut = head.len() - 1;
+            while !head.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            format!("{}a", &head[..cut])
+        }
+        _ => prefix.to_string(),
+    }
+}
+
+/// `IsValidPathSegmentName`: not `.` or `..`, then neither `/` nor `%` (each reported).
+fn path_segment_errors(name: &str, prefix: bool) -> Vec<String> {
+    if !prefix && (name == "." || name == "..") {
+        return vec![format!("may not be '{name}'")];
+    }
+    ["/", "%"]
+        .iter()
+        .filter(|c| name.contains(*c))
+        .map(|c| format!("may not contain '{c}'"))
+        .collect()
+}
+
+/// The messages of `value` under a kind's name rule: as a name, or as a `generateName`
+/// prefix (`prefix`), which may end in `-`.
+fn rule_errors(rule: NameRule, value: &str, prefix: bool) -> Vec<String> {
+    let masked = if prefix {
+        mask_trailing_dash(value)
+    } else {
+        value.to_string()
+    };
+    match rule {
+        // `ValidateRBACName` checks a prefix as a whole name.
+        NameRule::PathSegment => path_segment_errors(value, false),
+        NameRule::Label => dns1123_label(&masked),
+        // An IPAddress's generator uses the prefix as the name.
+        NameRule::IpAddress => crate::support::go_ip::ip_address_name_errors(value),
+        NameRule::Subdomain => dns1123_subdomain(&masked),
+    }
+}
+
+fn invalid_cause(field: &str, value: &str, why: &str) -> Cause {
+    Cause {
+        reason: "FieldValueInvalid".into(),
+        message: format!(
+            "Invalid value: {}: {why}",
+            crate::support::go_quote::go_quote(value)
+        ),
+        field: field.into(),
+    }
+}
+
+/// The errors of an object's `generateName` under the rule of `kind` of `group`, as the
+/// kind's validation of a new object's meta reports them (before the name's).
+pub fn generate_name_errors(group: &str, kind: &str, object: &Value) -> Vec<Cause> {
+    let prefix = meta_str(object, "generateName").unwrap_or_default();
+    if prefix.is_empty() {
+        return Vec::new();
+    }
+    rule_errors(name_rule(group, kind), prefix, true)
+        .iter()
+        .map(|why| invalid_cause("metadata.generateName", prefix, why))
+        .collect()
+}
+
+/// The errors of a created object's `generateName` and name (none given, or one its kind
+/// does not accept); on an update (`update`), the generic registry's check of the
+/// `generateName`, a path segment's prefix (the name cannot change).
+pub fn name_causes(def: &ResourceDef, object: &Value, update: bool) -> Vec<Cause> {
+    if update {
+        let prefix = meta_str(object, "generateName").unwrap_or_default();
+        return path_segment_errors(prefix, true)
+            .iter()
+            .map(|why| invalid_cause("metadata.generateName", prefix, why))
+            .collect();
+    }
+    let mut out = generate_name_errors(&def.group, &def.kind, object);
     let name = meta_str(object, "name").unwrap_or_default();
     if name.is_empty() {
-        return vec![Cause {
+        out.push(Cause {
             reason: "FieldValueRequired".into(),
             message: "Required value: name or generateName is required".into(),
             field: "metadata.name".into(),
-        }];
+        });
+        return out;
     }
-    validate_name(def, name).into_iter().collect()
+    out.extend(validate_name(def, name));
+    out
 }
 
-/// Name rules of a kind: namespaces and services are DNS labels, RBAC objects and
-/// APIServices path segments, everything else DNS subdomains.
-pub fn validate_name(def: &ResourceDef, name: &str) -> Option<Cause> {
-    let invalid = |why: &str| Cause {
-        reason: "FieldValueInvalid".into(),
-        message: format!("Invalid value: \"{name}\": {why}"),
-        field: "metadata.name".into(),
-    };
-    // RBAC objects and APIServices (named `<version>.<group>`, `v1.` for the core group)
-    // are path segments.
-    if matches!(
-        def.group.as_str(),
-        "rbac.authorization.k8s.io" | "apiregistration.k8s.io"
-    ) {
+/// The error of a name under its kind's rule (see [`NameRule`]): the first message for a
+/// path segment, a label or a subdomain, every message for an IPAddress.
+pub fn validate_name(def: &ResourceDef, name: &str) -> Vec<Cause> {
+    let rule = name_rule(&def.group, &def.kind);
+    if rule == NameRule::PathSegment {
+        // RBAC objects and APIServices are refused in one sentence.
         if name == "." || name == ".." {
-            return Some(invalid(&format!("may not be '{name}'")));
+            return vec![invalid_cause(
+                "metadata.name",
+                name,
+                &format!("may not be '{name}'"),
+            )];
         }
         if name.contains('/') || name.contains('%') {
-            return Some(invalid("may not contain '/' or '%'"));
+            return vec![invalid_cause(
+                "metadata.name",
+                name,
+                "may not contain '/' or '%'",
+            )];
         }
-        return None;
+        return Vec::new();
     }
-    let label_kind =
-        def.group.is_empty() && matches!(def.plural.as_str(), "namespaces" | "services");
-    if label_kind {
-        if name.len() > 63 {
-            return Some(invalid("must be no more than 63 characters"));
-        }
-        if !is_label(name) {
-            return Some(invalid(DNS1123_LABEL));
-        }
-        return None;
-    }
-    if name.len() > 253 {
-        return Some(invalid("must be no more than 253 characters"));
-    }
-    if !is_subdomain(name) {
-        return Some(invalid(DNS1123_SUBDOMAIN));
-    }
-    None
+    let errors = rule_errors(rule, name, false);
+    let shown = if rule == NameRule::IpAddress {
+        errors.len()
+    } else {
+        1
+    };
+    errors
+        .iter()
+        .take(shown)
+        .map(|why| invalid_cause("metadata.name", name, why))
+        .collect()
 }
 
 /// Reads `metadata.<field>` as a string.
@@ -236,24 +339,49 @@ mod tests {
         let n = generate_name("web-");
         assert!(n.starts_with("web-") && n.len() == 9);
         let cm = ResourceDef::named("", "v1", "ConfigMap", "configmaps");
-        assert!(validate_name(&cm, "a.b-c").is_none());
-        assert!(validate_name(&cm, "Upper").is_some());
+        assert!(validate_name(&cm, "a.b-c").is_empty());
+        assert!(!validate_name(&cm, "Upper").is_empty());
         let ns = ResourceDef::named("", "v1", "Namespace", "namespaces");
-        assert!(validate_name(&ns, "a.b").is_some());
+        assert!(!validate_name(&ns, "a.b").is_empty());
         // A subdomain's parts are not held to a label's 63 characters; a label is.
         let long = "a".repeat(64);
         let pod = ResourceDef::named("", "v1", "Pod", "pods");
-        assert!(validate_name(&pod, &long).is_none());
-        assert!(validate_name(&pod, &format!("x.{long}")).is_none());
-        assert!(validate_name(&ns, &long).is_some());
+        assert!(validate_name(&pod, &long).is_empty());
+        assert!(validate_name(&pod, &format!("x.{long}")).is_empty());
+        assert!(!validate_name(&ns, &long).is_empty());
         let role = ResourceDef::named(
             "rbac.authorization.k8s.io",
             "v1",
             "ClusterRole",
             "clusterroles",
         );
-        assert!(validate_name(&role, "system:controller:x").is_none());
+        assert!(validate_name(&role, "system:controller:x").is_empty());
         assert!(now().ends_with('Z'));
+    }
+
+    #[test]
+    fn generate_names_are_checked_as_prefixes_of_the_kinds_names() {
+        let cm = ResourceDef::named("", "v1", "ConfigMap", "configmaps");
+        let object = |prefix: &str| json!({"metadata": {"generateName": prefix}});
+        assert!(generate_name_errors("", "ConfigMap", &object("web-")).is_empty());
+        let bad = name_causes(
+            &cm,
+            &json!({"metadata": {"generateName": "Bad_", "name": "Bad_x"}}),
+            false,
+        );
+        let fields: Vec<&str> = bad.iter().map(|c| c.field.as_str()).collect();
+        assert_eq!(fields, ["metadata.generateName", "metadata.name"]);
+        // An update checks only that the prefix could be a path segment.
+        assert!(name_causes(&cm, &object("Bad_"), true).is_empty());
+        assert_eq!(name_causes(&cm, &object("a/b%"), true).len(), 2);
+        let ip = ResourceDef::named("networking.k8s.io", "v1", "IPAddress", "ipaddresses");
+        assert_eq!(name_from_prefix(&ip, "10.0.0.1"), "10.0.0.1");
+        assert_eq!(
+            validate_name(&ip, "2001:DB8::1")[0].message,
+            r#"Invalid value: "2001:DB8::1": must be in canonical form ("2001:db8::1")"#
+        );
+        assert_eq!(mask_trailing_dash("ab-"), "aa");
+        assert_eq!(mask_trailing_dash("-"), "-");
     }
 
     #[test]

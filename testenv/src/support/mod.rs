@@ -22,6 +22,7 @@ pub mod features;
 pub mod fieldmanager;
 pub mod go_decode;
 pub mod go_encode;
+pub mod go_ip;
 pub mod go_json;
 pub mod go_quote;
 pub mod go_time;

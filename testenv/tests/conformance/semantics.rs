@@ -421,3 +421,54 @@ async fn label_values_are_validated() {
         Some([("app.kubernetes.io/name".to_string(), "web_1.0".to_string())].into());
     cms.create(&PostParams::default(), &fine).await.unwrap();
 }
+
+#[tokio::test]
+async fn generate_name_is_checked_on_updates_and_may_change() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let path = format!("/api/v1/namespaces/{ns}/configmaps");
+    let body = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "gn-update"}});
+    let (code, created) =
+        crate::support::raw::send(&client, "POST", &path, "application/json", Some(body)).await;
+    assert_eq!(code, 201, "{created}");
+    let one = format!("{path}/gn-update");
+    let patch = |prefix: &str| json!({"metadata": {"generateName": prefix}});
+    // The generic registry's check (a path segment), then the ConfigMap's (a DNS subdomain).
+    let (code, answer) = crate::support::raw::send(
+        &client,
+        "PATCH",
+        &one,
+        "application/merge-patch+json",
+        Some(patch("a/b_")),
+    )
+    .await;
+    assert_eq!(code, 422, "{answer}");
+    let messages: Vec<&str> = answer["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["message"].as_str())
+        .collect();
+    assert_eq!(messages.len(), 2, "{answer}");
+    assert_eq!(messages[0], r#"Invalid value: "a/b_": may not contain '/'"#);
+    assert!(
+        messages[1].starts_with(r#"Invalid value: "a/b_": a lowercase RFC 1123 subdomain"#),
+        "{answer}"
+    );
+    // A valid one is stored and may change.
+    for prefix in ["good-", "other-"] {
+        let (code, answer) = crate::support::raw::send(
+            &client,
+            "PATCH",
+            &one,
+            "application/merge-patch+json",
+            Some(patch(prefix)),
+        )
+        .await;
+        assert_eq!(code, 200, "{answer}");
+        assert_eq!(answer["metadata"]["generateName"], prefix);
+        assert_eq!(answer["metadata"]["name"], "gn-update");
+    }
+    crate::support::raw::send(&client, "DELETE", &one, "", None).await;
+}

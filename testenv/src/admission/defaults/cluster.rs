@@ -1,10 +1,13 @@
 //! Defaults of the cluster-facing kinds: `discovery.k8s.io/v1` EndpointSlice,
 //! `resource.k8s.io/v1` ResourceClaim and ResourceClaimTemplate, and
-//! `flowcontrol.apiserver.k8s.io/v1` PriorityLevelConfiguration.
+//! `flowcontrol.apiserver.k8s.io/v1` PriorityLevelConfiguration and FlowSchema, and
+//! `apiregistration.k8s.io/v1` APIService.
 
 use serde_json::{Map, Value, json};
 
-use super::fields::{each_object, ensure_object, object_mut, set_default, set_default_str};
+use super::fields::{
+    each_object, ensure_object, object_mut, set_default, set_default_nonzero, set_default_str,
+};
 
 /// EndpointSlice: every endpoint has `conditions` (empty when unknown) and every port a
 /// `protocol` (`TCP`).
@@ -62,7 +65,8 @@ pub fn resource_claim_template(object: &mut Value) {
 }
 
 /// PriorityLevelConfiguration: a `Limited` level has `nominalConcurrencyShares: 30` and
-/// `lendablePercent: 0`.
+/// `lendablePercent: 0`, its queuing 64 queues, hands of 8 and queues of 50 requests; an
+/// `exempt` configuration has no shares and lends nothing.
 pub fn priority_level(object: &mut Value) {
     let Some(spec) = object
         .as_object_mut()
@@ -72,6 +76,38 @@ pub fn priority_level(object: &mut Value) {
     };
     if let Some(limited) = object_mut(spec, "limited") {
         set_default(limited, "nominalConcurrencyShares", json!(30));
+        if let Some(queuing) =
+            object_mut(limited, "limitResponse").and_then(|r| object_mut(r, "queuing"))
+        {
+            set_default_nonzero(queuing, "handSize", 8);
+            set_default_nonzero(queuing, "queues", 64);
+            set_default_nonzero(queuing, "queueLengthLimit", 50);
+        }
         set_default(limited, "lendablePercent", json!(0));
+    }
+    if let Some(exempt) = object_mut(spec, "exempt") {
+        set_default(exempt, "nominalConcurrencyShares", json!(0));
+        set_default(exempt, "lendablePercent", json!(0));
+    }
+}
+
+/// FlowSchema: a schema without a precedence gets 1000.
+pub fn flow_schema(object: &mut Value) {
+    if let Some(spec) = object
+        .as_object_mut()
+        .and_then(|o| ensure_object(o, "spec"))
+    {
+        set_default_nonzero(spec, "matchingPrecedence", 1000);
+    }
+}
+
+/// APIService: a service without a port is reached on 443.
+pub fn api_service(object: &mut Value) {
+    if let Some(service) = object
+        .as_object_mut()
+        .and_then(|o| object_mut(o, "spec"))
+        .and_then(|s| object_mut(s, "service"))
+    {
+        set_default(service, "port", json!(443));
     }
 }

@@ -81,6 +81,8 @@ pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &m
         ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration") => {
             cluster::priority_level(object);
         }
+        ("flowcontrol.apiserver.k8s.io", "FlowSchema") => cluster::flow_schema(object),
+        ("apiregistration.k8s.io", "APIService") => cluster::api_service(object),
         ("batch", "CronJob") => batch::cron_job(object),
         ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
             rbac::role_binding(object);

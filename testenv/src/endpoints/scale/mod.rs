@@ -29,20 +29,95 @@ use crate::support::request::{Reply, Req, json_body};
 use crate::support::resource::{ResourceDef, ScaleSpec};
 use crate::support::status::ApiError;
 
-fn selector_string(spec: &ScaleSpec, object: &Value) -> Option<String> {
+fn selector_string(def: &ResourceDef, spec: &ScaleSpec, object: &Value) -> Option<String> {
     if let Some(path) = &spec.label_selector_path
         && let Some(Value::String(s)) = jsonpath::first(object, path)
     {
         return Some(s.clone());
     }
-    // Built-in workloads: the label selector is spec.selector.matchLabels.
-    let labels = object["spec"]["selector"]["matchLabels"].as_object()?;
-    let mut parts: Vec<String> = labels
-        .iter()
-        .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+    // A custom resource has a selector only through its `labelSelectorPath`.
+    if def.custom.is_some() {
+        return None;
+    }
+    let selector = &object["spec"]["selector"];
+    // A ReplicationController's selector is a map of labels; the apps workloads' a
+    // `LabelSelector`.
+    if def.group.is_empty() {
+        let labels = selector.as_object()?;
+        let mut parts: Vec<String> = labels
+            .iter()
+            .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+            .collect();
+        parts.sort();
+        return Some(parts.join(","));
+    }
+    selector
+        .is_object()
+        .then(|| label_selector_string(selector))
+}
+
+/// A `LabelSelector` as `metav1.LabelSelectorAsSelector(...).String()` writes it: one
+/// requirement per label and per expression (`k=v`, `k in (a,b)`, `k notin (a)`, `k`,
+/// `!k`), sorted by key.
+fn label_selector_string(selector: &Value) -> String {
+    let mut requirements: Vec<(String, String)> = selector["matchLabels"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), format!("{k}={}", v.as_str().unwrap_or_default())))
         .collect();
-    parts.sort();
-    Some(parts.join(","))
+    for expr in selector["matchExpressions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let key = expr["key"].as_str().unwrap_or_default().to_string();
+        let mut values: Vec<&str> = expr["values"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        let text = match expr["operator"].as_str().unwrap_or_default() {
+            "In" => format!("{key} in ({})", values.join(",")),
+            "NotIn" => format!("{key} notin ({})", values.join(",")),
+            "Exists" => key.clone(),
+            "DoesNotExist" => format!("!{key}"),
+            _ => continue,
+        };
+        requirements.push((key, text));
+    }
+    requirements.sort_by(|a, b| a.0.cmp(&b.0));
+    requirements
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The handler's check of a written Scale's name and namespace against the URL's
+/// (`checkName`): a name is required and must be the URL's, a namespace, when given, too.
+fn check_identity(ns: &str, name: &str, scale: &Value) -> Result<(), ApiError> {
+    let body_name = meta::meta_str(scale, "name").unwrap_or_default();
+    if body_name.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({name} based on URL) was undeterminable: name must be provided"
+        )));
+    }
+    if body_name != name {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({body_name}) does not match the name on the URL ({name})"
+        )));
+    }
+    let body_ns = meta::meta_str(scale, "namespace").unwrap_or_default();
+    if !body_ns.is_empty() && body_ns != ns {
+        return Err(ApiError::bad_request(
+            "the namespace of the provided object does not match the namespace sent on the request",
+        ));
+    }
+    Ok(())
 }
 
 fn scale_of(def: &ResourceDef, object: &Value) -> Value {
@@ -57,7 +132,7 @@ fn scale_of(def: &ResourceDef, object: &Value) -> Value {
         .cloned()
         .unwrap_or(json!(0));
     let mut status = json!({"replicas": observed});
-    if let Some(sel) = selector_string(spec, object) {
+    if let Some(sel) = selector_string(def, spec, object) {
         status["selector"] = json!(sel);
     }
     let m = &object["metadata"];
@@ -118,6 +193,7 @@ fn write_scale(
         .store
         .get(&def.storage_key, ns, name)
         .ok_or_else(|| ApiError::not_found(def, name))?;
+    check_identity(ns, name, &scale)?;
     let replicas = scale["spec"]["replicas"].clone();
     // A custom resource's replicas are checked with the resource itself (its schema and
     // the scale subresource's paths); a built-in kind's by the Scale's own validation.

@@ -1,6 +1,5 @@
 //! Checks of cluster-facing kinds: Lease durations, RuntimeClass handlers, EndpointSlice
-//! address types and addresses, the `exempt` FlowSchema's precedence, the device selectors
-//! and requests of DeviceClasses; a claim's spec never changes (its own checks, and its
+//! address types and addresses, the device selectors and requests of DeviceClasses; a claim's spec never changes (its own checks, and its
 //! template's, are the kinds' validation).
 
 use serde_json::Value;
@@ -75,26 +74,12 @@ fn endpoint_slice(object: &Value) -> Vec<Cause> {
     causes
 }
 
-fn flow_schema(object: &Value) -> Vec<Cause> {
-    let name = object["metadata"]["name"].as_str().unwrap_or_default();
-    let precedence = &object["spec"]["matchingPrecedence"];
-    if precedence.as_i64() == Some(1) && name != "exempt" {
-        return vec![invalid(
-            "spec.matchingPrecedence",
-            precedence,
-            "only the schema named 'exempt' may have matchingPrecedence 1",
-        )];
-    }
-    Vec::new()
-}
-
 /// Checks of a create of `group`/`plural`.
 pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
     match (group, plural) {
         ("coordination.k8s.io", "leases") => lease(object),
         ("node.k8s.io", "runtimeclasses") => runtime_class(object),
         ("discovery.k8s.io", "endpointslices") => endpoint_slice(object),
-        ("flowcontrol.apiserver.k8s.io", "flowschemas") => flow_schema(object),
         ("resource.k8s.io", "deviceclasses") => resource::device_class(object),
         ("apps", "controllerrevisions") => controller_revision(object),
         _ => Vec::new(),

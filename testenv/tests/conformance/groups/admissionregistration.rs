@@ -339,3 +339,46 @@ async fn webhooks_are_called_only_when_their_match_conditions_hold() {
     );
     ctx.cleanup().await;
 }
+
+#[tokio::test]
+async fn policy_bindings_are_validated() {
+    let env = env().await;
+    let client = client(&env).await;
+    let path = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings?dryRun=All";
+    let binding = json!({"apiVersion": "admissionregistration.k8s.io/v1",
+        "kind": "ValidatingAdmissionPolicyBinding", "metadata": {"name": "bad"},
+        "spec": {"policyName": "", "validationActions": ["Deny", "Warn", "Deny", "Nope"],
+            "paramRef": {"name": "x", "selector": {}, "parameterNotFoundAction": "Maybe"},
+            "matchResources": {"resourceRules": [{"operations": ["CREATE"], "apiGroups": ["*"],
+                "apiVersions": ["*"], "resources": ["pods/*", "pods/log", "*/*"]}],
+                "matchPolicy": "Sometimes"}}});
+    let (code, answer) = send(&client, "POST", path, "application/json", Some(binding)).await;
+    assert_eq!(code, 422, "{answer}");
+    let causes: Vec<String> = answer["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(
+        causes,
+        [
+            "spec.policyName: Required value",
+            "spec.paramRef.name: Forbidden: name and selector are mutually exclusive",
+            "spec.paramRef.selector: Forbidden: name and selector are mutually exclusive",
+            r#"spec.paramRef.parameterNotFoundAction: Unsupported value: "Maybe": supported values: "Deny", "Allow""#,
+            r#"spec.matchResources.matchPolicy: Unsupported value: "Sometimes": supported values: "Equivalent", "Exact""#,
+            r#"spec.matchResources.resourceRules[0].resources[1]: Invalid value: "pods/log": if 'pods/*' is present, must not specify pods/log"#,
+            r#"spec.matchResources.resourceRules[0].resources: Invalid value: ["pods/*","pods/log","*/*"]: if '*/*' is present, must not specify other resources"#,
+            r#"spec.validationActions[2]: Duplicate value: "Deny""#,
+            r#"spec.validationActions[3]: Unsupported value: "Nope": supported values: "Audit", "Deny", "Warn""#,
+            r#"spec.validationActions: Invalid value: ["Deny","Warn","Deny","Nope"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)"#,
+        ]
+    );
+}

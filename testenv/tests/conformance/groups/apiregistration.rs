@@ -144,3 +144,71 @@ async fn served_crd_versions_get_api_services_while_they_are_served() {
     .await;
     assert_eq!(gone, Some(()), "the APIServices go with the CRD");
 }
+
+#[tokio::test]
+async fn api_services_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("{SERVICES}?dryRun=All");
+    let service = |name: &str, spec: serde_json::Value| {
+        json!({"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+            "metadata": {"name": name}, "spec": spec})
+    };
+    let bad = service(
+        "v1.bad",
+        json!({"group": "other", "version": "v2", "groupPriorityMinimum": 0, "versionPriority": 0,
+            "service": {"namespace": "", "name": "s", "port": 70000},
+            "insecureSkipTLSVerify": true, "caBundle": "QUJD"}),
+    );
+    let messages = |answer: &serde_json::Value| -> Vec<String> {
+        answer["details"]["causes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| {
+                format!(
+                    "{}: {}",
+                    c["field"].as_str().unwrap_or(""),
+                    c["message"].as_str().unwrap_or("")
+                )
+            })
+            .collect()
+    };
+    let (code, answer) = send(&client, "POST", &path, "application/json", Some(bad)).await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(
+        messages(&answer),
+        [
+            r#"metadata.name: Invalid value: "v1.bad": must be `spec.version+"."+spec.group`: "v2.other""#,
+            "spec.groupPriorityMinimum: Invalid value: 0: must be positive and less than 20000",
+            "spec.versionPriority: Invalid value: 0: must be positive and less than 1000",
+            "spec.service.namespace: Required value",
+            "spec.service.port: Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive",
+            "spec.insecureSkipTLSVerify: Invalid value: true: may not be true if caBundle is present",
+        ]
+    );
+    let local = service(
+        "v2",
+        json!({"version": "v2", "groupPriorityMinimum": 1, "versionPriority": 1,
+            "caBundle": "QUJD", "insecureSkipTLSVerify": true}),
+    );
+    let (code, answer) = send(&client, "POST", &path, "application/json", Some(local)).await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(
+        messages(&answer),
+        [
+            r#"metadata.name: Invalid value: "v2": must be `spec.version+"."+spec.group`: "v2.""#,
+            "spec.group: Required value: only v1 may have an empty group and it better be legacy kube",
+            r#"spec.caBundle: Invalid value: "3 bytes": local APIServices may not have a caBundle"#,
+            "spec.insecureSkipTLSVerify: Invalid value: true: local APIServices may not have insecureSkipTLSVerify",
+        ]
+    );
+    let remote = service(
+        "v1.remote.example.com",
+        json!({"group": "remote.example.com", "version": "v1", "groupPriorityMinimum": 10,
+            "versionPriority": 10, "service": {"namespace": "n", "name": "s"}}),
+    );
+    let (code, answer) = send(&client, "POST", &path, "application/json", Some(remote)).await;
+    assert_eq!(code, 201, "{answer}");
+    assert_eq!(answer["spec"]["service"]["port"], 443);
+}

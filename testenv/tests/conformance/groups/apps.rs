@@ -421,3 +421,51 @@ async fn a_controller_revisions_data_is_written_back_as_it_was_sent() {
     assert!(read.contains(&format!(r#""data":{compact}"#)), "{read}");
     assert!(read.contains(r#""labels":{"l":"1"}"#), "{read}");
 }
+
+#[tokio::test]
+async fn a_scale_keeps_its_name_and_shows_the_selector() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let rc = json!({"apiVersion": "v1", "kind": "ReplicationController",
+        "metadata": {"name": "scaled"},
+        "spec": {"replicas": 1, "selector": {"a": "b", "k": "v"},
+            "template": {"metadata": {"labels": {"a": "b", "k": "v"}},
+                "spec": {"containers": [{"name": "c", "image": "i"}]}}}});
+    let base = format!("/api/v1/namespaces/{ns}/replicationcontrollers");
+    let (code, created) = send(&client, "POST", &base, JSON, Some(rc)).await;
+    assert_eq!(code, 201, "{created}");
+    let scale = format!("{base}/scaled/scale");
+    let (code, answer) = send(&client, "GET", &scale, "", None).await;
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(answer["status"]["selector"], "a=b,k=v");
+    let body = |name: &str, replicas: i64| {
+        json!({"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": {"name": name},
+            "spec": {"replicas": replicas}})
+    };
+    let (code, answer) = send(&client, "PUT", &scale, JSON, Some(body("other", 2))).await;
+    assert_eq!(code, 400, "{answer}");
+    assert_eq!(
+        answer["message"],
+        "the name of the object (other) does not match the name on the URL (scaled)"
+    );
+    let (code, answer) = send(&client, "PUT", &scale, JSON, Some(body("", 2))).await;
+    assert_eq!(code, 400, "{answer}");
+    assert_eq!(
+        answer["message"],
+        "the name of the object (scaled based on URL) was undeterminable: name must be provided"
+    );
+    let rename = json!({"metadata": {"name": "other"}});
+    let (code, answer) = send(&client, "PATCH", &scale, MERGE, Some(rename)).await;
+    assert_eq!(code, 400, "{answer}");
+    let (code, answer) = send(&client, "PUT", &scale, JSON, Some(body("scaled", -3))).await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(
+        answer["message"],
+        "Scale.autoscaling \"scaled\" is invalid: spec.replicas: Invalid value: -3: must be greater than or equal to 0"
+    );
+    let (code, answer) = send(&client, "PUT", &scale, JSON, Some(body("scaled", 3))).await;
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(answer["spec"]["replicas"], 3);
+    send(&client, "DELETE", &format!("{base}/scaled"), "", None).await;
+}

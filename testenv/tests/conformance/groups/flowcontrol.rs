@@ -216,3 +216,84 @@ async fn new_priority_levels_are_defaulted_and_only_exempt_comes_first() {
     send(&client, "DELETE", &format!("{schemas}/{mine}"), "", None).await;
     send(&client, "DELETE", &format!("{levels}/{level}"), "", None).await;
 }
+
+/// The `field: message` of each cause of a refusal.
+fn flow_causes(answer: &Value) -> Vec<String> {
+    answer["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn priority_levels_and_flow_schemas_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let json_type = "application/json";
+    let levels = format!("{FC}/prioritylevelconfigurations?dryRun=All");
+    let level = |name: &str, spec: Value| {
+        json!({"apiVersion": "flowcontrol.apiserver.k8s.io/v1",
+            "kind": "PriorityLevelConfiguration", "metadata": {"name": name}, "spec": spec})
+    };
+    let bad = level(
+        "bad",
+        json!({"type": "Limited", "exempt": {}, "limited": {"nominalConcurrencyShares": -1,
+            "lendablePercent": 101, "borrowingLimitPercent": -2,
+            "limitResponse": {"type": "Queue", "queuing": {"queues": 10000000, "handSize": 8}}}}),
+    );
+    let (code, answer) = send(&client, "POST", &levels, json_type, Some(bad)).await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(
+        flow_causes(&answer),
+        [
+            "spec.exempt: Forbidden: must be nil if the type is Limited",
+            "spec.limited.nominalConcurrencyShares: Invalid value: -1: must be a non-negative integer",
+            "spec.limited.limitResponse.queuing.handSize: Invalid value: 8: required entropy bits of deckSize 10000000 and handSize 8 should not be greater than 60",
+            "spec.limited.lendablePercent: Invalid value: 101: must be between 0 and 100, inclusive",
+            "spec.limited.borrowingLimitPercent: Invalid value: -2: if specified, must be a non-negative integer",
+        ]
+    );
+    let repurposed = level("catch-all", json!({"type": "Exempt"}));
+    let (code, answer) = send(&client, "POST", &levels, json_type, Some(repurposed)).await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(
+        flow_causes(&answer),
+        [
+            "spec.type: Invalid value: \"Exempt\": must be 'Exempt' if and only if `name` is 'exempt'",
+            r#"spec: Invalid value: {"Type":"Exempt","Limited":null,"Exempt":null}: spec of 'catch-all' must equal the fixed value"#,
+        ]
+    );
+    let schemas = format!("{FC}/flowschemas?dryRun=All");
+    let schema = json!({"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema",
+        "metadata": {"name": "bad"},
+        "spec": {"priorityLevelConfiguration": {"name": ""}, "matchingPrecedence": 20000,
+            "distinguisherMethod": {"type": "ByNothing"},
+            "rules": [{"subjects": [{"kind": "User"}],
+                "resourceRules": [{"verbs": ["fly"], "apiGroups": ["*", "apps"],
+                    "resources": ["pods"], "namespaces": ["*", "x"]}],
+                "nonResourceRules": [{"verbs": ["get"], "nonResourceURLs": ["bad", "/ok/*/x"]}]}]}});
+    let (code, answer) = send(&client, "POST", &schemas, json_type, Some(schema)).await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(
+        flow_causes(&answer),
+        [
+            "spec.matchingPrecedence: Invalid value: 20000: must not be greater than 10000",
+            r#"spec.distinguisherMethod.type: Unsupported value: {"Type":"ByNothing"}: supported values: "ByNamespace", "ByUser""#,
+            "spec.priorityLevelConfiguration.name: Required value: must reference a priority level",
+            "spec.rules[0].subjects[0].user: Required value: user is required when subject kind is 'User'",
+            r#"spec.rules[0].resourceRules[0].verbs: Unsupported value: ["fly"]: supported values: "create", "delete", "deletecollection", "get", "list", "patch", "proxy", "update", "watch""#,
+            r#"spec.rules[0].resourceRules[0].apiGroups: Invalid value: ["*","apps"]: if '*' is present, must not specify other api groups"#,
+            r#"spec.rules[0].resourceRules[0].namespaces: Invalid value: ["*","x"]: if '*' is present, must not specify other namespaces"#,
+            r#"spec.rules[0].nonResourceRules[0].nonResourceURLs[0]: Invalid value: "bad": must start with slash"#,
+            r#"spec.rules[0].nonResourceRules[0].nonResourceURLs[1]: Invalid value: "/ok/*/x": wildcard can only do suffix matching"#,
+        ]
+    );
+}

@@ -71,3 +71,185 @@ async fn the_default_ingress_class_is_given_to_ingresses_without_one() {
     assert_eq!(legacy["spec"].get("ingressClassName"), None);
     send(&client, "DELETE", &format!("{base}/{name}"), "", None).await;
 }
+
+/// The `field: message` of each cause of a Status answer.
+fn causes(answer: &serde_json::Value) -> Vec<String> {
+    answer["details"]["causes"]
+        .as_array()
+        .map(|c| {
+            c.iter()
+                .map(|c| {
+                    format!(
+                        "{}: {}",
+                        c["field"].as_str().unwrap_or(""),
+                        c["message"].as_str().unwrap_or("")
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn ip_address_names_are_canonical_addresses_and_their_parents_never_change() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = "/apis/networking.k8s.io/v1/ipaddresses";
+    let address = |name: &str| {
+        json!({"apiVersion": "networking.k8s.io/v1", "kind": "IPAddress", "metadata": {"name": name},
+            "spec": {"parentRef": {"resource": "services", "namespace": "default", "name": "x"}}})
+    };
+    let dry_run = format!("{base}?dryRun=All");
+    for (name, why) in [
+        ("010.1.2.3", "must not have leading 0s".to_string()),
+        (
+            "::ffff:1.2.3.4",
+            "must not be an IPv4-mapped IPv6 address".into(),
+        ),
+        (
+            "2001:DB8::1",
+            r#"must be in canonical form ("2001:db8::1")"#.into(),
+        ),
+        (
+            "fe80::1%eth0",
+            "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)".into(),
+        ),
+    ] {
+        let (code, answer) = send(
+            &client,
+            "POST",
+            &dry_run,
+            "application/json",
+            Some(address(name)),
+        )
+        .await;
+        assert_eq!(code, 422, "{answer}");
+        assert_eq!(
+            causes(&answer),
+            [format!("metadata.name: Invalid value: {name:?}: {why}")]
+        );
+    }
+    // The parent reference is required with its resource and name; a generateName is the name.
+    let mut orphan = address("198.51.100.9");
+    orphan["spec"]["parentRef"] = json!({});
+    let (code, answer) = send(&client, "POST", &dry_run, "application/json", Some(orphan)).await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(
+        causes(&answer),
+        [
+            "spec.parentRef.resource: Required value",
+            "spec.parentRef.name: Required value"
+        ]
+    );
+    let mut generated = address("");
+    generated["metadata"] = json!({"generateName": "198.51.100.9"});
+    let (code, answer) = send(
+        &client,
+        "POST",
+        &dry_run,
+        "application/json",
+        Some(generated),
+    )
+    .await;
+    assert_eq!(code, 201, "{answer}");
+    assert_eq!(answer["metadata"]["name"], "198.51.100.9");
+    // On an update the parent reference is immutable.
+    let (code, created) = send(
+        &client,
+        "POST",
+        base,
+        "application/json",
+        Some(address("2001:db8::9")),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    let one = format!("{base}/2001:db8::9");
+    let patch = json!({"spec": {"parentRef": {"name": "y"}}});
+    let (code, answer) = send(
+        &client,
+        "PATCH",
+        &one,
+        "application/merge-patch+json",
+        Some(patch),
+    )
+    .await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(
+        causes(&answer),
+        [
+            r#"spec.parentRef: Invalid value: {"Group":"","Resource":"services","Namespace":"default","Name":"y"}: field is immutable"#
+        ]
+    );
+    send(&client, "DELETE", &one, "", None).await;
+}
+
+#[tokio::test]
+async fn ingress_backends_rules_paths_and_tls_are_validated() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/apis/networking.k8s.io/v1/namespaces/{ns}/ingresses?dryRun=All");
+    let ingress = |metadata: serde_json::Value, spec: serde_json::Value| {
+        json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": metadata,
+            "spec": spec})
+    };
+    let bad = ingress(
+        json!({"name": "bad"}),
+        json!({"ingressClassName": "Bad_Class",
+            "defaultBackend": {"service": {"name": "s"}, "resource": {"kind": "K", "name": "r"}},
+            "tls": [{"hosts": ["*.a.*.com"]}],
+            "rules": [{"host": "1.2.3.4", "http": {"paths": [
+                {"path": "relative", "pathType": "Prefix",
+                    "backend": {"service": {"name": "s", "port": {"number": 80, "name": "http"}}}},
+                {"path": "/a", "pathType": "Weird", "backend": {}},
+                {"path": "/b//c", "pathType": "Exact",
+                    "backend": {"service": {"name": "s", "port": {"number": 70000}}}}]}},
+                {"host": "*.ok.com", "http": {"paths": []}}]}),
+    );
+    let (code, answer) = send(&client, "POST", &path, "application/json", Some(bad)).await;
+    assert_eq!(code, 422, "{answer}");
+    let subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    let wildcard = "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    assert_eq!(
+        causes(&answer),
+        [
+            r#"spec.defaultBackend: Invalid value: "": cannot set both resource and service backends"#.to_string(),
+            r#"spec.rules[0].host: Invalid value: "1.2.3.4": must be a DNS name, not an IP address"#.into(),
+            r#"spec.rules[0].http.paths[0].path: Invalid value: "relative": must be an absolute path"#.into(),
+            r#"spec.rules[0].http.paths[0].backend: Invalid value: "": cannot set both port name & port number"#.into(),
+            r#"spec.rules[0].http.paths[1].pathType: Unsupported value: "Weird": supported values: "Exact", "ImplementationSpecific", "Prefix""#.into(),
+            r#"spec.rules[0].http.paths[1].backend: Invalid value: "": resource or service backend is required"#.into(),
+            r#"spec.rules[0].http.paths[2].path: Invalid value: "/b//c": must not contain '//'"#.into(),
+            "spec.rules[0].http.paths[2].backend.service.port.number: Invalid value: 70000: must be between 1 and 65535, inclusive".into(),
+            "spec.rules[1].http.paths: Required value".into(),
+            format!(r#"spec.tls[0].hosts[0]: Invalid value: "*.a.*.com": {wildcard}"#),
+            format!(r#"spec.ingressClassName: Invalid value: "Bad_Class": {subdomain}"#),
+        ]
+    );
+    let (code, answer) = send(
+        &client,
+        "POST",
+        &path,
+        "application/json",
+        Some(ingress(json!({"name": "empty"}), json!({}))),
+    )
+    .await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(
+        causes(&answer),
+        ["spec: Invalid value: null: either `defaultBackend` or `rules` must be specified"]
+    );
+    let backend = json!({"service": {"name": "s", "port": {"number": 80}}});
+    let annotated = ingress(
+        json!({"name": "annotated", "annotations": {"kubernetes.io/ingress.class": "x"}}),
+        json!({"ingressClassName": "nginx", "defaultBackend": backend}),
+    );
+    let (code, answer) = send(&client, "POST", &path, "application/json", Some(annotated)).await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(
+        causes(&answer),
+        [
+            r#"annotations.kubernetes.io/ingress.class: Invalid value: "x": must match `ingressClassName` when both are specified"#
+        ]
+    );
+}

@@ -154,10 +154,15 @@ fn update_checks(group: &str, kind: &str) -> &'static [Check] {
     }
 }
 
-/// The errors of one validation of the object meta.
-fn check(check: Check, core: bool, object: &Value) -> Errors {
+/// The errors of one validation of the object meta of `kind` of `group`: as a new
+/// object's, its `generateName` under the kind's name rule first.
+fn check(check: Check, (group, kind): (&str, &str), core: bool, object: &Value) -> Errors {
     use crate::support::meta;
-    let mut out = object_meta(object);
+    let mut out = Vec::new();
+    if check == Object {
+        out.extend(meta::generate_name_errors(group, kind, object));
+    }
+    out.extend(object_meta(object));
     if check == Object {
         out.extend(meta::finalizer_name_errors(object));
         out.extend(meta::finalizer_conflict(object));
@@ -211,11 +216,11 @@ pub fn update_rest(group: &str, kind: &str, object: &Value) -> UpdateMeta {
     let checks = update_checks(group, kind);
     let first_object = checks.iter().position(|c| *c == Object);
     let mut out = UpdateMeta {
-        before: check(Update, false, object),
+        before: check(Update, (group, kind), false, object),
         ..UpdateMeta::default()
     };
     for (i, c) in checks.iter().enumerate() {
-        let errors = check(*c, core, object);
+        let errors = check(*c, (group, kind), core, object);
         match first_object {
             Some(first) if i == first => out.with_object = errors,
             Some(first) if i > first => out.after.extend(errors),

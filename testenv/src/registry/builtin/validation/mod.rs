@@ -16,6 +16,8 @@
 //! the real server's decoder refuses before validation; [`typed`] the Go types a
 //! strategic merge patch's result must decode into.
 
+mod admission_binding;
+mod apiservice;
 mod apparmor;
 mod attachment;
 mod autoscaling;
@@ -27,8 +29,11 @@ mod csi;
 mod csr;
 mod csr_signature;
 pub mod errors;
+mod flowcontrol;
 mod go_diff;
 mod go_struct;
+mod ingress;
+mod ip_address;
 mod meta;
 mod networking;
 mod node_selector;
@@ -154,6 +159,7 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
         ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
         ("apps", "Deployment" | "ReplicaSet") => workloads::selector_update(object, old),
         ("apps", "StatefulSet") => workloads::stateful_set_update(object, old),
+        ("networking.k8s.io", "IPAddress") => ip_address::ip_address_update(object, old),
         ("resource.k8s.io", "ResourceSlice") => resource_slice::update_after_pool(object, old),
         _ => Vec::new(),
     }
@@ -166,6 +172,7 @@ fn create_after_spec(group: &str, kind: &str, object: &Value) -> Errors {
         ("storage.k8s.io", "VolumeAttachment") => attachment::volume_attachment_create(object),
         ("resource.k8s.io", "ResourceSlice") => resource_slice::placement_and_devices(object),
         ("", "Pod") => apparmor::pod_create(object),
+        ("networking.k8s.io", "Ingress") => ingress::ingress_create(object),
         _ => Vec::new(),
     }
 }
@@ -196,6 +203,16 @@ fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
         ("storage.k8s.io", "VolumeAttributesClass") => csi::volume_attributes_class(object),
         ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
         ("networking.k8s.io", "IngressClass") => networking::ingress_class(object),
+        ("networking.k8s.io", "IPAddress") => ip_address::ip_address(object),
+        ("networking.k8s.io", "Ingress") => ingress::ingress(object),
+        ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration") => {
+            flowcontrol::priority_level(object)
+        }
+        ("flowcontrol.apiserver.k8s.io", "FlowSchema") => flowcontrol::flow_schema(object),
+        ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding") => {
+            admission_binding::binding(object)
+        }
+        ("apiregistration.k8s.io", "APIService") => apiservice::api_service(object),
         ("policy", "PodDisruptionBudget") => policy::pod_disruption_budget(object),
         ("rbac.authorization.k8s.io", "Role") => rbac::role(object, true),
         ("rbac.authorization.k8s.io", "ClusterRole") => rbac::role(object, false),

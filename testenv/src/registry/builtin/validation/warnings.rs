@@ -32,6 +32,7 @@ pub fn warnings(group: &str, kind: &str, object: &Value, old: Option<&Value>) ->
         ("", "PersistentVolume") => volume(&object["spec"]),
         ("", "Service") => service(&object["spec"]),
         ("node.k8s.io", "RuntimeClass") => runtime_class(object),
+        ("networking.k8s.io", "Ingress") => super::ingress::warnings(object, old),
         ("", "Pod") if old.is_none() => pod_warnings(object),
         ("", "PodTemplate") => match old {
             Some(old) if old["template"] == object["template"] => Vec::new(),
