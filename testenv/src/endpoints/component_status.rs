@@ -5,7 +5,9 @@
 
 use serde_json::{Value, json};
 
-use crate::support::request::{Reply, Target};
+use super::read::Filter;
+use super::table;
+use crate::support::request::{Reply, Req, Target};
 use crate::support::status::ApiError;
 
 fn component(name: &str, healthy: bool, message: &str) -> Value {
@@ -27,12 +29,17 @@ fn components() -> Vec<Value> {
     ]
 }
 
-/// GET of the list or of one component.
-pub fn get(target: &Target) -> Result<Reply, ApiError> {
+/// GET of the list or of one component (as a Table when kubectl asks for one).
+pub fn get(req: &Req, target: &Target) -> Result<Reply, ApiError> {
     match &target.name {
         None => {
-            let items: Vec<Value> = components()
-                .into_iter()
+            let filter = Filter::from_query(&target.def, &req.query)?;
+            let selected = components().into_iter().filter(|c| filter.matches(c));
+            if table::wants_table(&req.accept) {
+                let items: Vec<Value> = selected.collect();
+                return Ok(table::reply(&target.def, &items, json!({}), &req.query));
+            }
+            let items: Vec<Value> = selected
                 .map(|mut c| {
                     let m = c.as_object_mut().expect("an object");
                     m.remove("kind");
@@ -48,7 +55,13 @@ pub fn get(target: &Target) -> Result<Reply, ApiError> {
         Some(name) => components()
             .into_iter()
             .find(|c| c["metadata"]["name"] == name.as_str())
-            .map(|c| Reply::json(200, c))
+            .map(|c| {
+                if table::wants_table(&req.accept) {
+                    table::reply(&target.def, &[c], json!({}), &req.query)
+                } else {
+                    Reply::json(200, c)
+                }
+            })
             .ok_or_else(|| ApiError::not_found(&target.def, name)),
     }
 }

@@ -63,7 +63,7 @@ pub(crate) async fn handle_object(
             ("Binding", &Method::POST) if target.name.is_none() => {
                 binding::create(api, req, &target)
             }
-            ("ComponentStatus", &Method::GET) => component_status::get(&target),
+            ("ComponentStatus", &Method::GET) => component_status::get(req, &target),
             (_, &Method::POST) if def.create_only && target.name.is_none() => {
                 review::create(api, req, &target)
             }

@@ -31,6 +31,7 @@ mod sharding;
 mod status_strategies;
 mod subresources;
 mod support;
+mod tables;
 mod volume_binding;
 mod watch;
 mod watch_cache;
