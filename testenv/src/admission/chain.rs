@@ -1,6 +1,7 @@
 //! kube-apiserver's default admission plugins, in its order. On a create: the mutating half
 //! (LimitRanger defaults, ServiceAccount, Priority, DefaultTolerationSeconds,
-//! DefaultStorageClass, StorageObjectInUseProtection, RuntimeClass, DefaultIngressClass)
+//! DefaultStorageClass, StorageObjectInUseProtection, RuntimeClass, DefaultIngressClass,
+//! TaintNodesByCondition)
 //! before the object is validated, the validating half (LimitRanger bounds, ResourceQuota)
 //! after the policies. On an update: a Pod's Priority and DefaultTolerationSeconds before
 //! it is validated, PersistentVolumeClaimResize and ResourceQuota after.
@@ -17,8 +18,10 @@ use crate::support::status::ApiError;
 pub fn mutates(def: &ResourceDef) -> bool {
     matches!(
         (def.group.as_str(), def.plural.as_str()),
-        ("", "pods" | "persistentvolumeclaims" | "persistentvolumes")
-            | ("networking.k8s.io", "ingresses")
+        (
+            "",
+            "pods" | "persistentvolumeclaims" | "persistentvolumes" | "nodes"
+        ) | ("networking.k8s.io", "ingresses")
             | ("storage.k8s.io", "volumeattributesclasses")
     )
 }
@@ -43,6 +46,7 @@ pub fn mutate(
         ("networking.k8s.io", "ingresses") => plugins::ingress(store, object),
         ("", "persistentvolumeclaims") => plugins::claim(store, object),
         ("", "persistentvolumes") => plugins::volume(object),
+        ("", "nodes") => plugins::node(object),
         ("storage.k8s.io", "volumeattributesclasses") => {
             plugins::volume_attributes_class(object);
         }
@@ -52,10 +56,13 @@ pub fn mutate(
 }
 
 /// The mutating plugins on the update of `old` to `object` (of `def`) at its main
-/// endpoint: a Pod's Priority and DefaultTolerationSeconds (the others act on creates).
+/// endpoint: a Pod's Priority and DefaultTolerationSeconds (the others act on creates), and
+/// what the Node strategy drops of an update.
 pub fn mutate_update(def: &ResourceDef, object: &mut Value, old: &Value) {
-    if def.group.is_empty() && def.plural == "pods" {
-        plugins::pod_update(object, old);
+    match (def.group.as_str(), def.plural.as_str()) {
+        ("", "pods") => plugins::pod_update(object, old),
+        ("", "nodes") => plugins::node_update(object),
+        _ => {}
     }
 }
 

@@ -2,7 +2,8 @@
 //! objects: Priority (a Pod's `priority` from its PriorityClass, or the global default),
 //! DefaultTolerationSeconds (the not-ready and unreachable tolerations), DefaultIngressClass
 //! and DefaultStorageClass (the class marked default for Ingresses and claims without one),
-//! StorageObjectInUseProtection (the protection finalizer of a claim or a volume).
+//! StorageObjectInUseProtection (the protection finalizer of a claim or a volume),
+//! TaintNodesByCondition (a new Node's not-ready taint).
 
 use serde_json::{Value, json};
 
@@ -200,6 +201,40 @@ pub fn volume(volume: &mut Value) {
 /// `kubernetes.io/vac-protection` finalizer, which keeps it while claims or volumes use it.
 pub fn volume_attributes_class(class: &mut Value) {
     protect(class, VAC_PROTECTION);
+}
+
+/// TaintNodesByCondition: a new Node is tainted `node.kubernetes.io/not-ready:NoSchedule`
+/// (after its own taints) until its kubelet reports it ready, unless it has that taint. The
+/// Node strategy drops the removed dynamic kubelet configuration first (`spec.configSource`,
+/// `status.config`), after the field manager recorded it as the creator's.
+pub fn node(node: &mut Value) {
+    node_update(node);
+    if let Some(status) = node["status"].as_object_mut() {
+        status.remove("config");
+    }
+    const NOT_READY: &str = "node.kubernetes.io/not-ready";
+    let mut taints = node["spec"]["taints"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    if taints
+        .iter()
+        .any(|t| t["key"] == NOT_READY && t["effect"] == "NoSchedule")
+    {
+        return;
+    }
+    taints.push(json!({"key": NOT_READY, "effect": "NoSchedule"}));
+    if !node["spec"].is_object() {
+        node["spec"] = json!({});
+    }
+    node["spec"]["taints"] = Value::Array(taints);
+}
+
+/// What the Node strategy drops of an update: `spec.configSource`, which no stored node uses.
+pub fn node_update(node: &mut Value) {
+    if let Some(spec) = node["spec"].as_object_mut() {
+        spec.remove("configSource");
+    }
 }
 
 /// Adds `finalizer` to `object` unless it has it.

@@ -64,6 +64,19 @@ impl Client for Cluster {
         create_object_as(self, def, ns, object, &Query::default(), fields).map(|(o, _)| o)
     }
 
+    fn create_unvalidated(
+        &mut self,
+        def: &ResourceDef,
+        ns: &str,
+        object: Value,
+        manager: &str,
+    ) -> Result<Arc<Value>, ApiError> {
+        let ns = (!ns.is_empty()).then_some(ns);
+        let fields = Fields::Update(manager.to_string());
+        let query = Query::default().stop_before_validation();
+        create_object_as(self, def, ns, object, &query, fields).map(|(o, _)| o)
+    }
+
     fn remove(
         &mut self,
         def: &ResourceDef,

@@ -55,6 +55,17 @@ pub trait Client {
         manager: &str,
     ) -> Result<Arc<Value>, ApiError>;
 
+    /// Creates an object as [`Client::create`] does, defaulted but not validated: what the
+    /// server writes for itself where a real server could not (the `kubernetes` Endpoints
+    /// and EndpointSlice leading to a server that listens on a loopback address).
+    fn create_unvalidated(
+        &mut self,
+        def: &ResourceDef,
+        ns: &str,
+        object: Value,
+        manager: &str,
+    ) -> Result<Arc<Value>, ApiError>;
+
     /// Removes an object whose deletion is complete (no finalizers left); `last` is its last
     /// state, as the DELETED event carries it. None when it was already gone.
     fn remove(

@@ -12,6 +12,7 @@ pub mod checks;
 pub mod conversion;
 pub mod crd;
 pub mod field_labels;
+pub mod image_volume;
 pub mod schema;
 pub mod strategy;
 pub mod subresources;

@@ -255,9 +255,11 @@ pub fn prepare_pod(object: &mut Value) {
 /// has recorded the creator's fields, so they are nobody's: a Namespace gets the `kubernetes`
 /// finalizer; a Job without `manualSelector:
 /// true` gets a selector on its uid and the matching template labels (`generateSelector`),
-/// which its own labels follow when they are the template's.
+/// which its own labels follow when they are the template's. A Pod or pod template also
+/// loses its image volumes there (`image_volume`), which the managed fields still name.
 pub fn generate_on_create(group: &str, plural: &str, object: &mut Value) {
     super::apparmor::apply_version_skew(group, plural, object);
+    super::image_volume::drop_disabled(group, plural, object, None);
     if (group, plural) == ("", "namespaces") {
         namespace_finalizer(object);
         return;

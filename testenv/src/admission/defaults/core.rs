@@ -1,5 +1,5 @@
 //! Core group (`v1`) defaults: Pod, Service, Secret, Namespace, PersistentVolumeClaim,
-//! Endpoints, PodTemplate and ReplicationController.
+//! Endpoints, PodTemplate, ReplicationController, Node and ServiceAccount.
 
 use super::fields::{each_object, ensure_object, object_mut, set_default, set_default_str};
 use super::pod::{pod_spec, pod_template, pvc_spec};
@@ -294,6 +294,48 @@ pub fn endpoints(object: &mut Value) {
         for p in each_object(subset, "ports") {
             set_default_str(p, "protocol", "TCP");
         }
+    }
+}
+
+/// Node: the v1 conversion keeps `spec.podCIDR` and `spec.podCIDRs` in agreement (a
+/// `podCIDR` that is not the list's first replaces the list; the first of the list is the
+/// `podCIDR`); `SetDefaults_NodeStatus` makes the allocatable amounts the capacity when they
+/// are unset. (The strategy drops `spec.configSource` after the field manager has seen it: see
+/// the admission plugins.)
+pub fn node(object: &mut Value) {
+    let Some(o) = root(object) else { return };
+    if let Some(spec) = object_mut(o, "spec") {
+        let single = spec
+            .get("podCIDR")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let first = spec
+            .get("podCIDRs")
+            .and_then(|l| l.get(0))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if !single.is_empty() && first.as_deref() != Some(single.as_str()) {
+            spec.insert("podCIDRs".into(), json!([single]));
+        } else if single.is_empty()
+            && let Some(first) = first
+        {
+            spec.insert("podCIDR".into(), Value::String(first));
+        }
+    }
+    if let Some(status) = object_mut(o, "status")
+        && status.get("allocatable").is_none_or(Value::is_null)
+        && let Some(capacity) = status.get("capacity").filter(|c| !c.is_null()).cloned()
+    {
+        status.insert("allocatable".into(), capacity);
+    }
+}
+
+/// ServiceAccount: its strategy keeps only the name of each secret it references.
+pub fn service_account(object: &mut Value) {
+    let Some(o) = root(object) else { return };
+    for secret in each_object(o, "secrets") {
+        secret.retain(|key, _| key == "name");
     }
 }
 

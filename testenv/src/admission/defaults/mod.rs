@@ -7,7 +7,8 @@
 //! into a typed struct). One file per API group:
 //! - [`core`] covers Pod, Service, Secret (with `stringData` folded into `data`), Namespace,
 //!   PersistentVolumeClaim, Endpoints, PodTemplate,
-//!   ReplicationController;
+//!   ReplicationController, Node (its pod CIDRs and allocatable amounts), ServiceAccount (its
+//!   secret references);
 //! - [`pod`] covers PodSpec and everything in it (containers, probes, volumes, env), used by every
 //!   kind that carries a pod template;
 //! - [`autoscaling`] covers HorizontalPodAutoscaler (`autoscaling/v2`);
@@ -69,6 +70,8 @@ pub fn apply_builtin_defaults(group: &str, version: &str, kind: &str, object: &m
         ("", "Namespace") => core::namespace(object),
         ("", "PersistentVolumeClaim") => core::persistent_volume_claim(object),
         ("", "Endpoints") => core::endpoints(object),
+        ("", "Node") => core::node(object),
+        ("", "ServiceAccount") => core::service_account(object),
         ("", "LimitRange") => core::limit_range(object),
         ("apps", "Deployment") => apps::deployment(object),
         ("apps", "StatefulSet") => apps::stateful_set(object),

@@ -12,7 +12,16 @@ use crate::endpoints::hooks::Client;
 /// first address of its own.
 pub const CLUSTER_IP: &str = "10.96.0.1";
 
-fn create(client: &mut dyn Client, group: &str, plural: &str, object: serde_json::Value) {
+/// Creates `object` unless it exists; `validated` false for the objects naming the server's
+/// own address, which a real server refuses when it is a loopback one (its endpoint reconciler
+/// then publishes nothing, as envtest's kube-apiserver on 127.0.0.1 shows), while clients
+/// of the embedded server look the API server up there.
+fn create(
+    client: &mut dyn Client,
+    (group, plural): (&str, &str),
+    object: serde_json::Value,
+    validated: bool,
+) {
     let Some(def) = client.registry().get(group, "v1", plural) else {
         return;
     };
@@ -23,7 +32,12 @@ fn create(client: &mut dyn Client, group: &str, plural: &str, object: serde_json
     {
         return;
     }
-    if let Err(e) = client.create(&def, "default", object, "kube-apiserver") {
+    let created = if validated {
+        client.create(&def, "default", object, "kube-apiserver")
+    } else {
+        client.create_unvalidated(&def, "default", object, "kube-apiserver")
+    };
+    if let Err(e) = created {
         tracing::warn!(plural, error = %e, "the kubernetes service could not be made");
     }
 }
@@ -34,8 +48,7 @@ pub fn serving(client: &mut dyn Client, addr: SocketAddr) {
     let port = addr.port();
     create(
         client,
-        "",
-        "services",
+        ("", "services"),
         json!({
             "apiVersion": "v1", "kind": "Service",
             "metadata": {"name": "kubernetes", "namespace": "default",
@@ -43,11 +56,11 @@ pub fn serving(client: &mut dyn Client, addr: SocketAddr) {
             "spec": {"type": "ClusterIP", "clusterIP": CLUSTER_IP, "sessionAffinity": "None",
                 "ports": [{"name": "https", "port": 443, "protocol": "TCP", "targetPort": port}]},
         }),
+        true,
     );
     create(
         client,
-        "",
-        "endpoints",
+        ("", "endpoints"),
         json!({
             "apiVersion": "v1", "kind": "Endpoints",
             "metadata": {"name": "kubernetes", "namespace": "default",
@@ -55,11 +68,11 @@ pub fn serving(client: &mut dyn Client, addr: SocketAddr) {
             "subsets": [{"addresses": [{"ip": ip}],
                 "ports": [{"name": "https", "port": port, "protocol": "TCP"}]}],
         }),
+        false,
     );
     create(
         client,
-        "discovery.k8s.io",
-        "endpointslices",
+        ("discovery.k8s.io", "endpointslices"),
         json!({
             "apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
             "metadata": {"name": "kubernetes", "namespace": "default",
@@ -68,5 +81,6 @@ pub fn serving(client: &mut dyn Client, addr: SocketAddr) {
             "endpoints": [{"addresses": [ip], "conditions": {"ready": true}}],
             "ports": [{"name": "https", "port": port, "protocol": "TCP"}],
         }),
+        false,
     );
 }

@@ -14,6 +14,8 @@ mod coordination;
 mod core;
 mod core_limits;
 mod core_namespaces;
+mod core_nodes;
+mod core_pod_checks;
 mod core_pod_rules;
 mod core_services;
 mod discovery;

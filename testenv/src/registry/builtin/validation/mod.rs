@@ -28,6 +28,7 @@ mod cron;
 mod csi;
 mod csr;
 mod csr_signature;
+mod endpoints;
 pub mod errors;
 mod flowcontrol;
 mod go_diff;
@@ -36,9 +37,12 @@ mod ingress;
 mod ip_address;
 mod meta;
 mod networking;
+mod node;
 mod node_selector;
 mod pod;
+mod pod_annotations;
 mod pod_go;
+mod pod_os;
 mod pod_update;
 mod policy;
 mod pv_go;
@@ -63,6 +67,8 @@ mod status_policy;
 mod status_resource;
 mod storage;
 mod strict;
+mod toleration_annotation;
+mod tolerations;
 mod typed;
 mod warnings;
 mod workloads;
@@ -145,6 +151,7 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
             rbac::role_binding_update(object, old)
         }
         ("", "PersistentVolume") => pv_update::persistent_volume_update(object, old),
+        ("", "Node") => node::node_update(object, old),
         ("", "PersistentVolumeClaim") => storage::persistent_volume_claim_update(object, old),
         ("storage.k8s.io", "StorageClass") => storage::storage_class_update(object, old),
         ("storage.k8s.io", "VolumeAttachment") => attachment::volume_attachment_update(object, old),
@@ -171,7 +178,7 @@ fn create_after_spec(group: &str, kind: &str, object: &Value) -> Errors {
     match (group, kind) {
         ("storage.k8s.io", "VolumeAttachment") => attachment::volume_attachment_create(object),
         ("resource.k8s.io", "ResourceSlice") => resource_slice::placement_and_devices(object),
-        ("", "Pod") => apparmor::pod_create(object),
+        ("", "Pod") => pod_annotations::pod_create(object),
         ("networking.k8s.io", "Ingress") => ingress::ingress_create(object),
         _ => Vec::new(),
     }
@@ -183,6 +190,8 @@ fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
         ("", "ConfigMap") => config::config_map(object),
         ("", "Secret") => config::secret(object),
         ("", "Service") => service::service(object),
+        ("", "Node") => node::node(object),
+        ("", "Endpoints") => endpoints::endpoints(object),
         ("", "Pod") => pod::pod(object),
         ("", "ReplicationController")
         | ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") => {

@@ -10,6 +10,7 @@
 //! its template changed.
 
 mod containers;
+mod core_objects;
 mod node_labels;
 mod pod;
 mod pod_fields;
@@ -32,6 +33,7 @@ pub fn warnings(group: &str, kind: &str, object: &Value, old: Option<&Value>) ->
         ("", "PersistentVolume") => volume(&object["spec"]),
         ("", "Service") => service(&object["spec"]),
         ("node.k8s.io", "RuntimeClass") => runtime_class(object),
+        ("", "Node" | "Endpoints" | "ServiceAccount") => core_objects::warnings(kind, object, old),
         ("networking.k8s.io", "Ingress") => super::ingress::warnings(object, old),
         ("", "Pod") if old.is_none() => pod_warnings(object),
         ("", "PodTemplate") => match old {

@@ -123,12 +123,17 @@ fn template(template: &Value, path: &str) -> Errors {
         template["metadata"]["labels"].as_object(),
     );
     let (meta, spec) = (&template["metadata"], &template["spec"]);
-    out.extend(super::apparmor::annotations(
+    out.extend(super::pod_annotations::specific(
         meta,
         spec,
         &child(path, "annotations"),
     ));
     out.extend(pod_spec(spec, &child(path, "spec")));
+    out.extend(super::pod_annotations::seccomp_fields_match(
+        meta,
+        spec,
+        &child(path, "spec"),
+    ));
     out.extend(super::apparmor::fields_match(
         meta,
         spec,
