@@ -356,6 +356,27 @@ pub fn service_ip_families(object: &mut Value, old: Option<&Value>) -> Result<()
     Ok(())
 }
 
+/// The last offset of 10.96.0.0/16 in its static band: kube-apiserver gives the first
+/// min(max(16, size/16), 256) addresses of a Service range to fixed `clusterIP`s and picks
+/// random ones from above them while it can, so a fixed address there is not taken by an
+/// earlier Service.
+const STATIC_IPS: u32 = 256;
+
+/// The last node port of the static band (30000 + min(max(16, 2768/32), 128) - 1), reserved
+/// the same way for fixed `nodePort`s.
+const STATIC_NODE_PORTS: i64 = 30085;
+
+/// The values of a range with a static band, in the order the allocator offers them: the
+/// upper (dynamic) band first, then the static band.
+fn dynamic_first<T>(static_band: std::ops::RangeInclusive<T>, last: T) -> impl Iterator<Item = T>
+where
+    T: Copy + std::ops::Add<Output = T> + From<u8>,
+    std::ops::RangeInclusive<T>: Iterator<Item = T>,
+{
+    let upper = (*static_band.end() + T::from(1))..=last;
+    upper.chain(static_band)
+}
+
 /// Fills `spec.clusterIP(s)` (from 10.96.0.0/16, skipping addresses in use), node ports
 /// (30000-32767) and the IP family fields of a Service ([`service_ip_families`], whose
 /// errors were reported before validation); on update, values the new object omits come
@@ -396,7 +417,7 @@ pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
     let _ = service_ip_families(object, old);
     let (ips, node_ports) = used(store);
     if spec_type != "ExternalName" && object["spec"].get("clusterIP").is_none_or(unset) {
-        let ip = (10u32..=65534)
+        let ip = dynamic_first(10..=STATIC_IPS, 65534)
             .map(|n| format!("10.96.{}.{}", n / 256, n % 256))
             .find(|ip| !ips.contains(ip));
         if let Some(ip) = ip {
@@ -415,7 +436,8 @@ pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
         {
             for p in ports {
                 if p.get("nodePort").is_none_or(unset)
-                    && let Some(free) = (30000..=32767).find(|n| !taken.contains(n))
+                    && let Some(free) =
+                        dynamic_first(30000..=STATIC_NODE_PORTS, 32767).find(|n| !taken.contains(n))
                 {
                     taken.insert(free);
                     p["nodePort"] = json!(free);
@@ -483,13 +505,13 @@ mod tests {
         let mut a =
             json!({"spec": {"type": "NodePort", "ports": [{"port": 80, "protocol": "TCP"}]}});
         service(&store, &mut a, None);
-        assert_eq!(a["spec"]["clusterIP"], "10.96.0.10");
-        assert_eq!(a["spec"]["ports"][0]["nodePort"], 30000);
+        assert_eq!(a["spec"]["clusterIP"], "10.96.1.1");
+        assert_eq!(a["spec"]["ports"][0]["nodePort"], 30086);
         let mut update =
             json!({"spec": {"type": "NodePort", "ports": [{"port": 80, "protocol": "TCP"}]}});
         service(&store, &mut update, Some(&a));
-        assert_eq!(update["spec"]["clusterIP"], "10.96.0.10");
-        assert_eq!(update["spec"]["ports"][0]["nodePort"], 30000);
+        assert_eq!(update["spec"]["clusterIP"], "10.96.1.1");
+        assert_eq!(update["spec"]["ports"][0]["nodePort"], 30086);
         let mut headless = json!({"spec": {"clusterIP": "None"}});
         service(&store, &mut headless, None);
         assert_eq!(headless["spec"]["clusterIP"], "None");
