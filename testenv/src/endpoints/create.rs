@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::event_errors;
 use super::fields::{Fields, managers_after};
 use super::options;
 use super::state::{Api, Cluster};
@@ -315,8 +316,12 @@ pub(super) fn create_object_with(
     } else {
         admin_access::causes(&cluster.store, &def.group, &def.plural, &ns, &object)
     };
-    let mut warnings = admit(def, &mut object, None, query)
-        .map_err(|e| admin_access::lead(def, &name, &admin, e))?;
+    let mut warnings = admit(def, &mut object, None, query).map_err(|e| {
+        if event_errors::is_event(def) {
+            return event_errors::create_refused(def, checked_as(cluster, def), &name, &object, e);
+        }
+        admin_access::lead(def, &name, &admin, e)
+    })?;
     if !query.stops_before_validation() {
         let mut causes = admin;
         if strategy::checks_on_its_own(&def.group, &def.plural) {

@@ -29,6 +29,7 @@ pub mod delete;
 pub mod delete_options;
 pub mod deprecation;
 pub mod dispatch;
+pub mod event_errors;
 pub mod eviction;
 pub mod fields;
 pub mod hooks;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::create::{check_type, checked_as, create_object_with, is_service};
+use super::event_errors;
 use super::fields::{Fields, managers_after_in};
 use super::manager_versions;
 use super::options;
@@ -292,6 +293,10 @@ pub fn update_object_as(
         // An invalid new pod's 422 lists the errors of the update after its own.
         admit(def, &mut new, Some(&old), query).map_err(|e| {
             crate::registry::validation::pod_update_after_own_errors(e, def, &new, &old)
+        })?
+    } else if endpoint == Endpoint::Main && event_errors::is_event(def) {
+        admit(def, &mut new, Some(&old), query).map_err(|e| {
+            event_errors::update_refused(def, checked_as(cluster, def), name, &old, &new, e)
         })?
     } else {
         admit(def, &mut new, Some(&old), query)?

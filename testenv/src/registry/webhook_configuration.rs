@@ -9,8 +9,11 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
+use crate::registry::builtin::validation::errors::{check_labels, dns1123_subdomain};
 use crate::registry::schema::cel_types::admission::{AdmissionDecls, Want};
 use crate::registry::schema::cel_types::policy;
+use crate::support::go_url;
+use crate::support::meta::{label_key_errors, label_value_error, qualified_name_errors};
 use crate::support::resource::ResourceDef;
 use crate::support::status::Cause;
 
@@ -116,7 +119,11 @@ fn check_rule(c: &mut Causes, rule: &Value, path: &str) {
     c.one_of(rule, "scope", path, &["*", "Cluster", "Namespaced"]);
 }
 
+/// `ValidateLabelSelector`: the labels, then each expression's operator, key and values.
 fn check_selector(c: &mut Causes, selector: &Value, path: &str) {
+    if let Some(labels) = selector["matchLabels"].as_object() {
+        c.0.extend(check_labels(&format!("{path}.matchLabels"), Some(labels)));
+    }
     for (i, e) in selector["matchExpressions"]
         .as_array()
         .into_iter()
@@ -143,6 +150,91 @@ fn check_selector(c: &mut Causes, selector: &Value, path: &str) {
                 "not a valid selector operator",
             ),
         }
+        let key = e["key"].as_str().unwrap_or_default();
+        for why in label_key_errors(key) {
+            c.invalid(format!("{at}.key"), &e["key"], &why);
+        }
+        for (j, value) in values.iter().enumerate() {
+            if let Some(why) = label_value_error(value) {
+                c.invalid(format!("{at}.values[{j}]"), &Value::from(*value), why);
+            }
+        }
+    }
+}
+
+/// `ValidateWebhookURL`: an https URL with a host, no user information, fragment or query.
+fn check_url(c: &mut Causes, url: &str, field: String) {
+    const FORM: &str = "; desired format: https://host[/path]";
+    let u = match go_url::parse(url) {
+        Ok(u) => u,
+        Err(why) => return c.required(field, &format!("url must be a valid URL: {why}{FORM}")),
+    };
+    if u.scheme != "https" {
+        let why = format!("'https' is the only allowed URL scheme{FORM}");
+        c.invalid(field.clone(), &Value::from(u.scheme.as_str()), &why);
+    }
+    if u.host.is_empty() {
+        let why = format!("host must be specified{FORM}");
+        c.invalid(field.clone(), &Value::from(""), &why);
+    }
+    if let Some(user) = &u.user {
+        let why = "user information is not permitted in the URL";
+        c.invalid(field.clone(), &Value::from(user.as_str()), why);
+    }
+    if !u.fragment.is_empty() {
+        let why = "fragments are not permitted in the URL";
+        c.invalid(field.clone(), &Value::from(u.fragment.as_str()), why);
+    }
+    if !u.raw_query.is_empty() {
+        let why = "query parameters are not permitted in the URL";
+        c.invalid(field, &Value::from(u.raw_query.as_str()), why);
+    }
+}
+
+/// `ValidateWebhookService`: a name and namespace, a valid port, and a path of DNS
+/// subdomain segments starting with `/`.
+fn check_service(c: &mut Causes, service: &Value, path: &str) {
+    for field in ["name", "namespace"] {
+        if service[field].as_str().is_none_or(str::is_empty) {
+            c.required(format!("{path}.{field}"), "");
+        }
+    }
+    let port = service["port"].as_i64().unwrap_or(443);
+    if !(1..=65535).contains(&port) {
+        let why = "port is not valid: must be between 1 and 65535, inclusive";
+        c.invalid(format!("{path}.port"), &Value::from(port), why);
+    }
+    let Some(url_path) = service["path"].as_str() else {
+        return;
+    };
+    let field = format!("{path}.path");
+    let value = Value::from(url_path);
+    if url_path == "/" || url_path.is_empty() {
+        return;
+    }
+    if url_path == "//" {
+        return c.invalid(field, &value, "segment[0] may not be empty");
+    }
+    if !url_path.starts_with('/') {
+        c.invalid(field.clone(), &value, "must start with a '/'");
+    }
+    let rest = &url_path[url_path
+        .char_indices()
+        .nth(1)
+        .map_or(url_path.len(), |(i, _)| i)..];
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    for (i, step) in rest.split('/').enumerate() {
+        if step.is_empty() {
+            c.invalid(
+                field.clone(),
+                &value,
+                &format!("segment[{i}] may not be empty"),
+            );
+            continue;
+        }
+        for why in dns1123_subdomain(step) {
+            c.invalid(field.clone(), &value, &format!("segment[{i}]: {why}"));
+        }
     }
 }
 
@@ -151,57 +243,9 @@ fn check_client_config(c: &mut Causes, cfg: &Value, path: &str) {
     let service = cfg.get("service").filter(|s| !s.is_null());
     match (url, service) {
         (Some(url), None) => {
-            let s = url.as_str().unwrap_or_default();
-            let field = format!("{path}.url");
-            match s.parse::<http::Uri>() {
-                Err(e) => c.invalid(field, url, &format!("host must be specified: {e}")),
-                // The real message shows the scheme, not the URL.
-                Ok(u) if u.scheme_str() != Some("https") => {
-                    c.invalid(
-                        field,
-                        &Value::String(u.scheme_str().unwrap_or_default().to_string()),
-                        "'https' is the only allowed URL scheme; desired format: https://host[/path]",
-                    );
-                }
-                Ok(u) if u.host().is_none_or(str::is_empty) => {
-                    c.invalid(field, url, "host must be specified");
-                }
-                Ok(u) if u.query().is_some() || s.contains('#') => c.invalid(
-                    field,
-                    url,
-                    "query parameters and fragments are not permitted",
-                ),
-                Ok(_) => {}
-            }
+            check_url(c, url.as_str().unwrap_or_default(), format!("{path}.url"));
         }
-        (None, Some(service)) => {
-            for field in ["namespace", "name"] {
-                if service[field].as_str().is_none_or(str::is_empty) {
-                    c.required(
-                        format!("{path}.service.{field}"),
-                        &format!("service {field} is required"),
-                    );
-                }
-            }
-            if let Some(p) = service["path"].as_str()
-                && !p.starts_with('/')
-            {
-                c.invalid(
-                    format!("{path}.service.path"),
-                    &service["path"],
-                    "must start with a '/'",
-                );
-            }
-            if let Some(port) = service.get("port").filter(|p| !p.is_null())
-                && !port.as_u64().is_some_and(|p| (1..=65535).contains(&p))
-            {
-                c.invalid(
-                    format!("{path}.service.port"),
-                    port,
-                    "port is not valid: must be between 1 and 65535, inclusive",
-                );
-            }
-        }
+        (None, Some(service)) => check_service(c, service, &format!("{path}.service")),
         _ => c.required(
             path.to_string(),
             "exactly one of url or service is required",
@@ -217,6 +261,61 @@ fn old_side_effects(old: Option<&Value>) -> HashSet<String> {
         .filter_map(|h| h["sideEffects"].as_str())
         .map(str::to_string)
         .collect()
+}
+
+/// One webhook's checks before its match conditions, in the real server's order: its
+/// name, rules, policies, side effects, timeout, selectors, a mutating webhook's
+/// reinvocation policy, then its client configuration.
+fn check_webhook(
+    c: &mut Causes,
+    hook: &Value,
+    path: &str,
+    mutating: bool,
+    old_effects: &HashSet<String>,
+) {
+    let name = hook["name"].as_str().unwrap_or_default();
+    let subdomain = dns1123_subdomain(name);
+    if name.is_empty() {
+        c.required(format!("{path}.name"), "");
+    } else if !subdomain.is_empty() {
+        c.invalid(format!("{path}.name"), &hook["name"], &subdomain.join(","));
+    } else if name.split('.').count() < 3 {
+        c.invalid(
+            format!("{path}.name"),
+            &hook["name"],
+            "should be a domain with at least three segments separated by dots",
+        );
+    }
+    for (j, rule) in hook["rules"].as_array().into_iter().flatten().enumerate() {
+        check_rule(c, rule, &format!("{path}.rules[{j}]"));
+    }
+    c.one_of(hook, "failurePolicy", path, &["Fail", "Ignore"]);
+    c.one_of(hook, "matchPolicy", path, &["Equivalent", "Exact"]);
+    match hook["sideEffects"].as_str() {
+        None => c.required(
+            format!("{path}.sideEffects"),
+            "must specify one of None, NoneOnDryRun",
+        ),
+        Some("None" | "NoneOnDryRun") => {}
+        Some(s) if old_effects.contains(s) => {}
+        Some(s) => c.unsupported(format!("{path}.sideEffects"), s, &["None", "NoneOnDryRun"]),
+    }
+    if let Some(t) = hook.get("timeoutSeconds").filter(|t| !t.is_null())
+        && !t.as_i64().is_some_and(|t| (1..=30).contains(&t))
+    {
+        c.invalid(
+            format!("{path}.timeoutSeconds"),
+            t,
+            "the timeout value must be between 1 and 30 seconds",
+        );
+    }
+    for selector in ["namespaceSelector", "objectSelector"] {
+        check_selector(c, &hook[selector], &format!("{path}.{selector}"));
+    }
+    if mutating {
+        c.one_of(hook, "reinvocationPolicy", path, &["IfNeeded", "Never"]);
+    }
+    check_client_config(c, &hook["clientConfig"], &format!("{path}.clientConfig"));
 }
 
 /// The validation errors of a webhook configuration (`old` on update).
@@ -239,47 +338,11 @@ pub fn configuration(object: &Value, old: Option<&Value>, mutating: bool) -> Vec
         .enumerate()
     {
         let path = format!("webhooks[{i}]");
-        let name = hook["name"].as_str().unwrap_or_default();
-        if name.is_empty() {
-            c.required(format!("{path}.name"), "");
-        } else if name.split('.').filter(|s| !s.is_empty()).count() < 3 {
-            c.invalid(
-                format!("{path}.name"),
-                &hook["name"],
-                "should be a domain with at least three segments separated by dots",
-            );
-        } else if !names.insert(name) {
-            c.push(
-                "FieldValueDuplicate",
-                format!("{path}.name"),
-                format!("Duplicate value: \"{name}\""),
-            );
-        }
-        for (j, rule) in hook["rules"].as_array().into_iter().flatten().enumerate() {
-            check_rule(&mut c, rule, &format!("{path}.rules[{j}]"));
-        }
-        c.one_of(hook, "failurePolicy", &path, &["Fail", "Ignore"]);
-        c.one_of(hook, "matchPolicy", &path, &["Equivalent", "Exact"]);
-        if mutating {
-            c.one_of(hook, "reinvocationPolicy", &path, &["IfNeeded", "Never"]);
-        }
-        match hook["sideEffects"].as_str() {
-            None => c.required(
-                format!("{path}.sideEffects"),
-                "must specify one of None, NoneOnDryRun",
-            ),
-            Some("None" | "NoneOnDryRun") => {}
-            Some(s) if old_effects.contains(s) => {}
-            Some(s) => c.unsupported(format!("{path}.sideEffects"), s, &["None", "NoneOnDryRun"]),
-        }
-        if let Some(t) = hook.get("timeoutSeconds").filter(|t| !t.is_null())
-            && !t.as_i64().is_some_and(|t| (1..=30).contains(&t))
-        {
-            c.invalid(
-                format!("{path}.timeoutSeconds"),
-                t,
-                "the timeout value must be between 1 and 30 seconds",
-            );
+        check_webhook(&mut c, hook, &path, mutating, &old_effects);
+        if !unchanged_conditions {
+            check_match_conditions(&mut c, hook, &path);
+        } else {
+            check_condition_names(&mut c, hook, &path);
         }
         let versions = strings(&hook["admissionReviewVersions"]);
         if versions.is_empty() {
@@ -294,40 +357,75 @@ pub fn configuration(object: &Value, old: Option<&Value>, mutating: bool) -> Vec
                 "must include at least one of v1, v1beta1",
             );
         }
-        check_client_config(
-            &mut c,
-            &hook["clientConfig"],
-            &format!("{path}.clientConfig"),
-        );
-        for selector in ["namespaceSelector", "objectSelector"] {
-            check_selector(&mut c, &hook[selector], &format!("{path}.{selector}"));
-        }
-        if !unchanged_conditions {
-            check_match_conditions(&mut c, hook, &path);
+        let name = hook["name"].as_str().unwrap_or_default();
+        if !name.is_empty() && !names.insert(name) {
+            c.push(
+                "FieldValueDuplicate",
+                format!("{path}.name"),
+                format!("Duplicate value: \"{name}\""),
+            );
         }
     }
     c.0
 }
 
-/// Each match condition compiles to a bool with `object`, `oldObject`, `request`,
-/// `namespaceObject` and `authorizer` (no `params`, no `variables`).
+/// Each match condition: an expression that compiles to a bool with `object`,
+/// `oldObject`, `request`, `namespaceObject` and `authorizer` (no `params`, no
+/// `variables`), then a name (a qualified name, once).
 fn check_match_conditions(c: &mut Causes, hook: &Value, path: &str) {
     let decls = AdmissionDecls {
         params: false,
         authorizer: true,
         variables: None,
     };
+    let mut names = HashSet::new();
     let conditions = hook["matchConditions"].as_array().into_iter().flatten();
     for (j, condition) in conditions.enumerate() {
+        let at = format!("{path}.matchConditions[{j}]");
         let source = condition["expression"].as_str().unwrap_or_default().trim();
         if source.is_empty() {
-            continue;
-        }
-        if let Err(detail) = policy::compile(source, &decls, Want::Bool) {
+            c.required(format!("{at}.expression"), "");
+        } else if let Err(detail) = policy::compile(source, &decls, Want::Bool) {
             let (reason, message) = policy::refusal(source, &detail);
-            let field = format!("{path}.matchConditions[{j}].expression");
-            c.push(reason, field, message);
+            c.push(reason, format!("{at}.expression"), message);
         }
+        check_condition_name(c, condition, &at, &mut names);
+    }
+}
+
+/// The names of the match conditions alone (an update that left them as they were).
+fn check_condition_names(c: &mut Causes, hook: &Value, path: &str) {
+    let mut names = HashSet::new();
+    let conditions = hook["matchConditions"].as_array().into_iter().flatten();
+    for (j, condition) in conditions.enumerate() {
+        check_condition_name(
+            c,
+            condition,
+            &format!("{path}.matchConditions[{j}]"),
+            &mut names,
+        );
+    }
+}
+
+fn check_condition_name<'a>(
+    c: &mut Causes,
+    condition: &'a Value,
+    at: &str,
+    names: &mut HashSet<&'a str>,
+) {
+    let name = condition["name"].as_str().unwrap_or_default();
+    if name.is_empty() {
+        return c.required(format!("{at}.name"), "");
+    }
+    for why in qualified_name_errors(name) {
+        c.invalid(format!("{at}.name"), &condition["name"], &why);
+    }
+    if !names.insert(name) {
+        c.push(
+            "FieldValueDuplicate",
+            format!("{at}.name"),
+            format!("Duplicate value: {name:?}"),
+        );
     }
 }
 

@@ -97,18 +97,6 @@ pub fn dns1123_label(value: &str) -> Vec<String> {
     out
 }
 
-/// The one message of a DNS-1123 label check of `s` (its length, or its characters), as the
-/// checks of a single label field report it.
-pub fn dns_label_error(s: &str) -> Option<&'static str> {
-    if s.len() > 63 {
-        Some("must be no more than 63 characters")
-    } else if !has_label_form(s) {
-        Some(DNS1123_LABEL)
-    } else {
-        None
-    }
-}
-
 /// `IsDNS1123Subdomain`: every message for a value that is not an RFC 1123 subdomain.
 pub fn dns1123_subdomain(value: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -243,8 +231,9 @@ pub fn name_causes(def: &ResourceDef, object: &Value, update: bool) -> Vec<Cause
 /// path segment, a label or a subdomain, every message for an IPAddress.
 pub fn validate_name(def: &ResourceDef, name: &str) -> Vec<Cause> {
     let rule = name_rule(&def.group, &def.kind);
-    if rule == NameRule::PathSegment {
-        // RBAC objects and APIServices are refused in one sentence.
+    if rule == NameRule::PathSegment && !def.group.is_empty() {
+        // RBAC objects and APIServices are refused in one sentence (a core Event, by the
+        // generic rule, once per forbidden part).
         if name == "." || name == ".." {
             return vec![invalid_cause(
                 "metadata.name",
@@ -262,7 +251,7 @@ pub fn validate_name(def: &ResourceDef, name: &str) -> Vec<Cause> {
         return Vec::new();
     }
     let errors = rule_errors(rule, name, false);
-    let shown = if rule == NameRule::IpAddress {
+    let shown = if matches!(rule, NameRule::IpAddress | NameRule::PathSegment) {
         errors.len()
     } else {
         1

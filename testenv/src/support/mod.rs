@@ -27,6 +27,7 @@ pub mod go_json;
 pub mod go_quote;
 pub mod go_time;
 pub mod go_types;
+pub mod go_url;
 pub mod json_order;
 pub mod jsonpath;
 pub mod kubeconfig;

@@ -1,11 +1,13 @@
 //! The texts of raw fields (`runtime.RawExtension`) a write keeps, as kube-apiserver keeps
 //! the bytes sent (`support::json_order::raw`): known by value while the write is in flight,
-//! then recorded with the object it stored. Only writes to kinds with raw fields are seen.
+//! then recorded with the object it stored; a write to an existing object is known while in
+//! flight to the checks that compare raw bytes (`raw::same_bytes`). Only writes to kinds
+//! with raw fields are seen.
 
 use http::Method;
 
 use crate::endpoints::patch_types::PatchType;
-use crate::support::json_order::raw::{self, Expected, Rewrite, Sent};
+use crate::support::json_order::raw::{self, Expected, InFlight, Rewrite, Sent};
 use crate::support::request::{Reply, Req, Target, is_json};
 
 /// A write to an object of a kind with raw fields.
@@ -42,7 +44,16 @@ impl RawWrite {
         } else {
             Sent::default()
         };
-        let expected = raw::expect(&sent);
+        // A write to an existing object: its immutability checks compare the bytes.
+        let to = target.name.as_ref().map(|name| InFlight {
+            group: def.group.clone(),
+            namespace: target.namespace.clone().unwrap_or_default(),
+            name: name.clone(),
+            status,
+            rewrite,
+            sent: sent.clone(),
+        });
+        let expected = raw::expect(&sent, to);
         Some(RawWrite {
             sent,
             status,

@@ -99,13 +99,41 @@ fn series(object: &Value) -> Vec<Cause> {
     causes
 }
 
+/// An Event's errors split where kube-apiserver reports the object meta among them: the
+/// legacy checks every Event passes come before it, the strict ones of `events.k8s.io/v1`
+/// after it (a core `v1` write has no strict ones).
+#[derive(Debug, Default)]
+pub struct Parts {
+    /// The legacy checks' errors.
+    pub legacy: Vec<Cause>,
+    /// The strict checks' errors (series, required and unset fields, what may not change).
+    pub strict: Vec<Cause>,
+}
+
+impl Parts {
+    /// All the errors, in order.
+    pub fn all(self) -> Vec<Cause> {
+        let mut out = self.legacy;
+        out.extend(self.strict);
+        out
+    }
+}
+
 /// The checks of an Event created through `group` (`""` or `events.k8s.io`).
 pub fn create_causes(group: &str, object: &Value) -> Vec<Cause> {
+    create_parts(group, object).all()
+}
+
+/// The checks of an Event created through `group`, split around the object meta's.
+pub fn create_parts(group: &str, object: &Value) -> Parts {
     if group.is_empty() {
-        return legacy(object, "reportingComponent");
+        return Parts {
+            legacy: legacy(object, "reportingComponent"),
+            strict: Vec::new(),
+        };
     }
-    let mut causes = legacy(object, "reportingController");
-    causes.extend(series(object));
+    let legacy = legacy(object, "reportingController");
+    let mut causes = series(object);
     if text(object, "eventTime").is_empty() {
         causes.push(required("eventTime"));
     }
@@ -132,17 +160,30 @@ pub fn create_causes(group: &str, object: &Value) -> Vec<Cause> {
             causes.push(invalid(field, &"".into(), "needs to be unset"));
         }
     }
-    causes
+    Parts {
+        legacy,
+        strict: causes,
+    }
 }
 
 /// The checks of an update of an Event through `group`: the legacy checks of the new Event,
 /// and through `events.k8s.io/v1` its series (when it changed) and the fields that may not
 /// change, in the real server's order (`reason` twice, as it checks it twice).
 pub fn update_causes(group: &str, old: &Value, new: &Value) -> Vec<Cause> {
+    update_parts(group, old, new).all()
+}
+
+/// The checks of an update of an Event through `group`, split around the object meta's
+/// (checked again, as an update, between them through `events.k8s.io/v1`).
+pub fn update_parts(group: &str, old: &Value, new: &Value) -> Parts {
     if group.is_empty() {
-        return legacy(new, "reportingComponent");
+        return Parts {
+            legacy: legacy(new, "reportingComponent"),
+            strict: Vec::new(),
+        };
     }
-    let mut causes = legacy(new, "reportingController");
+    let legacy = legacy(new, "reportingController");
+    let mut causes = Vec::new();
     if old.get("series") != new.get("series") {
         causes.extend(series(new));
     }
@@ -168,7 +209,10 @@ pub fn update_causes(group: &str, old: &Value, new: &Value) -> Vec<Cause> {
             causes.push(invalid_text(path, &value, "field is immutable"));
         }
     }
-    causes
+    Parts {
+        legacy,
+        strict: causes,
+    }
 }
 
 /// A field that may not change: its path, where the stored form keeps it, how Go prints it.

@@ -1,6 +1,6 @@
 //! Kind-specific checks of built-in kinds of the cluster and event groups beyond their
-//! schema, worded as the real server words them: [`cluster`] (Leases, RuntimeClasses,
-//! EndpointSlices, FlowSchemas, ResourceClaims), [`admin_access`] (claims asking for admin
+//! schema, worded as the real server words them: [`cluster`] (Leases, ControllerRevisions,
+//! ResourceClaims), [`namespace`] (a Namespace's finalizers), [`admin_access`] (claims asking for admin
 //! access to devices), [`events`] (what an Event must say, and what
 //! it may not change).
 //! The core and workload kinds' validation is `builtin::validation`'s.
@@ -8,6 +8,7 @@
 pub mod admin_access;
 pub mod cluster;
 pub mod events;
+pub mod namespace;
 
 use serde_json::Value;
 
@@ -17,6 +18,7 @@ use crate::support::status::Cause;
 pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
     match (group, plural) {
         ("" | "events.k8s.io", "events") => events::create_causes(group, object),
+        ("", "namespaces") => namespace::create_causes(object),
         _ => cluster::create_causes(group, plural, object),
     }
 }

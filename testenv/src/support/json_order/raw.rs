@@ -177,6 +177,9 @@ pub struct Kept {
     pub value: Value,
     /// The text written for it.
     pub text: String,
+    /// The bytes kept for it, which immutability checks compare: as sent in a JSON body
+    /// (white space included), else as written.
+    pub bytes: String,
 }
 
 /// The span of the value at `steps` in `doc`: the last of repeated members, as Go's
@@ -239,6 +242,7 @@ fn texts_of(doc: &[u8], sent: &Value, index: usize) -> Vec<Kept> {
                 path: go_path(&found.steps),
                 value: found.value.clone(),
                 text: go_json::compact(&doc[start..end]),
+                bytes: String::from_utf8_lossy(&doc[start..end]).into_owned(),
             })
         })
         .collect()
@@ -308,6 +312,8 @@ struct Table {
     order: VecDeque<String>,
     /// Texts of writes in flight, with the id of their write.
     pending: Vec<(u64, Kept)>,
+    /// The writes in flight to existing objects, with their ids.
+    writes: Vec<(u64, InFlight)>,
     next_id: u64,
 }
 
@@ -350,19 +356,137 @@ pub struct Expected {
 
 impl Drop for Expected {
     fn drop(&mut self) {
-        lock().pending.retain(|(id, _)| *id != self.id);
+        let mut table = lock();
+        table.pending.retain(|(id, _)| *id != self.id);
+        table.writes.retain(|(id, _)| *id != self.id);
     }
 }
 
-/// Makes the texts of `sent` known by value while the write is in flight.
-pub fn expect(sent: &Sent) -> Expected {
+/// A write in flight to an existing object of a kind with raw fields: which object, and
+/// what it does to the raw fields' bytes.
+#[derive(Debug, Clone)]
+pub struct InFlight {
+    /// The object's API group, namespace (empty for cluster-scoped kinds) and name.
+    pub group: String,
+    pub namespace: String,
+    pub name: String,
+    /// Whether it writes the status (else everything but the status).
+    pub status: bool,
+    /// What it does to the raw fields it writes.
+    pub rewrite: Rewrite,
+    /// The texts its body carries.
+    pub sent: Sent,
+}
+
+/// Makes the texts of `sent` known by value while the write is in flight, and the write
+/// `to` an existing object known to [`same_bytes`].
+pub fn expect(sent: &Sent, to: Option<InFlight>) -> Expected {
     let mut table = lock();
     table.next_id += 1;
     let id = table.next_id;
     table
         .pending
         .extend(sent.texts.iter().map(|kept| (id, kept.clone())));
+    table.writes.extend(to.map(|write| (id, write)));
     Expected { id }
+}
+
+/// Whether the raw fields at or under `under` (`data`, `spec`) of `new`, the object being
+/// written over the stored `old`, keep the bytes they had, as kube-apiserver's immutability
+/// checks compare them: a JSON body's as sent (white space, member order, numbers, escapes),
+/// a merge or JSON patch's compacted, a strategic merge patch's or an apply's as Go writes a
+/// map. The values at `under` are equal (the caller compared them); a write not known here
+/// keeps them.
+pub fn same_bytes(old: &Value, new: &Value, under: &str) -> bool {
+    changed_text(old, new, under).is_none()
+}
+
+/// The text (compacted) of the first raw field at or under `under` whose bytes a write
+/// changes (see [`same_bytes`]), as the real server prints it in an error.
+pub fn changed_text(old: &Value, new: &Value, under: &str) -> Option<String> {
+    bytes_written(old, new, under)?
+        .into_iter()
+        .find(|w| w.before != w.after)
+        .map(|w| w.text)
+}
+
+/// The texts (compacted) the raw fields at or under `under` of `new` are written with, in
+/// document order: the real server prints them so in an error.
+pub fn written_texts(old: &Value, new: &Value, under: &str) -> Vec<String> {
+    bytes_written(old, new, under)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|w| w.text)
+        .collect()
+}
+
+/// The bytes of one raw field before and after a write in flight.
+struct Written {
+    before: String,
+    after: String,
+    /// `after`, compacted.
+    text: String,
+}
+
+/// The bytes of the raw fields at or under `under` of `new` before and after the write in
+/// flight over `old`; `None` when no such write is known.
+fn bytes_written(old: &Value, new: &Value, under: &str) -> Option<Vec<Written>> {
+    let map = new.as_object()?;
+    let index = object_kind(map)?;
+    let table = lock();
+    let (namespace, name) = (meta_text(new, "namespace"), meta_text(new, "name"));
+    let group = map
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .and_then(|v| v.rsplit_once('/'))
+        .map_or("", |(g, _)| g);
+    let write = table
+        .writes
+        .iter()
+        .rev()
+        .map(|(_, w)| w)
+        .find(|w| w.group == group && w.namespace == namespace && w.name == name)?;
+    let (Some(uid), rv) = identity(old.as_object()?) else {
+        return None;
+    };
+    let stored = table.at(uid, rv).map(|(_, kept)| kept);
+    let fields = raw_fields(new, index).into_iter().filter_map(|found| {
+        let path = go_path(&found.steps);
+        let inside = path == under
+            || path
+                .strip_prefix(under)
+                .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['));
+        if !inside {
+            return None;
+        }
+        let same = |k: &&Kept| k.path == path && k.value == *found.value;
+        let before = stored
+            .as_ref()
+            .and_then(|kept| kept.iter().find(same))
+            .map_or_else(|| go_encode::encode(found.value), |k| k.bytes.clone());
+        let after = match write.rewrite {
+            // What the write does not write keeps its bytes.
+            _ if !in_scope(&path, write.status) => before.clone(),
+            Rewrite::Body => write
+                .sent
+                .texts
+                .iter()
+                .find(same)
+                .map_or_else(|| go_encode::encode(found.value), |k| k.bytes.clone()),
+            Rewrite::Keep => go_json::compact(before.as_bytes()),
+            Rewrite::Maps => go_encode::encode(found.value),
+        };
+        Some(Written {
+            text: go_json::compact(after.as_bytes()),
+            before,
+            after,
+        })
+    });
+    Some(fields.collect())
+}
+
+fn meta_text<'a>(object: &'a Value, field: &str) -> &'a str {
+    object["metadata"][field].as_str().unwrap_or_default()
 }
 
 /// Records the texts of the raw fields of `object` (as stored by a write of the kind) after
@@ -385,12 +509,17 @@ pub fn record(object: &Value, sent: &Sent, status: bool, rewrite: Rewrite) {
             let path = go_path(&found.steps);
             let same = |k: &&Kept| k.path == path && k.value == *found.value;
             let written = in_scope(&path, status);
-            let text = match rewrite {
-                Rewrite::Body if written => sent.texts.iter().find(same),
+            let kept_before = || before.as_ref().and_then(|b| b.iter().find(same)).cloned();
+            match rewrite {
+                Rewrite::Body if written => sent.texts.iter().find(same).cloned(),
                 Rewrite::Maps if written => None,
-                _ => before.as_ref().and_then(|b| b.iter().find(same)),
-            };
-            text.cloned()
+                // A merge or JSON patch goes through the object's JSON: compacted.
+                Rewrite::Keep if written => kept_before().map(|k| Kept {
+                    bytes: k.text.clone(),
+                    ..k
+                }),
+                _ => kept_before(),
+            }
         })
         .collect();
     if !table.objects.contains_key(uid) {
@@ -541,7 +670,7 @@ mod tests {
             text(&object["data"])
         };
         // In flight: known by value; recorded: by object and resourceVersion.
-        let expected = expect(&sent);
+        let expected = expect(&sent, None);
         assert_eq!(write(&stored), r#"{"z":1,"a":1e3}"#);
         record(&stored, &sent, false, Rewrite::Body);
         drop(expected);

@@ -382,3 +382,62 @@ async fn policy_bindings_are_validated() {
         ]
     );
 }
+
+/// `field: message` of each cause of a refusal, in order.
+fn webhook_causes(body: &Value) -> Vec<String> {
+    body["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn webhook_configurations_are_validated_in_the_real_order() {
+    let env = env().await;
+    let client = client(&env).await;
+    let hook = |name: &str, config: Value| json!({"name": name, "clientConfig": config, "sideEffects": "None", "admissionReviewVersions": ["v1"]});
+    let mut first = hook(
+        "a.example.com",
+        json!({"service": {"namespace": "", "name": "", "port": 0, "path": "x/y"}}),
+    );
+    first["reinvocationPolicy"] = json!("Sometimes");
+    first["matchConditions"] = json!([{"name": "", "expression": " "}]);
+    let body = json!({"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingWebhookConfiguration",
+        "metadata": {"name": "mwc-checks"},
+        "webhooks": [first, hook("a.example.com", json!({"url": "http://u@h/x?q#f"}))]});
+    let (code, answer) = send(
+        &client,
+        "POST",
+        "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations?dryRun=All",
+        "application/json",
+        Some(body),
+    )
+    .await;
+    assert_eq!(code, 422, "{answer}");
+    assert_eq!(
+        webhook_causes(&answer),
+        [
+            "webhooks[0].reinvocationPolicy: Unsupported value: \"Sometimes\": supported values: \"IfNeeded\", \"Never\"",
+            "webhooks[0].clientConfig.service.name: Required value",
+            "webhooks[0].clientConfig.service.namespace: Required value",
+            "webhooks[0].clientConfig.service.port: Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive",
+            "webhooks[0].clientConfig.service.path: Invalid value: \"x/y\": must start with a '/'",
+            "webhooks[0].clientConfig.service.path: Invalid value: \"x/y\": segment[0] may not be empty",
+            "webhooks[0].matchConditions[0].expression: Required value",
+            "webhooks[0].matchConditions[0].name: Required value",
+            "webhooks[1].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+            "webhooks[1].clientConfig.url: Invalid value: \"u\": user information is not permitted in the URL",
+            "webhooks[1].clientConfig.url: Invalid value: \"f\": fragments are not permitted in the URL",
+            "webhooks[1].clientConfig.url: Invalid value: \"q\": query parameters are not permitted in the URL",
+            "webhooks[1].name: Duplicate value: \"a.example.com\"",
+        ]
+    );
+}

@@ -469,3 +469,59 @@ async fn a_scale_keeps_its_name_and_shows_the_selector() {
     assert_eq!(answer["spec"]["replicas"], 3);
     send(&client, "DELETE", &format!("{base}/scaled"), "", None).await;
 }
+
+#[tokio::test]
+async fn a_controller_revisions_data_is_compared_as_the_bytes_kept() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let revisions = format!("/apis/apps/v1/namespaces/{ns}/controllerrevisions");
+    let one = format!("{revisions}/bytes");
+    let with = |labels: &str, data: &str| {
+        format!(
+            r#"{{"apiVersion": "apps/v1", "kind": "ControllerRevision", "metadata": {{"name": "bytes"{labels}}}, "revision": 1, "data": {data}}}"#
+        )
+    };
+    let spaced = r#"{ "z": 1.0, "a": [1e3] }"#;
+    let (code, created) = send_text(&client, "POST", &revisions, JSON, &with("", spaced)).await;
+    assert_eq!(code, 201, "{created}");
+    // The same bytes again are no change.
+    let labelled = with(r#", "labels": {"a": "1"}"#, spaced);
+    let (code, replaced) = send_text(&client, "PUT", &one, JSON, &labelled).await;
+    assert_eq!(code, 200, "{replaced}");
+    // The same value in another spelling is one, and so is any patch that writes it again.
+    let refused = |data: &str| {
+        format!(
+            r#""message":"ControllerRevision.apps \"bytes\" is invalid: data: Invalid value: {}: field is immutable""#,
+            data.replace('"', "\\\"")
+        )
+    };
+    let (code, answer) = send_text(
+        &client,
+        "PUT",
+        &one,
+        JSON,
+        &with("", r#"{"z":1.0,"a":[1e3]}"#),
+    )
+    .await;
+    assert_eq!(code, 422, "{answer}");
+    assert!(
+        answer.contains(&refused(r#"{"z":1.0,"a":[1e3]}"#)),
+        "{answer}"
+    );
+    let labels = r#"{"metadata":{"labels":{"b":"2"}}}"#;
+    let (code, answer) = send_text(&client, "PATCH", &one, MERGE, labels).await;
+    assert_eq!(code, 422, "{answer}");
+    assert!(
+        answer.contains(&refused(r#"{"z":1.0,"a":[1e3]}"#)),
+        "{answer}"
+    );
+    let strategic = "application/strategic-merge-patch+json";
+    let (code, answer) = send_text(&client, "PATCH", &one, strategic, labels).await;
+    assert_eq!(code, 422, "{answer}");
+    assert!(
+        answer.contains(&refused(r#"{"a":[1000],"z":1}"#)),
+        "{answer}"
+    );
+    send_text(&client, "DELETE", &one, "", "").await;
+}

@@ -146,3 +146,52 @@ async fn a_deleted_namespace_refuses_new_content_then_goes_with_what_it_held() {
     let (code, _) = send(&client, "GET", &format!("{configmaps}/held"), "", None).await;
     assert_eq!(code, 404, "its ConfigMap went with it");
 }
+
+/// `field: message` of each cause of a refusal, in order.
+fn namespace_causes(body: &serde_json::Value) -> Vec<String> {
+    body["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_new_namespace_finalizers_are_qualified_names_reported_on_the_list() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let body = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "Bad_NS"},
+        "spec": {"finalizers": ["kubernetes", "a/b/c", "foo", "example.com/f"]}});
+    let (code, answer) = send(
+        &client,
+        "POST",
+        "/api/v1/namespaces?dryRun=All",
+        "application/json",
+        Some(body),
+    )
+    .await;
+    assert_eq!(code, 422, "{answer}");
+    let causes = namespace_causes(&answer);
+    assert_eq!(causes.len(), 3, "{causes:?}");
+    assert!(
+        causes[0].starts_with("metadata.name: Invalid value: \"Bad_NS\""),
+        "{causes:?}"
+    );
+    assert!(
+        causes[1].starts_with(
+            "spec.finalizers: Invalid value: \"a/b/c\": a qualified name must consist"
+        ),
+        "{causes:?}"
+    );
+    assert_eq!(
+        causes[2],
+        "spec.finalizers: Invalid value: \"foo\": name is neither a standard finalizer name nor is it fully qualified"
+    );
+}

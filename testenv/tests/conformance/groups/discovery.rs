@@ -144,3 +144,68 @@ async fn endpoint_slices_are_defaulted_and_checked() {
         "EndpointSlice.discovery.k8s.io \"web-1\" is invalid: addressType: Invalid value: \"IPv6\": field is immutable"
     );
 }
+
+/// `field: message` of each cause of a refusal, in order.
+fn slice_causes(body: &Value) -> Vec<String> {
+    body["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn endpoint_slice_addresses_ports_and_hints_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!(
+        "/apis/discovery.k8s.io/v1/namespaces/{}/endpointslices?dryRun=All",
+        env.namespace()
+    );
+    let body = json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+        "metadata": {"name": "es-checks"}, "addressType": "IPv4",
+        "endpoints": [{"addresses": ["fd00::1", "127.0.0.1"]}, {"addresses": []},
+            {"addresses": ["10.0.0.1"], "hostname": "Bad_Host", "nodeName": "n",
+                "hints": {"forZones": [{"name": "a"}, {"name": "a"}]}}],
+        "ports": [{"name": "http", "port": 80, "protocol": "XTP", "appProtocol": "a/b/c"}, {"name": "http", "port": 81}]});
+    let (code, answer) = send(&client, "POST", &path, JSON, Some(body)).await;
+    assert_eq!(code, 422, "{answer}");
+    let causes = slice_causes(&answer);
+    assert_eq!(causes.len(), 8, "{causes:?}");
+    assert_eq!(
+        causes[0],
+        "ports[0].protocol: Unsupported value: \"XTP\": supported values: \"SCTP\", \"TCP\", \"UDP\""
+    );
+    assert!(
+        causes[1].starts_with("ports[0].appProtocol: Invalid value: \"a/b/c\": a qualified name"),
+        "{causes:?}"
+    );
+    assert_eq!(causes[2], "ports[1].name: Duplicate value: \"http\"");
+    assert_eq!(
+        causes[3],
+        "endpoints[0].addresses: Invalid value: \"fd00::1\": must be an IPv4 address"
+    );
+    assert_eq!(
+        causes[4],
+        "endpoints[0].addresses[1]: Invalid value: \"127.0.0.1\": may not be in the loopback range (127.0.0.0/8, ::1/128)"
+    );
+    assert_eq!(
+        causes[5],
+        "endpoints[1].addresses: Required value: must contain at least 1 address"
+    );
+    assert!(
+        causes[6].starts_with("endpoints[2].hostname: Invalid value: \"Bad_Host\""),
+        "{causes:?}"
+    );
+    assert_eq!(
+        causes[7],
+        "endpoints[2].hints.forZones[1].name: Duplicate value: \"a\""
+    );
+}

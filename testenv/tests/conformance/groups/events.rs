@@ -259,3 +259,119 @@ async fn events_v1_may_change_only_their_series() {
         "Event \"web-0.synced\" is invalid: reason: Invalid value: \"\": can have at most 128 characters"
     );
 }
+
+/// The fields of a 422's causes, in order.
+fn cause_fields(body: &serde_json::Value) -> Vec<String> {
+    body["details"]["causes"]
+        .as_array()
+        .map(|causes| {
+            causes
+                .iter()
+                .map(|c| c["field"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn an_events_own_errors_come_with_its_metadata_errors() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let core = format!("/api/v1/namespaces/{ns}/events");
+    let v1 = format!("/apis/events.k8s.io/v1/namespaces/{ns}/events");
+    let dry = |path: &str| format!("{path}?dryRun=All");
+
+    // Core v1: the event's own errors alone; the name is then only a path segment.
+    let event = json!({"apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": "Bad_Name", "labels": {"bad key!": "v"}},
+        "involvedObject": {"namespace": "other"}});
+    let (code, body) = send(&client, "POST", &dry(&core), JSON, Some(event)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Event \"Bad_Name\" is invalid: involvedObject.namespace: Invalid value: \"other\": does not match event.namespace"
+    );
+    let event = json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "Bad_Name"},
+        "involvedObject": {"namespace": ns}});
+    let (code, body) = send(&client, "POST", &dry(&core), JSON, Some(event)).await;
+    assert_eq!(code, 201, "{body}");
+    let event = json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "a%b"},
+        "involvedObject": {"namespace": ns}});
+    let (code, body) = send(&client, "POST", &dry(&core), JSON, Some(event)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Event \"a%b\" is invalid: metadata.name: Invalid value: \"a%b\": may not contain '%'"
+    );
+
+    // events.k8s.io/v1: the legacy rules, the metadata, then the strict rules, as a core Event.
+    let event = json!({"apiVersion": "events.k8s.io/v1", "kind": "Event",
+        "metadata": {"name": "Bad_Name"}, "regarding": {"namespace": "other"},
+        "eventTime": "2024-01-01T00:00:00.000000Z", "reportingController": "bad comp!",
+        "deprecatedCount": 3});
+    let (code, body) = send(&client, "POST", &dry(&v1), JSON, Some(event)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(body["details"]["kind"], "Event");
+    assert_eq!(body["details"]["group"], json!(null));
+    assert_eq!(
+        cause_fields(&body),
+        [
+            "reportingController",
+            "reportingInstance",
+            "action",
+            "reason",
+            "metadata.name",
+            "type",
+            "count"
+        ]
+    );
+
+    // Updates: the generic metadata checks first; through events.k8s.io/v1 the metadata once
+    // more between the legacy rules and the strict ones.
+    let event = json!({"apiVersion": "v1", "kind": "Event", "metadata": {"name": "ev-220"},
+        "involvedObject": {"namespace": ns, "kind": "Pod", "name": "p"},
+        "reason": "R", "message": "m"});
+    let (code, body) = send(&client, "POST", &core, JSON, Some(event)).await;
+    assert_eq!(code, 201, "{body}");
+    let update = json!({"apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": "ev-220", "labels": {"bad key!": "v"}},
+        "involvedObject": {"namespace": "other", "kind": "Pod", "name": "p"},
+        "reason": "R", "message": "m"});
+    let one = format!("{core}/ev-220");
+    let (code, body) = send(&client, "PUT", &one, JSON, Some(update)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        cause_fields(&body),
+        [
+            "metadata.labels",
+            "metadata.labels",
+            "involvedObject.namespace"
+        ]
+    );
+    let update = json!({"apiVersion": "events.k8s.io/v1", "kind": "Event",
+        "metadata": {"name": "ev-220", "labels": {"bad key!": "v"}},
+        "regarding": {"namespace": ns, "kind": "Pod", "name": "q"}, "reason": "R2", "note": "m",
+        "eventTime": "2024-01-01T00:00:00.000000Z", "reportingController": "bad comp!",
+        "series": {"count": 1, "lastObservedTime": "2024-01-01T00:00:00.000000Z"}});
+    let (code, body) = send(&client, "PUT", &format!("{v1}/ev-220"), JSON, Some(update)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        cause_fields(&body),
+        [
+            "metadata.labels",
+            "metadata.labels",
+            "reportingController",
+            "reportingInstance",
+            "action",
+            "metadata.labels",
+            "series.count",
+            "involvedObject",
+            "reason",
+            "reason",
+            "eventTime",
+            "reportingController"
+        ]
+    );
+    send(&client, "DELETE", &one, "", None).await;
+}

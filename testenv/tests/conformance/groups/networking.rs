@@ -253,3 +253,49 @@ async fn ingress_backends_rules_paths_and_tls_are_validated() {
         ]
     );
 }
+
+#[tokio::test]
+async fn service_cidrs_are_one_or_two_canonical_ranges_of_the_two_families() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = "/apis/networking.k8s.io/v1/servicecidrs?dryRun=All";
+    let cidr = |cidrs: serde_json::Value| {
+        json!({"apiVersion": "networking.k8s.io/v1", "kind": "ServiceCIDR",
+            "metadata": {"name": "sc-checks"}, "spec": {"cidrs": cidrs}})
+    };
+    for (cidrs, message) in [
+        (
+            json!([]),
+            "spec.cidrs: Required value: at least one CIDR required",
+        ),
+        (
+            json!(["10.0.0.0/24", "fd00::/64", "fd01::/64"]),
+            r#"spec.cidrs: Invalid value: {"CIDRs":["10.0.0.0/24","fd00::/64","fd01::/64"]}: may only hold up to 2 values"#,
+        ),
+        (
+            json!(["10.0.0.1/24", "FD00::/64"]),
+            r#"[spec.cidrs[0]: Invalid value: "10.0.0.1/24": must not have bits set beyond the prefix length, spec.cidrs[1]: Invalid value: "FD00::/64": must be in canonical form ("fd00::/64")]"#,
+        ),
+        (
+            json!(["10.0.0.0/24", "10.1.0.0/24"]),
+            r#"spec.cidrs: Invalid value: ["10.0.0.0/24","10.1.0.0/24"]: may specify no more than one IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64"#,
+        ),
+    ] {
+        let (code, answer) =
+            send(&client, "POST", path, "application/json", Some(cidr(cidrs))).await;
+        assert_eq!(code, 422, "{answer}");
+        assert_eq!(
+            answer["message"],
+            format!("ServiceCIDR.networking.k8s.io \"sc-checks\" is invalid: {message}")
+        );
+    }
+    let (code, answer) = send(
+        &client,
+        "POST",
+        path,
+        "application/json",
+        Some(cidr(json!(["10.0.0.0/24", "fd00::/64"]))),
+    )
+    .await;
+    assert_eq!(code, 201, "{answer}");
+}

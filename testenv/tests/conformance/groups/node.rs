@@ -205,3 +205,86 @@ async fn pods_get_the_overhead_and_scheduling_of_their_runtime_class() {
     );
     send(&client, "DELETE", &format!("{CLASSES}/{name}"), "", None).await;
 }
+
+/// `field: message` of each cause of a refusal, in order.
+fn runtime_class_causes(body: &serde_json::Value) -> Vec<String> {
+    body["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn runtime_class_overhead_and_scheduling_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("{CLASSES}?dryRun=All");
+    let class = |overhead: serde_json::Value| {
+        json!({"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": "rc-checks"},
+            "handler": "h", "overhead": {"podFixed": overhead},
+            "scheduling": {"nodeSelector": {"k": "bad value!"},
+                "tolerations": [{"operator": "Equal"}, {"key": "k", "operator": "Exists", "effect": "Nope"}]}})
+    };
+    let (code, answer) = send(
+        &client,
+        "POST",
+        &path,
+        "application/json",
+        Some(class(json!({"foo": "-1"}))),
+    )
+    .await;
+    assert_eq!(code, 422, "{answer}");
+    let causes = runtime_class_causes(&answer);
+    assert_eq!(causes.len(), 6, "{causes:?}");
+    assert_eq!(
+        causes[0],
+        "overhead.limits[foo]: Invalid value: \"foo\": must be a standard resource type or fully qualified"
+    );
+    assert_eq!(
+        causes[1],
+        "overhead.limits[foo]: Invalid value: \"foo\": must be a standard resource for containers"
+    );
+    assert_eq!(
+        causes[2],
+        "overhead.limits[foo]: Invalid value: \"-1\": must be greater than or equal to 0"
+    );
+    assert!(
+        causes[3]
+            .starts_with("scheduling.nodeSelector: Invalid value: \"bad value!\": a valid label"),
+        "{causes:?}"
+    );
+    assert_eq!(
+        causes[4],
+        "scheduling.tolerations.tolerations[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\""
+    );
+    assert_eq!(
+        causes[5],
+        "scheduling.tolerations.tolerations[1].effect: Unsupported value: \"Nope\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\""
+    );
+    let (code, answer) = send(
+        &client,
+        "POST",
+        &path,
+        "application/json",
+        Some(class(json!({"hugepages-2Mi": "1Mi"}))),
+    )
+    .await;
+    assert_eq!(code, 422, "{answer}");
+    let causes = runtime_class_causes(&answer);
+    assert_eq!(
+        causes[0],
+        "overhead.limits[hugepages-2Mi]: Invalid value: \"1Mi\": 1Mi is not positive integer multiple of hugepages-2Mi"
+    );
+    assert_eq!(
+        causes[1],
+        "overhead: Forbidden: HugePages require cpu or memory"
+    );
+}

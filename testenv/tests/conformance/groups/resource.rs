@@ -537,3 +537,46 @@ async fn resource_slices_keep_driver_pool_and_node_and_are_selected_by_them() {
         assert_eq!(code, 200, "{body}");
     }
 }
+
+#[tokio::test]
+async fn device_class_configurations_need_an_opaque_driver_and_parameters() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let body = json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "dc-config-checks"},
+        "spec": {"selectors": [{}], "config": [{"opaque": {"driver": "Bad_Driver", "parameters": {}}}, {},
+            {"opaque": {"driver": "A", "parameters": [1]}}, {"opaque": {"driver": "a.b"}}]}});
+    let (code, answer) = send(
+        &client,
+        "POST",
+        "/apis/resource.k8s.io/v1/deviceclasses?dryRun=All",
+        JSON,
+        Some(body),
+    )
+    .await;
+    assert_eq!(code, 422, "{answer}");
+    let fields: Vec<String> = answer["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["reason"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "spec.selectors[0].cel: FieldValueRequired",
+            "spec.config[0].opaque.driver: FieldValueInvalid",
+            "spec.config[1].opaque: FieldValueRequired",
+            "spec.config[2].opaque.parameters: FieldValueInvalid",
+            "spec.config[3].opaque.parameters: FieldValueRequired",
+        ]
+    );
+    assert!(answer["message"].as_str().unwrap_or("").contains(
+        "spec.config[2].opaque.parameters: Invalid value: \"<value omitted>\": must be a valid JSON object"
+    ), "{answer}");
+}

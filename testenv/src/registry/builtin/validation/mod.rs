@@ -28,6 +28,8 @@ mod cron;
 mod csi;
 mod csr;
 mod csr_signature;
+mod device_class;
+mod endpoint_slice;
 mod endpoints;
 pub mod errors;
 mod flowcontrol;
@@ -55,7 +57,9 @@ mod resource_cost;
 mod resource_go;
 mod resource_slice;
 mod review;
+mod runtime_class;
 mod service;
+mod service_cidr;
 mod status;
 mod status_apps;
 mod status_batch;
@@ -168,6 +172,10 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
         ("apps", "StatefulSet") => workloads::stateful_set_update(object, old),
         ("networking.k8s.io", "IPAddress") => ip_address::ip_address_update(object, old),
         ("resource.k8s.io", "ResourceSlice") => resource_slice::update_after_pool(object, old),
+        ("node.k8s.io", "RuntimeClass") => runtime_class::runtime_class_update(object, old),
+        ("discovery.k8s.io", "EndpointSlice") => endpoint_slice::endpoint_slice_update(object, old),
+        ("resource.k8s.io", "DeviceClass") => device_class::device_class_update(object, old),
+        ("networking.k8s.io", "ServiceCIDR") => service_cidr::service_cidr_update(object, old),
         _ => Vec::new(),
     }
 }
@@ -180,6 +188,8 @@ fn create_after_spec(group: &str, kind: &str, object: &Value) -> Errors {
         ("resource.k8s.io", "ResourceSlice") => resource_slice::placement_and_devices(object),
         ("", "Pod") => pod_annotations::pod_create(object),
         ("networking.k8s.io", "Ingress") => ingress::ingress_create(object),
+        ("discovery.k8s.io", "EndpointSlice") => endpoint_slice::endpoint_slice(object),
+        ("networking.k8s.io", "ServiceCIDR") => service_cidr::service_cidr(object),
         _ => Vec::new(),
     }
 }
@@ -238,6 +248,8 @@ fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
             resource::claim_spec("spec.spec", &object["spec"]["spec"])
         }
         ("resource.k8s.io", "ResourceSlice") => resource_slice::driver_and_pool(object),
+        ("node.k8s.io", "RuntimeClass") => runtime_class::runtime_class(object),
+        ("resource.k8s.io", "DeviceClass") => device_class::device_class(object),
         _ => Vec::new(),
     }
 }
