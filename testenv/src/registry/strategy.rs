@@ -172,6 +172,18 @@ pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
     }
 }
 
+/// What a StatefulSet loses before it is stored, created or updated: its rolling update's
+/// `maxUnavailable` (the `MaxUnavailableStatefulSet` gate is off in v1.34, so a stored set
+/// never has it). On create the creator's managed fields still name it.
+fn drop_stateful_set_max_unavailable(object: &mut Value) {
+    if let Some(ru) = object
+        .pointer_mut("/spec/updateStrategy/rollingUpdate")
+        .and_then(Value::as_object_mut)
+    {
+        ru.remove("maxUnavailable");
+    }
+}
+
 /// What the registry of `group`/`plural` does to an update before validating it: a
 /// ResourceSlice loses the fields of the DRA features off in v1.34 (see
 /// [`drop_disabled_slice_fields`]). Whether it dropped anything: the slice's strategy
@@ -180,6 +192,11 @@ pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
 pub fn drop_disabled_on_update(group: &str, plural: &str, object: &mut Value) -> bool {
     match (group, plural) {
         ("resource.k8s.io", "resourceslices") => drop_disabled_slice_fields(object),
+        // The stored set never has the field: dropping it changes nothing there.
+        ("apps", "statefulsets") => {
+            drop_stateful_set_max_unavailable(object);
+            false
+        }
         _ => false,
     }
 }
@@ -260,6 +277,9 @@ pub fn prepare_pod(object: &mut Value) {
 pub fn generate_on_create(group: &str, plural: &str, object: &mut Value) {
     super::apparmor::apply_version_skew(group, plural, object);
     super::image_volume::drop_disabled(group, plural, object, None);
+    if (group, plural) == ("apps", "statefulsets") {
+        drop_stateful_set_max_unavailable(object);
+    }
     if (group, plural) == ("", "namespaces") {
         namespace_finalizer(object);
         return;

@@ -558,22 +558,34 @@ pub fn validate_labels_and_annotations(object: &Value) -> Vec<Cause> {
         }
     }
     if let Some(annotations) = object["metadata"]["annotations"].as_object() {
-        for k in annotations.keys() {
-            for why in qualified_name_errors(&k.to_ascii_lowercase()) {
-                causes.push(invalid("metadata.annotations", k, &why));
-            }
-        }
-        let size: usize = annotations
-            .iter()
-            .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
-            .sum();
-        if size > ANNOTATIONS_SIZE_LIMIT {
+        causes.extend(annotation_errors(annotations, "metadata.annotations"));
+    }
+    causes
+}
+
+/// `ValidateAnnotations` of the annotations at `field`: each key a qualified name (checked
+/// lower-cased), then their total size.
+pub fn annotation_errors(annotations: &serde_json::Map<String, Value>, field: &str) -> Vec<Cause> {
+    let mut causes = Vec::new();
+    for k in annotations.keys() {
+        for why in qualified_name_errors(&k.to_ascii_lowercase()) {
             causes.push(Cause {
-                reason: "FieldValueTooLong".into(),
-                message: format!("Too long: may not be more than {ANNOTATIONS_SIZE_LIMIT} bytes"),
-                field: "metadata.annotations".into(),
+                reason: "FieldValueInvalid".into(),
+                message: format!("Invalid value: {k:?}: {why}"),
+                field: field.into(),
             });
         }
+    }
+    let size: usize = annotations
+        .iter()
+        .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
+        .sum();
+    if size > ANNOTATIONS_SIZE_LIMIT {
+        causes.push(Cause {
+            reason: "FieldValueTooLong".into(),
+            message: format!("Too long: may not be more than {ANNOTATIONS_SIZE_LIMIT} bytes"),
+            field: field.into(),
+        });
     }
     causes
 }

@@ -525,3 +525,55 @@ async fn a_controller_revisions_data_is_compared_as_the_bytes_kept() {
     );
     send_text(&client, "DELETE", &one, "", "").await;
 }
+
+#[tokio::test]
+async fn workload_strategies_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let template = json!({"metadata": {"labels": {"a": "b"}},
+        "spec": {"containers": [{"name": "c", "image": "busybox"}]}});
+    let object = |kind: &str, spec: Value| {
+        let mut spec = spec;
+        spec["selector"] = json!({"matchLabels": {"a": "b"}});
+        spec["template"] = template.clone();
+        json!({"apiVersion": "apps/v1", "kind": kind, "metadata": {"name": "strategy"}, "spec": spec})
+    };
+    let cases = [
+        (
+            "deployments",
+            object(
+                "Deployment",
+                json!({"strategy": {"type": "Recreate", "rollingUpdate": {"maxSurge": 1}},
+                "minReadySeconds": 10, "progressDeadlineSeconds": 5}),
+            ),
+            json!([
+                {"reason": "FieldValueForbidden", "field": "spec.strategy.rollingUpdate",
+                 "message": "Forbidden: may not be specified when strategy `type` is 'Recreate'"},
+                {"reason": "FieldValueInvalid", "field": "spec.progressDeadlineSeconds",
+                 "message": "Invalid value: 5: must be greater than minReadySeconds"},
+            ]),
+        ),
+        (
+            "statefulsets",
+            object(
+                "StatefulSet",
+                json!({"updateStrategy": {"type": "OnDelete", "rollingUpdate": {"partition": 1}}}),
+            ),
+            json!([{"reason": "FieldValueInvalid", "field": "spec.updateStrategy.rollingUpdate",
+                "message": "Invalid value: {\"Partition\":1,\"MaxUnavailable\":null}: only allowed for updateStrategy 'RollingUpdate'"}]),
+        ),
+        (
+            "daemonsets",
+            object("DaemonSet", json!({"updateStrategy": {"type": "Wrong"}})),
+            json!([{"reason": "FieldValueNotSupported", "field": "spec.updateStrategy",
+                "message": "Unsupported value: {\"Type\":\"Wrong\",\"RollingUpdate\":null}: supported values: \"RollingUpdate\", \"OnDelete\""}]),
+        ),
+    ];
+    for (plural, body, causes) in cases {
+        let path = format!("/apis/apps/v1/namespaces/{ns}/{plural}?dryRun=All");
+        let (code, answer) = send(&client, "POST", &path, JSON, Some(body)).await;
+        assert_eq!(code, 422, "{plural}: {answer}");
+        assert_eq!(answer["details"]["causes"], causes, "{plural}");
+    }
+}

@@ -220,3 +220,84 @@ async fn orphan_and_foreground_finalizers_are_refused_together() {
     let (code, body) = send(&client, "PATCH", &path, merge, Some(clear)).await;
     assert_eq!(code, 200, "{body}");
 }
+
+#[tokio::test]
+async fn job_failure_and_success_policies_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!(
+        "/apis/batch/v1/namespaces/{}/jobs?dryRun=All",
+        env.namespace()
+    );
+    let job = |spec: serde_json::Value| {
+        let mut spec = spec;
+        spec["template"] = json!({"spec": {"restartPolicy": "Never",
+            "containers": [{"name": "c", "image": "busybox"}]}});
+        json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "rules"}, "spec": spec})
+    };
+    let failure = job(json!({"podFailurePolicy": {"rules": [
+        {"action": "Explode", "onExitCodes": {"operator": "In", "values": [0, 1, 1]}},
+        {"action": "Ignore"}]}}));
+    let (code, body) = send(&client, "POST", &base, JSON, Some(failure)).await;
+    assert_eq!(code, 422, "{body}");
+    let messages: Vec<&str> = body["details"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "Unsupported value: \"Explode\": supported values: \"Count\", \"FailIndex\", \"FailJob\", \"Ignore\"",
+            "Invalid value: 0: must not be 0 for the In operator",
+            "Duplicate value: 1",
+            "Invalid value: specifying one of OnExitCodes and OnPodConditions is required",
+        ]
+    );
+    let success = job(json!({"completions": 3, "completionMode": "Indexed",
+        "successPolicy": {"rules": [{"succeededIndexes": "5-1", "succeededCount": 9}]}}));
+    let (code, body) = send(&client, "POST", &base, JSON, Some(success)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["details"]["causes"][0],
+        json!({"reason": "FieldValueInvalid", "field": "spec.successPolicy.rules[0].succeededIndexes",
+            "message": "Invalid value: \"5-1\": error parsing succeededIndexes: too large index: \"5\""})
+    );
+}
+
+#[tokio::test]
+async fn an_indexed_jobs_completions_change_with_its_parallelism() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/apis/batch/v1/namespaces/{}/jobs", env.namespace());
+    let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "elastic"},
+        "spec": {"suspend": true, "completionMode": "Indexed", "completions": 2, "parallelism": 2,
+            "template": {"spec": {"restartPolicy": "Never",
+                "containers": [{"name": "c", "image": "busybox"}]}}}});
+    let (code, body) = send(&client, "POST", &base, JSON, Some(job)).await;
+    assert_eq!(code, 201, "{body}");
+    let path = format!("{base}/elastic?dryRun=All");
+    let merge = "application/merge-patch+json";
+    let alone = json!({"spec": {"completions": 3}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(alone)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["details"]["causes"],
+        json!([{"reason": "FieldValueInvalid", "field": "spec.completions",
+            "message": "Invalid value: 3: can only be modified in tandem with spec.parallelism"}])
+    );
+    let together = json!({"spec": {"completions": 3, "parallelism": 3}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(together)).await;
+    assert_eq!(code, 200, "{body}");
+    let mode = json!({"spec": {"completionMode": "NonIndexed"}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(mode)).await;
+    assert_eq!(code, 422, "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("spec.completionMode: Invalid value: \"NonIndexed\": field is immutable"),
+        "{body}"
+    );
+}

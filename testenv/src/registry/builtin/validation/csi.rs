@@ -10,9 +10,10 @@ use super::errors::{
     invalid_text, not_supported, required,
 };
 use super::go_diff::{GoValue, marshal};
+use super::go_struct::selector_as_go;
 use super::pv_source::csi_driver;
 use super::storage::{parameters, provisioner};
-use super::workloads::{label_selector, selector_as_go};
+use super::workloads::label_selector;
 use crate::support::meta::qualified_name_errors;
 use crate::support::quantity::Quantity;
 

@@ -94,6 +94,49 @@ pub(super) fn field(kind: Kind, value: Option<&Value>) -> GoValue {
     }
 }
 
+/// A label selector as Go prints it in an error (`metav1.LabelSelector` as JSON: its
+/// fields in the struct's order, empty ones left out), `null` when there is none.
+pub(super) fn selector_as_go(selector: &Value) -> String {
+    let Some(map) = selector.as_object() else {
+        return "null".into();
+    };
+    let mut parts = Vec::new();
+    if let Some(labels) = map
+        .get("matchLabels")
+        .and_then(Value::as_object)
+        .filter(|m| !m.is_empty())
+    {
+        parts.push(format!("\"matchLabels\":{}", Value::Object(labels.clone())));
+    }
+    if let Some(exprs) = map
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
+    {
+        let exprs: Vec<String> = exprs
+            .iter()
+            .map(|e| {
+                let mut fields = vec![
+                    format!(
+                        "\"key\":{}",
+                        Value::String(e["key"].as_str().unwrap_or_default().into())
+                    ),
+                    format!(
+                        "\"operator\":{}",
+                        Value::String(e["operator"].as_str().unwrap_or_default().into())
+                    ),
+                ];
+                if let Some(values) = e["values"].as_array().filter(|v| !v.is_empty()) {
+                    fields.push(format!("\"values\":{}", Value::Array(values.clone())));
+                }
+                format!("{{{}}}", fields.join(","))
+            })
+            .collect();
+        parts.push(format!("\"matchExpressions\":[{}]", exprs.join(",")));
+    }
+    format!("{{{}}}", parts.join(","))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::go_diff::marshal;

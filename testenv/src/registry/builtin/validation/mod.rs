@@ -19,6 +19,7 @@
 mod admission_binding;
 mod apiservice;
 mod apparmor;
+mod apps;
 mod attachment;
 mod autoscaling;
 mod base64;
@@ -37,6 +38,7 @@ mod go_diff;
 mod go_struct;
 mod ingress;
 mod ip_address;
+mod job_spec;
 mod meta;
 mod networking;
 mod node;
@@ -170,6 +172,12 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
         ("networking.k8s.io", "NetworkPolicy") => networking::network_policy(object),
         ("apps", "Deployment" | "ReplicaSet") => workloads::selector_update(object, old),
         ("apps", "StatefulSet") => workloads::stateful_set_update(object, old),
+        // The strategy validates the Job, then the update, which validates its spec again.
+        ("batch", "Job") => {
+            let mut out = workloads::job_spec_of(object);
+            out.extend(job_spec::job_update(object, old));
+            out
+        }
         ("networking.k8s.io", "IPAddress") => ip_address::ip_address_update(object, old),
         ("resource.k8s.io", "ResourceSlice") => resource_slice::update_after_pool(object, old),
         ("node.k8s.io", "RuntimeClass") => runtime_class::runtime_class_update(object, old),
@@ -203,10 +211,11 @@ fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
         ("", "Node") => node::node(object),
         ("", "Endpoints") => endpoints::endpoints(object),
         ("", "Pod") => pod::pod(object),
-        ("", "ReplicationController")
-        | ("apps", "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet") => {
-            workloads::replicated(object, kind)
-        }
+        ("", "ReplicationController") => workloads::replication_controller(object),
+        ("apps", "Deployment") => apps::deployment(object),
+        ("apps", "ReplicaSet") => apps::replica_set(object),
+        ("apps", "StatefulSet") => apps::stateful_set(object),
+        ("apps", "DaemonSet") => apps::daemon_set(object),
         ("batch", "Job") => workloads::job(object),
         ("batch", "CronJob") => workloads::cron_job(object),
         ("", "PodTemplate") => workloads::pod_template(object),

@@ -5,7 +5,8 @@
 use serde_json::Value;
 
 use super::errors::{Errors, go_value, invalid, invalid_text, not_supported};
-use super::workloads::{label_selector, selector_as_go};
+use super::go_struct::selector_as_go;
+use super::workloads::label_selector;
 
 const EVICTION_POLICIES: &[&str] = &["AlwaysAllow", "IfHealthyBudget"];
 const PERCENT: &str = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";

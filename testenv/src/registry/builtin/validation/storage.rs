@@ -349,20 +349,25 @@ pub(super) fn basic_resource(field: &str, value: &Value) -> Errors {
     }
 }
 
-/// `ValidatePersistentVolumeClaimSpec` of a PersistentVolumeClaim (without the metadata).
+/// A PersistentVolumeClaim (without the metadata): its spec.
 pub fn persistent_volume_claim(object: &Value) -> Errors {
-    let spec = &object["spec"];
-    let mut out = access_modes(spec, "spec", Some("at least 1 access mode is required"));
+    claim_spec_errors(&object["spec"], "spec")
+}
+
+/// `ValidatePersistentVolumeClaimSpec` of the claim spec at `path` (a claim's, or a
+/// StatefulSet's claim template's).
+pub fn claim_spec_errors(spec: &Value, path: &str) -> Errors {
+    let mut out = access_modes(spec, path, Some("at least 1 access mode is required"));
     if spec["selector"].is_object() {
-        out.extend(label_selector(&spec["selector"], "spec.selector"));
+        out.extend(label_selector(&spec["selector"], &child(path, "selector")));
     }
-    let field = key("spec.resources", "storage");
+    let field = key(&child(path, "resources"), "storage");
     match spec["resources"]["requests"].get("storage") {
         None => out.push(required(&field)),
         Some(q) => out.extend(positive(&field, q)),
     }
-    out.extend(class_name(spec, "spec"));
-    out.extend(volume_mode(spec, "spec"));
+    out.extend(class_name(spec, path));
+    out.extend(volume_mode(spec, path));
     out
 }
 

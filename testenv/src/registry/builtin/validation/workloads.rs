@@ -7,10 +7,11 @@ use serde_json::{Map, Value};
 use super::cron::{schedule_error, time_zone_error};
 use super::errors::{
     Errors, check_labels, check_nonnegative, child, forbidden, immutable, index, invalid,
-    invalid_str, not_supported, required,
+    invalid_str, not_supported, required, required_because,
 };
+use super::job_spec;
 use super::pod::pod_spec;
-use crate::support::meta::label_key_errors;
+use crate::support::meta::{annotation_errors, label_key_errors};
 use crate::support::selector::label::LabelSelector;
 
 const IN_OR_NOT_IN: &str = "must be specified when `operator` is 'In' or 'NotIn'";
@@ -57,56 +58,18 @@ pub(super) fn label_selector(selector: &Value, path: &str) -> Errors {
     out
 }
 
-/// A label selector as Go prints it in an error (`metav1.LabelSelector` as JSON: its
-/// fields in the struct's order, empty ones left out), `null` when there is none.
-pub(super) fn selector_as_go(selector: &Value) -> String {
-    let Some(map) = selector.as_object() else {
-        return "null".into();
-    };
-    let mut parts = Vec::new();
-    if let Some(labels) = map
-        .get("matchLabels")
-        .and_then(Value::as_object)
-        .filter(|m| !m.is_empty())
-    {
-        parts.push(format!("\"matchLabels\":{}", Value::Object(labels.clone())));
+/// Whether `labels` satisfy `selector` (matchLabels and matchExpressions); a missing
+/// selector (Go's `labels.Nothing()`) matches nothing.
+pub(super) fn matches(selector: &Value, labels: Option<&Map<String, Value>>) -> bool {
+    if selector.is_null() {
+        return false;
     }
-    if let Some(exprs) = map
-        .get("matchExpressions")
-        .and_then(Value::as_array)
-        .filter(|a| !a.is_empty())
-    {
-        let exprs: Vec<String> = exprs
-            .iter()
-            .map(|e| {
-                let mut fields = vec![
-                    format!(
-                        "\"key\":{}",
-                        Value::String(e["key"].as_str().unwrap_or_default().into())
-                    ),
-                    format!(
-                        "\"operator\":{}",
-                        Value::String(e["operator"].as_str().unwrap_or_default().into())
-                    ),
-                ];
-                if let Some(values) = e["values"].as_array().filter(|v| !v.is_empty()) {
-                    fields.push(format!("\"values\":{}", Value::Array(values.clone())));
-                }
-                format!("{{{}}}", fields.join(","))
-            })
-            .collect();
-        parts.push(format!("\"matchExpressions\":[{}]", exprs.join(",")));
-    }
-    format!("{{{}}}", parts.join(","))
-}
-
-/// Whether `labels` satisfy `selector` (matchLabels and matchExpressions).
-fn matches(selector: &Value, labels: Option<&Map<String, Value>>) -> bool {
     let labels = Value::Object(labels.cloned().unwrap_or_default());
     LabelSelector::from_metav1(selector).matches(&labels)
 }
 
-fn is_empty_selector(selector: &Value) -> bool {
+/// A selector with neither labels nor expressions.
+pub(super) fn is_empty_selector(selector: &Value) -> bool {
     selector["matchLabels"]
         .as_object()
         .is_none_or(Map::is_empty)
@@ -115,13 +78,23 @@ fn is_empty_selector(selector: &Value) -> bool {
             .is_none_or(Vec::is_empty)
 }
 
-/// `ValidatePodTemplateSpec`: the template's labels and annotations, then its pod spec.
-fn template(template: &Value, path: &str) -> Errors {
-    // The template's metadata is embedded in Go: its labels are at `<path>.labels`.
+/// A template's labels and annotations (`ValidateLabels`, `ValidateAnnotations`): the
+/// template's metadata is embedded in Go, so they are at `<path>.labels` and
+/// `<path>.annotations`.
+pub(super) fn template_labels(template: &Value, path: &str) -> Errors {
     let mut out = check_labels(
         &child(path, "labels"),
         template["metadata"]["labels"].as_object(),
     );
+    if let Some(annotations) = template["metadata"]["annotations"].as_object() {
+        out.extend(annotation_errors(annotations, &child(path, "annotations")));
+    }
+    out
+}
+
+/// `ValidatePodTemplateSpec`: the template's labels and annotations, then its pod spec.
+pub(super) fn template(template: &Value, path: &str) -> Errors {
+    let mut out = template_labels(template, path);
     let (meta, spec) = (&template["metadata"], &template["spec"]);
     out.extend(super::pod_annotations::specific(
         meta,
@@ -149,7 +122,7 @@ pub fn pod_template(object: &Value) -> Errors {
 }
 
 /// The restart policies a controller's pods may have, when the template's is not one.
-fn restart_policy(template: &Value, path: &str, allowed: &[&str]) -> Errors {
+pub(super) fn restart_policy(template: &Value, path: &str, allowed: &[&str]) -> Errors {
     let policy = template["spec"]["restartPolicy"]
         .as_str()
         .unwrap_or_default();
@@ -163,63 +136,29 @@ fn restart_policy(template: &Value, path: &str, allowed: &[&str]) -> Errors {
     )]
 }
 
-/// Deployments, ReplicaSets, StatefulSets, DaemonSets and ReplicationControllers: a
-/// selector (required, non-empty) that matches the template, and pods that always restart.
-pub fn replicated(object: &Value, kind: &str) -> Errors {
+/// `ValidateReplicationControllerSpec`: a selector (required, non-empty) that matches the
+/// template, and pods that always restart (the apps/v1 kinds are [`super::apps`]').
+pub fn replication_controller(object: &Value) -> Errors {
     let spec = &object["spec"];
     let mut out = check_nonnegative("spec.replicas", spec.get("replicas"));
     let selector = &spec["selector"];
     let tpl = &spec["template"];
-    if kind == "ReplicationController" {
-        let labels = selector.as_object().filter(|m| !m.is_empty());
-        if labels.is_none() {
-            out.push(required("spec.selector"));
-        } else {
-            out.extend(check_labels("spec.selector", labels));
-        }
-        let want = Value::Object(Map::from_iter([(
-            "matchLabels".to_string(),
-            selector.clone(),
-        )]));
-        if labels.is_some() && !matches(&want, tpl["metadata"]["labels"].as_object()) {
-            out.push(invalid(
-                "spec.template.metadata.labels",
-                &tpl["metadata"]["labels"],
-                "`selector` does not match template `labels`",
-            ));
-        }
-    } else if selector.is_null() {
-        // A missing selector selects nothing, so the template's labels do not match it
-        // either; the real server reports both.
+    let labels = selector.as_object().filter(|m| !m.is_empty());
+    if labels.is_none() {
         out.push(required("spec.selector"));
+    } else {
+        out.extend(check_labels("spec.selector", labels));
+    }
+    let want = Value::Object(Map::from_iter([(
+        "matchLabels".to_string(),
+        selector.clone(),
+    )]));
+    if labels.is_some() && !matches(&want, tpl["metadata"]["labels"].as_object()) {
         out.push(invalid(
             "spec.template.metadata.labels",
             &tpl["metadata"]["labels"],
             "`selector` does not match template `labels`",
         ));
-    } else {
-        out.extend(label_selector(selector, "spec.selector"));
-        if is_empty_selector(selector) {
-            out.push(invalid(
-                "spec.selector",
-                selector,
-                // The real server words a ReplicaSet's as a Deployment's.
-                &format!(
-                    "empty selector is invalid for {}",
-                    if kind == "ReplicaSet" {
-                        "deployment".to_string()
-                    } else {
-                        kind.to_ascii_lowercase()
-                    }
-                ),
-            ));
-        } else if !matches(selector, tpl["metadata"]["labels"].as_object()) {
-            out.push(invalid(
-                "spec.template.metadata.labels",
-                &tpl["metadata"]["labels"],
-                "`selector` does not match template `labels`",
-            ));
-        }
     }
     if tpl.is_object() {
         out.extend(template(tpl, "spec.template"));
@@ -267,17 +206,14 @@ pub fn stateful_set_update(object: &Value, old: &Value) -> Errors {
     )]
 }
 
-/// A Job's template: pods that restart on failure or never.
-fn job_spec(spec: &Value, path: &str) -> Errors {
+/// `validateJobSpec`: the counters, the rules of [`job_spec`], then a template whose pods
+/// restart on failure or never.
+fn validate_job_spec(spec: &Value, path: &str) -> Errors {
     let mut out = Vec::new();
-    for f in [
-        "parallelism",
-        "completions",
-        "activeDeadlineSeconds",
-        "backoffLimit",
-    ] {
+    for f in ["parallelism", "completions", "activeDeadlineSeconds"] {
         out.extend(check_nonnegative(&child(path, f), spec.get(f)));
     }
+    out.extend(job_spec::rules(spec, path));
     let tpl_path = child(path, "template");
     let policy_path = child(&child(&tpl_path, "spec"), "restartPolicy");
     let allowed = ["OnFailure", "Never"];
@@ -299,14 +235,84 @@ fn job_spec(spec: &Value, path: &str) -> Errors {
     }
     out.extend(template(&spec["template"], &tpl_path));
     out.extend(restart_policy(&spec["template"], &tpl_path, &allowed));
+    out.extend(job_spec::failure_policy_restart(spec, path));
     out
 }
 
 /// `ValidateJob` (without the metadata): the spec, then the name of an Indexed Job, which
 /// must leave room for the hostname of its last pod (`<name>-<completions - 1>`, a DNS label).
 pub fn job(object: &Value) -> Errors {
-    let mut out = job_spec(&object["spec"], "spec");
+    let mut out = generated_selector(object);
+    out.extend(job_spec_of(object));
     out.extend(indexed_job_name(object));
+    out
+}
+
+/// A Job's spec checks alone (`ValidateJobSpec`: the spec, its selector and whether the
+/// template matches it), which an update reports a second time. A created Job's selector is
+/// generated after validation unless `manualSelector` is set, so it is checked only when
+/// there.
+pub fn job_spec_of(object: &Value) -> Errors {
+    let spec = &object["spec"];
+    let mut out = validate_job_spec(spec, "spec");
+    let selector = &spec["selector"];
+    if selector.is_null() {
+        if spec["manualSelector"] != true {
+            return out;
+        }
+        out.push(required("spec.selector"));
+    } else {
+        out.extend(label_selector(selector, "spec.selector"));
+    }
+    let labels = &spec["template"]["metadata"]["labels"];
+    if !matches(selector, labels.as_object()) {
+        out.push(invalid(
+            "spec.template.metadata.labels",
+            labels,
+            "`selector` does not match template `labels`",
+        ));
+    }
+    out
+}
+
+/// `validateGeneratedSelector`: unless `manualSelector` is set, a Job's selector and its
+/// template's labels are the ones generated from its uid and name.
+fn generated_selector(object: &Value) -> Errors {
+    let spec = &object["spec"];
+    if spec["manualSelector"] == true || spec["selector"].is_null() {
+        return Vec::new();
+    }
+    let uid = object["metadata"]["uid"].as_str().unwrap_or_default();
+    let name = object["metadata"]["name"].as_str().unwrap_or_default();
+    let mut out = Vec::new();
+    if uid.is_empty() {
+        out.push(required("metadata.uid"));
+    }
+    let labels = &spec["template"]["metadata"]["labels"];
+    for (key, want) in [
+        ("controller-uid", uid),
+        ("job-name", name),
+        ("batch.kubernetes.io/controller-uid", uid),
+        ("batch.kubernetes.io/job-name", name),
+    ] {
+        let field = format!("spec.template.metadata.labels[{key}]");
+        match labels.get(key).and_then(Value::as_str) {
+            None => out.push(required_because(&field, &format!("must be '{want}'"))),
+            Some(v) if v != want => out.push(invalid(&field, labels, &format!("must be '{want}'"))),
+            Some(_) => {}
+        }
+    }
+    let expected = serde_json::json!({
+        "batch.kubernetes.io/controller-uid": uid,
+        "batch.kubernetes.io/job-name": name,
+    });
+    if !matches(&spec["selector"], expected.as_object()) {
+        out.push(invalid(
+            "spec.selector",
+            &spec["selector"],
+            "`selector` not auto-generated",
+        ));
+    }
     out
 }
 
@@ -371,7 +377,7 @@ pub fn cron_job(object: &Value) -> Errors {
     } else if !CONCURRENCY.contains(&policy) {
         out.push(not_supported("spec.concurrencyPolicy", policy, CONCURRENCY));
     }
-    out.extend(job_spec(
+    out.extend(validate_job_spec(
         &spec["jobTemplate"]["spec"],
         "spec.jobTemplate.spec",
     ));
@@ -386,25 +392,17 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn deployment(selector: Value, labels: Value) -> Value {
-        json!({"spec": {"replicas": 1, "selector": selector, "template": {
-            "metadata": {"labels": labels},
-            "spec": {"restartPolicy": "Always", "dnsPolicy": "ClusterFirst",
-                     "containers": [{"name": "c", "image": "i"}]}}}})
-    }
-
     #[test]
-    fn selector_must_match_template() {
-        let ok = deployment(json!({"matchLabels": {"a": "b"}}), json!({"a": "b"}));
-        assert!(replicated(&ok, "Deployment").is_empty());
-        let bad = deployment(json!({"matchLabels": {"a": "c"}}), json!({"a": "b"}));
-        let errs = replicated(&bad, "Deployment");
+    fn controller_selector_must_match_template() {
+        let rc = |selector: Value| {
+            json!({"spec": {"replicas": 1, "selector": selector, "template": {
+                "metadata": {"labels": {"a": "b"}},
+                "spec": {"restartPolicy": "Always", "dnsPolicy": "ClusterFirst",
+                         "containers": [{"name": "c", "image": "i"}]}}}})
+        };
+        assert!(replication_controller(&rc(json!({"a": "b"}))).is_empty());
+        let errs = replication_controller(&rc(json!({"a": "c"})));
         assert_eq!(errs[0].field, "spec.template.metadata.labels");
-        let expr = deployment(
-            json!({"matchExpressions": [{"key": "a", "operator": "In", "values": ["b"]}]}),
-            json!({"a": "b"}),
-        );
-        assert!(replicated(&expr, "Deployment").is_empty());
     }
 
     #[test]
