@@ -352,3 +352,45 @@ async fn app_armor_profiles_and_annotations_are_validated() {
         ]
     );
 }
+
+#[tokio::test]
+async fn container_probes_hooks_and_sources_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{}/pods?dryRun=All", env.namespace());
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "checked"},
+        "spec": {
+            "initContainers": [{"name": "init", "image": "busybox",
+                "readinessProbe": {"exec": {"command": ["true"]}}}],
+            "containers": [{"name": "c", "image": "busybox",
+                "lifecycle": {"postStart": {}},
+                "livenessProbe": {"grpc": {"port": 70000}, "successThreshold": 3},
+                "env": [{"name": "X", "valueFrom": {"fieldRef": {"fieldPath": "spec.bogus"}}}],
+                "envFrom": [{"prefix": "1="}]}]}});
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(pod)).await;
+    assert_eq!(code, 422, "{body}");
+    let causes: Vec<String> = body["details"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap(),
+                c["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        causes,
+        [
+            "spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Invalid value: \"spec.bogus\": error converting fieldPath: field label not supported: spec.bogus",
+            "spec.containers[0].envFrom[0].prefix: Invalid value: \"1=\": a valid environment variable name must consist only of printable ASCII characters other than '='",
+            "spec.containers[0].envFrom: Invalid value: \"\": must specify one of: `configMapRef` or `secretRef`",
+            "spec.containers[0].lifecycle.postStart: Required value: must specify a handler type",
+            "spec.containers[0].livenessProbe.grpc.port: Invalid value: 70000: must be between 1 and 65535, inclusive",
+            "spec.containers[0].livenessProbe.successThreshold: Invalid value: 3: must be 1",
+            "spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always",
+        ]
+    );
+}

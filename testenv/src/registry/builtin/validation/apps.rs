@@ -420,7 +420,7 @@ mod tests {
             "strategy": {"type": "RollingUpdate",
                 "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}},
             "template": {"metadata": {"labels": {"a": "b"}}, "spec": {"restartPolicy": "Always",
-                "dnsPolicy": "ClusterFirst", "containers": [{"name": "c", "image": "i"}]}}});
+                "dnsPolicy": "ClusterFirst", "containers": [{"name": "c", "image": "i", "terminationMessagePolicy": "File"}]}}});
         for (k, v) in extra.as_object().into_iter().flatten() {
             spec[k] = v.clone();
         }

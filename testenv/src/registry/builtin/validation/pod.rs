@@ -9,16 +9,18 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::errors::{
-    Errors, check_dns1123_label, check_labels, child, dns1123_subdomain, duplicate, index, invalid,
-    invalid_str, not_supported, port_name, port_num, required,
+    Errors, check_dns1123_label, check_labels, child, dns1123_subdomain, duplicate, forbidden,
+    index, invalid, invalid_str, not_supported, port_name, port_num, required,
 };
+use super::pod_container::{self, Probe};
+use super::resources;
 use super::service::PROTOCOLS;
 pub use super::tolerations::tolerations;
-use crate::support::status::Cause;
 
 const RESTART_POLICIES: &[&str] = &["Always", "OnFailure", "Never"];
 const DNS_POLICIES: &[&str] = &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
 const PULL_POLICIES: &[&str] = &["Always", "IfNotPresent", "Never"];
+const MESSAGE_POLICIES: &[&str] = &["File", "FallbackToLogsOnError"];
 
 fn items(value: &Value) -> &[Value] {
     value.as_array().map_or(&[], Vec::as_slice)
@@ -87,49 +89,38 @@ fn ports(container: &Value, path: &str) -> Errors {
     out
 }
 
+/// `ValidateEnv`: each variable's name, then its source.
 fn env(container: &Value, path: &str) -> Errors {
     let mut out = Vec::new();
     for (i, var) in items(&container["env"]).iter().enumerate() {
-        let at = child(&index(path, i), "name");
+        let at = index(path, i);
+        let name_path = child(&at, "name");
         match &var["name"] {
-            Value::String(s) if s.is_empty() => out.push(required(&at)),
-            Value::String(s) if !s.bytes().all(|b| (b' '..=b'~').contains(&b) && b != b'=') => {
-                out.push(invalid_str(
-                    &at,
-                    s,
-                    "a valid environment variable name must consist only of printable ASCII characters other than '='",
-                ));
+            Value::String(s) if s.is_empty() => out.push(required(&name_path)),
+            Value::String(s) => {
+                if let Some(why) = pod_container::env_name_error(s) {
+                    out.push(invalid_str(&name_path, s, why));
+                }
             }
             // A name of another JSON type is refused when the body is decoded.
             _ => {}
         }
+        out.extend(pod_container::value_from(var, &child(&at, "valueFrom")));
     }
     out
 }
 
-fn volume_mounts(container: &Value, volumes: &HashSet<String>, path: &str) -> Errors {
-    let mut out = Vec::new();
-    for (i, mount) in items(&container["volumeMounts"]).iter().enumerate() {
-        let at = index(path, i);
-        let name = text(mount, "name");
-        if name.is_empty() {
-            out.push(required(&child(&at, "name")));
-        } else if !volumes.contains(name) {
-            out.push(Cause {
-                reason: "FieldValueNotFound".into(),
-                message: format!("Not found: {name:?}"),
-                field: child(&at, "name"),
-            });
-        }
-        if text(mount, "mountPath").is_empty() {
-            out.push(required(&child(&at, "mountPath")));
-        }
-    }
-    out
+/// What the pod around a container decides for it: its volumes, resource claims, restart
+/// policy and termination grace period.
+struct PodContext {
+    volumes: HashSet<String>,
+    claims: HashSet<String>,
+    restart: String,
+    grace: i64,
 }
 
 /// The checks every kind of container shares (`validateContainerCommon`).
-fn container(c: &Value, volumes: &HashSet<String>, path: &str) -> Errors {
+fn container(c: &Value, pod: &PodContext, path: &str) -> Errors {
     let mut out = Vec::new();
     let name = text(c, "name");
     let name_path = child(path, "name");
@@ -141,9 +132,22 @@ fn container(c: &Value, volumes: &HashSet<String>, path: &str) -> Errors {
     if text(c, "image").is_empty() {
         out.push(required(&child(path, "image")));
     }
+    let policy_path = child(path, "terminationMessagePolicy");
+    match text(c, "terminationMessagePolicy") {
+        "" => out.push(required(&policy_path)),
+        p if !MESSAGE_POLICIES.contains(&p) => {
+            out.push(not_supported(&policy_path, p, MESSAGE_POLICIES));
+        }
+        _ => {}
+    }
     out.extend(ports(c, &child(path, "ports")));
     out.extend(env(c, &child(path, "env")));
-    out.extend(volume_mounts(c, volumes, &child(path, "volumeMounts")));
+    out.extend(pod_container::env_from(c, &child(path, "envFrom")));
+    out.extend(pod_container::volume_mounts(
+        c,
+        &pod.volumes,
+        &child(path, "volumeMounts"),
+    ));
     if let Some(p) = c["imagePullPolicy"].as_str()
         && !PULL_POLICIES.contains(&p)
     {
@@ -153,7 +157,42 @@ fn container(c: &Value, volumes: &HashSet<String>, path: &str) -> Errors {
             PULL_POLICIES,
         ));
     }
+    out.extend(resources::requirements(
+        &c["resources"],
+        &child(path, "resources"),
+        Some(&pod.claims),
+    ));
     out.extend(super::apparmor::security_context(c, path));
+    out.extend(pod_container::resize_policy(
+        c,
+        &child(path, "resizePolicy"),
+        &pod.restart,
+    ));
+    out
+}
+
+/// A container's lifecycle hooks and probes (a regular container's, or a sidecar's).
+fn hooks_and_probes(c: &Value, pod: &PodContext, path: &str) -> Errors {
+    let mut out = Vec::new();
+    if c["lifecycle"].is_object() {
+        out.extend(pod_container::lifecycle(
+            &c["lifecycle"],
+            &child(path, "lifecycle"),
+            pod.grace,
+        ));
+    }
+    for (field, which) in [
+        ("livenessProbe", Probe::Liveness),
+        ("readinessProbe", Probe::Readiness),
+        ("startupProbe", Probe::Startup),
+    ] {
+        out.extend(pod_container::probe(
+            &c[field],
+            &child(path, field),
+            pod.grace,
+            which,
+        ));
+    }
     out
 }
 
@@ -188,7 +227,16 @@ pub fn pod(pod: &Value) -> Errors {
 
 /// `ValidatePodSpec` of the spec at `path` (`spec`, `spec.template.spec`, ...).
 pub fn pod_spec(spec: &Value, path: &str) -> Errors {
-    let (mut out, vols) = volumes(spec, &child(path, "volumes"));
+    let (mut out, volumes) = volumes(spec, &child(path, "volumes"));
+    let pod = PodContext {
+        volumes,
+        claims: items(&spec["resourceClaims"])
+            .iter()
+            .map(|c| text(c, "name").to_string())
+            .collect(),
+        restart: text(spec, "restartPolicy").to_string(),
+        grace: spec["terminationGracePeriodSeconds"].as_i64().unwrap_or(30),
+    };
     let containers = items(&spec["containers"]);
     let mut names = HashSet::new();
     let containers_path = child(path, "containers");
@@ -197,21 +245,39 @@ pub fn pod_spec(spec: &Value, path: &str) -> Errors {
     }
     for (i, c) in containers.iter().enumerate() {
         let at = index(&containers_path, i);
-        out.extend(container(c, &vols, &at));
+        out.extend(container(c, &pod, &at));
         let name = text(c, "name");
         if !names.insert(name.to_string()) {
             out.push(duplicate(&child(&at, "name"), &Value::String(name.into())));
         }
+        out.extend(hooks_and_probes(c, &pod, &at));
     }
     let init_path = child(path, "initContainers");
     for (i, c) in items(&spec["initContainers"]).iter().enumerate() {
         let at = index(&init_path, i);
+        out.extend(container(c, &pod, &at));
         let name = text(c, "name");
-        if !name.is_empty() && names.contains(name) {
+        if !name.is_empty() && !names.insert(name.to_string()) {
             out.push(duplicate(&child(&at, "name"), &Value::String(name.into())));
         }
-        out.extend(container(c, &vols, &at));
-        names.insert(name.to_string());
+        if c["restartPolicy"] == "Always" {
+            out.extend(hooks_and_probes(c, &pod, &at));
+            continue;
+        }
+        // Only a sidecar (an init container that always restarts) may have these.
+        for field in [
+            "lifecycle",
+            "livenessProbe",
+            "readinessProbe",
+            "startupProbe",
+        ] {
+            if !c[field].is_null() {
+                out.push(forbidden(
+                    &child(&at, field),
+                    "may not be set for init containers without restartPolicy=Always",
+                ));
+            }
+        }
     }
     let restart = text(spec, "restartPolicy");
     if !RESTART_POLICIES.contains(&restart) {
@@ -244,6 +310,12 @@ pub fn pod_spec(spec: &Value, path: &str) -> Errors {
                 account,
                 &why,
             ));
+        }
+    }
+    let node = text(spec, "nodeName");
+    if !node.is_empty() {
+        for why in dns1123_subdomain(node) {
+            out.push(invalid_str(&child(path, "nodeName"), node, &why));
         }
     }
     if let Some(n) = spec["activeDeadlineSeconds"].as_i64()
@@ -281,7 +353,7 @@ mod tests {
         none["containers"] = json!([]);
         assert_eq!(pod_spec(&none, "spec")[0].field, "spec.containers");
         let mut twice = base;
-        twice["containers"] = json!([{"name": "c", "image": "a"}, {"name": "c", "image": "b"}]);
+        twice["containers"] = json!([{"name": "c", "image": "a", "terminationMessagePolicy": "File"}, {"name": "c", "image": "b", "terminationMessagePolicy": "File"}]);
         let errs = pod_spec(&twice, "spec");
         assert_eq!(errs.len(), 1);
         assert_eq!(errs[0].field, "spec.containers[1].name");
@@ -292,7 +364,7 @@ mod tests {
     fn a_pod_checks_its_mirror_annotation_and_image_spaces() {
         let object = json!({"metadata": {"annotations": {"kubernetes.io/config.mirror": "m"}},
             "spec": {"restartPolicy": "Always", "dnsPolicy": "ClusterFirst",
-                "containers": [{"name": "c", "image": " x"}]}});
+                "containers": [{"name": "c", "image": " x", "terminationMessagePolicy": "File"}]}});
         let fields: Vec<String> = pod(&object).into_iter().map(|c| c.field).collect();
         assert_eq!(
             fields,

@@ -398,7 +398,7 @@ mod tests {
             json!({"spec": {"replicas": 1, "selector": selector, "template": {
                 "metadata": {"labels": {"a": "b"}},
                 "spec": {"restartPolicy": "Always", "dnsPolicy": "ClusterFirst",
-                         "containers": [{"name": "c", "image": "i"}]}}}})
+                         "containers": [{"name": "c", "image": "i", "terminationMessagePolicy": "File"}]}}}})
         };
         assert!(replication_controller(&rc(json!({"a": "b"}))).is_empty());
         let errs = replication_controller(&rc(json!({"a": "c"})));
@@ -409,7 +409,7 @@ mod tests {
     fn cron_schedule() {
         let cj = json!({"spec": {"schedule": "every day", "concurrencyPolicy": "Allow",
             "jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "OnFailure",
-                "dnsPolicy": "ClusterFirst", "containers": [{"name": "c", "image": "i"}]}}}}}});
+                "dnsPolicy": "ClusterFirst", "containers": [{"name": "c", "image": "i", "terminationMessagePolicy": "File"}]}}}}}});
         let errs = cron_job(&cj);
         assert_eq!(errs.len(), 1);
         assert_eq!(
