@@ -7,7 +7,7 @@ use kube::api::{Api, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::{client, eventually, send};
+use crate::support::raw::{causes, client, eventually, send};
 
 fn deployment(name: &str, replicas: i64, labels: Value) -> Value {
     json!({"apiVersion": "apps/v1", "kind": "Deployment",
@@ -383,22 +383,6 @@ async fn policy_bindings_are_validated() {
     );
 }
 
-/// `field: message` of each cause of a refusal, in order.
-fn webhook_causes(body: &Value) -> Vec<String> {
-    body["details"]["causes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["field"].as_str().unwrap_or(""),
-                c["message"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn webhook_configurations_are_validated_in_the_real_order() {
     let env = env().await;
@@ -423,7 +407,7 @@ async fn webhook_configurations_are_validated_in_the_real_order() {
     .await;
     assert_eq!(code, 422, "{answer}");
     assert_eq!(
-        webhook_causes(&answer),
+        causes(&answer),
         [
             "webhooks[0].reinvocationPolicy: Unsupported value: \"Sometimes\": supported values: \"IfNeeded\", \"Never\"",
             "webhooks[0].clientConfig.service.name: Required value",

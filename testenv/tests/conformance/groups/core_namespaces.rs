@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use crate::common::env;
-use crate::support::raw::{eventually, send};
+use crate::support::raw::{causes, eventually, send};
 
 /// Creates the namespace `name` through `client`; returns it as created.
 async fn create_namespace(client: &kube::Client, name: &str) -> serde_json::Value {
@@ -147,22 +147,6 @@ async fn a_deleted_namespace_refuses_new_content_then_goes_with_what_it_held() {
     assert_eq!(code, 404, "its ConfigMap went with it");
 }
 
-/// `field: message` of each cause of a refusal, in order.
-fn namespace_causes(body: &serde_json::Value) -> Vec<String> {
-    body["details"]["causes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["field"].as_str().unwrap_or(""),
-                c["message"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn a_new_namespace_finalizers_are_qualified_names_reported_on_the_list() {
     let env = env().await;
@@ -178,7 +162,7 @@ async fn a_new_namespace_finalizers_are_qualified_names_reported_on_the_list() {
     )
     .await;
     assert_eq!(code, 422, "{answer}");
-    let causes = namespace_causes(&answer);
+    let causes = causes(&answer);
     assert_eq!(causes.len(), 3, "{causes:?}");
     assert!(
         causes[0].starts_with("metadata.name: Invalid value: \"Bad_NS\""),

@@ -6,26 +6,10 @@
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::{exchange, send};
+use crate::support::raw::{causes, exchange, send};
 
 const JSON: &str = "application/json";
 const MERGE: &str = "application/merge-patch+json";
-
-/// The `field: message` of each cause of a refusal.
-fn causes(body: &Value) -> Vec<String> {
-    body["details"]["causes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["field"].as_str().unwrap_or(""),
-                c["message"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
-}
 
 /// A create of `body` at `path`: the status code, the body and the warnings.
 async fn create(client: &kube::Client, path: &str, body: Value) -> (u16, Value, Vec<String>) {

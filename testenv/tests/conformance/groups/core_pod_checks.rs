@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::send;
+use crate::support::raw::{causes, send};
 
 const JSON: &str = "application/json";
 
@@ -18,22 +18,6 @@ fn pod(name: &str, annotations: Value, spec: Value) -> Value {
     }
     json!({"apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": name, "annotations": annotations}, "spec": full})
-}
-
-/// Each cause of a 422 as `field: message`.
-fn causes(body: &Value) -> Vec<String> {
-    body["details"]["causes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["field"].as_str().unwrap_or_default(),
-                c["message"].as_str().unwrap_or_default()
-            )
-        })
-        .collect()
 }
 
 #[tokio::test]

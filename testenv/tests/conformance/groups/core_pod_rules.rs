@@ -6,7 +6,7 @@ use kube::api::{Api, Patch, PatchParams, PostParams};
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::send;
+use crate::support::raw::{causes, send};
 
 fn message(body: &Value) -> &str {
     body["message"].as_str().unwrap_or_default()
@@ -369,20 +369,8 @@ async fn container_probes_hooks_and_sources_are_validated() {
                 "envFrom": [{"prefix": "1="}]}]}});
     let (code, body) = send(&client, "POST", &path, "application/json", Some(pod)).await;
     assert_eq!(code, 422, "{body}");
-    let causes: Vec<String> = body["details"]["causes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["field"].as_str().unwrap(),
-                c["message"].as_str().unwrap()
-            )
-        })
-        .collect();
     assert_eq!(
-        causes,
+        causes(&body),
         [
             "spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Invalid value: \"spec.bogus\": error converting fieldPath: field label not supported: spec.bogus",
             "spec.containers[0].envFrom[0].prefix: Invalid value: \"1=\": a valid environment variable name must consist only of printable ASCII characters other than '='",

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::{kubernetes_endpoint_slice, send};
+use crate::support::raw::{causes, kubernetes_endpoint_slice, send};
 
 const JSON: &str = "application/json";
 
@@ -145,22 +145,6 @@ async fn endpoint_slices_are_defaulted_and_checked() {
     );
 }
 
-/// `field: message` of each cause of a refusal, in order.
-fn slice_causes(body: &Value) -> Vec<String> {
-    body["details"]["causes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["field"].as_str().unwrap_or(""),
-                c["message"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn endpoint_slice_addresses_ports_and_hints_are_validated() {
     let env = env().await;
@@ -177,7 +161,7 @@ async fn endpoint_slice_addresses_ports_and_hints_are_validated() {
         "ports": [{"name": "http", "port": 80, "protocol": "XTP", "appProtocol": "a/b/c"}, {"name": "http", "port": 81}]});
     let (code, answer) = send(&client, "POST", &path, JSON, Some(body)).await;
     assert_eq!(code, 422, "{answer}");
-    let causes = slice_causes(&answer);
+    let causes = causes(&answer);
     assert_eq!(causes.len(), 8, "{causes:?}");
     assert_eq!(
         causes[0],

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::common::env;
-use crate::support::raw::{eventually, send};
+use crate::support::raw::{causes, eventually, send};
 
 #[tokio::test]
 async fn the_default_ingress_class_is_given_to_ingresses_without_one() {
@@ -70,24 +70,6 @@ async fn the_default_ingress_class_is_given_to_ingresses_without_one() {
     assert_eq!(code, 201, "{legacy}");
     assert_eq!(legacy["spec"].get("ingressClassName"), None);
     send(&client, "DELETE", &format!("{base}/{name}"), "", None).await;
-}
-
-/// The `field: message` of each cause of a Status answer.
-fn causes(answer: &serde_json::Value) -> Vec<String> {
-    answer["details"]["causes"]
-        .as_array()
-        .map(|c| {
-            c.iter()
-                .map(|c| {
-                    format!(
-                        "{}: {}",
-                        c["field"].as_str().unwrap_or(""),
-                        c["message"].as_str().unwrap_or("")
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[tokio::test]

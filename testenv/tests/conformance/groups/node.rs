@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::common::env;
-use crate::support::raw::send;
+use crate::support::raw::{causes, send};
 
 const CLASSES: &str = "/apis/node.k8s.io/v1/runtimeclasses";
 const LABEL_RULE: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
@@ -206,22 +206,6 @@ async fn pods_get_the_overhead_and_scheduling_of_their_runtime_class() {
     send(&client, "DELETE", &format!("{CLASSES}/{name}"), "", None).await;
 }
 
-/// `field: message` of each cause of a refusal, in order.
-fn runtime_class_causes(body: &serde_json::Value) -> Vec<String> {
-    body["details"]["causes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["field"].as_str().unwrap_or(""),
-                c["message"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn runtime_class_overhead_and_scheduling_are_validated() {
     let env = env().await;
@@ -242,31 +226,31 @@ async fn runtime_class_overhead_and_scheduling_are_validated() {
     )
     .await;
     assert_eq!(code, 422, "{answer}");
-    let causes = runtime_class_causes(&answer);
-    assert_eq!(causes.len(), 6, "{causes:?}");
+    let found = causes(&answer);
+    assert_eq!(found.len(), 6, "{found:?}");
     assert_eq!(
-        causes[0],
+        found[0],
         "overhead.limits[foo]: Invalid value: \"foo\": must be a standard resource type or fully qualified"
     );
     assert_eq!(
-        causes[1],
+        found[1],
         "overhead.limits[foo]: Invalid value: \"foo\": must be a standard resource for containers"
     );
     assert_eq!(
-        causes[2],
+        found[2],
         "overhead.limits[foo]: Invalid value: \"-1\": must be greater than or equal to 0"
     );
     assert!(
-        causes[3]
+        found[3]
             .starts_with("scheduling.nodeSelector: Invalid value: \"bad value!\": a valid label"),
-        "{causes:?}"
+        "{found:?}"
     );
     assert_eq!(
-        causes[4],
+        found[4],
         "scheduling.tolerations.tolerations[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\""
     );
     assert_eq!(
-        causes[5],
+        found[5],
         "scheduling.tolerations.tolerations[1].effect: Unsupported value: \"Nope\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\""
     );
     let (code, answer) = send(
@@ -278,13 +262,13 @@ async fn runtime_class_overhead_and_scheduling_are_validated() {
     )
     .await;
     assert_eq!(code, 422, "{answer}");
-    let causes = runtime_class_causes(&answer);
+    let found = causes(&answer);
     assert_eq!(
-        causes[0],
+        found[0],
         "overhead.limits[hugepages-2Mi]: Invalid value: \"1Mi\": 1Mi is not positive integer multiple of hugepages-2Mi"
     );
     assert_eq!(
-        causes[1],
+        found[1],
         "overhead: Forbidden: HugePages require cpu or memory"
     );
 }

@@ -6,7 +6,7 @@
 use serde_json::json;
 
 use crate::common::env;
-use crate::support::raw::send;
+use crate::support::raw::{causes, send};
 
 const JSON: &str = "application/json";
 
@@ -311,22 +311,6 @@ async fn admin_access_leads_the_errors_and_is_checked_in_a_new_allocation() {
         body["details"]["causes"][0]["field"],
         "status.allocation.devices.results[0].adminAccess"
     );
-}
-
-/// The `field: message` of each cause of a refusal, in order.
-fn causes(body: &serde_json::Value) -> Vec<String> {
-    body["details"]["causes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["field"].as_str().unwrap_or(""),
-                c["message"].as_str().unwrap_or("")
-            )
-        })
-        .collect()
 }
 
 #[tokio::test]

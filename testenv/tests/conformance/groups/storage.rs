@@ -7,7 +7,7 @@
 use serde_json::json;
 
 use crate::common::env;
-use crate::support::raw::{eventually, send};
+use crate::support::raw::{causes, eventually, send};
 
 /// POSTs `body` to `path` and returns the created object (201 asserted).
 async fn created(client: &kube::Client, path: &str, body: serde_json::Value) -> serde_json::Value {
@@ -182,22 +182,6 @@ async fn claims_in_use_are_protected_from_deletion() {
         Some(()),
         "released once its pod is gone"
     );
-}
-
-/// The `message` of a 422 from the real server: `<Kind> "<name>" is invalid: ` and its causes.
-fn causes(body: &serde_json::Value) -> Vec<String> {
-    body["details"]["causes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["field"].as_str().unwrap_or_default(),
-                c["message"].as_str().unwrap_or_default()
-            )
-        })
-        .collect()
 }
 
 #[tokio::test]

@@ -131,3 +131,19 @@ pub async fn kubernetes_endpoint_slice(client: &kube::Client) -> Value {
     .await
     .expect("the kubernetes EndpointSlice exists")
 }
+
+/// The `field: message` of each cause of a refusal, in order.
+pub fn causes(body: &Value) -> Vec<String> {
+    body["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or_default(),
+                c["message"].as_str().unwrap_or_default()
+            )
+        })
+        .collect()
+}

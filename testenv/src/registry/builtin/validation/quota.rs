@@ -9,32 +9,11 @@ use serde_json::{Map, Value};
 use super::errors::{
     Errors, child, duplicate, forbidden, index, invalid, invalid_str, key, required_because,
 };
+use super::resources::{INTEGER_RESOURCES, container_resource_name, is_hugepages, resource_name};
 use crate::support::meta::qualified_name_errors;
 use crate::support::quantity::Quantity;
 
 const LIMIT_TYPES: &[&str] = &["Pod", "Container", "PersistentVolumeClaim"];
-const STANDARD_RESOURCES: &[&str] = &[
-    "cpu",
-    "memory",
-    "ephemeral-storage",
-    "requests.cpu",
-    "requests.memory",
-    "requests.ephemeral-storage",
-    "limits.cpu",
-    "limits.memory",
-    "limits.ephemeral-storage",
-    "pods",
-    "services",
-    "replicationcontrollers",
-    "resourcequotas",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
-    "storage",
-    "requests.storage",
-    "services.nodeports",
-    "services.loadbalancers",
-];
 const QUOTA_RESOURCES: &[&str] = &[
     "cpu",
     "memory",
@@ -56,18 +35,6 @@ const QUOTA_RESOURCES: &[&str] = &[
     "services.nodeports",
     "services.loadbalancers",
 ];
-const INTEGER_RESOURCES: &[&str] = &[
-    "pods",
-    "resourcequotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
-    "services.nodeports",
-    "services.loadbalancers",
-];
-const CONTAINER_RESOURCES: &[&str] = &["cpu", "memory", "ephemeral-storage"];
 const SCOPES: &[&str] = &[
     "Terminating",
     "NotTerminating",
@@ -77,42 +44,6 @@ const SCOPES: &[&str] = &[
     "CrossNamespacePodAffinity",
     "VolumeAttributesClass",
 ];
-
-fn is_hugepages(name: &str) -> bool {
-    name.starts_with("hugepages-")
-}
-
-/// `validateResourceName`: a qualified name, standard unless it has a domain.
-fn resource_name(name: &str, field: &str) -> Errors {
-    let errs: Errors = qualified_name_errors(name)
-        .iter()
-        .map(|why| invalid_str(field, name, why))
-        .collect();
-    if !errs.is_empty() {
-        return errs;
-    }
-    if !name.contains('/') && !STANDARD_RESOURCES.contains(&name) && !is_hugepages(name) {
-        return vec![invalid_str(
-            field,
-            name,
-            "must be a standard resource type or fully qualified",
-        )];
-    }
-    Vec::new()
-}
-
-/// `validateContainerResourceName`.
-fn container_resource_name(name: &str, field: &str) -> Errors {
-    let mut out = resource_name(name, field);
-    if !name.contains('/') && !CONTAINER_RESOURCES.contains(&name) && !is_hugepages(name) {
-        out.push(invalid_str(
-            field,
-            name,
-            "must be a standard resource for containers",
-        ));
-    }
-    out
-}
 
 /// `ValidateResourceQuotaResourceName`.
 fn quota_resource_name(name: &str, field: &str) -> Errors {

@@ -17,10 +17,10 @@ use crate::support::quantity::Quantity;
 use crate::support::status::Cause;
 
 /// The resources a container may name without a domain.
-const CONTAINER_RESOURCES: &[&str] = &["cpu", "memory", "ephemeral-storage"];
+pub(super) const CONTAINER_RESOURCES: &[&str] = &["cpu", "memory", "ephemeral-storage"];
 
 /// `IsStandardResourceName`'s names without a domain (hugepages aside).
-const STANDARD_RESOURCES: &[&str] = &[
+pub(super) const STANDARD_RESOURCES: &[&str] = &[
     "cpu",
     "memory",
     "ephemeral-storage",
@@ -44,7 +44,7 @@ const STANDARD_RESOURCES: &[&str] = &[
 ];
 
 /// The standard resources counted in whole units.
-const INTEGER_RESOURCES: &[&str] = &[
+pub(super) const INTEGER_RESOURCES: &[&str] = &[
     "pods",
     "resourcequotas",
     "services",
@@ -58,20 +58,33 @@ const INTEGER_RESOURCES: &[&str] = &[
 
 const NANO: i128 = 1_000_000_000;
 
-/// `validateContainerResourceName`: a qualified name; without a domain a standard
-/// resource of containers, with one a native or an extended resource's name.
-fn container_resource_name(name: &str, field: &str) -> Errors {
-    let mut out: Errors = qualified_name_errors(name)
+/// `validateResourceName`: a qualified name, standard unless it has a domain.
+pub(super) fn resource_name(name: &str, field: &str) -> Errors {
+    let errs: Errors = qualified_name_errors(name)
         .iter()
         .map(|why| invalid_str(field, name, why))
         .collect();
-    let hugepages = name.starts_with("hugepages-");
+    if !errs.is_empty() {
+        return errs;
+    }
+    if !name.contains('/') && !STANDARD_RESOURCES.contains(&name) && !is_hugepages(name) {
+        let why = "must be a standard resource type or fully qualified";
+        return vec![invalid_str(field, name, why)];
+    }
+    Vec::new()
+}
+
+/// A hugepage size's resource name.
+pub(super) fn is_hugepages(name: &str) -> bool {
+    name.starts_with("hugepages-")
+}
+
+/// `validateContainerResourceName`: [`resource_name`]; without a domain a standard resource
+/// of containers, with one a native or an extended resource's name.
+pub(super) fn container_resource_name(name: &str, field: &str) -> Errors {
+    let mut out = resource_name(name, field);
     if !name.contains('/') {
-        if out.is_empty() && !STANDARD_RESOURCES.contains(&name) && !hugepages {
-            let why = "must be a standard resource type or fully qualified";
-            out.push(invalid_str(field, name, why));
-        }
-        if !CONTAINER_RESOURCES.contains(&name) && !hugepages {
+        if !CONTAINER_RESOURCES.contains(&name) && !is_hugepages(name) {
             out.push(invalid_str(
                 field,
                 name,
