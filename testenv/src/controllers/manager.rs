@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::{
     aggregation, api_services, bootstrap, crds, disruption, flow_status, gc, namespace_objects,
-    namespaces, policy_status, pv_protection, pvc_protection, quota, service_cidrs, vac_protection,
-    volume_binder,
+    namespaces, policy_status, pv_protection, pvc_protection, quota, service_cidrs, service_ips,
+    vac_protection, volume_binder,
 };
 use crate::endpoints::hooks::{Client, Controllers};
 use crate::registry::crd;
@@ -62,6 +62,9 @@ impl Controllers for ControllerManager {
         if def.group.is_empty() && def.plural == "events" {
             volume_binder::recycler::pod_event(client, object);
         }
+        if service_ips::watches(&def.group, &def.plural) {
+            service_ips::sync(client, object);
+        }
         if service_cidrs::watches(&def.group, &def.plural) {
             service_cidrs::sync(client);
         }
@@ -95,6 +98,9 @@ impl Controllers for ControllerManager {
         }
         if vac_protection::watches(&def.group, &def.plural) {
             vac_protection::sync(client);
+        }
+        if service_ips::watches(&def.group, &def.plural) {
+            service_ips::sync(client, object);
         }
         if service_cidrs::watches(&def.group, &def.plural) {
             service_cidrs::sync(client);
@@ -160,6 +166,9 @@ impl Controllers for ControllerManager {
         if vac_protection::watches(&def.group, &def.plural) {
             // A claim or volume gone may release a class being deleted.
             vac_protection::sync(client);
+        }
+        if service_ips::watches(&def.group, &def.plural) {
+            service_ips::removed(client, object);
         }
         if service_cidrs::watches(&def.group, &def.plural) {
             // An address or a range gone may release a ServiceCIDR being deleted.

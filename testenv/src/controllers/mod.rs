@@ -27,6 +27,7 @@ pub mod pv_protection;
 pub mod pvc_protection;
 pub mod quota;
 pub mod service_cidrs;
+pub mod service_ips;
 pub mod vac_protection;
 pub mod volume_binder;
 

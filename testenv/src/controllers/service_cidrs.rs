@@ -16,9 +16,8 @@
 //!   with `Ready=False`, reason `Terminating`; once none is, the finalizer goes ten seconds
 //!   after the deletion began (the grace the real controller gives the allocators).
 //!
-//! The addresses in use are the real ones' IPAddresses managed by `ipallocator.k8s.io` (of the
-//! range's family) and, as the embedded allocator writes no IPAddress, the cluster IPs of the
-//! Services. The network address and the IPv4 broadcast address of a range are not in it.
+//! The addresses in use are the IPAddresses managed by `ipallocator.k8s.io` (of the range's
+//! family) and the cluster IPs of the Services (whose IPAddresses follow their writes). The network address and the IPv4 broadcast address of a range are not in it.
 
 use std::net::IpAddr;
 use std::str::FromStr;
@@ -43,7 +42,7 @@ pub const DELETION_GRACE: Duration = Duration::from_secs(10);
 pub const RECREATE_AFTER: Duration = Duration::from_secs(1);
 /// The default ServiceCIDR, and the service range it holds.
 pub const DEFAULT_NAME: &str = "kubernetes";
-const DEFAULT_RANGE: &str = "10.96.0.0/16";
+const DEFAULT_RANGE: &str = crate::registry::service_ips::SERVICE_RANGE;
 const GROUP: &str = "networking.k8s.io";
 const CIDRS: &str = "servicecidrs";
 const READY: &str = "Kubernetes Service CIDR is ready";

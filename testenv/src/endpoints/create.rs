@@ -309,6 +309,10 @@ pub(super) fn create_object_with(
         if let Err(causes) = crate::registry::allocate::service_ip_families(&mut prepared, None) {
             return Err(ApiError::invalid(def, &name, causes));
         }
+        let (store, dry_run) = (&cluster.store, query.dry_run());
+        if let Err(causes) = crate::registry::service_ips::check_create(store, &prepared, dry_run) {
+            return Err(ApiError::invalid(def, &name, causes));
+        }
     }
     // A claim's admin access is the first error of its validation.
     let admin = if query.stops_before_validation() {

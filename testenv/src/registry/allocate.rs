@@ -13,18 +13,15 @@ use crate::support::status::Cause;
 
 const SERVICES: &str = "/services";
 
-fn used(store: &Store) -> (HashSet<String>, HashSet<i64>) {
-    let mut ips = HashSet::new();
+/// The node ports the Services hold.
+fn used_node_ports(store: &Store) -> HashSet<i64> {
     let mut ports = HashSet::new();
     for svc in store.bucket(SERVICES).into_iter().flat_map(|b| b.values()) {
-        for ip in svc["spec"]["clusterIPs"].as_array().into_iter().flatten() {
-            ips.extend(ip.as_str().map(str::to_string));
-        }
         for p in svc["spec"]["ports"].as_array().into_iter().flatten() {
             ports.extend(p["nodePort"].as_i64());
         }
     }
-    (ips, ports)
+    ports
 }
 
 fn unset(v: &Value) -> bool {
@@ -356,18 +353,12 @@ pub fn service_ip_families(object: &mut Value, old: Option<&Value>) -> Result<()
     Ok(())
 }
 
-/// The last offset of 10.96.0.0/16 in its static band: kube-apiserver gives the first
-/// min(max(16, size/16), 256) addresses of a Service range to fixed `clusterIP`s and picks
-/// random ones from above them while it can, so a fixed address there is not taken by an
-/// earlier Service.
-const STATIC_IPS: u32 = 256;
-
 /// The last node port of the static band (30000 + min(max(16, 2768/32), 128) - 1), reserved
 /// the same way for fixed `nodePort`s.
 const STATIC_NODE_PORTS: i64 = 30085;
 
-/// The values of a range with a static band, in the order the allocator offers them: the
-/// upper (dynamic) band first, then the static band.
+/// The node ports in the order the allocator offers them: the upper (dynamic) band first,
+/// then the static band.
 fn dynamic_first<T>(static_band: std::ops::RangeInclusive<T>, last: T) -> impl Iterator<Item = T>
 where
     T: Copy + std::ops::Add<Output = T> + From<u8>,
@@ -377,7 +368,8 @@ where
     upper.chain(static_band)
 }
 
-/// Fills `spec.clusterIP(s)` (from 10.96.0.0/16, skipping addresses in use), node ports
+/// Fills `spec.clusterIP(s)` (from the service range, above its static band first, skipping
+/// addresses held: see [`service_ips`](crate::registry::service_ips)), node ports
 /// (30000-32767) and the IP family fields of a Service ([`service_ip_families`], whose
 /// errors were reported before validation); on update, values the new object omits come
 /// from `old`. The registry does this after the field manager on create, so none of these
@@ -415,15 +407,13 @@ pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
         }
     }
     let _ = service_ip_families(object, old);
-    let (ips, node_ports) = used(store);
-    if spec_type != "ExternalName" && object["spec"].get("clusterIP").is_none_or(unset) {
-        let ip = dynamic_first(10..=STATIC_IPS, 65534)
-            .map(|n| format!("10.96.{}.{}", n / 256, n % 256))
-            .find(|ip| !ips.contains(ip));
-        if let Some(ip) = ip {
-            object["spec"]["clusterIP"] = json!(ip);
-            object["spec"]["clusterIPs"] = json!([ip]);
-        }
+    let node_ports = used_node_ports(store);
+    if spec_type != "ExternalName"
+        && object["spec"].get("clusterIP").is_none_or(unset)
+        && let Some(ip) = crate::registry::service_ips::next_free(store)
+    {
+        object["spec"]["clusterIP"] = json!(ip);
+        object["spec"]["clusterIPs"] = json!([ip]);
     }
     let wants_node_ports = spec_type == "NodePort"
         || (spec_type == "LoadBalancer"
@@ -505,12 +495,12 @@ mod tests {
         let mut a =
             json!({"spec": {"type": "NodePort", "ports": [{"port": 80, "protocol": "TCP"}]}});
         service(&store, &mut a, None);
-        assert_eq!(a["spec"]["clusterIP"], "10.96.1.1");
+        assert_eq!(a["spec"]["clusterIP"], "10.0.0.17");
         assert_eq!(a["spec"]["ports"][0]["nodePort"], 30086);
         let mut update =
             json!({"spec": {"type": "NodePort", "ports": [{"port": 80, "protocol": "TCP"}]}});
         service(&store, &mut update, Some(&a));
-        assert_eq!(update["spec"]["clusterIP"], "10.96.1.1");
+        assert_eq!(update["spec"]["clusterIP"], "10.0.0.17");
         assert_eq!(update["spec"]["ports"][0]["nodePort"], 30086);
         let mut headless = json!({"spec": {"clusterIP": "None"}});
         service(&store, &mut headless, None);

@@ -14,6 +14,7 @@ pub mod crd;
 pub mod field_labels;
 pub mod image_volume;
 pub mod schema;
+pub mod service_ips;
 pub mod strategy;
 pub mod subresources;
 pub mod webhook_configuration;

@@ -10,7 +10,7 @@ use crate::endpoints::hooks::Client;
 
 /// The first address of the embedded server's service range, as the real server takes the
 /// first address of its own.
-pub const CLUSTER_IP: &str = "10.96.0.1";
+pub const CLUSTER_IP: &str = crate::registry::service_ips::FIRST_IP;
 
 /// Creates `object` unless it exists; `validated` false for the objects naming the server's
 /// own address, which a real server refuses when it is a loopback one (its endpoint reconciler

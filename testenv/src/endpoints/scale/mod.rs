@@ -6,6 +6,7 @@
 //! object's (see [`managers`]).
 
 mod managers;
+mod preconditions;
 
 use std::sync::Arc;
 
@@ -60,41 +61,7 @@ fn selector_string(def: &ResourceDef, spec: &ScaleSpec, object: &Value) -> Optio
 /// requirement per label and per expression (`k=v`, `k in (a,b)`, `k notin (a)`, `k`,
 /// `!k`), sorted by key.
 fn label_selector_string(selector: &Value) -> String {
-    let mut requirements: Vec<(String, String)> = selector["matchLabels"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .map(|(k, v)| (k.clone(), format!("{k}={}", v.as_str().unwrap_or_default())))
-        .collect();
-    for expr in selector["matchExpressions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
-        let key = expr["key"].as_str().unwrap_or_default().to_string();
-        let mut values: Vec<&str> = expr["values"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        values.sort_unstable();
-        values.dedup();
-        let text = match expr["operator"].as_str().unwrap_or_default() {
-            "In" => format!("{key} in ({})", values.join(",")),
-            "NotIn" => format!("{key} notin ({})", values.join(",")),
-            "Exists" => key.clone(),
-            "DoesNotExist" => format!("!{key}"),
-            _ => continue,
-        };
-        requirements.push((key, text));
-    }
-    requirements.sort_by(|a, b| a.0.cmp(&b.0));
-    requirements
-        .into_iter()
-        .map(|(_, text)| text)
-        .collect::<Vec<_>>()
-        .join(",")
+    crate::support::selector::text::label_selector_text(selector).unwrap_or_default()
 }
 
 /// The handler's check of a written Scale's name and namespace against the URL's
@@ -132,6 +99,12 @@ fn scale_of(def: &ResourceDef, object: &Value) -> Value {
         .cloned()
         .unwrap_or(json!(0));
     let mut status = json!({"replicas": observed});
+    // `spec.replicas` is omitted when zero, as the Go type's `omitempty` writes it.
+    let spec_of = if replicas == json!(0) {
+        json!({})
+    } else {
+        json!({"replicas": replicas})
+    };
     if let Some(sel) = selector_string(def, spec, object) {
         status["selector"] = json!(sel);
     }
@@ -142,7 +115,7 @@ fn scale_of(def: &ResourceDef, object: &Value) -> Value {
             "name": m["name"], "namespace": m["namespace"], "uid": m["uid"],
             "resourceVersion": m["resourceVersion"], "creationTimestamp": m["creationTimestamp"],
         },
-        "spec": {"replicas": replicas},
+        "spec": spec_of,
         "status": status,
     })
 }
@@ -167,6 +140,12 @@ fn target_parts(target: &Target) -> (&str, &str) {
         target.namespace.as_deref().unwrap_or_default(),
         target.name.as_deref().unwrap_or_default(),
     )
+}
+
+/// The object a `/scale` request names, when it exists.
+fn stored(cluster: &Cluster, target: &Target) -> Option<Arc<Value>> {
+    let (ns, name) = target_parts(target);
+    cluster.store.get(&target.def.storage_key, ns, name)
 }
 
 /// GET of `/scale`.
@@ -194,7 +173,11 @@ fn write_scale(
         .get(&def.storage_key, ns, name)
         .ok_or_else(|| ApiError::not_found(def, name))?;
     check_identity(ns, name, &scale)?;
-    let replicas = scale["spec"]["replicas"].clone();
+    // An omitted (or null) count decodes as the Go type's zero.
+    let replicas = match &scale["spec"]["replicas"] {
+        Value::Null => json!(0),
+        r => r.clone(),
+    };
     // A custom resource's replicas are checked with the resource itself (its schema and
     // the scale subresource's paths); a built-in kind's by the Scale's own validation.
     let checked_here = def.custom.is_none() || !replicas.is_i64();
@@ -257,6 +240,11 @@ fn update_query(req: &Req) -> Query {
 pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let scale = json_body(req)?;
     let mut cluster = api.lock();
+    if let Some(current) = stored(&cluster, target) {
+        let (ns, name) = target_parts(target);
+        check_identity(ns, name, &scale)?;
+        preconditions::put_uid(&target.def, &current, &scale)?;
+    }
     write_scale(&mut cluster, target, scale, &update_query(req), None)
 }
 
@@ -276,12 +264,18 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         .get(&target.def.storage_key, ns, name)
         .ok_or_else(|| ApiError::not_found(&target.def, name))?;
     let mut scale = scale_of(&target.def, &current);
-    let kind = if kind == PatchType::Json {
-        PatchType::Json
-    } else {
-        PatchType::Merge
-    };
-    apply_patch(&target.def, kind, &mut scale, &doc)?;
+    // A built-in kind's Scale takes a strategic merge patch as the Scale type (which has no
+    // patch strategies, but whose directives apply); a merge or JSON patch is checked
+    // against the object's kind.
+    match kind {
+        PatchType::Strategic if target.def.custom.is_none() => {
+            apply_patch(&scale_def(), kind, &mut scale, &doc)?;
+        }
+        PatchType::Json => apply_patch(&target.def, kind, &mut scale, &doc)?,
+        _ => apply_patch(&target.def, PatchType::Merge, &mut scale, &doc)?,
+    }
+    check_identity(ns, name, &scale)?;
+    preconditions::patch_uid(&target.def, &current, &scale)?;
     write_scale(&mut cluster, target, scale, &update_query(req), None)
 }
 

@@ -4,6 +4,7 @@ pub mod field;
 pub mod label;
 pub mod lexer;
 pub mod shard;
+pub mod text;
 
 pub use field::FieldSelector;
 pub use label::LabelSelector;

@@ -158,3 +158,77 @@ async fn service_ip_families_are_checked_and_defaulted() {
         )
     );
 }
+
+#[tokio::test]
+async fn cluster_ips_are_held_by_ip_addresses() {
+    let env = env().await;
+    let client = client(&env).await;
+    let ns = env.namespace().to_string();
+    let path = format!("/api/v1/namespaces/{ns}/services");
+    let post = |body: Value| {
+        let (client, path) = (client.clone(), path.clone());
+        async move { send(&client, "POST", &path, "application/json", Some(body)).await }
+    };
+    let address = |ip: &str| format!("/apis/networking.k8s.io/v1/ipaddresses/{ip}");
+
+    // A fixed address (of the static band) is held by an IPAddress named after it.
+    let ip = "10.0.0.8";
+    let (code, body) = post(service("held", json!({"clusterIP": ip}))).await;
+    assert_eq!(code, 201, "{body}");
+    let (code, held) = send(&client, "GET", &address(ip), "", None).await;
+    assert_eq!(code, 200, "{held}");
+    assert_eq!(
+        held["metadata"]["labels"],
+        json!({"ipaddress.kubernetes.io/ip-family": "IPv4",
+            "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io"})
+    );
+    assert_eq!(
+        held["spec"]["parentRef"],
+        json!({"resource": "services", "namespace": ns, "name": "held"})
+    );
+    assert_eq!(
+        held["metadata"]["managedFields"][0]["manager"],
+        "kube-apiserver"
+    );
+
+    // A second Service asking for it is refused before validation (no ports here).
+    let (code, body) = post(json!({"apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": "held-again"}, "spec": {"clusterIP": ip}}))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        cause(
+            "spec.clusterIPs",
+            r#"Invalid value: ["10.0.0.8"]: failed to allocate IP 10.0.0.8: provided IP is already allocated"#
+        )
+    );
+    // So is an address outside the service range.
+    let (code, body) = post(service("far", json!({"clusterIP": "192.168.228.1"}))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        cause(
+            "spec.clusterIPs",
+            r#"Invalid value: ["192.168.228.1"]: failed to allocate IP 192.168.228.1: the provided network does not match the current range"#
+        )
+    );
+
+    // An allocated address is held too, and released with its Service.
+    let (code, random) = post(service("random", json!({}))).await;
+    assert_eq!(code, 201, "{random}");
+    let allocated = random["spec"]["clusterIP"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (code, held) = send(&client, "GET", &address(&allocated), "", None).await;
+    assert_eq!(code, 200, "{held}");
+    assert_eq!(held["spec"]["parentRef"]["name"], "random");
+    for name in ["held", "random"] {
+        send(&client, "DELETE", &format!("{path}/{name}"), "", None).await;
+    }
+    for ip in [ip, allocated.as_str()] {
+        let (code, body) = send(&client, "GET", &address(ip), "", None).await;
+        assert_eq!(code, 404, "{body}");
+    }
+}
