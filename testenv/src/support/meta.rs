@@ -85,14 +85,23 @@ fn is_subdomain(s: &str) -> bool {
 }
 
 /// `IsDNS1123Label`: every message for a value that is not an RFC 1123 label (its length
-/// and its form are reported apart, as apimachinery does).
+/// and its form are reported apart, as apimachinery does; a value of a subdomain's form is
+/// told it `must not contain dots`).
 pub fn dns1123_label(value: &str) -> Vec<String> {
     let mut out = Vec::new();
     if value.len() > 63 {
         out.push("must be no more than 63 characters".to_string());
     }
     if !has_label_form(value) {
-        out.push(DNS1123_LABEL.to_string());
+        let dotted = value.split('.').all(has_label_form);
+        out.push(
+            if dotted {
+                "must not contain dots"
+            } else {
+                DNS1123_LABEL
+            }
+            .to_string(),
+        );
     }
     out
 }

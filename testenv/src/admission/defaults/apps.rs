@@ -84,6 +84,12 @@ pub fn daemon_set(object: &mut Value) {
             set_default(ru, "maxUnavailable", json!(1));
             set_default(ru, "maxSurge", json!(0));
         }
+        // The internal rolling update holds both values, not pointers: a rolling update
+        // given with any other type comes back with each unset one 0.
+        if let Some(ru) = us.get_mut("rollingUpdate").and_then(Value::as_object_mut) {
+            set_default(ru, "maxUnavailable", json!(0));
+            set_default(ru, "maxSurge", json!(0));
+        }
     }
     set_default(spec, "revisionHistoryLimit", json!(10));
     pod_template(spec, "template");

@@ -9,6 +9,7 @@ use crate::support::raw::send;
 
 const JSON: &str = "application/json";
 const MERGE: &str = "application/merge-patch+json";
+const SMP: &str = "application/strategic-merge-patch+json";
 
 fn workload(kind: &str, name: &str, selector: Option<Value>, labels: Value) -> Value {
     let mut spec = json!({"template": {"metadata": {"labels": labels},
@@ -576,4 +577,218 @@ async fn workload_strategies_are_validated() {
         assert_eq!(code, 422, "{plural}: {answer}");
         assert_eq!(answer["details"]["causes"], causes, "{plural}");
     }
+}
+
+#[tokio::test]
+async fn a_scale_checks_its_uid_and_takes_strategic_merge_patches() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/apis/apps/v1/namespaces/{ns}/deployments");
+    let mut deployment = workload(
+        "Deployment",
+        "scale-uid",
+        Some(json!({"matchLabels": {"a": "scale-uid"}})),
+        json!({"a": "scale-uid"}),
+    );
+    deployment["spec"]["replicas"] = json!(1);
+    let (code, created) = send(&client, "POST", &base, JSON, Some(deployment)).await;
+    assert_eq!(code, 201, "{created}");
+    let uid = created["metadata"]["uid"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let scale = format!("{base}/scale-uid/scale");
+    let wrong = "00000000-0000-0000-0000-000000000001";
+    // A PUT's uid is the storage's precondition, on the object's key.
+    let put = json!({"apiVersion": "autoscaling/v1", "kind": "Scale",
+        "metadata": {"name": "scale-uid", "uid": wrong}, "spec": {"replicas": 2}});
+    let (code, answer) = send(&client, "PUT", &scale, JSON, Some(put)).await;
+    assert_eq!(code, 409, "{answer}");
+    assert_eq!(
+        answer["message"],
+        format!(
+            "Operation cannot be fulfilled on deployments.apps \"scale-uid\": StorageError: invalid object, Code: 4, Key: /registry/deployments/{ns}/scale-uid, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {wrong}, UID in object meta: {uid}"
+        )
+    );
+    // A patch's is the scale handler's, named after the subresource.
+    let patch = json!({"metadata": {"uid": wrong}});
+    let (code, answer) = send(&client, "PATCH", &scale, SMP, Some(patch)).await;
+    assert_eq!(code, 409, "{answer}");
+    assert_eq!(
+        answer["message"],
+        format!(
+            "Operation cannot be fulfilled on deployments/scale.apps \"scale-uid\": Precondition failed: UID in precondition: {wrong}, UID in object meta: {uid}"
+        )
+    );
+    assert_eq!(answer["details"]["kind"], "deployments/scale");
+    // A strategic merge patch: a null or a `$patch: delete` leaves no replicas (zero, which
+    // the Scale omits); a `$patch: replace` of the whole Scale leaves it without a name.
+    let (code, answer) = send(
+        &client,
+        "PATCH",
+        &scale,
+        SMP,
+        Some(json!({"spec": {"replicas": 3}})),
+    )
+    .await;
+    assert_eq!(
+        (code, &answer["spec"]),
+        (200, &json!({"replicas": 3})),
+        "{answer}"
+    );
+    let null = json!({"spec": {"replicas": null}});
+    let (code, answer) = send(&client, "PATCH", &scale, SMP, Some(null)).await;
+    assert_eq!((code, &answer["spec"]), (200, &json!({})), "{answer}");
+    send(
+        &client,
+        "PATCH",
+        &scale,
+        SMP,
+        Some(json!({"spec": {"replicas": 2}})),
+    )
+    .await;
+    let delete = json!({"spec": {"$patch": "delete"}});
+    let (code, answer) = send(&client, "PATCH", &scale, SMP, Some(delete)).await;
+    assert_eq!((code, &answer["spec"]), (200, &json!({})), "{answer}");
+    let replace = json!({"$patch": "replace", "spec": {"replicas": 1}});
+    let (code, answer) = send(&client, "PATCH", &scale, SMP, Some(replace)).await;
+    assert_eq!(code, 400, "{answer}");
+    assert_eq!(
+        answer["message"],
+        "the name of the object (scale-uid based on URL) was undeterminable: name must be provided"
+    );
+    send(&client, "DELETE", &format!("{base}/scale-uid"), "", None).await;
+}
+
+/// The causes of a dry-run create of `body` into `plural`, which must be refused.
+async fn refused_causes(client: &kube::Client, ns: &str, plural: &str, body: Value) -> Vec<String> {
+    let path = format!("/apis/apps/v1/namespaces/{ns}/{plural}?dryRun=All");
+    let (code, answer) = send(client, "POST", &path, JSON, Some(body)).await;
+    assert_eq!(code, 422, "{plural}: {answer}");
+    crate::support::raw::causes(&answer)
+}
+
+#[tokio::test]
+async fn stateful_set_claim_templates_are_validated_as_the_pods_volumes() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let claim = |name: &str| {
+        json!({"metadata": {"name": name}, "spec": {"accessModes": ["ReadWriteOnce"],
+            "resources": {"requests": {"storage": "1Gi"}}}})
+    };
+    // A mount of a claim template's volume is found.
+    let mut mounted = workload(
+        "StatefulSet",
+        "claims",
+        selecting("claims"),
+        json!({"app": "claims"}),
+    );
+    mounted["spec"]["template"]["spec"]["containers"][0]["volumeMounts"] =
+        json!([{"name": "data", "mountPath": "/data"}]);
+    mounted["spec"]["volumeClaimTemplates"] = json!([claim("data")]);
+    let path = format!("/apis/apps/v1/namespaces/{ns}/statefulsets?dryRun=All");
+    let (code, answer) = send(&client, "POST", &path, JSON, Some(mounted)).await;
+    assert_eq!(code, 201, "{answer}");
+    // The claims come first, the template's own volumes after them.
+    let mut bad = workload(
+        "StatefulSet",
+        "claims",
+        selecting("claims"),
+        json!({"app": "claims"}),
+    );
+    bad["spec"]["template"]["spec"]["volumes"] = json!([{"name": "Bad_T", "emptyDir": {}}]);
+    bad["spec"]["template"]["spec"]["containers"][0]["volumeMounts"] =
+        json!([{"name": "nf", "mountPath": "/nf"}]);
+    bad["spec"]["volumeClaimTemplates"] = json!([claim("Bad_V")]);
+    let label = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+    assert_eq!(
+        refused_causes(&client, ns, "statefulsets", bad).await,
+        [
+            format!("spec.template.spec.volumes[0].name: Invalid value: \"Bad_V\": {label}"),
+            format!("spec.template.spec.volumes[1].name: Invalid value: \"Bad_T\": {label}"),
+            "spec.template.spec.containers[0].volumeMounts[0].name: Not found: \"nf\"".to_string(),
+        ]
+    );
+    // A service name that is a subdomain but no label is told only of its dots.
+    let mut dotted = workload(
+        "StatefulSet",
+        "claims",
+        selecting("claims"),
+        json!({"app": "claims"}),
+    );
+    dotted["spec"]["serviceName"] = json!("a.b");
+    assert_eq!(
+        refused_causes(&client, ns, "statefulsets", dotted).await,
+        ["spec.serviceName: Invalid value: \"a.b\": must not contain dots"]
+    );
+}
+
+#[tokio::test]
+async fn a_selector_that_cannot_be_converted_skips_the_template_comparison() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let selector = json!({"matchExpressions": [{"key": "app", "operator": "Bad"}]});
+    let printed = "{\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"Bad\"}]}";
+    let operator = "spec.selector.matchExpressions[0].operator: Invalid value: \"Bad\": not a valid selector operator";
+    let cases = [
+        (
+            "deployments",
+            "Deployment",
+            Some(format!(
+                "spec.selector: Invalid value: {printed}: invalid label selector"
+            )),
+        ),
+        (
+            "replicasets",
+            "ReplicaSet",
+            Some(format!(
+                "spec.selector: Invalid value: {printed}: invalid label selector"
+            )),
+        ),
+        (
+            "statefulsets",
+            "StatefulSet",
+            Some(format!("spec.selector: Invalid value: {printed}")),
+        ),
+        ("daemonsets", "DaemonSet", None),
+    ];
+    for (plural, kind, extra) in cases {
+        let body = workload(
+            kind,
+            "unconvertible",
+            Some(selector.clone()),
+            json!({"app": "other"}),
+        );
+        let mut expected = vec![operator.to_string()];
+        expected.extend(extra);
+        assert_eq!(
+            refused_causes(&client, ns, plural, body).await,
+            expected,
+            "{plural}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_daemon_set_rolling_update_given_with_on_delete_gets_zero_values() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let mut body = workload(
+        "DaemonSet",
+        "on-delete",
+        selecting("on-delete"),
+        json!({"app": "on-delete"}),
+    );
+    body["spec"]["updateStrategy"] = json!({"type": "OnDelete", "rollingUpdate": {"maxSurge": 1}});
+    let path = format!("/apis/apps/v1/namespaces/{ns}/daemonsets?dryRun=All");
+    let (code, answer) = send(&client, "POST", &path, JSON, Some(body)).await;
+    assert_eq!(code, 201, "{answer}");
+    assert_eq!(
+        answer["spec"]["updateStrategy"],
+        json!({"type": "OnDelete", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}})
+    );
 }

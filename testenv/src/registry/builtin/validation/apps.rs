@@ -7,8 +7,8 @@
 use serde_json::Value;
 
 use super::errors::{
-    Errors, check_dns1123_label, check_nonnegative, child, forbidden, invalid, invalid_str,
-    invalid_text, not_supported, required, required_because,
+    Errors, check_dns1123_label, check_nonnegative, child, forbidden, go_value, invalid,
+    invalid_str, invalid_text, not_supported, required, required_because,
 };
 use super::storage::claim_spec_errors;
 use super::workloads::{
@@ -113,6 +113,50 @@ fn selector(spec: &Value, word: &str) -> Errors {
     out
 }
 
+/// Whether `LabelSelectorAsSelector` would refuse the selector (an operator, key or value
+/// its own rules refuse): the template is then not compared, nor (but for a DaemonSet's)
+/// validated.
+fn unconvertible(spec: &Value) -> bool {
+    let selector = &spec["selector"];
+    selector.is_object() && !label_selector(selector, "spec.selector").is_empty()
+}
+
+/// A StatefulSet's pod template as its pods get it, validated so: each claim template a
+/// `persistentVolumeClaim` volume of its name (once per name) ahead of the template's own
+/// volumes of other names.
+fn template_with_claims(spec: &Value) -> Value {
+    let mut template = spec["template"].clone();
+    let Some(claims) = spec["volumeClaimTemplates"]
+        .as_array()
+        .filter(|c| !c.is_empty())
+    else {
+        return template;
+    };
+    let mut names: Vec<&str> = Vec::new();
+    for claim in claims {
+        let name = claim["metadata"]["name"].as_str().unwrap_or_default();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let mut volumes: Vec<Value> = names
+        .iter()
+        .map(|n| serde_json::json!({"name": n, "persistentVolumeClaim": {"claimName": n}}))
+        .collect();
+    let own = template["spec"]["volumes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    volumes.extend(
+        own.into_iter()
+            .filter(|v| !names.contains(&v["name"].as_str().unwrap_or_default())),
+    );
+    if let Some(pod) = template.get_mut("spec").and_then(Value::as_object_mut) {
+        pod.insert("volumes".into(), Value::Array(volumes));
+    }
+    template
+}
+
 /// Whether the template's labels fail the selector (a missing one matches nothing; an empty
 /// one, already refused, is not compared).
 fn mismatch(spec: &Value) -> Errors {
@@ -147,6 +191,13 @@ fn always_restarting(spec: &Value, word: &str) -> Errors {
 fn replica_set_template(spec: &Value) -> Errors {
     if !spec["template"].is_object() {
         return vec![required("spec.template")];
+    }
+    if unconvertible(spec) {
+        return vec![invalid(
+            "spec.selector",
+            &spec["selector"],
+            "invalid label selector",
+        )];
     }
     let mut out = mismatch(spec);
     out.extend(template(&spec["template"], "spec.template"));
@@ -320,11 +371,20 @@ pub fn stateful_set(object: &Value) -> Errors {
         out.push(required("spec.template"));
         return out;
     }
-    out.extend(mismatch(spec));
-    // `ValidatePodTemplateSpecForStatefulSet` checks the template, then its labels and
-    // annotations once more.
-    out.extend(template(&spec["template"], "spec.template"));
-    out.extend(template_labels(&spec["template"], "spec.template"));
+    if unconvertible(spec) {
+        // Go's `field.Invalid` with no detail: the value alone.
+        out.push(Cause {
+            reason: "FieldValueInvalid".into(),
+            message: format!("Invalid value: {}", go_value(&spec["selector"])),
+            field: "spec.selector".into(),
+        });
+    } else {
+        out.extend(mismatch(spec));
+        // `ValidatePodTemplateSpecForStatefulSet` checks the template (with the claims as
+        // volumes), then its labels and annotations once more.
+        out.extend(template(&template_with_claims(spec), "spec.template"));
+        out.extend(template_labels(&spec["template"], "spec.template"));
+    }
     out.extend(always_restarting(spec, "StatefulSet"));
     out
 }
@@ -380,7 +440,9 @@ pub fn daemon_set(object: &Value) -> Errors {
     } else {
         Vec::new()
     };
-    if !matches(selector, spec["template"]["metadata"]["labels"].as_object()) {
+    if !unconvertible(spec)
+        && !matches(selector, spec["template"]["metadata"]["labels"].as_object())
+    {
         out.push(invalid(
             "spec.template.metadata.labels",
             &spec["template"]["metadata"]["labels"],

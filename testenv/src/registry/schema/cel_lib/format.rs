@@ -41,19 +41,11 @@ fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("a valid pattern")
 }
 
-const DNS1123_LABEL: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 const DNS1035_LABEL: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
-const DNS1123_SUBDOMAIN: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 
+/// `format.dns1123Label()`: apimachinery's `IsDNS1123Label`.
 fn label_1123(s: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 63 {
-        errs.push("must be no more than 63 characters".into());
-    }
-    if !re(&format!("^{DNS1123_LABEL}$")).is_match(s) {
-        errs.push(format!("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '{DNS1123_LABEL}')"));
-    }
-    errs
+    crate::support::meta::dns1123_label(s)
 }
 
 fn label_1035(s: &str) -> Vec<String> {
@@ -67,15 +59,9 @@ fn label_1035(s: &str) -> Vec<String> {
     errs
 }
 
+/// `format.dns1123Subdomain()`: apimachinery's `IsDNS1123Subdomain`.
 fn subdomain(s: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if s.len() > 253 {
-        errs.push("must be no more than 253 characters".into());
-    }
-    if !re(&format!("^{DNS1123_SUBDOMAIN}$")).is_match(s) {
-        errs.push(format!("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '{DNS1123_SUBDOMAIN}')"));
-    }
-    errs
+    crate::support::meta::dns1123_subdomain(s)
 }
 
 /// A name that may end in `-` (a prefix for generated names) is checked with an `a` after it.

@@ -99,13 +99,7 @@ fn no_match(path: &str) -> String {
 /// name pods after themselves). The name is a valid subdomain already, so what makes it no
 /// label is its length or its dots.
 pub fn name(name: &str, pod: bool) -> Option<String> {
-    let mut why = Vec::new();
-    if name.len() > 63 {
-        why.push("must be no more than 63 characters");
-    }
-    if name.contains('.') {
-        why.push("must not contain dots");
-    }
+    let why = crate::support::meta::dns1123_label(name);
     if why.is_empty() {
         return None;
     }
