@@ -252,40 +252,78 @@ pub fn remove_now(
 /// DELETE on one object.
 pub fn delete(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let options = DeleteOptions::from_request(req)?;
+    let warnings = options.warnings(&target.def);
+    warned(delete_one(api, target, &options), warnings)
+}
+
+/// The answer of a DELETE with the `warnings` it earned before it ran, error or not.
+fn warned(result: Result<Reply, ApiError>, warnings: Vec<String>) -> Result<Reply, ApiError> {
+    if warnings.is_empty() {
+        return result;
+    }
+    match result {
+        Ok(Reply::Json {
+            code,
+            body,
+            content_type,
+            warnings: own,
+        }) => Ok(Reply::Json {
+            code,
+            body,
+            content_type,
+            warnings: warnings.into_iter().chain(own).collect(),
+        }),
+        Ok(other) => Ok(other),
+        Err(mut e) => {
+            e.warnings = warnings.into_iter().chain(e.warnings).collect();
+            Err(e)
+        }
+    }
+}
+
+/// DELETE on one object, once its options are read.
+fn delete_one(api: &Arc<Api>, target: &Target, options: &DeleteOptions) -> Result<Reply, ApiError> {
     let name = target.name.as_deref().unwrap_or_default();
     let ns = target.namespace.as_deref().unwrap_or_default();
     let mut cluster = api.lock();
     let def = &target.def;
-    Ok(
-        match delete_object(&mut cluster, def, ns, name, &options)? {
-            // 202 only when `orphanDependents: false` was asked, as the real server (kept
-            // for old clients); otherwise 200 with the object being deleted.
-            Deleted::Pending(obj) => {
-                let code = if options.orphan_dependents == Some(false) {
-                    202
-                } else {
-                    200
-                };
-                Reply::json(code, as_version(def, &obj))
+    Ok(match delete_object(&mut cluster, def, ns, name, options)? {
+        // 202 only when `orphanDependents: false` was asked, as the real server (kept
+        // for old clients); otherwise 200 with the object being deleted.
+        Deleted::Pending(obj) => {
+            let code = if options.orphan_dependents == Some(false) {
+                202
+            } else {
+                200
+            };
+            Reply::json(code, as_version(def, &obj))
+        }
+        Deleted::Removed(obj) => {
+            if def.returns_deleted_object || (def.group.is_empty() && def.plural == "namespaces") {
+                Reply::json(200, as_version(def, &obj))
+            } else {
+                let uid = meta::meta_str(&obj, "uid").unwrap_or_default();
+                Reply::json(200, status::success(def, name, uid))
             }
-            Deleted::Removed(obj) => {
-                if def.returns_deleted_object
-                    || (def.group.is_empty() && def.plural == "namespaces")
-                {
-                    Reply::json(200, as_version(def, &obj))
-                } else {
-                    let uid = meta::meta_str(&obj, "uid").unwrap_or_default();
-                    Reply::json(200, status::success(def, name, uid))
-                }
-            }
-        },
-    )
+        }
+    })
 }
 
 /// DELETE on a collection: deletes every selected object, returns them as a list.
 pub fn delete_collection(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let options = DeleteOptions::from_request(req)?;
     let filter = read::Filter::from_query(&target.def, &req.query)?;
+    let warnings = options.warnings(&target.def);
+    warned(delete_selected(api, target, &filter, &options), warnings)
+}
+
+/// DELETE on a collection, once its options and selectors are read.
+fn delete_selected(
+    api: &Arc<Api>,
+    target: &Target,
+    filter: &read::Filter,
+    options: &DeleteOptions,
+) -> Result<Reply, ApiError> {
     let mut cluster = api.lock();
     let def = &target.def;
     let keys: Vec<(String, String)> = cluster
@@ -302,7 +340,7 @@ pub fn delete_collection(api: &Arc<Api>, req: &Req, target: &Target) -> Result<R
         .unwrap_or_default();
     let mut items = Vec::new();
     for (ns, name) in keys {
-        match delete_object(&mut cluster, def, &ns, &name, &options) {
+        match delete_object(&mut cluster, def, &ns, &name, options) {
             Ok(Deleted::Pending(o) | Deleted::Removed(o)) => {
                 let mut item = as_version(def, &o);
                 // Typed lists of built-in kinds carry no apiVersion and kind on their items.

@@ -16,6 +16,9 @@ pub const ORPHAN: &str = "orphan";
 /// The `foregroundDeletion` finalizer: the owner waits for its blocking dependents.
 pub const FOREGROUND: &str = "foregroundDeletion";
 
+/// The warning of a Job deletion that names no propagation policy.
+const JOB_PODS_PRESERVED: &str = "child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning";
+
 /// `DeleteOptions` fields the server honours.
 #[derive(Debug, Default, Clone)]
 pub struct DeleteOptions {
@@ -101,19 +104,32 @@ impl DeleteOptions {
                 });
             }
         }
-        for v in dry_run_values(req, body.as_ref()) {
-            if v != "All" {
-                causes.push(Cause {
-                    reason: "FieldValueNotSupported".into(),
-                    message: format!("Unsupported value: \"{v}\": supported values: \"All\""),
-                    field: "dryRun".into(),
-                });
-            }
+        let dry_run = dry_run_values(req, body.as_ref());
+        if dry_run.iter().any(|v| v != "All") {
+            // One cause naming the whole list, written as JSON.
+            causes.push(Cause {
+                reason: "FieldValueNotSupported".into(),
+                message: format!(
+                    "Unsupported value: {}: supported values: \"All\"",
+                    Value::from(dry_run)
+                ),
+                field: "dryRun".into(),
+            });
         }
         if !causes.is_empty() {
             return Err(options_invalid("DeleteOptions", causes));
         }
         Ok(o)
+    }
+
+    /// The warnings a DELETE of `def`'s objects earns before anything is looked up: a Job's
+    /// deletion that names no policy keeps its pods (batch/v1 Jobs still orphan by default),
+    /// so the real server's Job registry warns, also on a collection and on a 404.
+    pub fn warnings(&self, def: &ResourceDef) -> Vec<String> {
+        if def.group == "batch" && def.plural == "jobs" && !self.explicit_policy() {
+            return vec![JOB_PODS_PRESERVED.to_string()];
+        }
+        Vec::new()
     }
 
     /// Whether the request names a policy (a policy named on a second DELETE of an object
@@ -158,9 +174,9 @@ impl DeleteOptions {
 fn dry_run_values(req: &Req, body: Option<&Value>) -> Vec<String> {
     let mut out: Vec<String> = req
         .query
-        .get("dryRun")
-        .map(str::to_string)
+        .values("dryRun")
         .into_iter()
+        .map(str::to_string)
         .collect();
     if let Some(values) = body.and_then(|b| b["dryRun"].as_array()) {
         out.extend(values.iter().filter_map(Value::as_str).map(str::to_string));
@@ -168,11 +184,12 @@ fn dry_run_values(req: &Req, body: Option<&Value>) -> Vec<String> {
     out
 }
 
-/// Resources whose default policy is still Orphan: core/v1 ReplicationControllers, kept so
-/// for backward compatibility by the real server; every other resource defaults to
-/// Background.
+/// Resources whose default policy is still Orphan, kept so for backward compatibility by the
+/// real server: core/v1 ReplicationControllers and batch/v1 Jobs (whose deletion warns of
+/// it); every other resource defaults to Background.
 fn orphans_by_default(def: &ResourceDef) -> bool {
     def.group.is_empty() && def.plural == "replicationcontrollers"
+        || def.group == "batch" && def.plural == "jobs"
 }
 
 /// Whether the object was removed or is now waiting for finalizers.

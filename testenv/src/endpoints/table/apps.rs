@@ -2,10 +2,12 @@
 
 use serde_json::{Value, json};
 
+use crate::support::selector::text::label_selector_text;
+
 use super::columns::{AGE, Col, NAME, Printer, boolean, int, text, wide};
 use super::format::{
     age, between, bool_ptr, condition_true, containers, count, int_or_string, label_selector,
-    labels, name, number, quantity, selector, since, string,
+    labels, name, number, quantity, since, string,
 };
 
 /// The printer of a workload resource.
@@ -153,7 +155,8 @@ fn deployment(o: &Value) -> Vec<Value> {
     let (names, images) = containers(&o["spec"]["template"]["spec"]);
     let ready = o["status"]["readyReplicas"].as_i64().unwrap_or(0);
     let desired = o["spec"]["replicas"].as_i64().unwrap_or(0);
-    let selector = selector(&o["spec"]["selector"]).unwrap_or_else(|| "<invalid>".into());
+    let selector =
+        label_selector_text(&o["spec"]["selector"]).unwrap_or_else(|| "<invalid>".into());
     vec![
         name(o),
         json!(format!("{ready}/{desired}")),

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use serde_json::{Value, json};
 
 use super::columns::{AGE, Col, NAME, Printer, boolean, int, text};
-use super::format::{age, count, human_duration, label_selector, name, number, or, string};
+use super::format::{age, count, human_duration, label_selector_struct, name, number, or, string};
 
 /// The printer of a cluster configuration resource.
 pub(super) fn printer(group: &str, plural: &str) -> Option<Printer> {
@@ -272,7 +272,7 @@ fn param_ref(r: &Value) -> String {
     ) {
         (Some(n), Some(ns)) if !ns.is_empty() => format!("{ns}/{n}"),
         (Some(n), _) => format!("*/{n}"),
-        (None, _) if r["selector"].is_object() => label_selector(&r["selector"]),
+        (None, _) if r["selector"].is_object() => label_selector_struct(&r["selector"]),
         (None, _) => "<unset>".into(),
     }
 }

@@ -3,6 +3,8 @@
 
 use serde_json::{Value, json};
 
+use crate::support::selector::text::label_selector_text;
+
 /// Go's `duration.HumanDuration`, which kubectl prints in AGE columns.
 pub fn human_duration(seconds: i64) -> String {
     if seconds < -1 {
@@ -127,51 +129,51 @@ pub(super) fn labels(map: &Value) -> String {
     pairs.join(",")
 }
 
-/// A label selector as `labels.Selector.String()` writes it (requirements by key), `""` when
-/// it selects everything or is absent; `None` when it is invalid.
-pub(super) fn selector(sel: &Value) -> Option<String> {
-    let mut requirements: Vec<(String, String)> = Vec::new();
-    if let Some(m) = sel["matchLabels"].as_object() {
-        for (k, v) in m {
-            requirements.push((k.clone(), format!("{k}={}", v.as_str().unwrap_or_default())));
-        }
-    }
-    for e in sel["matchExpressions"].as_array().into_iter().flatten() {
-        let key = e["key"].as_str().unwrap_or_default();
-        let mut values: Vec<&str> = e["values"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        values.sort_unstable();
-        values.dedup();
-        let text = match e["operator"].as_str()? {
-            "In" => format!("{key} in ({})", values.join(",")),
-            "NotIn" => format!("{key} notin ({})", values.join(",")),
-            "Exists" => key.to_string(),
-            "DoesNotExist" => format!("!{key}"),
-            _ => return None,
-        };
-        requirements.push((key.to_string(), text));
-    }
-    requirements.sort_by(|a, b| a.0.cmp(&b.0));
-    Some(
-        requirements
-            .into_iter()
-            .map(|(_, t)| t)
-            .collect::<Vec<_>>()
-            .join(","),
-    )
-}
-
 /// `metav1.FormatLabelSelector`: `<none>` for an empty selector, `<error>` for an invalid one.
 pub(super) fn label_selector(sel: &Value) -> String {
-    match selector(sel) {
+    match label_selector_text(sel) {
         None => "<error>".into(),
         Some(s) if s.is_empty() => "<none>".into(),
         Some(s) => s,
     }
+}
+
+/// A `LabelSelector` as its generated Go `String()` method writes the struct
+/// (`&LabelSelector{MatchLabels:map[string]string{app: x,},MatchExpressions:[]...{},}`): labels
+/// sorted by key, expressions in order with their values as `%v` prints a slice.
+pub(super) fn label_selector_struct(sel: &Value) -> String {
+    let mut labels: Vec<(&String, &Value)> = sel["matchLabels"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .collect();
+    labels.sort_by(|a, b| a.0.cmp(b.0));
+    let labels: String = labels
+        .into_iter()
+        .map(|(k, v)| format!("{k}: {},", string(v)))
+        .collect();
+    let expressions: String = sel["matchExpressions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| {
+            let values: Vec<String> = e["values"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(string)
+                .collect();
+            format!(
+                "LabelSelectorRequirement{{Key:{},Operator:{},Values:[{}],}},",
+                string(&e["key"]),
+                string(&e["operator"]),
+                values.join(" ")
+            )
+        })
+        .collect();
+    format!(
+        "&LabelSelector{{MatchLabels:map[string]string{{{labels}}},MatchExpressions:[]LabelSelectorRequirement{{{expressions}}},}}"
+    )
 }
 
 /// The names and images of a pod spec's containers, comma-separated.

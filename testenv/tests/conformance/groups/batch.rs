@@ -301,3 +301,61 @@ async fn an_indexed_jobs_completions_change_with_its_parallelism() {
         "{body}"
     );
 }
+
+/// A DELETE's status, body and `Warning` headers.
+async fn delete_warned(
+    client: &kube::Client,
+    path: &str,
+    options: Option<serde_json::Value>,
+) -> (u16, serde_json::Value, Vec<String>) {
+    let headers: &[(&str, &str)] = if options.is_some() {
+        &[("Content-Type", "application/json")]
+    } else {
+        &[]
+    };
+    let (code, headers, bytes) =
+        crate::support::raw::exchange(client, "DELETE", path, headers, options.as_ref()).await;
+    let warnings = headers
+        .get_all("warning")
+        .iter()
+        .map(|w| w.to_str().unwrap_or_default().to_string())
+        .collect();
+    let body = serde_json::from_slice(&bytes).unwrap_or_default();
+    (code, body, warnings)
+}
+
+#[tokio::test]
+async fn deleting_a_job_without_a_policy_warns_and_orphans_its_pods() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/apis/batch/v1/namespaces/{}/jobs", env.namespace());
+    let warning = "299 - \"child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning\"";
+    // Before anything is looked up: a missing Job warns too, a collection too.
+    let (code, _, warnings) = delete_warned(&client, &format!("{base}/missing"), None).await;
+    assert_eq!((code, warnings), (404, vec![warning.to_string()]));
+    let none = format!("{base}?labelSelector=none%3Dat-all");
+    let (code, _, warnings) = delete_warned(&client, &none, None).await;
+    assert_eq!((code, warnings), (200, vec![warning.to_string()]));
+    let named = format!("{base}/missing?propagationPolicy=Background");
+    let (code, _, warnings) = delete_warned(&client, &named, None).await;
+    assert_eq!((code, warnings.len()), (404, 0));
+
+    let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "kept-pods"},
+        "spec": {"suspend": true, "template": {"spec": {"restartPolicy": "Never",
+            "containers": [{"name": "c", "image": "busybox"}]}}}});
+    let (code, body) = send(&client, "POST", &base, JSON, Some(job)).await;
+    assert_eq!(code, 201, "{body}");
+    let path = format!("{base}/kept-pods");
+    // Without a policy a Job still orphans its pods: it is marked, with the orphan finalizer.
+    let dry_run = Some(json!({"kind": "DeleteOptions", "apiVersion": "v1", "dryRun": ["All"]}));
+    let (code, body, warnings) = delete_warned(&client, &path, dry_run).await;
+    assert_eq!((code, warnings), (200, vec![warning.to_string()]));
+    assert_eq!(
+        (&body["kind"], &body["metadata"]["finalizers"]),
+        (&json!("Job"), &json!(["orphan"])),
+        "{body}"
+    );
+    let background = format!("{path}?propagationPolicy=Background");
+    let (code, body, warnings) = delete_warned(&client, &background, None).await;
+    assert_eq!((code, warnings.len()), (200, 0), "{body}");
+}

@@ -679,3 +679,81 @@ async fn bound_claims_grow_only_when_their_class_allows_it_and_a_quota_has_room(
         send(&client, "DELETE", &path, "", None).await;
     }
 }
+
+/// The `Warning` headers of `method path` with a JSON (or merge-patch) body: status and
+/// warnings.
+async fn warned(
+    client: &kube::Client,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    body: serde_json::Value,
+) -> (u16, Vec<String>) {
+    let (code, headers, bytes) = crate::support::raw::exchange(
+        client,
+        method,
+        path,
+        &[("Content-Type", content_type)],
+        Some(&body),
+    )
+    .await;
+    assert!(code < 300, "{}", String::from_utf8_lossy(&bytes));
+    let warnings = headers
+        .get_all("warning")
+        .iter()
+        .map(|w| w.to_str().unwrap_or_default().to_string())
+        .collect();
+    (code, warnings)
+}
+
+#[tokio::test]
+async fn the_beta_storage_class_annotation_warns_on_volumes_and_claims() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let annotation = "299 - \"metadata.annotations[volume.beta.kubernetes.io/storage-class]: deprecated since v1.8; use \\\"storageClassName\\\" attribute instead\"";
+    let annotated = json!({"volume.beta.kubernetes.io/storage-class": "slow"});
+    let name = format!("beta-class-{ns}");
+    let volume = json!({"apiVersion": "v1", "kind": "PersistentVolume",
+        "metadata": {"name": name, "annotations": annotated},
+        "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
+            "persistentVolumeReclaimPolicy": "Recycle", "hostPath": {"path": "/tmp"}}});
+    let volumes = "/api/v1/persistentvolumes";
+    let (code, warnings) = warned(&client, "POST", volumes, "application/json", volume).await;
+    assert_eq!(code, 201);
+    assert_eq!(
+        warnings,
+        [
+            annotation,
+            "299 - \"spec.persistentVolumeReclaimPolicy: The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning.\"",
+        ]
+    );
+    // Every update of the volume warns again, an update of its status does not.
+    let merge = "application/merge-patch+json";
+    let path = format!("{volumes}/{name}");
+    let labels = json!({"metadata": {"labels": {"a": "b"}}});
+    let (_, warnings) = warned(&client, "PATCH", &path, merge, labels.clone()).await;
+    assert_eq!(warnings.first().map(String::as_str), Some(annotation));
+    let status = json!({"status": {"message": "hi"}});
+    let status_path = format!("{path}/status");
+    let (_, warnings) = warned(&client, "PATCH", &status_path, merge, status).await;
+    assert!(warnings.is_empty(), "{warnings:?}");
+
+    // A claim: the annotation, then the storage sizes that are no whole bytes.
+    let claim = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "beta-class", "annotations": annotated},
+        "spec": {"accessModes": ["ReadWriteOnce"],
+            "resources": {"requests": {"storage": "1500m"}, "limits": {"storage": "2500m"}}}});
+    let claims = format!("/api/v1/namespaces/{ns}/persistentvolumeclaims?dryRun=All");
+    let (code, warnings) = warned(&client, "POST", &claims, "application/json", claim).await;
+    assert_eq!(code, 201);
+    assert_eq!(
+        warnings,
+        [
+            annotation,
+            "299 - \"spec.resources.requests[storage]: fractional byte value \\\"1500m\\\" is invalid, must be an integer\"",
+            "299 - \"spec.resources.limits[storage]: fractional byte value \\\"2500m\\\" is invalid, must be an integer\"",
+        ]
+    );
+    send(&client, "DELETE", &path, "", None).await;
+}

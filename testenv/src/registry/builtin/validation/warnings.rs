@@ -1,6 +1,6 @@
 //! The warnings a valid write of a built-in kind gets (the registry strategies' `WarningsOnCreate`
-//! and `WarningsOnUpdate`): for a PersistentVolume, a deprecated volume source, the deprecated
-//! `Recycle` reclaim policy and deprecated node labels in its node affinity; for a Service, an
+//! and `WarningsOnUpdate`): for a PersistentVolume and a PersistentVolumeClaim what [`volumes`]
+//! finds (the deprecated storage-class annotation first); for a Service, an
 //! `externalName` its type ignores; for a RuntimeClass, deprecated node labels in its scheduling
 //! node selector; for a Pod and the pod template of every workload, what [`pod`] finds in the pod
 //! spec, after a name that is no DNS label where the name becomes pods' hostnames (and a Pod's
@@ -14,23 +14,15 @@ mod core_objects;
 mod node_labels;
 mod pod;
 mod pod_fields;
+mod volumes;
 
 use serde_json::Value;
-
-/// Volume sources deprecated by v1.34: field, deprecated in, non-functional from.
-const DEPRECATED_SOURCES: &[(&str, &str, &str)] = &[
-    ("cephfs", "v1.28", "v1.31"),
-    ("glusterfs", "v1.25", "v1.26"),
-    ("photonPersistentDisk", "v1.11", "v1.16"),
-    ("rbd", "v1.28", "v1.31"),
-    ("scaleIO", "v1.16", "v1.22"),
-    ("storageOS", "v1.22", "v1.25"),
-];
 
 /// The warnings of a valid `kind` of `group` as written, over `old` on an update.
 pub fn warnings(group: &str, kind: &str, object: &Value, old: Option<&Value>) -> Vec<String> {
     match (group, kind) {
-        ("", "PersistentVolume") => volume(&object["spec"]),
+        ("", "PersistentVolume") => volumes::volume(object),
+        ("", "PersistentVolumeClaim") => volumes::claim(object),
         ("", "Service") => service(&object["spec"]),
         ("node.k8s.io", "RuntimeClass") => runtime_class(object),
         ("", "Node" | "Endpoints" | "ServiceAccount") => core_objects::warnings(kind, object, old),
@@ -155,29 +147,6 @@ fn service(spec: &Value) -> Vec<String> {
         return vec!["spec.externalName is ignored when spec.type is not \"ExternalName\"".into()];
     }
     Vec::new()
-}
-
-fn volume(spec: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    if spec["persistentVolumeReclaimPolicy"] == "Recycle" {
-        out.push(
-            "spec.persistentVolumeReclaimPolicy: The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning."
-                .to_string(),
-        );
-    }
-    for (field, deprecated, gone) in DEPRECATED_SOURCES {
-        if spec.get(*field).is_some_and(|s| !s.is_null()) {
-            out.push(format!(
-                "spec.{field}: deprecated in {deprecated}, non-functional in {gone}+"
-            ));
-        }
-    }
-    let terms = &spec["nodeAffinity"]["required"]["nodeSelectorTerms"];
-    for (t, term) in terms.as_array().into_iter().flatten().enumerate() {
-        let path = format!("spec.nodeAffinity.required.nodeSelectorTerms[{t}]");
-        out.extend(node_labels::selector_term(&path, term));
-    }
-    out
 }
 
 #[cfg(test)]
