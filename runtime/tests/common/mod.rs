@@ -89,6 +89,33 @@ where
     }
 }
 
+/// Polls `progress` (done, total) every 10 ms until `done` reaches `total`, failing once
+/// `done` has not grown for `stall`. For waits on many objects: on a loaded machine the work
+/// goes slower but keeps moving, which a fixed deadline would fail; a stuck wait still fails.
+pub async fn while_progressing<F, Fut>(stall: Duration, what: &str, mut progress: F)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = (usize, usize)>,
+{
+    let mut best = 0;
+    let mut moved = tokio::time::Instant::now();
+    loop {
+        let (done, total) = progress().await;
+        if done >= total {
+            return;
+        }
+        if done > best {
+            best = done;
+            moved = tokio::time::Instant::now();
+        }
+        assert!(
+            moved.elapsed() < stall,
+            "no progress for {stall:?} waiting for {what}: {done} of {total}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// Manager options for tests: no signal handling (several managers share the process).
 pub fn options() -> kubeforge::ManagerOptions {
     kubeforge::ManagerOptions {

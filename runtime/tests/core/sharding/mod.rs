@@ -215,13 +215,25 @@ fn all_reconciled(
     since: Instant,
     replica: Option<&str>,
 ) -> bool {
+    count_reconciled(tracker, keys, since, replica) == keys.len()
+}
+
+/// How many keys of `keys` were reconciled by `replica` (any if `None`) since `since`.
+fn count_reconciled(
+    tracker: &Tracker,
+    keys: &HashSet<String>,
+    since: Instant,
+    replica: Option<&str>,
+) -> usize {
     let log = tracker.log.lock().unwrap();
-    keys.iter().all(|k| {
-        log.get(k).is_some_and(|runs| {
-            runs.iter()
-                .any(|(r, at)| *at >= since && replica.is_none_or(|x| x == *r))
+    keys.iter()
+        .filter(|k| {
+            log.get(*k).is_some_and(|runs| {
+                runs.iter()
+                    .any(|(r, at)| *at >= since && replica.is_none_or(|x| x == *r))
+            })
         })
-    })
+        .count()
 }
 
 fn assert_no_overlaps(tracker: &Tracker, phase: &str) {
