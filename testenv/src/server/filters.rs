@@ -10,6 +10,7 @@ use hyper::body::Incoming;
 use super::body::{self, ResponseBody};
 use super::routing;
 use crate::endpoints::Api;
+use crate::endpoints::impersonation::Requested;
 use crate::faults::{FaultState, RequestInfo};
 use crate::support::query::Query;
 use crate::support::request::{Reply, Req};
@@ -42,6 +43,7 @@ pub async fn serve(
         parts.uri.query(),
         &parts.headers,
     );
+    let impersonating = Requested::from_headers(&parts.headers, &request_uri(&parts.uri));
     let request = Req {
         method: parts.method.clone(),
         path: parts.uri.path().to_string(),
@@ -74,13 +76,19 @@ pub async fn serve(
             tracing::debug!(verb = %info.verb, resource = %info.resource, code = failure.code(), "injected failure");
             if failure.is_after_handling() {
                 // The work is done (a watch reply is dropped at once), the answer is lost.
-                drop(routing::handle(api, request).await);
+                drop(routing::handle(api, request, &impersonating).await);
             }
             return body::error_response(failure.to_error(&info));
         }
     }
-    match routing::handle(api, request).await {
+    match routing::handle(api, request, &impersonating).await {
         Reply::Watch(stream) => body::into_response(Reply::Watch(faults.track(stream))),
         reply => body::respond(reply, &conditions),
     }
+}
+
+/// The request-target as sent: the path with its query, if any.
+fn request_uri(uri: &http::Uri) -> String {
+    uri.path_and_query()
+        .map_or_else(|| uri.path().to_string(), |p| p.as_str().to_string())
 }

@@ -5,16 +5,22 @@
 use std::sync::Arc;
 
 use crate::endpoints::Api;
+use crate::endpoints::impersonation::Requested;
 use crate::registry::Registry;
 use crate::support::request::{Reply, Req, Route, RouteError, Target};
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
-/// Answers one request.
-pub async fn handle(api: &Arc<Api>, mut req: Req) -> Reply {
-    req.user = match crate::endpoints::authn::authenticate(api, &req.bearer) {
+/// Answers one request, made as the user its credentials authenticate, or as the user its
+/// impersonation headers (`impersonating`) ask for.
+pub async fn handle(api: &Arc<Api>, mut req: Req, impersonating: &Requested) -> Reply {
+    let requester = match crate::endpoints::authn::authenticate(api, &req.bearer) {
         Ok(user) => user,
         Err(e) => return Reply::error(e),
+    };
+    req.user = match crate::endpoints::impersonation::act_as(api, &requester, impersonating) {
+        Ok(user) => user,
+        Err(refused) => return refused.into_reply(),
     };
     req.query.set_requester(req.user.clone());
     // The route, and the deprecation warning of an object route, under one lock.

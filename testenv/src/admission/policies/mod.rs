@@ -8,6 +8,7 @@
 pub mod evaluate;
 pub mod matching;
 pub mod rbac;
+pub mod rbac_covers;
 
 use std::sync::Arc;
 

@@ -129,27 +129,63 @@ fn subject_matches(subject: &Value, user: &User, binding_ns: &str) -> bool {
 pub struct Grant {
     /// `ClusterRoleBinding "x" of ClusterRole "y" to User "z"`, as RBAC words it.
     pub describe: String,
-    /// The role's rules; the role's absence (`clusterrole.rbac.authorization.k8s.io "y" not
-    /// found`) when it does not exist.
-    pub rules: Result<Vec<Value>, String>,
+    /// The role's rules, or why there are none.
+    pub rules: Result<Vec<Value>, RoleError>,
 }
 
-fn role_rules(objects: &dyn Objects, binding: &Value, ns: &str) -> Result<Vec<Value>, String> {
-    let role = &binding["roleRef"];
-    let name = role["name"].as_str().unwrap_or_default();
-    let (key, resource, role_ns) = match role["kind"].as_str().unwrap_or_default() {
+/// Why the role a binding names gives no rules.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoleError {
+    /// The role does not exist: its resource (`role`, `clusterrole`) and name.
+    NotFound {
+        /// `role` or `clusterrole`.
+        resource: &'static str,
+        /// The role's name.
+        name: String,
+    },
+    /// The binding names a kind that is no role.
+    UnsupportedKind(String),
+}
+
+impl std::fmt::Display for RoleError {
+    /// The resolver's error: `clusterrole.rbac.authorization.k8s.io "y" not found`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RoleError::NotFound { resource, name } => {
+                write!(
+                    f,
+                    "{resource}.rbac.authorization.k8s.io \"{name}\" not found"
+                )
+            }
+            RoleError::UnsupportedKind(kind) => {
+                write!(f, "unsupported role reference kind: \"{kind}\"")
+            }
+        }
+    }
+}
+
+/// The rules of the role `role_ref` names, for a binding in `ns` (empty: a cluster role
+/// binding).
+pub fn role_ref_rules(
+    objects: &dyn Objects,
+    role_ref: &Value,
+    ns: &str,
+) -> Result<Vec<Value>, RoleError> {
+    let name = role_ref["name"].as_str().unwrap_or_default();
+    let (key, resource, role_ns) = match role_ref["kind"].as_str().unwrap_or_default() {
         "ClusterRole" => (CLUSTER_ROLES, "clusterrole", ""),
         "Role" => (ROLES, "role", ns),
-        other => return Err(format!("unsupported role reference kind: \"{other}\"")),
+        other => return Err(RoleError::UnsupportedKind(other.to_string())),
     };
     let found: Option<&Arc<Value>> = objects
         .rbac_bucket(key)
         .and_then(|b| b.get(&(role_ns.to_string(), name.to_string())));
     match found {
         Some(r) => Ok(r["rules"].as_array().cloned().unwrap_or_default()),
-        None => Err(format!(
-            "{resource}.rbac.authorization.k8s.io \"{name}\" not found"
-        )),
+        None => Err(RoleError::NotFound {
+            resource,
+            name: name.to_string(),
+        }),
     }
 }
 
@@ -191,7 +227,7 @@ pub fn grants(objects: &dyn Objects, user: &User, namespace: &str) -> Vec<Grant>
                     "{binding} of {role_kind} \"{role_name}\" to {}",
                     describe_subject(subject, ns)
                 ),
-                rules: role_rules(objects, b, ns),
+                rules: role_ref_rules(objects, &b["roleRef"], ns),
             });
         }
     };
@@ -224,7 +260,7 @@ pub fn decide(objects: &dyn Objects, user: &User, a: &Attributes) -> Decision {
                 };
             }
             Ok(_) => {}
-            Err(e) => errors.push(e),
+            Err(e) => errors.push(e.to_string()),
         }
     }
     let reason = match errors.len() {
