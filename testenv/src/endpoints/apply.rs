@@ -323,7 +323,7 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
         let (mut object, managed) = merge_config(req, target, None, &config)?;
         meta::ensure_metadata(&mut object);
         object["metadata"]["name"] = Value::String(name.to_string());
-        super::escalation::check_write(api, &cluster.store, &req.user, target, &object, None)?;
+        super::escalation::check_write(api, &cluster.store, req, target, &object, None)?;
         let (stored, warnings) = create_object_as(
             &mut cluster,
             def,
@@ -342,14 +342,7 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
     let live = as_version(def, &existing);
     let (mut object, managed) =
         merge_config_in(req, target, Some(&live), &config, versions.as_ref())?;
-    super::escalation::check_write(
-        api,
-        &cluster.store,
-        &req.user,
-        target,
-        &object,
-        Some(&existing),
-    )?;
+    super::escalation::check_write(api, &cluster.store, req, target, &object, Some(&existing))?;
     // A configuration may carry a resourceVersion precondition.
     let current_rv = meta::meta_str(&existing, "resourceVersion")
         .unwrap_or_default()

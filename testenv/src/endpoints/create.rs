@@ -480,7 +480,7 @@ pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
     // A create replayed by the webhook chain keeps what its validating webhooks saw.
     let identity = req.assigned.clone();
     let mut cluster = api.lock();
-    super::escalation::check_write(api, &cluster.store, &req.user, target, &object, None)?;
+    super::escalation::check_write(api, &cluster.store, req, target, &object, None)?;
     let (stored, warnings) = create_object_with(
         &mut cluster,
         &target.def,

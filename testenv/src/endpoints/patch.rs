@@ -38,14 +38,7 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         .to_string();
     apply_patch(def, kind, &mut working, &doc)?;
     let mut warnings = check_patched(def, kind, req, &working)?;
-    super::escalation::check_write(
-        api,
-        &cluster.store,
-        &req.user,
-        target,
-        &working,
-        Some(&existing),
-    )?;
+    super::escalation::check_write(api, &cluster.store, req, target, &working, Some(&existing))?;
     // A patch may carry a resourceVersion precondition; otherwise it applies to the latest.
     let patched_rv = meta::meta_str(&working, "resourceVersion")
         .unwrap_or_default()

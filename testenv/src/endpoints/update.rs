@@ -581,7 +581,7 @@ pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
             .get(&def.storage_key, ns_of(target), name)
             .is_none()
     {
-        super::escalation::check_write(api, &cluster.store, &req.user, target, &object, None)?;
+        super::escalation::check_write(api, &cluster.store, req, target, &object, None)?;
         let (stored, warnings) = create_on_update(
             &mut cluster,
             def,
@@ -615,14 +615,7 @@ pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
         }
     }
     if let Some(old) = cluster.store.get(&def.storage_key, ns_of(target), name) {
-        super::escalation::check_write(
-            api,
-            &cluster.store,
-            &req.user,
-            target,
-            &object,
-            Some(&old),
-        )?;
+        super::escalation::check_write(api, &cluster.store, req, target, &object, Some(&old))?;
     }
     let (stored, warnings) = update_object_as(
         &mut cluster,

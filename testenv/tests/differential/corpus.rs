@@ -45,6 +45,11 @@ pub struct Step {
     /// The Accept header (default JSON).
     #[serde(default)]
     pub accept: Option<String>,
+    /// More headers, sent alike to both servers (variables are replaced in the values): a
+    /// name with one value, or with a list of values sent as repeated headers
+    /// (`Impersonate-Group`).
+    #[serde(default)]
+    pub headers: BTreeMap<String, HeaderValues>,
     /// Variables to take from the response body: name → JSON pointer. Each server keeps its
     /// own values.
     #[serde(default)]
@@ -78,6 +83,26 @@ pub struct Step {
     /// What the embedded server with the gate must answer to a `shard_selector` step.
     #[serde(default)]
     pub expect: Option<Expect>,
+}
+
+/// The values of one header of a [`Step`].
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum HeaderValues {
+    /// One value.
+    One(String),
+    /// Several, each sent as its own header line.
+    Many(Vec<String>),
+}
+
+impl HeaderValues {
+    /// The values, in order.
+    pub fn values(&self) -> &[String] {
+        match self {
+            HeaderValues::One(v) => std::slice::from_ref(v),
+            HeaderValues::Many(v) => v,
+        }
+    }
 }
 
 /// The field a shard selector hashes.

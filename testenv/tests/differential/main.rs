@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use kubeforge_testenv::{Binaries, Mode, TestEnv};
+use kubeforge_testenv::{Binaries, Mode, Policy, TestEnv};
 use serde_json::Value;
 
 use crate::corpus::Step;
@@ -70,8 +70,12 @@ async fn run() -> ExitCode {
     // The gate on: only the shard steps send `shardSelector`, which a server without the gate
     // ignores, so no other answer changes. A second embedded server, without the gate, answers
     // the shard steps for the comparison with the real one, which predates the feature.
+    // RBAC decides every embedded request, as the real server's authorizer does: the admin
+    // is in `system:masters`, and what a corpus step does as another user (impersonation
+    // headers) is allowed or refused alike.
     let embedded = TestEnv::builder()
         .mode(Mode::Embedded)
+        .policy(Policy::rbac())
         .feature_gate("ShardedListAndWatch", true)
         .start()
         .await;
@@ -79,7 +83,11 @@ async fn run() -> ExitCode {
         .mode(Mode::Binaries(Binaries::from_env()))
         .start()
         .await;
-    let ungated = TestEnv::builder().mode(Mode::Embedded).start().await;
+    let ungated = TestEnv::builder()
+        .mode(Mode::Embedded)
+        .policy(Policy::rbac())
+        .start()
+        .await;
     let (embedded, real, ungated) = match (embedded, real, ungated) {
         (Ok(e), Ok(r), Ok(u)) => (e, r, u),
         (e, r, u) => {

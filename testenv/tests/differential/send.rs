@@ -138,6 +138,11 @@ impl Side {
                 "Accept",
                 step.accept.as_deref().unwrap_or("application/json"),
             );
+        for (name, values) in &step.headers {
+            for value in values.values() {
+                req = req.header(name.as_str(), self.fill(value));
+            }
+        }
         if step.body.is_some() || step.raw.is_some() {
             req = req.header(
                 "Content-Type",

@@ -75,13 +75,25 @@ fn rule(rule: &Value, namespaced: bool, path: &str) -> Errors {
     out
 }
 
-/// `ValidateRole` and `ValidateClusterRole` (without the metadata).
+/// `ValidateRole` and `ValidateClusterRole` (without the metadata): the rules, and a
+/// ClusterRole's aggregation rule, which selects at least one role when it is there.
 pub fn role(object: &Value, namespaced: bool) -> Errors {
-    items(&object["rules"])
+    let mut out: Errors = items(&object["rules"])
         .iter()
         .enumerate()
         .flat_map(|(i, r)| rule(r, namespaced, &index("rules", i)))
-        .collect()
+        .collect();
+    let aggregation = &object["aggregationRule"];
+    if !namespaced
+        && aggregation.is_object()
+        && items(&aggregation["clusterRoleSelectors"]).is_empty()
+    {
+        out.push(required_because(
+            "aggregationRule.clusterRoleSelectors",
+            "at least one clusterRoleSelector required if aggregationRule is non-nil",
+        ));
+    }
+    out
 }
 
 /// `validateRoleBindingSubject`.
