@@ -21,6 +21,7 @@ mod core_services;
 mod discovery;
 mod events;
 mod flowcontrol;
+mod impersonation;
 mod networking;
 mod node;
 mod policy;
