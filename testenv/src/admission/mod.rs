@@ -10,6 +10,8 @@
 //! - [`pvc_resize`]: PersistentVolumeClaimResize (only bound claims of an expandable class grow);
 //! - [`plugins`]: the default plugins that fill objects in from others (Priority,
 //!   DefaultTolerationSeconds, DefaultIngressClass, DefaultStorageClass);
+//! - [`pod_security`]: PodSecurity (a namespace's `pod-security.kubernetes.io/*` levels
+//!   refuse or warn of pods and pod templates);
 //! - [`policies`]: ValidatingAdmissionPolicies and their bindings, checked with CEL on every
 //!   write they cover;
 //! - [`service_account`]: the ServiceAccount admission plugin (a Pod's account must exist;
@@ -22,6 +24,7 @@ pub mod chain;
 pub mod defaults;
 pub mod limit_ranger;
 pub mod plugins;
+pub mod pod_security;
 pub mod policies;
 pub mod pvc_resize;
 pub mod quota;

@@ -368,6 +368,21 @@ pub(super) fn create_object_with(
     }
     strategy::generate_on_create(&def.group, &def.plural, &mut object);
     if !query.stops_before_validation() {
+        let security = crate::admission::pod_security::Write {
+            def,
+            subresource: endpoint.subresource(),
+            namespace: &ns,
+            name: &name,
+            object: &object,
+            old: None,
+        };
+        match crate::admission::pod_security::admit(&cluster.store, &security) {
+            Ok(more) => warnings.extend(more),
+            Err(mut refused) => {
+                refused.warnings = warnings;
+                return Err(refused);
+            }
+        }
         let write = policies::Write {
             def,
             subresource: None,

@@ -334,6 +334,23 @@ pub fn update_object_as(
             return Err(ApiError::invalid(def, name, causes));
         }
     }
+    if !query.stops_before_validation() {
+        let security = crate::admission::pod_security::Write {
+            def,
+            subresource: endpoint.subresource(),
+            namespace: ns,
+            name,
+            object: &new,
+            old: Some(&old),
+        };
+        match crate::admission::pod_security::admit(&cluster.store, &security) {
+            Ok(more) => warnings.extend(more),
+            Err(mut refused) => {
+                refused.warnings = warnings;
+                return Err(refused);
+            }
+        }
+    }
     if is_service(def) && endpoint == Endpoint::Main {
         crate::registry::allocate::service(&cluster.store, &mut new, Some(&old));
     }
