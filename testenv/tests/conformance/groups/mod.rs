@@ -24,6 +24,7 @@ mod flowcontrol;
 mod impersonation;
 mod networking;
 mod node;
+mod pod_security;
 mod policy;
 mod resource;
 mod scheduling;
