@@ -1,10 +1,10 @@
 //! kube-apiserver's default admission plugins, in its order. On a create: the mutating half
 //! (LimitRanger defaults, ServiceAccount, Priority, DefaultTolerationSeconds,
 //! DefaultStorageClass, StorageObjectInUseProtection, RuntimeClass, DefaultIngressClass,
-//! TaintNodesByCondition)
-//! before the object is validated, the validating half (LimitRanger bounds, ResourceQuota)
-//! after the policies. On an update: a Pod's Priority and DefaultTolerationSeconds before
-//! it is validated, PersistentVolumeClaimResize and ResourceQuota after.
+//! TaintNodesByCondition) before the object is validated, the validating half after it
+//! (LimitRanger bounds before PodSecurity and the policies, ResourceQuota after them). On
+//! an update: a Pod's Priority and DefaultTolerationSeconds before it is validated,
+//! PersistentVolumeClaimResize and ResourceQuota after.
 
 use serde_json::Value;
 
@@ -66,7 +66,22 @@ pub fn mutate_update(def: &ResourceDef, object: &mut Value, old: &Value) {
     }
 }
 
-/// The validating plugins on an object of `def` named `name` being created in `ns`.
+/// The validating plugins that come before PodSecurity and the policies on an object of
+/// `def` being created in `ns`: LimitRanger's bounds of a Pod's containers.
+pub fn validate_limits(
+    store: &Store,
+    def: &ResourceDef,
+    ns: &str,
+    object: &mut Value,
+) -> Result<(), ApiError> {
+    if !ns.is_empty() && def.group.is_empty() && def.plural == "pods" {
+        limit_ranger::validate_pod(store, object, ns)?;
+    }
+    Ok(())
+}
+
+/// The validating plugins that come after the policies on an object of `def` named `name`
+/// being created in `ns`: ResourceQuota.
 pub fn validate(
     store: &Store,
     def: &ResourceDef,
@@ -76,9 +91,6 @@ pub fn validate(
 ) -> Result<(), ApiError> {
     if ns.is_empty() {
         return Ok(());
-    }
-    if def.group.is_empty() && def.plural == "pods" {
-        limit_ranger::validate_pod(store, object, ns)?;
     }
     quota::admit_create(store, &def.plural, &def.storage_key, ns, name, object)
 }

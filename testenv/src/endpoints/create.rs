@@ -368,6 +368,7 @@ pub(super) fn create_object_with(
     }
     strategy::generate_on_create(&def.group, &def.plural, &mut object);
     if !query.stops_before_validation() {
+        crate::admission::chain::validate_limits(&cluster.store, def, &ns, &mut object)?;
         let security = crate::admission::pod_security::Write {
             def,
             subresource: endpoint.subresource(),
