@@ -3,11 +3,14 @@
 //! every violation, in the real server's order), warn of pods and pod templates that violate
 //! the warned level, select older rules with a version pin, must themselves parse, and warn
 //! of the existing pods a stricter enforced level would refuse.
+//!
+//! A real server's plugin reads namespaces from its informer: new labels take effect a
+//! moment after they are written, so the checks that follow a relabelling poll.
 
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::{causes, exchange};
+use crate::support::raw::{causes, eventually, exchange};
 
 const JSON: &str = "application/json";
 const MERGE: &str = "application/merge-patch+json";
@@ -54,6 +57,32 @@ async fn label(client: &kube::Client, ns: &str, labels: Value) -> (u16, Value, V
     .await
 }
 
+/// Sends `body` to `path` until the answer's message names `standard` (the namespace's new
+/// labels have reached the plugin), for at most 10 seconds; the last answer.
+async fn once_labelled(
+    client: &kube::Client,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    body: &Value,
+    standard: &str,
+) -> (u16, Value) {
+    let named = format!("PodSecurity \"{standard}\"");
+    let seen = eventually(10, || async {
+        let (code, answer, _) = write(client, method, path, content_type, body.clone()).await;
+        let message = answer["message"].as_str().unwrap_or_default();
+        message.contains(&named).then_some((code, answer))
+    })
+    .await;
+    match seen {
+        Some(answer) => answer,
+        None => {
+            let (code, answer, _) = write(client, method, path, content_type, body.clone()).await;
+            (code, answer)
+        }
+    }
+}
+
 /// A Pod named `name` with `spec` (its container `c` when the spec names none).
 fn pod(name: &str, spec: Value) -> Value {
     let mut spec = spec;
@@ -93,7 +122,7 @@ async fn an_enforced_level_refuses_a_pod_naming_every_violation_in_order() {
             "containers": [{"name": "c", "image": "busybox", "ports": [{"containerPort": 80, "hostPort": 80}],
                 "securityContext": {"privileged": true, "capabilities": {"add": ["NET_ADMIN"]}}}]}),
     );
-    let (code, body, _) = write(&client, "POST", &pods, JSON, bad).await;
+    let (code, body) = once_labelled(&client, "POST", &pods, JSON, &bad, "restricted:latest").await;
     assert_eq!(
         (code, &body["reason"]),
         (403, &json!("Forbidden")),
@@ -185,7 +214,9 @@ async fn a_version_pin_runs_the_rules_of_that_version() {
         )
         .await;
         assert_eq!(code, 200, "{body}");
-        let (code, body, _) = write(&client, "POST", &pods, JSON, pod("p", spec.clone())).await;
+        let standard = format!("restricted:{version}");
+        let p = pod("p", spec.clone());
+        let (code, body) = once_labelled(&client, "POST", &pods, JSON, &p, &standard).await;
         assert_eq!(code, 403, "{body}");
         messages.push(body["message"].as_str().unwrap_or_default().to_string());
     }
@@ -251,12 +282,20 @@ async fn a_stricter_enforced_level_warns_of_the_existing_pods_and_image_updates_
 
     // Updates are checked when they change an image or add an ephemeral container.
     let a1 = format!("{pods}/a1?dryRun=All");
+    let image = json!({"spec": {"containers": [{"name": "c", "image": "busybox:2"}]}});
+    let (code, body) = once_labelled(
+        &client,
+        "PATCH",
+        &a1,
+        STRATEGIC,
+        &image,
+        "restricted:latest",
+    )
+    .await;
+    assert_eq!(code, 403, "{body}");
     let relabel = json!({"metadata": {"labels": {"x": "y"}}});
     let (code, body, _) = write(&client, "PATCH", &a1, MERGE, relabel).await;
     assert_eq!(code, 200, "{body}");
-    let image = json!({"spec": {"containers": [{"name": "c", "image": "busybox:2"}]}});
-    let (code, body, _) = write(&client, "PATCH", &a1, STRATEGIC, image).await;
-    assert_eq!(code, 403, "{body}");
     let ok = format!("{pods}/ok/ephemeralcontainers?dryRun=All");
     let debug = json!({"spec": {"ephemeralContainers": [{"name": "e", "image": "busybox"}]}});
     let (code, body, _) = write(&client, "PATCH", &ok, STRATEGIC, debug).await;
