@@ -6,6 +6,19 @@ use super::*;
 /// How long a wait on thousands of reconciles may go without one more object done.
 const STALL: Duration = Duration::from_secs(30);
 
+/// The Lease of these tests' replicas: three managers share the in-process server with 3,000
+/// objects and the join phase's writes, so on a loaded machine the module's 2 s renew deadline
+/// can pass without a renewal and a healthy replica stops. Twice the module's timings keep
+/// every handover check (the crash's bound follows this lease) without that.
+const LEASE: Duration = Duration::from_secs(6);
+
+fn sharding(identity: &str) -> ShardingOptions {
+    let mut o = super::sharding(identity);
+    o.lease_duration = LEASE;
+    o.renew_deadline = Duration::from_secs(4);
+    o
+}
+
 #[tokio::test]
 async fn three_replicas_share_the_work_through_join_leave_and_crash_without_overlap() {
     use futures::StreamExt;

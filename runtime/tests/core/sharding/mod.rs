@@ -2,7 +2,7 @@
 //! 3,000 objects; an instrumented reconcile records every overlap (an object reconciled by two
 //! replicas, or twice, at once) through a replica joining, one leaving gracefully and one
 //! crashing (its task aborted: its Lease simply stops being renewed). Short lease timings
-//! (3 s lease, 2 s renew deadline, 200 ms retry period) keep it quick; waits are generous (they
+//! (3 s lease, 2 s renew deadline, 200 ms retry period; the balance tests twice the first two) keep it quick; waits are generous (they
 //! end as soon as their condition holds) because the test binary runs many tests at once. Also: owned objects
 //! follow their owner's shard, a server that filters by `shardSelector` sends each
 //! replica only its share, a replica that cannot renew (its requests failing, or hanging) stops
