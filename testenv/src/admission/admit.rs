@@ -209,11 +209,14 @@ pub fn admit(
         _ => {}
     }
     defaults::apply_builtin_defaults(&def.group, &def.version, &def.kind, object);
+    let sent_lists = validation::EmptyLists::of(object);
     validation::omit_empty_collections(object);
     validation::write_zero_values(object);
     if mutation_only {
         return Ok(warnings);
     }
+    // Validation sees the empty lists the request sent, as Go's does; storage does not.
+    sent_lists.restore(object);
     let mut causes = validation::validate(&def.group, &def.kind, object, old, meta_causes);
     if old.is_none() && !crate::registry::strategy::checks_on_its_own(&def.group, &def.plural) {
         // The kind's own create rules are part of the same validation.
@@ -231,6 +234,7 @@ pub fn admit(
         return Err(refused);
     }
     warnings.extend(validation::warnings(&def.group, &def.kind, object, old));
+    validation::omit_empty_collections(object);
     let causes = crate::registry::admission_policy::check(def, object);
     if !causes.is_empty() {
         return Err(ApiError::invalid(def, &name_of(object), causes));

@@ -142,9 +142,10 @@ pub fn check_type(def: &ResourceDef, object: &mut Value) -> Result<(), ApiError>
     Ok(())
 }
 
-/// What a kind's status looks like right after creation: create resets status.
+/// What a kind's status looks like right after creation: create resets status, except a
+/// Node's (the Node strategy lets a create set every field, status included).
 fn initial_status(def: &ResourceDef, object: &mut Value) {
-    if !def.status_subresource {
+    if !def.status_subresource || (def.group.is_empty() && def.kind == "Node") {
         return;
     }
     if let Some(o) = object.as_object_mut() {
@@ -156,12 +157,29 @@ fn initial_status(def: &ResourceDef, object: &mut Value) {
     let status = if def.group.is_empty() && def.kind == "Pod" {
         let qos = crate::registry::allocate::pod_qos_class(&object["spec"]);
         Some(json!({"phase": "Pending", "qosClass": qos}))
+    } else if def.group == "apiregistration.k8s.io" && def.kind == "APIService" {
+        Some(api_service_status(object))
     } else {
         crate::admission::defaults::initial_status(&def.group, &def.version, &def.kind)
     };
     if let Some(status) = status {
         object["status"] = status;
     }
+}
+
+/// The APIService strategy's status of a new APIService: a local one (without
+/// `spec.service`, served by this server) is available from its creation.
+fn api_service_status(object: &Value) -> Value {
+    if !object["spec"]["service"].is_null() {
+        return json!({});
+    }
+    json!({"conditions": [{
+        "type": "Available",
+        "status": "True",
+        "lastTransitionTime": crate::support::meta::now(),
+        "reason": "Local",
+        "message": "Local APIServices are always available",
+    }]})
 }
 
 /// Refuses `metadata.resourceVersion` on create, and checks the name.

@@ -30,6 +30,7 @@ mod csi;
 mod csr;
 mod csr_signature;
 mod device_class;
+mod empty_lists;
 mod endpoint_slice;
 mod endpoints;
 pub mod errors;
@@ -42,6 +43,7 @@ mod job_spec;
 mod meta;
 mod networking;
 mod node;
+mod node_annotations;
 mod node_selector;
 mod pod;
 mod pod_annotations;
@@ -83,6 +85,7 @@ mod workloads;
 
 use serde_json::Value;
 
+pub use empty_lists::EmptyLists;
 pub use errors::Errors;
 pub use pod_update::{after_own_errors as pod_update_after_own_errors, pod_update};
 pub use review::{access_review_errors, selector_evaluation_error};

@@ -1,7 +1,8 @@
 //! A Node's own rules (`ValidateNode`, and what `ValidateNodeUpdate` adds on an update): its
-//! taints (reported under `metadata.taints`, as the real server names them), the amounts of
-//! its status, its pod CIDRs (valid, at most one of each IP family); on an update, no
-//! duplicate address, pod CIDRs and provider ID set once, `spec.externalID` unchanged. Also
+//! specific annotations (`node_annotations`), its taints (reported under `metadata.taints`,
+//! as the real server names them), the amounts of its status, its pod CIDRs (valid, at most
+//! one of each IP family); on an update, no duplicate address, pod CIDRs and provider ID set
+//! once, `spec.externalID` unchanged. Also
 //! the warnings of its strategy: the deprecated `spec.externalID` and pod CIDRs written in a
 //! non-standard form.
 
@@ -10,6 +11,7 @@ use serde_json::Value;
 use super::errors::{
     Errors, child, forbidden, index, invalid, invalid_str, not_supported, required,
 };
+use super::node_annotations::node_annotations;
 use super::service::sloppy_ip;
 use crate::support::meta::{label_value_error, qualified_name_errors};
 use crate::support::status::Cause;
@@ -33,19 +35,23 @@ fn items(value: &Value) -> &[Value] {
     value.as_array().map_or(&[], Vec::as_slice)
 }
 
-/// `ValidateNode` after the object meta: the taints, the status's amounts, the pod CIDRs.
+/// `ValidateNode` after the object meta: the node's specific annotations, the taints, the
+/// status's amounts, the pod CIDRs.
 pub fn node(object: &Value) -> Errors {
-    let mut out = taints(&object["spec"]["taints"], "metadata.taints");
+    let mut out = node_annotations(object, "metadata.annotations", taints);
+    out.extend(taints(&object["spec"]["taints"], "metadata.taints"));
     out.extend(resources(object));
     out.extend(pod_cidrs(&object["spec"]["podCIDRs"]));
     out
 }
 
-/// `ValidateNodeUpdate` after the object meta, against the stored node `old`: the status's
-/// amounts and addresses, the pod CIDRs and provider ID that may only be set once, the
-/// taints again, and `spec.externalID`, which may not change.
+/// `ValidateNodeUpdate` after the object meta, against the stored node `old`: the node's
+/// specific annotations again, the status's amounts and addresses, the pod CIDRs and provider
+/// ID that may only be set once, the taints again, and `spec.externalID`, which may not
+/// change.
 pub fn node_update(object: &Value, old: &Value) -> Errors {
-    let mut out = resources(object);
+    let mut out = node_annotations(object, "metadata.annotations", taints);
+    out.extend(resources(object));
     out.extend(duplicate_addresses(object));
     let cidrs = items(&object["spec"]["podCIDRs"]);
     let old_cidrs = items(&old["spec"]["podCIDRs"]);
