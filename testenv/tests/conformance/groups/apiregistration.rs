@@ -212,3 +212,37 @@ async fn api_services_are_validated() {
     assert_eq!(code, 201, "{answer}");
     assert_eq!(answer["spec"]["service"]["port"], 443);
 }
+
+#[tokio::test]
+async fn a_local_api_service_is_available_from_its_creation() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("{SERVICES}?dryRun=All");
+    let local = json!({"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+        "metadata": {"name": "v1.local.example.com"},
+        "spec": {"group": "local.example.com", "version": "v1",
+            "groupPriorityMinimum": 100, "versionPriority": 10}});
+    let (code, made) = send(&client, "POST", &path, "application/json", Some(local)).await;
+    assert_eq!(code, 201, "{made}");
+    let condition = &made["status"]["conditions"][0];
+    assert_eq!(condition["type"], "Available", "{made}");
+    assert_eq!(condition["status"], "True");
+    assert_eq!(condition["reason"], "Local");
+    assert_eq!(
+        condition["message"],
+        "Local APIServices are always available"
+    );
+    // One served by a Service waits for the availability controller.
+    let remote = json!({"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+        "metadata": {"name": "v1.remote.example.com"},
+        "spec": {"group": "remote.example.com", "version": "v1", "groupPriorityMinimum": 100,
+            "versionPriority": 10, "insecureSkipTLSVerify": true,
+            "service": {"namespace": "default", "name": "none"}}});
+    let (code, made) = send(&client, "POST", &path, "application/json", Some(remote)).await;
+    assert_eq!(code, 201, "{made}");
+    assert_eq!(
+        made["status"]["conditions"],
+        serde_json::Value::Null,
+        "{made}"
+    );
+}

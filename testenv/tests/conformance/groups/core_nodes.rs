@@ -153,3 +153,62 @@ async fn a_service_account_keeps_the_names_of_its_secrets() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_node_keeps_its_status_on_create_and_its_specific_annotations_are_checked() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let nodes = "/api/v1/nodes?dryRun=All";
+    // The status sent is kept (the Node strategy lets a create set it), allocatable defaulted
+    // from the capacity.
+    let with_status = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n-status"},
+        "status": {"capacity": {"cpu": "4", "pods": "110"},
+            "addresses": [{"type": "InternalIP", "address": "10.1.2.3"}]}});
+    let (code, node, _) = create(&client, nodes, with_status).await;
+    assert_eq!(code, 201, "{node}");
+    assert_eq!(
+        node["status"]["allocatable"],
+        json!({"cpu": "4", "pods": "110"})
+    );
+    assert_eq!(node["status"]["addresses"][0]["address"], "10.1.2.3");
+    let bad_status = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n-bad"},
+        "status": {"allocatable": {"cpu": "-1", "example.com/x": "0.5"}}});
+    let (code, body, _) = create(&client, nodes, bad_status).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            "status.allocatable.cpu: Invalid value: \"-1\": must be greater than or equal to 0",
+            "status.allocatable.example.com/x: Invalid value: \"500m\": must be an integer",
+        ]
+    );
+    // The deprecated taints annotation is decoded as Go decodes it, then checked as taints.
+    for (text, expected) in [
+        (
+            "x",
+            "metadata.annotations: Invalid value: \"scheduler.alpha.kubernetes.io/taints\": invalid character 'x' looking for beginning of value",
+        ),
+        (
+            "[{\"key\": \"a\", \"effect\": \"Bogus\"}]",
+            "metadata.annotations.scheduler.alpha.kubernetes.io/taints[0].effect: Unsupported value: \"Bogus\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
+        ),
+    ] {
+        let node = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n-taints",
+            "annotations": {"scheduler.alpha.kubernetes.io/taints": text}}});
+        let (code, body, _) = create(&client, nodes, node).await;
+        assert_eq!(code, 422, "{body}");
+        assert_eq!(causes(&body), [expected], "{text}");
+    }
+    // Each preferAvoidPods entry must name a controller.
+    let avoid = "{\"preferAvoidPods\": [{}]}";
+    let node = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n-avoid",
+        "annotations": {"scheduler.alpha.kubernetes.io/preferAvoidPods": avoid}}});
+    let (code, body, _) = create(&client, nodes, node).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            "metadata.annotations.scheduler.alpha.kubernetes.io/preferAvoidPods[0].PodSignature: Required value"
+        ]
+    );
+}

@@ -281,3 +281,41 @@ async fn service_cidrs_are_one_or_two_canonical_ranges_of_the_two_families() {
     .await;
     assert_eq!(code, 201, "{answer}");
 }
+
+#[tokio::test]
+async fn an_empty_list_sent_is_validated_as_set_and_stored_as_absent() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/apis/networking.k8s.io/v1/namespaces/{ns}/ingresses?dryRun=All");
+    let ingress = |spec: serde_json::Value| {
+        json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+            "metadata": {"name": "empty-lists"}, "spec": spec})
+    };
+    // Go decodes `[]` as an empty list that is set: the error prints it as `[]`, not `null`.
+    let (code, body) = send(
+        &client,
+        "POST",
+        &path,
+        "application/json",
+        Some(ingress(json!({"rules": []}))),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        ["spec: Invalid value: []: either `defaultBackend` or `rules` must be specified"]
+    );
+    let backend = json!({"service": {"name": "web", "port": {"number": 80}}});
+    let spec = json!({"defaultBackend": backend, "rules": [], "tls": []});
+    let (code, made) = send(
+        &client,
+        "POST",
+        &path,
+        "application/json",
+        Some(ingress(spec)),
+    )
+    .await;
+    assert_eq!(code, 201, "{made}");
+    assert_eq!(made["spec"], json!({"defaultBackend": backend}), "{made}");
+}

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::errors::{
     Errors, child, duplicate, forbidden, index, invalid, invalid_str, key, required_because,
 };
-use super::resources::{INTEGER_RESOURCES, container_resource_name, is_hugepages, resource_name};
+use super::resources::{amount, container_resource_name, is_hugepages, resource_name};
 use crate::support::meta::qualified_name_errors;
 use crate::support::quantity::Quantity;
 
@@ -59,23 +59,10 @@ fn quota_resource_name(name: &str, field: &str) -> Errors {
     out
 }
 
-/// `ValidateResourceQuantityValue`: not negative, and whole for counted resources.
+/// `ValidateResourceQuantityValue` of a JSON amount (`resources::amount`); an amount that is
+/// not a quantity is the decoder's error, not this check's.
 pub(super) fn quantity_value(resource: &str, value: &Value, field: &str) -> Errors {
-    let Some(q) = Quantity::from_json(value) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    if q.nanos < 0 {
-        out.push(invalid_str(
-            field,
-            &q.to_string(),
-            "must be greater than or equal to 0",
-        ));
-    }
-    if INTEGER_RESOURCES.contains(&resource) && q.nanos % 1_000_000_000 != 0 {
-        out.push(invalid_str(field, &q.to_string(), "must be an integer"));
-    }
-    out
+    Quantity::from_json(value).map_or_else(Vec::new, |q| amount(resource, q, field))
 }
 
 type Quantities = Vec<(String, Quantity)>;

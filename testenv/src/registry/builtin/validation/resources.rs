@@ -116,7 +116,7 @@ fn overcommit_allowed(name: &str) -> bool {
 }
 
 /// `ValidateResourceQuantityValue`: not negative, and whole for counted and extended resources.
-fn amount(name: &str, q: Quantity, field: &str) -> Errors {
+pub(super) fn amount(name: &str, q: Quantity, field: &str) -> Errors {
     let mut out = Vec::new();
     if q.nanos < 0 {
         let why = "must be greater than or equal to 0";
