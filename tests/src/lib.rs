@@ -106,6 +106,33 @@ pub const LINT_WRAPPER: &str = "RUSTC_WORKSPACE_WRAPPER";
 /// The lint flags clippy reads in that mode.
 pub const LINT_ARGS: &str = "CLIPPY_ARGS";
 
+/// Leaves out of `command`'s environment the variables cargo sets for the test process it runs
+/// (`CARGO_MANIFEST_DIR`, `CARGO_PKG_*`, `CARGO_BIN_EXE_*`, ...), which a user's shell does not
+/// have. A build script may name them as inputs (ring's names `CARGO_MANIFEST_DIR` and
+/// `CARGO_PKG_NAME`), so a cargo run that inherits them rebuilds that crate, and every crate
+/// above it, in the shared target dir, and the workspace's next build rebuilds them all again.
+pub fn without_test_vars(command: &mut Command) -> &mut Command {
+    const PREFIXES: [&str; 4] = [
+        "CARGO_PKG_",
+        "CARGO_MANIFEST_",
+        "CARGO_BIN_",
+        "CARGO_CRATE_",
+    ];
+    const NAMES: [&str; 4] = [
+        "CARGO_PRIMARY_PACKAGE",
+        "CARGO_TARGET_TMPDIR",
+        "CARGO_RUSTC_CURRENT_DIR",
+        "OUT_DIR",
+    ];
+    for (name, _) in std::env::vars_os() {
+        let Some(name) = name.to_str() else { continue };
+        if NAMES.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p)) {
+            command.env_remove(name);
+        }
+    }
+    command
+}
+
 /// Runs `cargo <args>` in `project` with the shared target dir; panics with its output when it
 /// fails.
 pub fn cargo(project: &Path, args: &[&str]) -> Ran {
@@ -125,10 +152,10 @@ pub fn make(project: &Path, args: &[&str], vars: &[(&str, &str)]) -> Ran {
 }
 
 /// Runs `program <args>` in `project` with `vars` and the shared target dir, without the
-/// workspace's lint wrapper; panics with its output when it fails.
+/// workspace's lint wrapper or the test process's cargo variables; panics with its output when it fails.
 fn run(project: &Path, program: &std::ffi::OsStr, args: &[&str], vars: &[(&str, &str)]) -> Ran {
     let started = Instant::now();
-    let output = Command::new(program)
+    let output = without_test_vars(&mut Command::new(program))
         .args(args)
         .envs(vars.iter().copied())
         .current_dir(project)

@@ -128,15 +128,16 @@ fn single_group_operator_builds_reconciles_and_writes_manifests() {
         source.replacen(anchor, &format!("{anchor}{field}"), 1),
     )
     .unwrap();
-    let check =
-        std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-            .args(["run", "--quiet", "--", "manifests", "--check"])
-            .current_dir(dir)
-            .env("CARGO_TARGET_DIR", target_dir())
-            .env_remove(kubeforge_e2e::LINT_WRAPPER)
-            .env_remove(kubeforge_e2e::LINT_ARGS)
-            .output()
-            .unwrap();
+    let mut cargo =
+        std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    let check = kubeforge_e2e::without_test_vars(&mut cargo)
+        .args(["run", "--quiet", "--", "manifests", "--check"])
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env_remove(kubeforge_e2e::LINT_WRAPPER)
+        .env_remove(kubeforge_e2e::LINT_ARGS)
+        .output()
+        .unwrap();
     assert!(
         !check.status.success(),
         "--check must fail once the type changed"

@@ -50,10 +50,10 @@ struct Output {
     stderr: String,
 }
 
-/// Runs `program args` in `dir` with `vars`, without the workspace's lint wrapper; panics with
-/// its output when it fails.
+/// Runs `program args` in `dir` with `vars`, without the workspace's lint wrapper or the test
+/// process's cargo variables; panics with its output when it fails.
 fn run(dir: &Path, program: &Path, args: &[String], vars: &[(&str, &Path)]) -> Output {
-    let output = Command::new(program)
+    let output = kubeforge_e2e::without_test_vars(&mut Command::new(program))
         .args(args)
         .current_dir(dir)
         .envs(vars.iter().copied())

@@ -351,23 +351,24 @@ fn accepted_names_compile() {
     // The manifests generator runs: the protected group's CRDs carry the approval; the
     // conversion's hub is CronJob's stored version, and a second version without a conversion
     // is served beside the first, which stays stored.
-    let manifests =
-        std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-            .args([
-                "run",
-                "--quiet",
-                "--offline",
-                "-p",
-                "versions",
-                "--",
-                "manifests",
-            ])
-            .current_dir(root.join("versions"))
-            .env("CARGO_TARGET_DIR", target_dir())
-            .env_remove(LINT_WRAPPER)
-            .env_remove(LINT_ARGS)
-            .output()
-            .unwrap();
+    let mut cargo =
+        std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    let manifests = kubeforge_e2e::without_test_vars(&mut cargo)
+        .args([
+            "run",
+            "--quiet",
+            "--offline",
+            "-p",
+            "versions",
+            "--",
+            "manifests",
+        ])
+        .current_dir(root.join("versions"))
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env_remove(LINT_WRAPPER)
+        .env_remove(LINT_ARGS)
+        .output()
+        .unwrap();
     assert!(
         manifests.status.success(),
         "{}",

@@ -171,9 +171,10 @@ fn quick_start_guestbook() {
     // The manager against `kubeforge dev-server`, with the sample applied by kubectl.
     let kubeconfig = dir.join(".kubeforge/kubeconfig");
     let cargo_bin = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    // The CLI builds as the workspace does (the lint variables stay), so it is not rebuilt.
+    // The CLI builds as the workspace does (the lint variables stay, the test process's cargo
+    // variables go), so it is not rebuilt.
     let _server = Background(
-        Command::new(&cargo_bin)
+        kubeforge_e2e::without_test_vars(&mut Command::new(&cargo_bin))
             .args(["run", "--quiet", "--manifest-path"])
             .arg(workspace_root().join("Cargo.toml"))
             .args([
