@@ -382,3 +382,51 @@ async fn container_probes_hooks_and_sources_are_validated() {
         ]
     );
 }
+
+#[tokio::test]
+async fn scheduling_and_name_resolution_rules_are_validated_in_the_real_order() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{ns}/pods?dryRun=All");
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+        "spec": {"restartPolicy": "Sometimes",
+            "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution":
+                {"nodeSelectorTerms": []}},
+                "podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                    {"weight": 0, "podAffinityTerm": {"topologyKey": ""}}]}},
+            "dnsPolicy": "None", "dnsConfig": {"nameservers": ["bad"], "searches": ["a.", "b.."],
+                "options": [{"name": ""}]},
+            "readinessGates": [{"conditionType": "a/b/c"}],
+            "hostAliases": [{"ip": "x", "hostnames": ["A"]}],
+            "topologySpreadConstraints": [
+                {"maxSkew": 0, "topologyKey": "k", "whenUnsatisfiable": "ScheduleAnyway",
+                    "minDomains": 1, "matchLabelKeys": ["a"]},
+                {"maxSkew": 1, "topologyKey": "k", "whenUnsatisfiable": "ScheduleAnyway"}],
+            "containers": [{"name": "c", "image": "i"}]}});
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(pod)).await;
+    assert_eq!(code, 422, "{body}");
+    let anti = "spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]";
+    let spread = "spec.topologySpreadConstraints[0]";
+    assert_eq!(
+        causes(&body),
+        [
+            "spec.restartPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\"".to_string(),
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Required value: must have at least one node selector term".into(),
+            format!("{anti}.weight: Invalid value: 0: must be in the range 1-100"),
+            format!("{anti}.podAffinityTerm.topologyKey: Required value: can not be empty"),
+            format!("{anti}.podAffinityTerm.topologyKey: Invalid value: \"\": name part must be non-empty"),
+            format!("{anti}.podAffinityTerm.topologyKey: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"),
+            "spec.dnsConfig.nameservers[0]: Invalid value: \"bad\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)".into(),
+            "spec.dnsConfig.searches[1]: Invalid value: \"b.\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*')".into(),
+            "spec.dnsConfig.options[0]: Required value: must not be empty".into(),
+            "spec.readinessGates[0].conditionType: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')".into(),
+            format!("{spread}.maxSkew: Invalid value: 0: must be greater than zero"),
+            format!("{spread}.{{topologyKey, whenUnsatisfiable}}: Duplicate value: \"{{k, ScheduleAnyway}}\""),
+            format!("{spread}.minDomains: Invalid value: 1: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway"),
+            format!("{spread}.matchLabelKeys: Forbidden: must not be specified when labelSelector is not set"),
+            "spec.hostAliases[0].ip: Invalid value: \"x\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)".into(),
+            "spec.hostAliases[0].hostnames[0]: Invalid value: \"A\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')".into(),
+        ]
+    );
+}

@@ -50,15 +50,22 @@ pub fn node_selector(selector: &Value, path: &str) -> Errors {
     }
     let mut out = Vec::new();
     for (i, term) in terms {
-        let at = index(&terms_path, i);
-        let exprs = child(&at, "matchExpressions");
-        for (j, req) in objects(&term["matchExpressions"]) {
-            out.extend(label_requirement(req, &index(&exprs, j)));
-        }
-        let fields = child(&at, "matchFields");
-        for (j, req) in objects(&term["matchFields"]) {
-            out.extend(field_requirement(req, &index(&fields, j)));
-        }
+        out.extend(node_selector_term(term, &index(&terms_path, i)));
+    }
+    out
+}
+
+/// `ValidateNodeSelectorTerm` of the term at `path`: its label requirements, then its node
+/// field requirements.
+pub fn node_selector_term(term: &Value, path: &str) -> Errors {
+    let mut out = Vec::new();
+    let exprs = child(path, "matchExpressions");
+    for (j, req) in objects(&term["matchExpressions"]) {
+        out.extend(label_requirement(req, &index(&exprs, j)));
+    }
+    let fields = child(path, "matchFields");
+    for (j, req) in objects(&term["matchFields"]) {
+        out.extend(field_requirement(req, &index(&fields, j)));
     }
     out
 }

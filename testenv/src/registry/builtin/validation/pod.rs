@@ -1,8 +1,10 @@
 //! Pods (`validatePodMetadataAndSpec`) and pod specs (`ValidatePodSpec`), for Pods and for
 //! the pod templates of the workload kinds:
-//! volumes, containers and init containers, restart and DNS policies, the service account,
-//! `activeDeadlineSeconds`, host and subdomain names, tolerations, then the OS checks of
-//! [`super::pod_os`]; a Pod's specific annotations are [`super::pod_annotations`]'s.
+//! volumes, containers and init containers, restart and DNS policies, affinity and topology
+//! spread ([`super::pod_scheduling`]), DNS configuration, readiness gates and host aliases
+//! ([`super::pod_dns`]), the service account, `activeDeadlineSeconds`, host and subdomain
+//! names, tolerations, then the OS checks of [`super::pod_os`]; a Pod's specific annotations
+//! are [`super::pod_annotations`]'s.
 
 use std::collections::HashSet;
 
@@ -302,6 +304,19 @@ pub fn pod_spec(spec: &Value, path: &str) -> Errors {
         spec["nodeSelector"].as_object(),
     ));
     out.extend(super::apparmor::security_context(spec, path));
+    if spec["affinity"].is_object() {
+        let at = child(path, "affinity");
+        out.extend(super::pod_scheduling::affinity(&spec["affinity"], &at));
+    }
+    out.extend(super::pod_dns::dns_config(spec, &child(path, "dnsConfig")));
+    out.extend(super::pod_dns::readiness_gates(
+        spec,
+        &child(path, "readinessGates"),
+    ));
+    out.extend(super::pod_scheduling::topology_spread(
+        &spec["topologySpreadConstraints"],
+        &child(path, "topologySpreadConstraints"),
+    ));
     let account = text(spec, "serviceAccountName");
     if !account.is_empty() {
         for why in dns1123_subdomain(account) {
@@ -336,6 +351,10 @@ pub fn pod_spec(spec: &Value, path: &str) -> Errors {
     out.extend(tolerations(
         &spec["tolerations"],
         &child(path, "tolerations"),
+    ));
+    out.extend(super::pod_dns::host_aliases(
+        spec,
+        &child(path, "hostAliases"),
     ));
     out.extend(super::pod_os::os(spec, path));
     out

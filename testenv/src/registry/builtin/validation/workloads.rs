@@ -6,57 +6,16 @@ use serde_json::{Map, Value};
 
 use super::cron::{schedule_error, time_zone_error};
 use super::errors::{
-    Errors, check_labels, check_nonnegative, child, forbidden, immutable, index, invalid,
-    invalid_str, not_supported, required, required_because,
+    Errors, check_labels, check_nonnegative, child, forbidden, immutable, invalid, invalid_str,
+    not_supported, required, required_because,
 };
 use super::job_spec;
+pub(super) use super::label_selector::label_selector;
 use super::pod::pod_spec;
-use crate::support::meta::{annotation_errors, label_key_errors};
+use crate::support::meta::annotation_errors;
 use crate::support::selector::label::LabelSelector;
 
-const IN_OR_NOT_IN: &str = "must be specified when `operator` is 'In' or 'NotIn'";
-const EXISTS: &str = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'";
 const CONCURRENCY: &[&str] = &["Allow", "Forbid", "Replace"];
-
-/// `ValidateLabelSelector` of the selector at `path`.
-pub(super) fn label_selector(selector: &Value, path: &str) -> Errors {
-    let mut out = Vec::new();
-    let exprs_path = child(path, "matchExpressions");
-    for (i, expr) in selector["matchExpressions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        let at = index(&exprs_path, i);
-        let values = expr["values"].as_array().map_or(0, Vec::len);
-        match expr["operator"].as_str().unwrap_or_default() {
-            "In" | "NotIn" if values == 0 => {
-                let mut c = required(&child(&at, "values"));
-                c.message = format!("Required value: {IN_OR_NOT_IN}");
-                out.push(c);
-            }
-            "Exists" | "DoesNotExist" if values > 0 => {
-                out.push(forbidden(&child(&at, "values"), EXISTS));
-            }
-            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
-            other => out.push(invalid_str(
-                &child(&at, "operator"),
-                other,
-                "not a valid selector operator",
-            )),
-        }
-        let k = expr["key"].as_str().unwrap_or_default();
-        for why in label_key_errors(k) {
-            out.push(invalid_str(&child(&at, "key"), k, &why));
-        }
-    }
-    out.extend(check_labels(
-        &child(path, "matchLabels"),
-        selector["matchLabels"].as_object(),
-    ));
-    out
-}
 
 /// Whether `labels` satisfy `selector` (matchLabels and matchExpressions); a missing
 /// selector (Go's `labels.Nothing()`) matches nothing.
