@@ -128,9 +128,9 @@ fn single_group_operator_builds_reconciles_and_writes_manifests() {
         source.replacen(anchor, &format!("{anchor}{field}"), 1),
     )
     .unwrap();
-    let mut cargo =
+    let mut command =
         std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    let check = kubeforge_e2e::without_test_vars(&mut cargo)
+    let check = kubeforge_e2e::without_test_vars(&mut command)
         .args(["run", "--quiet", "--", "manifests", "--check"])
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target_dir())

@@ -351,9 +351,9 @@ fn accepted_names_compile() {
     // The manifests generator runs: the protected group's CRDs carry the approval; the
     // conversion's hub is CronJob's stored version, and a second version without a conversion
     // is served beside the first, which stays stored.
-    let mut cargo =
+    let mut command =
         std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    let manifests = kubeforge_e2e::without_test_vars(&mut cargo)
+    let manifests = kubeforge_e2e::without_test_vars(&mut command)
         .args([
             "run",
             "--quiet",
