@@ -5,7 +5,6 @@
 use serde_json::{Value, json};
 
 use crate::registry::builtin::validation;
-use crate::registry::builtin::validation::errors::{forbidden, immutable};
 use crate::support::status::Cause;
 use crate::support::user::User;
 
@@ -60,12 +59,6 @@ pub fn csr_on_create(object: &mut Value, user: &User) {
     }
 }
 
-/// The PriorityClasses the server creates itself (the only names with `system-` allowed).
-const SYSTEM_PRIORITY_CLASSES: &[&str] = &["system-node-critical", "system-cluster-critical"];
-
-/// The highest value a PriorityClass not made by the server may have.
-const HIGHEST_USER_PRIORITY: i64 = 1_000_000_000;
-
 /// Whether a kind's create rules ([`create_causes`]) are checked after its validation
 /// passed, on their own (Events, validated in the group they are checked as), rather than
 /// with it.
@@ -73,55 +66,20 @@ pub fn checks_on_its_own(group: &str, plural: &str) -> bool {
     plural == "events" && matches!(group, "" | "events.k8s.io")
 }
 
-/// The checks of a create of `group`/`plural` beyond the schema: a PriorityClass's name
-/// may not claim the `system-` prefix, and its value stays below the system range.
+/// The checks of a create of `group`/`plural` beyond the schema and the kind's validation
+/// (a PriorityClass's are part of its validation).
 pub fn create_causes(group: &str, plural: &str, object: &Value) -> Vec<Cause> {
-    if (group, plural) != ("scheduling.k8s.io", "priorityclasses") {
-        return super::checks::create_causes(group, plural, object);
-    }
-    let name = object["metadata"]["name"].as_str().unwrap_or_default();
-    if name.starts_with("system-") {
-        if SYSTEM_PRIORITY_CLASSES.contains(&name) {
-            return Vec::new();
-        }
-        return vec![forbidden(
-            "metadata.name",
-            &format!(
-                "priority class names with 'system-' prefix are reserved for system use only. error: {name} is not a known system priority class"
-            ),
-        )];
-    }
-    if object["value"]
-        .as_i64()
-        .is_some_and(|v| v > HIGHEST_USER_PRIORITY)
-    {
-        return vec![forbidden(
-            "value",
-            &format!("maximum allowed value of a user defined priority is {HIGHEST_USER_PRIORITY}"),
-        )];
-    }
-    Vec::new()
+    super::checks::create_causes(group, plural, object)
 }
 
 /// The checks of an update of `group`/`plural` (`old` is stored) beyond the schema: the
 /// fields that may not change, with the real server's reason for each.
 pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec<Cause> {
-    let changed = |f: &str| old.get(f) != new.get(f);
-    let mut causes = Vec::new();
     match (group, plural) {
-        ("scheduling.k8s.io", "priorityclasses") => {
-            if changed("value") {
-                causes.push(forbidden("value", "may not be changed in an update."));
-            }
-            if changed("preemptionPolicy") {
-                causes.push(immutable("preemptionPolicy", &new["preemptionPolicy"]));
-            }
-        }
         // `ValidatePodUpdate` past the new pod's own validation: what an update may change.
-        ("", "pods") => causes = validation::pod_update(new, old),
-        _ => causes = super::checks::update_causes(group, plural, old, new),
+        ("", "pods") => validation::pod_update(new, old),
+        _ => super::checks::update_causes(group, plural, old, new),
     }
-    causes
 }
 
 /// A PersistentVolume's status write: a phase change the writer did not date gets

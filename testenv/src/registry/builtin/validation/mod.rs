@@ -55,6 +55,7 @@ mod pod_os;
 mod pod_scheduling;
 mod pod_update;
 mod policy;
+mod priority_class;
 mod pv_go;
 mod pv_source;
 mod pv_update;
@@ -192,6 +193,9 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
         ("discovery.k8s.io", "EndpointSlice") => endpoint_slice::endpoint_slice_update(object, old),
         ("resource.k8s.io", "DeviceClass") => device_class::device_class_update(object, old),
         ("networking.k8s.io", "ServiceCIDR") => service_cidr::service_cidr_update(object, old),
+        ("scheduling.k8s.io", "PriorityClass") => {
+            priority_class::priority_class_update(object, old)
+        }
         _ => Vec::new(),
     }
 }
@@ -206,6 +210,7 @@ fn create_after_spec(group: &str, kind: &str, object: &Value) -> Errors {
         ("networking.k8s.io", "Ingress") => ingress::ingress_create(object),
         ("discovery.k8s.io", "EndpointSlice") => endpoint_slice::endpoint_slice(object),
         ("networking.k8s.io", "ServiceCIDR") => service_cidr::service_cidr(object),
+        ("scheduling.k8s.io", "PriorityClass") => priority_class::priority_class(object),
         _ => Vec::new(),
     }
 }
