@@ -10,7 +10,7 @@ use super::fields::{
 };
 
 /// EndpointSlice: every endpoint has `conditions` (empty when unknown) and every port a
-/// `protocol` (`TCP`).
+/// `name` (`""`, stored and returned as such) and a `protocol` (`TCP`).
 pub fn endpoint_slice(object: &mut Value) {
     let Some(o) = object.as_object_mut() else {
         return;
@@ -19,6 +19,7 @@ pub fn endpoint_slice(object: &mut Value) {
         set_default(endpoint, "conditions", json!({}));
     }
     for port in each_object(o, "ports") {
+        set_default(port, "name", json!(""));
         set_default_str(port, "protocol", "TCP");
     }
 }
