@@ -7,13 +7,15 @@ use serde_json::{Map, Value};
 use super::cron::{schedule_error, time_zone_error};
 use super::errors::{
     Errors, check_labels, check_nonnegative, child, forbidden, immutable, invalid, invalid_str,
-    not_supported, required, required_because,
+    invalid_text, not_supported, required, required_because,
 };
+use super::go_struct::selector_as_go;
 use super::job_spec;
 pub(super) use super::label_selector::label_selector;
 use super::pod::pod_spec;
 use crate::support::meta::annotation_errors;
 use crate::support::selector::label::LabelSelector;
+use crate::support::status::Cause;
 
 const CONCURRENCY: &[&str] = &["Allow", "Forbid", "Replace"];
 
@@ -303,6 +305,27 @@ fn time_zone_errors(zone: &str) -> Errors {
         .collect()
 }
 
+/// The rest of `ValidateJobTemplateSpec`: the Job controller generates a CronJob's jobs'
+/// selectors, so the template may neither give one nor ask for a manual one.
+fn template_selector(job: &Value) -> Errors {
+    let mut out = Vec::new();
+    if let Some(selector) = job.get("selector").filter(|s| !s.is_null()) {
+        out.push(invalid_text(
+            "spec.jobTemplate.spec.selector",
+            &selector_as_go(selector),
+            "`selector` will be auto-generated",
+        ));
+    }
+    if job["manualSelector"] == true {
+        out.push(Cause {
+            reason: "FieldValueNotSupported".into(),
+            message: "Unsupported value: true: supported values: \"nil\", \"false\"".into(),
+            field: "spec.jobTemplate.spec.manualSelector".into(),
+        });
+    }
+    out
+}
+
 /// `ValidateCronJob` (without the metadata): the schedule, the concurrency policy and the
 /// job template.
 pub fn cron_job(object: &Value) -> Errors {
@@ -340,6 +363,7 @@ pub fn cron_job(object: &Value) -> Errors {
         &spec["jobTemplate"]["spec"],
         "spec.jobTemplate.spec",
     ));
+    out.extend(template_selector(&spec["jobTemplate"]["spec"]));
     for f in ["successfulJobsHistoryLimit", "failedJobsHistoryLimit"] {
         out.extend(check_nonnegative(&child("spec", f), spec.get(f)));
     }
