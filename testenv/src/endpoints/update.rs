@@ -158,8 +158,11 @@ pub fn update_object_as(
                 .map_err(|causes| ApiError::invalid(def, name, causes))?;
         }
         Endpoint::Approval => {
+            let sent_meta = new["metadata"].take();
             new = subresources::approval(&old, &new, &meta::now())
                 .map_err(|causes| ApiError::invalid(def, name, causes))?;
+            // The approval strategy keeps the metadata sent, as the status strategy does.
+            new["metadata"] = sent_meta;
         }
         Endpoint::Status => {
             if is_service(def) {

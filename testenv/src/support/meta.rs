@@ -129,6 +129,10 @@ enum NameRule {
     IpAddress,
     /// Everything else: DNS subdomains.
     Subdomain,
+    /// CertificateSigningRequests: the kind's strategy checks no name, so only the generic
+    /// registry's rule applies (path segments, each forbidden part reported), after the
+    /// kind's validation of a create, and never in the kind's checks of the object meta.
+    Unchecked,
 }
 
 fn name_rule(group: &str, kind: &str) -> NameRule {
@@ -138,6 +142,7 @@ fn name_rule(group: &str, kind: &str) -> NameRule {
         ("", "Event") => NameRule::PathSegment,
         ("", "Namespace" | "Service") => NameRule::Label,
         ("networking.k8s.io", "IPAddress") => NameRule::IpAddress,
+        ("certificates.k8s.io", "CertificateSigningRequest") => NameRule::Unchecked,
         _ => NameRule::Subdomain,
     }
 }
@@ -184,6 +189,7 @@ fn rule_errors(rule: NameRule, value: &str, prefix: bool) -> Vec<String> {
         // An IPAddress's generator uses the prefix as the name.
         NameRule::IpAddress => crate::support::go_ip::ip_address_name_errors(value),
         NameRule::Subdomain => dns1123_subdomain(&masked),
+        NameRule::Unchecked => Vec::new(),
     }
 }
 
@@ -211,16 +217,25 @@ pub fn generate_name_errors(group: &str, kind: &str, object: &Value) -> Vec<Caus
         .collect()
 }
 
+/// The errors of an updated object's `generateName` (the main resource's or a status
+/// update's): the generic registry checks it as a path segment's prefix, whatever the kind.
+pub fn generate_name_update_errors(object: &Value) -> Vec<Cause> {
+    let prefix = meta_str(object, "generateName").unwrap_or_default();
+    path_segment_errors(prefix, true)
+        .iter()
+        .map(|why| invalid_cause("metadata.generateName", prefix, why))
+        .collect()
+}
+
 /// The errors of a created object's `generateName` and name (none given, or one its kind
 /// does not accept); on an update (`update`), the generic registry's check of the
 /// `generateName`, a path segment's prefix (the name cannot change).
 pub fn name_causes(def: &ResourceDef, object: &Value, update: bool) -> Vec<Cause> {
     if update {
-        let prefix = meta_str(object, "generateName").unwrap_or_default();
-        return path_segment_errors(prefix, true)
-            .iter()
-            .map(|why| invalid_cause("metadata.generateName", prefix, why))
-            .collect();
+        return generate_name_update_errors(object);
+    }
+    if name_rule(&def.group, &def.kind) == NameRule::Unchecked {
+        return generic_name_causes(object);
     }
     let mut out = generate_name_errors(&def.group, &def.kind, object);
     let name = meta_str(object, "name").unwrap_or_default();
@@ -233,6 +248,28 @@ pub fn name_causes(def: &ResourceDef, object: &Value, update: bool) -> Vec<Cause
         return out;
     }
     out.extend(validate_name(def, name));
+    out
+}
+
+/// The generic registry's check of a created object's `generateName` and name
+/// (`ValidateObjectMetaAccessor` with `ValidatePathSegmentName`), for the kinds whose own
+/// validation checks no name.
+fn generic_name_causes(object: &Value) -> Vec<Cause> {
+    let mut out = generate_name_update_errors(object);
+    let name = meta_str(object, "name").unwrap_or_default();
+    if name.is_empty() {
+        out.push(Cause {
+            reason: "FieldValueRequired".into(),
+            message: "Required value: name or generateName is required".into(),
+            field: "metadata.name".into(),
+        });
+        return out;
+    }
+    out.extend(
+        path_segment_errors(name, false)
+            .iter()
+            .map(|why| invalid_cause("metadata.name", name, why)),
+    );
     out
 }
 

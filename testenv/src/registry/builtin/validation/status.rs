@@ -114,13 +114,17 @@ fn status_causes(group: &str, kind: &str, object: &Value, old: &Value) -> Errors
 }
 
 /// Every validation error of a status update of a kind [`validates_status_alone`] names
-/// (`old` is the stored object), in the real server's order: the metadata's errors twice
+/// (`old` is the stored object), in the real server's order: the `generateName` as a path
+/// segment's prefix, the metadata's errors twice
 /// (the generic registry checks the object meta as it is, with its finalizer names and
 /// their conflict, and as an update), the strategy's
 /// own check of the metadata before or after the status's errors, or none.
 pub fn status_update(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
     let check = meta_check(group, kind).unwrap_or(MetaCheck::None);
-    let mut out = crate::support::meta::validate_labels_and_annotations(object);
+    let mut out = crate::support::meta::generate_name_update_errors(object);
+    out.extend(crate::support::meta::validate_labels_and_annotations(
+        object,
+    ));
     out.extend(accessor_after_labels(object));
     out.extend(object_meta(object));
     match check {
