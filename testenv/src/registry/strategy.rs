@@ -104,7 +104,7 @@ pub fn volume_phase_transition(old: &Value, new: &mut Value, now: &str) {
 /// What the registry of `group`/`plural` does to an object about to be created, before
 /// defaulting (`PrepareForCreate`, and what the decoding adds): a Lease loses the fields of
 /// the `CoordinatedLeaderElection` feature, off by default; a DaemonSet gets its template
-/// generation annotation.
+/// generation annotation; a Pod with scheduling gates its `SchedulingGated` condition.
 pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
     match (group, plural) {
         ("coordination.k8s.io", "leases") => {
@@ -122,7 +122,10 @@ pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
             object["metadata"]["annotations"]["deprecated.daemonset.template.generation"] =
                 json!("1");
         }
-        ("", "pods") => prepare_pod(object),
+        ("", "pods") => {
+            prepare_pod(object);
+            super::scheduling_gates::gated_condition(object, &crate::support::meta::now());
+        }
         ("resource.k8s.io", "resourceslices") => {
             drop_disabled_slice_fields(object);
         }
