@@ -234,9 +234,6 @@ pub fn name_causes(def: &ResourceDef, object: &Value, update: bool) -> Vec<Cause
     if update {
         return generate_name_update_errors(object);
     }
-    if name_rule(&def.group, &def.kind) == NameRule::Unchecked {
-        return generic_name_causes(object);
-    }
     let mut out = generate_name_errors(&def.group, &def.kind, object);
     let name = meta_str(object, "name").unwrap_or_default();
     if name.is_empty() {
@@ -252,19 +249,15 @@ pub fn name_causes(def: &ResourceDef, object: &Value, update: bool) -> Vec<Cause
 }
 
 /// The generic registry's check of a created object's `generateName` and name
-/// (`ValidateObjectMetaAccessor` with `ValidatePathSegmentName`), for the kinds whose own
-/// validation checks no name.
-fn generic_name_causes(object: &Value) -> Vec<Cause> {
+/// (`ValidateObjectMetaAccessor` with `ValidatePathSegmentName`) for a kind whose own
+/// validation checks no name ([`NameRule::Unchecked`]); it runs only once that validation
+/// found nothing, so its errors are then the only ones.
+pub fn unchecked_name_causes(group: &str, kind: &str, object: &Value) -> Vec<Cause> {
+    if name_rule(group, kind) != NameRule::Unchecked {
+        return Vec::new();
+    }
     let mut out = generate_name_update_errors(object);
     let name = meta_str(object, "name").unwrap_or_default();
-    if name.is_empty() {
-        out.push(Cause {
-            reason: "FieldValueRequired".into(),
-            message: "Required value: name or generateName is required".into(),
-            field: "metadata.name".into(),
-        });
-        return out;
-    }
     out.extend(
         path_segment_errors(name, false)
             .iter()

@@ -293,6 +293,9 @@ pub fn validate(
         out.extend(meta::create_rest(group, kind, object));
         out.extend(object_causes(group, kind, object));
         out.extend(create_after_spec(group, kind, object));
+        if out.is_empty() {
+            out = crate::support::meta::unchecked_name_causes(group, kind, object);
+        }
         return out;
     };
     let rest = meta::update_rest(group, kind, object);
