@@ -359,3 +359,43 @@ async fn deleting_a_job_without_a_policy_warns_and_orphans_its_pods() {
     let (code, body, warnings) = delete_warned(&client, &background, None).await;
     assert_eq!((code, warnings.len()), (200, 0), "{body}");
 }
+
+#[tokio::test]
+async fn cron_job_templates_may_not_choose_their_selector() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/apis/batch/v1/namespaces/{}/cronjobs", env.namespace());
+    let cron = |job: serde_json::Value| {
+        let mut spec = job;
+        spec["template"] = json!({"spec": {"restartPolicy": "Never",
+            "containers": [{"name": "c", "image": "busybox"}]}});
+        json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "chosen"},
+            "spec": {"schedule": "0 0 1 1 *", "suspend": true, "jobTemplate": {"spec": spec}}})
+    };
+    let chosen = json!({"selector": {"matchLabels": {"z": "y", "a": "b"}}, "manualSelector": true});
+    let (code, body) = send(&client, "POST", &base, JSON, Some(cron(chosen))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "CronJob.batch \"chosen\" is invalid: [spec.jobTemplate.spec.selector: Invalid value: {\"matchLabels\":{\"a\":\"b\",\"z\":\"y\"}}: `selector` will be auto-generated, spec.jobTemplate.spec.manualSelector: Unsupported value: true: supported values: \"nil\", \"false\"]"
+    );
+    let (code, created) = send(
+        &client,
+        "POST",
+        &base,
+        JSON,
+        Some(cron(json!({"manualSelector": false}))),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    let path = format!("{base}/chosen");
+    let patch = json!({"spec": {"jobTemplate": {"spec": {"selector": {}}}}});
+    let merge = "application/merge-patch+json";
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(patch)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "CronJob.batch \"chosen\" is invalid: spec.jobTemplate.spec.selector: Invalid value: {}: `selector` will be auto-generated"
+    );
+    send(&client, "DELETE", &path, "", None).await;
+}

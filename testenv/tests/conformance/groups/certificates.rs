@@ -151,6 +151,87 @@ async fn status_carries_the_certificate_but_not_the_approval() {
     send(&client, "DELETE", &format!("{base}/{name}"), "", None).await;
 }
 
+#[tokio::test]
+async fn approval_takes_the_metadata_sent_and_names_are_path_segments() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
+    let csr = |meta: Value| {
+        json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+            "metadata": meta,
+            "spec": {"request": b64(&request_pem()), "signerName": "example.com/custom",
+                "usages": ["client auth"]}})
+    };
+    let json = "application/json";
+    let dry = format!("{base}?dryRun=All");
+    let (code, body) = send(
+        &client,
+        "POST",
+        &dry,
+        json,
+        Some(csr(json!({"name": "a/b%"}))),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "CertificateSigningRequest.certificates.k8s.io \"a/b%\" is invalid: [metadata.name: Invalid value: \"a/b%\": may not contain '/', metadata.name: Invalid value: \"a/b%\": may not contain '%']"
+    );
+    let (code, odd) = send(
+        &client,
+        "POST",
+        &dry,
+        json,
+        Some(csr(json!({"name": "Upper_Case"}))),
+    )
+    .await;
+    assert_eq!(
+        (code, &odd["metadata"]["name"]),
+        (201, &json!("Upper_Case")),
+        "{odd}"
+    );
+
+    let name = format!("meta-{}", env.namespace());
+    let first = json!({"name": name, "labels": {"a": "1"}, "annotations": {"x": "1"}});
+    let (code, created) = send(&client, "POST", base, json, Some(csr(first))).await;
+    assert_eq!(code, 201, "{created}");
+    let approval = format!("{base}/{name}/approval");
+    let mut approve = created.clone();
+    approve["metadata"]["generateName"] = json!("a/b%");
+    approve["status"] =
+        json!({"conditions": [{"type": "Approved", "status": "True", "reason": "OK"}]});
+    let (code, body) = send(&client, "PUT", &approval, json, Some(approve.clone())).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "CertificateSigningRequest.certificates.k8s.io \"{name}\" is invalid: [metadata.generateName: Invalid value: \"a/b%\": may not contain '/', metadata.generateName: Invalid value: \"a/b%\": may not contain '%']"
+        ))
+    );
+    approve["metadata"]["generateName"] = json!("zz-");
+    approve["metadata"]["labels"] = json!({"b": "2"});
+    approve["metadata"]["annotations"] = json!({"y": "2"});
+    let (code, approved) = send(&client, "PUT", &approval, json, Some(approve)).await;
+    assert_eq!(code, 200, "{approved}");
+    let meta = &approved["metadata"];
+    assert_eq!(
+        (&meta["generateName"], &meta["labels"], &meta["annotations"]),
+        (&json!("zz-"), &json!({"b": "2"}), &json!({"y": "2"})),
+        "{approved}"
+    );
+    assert_eq!(approved["status"]["conditions"][0]["type"], "Approved");
+    let status = format!("{base}/{name}/status");
+    let merge = "application/merge-patch+json";
+    let patch = json!({"metadata": {"generateName": "%"}});
+    let (code, body) = send(&client, "PATCH", &status, merge, Some(patch)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["details"]["causes"][0]["message"],
+        "Invalid value: \"%\": may not contain '%'"
+    );
+    send(&client, "DELETE", &format!("{base}/{name}"), "", None).await;
+}
+
 /// A request's DER for a new key of `alg`, with `a.example.com` as its name.
 fn request_der(alg: &'static rcgen::SignatureAlgorithm) -> Vec<u8> {
     let key = rcgen::KeyPair::generate_for(alg).unwrap();

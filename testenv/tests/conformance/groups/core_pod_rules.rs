@@ -430,3 +430,60 @@ async fn scheduling_and_name_resolution_rules_are_validated_in_the_real_order() 
         ]
     );
 }
+
+#[tokio::test]
+async fn gated_pods_are_marked_unschedulable_and_status_updates_check_generate_name() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let pods = format!("/api/v1/namespaces/{}/pods", env.namespace());
+    let json = "application/json";
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "gated"},
+        "spec": {"schedulingGates": [{"name": "example.com/g"}],
+            "containers": [{"name": "c", "image": "busybox"}]},
+        "status": {"conditions": [{"type": "PodScheduled", "status": "True"}]}});
+    let (code, created) = send(&client, "POST", &pods, json, Some(pod)).await;
+    assert_eq!(code, 201, "{created}");
+    let conditions = created["status"]["conditions"].as_array().unwrap();
+    assert_eq!(conditions.len(), 1, "{created}");
+    let gated = &conditions[0];
+    assert_eq!(
+        (
+            &gated["type"],
+            &gated["status"],
+            &gated["reason"],
+            &gated["message"]
+        ),
+        (
+            &json!("PodScheduled"),
+            &json!("False"),
+            &json!("SchedulingGated"),
+            &json!("Scheduling is blocked due to non-empty scheduling gates")
+        ),
+        "{created}"
+    );
+    assert_eq!(gated["lastProbeTime"], Value::Null);
+    assert!(gated["lastTransitionTime"].is_string(), "{created}");
+    let managed = created["metadata"]["managedFields"].to_string();
+    assert!(!managed.contains("f:status"), "{managed}");
+
+    let status = format!("{pods}/gated/status");
+    let merge = "application/merge-patch+json";
+    let patch = json!({"metadata": {"generateName": "x/%"}});
+    let (code, body) = send(&client, "PATCH", &status, merge, Some(patch)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            "metadata.generateName: Invalid value: \"x/%\": may not contain '/'",
+            "metadata.generateName: Invalid value: \"x/%\": may not contain '%'"
+        ]
+    );
+    send(
+        &client,
+        "DELETE",
+        &format!("{pods}/gated?gracePeriodSeconds=0"),
+        "",
+        None,
+    )
+    .await;
+}

@@ -193,3 +193,37 @@ async fn endpoint_slice_addresses_ports_and_hints_are_validated() {
         "endpoints[2].hints.forZones[1].name: Duplicate value: \"a\""
     );
 }
+
+#[tokio::test]
+async fn endpoint_slice_port_names_default_to_empty() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!(
+        "/apis/discovery.k8s.io/v1/namespaces/{}/endpointslices",
+        env.namespace()
+    );
+    let slice = |ports: Value| {
+        json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+            "metadata": {"name": "unnamed"}, "addressType": "IPv4",
+            "endpoints": [{"addresses": ["10.0.0.1"]}], "ports": ports})
+    };
+    let ports = json!([{"port": 80}, {"name": "x", "port": 81}]);
+    let (code, created) = send(&client, "POST", &base, JSON, Some(slice(ports))).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        created["ports"],
+        json!([{"name": "", "protocol": "TCP", "port": 80}, {"name": "x", "protocol": "TCP", "port": 81}])
+    );
+    let (code, read) = send(&client, "GET", &format!("{base}/unnamed"), "", None).await;
+    assert_eq!(
+        (code, &read["ports"][0]["name"]),
+        (200, &json!("")),
+        "{read}"
+    );
+    let twice = json!([{"port": 80}, {"name": "", "port": 81}]);
+    let dry = format!("{base}?dryRun=All");
+    let (code, body) = send(&client, "POST", &dry, JSON, Some(slice(twice))).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(causes(&body), ["ports[1].name: Duplicate value: \"\""]);
+    send(&client, "DELETE", &format!("{base}/unnamed"), "", None).await;
+}

@@ -139,3 +139,62 @@ async fn priority_classes_reserve_names_and_keep_their_value() {
     );
     send(&client, "DELETE", &path, "", None).await;
 }
+
+#[tokio::test]
+async fn priority_class_preemption_policies_and_system_names_are_checked_in_order() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let json = "application/json";
+    let dry = format!("{CLASSES}?dryRun=All");
+    let mut bad = class("system-mine", 10);
+    bad["metadata"]["generateName"] = json!("a/");
+    bad["preemptionPolicy"] = json!("Bad");
+    let (code, body) = send(&client, "POST", &dry, json, Some(bad)).await;
+    assert_eq!(code, 422, "{body}");
+    let fields: Vec<&str> = body["details"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["field"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        fields,
+        ["metadata.generateName", "metadata.name", "preemptionPolicy"]
+    );
+    assert_eq!(
+        body["details"]["causes"][2]["message"],
+        "Unsupported value: \"Bad\": supported values: \"PreemptLowerPriority\", \"Never\""
+    );
+    let mut known = class("system-node-critical", 5);
+    known["preemptionPolicy"] = json!("");
+    let (code, body) = send(&client, "POST", &dry, json, Some(known)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "PriorityClass.scheduling.k8s.io \"system-node-critical\" is invalid: [metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: value of system-node-critical PriorityClass must be 2000001000, preemptionPolicy: Required value]"
+    );
+    let mut never = class("never-dry", 10);
+    never["preemptionPolicy"] = json!("Never");
+    let (code, body) = send(&client, "POST", &dry, json, Some(never)).await;
+    assert_eq!(
+        (code, &body["preemptionPolicy"]),
+        (201, &json!("Never")),
+        "{body}"
+    );
+
+    let name = format!("policy-{}", env.namespace());
+    let (code, created) = send(&client, "POST", CLASSES, json, Some(class(&name, 10))).await;
+    assert_eq!(code, 201, "{created}");
+    let path = format!("{CLASSES}/{name}");
+    let merge = "application/merge-patch+json";
+    let patch = json!({"metadata": {"generateName": "a/b%"}, "preemptionPolicy": "Bad"});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(patch)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "PriorityClass.scheduling.k8s.io \"{name}\" is invalid: [metadata.generateName: Invalid value: \"a/b%\": may not contain '/', metadata.generateName: Invalid value: \"a/b%\": may not contain '%', preemptionPolicy: Invalid value: \"Bad\": field is immutable]"
+        ))
+    );
+    send(&client, "DELETE", &path, "", None).await;
+}
