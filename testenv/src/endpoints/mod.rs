@@ -35,6 +35,7 @@ pub mod eviction;
 pub mod fields;
 pub mod hooks;
 pub mod impersonation;
+pub mod list_options;
 pub mod manager_versions;
 pub mod negotiation;
 pub mod options;

@@ -128,12 +128,7 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
     let def = &target.def;
     let filter =
         Filter::from_query(def, &req.query)?.with_shards(&api.options.feature_gates, &req.query)?;
-    let limit = match req.query.get("limit").filter(|s| !s.is_empty()) {
-        Some(l) => l.parse::<i64>().map_err(|_| {
-            ApiError::bad_request(format!("invalid limit {l:?}: must be an integer"))
-        })?,
-        None => 0,
-    };
+    let limit = super::list_options::parse(&req.query, false)?.limit;
     let continue_token = req.query.get("continue").filter(|s| !s.is_empty());
     let rv_param = req.query.get("resourceVersion").filter(|s| !s.is_empty());
     let rv_match = req
@@ -143,26 +138,6 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
     if continue_token.is_some() && rv_param.is_some() {
         return Err(ApiError::bad_request(
             "specifying resource version is not allowed when using continue",
-        ));
-    }
-    let list_options_forbidden = |message: String| {
-        super::options::options_invalid(
-            "ListOptions",
-            vec![crate::support::status::Cause {
-                reason: "FieldValueForbidden".into(),
-                message: format!("Forbidden: {message}"),
-                field: "resourceVersionMatch".into(),
-            }],
-        )
-    };
-    if rv_match.is_some() && rv_param.is_none() {
-        return Err(list_options_forbidden(
-            "resourceVersionMatch is forbidden unless resourceVersion is provided".into(),
-        ));
-    }
-    if rv_match == Some("Exact") && rv_param == Some("0") {
-        return Err(list_options_forbidden(
-            "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"".into(),
         ));
     }
     let cluster = api.lock();
@@ -182,17 +157,13 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
         }
         (None, None, _) => (current, None),
         (None, Some(rv), Some("Exact")) => (parse_rv(rv)?, None),
-        (None, Some(rv), Some("NotOlderThan") | None) => {
+        // `NotOlderThan` or none ([`super::list_options`] refused any other).
+        (None, Some(rv), _) => {
             let rv = parse_rv(rv)?;
             if rv > current {
                 return Err(ApiError::too_large_resource_version(rv, current));
             }
             (current, None)
-        }
-        (None, Some(_), Some(other)) => {
-            return Err(ApiError::bad_request(format!(
-                "resourceVersionMatch: Unsupported value: \"{other}\": supported values: \"Exact\", \"NotOlderThan\""
-            )));
         }
     };
     let bucket = cluster.store.snapshot_at(&def.storage_key, snapshot_rv).map_err(|e| match e {

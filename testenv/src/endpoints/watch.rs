@@ -135,38 +135,19 @@ pub fn start(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
     let def = target.def.clone();
     let q = &req.query;
     let filter = Filter::from_query(&def, q)?.with_shards(&api.options.feature_gates, q)?;
+    let options = super::list_options::parse(q, true)?;
+    // Only an explicit `sendInitialEvents` streams the initial state this way; the real
+    // server's defaulting of a plain watch changes nothing a client sees here.
     let send_initial = q.flag("sendInitialEvents");
     let bookmarks = q.flag("allowWatchBookmarks");
     let rv_param = q.get("resourceVersion").filter(|s| !s.is_empty());
-    if send_initial {
-        if q.get("resourceVersionMatch") != Some("NotOlderThan") {
-            return Err(ApiError::invalid(&def, "", vec![crate::support::status::Cause {
-                reason: "FieldValueInvalid".into(),
-                message: "Invalid value: \"\": sendInitialEvents requires setting resourceVersionMatch to NotOlderThan".into(),
-                field: "resourceVersionMatch".into(),
-            }]));
-        }
-        if !bookmarks {
-            return Err(ApiError::invalid(
-                &def,
-                "",
-                vec![crate::support::status::Cause {
-                    reason: "FieldValueForbidden".into(),
-                    message:
-                        "Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true"
-                            .into(),
-                    field: "allowWatchBookmarks".into(),
-                }],
-            ));
-        }
-    }
-    let timeout = match q.get("timeoutSeconds").filter(|s| !s.is_empty()) {
-        Some(t) => Duration::from_secs(
-            t.parse::<u64>()
-                .map_err(|_| ApiError::bad_request(format!("invalid timeoutSeconds {t:?}")))?,
-        ),
-        None => Duration::from_secs(1800),
-    };
+    let timeout = Duration::from_secs(
+        options
+            .timeout_seconds
+            .and_then(|t| u64::try_from(t).ok())
+            .filter(|t| *t > 0)
+            .unwrap_or(1800),
+    );
     let namespace = target.namespace.clone();
     let cluster = api.lock();
     let current = cluster.store.resource_version();
@@ -197,7 +178,7 @@ pub fn start(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
                 }
             }
         }
-        if send_initial {
+        if send_initial && bookmarks {
             pending.push_back(bookmark(&def, current, true));
         }
         watcher_filter_probe.rx = Some(cluster.store.subscribe());
