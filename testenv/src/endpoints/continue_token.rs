@@ -1,8 +1,9 @@
 //! The continue token of a paginated list, in kube-apiserver's format: URL-safe base64
-//! (no padding) of `{"v":"meta.k8s.io/v1","rv":<list resourceVersion>,"start":"<key>\u0000"}`,
-//! where the key is `<namespace>/<name>` (or `<name>` for cluster-scoped objects) of the
-//! last object returned. A token that does not decode is refused with the real server's
-//! words, Go's base64 and JSON errors included.
+//! (no padding) of `{"v":"meta.k8s.io/v1","rv":<list resourceVersion>,"start":"/<key>\u0000"}`,
+//! where the key, relative to the list's prefix, is `<name>` (a list in one namespace, or of
+//! cluster-scoped objects) or `<namespace>/<name>` (across namespaces) of the last object
+//! returned. A token that does not decode is refused with the real server's words, Go's
+//! base64 and JSON errors included.
 
 use base64::Engine;
 use base64::alphabet::URL_SAFE;
@@ -24,44 +25,150 @@ const URL_SAFE_NO_PAD: GeneralPurpose = GeneralPurpose::new(
 /// The version of the token format the real server writes and reads.
 const TOKEN_VERSION: &str = "meta.k8s.io/v1";
 
-/// The token continuing a list at resourceVersion `rv` after `ns`/`name`.
-pub fn encode(rv: u64, ns: &str, name: &str) -> String {
-    let key = if ns.is_empty() {
-        format!("{name}\u{0}")
-    } else {
-        format!("{ns}/{name}\u{0}")
-    };
-    URL_SAFE_NO_PAD.encode(json!({"v": TOKEN_VERSION, "rv": rv, "start": key}).to_string())
+/// The token continuing a list at resourceVersion `rv` after the object whose key, relative
+/// to the list's own prefix (`<name>` in one namespace or for cluster-scoped objects,
+/// `<namespace>/<name>` across all namespaces), is `key`.
+pub fn encode(rv: u64, key: &str) -> String {
+    URL_SAFE_NO_PAD
+        .encode(json!({"v": TOKEN_VERSION, "rv": rv, "start": format!("/{key}\u{0}")}).to_string())
 }
 
-/// The list resourceVersion, namespace and name a token continues after, or the message of
-/// the 400 that refuses it.
-pub fn decode(token: &str) -> Result<(u64, String, String), String> {
+/// Where a token continues a list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Continuation {
+    /// The list's resourceVersion (a negative one reads the current state).
+    pub rv: i64,
+    /// The first key to read, relative to the list's prefix (the key of the last object
+    /// returned followed by NUL in a token this server wrote).
+    pub from: String,
+}
+
+/// Where a token continues, or the message of the 400 that refuses it, in the real
+/// server's order: base64, JSON (Go's words), version, resourceVersion, key.
+pub fn decode(token: &str) -> Result<Continuation, String> {
     let invalid = |why: String| format!("invalid continue token: continue key is not valid: {why}");
     let bytes = URL_SAFE_NO_PAD.decode(token).map_err(|e| {
         let offset = match e {
             base64::DecodeError::InvalidByte(at, _)
             | base64::DecodeError::InvalidLastSymbol(at, _) => at,
-            _ => token.len(),
+            // Go stops at the first byte that cannot start a full quantum.
+            _ => token.find('=').unwrap_or(token.len() / 4 * 4),
         };
         invalid(format!("illegal base64 data at input byte {offset}"))
     })?;
     let value: Value = serde_json::from_slice(&bytes)
         .map_err(|e| invalid(go_json::syntax_error(&bytes).unwrap_or_else(|| e.to_string())))?;
-    if value["v"] != TOKEN_VERSION {
-        return Err(invalid("server does not recognize this encoded key".into()));
+    let fields = token_fields(&value).map_err(invalid)?;
+    if fields.version != TOKEN_VERSION {
+        return Err(invalid(format!(
+            "server does not recognize this encoded version {}",
+            fields.version
+        )));
     }
-    let rv = value["rv"].as_u64().filter(|rv| *rv > 0).ok_or_else(|| {
-        invalid(format!(
+    if fields.rv == 0 {
+        return Err(invalid(format!(
             "incorrect encoded start resourceVersion (version {TOKEN_VERSION})"
-        ))
-    })?;
-    let key = value["start"]
-        .as_str()
-        .and_then(|k| k.strip_suffix('\u{0}'))
-        .ok_or_else(|| invalid("the encoded key is not valid".into()))?;
-    let (ns, name) = key.split_once('/').unwrap_or(("", key));
-    Ok((rv, ns.to_string(), name.to_string()))
+        )));
+    }
+    if fields.start.is_empty() {
+        return Err(invalid(format!(
+            "encoded start key empty (version {TOKEN_VERSION})"
+        )));
+    }
+    let key = if fields.start.starts_with('/') {
+        fields.start.clone()
+    } else {
+        format!("/{}", fields.start)
+    };
+    if !is_clean_path(&key) {
+        return Err(invalid(fields.start));
+    }
+    Ok(Continuation {
+        rv: fields.rv,
+        from: key[1..].to_string(),
+    })
+}
+
+/// The fields of a token as Go's `encoding/json` fills its struct: names matched without
+/// regard to case, `null` leaving a field empty, a value of another type an error.
+struct TokenFields {
+    version: String,
+    rv: i64,
+    start: String,
+}
+
+fn token_fields(value: &Value) -> Result<TokenFields, String> {
+    let mut fields = TokenFields {
+        version: String::new(),
+        rv: 0,
+        start: String::new(),
+    };
+    let object = match value {
+        Value::Object(o) => o,
+        Value::Null => return Ok(fields),
+        other => {
+            return Err(format!(
+                "json: cannot unmarshal {} into Go value of type storage.continueToken",
+                json_kind(other)
+            ));
+        }
+    };
+    let mismatch = |v: &Value, field: &str, ty: &str| {
+        format!(
+            "json: cannot unmarshal {} into Go struct field continueToken.{field} of type {ty}",
+            json_kind(v)
+        )
+    };
+    for (name, v) in object {
+        match name.to_ascii_lowercase().as_str() {
+            "v" | "start" => {
+                let text = match v {
+                    Value::Null => continue,
+                    Value::String(s) => s.clone(),
+                    other => return Err(mismatch(other, &name.to_ascii_lowercase(), "string")),
+                };
+                if name.eq_ignore_ascii_case("v") {
+                    fields.version = text;
+                } else {
+                    fields.start = text;
+                }
+            }
+            "rv" => match v {
+                Value::Null => {}
+                Value::Number(n) => {
+                    fields.rv = n.as_i64().ok_or_else(|| {
+                        format!(
+                            "json: cannot unmarshal number {n} into Go struct field continueToken.rv of type int64"
+                        )
+                    })?;
+                }
+                other => return Err(mismatch(other, "rv", "int64")),
+            },
+            _ => {}
+        }
+    }
+    Ok(fields)
+}
+
+/// How Go's `encoding/json` names a JSON value's type in an unmarshalling error.
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Whether Go's `path.Clean` leaves an absolute path as it is: no empty, `.` or `..`
+/// element and no trailing slash (the root itself is clean).
+fn is_clean_path(path: &str) -> bool {
+    path == "/"
+        || path[1..]
+            .split('/')
+            .all(|element| !matches!(element, "" | "." | ".."))
 }
 
 #[cfg(test)]
@@ -69,15 +176,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tokens_round_trip_for_namespaced_and_cluster_objects() {
+    fn tokens_round_trip() {
         assert_eq!(
-            decode(&encode(42, "ns", "a")).unwrap(),
-            (42, "ns".into(), "a".into())
+            decode(&encode(42, "ns/a")).unwrap(),
+            Continuation {
+                rv: 42,
+                from: "ns/a\u{0}".into()
+            }
         );
-        assert_eq!(
-            decode(&encode(7, "", "node-1")).unwrap(),
-            (7, String::new(), "node-1".into())
-        );
+    }
+
+    fn refusal(json: &str) -> String {
+        decode(&URL_SAFE_NO_PAD.encode(json))
+            .unwrap_err()
+            .trim_start_matches("invalid continue token: continue key is not valid: ")
+            .to_string()
     }
 
     #[test]
@@ -91,11 +204,39 @@ mod tests {
                 .unwrap_err()
                 .ends_with("illegal base64 data at input byte 1")
         );
-        let other = URL_SAFE_NO_PAD.encode(r#"{"v":"x","rv":1,"start":"a\u0000"}"#);
         assert!(
-            decode(&other)
+            decode("YQ=")
                 .unwrap_err()
-                .ends_with("server does not recognize this encoded key")
+                .ends_with("illegal base64 data at input byte 2")
+        );
+        assert!(
+            decode("Y")
+                .unwrap_err()
+                .ends_with("illegal base64 data at input byte 0")
+        );
+        assert_eq!(
+            refusal(r#"{"v":"x","rv":1,"start":"a"}"#),
+            "server does not recognize this encoded version x"
+        );
+        assert_eq!(
+            refusal(r#"{"v":"meta.k8s.io/v1","rv":"5"}"#),
+            "json: cannot unmarshal string into Go struct field continueToken.rv of type int64"
+        );
+        assert_eq!(
+            refusal(r#"{"v":"meta.k8s.io/v1","rv":1.5}"#),
+            "json: cannot unmarshal number 1.5 into Go struct field continueToken.rv of type int64"
+        );
+        assert_eq!(
+            refusal("[1]"),
+            "json: cannot unmarshal array into Go value of type storage.continueToken"
+        );
+        assert_eq!(
+            refusal(r#"{"v":"meta.k8s.io/v1","rv":5}"#),
+            "encoded start key empty (version meta.k8s.io/v1)"
+        );
+        assert_eq!(
+            refusal(r#"{"v":"meta.k8s.io/v1","rv":5,"start":"a/../x"}"#),
+            "a/../x"
         );
     }
 }

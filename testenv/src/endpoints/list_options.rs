@@ -77,6 +77,19 @@ fn int_param(query: &Query, key: &str) -> Result<Option<i64>, ApiError> {
     )))
 }
 
+/// The real server's 500 for a get or a watch at a resourceVersion that is not a number
+/// (a list's is a 400, see `read`).
+pub fn resource_version_not_a_number(rv: &str) -> ApiError {
+    ApiError::without_reason(
+        500,
+        format!(
+            "resourceVersion: Invalid value: {}: strconv.ParseUint: parsing {}: invalid syntax",
+            go_quote(rv),
+            go_quote(rv)
+        ),
+    )
+}
+
 fn forbidden(field: &str, message: &str) -> Cause {
     Cause {
         reason: "FieldValueForbidden".into(),

@@ -104,6 +104,11 @@ impl Filter {
 pub fn get(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let name = target.name.as_deref().unwrap_or_default();
     let ns = target.namespace.as_deref().unwrap_or_default();
+    if let Some(rv) = req.query.get("resourceVersion").filter(|rv| !rv.is_empty())
+        && rv.parse::<u64>().is_err()
+    {
+        return Err(super::list_options::resource_version_not_a_number(rv));
+    }
     let cluster = api.lock();
     let obj = cluster
         .store
@@ -121,6 +126,20 @@ pub fn get(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError
         ));
     }
     Ok(Reply::json(200, obj))
+}
+
+/// The first storage key (namespace, name) a list continued from `from` reads: `from` is
+/// relative to the list's prefix, a name within one namespace or of cluster-scoped objects,
+/// `<namespace>/<name>` across namespaces.
+fn continue_from(target: &Target, from: &str) -> (String, String) {
+    match &target.namespace {
+        Some(ns) => (ns.clone(), from.to_string()),
+        None if target.def.namespaced => {
+            let (ns, name) = from.split_once('/').unwrap_or((from, ""));
+            (ns.to_string(), name.to_string())
+        }
+        None => (String::new(), from.to_string()),
+    }
 }
 
 /// GET of a collection.
@@ -151,9 +170,10 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
     };
     let (snapshot_rv, start_after) = match (continue_token, rv_param, rv_match) {
         (Some(token), _, _) => {
-            let (rv, ns, name) =
-                super::continue_token::decode(token).map_err(ApiError::bad_request)?;
-            (rv, Some((ns, name)))
+            let from = super::continue_token::decode(token).map_err(ApiError::bad_request)?;
+            // A negative resourceVersion in a token reads the current state, as on the real server.
+            let rv = u64::try_from(from.rv).unwrap_or(current);
+            (rv, Some(continue_from(target, &from.from)))
         }
         (None, None, _) => (current, None),
         (None, Some(rv), Some("Exact")) => (parse_rv(rv)?, None),
@@ -180,12 +200,7 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
     let mut items = Vec::new();
     let mut next = None;
     let mut remaining = 0i64;
-    for ((ns, name), obj) in bucket.range(
-        start_after
-            .clone()
-            .map(|k| (k.0, format!("{}\u{0}", k.1)))
-            .unwrap_or_default()..,
-    ) {
+    for ((ns, name), obj) in bucket.range(start_after.clone().unwrap_or_default()..) {
         if target.namespace.as_ref().is_some_and(|t| t != ns) {
             continue;
         }
@@ -206,7 +221,12 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
                     )
                 });
                 if let Some((lns, lname)) = last {
-                    next = Some(super::continue_token::encode(snapshot_rv, &lns, &lname));
+                    let key = if target.namespace.is_some() || lns.is_empty() {
+                        lname
+                    } else {
+                        format!("{lns}/{lname}")
+                    };
+                    next = Some(super::continue_token::encode(snapshot_rv, &key));
                 }
             }
             remaining += 1;

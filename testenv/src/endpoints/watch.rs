@@ -166,7 +166,9 @@ pub fn start(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
     let initial_state = send_initial || matches!(rv_param, None | Some("0"));
     if initial_state {
         if let Some(rv) = rv_param.filter(|r| *r != "0") {
-            let rv: u64 = rv.parse().map_err(|_| invalid_resource_version(rv))?;
+            let rv: u64 = rv
+                .parse()
+                .map_err(|_| super::list_options::resource_version_not_a_number(rv))?;
             if rv > current {
                 return Err(ApiError::too_large_resource_version(rv, current));
             }
@@ -183,10 +185,9 @@ pub fn start(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         }
         watcher_filter_probe.rx = Some(cluster.store.subscribe());
     } else {
-        let rv: u64 = rv_param
-            .unwrap_or_default()
-            .parse()
-            .map_err(|_| invalid_resource_version(rv_param.unwrap_or_default()))?;
+        let rv: u64 = rv_param.unwrap_or_default().parse().map_err(|_| {
+            super::list_options::resource_version_not_a_number(rv_param.unwrap_or_default())
+        })?;
         match cluster.store.watch_from(&def.storage_key, rv) {
             Ok((past, rx)) => {
                 for event in past {
@@ -213,14 +214,4 @@ pub fn start(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         Some((item, w))
     });
     Ok(Reply::Watch(WatchStream(Box::pin(stream))))
-}
-
-/// The real server's 500 for a watch from a resourceVersion that is not a number.
-fn invalid_resource_version(rv: &str) -> ApiError {
-    ApiError::without_reason(
-        500,
-        format!(
-            "resourceVersion: Invalid value: {rv:?}: strconv.ParseUint: parsing {rv:?}: invalid syntax"
-        ),
-    )
 }
