@@ -54,6 +54,8 @@ pub fn apply_patch(
     let bad = |e: patch::PatchError| match e {
         patch::PatchError::Malformed(_) => ApiError::bad_request(e.to_string()),
         patch::PatchError::Unsupported(_) => ApiError::unsupported_media_type(),
+        patch::PatchError::Internal(message) => ApiError::without_reason(500, message),
+        patch::PatchError::Refused(message) => ApiError::bad_request(message),
         _ => ApiError::invalid(
             def,
             &object_name,

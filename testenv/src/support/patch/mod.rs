@@ -4,7 +4,9 @@
 //! All functions work on `serde_json::Value` so that the endpoints can apply them to any
 //! stored object, built-in or custom.
 
+pub mod go_print;
 pub mod strategic;
+pub mod strategic_errors;
 
 /// Why a patch could not be applied; the endpoints turn it into a 422/400 `Status`.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +22,13 @@ pub enum PatchError {
         "strategic merge patch is not supported for {0}; use a JSON merge patch or a JSON patch instead"
     )]
     Unsupported(String),
+    /// A strategic merge patch the real server's merge code fails on (a 500 there), with
+    /// Go's words (maps printed as Go's `%v` prints them).
+    #[error("{0}")]
+    Internal(String),
+    /// A strategic merge patch the real server refuses as a bad request, with its words.
+    #[error("{0}")]
+    Refused(String),
     /// A strategic merge patch directive or list item is invalid.
     #[error("the strategic merge patch is not valid: {0}")]
     Invalid(String),

@@ -33,6 +33,10 @@
 //! strategic merge patches for custom resources with 415, which is the caller's decision.
 
 use super::PatchError;
+use super::go_print::go_type;
+use super::strategic_errors::{
+    bad_directive, check_element_order, missing_key, mixed_element_types,
+};
 use serde_json::{Map, Value};
 
 const DIRECTIVE: &str = "$patch";
@@ -150,14 +154,6 @@ fn list_strategy(ctx: &Ctx, path: &[String], field: &str) -> ListStrategy {
     }
 }
 
-fn bad_directive(d: &Value, m: &Map<String, Value>) -> PatchError {
-    PatchError::Invalid(format!(
-        "unknown patch type: {} in map: {}",
-        d.as_str().map_or_else(|| d.to_string(), str::to_string),
-        Value::Object(m.clone())
-    ))
-}
-
 /// Merges `patch` into `original` (both maps at `path`). `inserting` means the original did
 /// not have this subtree (nulls are dropped rather than applied).
 fn merge_map(
@@ -179,8 +175,8 @@ fn merge_map(
     }
     if let Some(keys) = patch.remove(RETAIN_KEYS) {
         let Value::Array(keys) = keys else {
-            return Err(PatchError::Invalid(
-                "$retainKeys must be a list of field names".into(),
+            return Err(PatchError::Refused(
+                "invalid patch format of retainKeys".into(),
             ));
         };
         // Fields of the original not listed are dropped; the patch's own fields (including
@@ -199,6 +195,7 @@ fn merge_map(
             return Err(PatchError::Invalid(format!("{dk} must be a list")));
         };
         if let Some(Value::Array(list)) = original.get_mut(&field) {
+            mixed_element_types(list, &remove)?;
             list.retain(|v| !remove.contains(v));
         }
     }
@@ -210,9 +207,19 @@ fn merge_map(
     let mut orders = Vec::new();
     for ok in order_keys {
         let field = ok[SET_ELEMENT_ORDER.len()..].to_string();
-        let Some(Value::Array(order)) = patch.remove(&ok) else {
-            return Err(PatchError::Invalid(format!("{ok} must be a list")));
+        let order = match patch.remove(&ok) {
+            Some(Value::Array(order)) => order,
+            other => {
+                return Err(PatchError::Internal(format!(
+                    "expected a []interface {{}}, but received a {}",
+                    go_type(other.as_ref().unwrap_or(&Value::Null))
+                )));
+            }
         };
+        if let ListStrategy::MergeKey(key) = list_strategy(ctx, path, &field) {
+            let patched = patch.get(&field).is_some_and(Value::is_array);
+            check_element_order(&order, key, patched)?;
+        }
         orders.push((field, order));
     }
     for (k, pv) in patch {
@@ -336,6 +343,7 @@ fn merge_list(
             if patch.is_empty() {
                 return Ok(original);
             }
+            mixed_element_types(&original, &patch)?;
             let server_order = original.clone();
             let mut merged = original;
             let mut items = Vec::new();
@@ -393,13 +401,6 @@ fn merge_list(
 fn is_bare_directive(v: &Value) -> bool {
     v.as_object()
         .is_some_and(|m| m.len() == 1 && m.contains_key(DIRECTIVE))
-}
-
-fn missing_key(m: &Map<String, Value>, key: &str) -> PatchError {
-    PatchError::Invalid(format!(
-        "map: {} does not contain declared merge key: {key}",
-        Value::Object(m.clone())
-    ))
 }
 
 /// The identity of a list element for ordering: its merge key value, or itself.
