@@ -12,6 +12,7 @@ mod batch;
 mod certificates;
 mod coordination;
 mod core;
+mod core_api_machinery;
 mod core_limits;
 mod core_namespaces;
 mod core_nodes;

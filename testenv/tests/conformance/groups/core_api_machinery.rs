@@ -1,0 +1,252 @@
+//! API machinery answers (on ConfigMaps, and a Deployment for patches): the `ListOptions` rules of lists and watches,
+//! continue tokens, numbers in the query, a body's apiVersion and kind, and the errors of
+//! strategic merge patches (Go's words, some of them a 500).
+
+use serde_json::{Value, json};
+
+use crate::common::env;
+use crate::support::raw::send;
+
+fn message(body: &Value) -> &str {
+    body["message"].as_str().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn list_options_are_refused_as_one_list_options_error() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/api/v1/namespaces/{ns}/configmaps");
+    let (code, body) = send(
+        &client,
+        "GET",
+        &format!("{base}?resourceVersionMatch=Foo"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(code, 422);
+    assert_eq!(
+        message(&body),
+        "ListOptions.meta.k8s.io \"\" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, resourceVersionMatch: Unsupported value: \"Foo\": supported values: \"Exact\", \"NotOlderThan\", \"\"]"
+    );
+    assert_eq!(body["details"]["kind"], "ListOptions");
+    assert_eq!(body["details"]["group"], "meta.k8s.io");
+    assert_eq!(
+        body["details"]["causes"][1]["reason"],
+        "FieldValueNotSupported"
+    );
+    let (code, body) = send(
+        &client,
+        "GET",
+        &format!("{base}?sendInitialEvents=true"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(
+        (code, message(&body)),
+        (
+            422,
+            "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list"
+        )
+    );
+    // A plain watch is taken as one streaming its initial state first, so a continue
+    // token is refused with the rule of resourceVersionMatch.
+    let (code, body) = send(
+        &client,
+        "GET",
+        &format!("{base}?watch=true&continue=abc"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(
+        (code, message(&body)),
+        (
+            422,
+            "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided"
+        )
+    );
+    let (code, body) = send(
+        &client,
+        "GET",
+        &format!("{base}?watch=true&resourceVersionMatch=Exact"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(
+        (code, message(&body)),
+        (
+            422,
+            "ListOptions.meta.k8s.io \"\" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided, resourceVersionMatch: Unsupported value: \"Exact\": supported values: \"NotOlderThan\"]"
+        )
+    );
+}
+
+#[tokio::test]
+async fn numbers_in_the_query_are_read_as_go_integers() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/api/v1/namespaces/{ns}/configmaps");
+    for (query, expected) in [
+        (
+            "timeoutSeconds=abc",
+            "strconv.ParseInt: parsing \"abc\": invalid syntax",
+        ),
+        ("limit=", "strconv.ParseInt: parsing \"\": invalid syntax"),
+        (
+            "limit=99999999999999999999",
+            "strconv.ParseInt: parsing \"99999999999999999999\": value out of range",
+        ),
+    ] {
+        let (code, body) = send(&client, "GET", &format!("{base}?{query}"), "", None).await;
+        assert_eq!((code, message(&body)), (400, expected), "{query}");
+    }
+    let (code, _) = send(
+        &client,
+        "GET",
+        &format!("{base}?limit=-1&timeoutSeconds=-1"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(code, 200);
+    // A get at a resourceVersion that is not a number fails in the storage: a 500.
+    send(
+        &client,
+        "POST",
+        &base,
+        "application/json",
+        Some(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "numbers"}})),
+    )
+    .await;
+    let (code, body) = send(
+        &client,
+        "GET",
+        &format!("{base}/numbers?resourceVersion=abc"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(
+        (code, message(&body)),
+        (
+            500,
+            "resourceVersion: Invalid value: \"abc\": strconv.ParseUint: parsing \"abc\": invalid syntax"
+        )
+    );
+}
+
+#[tokio::test]
+async fn corrupt_continue_tokens_get_gos_words() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/api/v1/namespaces/{ns}/configmaps?limit=1&continue=");
+    let prefix = "invalid continue token: continue key is not valid: ";
+    for (token, why) in [
+        ("YQ%3D", "illegal base64 data at input byte 2"),
+        // {"v":"meta.k8s.io/v0","rv":1,"start":"a\u0000"}
+        (
+            "eyJ2IjoibWV0YS5rOHMuaW8vdjAiLCJydiI6MSwic3RhcnQiOiJhXHUwMDAwIn0",
+            "server does not recognize this encoded version meta.k8s.io/v0",
+        ),
+        // {"v":"meta.k8s.io/v1","rv":"5","start":"x"}
+        (
+            "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6IjUiLCJzdGFydCI6IngifQ",
+            "json: cannot unmarshal string into Go struct field continueToken.rv of type int64",
+        ),
+        // {"v":"meta.k8s.io/v1","rv":5}
+        (
+            "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NX0",
+            "encoded start key empty (version meta.k8s.io/v1)",
+        ),
+        // {"v":"meta.k8s.io/v1","rv":5,"start":"../x"}
+        (
+            "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6NSwic3RhcnQiOiIuLi94In0",
+            "../x",
+        ),
+    ] {
+        let (code, body) = send(&client, "GET", &format!("{base}{token}"), "", None).await;
+        assert_eq!(code, 400, "{token}");
+        assert_eq!(message(&body), format!("{prefix}{why}"), "{token}");
+    }
+}
+
+#[tokio::test]
+async fn a_core_body_of_another_version_or_kind_is_not_decoded() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{ns}/configmaps?dryRun=All");
+    let scheme = "in scheme \"pkg/api/legacyscheme/scheme.go:30\"";
+    for (api_version, kind, expected) in [
+        (
+            "v2",
+            "ConfigMap",
+            format!("ConfigMap in version \"v2\" cannot be handled as a ConfigMap: no kind \"ConfigMap\" is registered for version \"v2\" {scheme}"),
+        ),
+        (
+            "v1",
+            "Foo",
+            format!("Foo in version \"v1\" cannot be handled as a ConfigMap: no kind \"Foo\" is registered for version \"v1\" {scheme}"),
+        ),
+        (
+            "apps/v1",
+            "Deployment",
+            "Deployment in version \"v1\" cannot be handled as a ConfigMap: converting (v1.Deployment) to (core.ConfigMap): unknown conversion".to_string(),
+        ),
+    ] {
+        let body = json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": "x"}});
+        let (code, answer) = send(&client, "POST", &path, "application/json", Some(body)).await;
+        assert_eq!((code, message(&answer)), (400, expected.as_str()), "{api_version} {kind}");
+    }
+}
+
+#[tokio::test]
+async fn strategic_merge_patch_errors_of_the_merge_code_are_a_500() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let deployments = format!("/apis/apps/v1/namespaces/{ns}/deployments");
+    send(
+        &client,
+        "POST",
+        &deployments,
+        "application/json",
+        Some(json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "smp"},
+            "spec": {"selector": {"matchLabels": {"a": "b"}}, "template": {"metadata": {"labels": {"a": "b"}},
+                "spec": {"containers": [{"name": "c", "image": "i"}]}}}})),
+    )
+    .await;
+    let path = format!("{deployments}/smp?dryRun=All");
+    let smp = "application/strategic-merge-patch+json";
+    for (patch, code, expected) in [
+        (
+            json!({"spec": {"template": {"spec": {"containers": [{"image": "j"}]}}}}),
+            500,
+            "map: map[image:j] does not contain declared merge key: name",
+        ),
+        (
+            json!({"spec": {"$patch": "bogus"}}),
+            500,
+            "unknown patch type: bogus in map: map[$patch:bogus]",
+        ),
+        (
+            json!({"spec": {"template": {"spec": {"$setElementOrder/containers": "x"}}}}),
+            500,
+            "expected a []interface {}, but received a string",
+        ),
+        (
+            json!({"spec": {"$retainKeys": "x"}}),
+            400,
+            "invalid patch format of retainKeys",
+        ),
+    ] {
+        let (answer_code, answer) = send(&client, "PATCH", &path, smp, Some(patch.clone())).await;
+        assert_eq!((answer_code, message(&answer)), (code, expected), "{patch}");
+    }
+}
