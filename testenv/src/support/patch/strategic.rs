@@ -344,6 +344,10 @@ fn merge_list(
                 return Ok(original);
             }
             mixed_element_types(&original, &patch)?;
+            if original.is_empty() && patch.iter().any(|p| !p.is_object()) {
+                // Go takes such a list as the patch has it; decoding the result refuses it.
+                return Ok(patch);
+            }
             let server_order = original.clone();
             let mut merged = original;
             let mut items = Vec::new();
