@@ -126,7 +126,8 @@ pub fn service_status(object: &mut Value) {
 
 /// `SetDefaults_Service`: `type: ClusterIP`, `sessionAffinity: None` (ClientIP gets a
 /// 10800 s timeout), ports `protocol: TCP` and `targetPort` = `port`, `externalTrafficPolicy:
-/// Cluster` for NodePort/LoadBalancer, `internalTrafficPolicy: Cluster`,
+/// Cluster` for NodePort/LoadBalancer and a ClusterIP with external IPs,
+/// `internalTrafficPolicy: Cluster`,
 /// `allocateLoadBalancerNodePorts: true` for LoadBalancer.
 ///
 /// The IP family fields (`ipFamilyPolicy`, `ipFamilies`, `clusterIPs` mirrored from a set
@@ -166,7 +167,12 @@ pub fn service(object: &mut Value) {
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string();
-    if matches!(ty.as_str(), "NodePort" | "LoadBalancer") {
+    let external_ips = spec
+        .get("externalIPs")
+        .and_then(Value::as_array)
+        .is_some_and(|ips| !ips.is_empty());
+    // Go's `ExternallyAccessible`: a ClusterIP Service with external IPs is one too.
+    if matches!(ty.as_str(), "NodePort" | "LoadBalancer") || (ty == "ClusterIP" && external_ips) {
         set_default_str(spec, "externalTrafficPolicy", "Cluster");
     }
     if matches!(ty.as_str(), "NodePort" | "LoadBalancer" | "ClusterIP") {

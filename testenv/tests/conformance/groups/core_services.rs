@@ -232,3 +232,124 @@ async fn cluster_ips_are_held_by_ip_addresses() {
         assert_eq!(code, 404, "{body}");
     }
 }
+
+#[tokio::test]
+async fn service_fields_past_the_ports_are_validated_in_order() {
+    let env = env().await;
+    let client = client(&env).await;
+    let path = format!("/api/v1/namespaces/{}/services?dryRun=All", env.namespace());
+    let post = |body: Value| {
+        let (client, path) = (client.clone(), path.clone());
+        async move { send(&client, "POST", &path, "application/json", Some(body)).await }
+    };
+    let fields = |body: &Value| -> Vec<String> {
+        causes(body)
+            .into_iter()
+            .map(|(field, message)| format!("{field}: {message}"))
+            .collect()
+    };
+
+    // Affinity, duplicate ports, source ranges, traffic policies and distribution of a
+    // ClusterIP Service, in `ValidateService`'s order.
+    let mut svc = service(
+        "fields",
+        json!({"type": "ClusterIP", "sessionAffinity": "ClientIP",
+            "sessionAffinityConfig": {"clientIP": {"timeoutSeconds": 0}},
+            "externalTrafficPolicy": "Local", "internalTrafficPolicy": "Sometimes",
+            "loadBalancerSourceRanges": ["x"], "trafficDistribution": "Nearest"}),
+    );
+    svc["spec"]["ports"] = json!([{"port": 80, "name": "a"}, {"port": 80, "name": "a"}]);
+    let (code, body) = post(svc).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        fields(&body),
+        [
+            "spec.ports[1].name: Duplicate value: \"a\"",
+            "spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: 0: must be greater than 0 and less than 86400",
+            "spec.ports[1]: Duplicate value: {\"Name\":\"\",\"Protocol\":\"TCP\",\"AppProtocol\":null,\"Port\":80,\"TargetPort\":0,\"NodePort\":0}",
+            "spec.LoadBalancerSourceRanges: Forbidden: may only be used when `type` is 'LoadBalancer'",
+            "spec.LoadBalancerSourceRanges[0]: Invalid value: \"x\": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)",
+            "spec.externalTrafficPolicy: Invalid value: \"Local\": may only be set for externally-accessible services",
+            "spec.internalTrafficPolicy: Unsupported value: \"Sometimes\": supported values: \"Cluster\", \"Local\"",
+            "spec.trafficDistribution: Unsupported value: \"Nearest\": supported values: \"PreferClose\", \"PreferSameZone\", \"PreferSameNode\"",
+        ]
+    );
+
+    // External IPs, a node port and load-balancer fields on a ClusterIP Service.
+    let mut svc = service(
+        "fields",
+        json!({"type": "ClusterIP", "externalIPs": ["1.2.3.4", "x", "127.0.0.1"],
+            "loadBalancerClass": "a/b", "allocateLoadBalancerNodePorts": true,
+            "healthCheckNodePort": 30000}),
+    );
+    svc["spec"]["ports"][0]["nodePort"] = json!(30001);
+    let (code, body) = post(svc).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        fields(&body),
+        [
+            "spec.externalIPs[1]: Invalid value: \"x\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+            "spec.externalIPs[2]: Invalid value: \"127.0.0.1\": may not be in the loopback range (127.0.0.0/8, ::1/128)",
+            "spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'",
+            "spec.allocateLoadBalancerNodePorts: Forbidden: may only be used when `type` is 'LoadBalancer'",
+            "spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'",
+            "spec.healthCheckNodePort: Invalid value: 30000: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+        ]
+    );
+
+    // The source ranges annotation stands in for the field; each range is checked.
+    let mut svc = service("fields", json!({"internalTrafficPolicy": "Sometimes"}));
+    svc["metadata"]["annotations"] = json!({
+        "service.beta.kubernetes.io/load-balancer-source-ranges": "10.0.0.0/8, x"});
+    let (code, body) = post(svc).await;
+    assert_eq!(code, 422, "{body}");
+    let key = "metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]";
+    assert_eq!(
+        fields(&body),
+        [
+            format!("{key}: Forbidden: may only be used when `type` is 'LoadBalancer'"),
+            format!(
+                "{key}: Invalid value: \"x\": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"
+            ),
+            "spec.internalTrafficPolicy: Unsupported value: \"Sometimes\": supported values: \"Cluster\", \"Local\"".to_string(),
+        ]
+    );
+
+    // A ClusterIP Service with external IPs is externally accessible: its external traffic
+    // policy is defaulted; a load balancer's padded source ranges and a known distribution
+    // are accepted.
+    let (code, body) = post(service("fields", json!({"externalIPs": ["1.2.3.4"]}))).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(body["spec"]["externalTrafficPolicy"], "Cluster");
+    let (code, body) = post(service(
+        "fields",
+        json!({"type": "LoadBalancer", "loadBalancerSourceRanges": [" 10.0.0.0/8 "],
+            "trafficDistribution": "PreferSameNode"}),
+    ))
+    .await;
+    assert_eq!(code, 201, "{body}");
+
+    // A headless LoadBalancer, and a health check port out of range.
+    let (code, body) = post(service(
+        "fields",
+        json!({"type": "LoadBalancer", "clusterIP": "None"}),
+    ))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        fields(&body),
+        [
+            "spec.clusterIPs[0]: Invalid value: \"None\": may not be set to 'None' for LoadBalancer services"
+        ]
+    );
+    let (code, body) = post(service(
+        "fields",
+        json!({"type": "LoadBalancer", "externalTrafficPolicy": "Local", "healthCheckNodePort": 70000}),
+    ))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        fields(&body),
+        ["spec.healthCheckNodePort: Invalid value: 70000: must be between 1 and 65535, inclusive"]
+    );
+}

@@ -103,7 +103,7 @@ fn parse_sloppy(ip: &str) -> Option<std::net::IpAddr> {
 
 /// `ValidateNonSpecialIP`: an IP that is not unspecified, loopback, link-local unicast or
 /// link-local multicast.
-fn non_special_ip(ip: &str, field: &str) -> Errors {
+pub(super) fn non_special_ip(ip: &str, field: &str) -> Errors {
     let Some(address) = parse_sloppy(ip) else {
         return vec![invalid_str(field, ip, "must be a valid IP address")];
     };

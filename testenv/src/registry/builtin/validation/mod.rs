@@ -70,6 +70,7 @@ mod review;
 mod runtime_class;
 mod service;
 mod service_cidr;
+mod service_fields;
 mod status;
 mod status_apps;
 mod status_batch;

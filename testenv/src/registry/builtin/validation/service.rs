@@ -4,6 +4,8 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
+use super::service_fields;
+
 use super::errors::{
     Errors, check_dns1123_label, check_labels, check_port_num_or_name, child, dns1123_subdomain,
     duplicate, forbidden, index, invalid, invalid_str, not_supported, port_num, required,
@@ -46,6 +48,7 @@ fn port(port: &Value, require_name: bool, names: &mut HashSet<String>, path: &st
     }
     let target = port.get("targetPort").cloned().unwrap_or(Value::from(0));
     out.extend(check_port_num_or_name(&child(path, "targetPort"), &target));
+    out.extend(service_fields::app_protocol(port, path));
     out
 }
 
@@ -58,6 +61,7 @@ pub fn service(object: &Value) -> Errors {
     if ports.is_empty() && !is_headless(spec) && kind != "ExternalName" {
         out.push(required("spec.ports"));
     }
+    out.extend(service_fields::headless_type(spec));
     if kind == "ExternalName" {
         // The IP fields are the allocator's, which has nothing to give a name.
         let set = |f: &str| match &spec[f] {
@@ -102,9 +106,12 @@ pub fn service(object: &Value) -> Errors {
         }
         _ => {}
     }
+    out.extend(service_fields::affinity_config(spec));
+    out.extend(service_fields::external_ips(spec));
     if !TYPES.contains(&kind) {
         out.push(not_supported("spec.type", kind, TYPES));
     }
+    out.extend(service_fields::node_ports(spec));
     // The same port and protocol twice, reported with the key Go builds for it.
     let mut seen = HashSet::new();
     for (i, p) in ports.iter().enumerate() {
@@ -120,6 +127,7 @@ pub fn service(object: &Value) -> Errors {
             });
         }
     }
+    out.extend(service_fields::tail(object));
     out
 }
 
