@@ -487,3 +487,126 @@ async fn gated_pods_are_marked_unschedulable_and_status_updates_check_generate_n
     )
     .await;
 }
+
+#[tokio::test]
+async fn seccomp_profiles_sysctls_and_host_process_options_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{}/pods?dryRun=All", env.namespace());
+    let post = |spec: Value| {
+        let (client, path) = (client.clone(), path.clone());
+        let mut spec = spec;
+        spec["automountServiceAccountToken"] = json!(false);
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+            "spec": spec});
+        async move { send(&client, "POST", &path, "application/json", Some(pod)).await }
+    };
+    let profile = |p: Value| json!({"seccompProfile": p});
+
+    // A seccomp profile's type, and a localhost profile only (and always) with Localhost,
+    // relative and never stepping back: the containers', then the pod's.
+    let (code, body) = post(json!({
+        "securityContext": profile(json!({"type": "Bogus"})),
+        "initContainers": [{"name": "i", "image": "x",
+            "securityContext": profile(json!({"type": "Unconfined", "localhostProfile": ""}))}],
+        "containers": [
+            {"name": "c", "image": "x", "securityContext":
+                profile(json!({"type": "RuntimeDefault", "localhostProfile": "a"}))},
+            {"name": "d", "image": "x", "securityContext": profile(json!({"type": "Localhost"}))},
+            {"name": "e", "image": "x", "securityContext":
+                profile(json!({"localhostProfile": "/../a"}))},
+            {"name": "f", "image": "x", "securityContext":
+                profile(json!({"type": "Localhost", "localhostProfile": "/../a"}))},
+            {"name": "g", "image": "x", "securityContext":
+                profile(json!({"type": "Localhost", "localhostProfile": "profiles/a.json"}))}]}))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    let c = |i: usize| format!("spec.containers[{i}].securityContext.seccompProfile");
+    assert_eq!(
+        causes(&body),
+        [
+            format!(
+                "{}.localhostProfile: Invalid value: {{\"Type\":\"RuntimeDefault\",\"LocalhostProfile\":\"a\"}}: can only be set when seccomp type is Localhost",
+                c(0)
+            ),
+            format!(
+                "{}.localhostProfile: Required value: must be set when seccomp type is Localhost",
+                c(1)
+            ),
+            format!(
+                "{}.type: Required value: type is required when seccompProfile is set",
+                c(2)
+            ),
+            format!(
+                "{}.localhostProfile: Invalid value: {{\"Type\":\"\",\"LocalhostProfile\":\"/../a\"}}: can only be set when seccomp type is Localhost",
+                c(2)
+            ),
+            format!(
+                "{}.localhostProfile: Invalid value: \"/../a\": must be a relative path",
+                c(3)
+            ),
+            format!(
+                "{}.localhostProfile: Invalid value: \"/../a\": must not contain '..'",
+                c(3)
+            ),
+            "spec.initContainers[0].securityContext.seccompProfile.localhostProfile: Invalid value: {\"Type\":\"Unconfined\",\"LocalhostProfile\":\"\"}: can only be set when seccomp type is Localhost".to_string(),
+            "spec.securityContext.seccompProfile.type: Unsupported value: \"Bogus\": supported values: \"Localhost\", \"RuntimeDefault\", \"Unconfined\"".to_string(),
+        ]
+    );
+
+    // Sysctl names: the kernel's form, each once, none of a namespace shared with the host.
+    let sysctls = |names: &[&str]| {
+        names
+            .iter()
+            .map(|n| json!({"name": n, "value": "1"}))
+            .collect::<Vec<_>>()
+    };
+    let (code, body) = post(json!({"hostNetwork": true, "hostIPC": true,
+        "securityContext": {"sysctls": sysctls(&["net/ipv4/ip_forward", "kernel.shmmax",
+            "net", "Net.x", "", "a.b", "a.b"])},
+        "containers": [{"name": "c", "image": "x"}]}))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    let s = |i: usize| format!("spec.securityContext.sysctls[{i}].name");
+    assert_eq!(
+        causes(&body),
+        [
+            format!(
+                "{}: Invalid value: \"net/ipv4/ip_forward\": may not be specified when 'hostNetwork' is true",
+                s(0)
+            ),
+            format!(
+                "{}: Invalid value: \"kernel.shmmax\": may not be specified when 'hostIPC' is true",
+                s(1)
+            ),
+            format!(
+                "{}: Invalid value: \"Net.x\": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$",
+                s(3)
+            ),
+            format!("{}: Required value", s(4)),
+            format!("{}: Duplicate value: \"a.b\"", s(6)),
+        ]
+    );
+
+    // Windows host-process options: pod and containers agree, all containers or none, with
+    // the host's network.
+    let host_process = |on: bool| json!({"windowsOptions": {"hostProcess": on}});
+    let (code, body) = post(json!({"os": {"name": "windows"},
+        "securityContext": host_process(true),
+        "initContainers": [{"name": "i", "image": "x", "securityContext": host_process(false)}],
+        "containers": [{"name": "c", "image": "x"}]}))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            "spec.initContainers[0].securityContext.windowsOptions.hostProcess: Invalid value: false: pod hostProcess value must be identical if both are specified, was true",
+            "spec: Invalid value: \"\": If pod contains any hostProcess containers then all containers must be HostProcess containers",
+            "spec.hostNetwork: Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers",
+        ]
+    );
+    let (code, body) = post(json!({"hostNetwork": true, "containers": [
+        {"name": "c", "image": "x", "securityContext": host_process(true)}]}))
+    .await;
+    assert_eq!(code, 201, "{body}");
+}

@@ -68,6 +68,7 @@ mod resource_slice;
 mod resources;
 mod review;
 mod runtime_class;
+mod security_context;
 mod service;
 mod service_cidr;
 mod service_fields;

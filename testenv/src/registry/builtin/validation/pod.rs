@@ -4,7 +4,8 @@
 //! spread ([`super::pod_scheduling`]), DNS configuration, readiness gates and host aliases
 //! ([`super::pod_dns`]), the service account, `activeDeadlineSeconds`, host and subdomain
 //! names, tolerations, then the OS checks of [`super::pod_os`]; a Pod's specific annotations
-//! are [`super::pod_annotations`]'s.
+//! are [`super::pod_annotations`]'s, the seccomp, sysctl and Windows host-process rules
+//! [`super::security_context`]'s.
 
 use std::collections::HashSet;
 
@@ -16,6 +17,7 @@ use super::errors::{
 };
 use super::pod_container::{self, Probe};
 use super::resources;
+use super::security_context;
 use super::service::PROTOCOLS;
 pub use super::tolerations::tolerations;
 
@@ -164,6 +166,7 @@ fn container(c: &Value, pod: &PodContext, path: &str) -> Errors {
         &child(path, "resources"),
         Some(&pod.claims),
     ));
+    out.extend(security_context::seccomp_profile(c, path));
     out.extend(super::apparmor::security_context(c, path));
     out.extend(pod_container::resize_policy(
         c,
@@ -303,6 +306,8 @@ pub fn pod_spec(spec: &Value, path: &str) -> Errors {
         &child(path, "nodeSelector"),
         spec["nodeSelector"].as_object(),
     ));
+    out.extend(security_context::sysctls(spec, path));
+    out.extend(security_context::seccomp_profile(spec, path));
     out.extend(super::apparmor::security_context(spec, path));
     if spec["affinity"].is_object() {
         let at = child(path, "affinity");
@@ -317,6 +322,7 @@ pub fn pod_spec(spec: &Value, path: &str) -> Errors {
         &spec["topologySpreadConstraints"],
         &child(path, "topologySpreadConstraints"),
     ));
+    out.extend(security_context::windows_host_process(spec, path));
     let account = text(spec, "serviceAccountName");
     if !account.is_empty() {
         for why in dns1123_subdomain(account) {
