@@ -178,3 +178,67 @@ async fn resource_quotas_count_usage_and_refuse_pods_over_it() {
     .await;
     assert_eq!(code, 201, "{body}");
 }
+
+#[tokio::test]
+async fn resource_quota_scope_selectors_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!(
+        "/api/v1/namespaces/{}/resourcequotas?dryRun=All",
+        env.namespace()
+    );
+    let quota = |hard: Value, scopes: Value, expressions: Value| {
+        json!({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q"},
+            "spec": {"hard": hard, "scopes": scopes,
+                "scopeSelector": {"matchExpressions": expressions}}})
+    };
+    let body = quota(
+        json!({"memory": "1Gi", "requests.storage": "1Gi"}),
+        Value::Null,
+        json!([{"scopeName": "Terminating", "operator": "In", "values": ["x"]},
+            {"scopeName": "NotTerminating", "operator": "Exists"},
+            {"scopeName": "Bogus", "operator": "Nope"},
+            {"operator": "DoesNotExist", "values": ["a"]}]),
+    );
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(body)).await;
+    assert_eq!(code, 422, "{body}");
+    let e = "spec.scopeSelector.matchExpressions";
+    let selector = r#"{"MatchExpressions":[{"ScopeName":"Terminating","Operator":"In","Values":["x"]},{"ScopeName":"NotTerminating","Operator":"Exists","Values":null},{"ScopeName":"Bogus","Operator":"Nope","Values":null},{"ScopeName":"","Operator":"DoesNotExist","Values":["a"]}]}"#;
+    let unfit = format!("{e}: Invalid value: {selector}: unsupported scope applied to resource");
+    assert_eq!(
+        crate::support::raw::causes(&body),
+        [
+            unfit.clone(),
+            format!(
+                "{e}.operator: Invalid value: \"In\": must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity"
+            ),
+            unfit,
+            format!("{e}.scopeName: Invalid value: \"Bogus\": unsupported scope"),
+            format!("{e}.operator: Invalid value: \"Nope\": not a valid selector operator"),
+            format!("{e}.scopeName: Invalid value: \"\": unsupported scope"),
+            format!(
+                "{e}.values: Invalid value: [\"a\"]: must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"
+            ),
+            format!("{e}: Invalid value: null: conflicting scopes"),
+        ]
+    );
+    // The conflict prints the quota's `scopes`, whatever they are.
+    let body = quota(
+        json!({"pods": "1"}),
+        json!(["BestEffort"]),
+        json!([{"scopeName": "BestEffort", "operator": "Exists"},
+            {"scopeName": "NotBestEffort", "operator": "Exists"},
+            {"scopeName": "PriorityClass", "operator": "In"}]),
+    );
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(body)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        crate::support::raw::causes(&body),
+        [
+            format!(
+                "{e}.values: Required value: must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"
+            ),
+            format!("{e}: Invalid value: [\"BestEffort\"]: conflicting scopes"),
+        ]
+    );
+}

@@ -319,3 +319,61 @@ async fn an_empty_list_sent_is_validated_as_set_and_stored_as_absent() {
     assert_eq!(code, 201, "{made}");
     assert_eq!(made["spec"], json!({"defaultBackend": backend}), "{made}");
 }
+
+#[tokio::test]
+async fn ingress_class_parameters_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = "/apis/networking.k8s.io/v1/ingressclasses?dryRun=All";
+    let class = |parameters: serde_json::Value| {
+        json!({"apiVersion": "networking.k8s.io/v1", "kind": "IngressClass",
+            "metadata": {"name": "params"},
+            "spec": {"controller": "example.com/ingress", "parameters": parameters}})
+    };
+    let post = |parameters| {
+        let (client, body) = (client.clone(), class(parameters));
+        async move { send(&client, "POST", path, "application/json", Some(body)).await }
+    };
+    let p = "spec.parameters";
+    let (code, body) = post(json!({"apiGroup": "", "kind": "", "name": "..",
+        "scope": "Namespace", "namespace": "Bad_NS"}))
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            format!(
+                "{p}.apiGroup: Invalid value: \"\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+            ),
+            format!("{p}.kind: Required value"),
+            format!("{p}.name: Invalid value: \"..\": may not be '..'"),
+            format!(
+                "{p}.namespace: Invalid value: \"Bad_NS\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+            ),
+        ]
+    );
+    let (code, body) = post(json!({"kind": "K/%", "name": "a%b", "scope": "Namespace"})).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            format!("{p}.kind: Invalid value: \"K/%\": may not contain '/'"),
+            format!("{p}.kind: Invalid value: \"K/%\": may not contain '%'"),
+            format!("{p}.name: Invalid value: \"a%b\": may not contain '%'"),
+            format!("{p}.namespace: Required value: `parameters.scope` is set to 'Namespace'"),
+        ]
+    );
+    // Without a scope the reference is the cluster's: no namespace, even an empty one.
+    let (code, body) = post(json!({"kind": "K", "name": "n", "namespace": ""})).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [format!(
+            "{p}.namespace: Forbidden: `parameters.scope` is set to 'Cluster'"
+        )]
+    );
+    let (code, body) = post(json!({"apiGroup": "k8s.example.com", "kind": "Params",
+        "name": "p", "scope": "Namespace", "namespace": "team-a"}))
+    .await;
+    assert_eq!(code, 201, "{body}");
+}

@@ -757,3 +757,50 @@ async fn the_beta_storage_class_annotation_warns_on_volumes_and_claims() {
     );
     send(&client, "DELETE", &path, "", None).await;
 }
+
+#[tokio::test]
+async fn storage_class_allowed_topologies_are_validated() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = "/apis/storage.k8s.io/v1/storageclasses?dryRun=All";
+    let class = |topologies: serde_json::Value| {
+        json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+            "metadata": {"name": "topo"}, "provisioner": "a.b/c",
+            "allowedTopologies": topologies})
+    };
+    let body = class(json!([
+        {"matchLabelExpressions": [{"key": "example.com/", "values": ["x", "x"]},
+            {"key": "example.com/"}]},
+        {"matchLabelExpressions": [{"key": "k", "values": ["v"]}]},
+        {"matchLabelExpressions": [{"key": "k", "values": ["v"]}]},
+        {},
+    ]));
+    let (code, body) = send(&client, "POST", path, "application/json", Some(body)).await;
+    assert_eq!(code, 422, "{body}");
+    let t = |i: usize| format!("allowedTopologies[{i}].matchLabelExpressions");
+    let key = format!("{}[0].key", t(0));
+    let bad_key = [
+        "Invalid value: \"example.com/\": name part must be non-empty",
+        "Invalid value: \"example.com/\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    ];
+    let second_key = format!("{}[1].key", t(0));
+    // An empty term is alike the list's length of blank terms Go compares it with.
+    let blank = format!("{}: Duplicate value: \"\"", t(3));
+    assert_eq!(
+        causes(&body),
+        [
+            format!("{}[0].values[1]: Duplicate value: \"x\"", t(0)),
+            format!("{key}: {}", bad_key[0]),
+            format!("{key}: {}", bad_key[1]),
+            format!("{}[1].values: Required value", t(0)),
+            format!("{second_key}: {}", bad_key[0]),
+            format!("{second_key}: {}", bad_key[1]),
+            format!("{second_key}: Duplicate value: \"example.com/\""),
+            format!("{}: Duplicate value: \"\"", t(2)),
+            blank.clone(),
+            blank.clone(),
+            blank.clone(),
+            blank,
+        ]
+    );
+}

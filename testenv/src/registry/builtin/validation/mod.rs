@@ -85,6 +85,7 @@ mod storage;
 mod strict;
 mod toleration_annotation;
 mod tolerations;
+mod topology_terms;
 mod typed;
 mod warnings;
 mod workloads;

@@ -5,9 +5,10 @@
 use serde_json::Value;
 
 use super::errors::{
-    Errors, child, dns1123_subdomain, forbidden, immutable, index, invalid, invalid_str,
-    not_supported, port_name, port_num, required, required_because,
+    Errors, check_dns1123_label, child, dns1123_subdomain, forbidden, immutable, index, invalid,
+    invalid_str, not_supported, port_name, port_num, required, required_because,
 };
+use super::rbac::path_segment;
 use super::workloads::label_selector;
 use crate::support::status::Cause;
 
@@ -218,37 +219,57 @@ pub fn ingress_class(object: &Value) -> Errors {
         });
     }
     out.extend(domain_prefixed_path("spec.controller", controller));
-    let params = &spec["parameters"];
-    if params.is_object() {
-        let path = "spec.parameters";
-        for f in ["kind", "name"] {
-            if params[f].as_str().is_none_or(str::is_empty) {
-                out.push(required(&child(path, f)));
+    out.extend(parameters(&spec["parameters"], "spec.parameters"));
+    out
+}
+
+/// `validateIngressClassParametersReference`: the reference's group (a DNS subdomain when
+/// set), kind and name (path segments), then its scope and the namespace the scope wants.
+fn parameters(params: &Value, path: &str) -> Errors {
+    let mut out = Vec::new();
+    if !params.is_object() {
+        return out;
+    }
+    if let Some(group) = params["apiGroup"].as_str() {
+        for why in dns1123_subdomain(group) {
+            out.push(invalid_str(&child(path, "apiGroup"), group, &why));
+        }
+    }
+    for f in ["kind", "name"] {
+        let at = child(path, f);
+        match params[f].as_str().unwrap_or_default() {
+            "" => out.push(required(&at)),
+            value => {
+                for why in path_segment(value) {
+                    out.push(invalid_str(&at, value, &why));
+                }
             }
         }
-        match params["scope"].as_str() {
-            Some("Namespace") => {
-                if params["namespace"].as_str().is_none_or(str::is_empty) {
-                    out.push(required_because(
-                        &child(path, "namespace"),
-                        "`parameters.scope` is set to 'Namespace'",
-                    ));
-                }
-            }
-            Some("Cluster") | None => {
-                if params["namespace"].is_string() {
-                    out.push(forbidden(
-                        &child(path, "namespace"),
-                        "`parameters.scope` is set to 'Cluster'",
-                    ));
-                }
-            }
-            Some(other) => out.push(not_supported(
-                &child(path, "scope"),
-                other,
-                &["Cluster", "Namespace"],
+    }
+    let namespace = params["namespace"].as_str();
+    let namespace_path = child(path, "namespace");
+    // The v1 defaulting gives a reference without a scope the cluster's.
+    match params["scope"].as_str().unwrap_or("Cluster") {
+        "Namespace" => match namespace {
+            None => out.push(required_because(
+                &namespace_path,
+                "`parameters.scope` is set to 'Namespace'",
             )),
+            Some(ns) => out.extend(check_dns1123_label(&namespace_path, ns)),
+        },
+        "Cluster" => {
+            if namespace.is_some() {
+                out.push(forbidden(
+                    &namespace_path,
+                    "`parameters.scope` is set to 'Cluster'",
+                ));
+            }
         }
+        other => out.push(not_supported(
+            &child(path, "scope"),
+            other,
+            &["Cluster", "Namespace"],
+        )),
     }
     out
 }

@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use super::errors::{
-    Errors, child, duplicate, forbidden, index, invalid, invalid_str, key, required_because,
+    Errors, child, duplicate, forbidden, index, invalid, invalid_str, invalid_text, key,
+    required_because,
 };
 use super::resources::{amount, container_resource_name, is_hugepages, resource_name};
 use crate::support::meta::qualified_name_errors;
@@ -44,6 +45,8 @@ const SCOPES: &[&str] = &[
     "CrossNamespacePodAffinity",
     "VolumeAttributesClass",
 ];
+/// What a pod-state scope's expression with another operator than `Exists` is told.
+const EXISTS_ONLY: &str = "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity";
 
 /// `ValidateResourceQuotaResourceName`.
 fn quota_resource_name(name: &str, field: &str) -> Errors {
@@ -298,8 +301,120 @@ fn scopes(spec: &Value) -> Errors {
     out
 }
 
-/// `ValidateResourceQuota` (without the metadata): the hard limits' names and values, and
-/// the scopes.
+/// A scope selector as Go prints the internal struct: `{"MatchExpressions":[{"ScopeName":
+/// ..,"Operator":..,"Values":..}]}` (an absent list is `null`).
+fn selector_go_value(selector: &Value) -> String {
+    let expressions = match &selector["matchExpressions"] {
+        Value::Array(list) => {
+            let shown: Vec<String> = list
+                .iter()
+                .map(|e| {
+                    let text = |f: &str| Value::String(e[f].as_str().unwrap_or_default().into());
+                    let values = match &e["values"] {
+                        Value::Array(v) => Value::Array(v.clone()).to_string(),
+                        _ => "null".to_string(),
+                    };
+                    format!(
+                        "{{\"ScopeName\":{},\"Operator\":{},\"Values\":{values}}}",
+                        text("scopeName"),
+                        text("operator")
+                    )
+                })
+                .collect();
+            format!("[{}]", shown.join(","))
+        }
+        _ => "null".to_string(),
+    };
+    format!("{{\"MatchExpressions\":{expressions}}}")
+}
+
+/// `validateScopedResourceSelectorRequirement`: each expression's scope known and fitting
+/// the limited resources, `Exists` for the pod-state scopes, values with (and only with)
+/// `In`/`NotIn`, and no two opposite scopes. The conflict prints `spec.scopes`, as Go does.
+fn scope_selector(spec: &Value) -> Errors {
+    let selector = &spec["scopeSelector"];
+    if !selector.is_object() {
+        return Vec::new();
+    }
+    let path = "spec.scopeSelector.matchExpressions";
+    let hard: BTreeSet<&str> = spec["hard"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, _)| k.as_str())
+        .collect();
+    let shown = selector_go_value(selector);
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    for e in selector["matchExpressions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let scope = e["scopeName"].as_str().unwrap_or_default();
+        let operator = e["operator"].as_str().unwrap_or_default();
+        if !SCOPES.contains(&scope) {
+            out.push(invalid_str(
+                &child(path, "scopeName"),
+                scope,
+                "unsupported scope",
+            ));
+        }
+        for resource in &hard {
+            let standard = QUOTA_RESOURCES.contains(resource) || is_hugepages(resource);
+            if standard && !scope_fits(scope, resource) {
+                out.push(invalid_text(
+                    path,
+                    &shown,
+                    "unsupported scope applied to resource",
+                ));
+            }
+        }
+        let pod_state = matches!(
+            scope,
+            "BestEffort"
+                | "NotBestEffort"
+                | "Terminating"
+                | "NotTerminating"
+                | "CrossNamespacePodAffinity"
+        );
+        if pod_state && operator != "Exists" {
+            out.push(invalid_str(&child(path, "operator"), operator, EXISTS_ONLY));
+        }
+        let values = e["values"].as_array().map_or(&[][..], Vec::as_slice);
+        match operator {
+            "In" | "NotIn" if values.is_empty() => out.push(required_because(
+                &child(path, "values"),
+                "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector",
+            )),
+            "In" | "NotIn" => {}
+            "Exists" | "DoesNotExist" if !values.is_empty() => out.push(invalid(
+                &child(path, "values"),
+                &e["values"],
+                "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
+            )),
+            "Exists" | "DoesNotExist" => {}
+            _ => out.push(invalid_str(
+                &child(path, "operator"),
+                operator,
+                "not a valid selector operator",
+            )),
+        }
+        seen.insert(scope);
+    }
+    for (a, b) in [
+        ("BestEffort", "NotBestEffort"),
+        ("Terminating", "NotTerminating"),
+    ] {
+        if seen.contains(a) && seen.contains(b) {
+            out.push(invalid(path, &spec["scopes"], "conflicting scopes"));
+        }
+    }
+    out
+}
+
+/// `ValidateResourceQuota` (without the metadata): the hard limits' names and values, the
+/// scopes and the scope selector.
 pub fn resource_quota(object: &Value) -> Errors {
     let spec = &object["spec"];
     let mut out = Vec::new();
@@ -309,6 +424,7 @@ pub fn resource_quota(object: &Value) -> Errors {
         out.extend(quantity_value(k, v, &path));
     }
     out.extend(scopes(spec));
+    out.extend(scope_selector(spec));
     out.extend(resource_quota_status(object));
     out
 }

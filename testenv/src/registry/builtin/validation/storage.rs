@@ -54,6 +54,10 @@ pub fn storage_class(object: &Value) -> Errors {
         }
         Some(_) => {}
     }
+    out.extend(super::topology_terms::allowed_topologies(
+        &object["allowedTopologies"],
+        "allowedTopologies",
+    ));
     out
 }
 
