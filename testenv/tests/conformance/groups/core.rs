@@ -555,3 +555,63 @@ async fn object_meta_errors_repeat_as_each_kind_checks_the_object_meta() {
         assert_eq!(meta_families(&body), families, "{path} update: {body}");
     }
 }
+
+#[tokio::test]
+async fn docker_config_secrets_report_go_json_errors() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{}/secrets?dryRun=All", env.namespace());
+    let cases = [
+        (
+            "kubernetes.io/dockerconfigjson",
+            ".dockerconfigjson",
+            "not json",
+            Some("invalid character 'o' in literal null (expecting 'u')"),
+        ),
+        (
+            "kubernetes.io/dockercfg",
+            ".dockercfg",
+            "{\"a\": 1,}",
+            Some("invalid character '}' looking for beginning of object key string"),
+        ),
+        (
+            "kubernetes.io/dockerconfigjson",
+            ".dockerconfigjson",
+            "{\"auths\": {}",
+            Some("unexpected end of JSON input"),
+        ),
+        (
+            "kubernetes.io/dockerconfigjson",
+            ".dockerconfigjson",
+            "[1, 2]",
+            Some("json: cannot unmarshal array into Go value of type map[string]interface {}"),
+        ),
+        (
+            "kubernetes.io/dockercfg",
+            ".dockercfg",
+            "{} x",
+            Some("invalid character 'x' after top-level value"),
+        ),
+        ("kubernetes.io/dockercfg", ".dockercfg", "null", None),
+    ];
+    for (kind, key, text, why) in cases {
+        let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "docker"},
+            "type": kind, "stringData": {key: text}});
+        let (code, body) = send(&client, "POST", &path, "application/json", Some(secret)).await;
+        match why {
+            Some(why) => {
+                assert_eq!(code, 422, "{text}: {body}");
+                assert_eq!(
+                    body["details"]["causes"][0]["message"],
+                    format!("Invalid value: \"<secret contents redacted>\": {why}"),
+                    "{text}"
+                );
+                assert_eq!(
+                    body["details"]["causes"][0]["field"],
+                    format!("data[{key}]")
+                );
+            }
+            None => assert_eq!(code, 201, "{text}: {body}"),
+        }
+    }
+}

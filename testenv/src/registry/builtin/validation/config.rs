@@ -1,9 +1,10 @@
 //! ConfigMaps and Secrets: valid keys, no key in both `data` and `binaryData`, the keys a
 //! Secret's type requires, and immutability once `immutable` is set.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::errors::{Errors, config_key, forbidden, immutable, invalid_str, key, required};
+use crate::support::go_json;
 
 const IMMUTABLE: &str = "field is immutable when `immutable` is set";
 
@@ -129,50 +130,31 @@ pub fn secret(object: &Value) -> Errors {
     out
 }
 
-/// Why Go's `json.Unmarshal` into a map refuses `bytes`, in its words; `None` when it
+/// Why Go's `json.Unmarshal` into a map refuses `bytes`, in its words (a syntax error as
+/// Go's scanner finds it first, else the type of the top-level value); `None` when it
 /// accepts them.
 fn json_object_error(bytes: &[u8]) -> Option<String> {
-    match serde_json::from_slice::<Value>(bytes) {
-        Ok(Value::Object(_)) => None,
-        Ok(other) => {
-            let kind = match other {
-                Value::Array(_) => "array",
-                Value::String(_) => "string",
-                Value::Number(_) => "number",
-                Value::Bool(_) => "bool",
-                _ => return None,
-            };
-            Some(format!(
-                "json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
-            ))
-        }
-        Err(_) => {
-            let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-            Some(match first {
-                None => "unexpected end of JSON input".to_string(),
-                Some(b) if !b"{[\"-0123456789tfn".contains(b) => format!(
-                    "invalid character {} looking for beginning of value",
-                    go_char(*b)
-                ),
-                Some(_) => "unexpected end of JSON input".to_string(),
-            })
-        }
+    if let Some(why) = go_json::syntax_error(bytes) {
+        return Some(why);
     }
-}
-
-/// A byte as Go's JSON errors quote it.
-fn go_char(b: u8) -> String {
-    match b {
-        b'\'' => "'\\''".to_string(),
-        b'"' => "'\"'".to_string(),
-        c if c.is_ascii_graphic() || c == b' ' => format!("'{}'", c as char),
-        c => format!("{:?}", json!(format!("\\x{c:02x}"))),
-    }
+    // Valid JSON to Go: only the top-level value's type matters (`null` leaves the map nil).
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace())?;
+    let kind = match first {
+        b'{' | b'n' => return None,
+        b'[' => "array",
+        b'"' => "string",
+        b't' | b'f' => "bool",
+        _ => "number",
+    };
+    Some(format!(
+        "json: cannot unmarshal {kind} into Go value of type map[string]interface {{}}"
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn tls_secret_needs_both_keys() {
@@ -197,5 +179,18 @@ mod tests {
             "invalid character 'x' looking for beginning of value"
         );
         assert!(json_object_error(b"{}").is_none());
+        assert!(json_object_error(b" null ").is_none());
+        assert_eq!(
+            json_object_error(b"not json").unwrap(),
+            "invalid character 'o' in literal null (expecting 'u')"
+        );
+        assert_eq!(
+            json_object_error(b"01").unwrap(),
+            "invalid character '1' after top-level value"
+        );
+        assert_eq!(
+            json_object_error(b"[1, 2]").unwrap(),
+            "json: cannot unmarshal array into Go value of type map[string]interface {}"
+        );
     }
 }
