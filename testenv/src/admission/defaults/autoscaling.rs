@@ -28,7 +28,7 @@ pub fn horizontal_pod_autoscaler(object: &mut Value) {
         if let Some(up) = ensure_object(behavior, "scaleUp") {
             scaling_rules(
                 up,
-                0,
+                Some(0),
                 json!([{"type": "Pods", "value": 4, "periodSeconds": 15},
                        {"type": "Percent", "value": 100, "periodSeconds": 15}]),
             );
@@ -36,20 +36,22 @@ pub fn horizontal_pod_autoscaler(object: &mut Value) {
         if let Some(down) = ensure_object(behavior, "scaleDown") {
             scaling_rules(
                 down,
-                300,
+                None,
                 json!([{"type": "Percent", "value": 100, "periodSeconds": 15}]),
             );
         }
     }
 }
 
-fn scaling_rules(rules: &mut Map<String, Value>, window: i64, policies: Value) {
-    set_default(rules, "stabilizationWindowSeconds", json!(window));
+/// The defaults of one direction's rules: its stabilization window (none for scaling
+/// down), `selectPolicy: Max`, and the direction's policies when none are given (an empty
+/// list stays, for validation to refuse).
+fn scaling_rules(rules: &mut Map<String, Value>, window: Option<i64>, policies: Value) {
+    if let Some(window) = window {
+        set_default(rules, "stabilizationWindowSeconds", json!(window));
+    }
     set_default(rules, "selectPolicy", json!("Max"));
-    if rules
-        .get("policies")
-        .is_none_or(|p| p.as_array().is_none_or(Vec::is_empty))
-    {
+    if rules.get("policies").is_none_or(Value::is_null) {
         rules.insert("policies".into(), policies);
     }
 }

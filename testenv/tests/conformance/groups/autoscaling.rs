@@ -89,3 +89,126 @@ async fn v1_and_v2_are_one_object() {
     let (_, again) = send(&client, "GET", &format!("{v2}/mixed"), "", None).await;
     assert_eq!(again["spec"]["metrics"], metrics);
 }
+
+#[tokio::test]
+async fn autoscaler_metrics_and_behavior_are_validated() {
+    let env = env().await;
+    let client = client(&env).await;
+    let path = format!(
+        "/apis/autoscaling/v2/namespaces/{}/horizontalpodautoscalers?dryRun=All",
+        env.namespace()
+    );
+    let hpa = |extra: Value| {
+        let mut spec = json!({"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment",
+            "name": "d"}, "maxReplicas": 3});
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            spec[k] = v.clone();
+        }
+        json!({"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
+            "metadata": {"name": "checked"}, "spec": spec})
+    };
+    let body = hpa(
+        json!({"behavior": {"scaleUp": {"policies": []}, "scaleDown": {
+        "stabilizationWindowSeconds": -1, "selectPolicy": "",
+        "policies": [{"type": "Bogus", "value": -1, "periodSeconds": 0},
+            {"type": "Pods", "value": 1, "periodSeconds": 1801}]}}}),
+    );
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(body)).await;
+    assert_eq!(code, 422, "{body}");
+    let down = "spec.behavior.scaleDown";
+    assert_eq!(
+        crate::support::raw::causes(&body),
+        [
+            "spec.behavior.scaleUp.policies: Required value: must specify at least one Policy"
+                .to_string(),
+            format!(
+                "{down}.stabilizationWindowSeconds: Invalid value: -1: must be greater than or equal to zero"
+            ),
+            format!(
+                "{down}.selectPolicy: Unsupported value: \"\": supported values: \"Disabled\", \"Max\", \"Min\""
+            ),
+            format!(
+                "{down}.policies[0].type: Unsupported value: \"Bogus\": supported values: \"Percent\", \"Pods\""
+            ),
+            format!("{down}.policies[0].value: Invalid value: -1: must be greater than zero"),
+            format!(
+                "{down}.policies[0].periodSeconds: Invalid value: 0: must be greater than zero"
+            ),
+            format!(
+                "{down}.policies[1].periodSeconds: Invalid value: 1801: must be less than or equal to 1800"
+            ),
+        ]
+    );
+    let body = hpa(json!({"metrics": [
+        {"type": "External", "external": {"metric": {"name": "e"},
+            "target": {"type": "Value", "value": "1", "averageValue": "2"}},
+            "pods": {"metric": {"name": "m"}, "target": {"type": "AverageValue", "averageValue": "1"}}},
+        {"type": "Resource", "resource": {"name": "", "target": {"type": "Utilization",
+            "averageUtilization": 0, "averageValue": "-1.5"}}},
+        {"type": "Object", "object": {"describedObject": {"kind": "", "name": "a%b"},
+            "metric": {"name": "x/y"}, "target": {"type": "Bad"}}},
+        {"type": "Bogus"}]}));
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(body)).await;
+    assert_eq!(code, 422, "{body}");
+    let m = |i: usize| format!("spec.metrics[{i}]");
+    let unsupported = format!(
+        "{}.type: Unsupported value: \"Bogus\": supported values: \"ContainerResource\", \"External\", \"Object\", \"Pods\", \"Resource\"",
+        m(3)
+    );
+    assert_eq!(
+        crate::support::raw::causes(&body),
+        [
+            format!(
+                "{}.external.target.value: Forbidden: may not set both a target value for metric and a per-pod target",
+                m(0)
+            ),
+            format!(
+                "{}.pods: Forbidden: must populate the given metric source only",
+                m(0)
+            ),
+            format!(
+                "{}.resource.name: Required value: must specify a resource name",
+                m(1)
+            ),
+            format!(
+                "{}.resource.target.averageValue: Invalid value: \"-1500m\": must be positive",
+                m(1)
+            ),
+            format!(
+                "{}.resource.target.averageUtilization: Invalid value: 0: must be greater than 0",
+                m(1)
+            ),
+            format!(
+                "{}.resource.target.averageValue: Forbidden: may not set both a target raw value and a target utilization",
+                m(1)
+            ),
+            format!("{}.object.describedObject.kind: Required value", m(2)),
+            format!(
+                "{}.object.describedObject.name: Invalid value: \"a%b\": may not contain '%'",
+                m(2)
+            ),
+            format!(
+                "{}.object.metric.name: Invalid value: \"x/y\": may not contain '/'",
+                m(2)
+            ),
+            format!(
+                "{}.object.target.type: Invalid value: \"Bad\": must be either Utilization, Value, or AverageValue",
+                m(2)
+            ),
+            format!(
+                "{}.object.target.averageValue: Required value: must set either a target value or averageValue",
+                m(2)
+            ),
+            unsupported.clone(),
+            unsupported,
+        ]
+    );
+    // Scaling down keeps no stabilization window unless one is given.
+    let body = hpa(json!({"behavior": {"scaleDown": {}}}));
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(body)).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(
+        body["spec"]["behavior"]["scaleDown"],
+        json!({"selectPolicy": "Max", "policies": [{"type": "Percent", "value": 100, "periodSeconds": 15}]})
+    );
+}

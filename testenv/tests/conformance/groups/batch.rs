@@ -399,3 +399,42 @@ async fn cron_job_templates_may_not_choose_their_selector() {
     );
     send(&client, "DELETE", &path, "", None).await;
 }
+
+#[tokio::test]
+async fn indexed_jobs_with_many_completions_have_tighter_per_index_limits() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!(
+        "/apis/batch/v1/namespaces/{}/jobs?dryRun=All",
+        env.namespace()
+    );
+    let job = |spec: serde_json::Value| {
+        let mut spec = spec;
+        spec["completionMode"] = json!("Indexed");
+        spec["template"] = json!({"spec": {"restartPolicy": "Never",
+            "containers": [{"name": "c", "image": "busybox"}]}});
+        json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "many"},
+            "spec": spec})
+    };
+    let body = job(json!({"completions": 200_000, "backoffLimitPerIndex": 1}));
+    let (code, body) = send(&client, "POST", &path, JSON, Some(body)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        crate::support::raw::causes(&body),
+        [
+            "spec.maxFailedIndexes: Required value: must be specified when completions is above 100000"
+        ]
+    );
+    let body = job(json!({"completions": 100_001, "parallelism": 10_001,
+        "backoffLimitPerIndex": 1, "maxFailedIndexes": 10_001}));
+    let (code, body) = send(&client, "POST", &path, JSON, Some(body)).await;
+    assert_eq!(code, 422, "{body}");
+    let why = "must be less than or equal to 10000 when completions are above 100000 and used with backoff limit per index";
+    assert_eq!(
+        crate::support::raw::causes(&body),
+        [
+            format!("spec.parallelism: Invalid value: 10001: {why}"),
+            format!("spec.maxFailedIndexes: Invalid value: 10001: {why}"),
+        ]
+    );
+}

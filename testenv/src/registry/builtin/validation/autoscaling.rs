@@ -1,5 +1,6 @@
 //! HorizontalPodAutoscalers (`validateHorizontalPodAutoscalerSpec`): replica bounds, the
-//! scale target's reference and the metrics' sources.
+//! scale target's reference, the metrics (see [`super::hpa_metrics`]) and the scaling
+//! behavior's rules.
 
 use serde_json::Value;
 
@@ -7,15 +8,17 @@ use super::errors::{
     Errors, child, forbidden, index, invalid, invalid_str, not_supported, required,
     required_because,
 };
+use super::hpa_metrics;
 use super::rbac::path_segment;
 
-const METRIC_TYPES: &[&str] = &[
-    "ContainerResource",
-    "External",
-    "Object",
-    "Pods",
-    "Resource",
-];
+/// The select policies of a scaling direction.
+const SELECT_POLICIES: &[&str] = &["Disabled", "Max", "Min"];
+/// The types of a scaling policy.
+const POLICY_TYPES: &[&str] = &["Percent", "Pods"];
+/// `MaxStabilizationWindowSeconds`.
+const MAX_STABILIZATION_SECONDS: i64 = 3600;
+/// `MaxPeriodSeconds` of a scaling policy.
+const MAX_PERIOD_SECONDS: i64 = 1800;
 
 fn text<'a>(value: &'a Value, field: &str) -> &'a str {
     value[field].as_str().unwrap_or_default()
@@ -54,42 +57,76 @@ fn reference(r: &Value, path: &str) -> Errors {
     out
 }
 
-/// The source of one metric (`validateMetricSpec`): the one its type names, present alone.
-fn metric(m: &Value, path: &str) -> Errors {
+/// `validateScalingRules` of one direction's rules at `path`: the stabilization window
+/// within an hour, a known select policy, at least one policy, each of a known type with a
+/// positive value and a period of at most 30 minutes.
+fn scaling_rules(rules: &Value, path: &str) -> Errors {
     let mut out = Vec::new();
-    let kind = text(m, "type");
-    if kind.is_empty() {
-        out.push(required_because(
-            &child(path, "type"),
-            "must specify a metric source type",
+    if !rules.is_object() {
+        return out;
+    }
+    if let Some(window) = rules["stabilizationWindowSeconds"].as_i64() {
+        let at = child(path, "stabilizationWindowSeconds");
+        if window < 0 {
+            out.push(invalid(
+                &at,
+                &window.into(),
+                "must be greater than or equal to zero",
+            ));
+        }
+        if window > MAX_STABILIZATION_SECONDS {
+            out.push(invalid(
+                &at,
+                &window.into(),
+                &format!("must be less than or equal to {MAX_STABILIZATION_SECONDS}"),
+            ));
+        }
+    }
+    if let Some(select) = rules["selectPolicy"].as_str()
+        && !SELECT_POLICIES.contains(&select)
+    {
+        out.push(not_supported(
+            &child(path, "selectPolicy"),
+            select,
+            SELECT_POLICIES,
         ));
     }
-    if !METRIC_TYPES.contains(&kind) {
-        out.push(not_supported(&child(path, "type"), kind, METRIC_TYPES));
-    }
-    let sources = [
-        "object",
-        "pods",
-        "resource",
-        "containerResource",
-        "external",
-    ];
-    let present: Vec<&str> = sources.into_iter().filter(|s| m[*s].is_object()).collect();
-    let mut expected = kind.to_string();
-    if let Some(first) = expected.get_mut(..1) {
-        first.make_ascii_lowercase();
-    }
-    if !present.contains(&expected.as_str()) {
+    let policies_path = child(path, "policies");
+    let policies = rules["policies"].as_array().map_or(&[][..], Vec::as_slice);
+    if policies.is_empty() {
         out.push(required_because(
-            &child(path, &expected),
-            "must populate information for the given metric source",
+            &policies_path,
+            "must specify at least one Policy",
         ));
     }
-    if present.len() > 1 {
-        for other in present.iter().filter(|p| **p != expected) {
-            out.push(forbidden(
-                &child(path, other),
-                "must populate the given metric source only",
+    for (i, p) in policies.iter().enumerate() {
+        let at = index(&policies_path, i);
+        let kind = text(p, "type");
+        if !POLICY_TYPES.contains(&kind) {
+            out.push(not_supported(&child(&at, "type"), kind, POLICY_TYPES));
+        }
+        let value = p["value"].as_i64().unwrap_or(0);
+        if value <= 0 {
+            out.push(invalid(
+                &child(&at, "value"),
+                &value.into(),
+                "must be greater than zero",
+            ));
+        }
+        let period = p["periodSeconds"].as_i64().unwrap_or(0);
+        let period_path = child(&at, "periodSeconds");
+        if period <= 0 {
+            out.push(invalid(
+                &period_path,
+                &period.into(),
+                "must be greater than zero",
+            ));
+        }
+        if period > MAX_PERIOD_SECONDS {
+            out.push(invalid(
+                &period_path,
+                &period.into(),
+                &format!("must be less than or equal to {MAX_PERIOD_SECONDS}"),
             ));
         }
     }
@@ -135,7 +172,14 @@ pub fn horizontal_pod_autoscaler(object: &Value) -> Errors {
         ));
     }
     for (i, m) in metrics.iter().enumerate() {
-        out.extend(metric(m, &index("spec.metrics", i)));
+        out.extend(hpa_metrics::metric(m, &index("spec.metrics", i)));
+    }
+    let behavior = &spec["behavior"];
+    for direction in ["scaleUp", "scaleDown"] {
+        out.extend(scaling_rules(
+            &behavior[direction],
+            &format!("spec.behavior.{direction}"),
+        ));
     }
     out
 }
@@ -158,7 +202,9 @@ mod tests {
             ["spec.maxReplicas", "spec.scaleTargetRef.apiVersion"]
         );
         let ok = json!({"spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "d"},
-            "maxReplicas": 2, "metrics": [{"type": "Resource", "resource": {"name": "cpu"}}]}});
+            "maxReplicas": 2, "metrics": [{"type": "Resource", "resource": {"name": "cpu",
+                "target": {"type": "Utilization", "averageUtilization": 50}}}],
+            "behavior": {"scaleUp": {"policies": [{"type": "Pods", "value": 1, "periodSeconds": 15}]}}}});
         assert!(horizontal_pod_autoscaler(&ok).is_empty());
     }
 }

@@ -24,6 +24,8 @@ const REPLACEMENT: &[&str] = &["Failed", "TerminatingOrFailed"];
 const COMPLETION_MODES: &[&str] = &["NonIndexed", "Indexed"];
 /// `maxParallelismForIndexedJob` and `maxFailedIndexesForIndexedJob`.
 const INDEXED_LIMIT: i64 = 100_000;
+/// `maxParallelismForIndexedJobWithBackoffLimitPerIndex` (and of `maxFailedIndexes`).
+const PER_INDEX_LIMIT: i64 = 10_000;
 
 /// `fmt.Sprintf("valid values: %q", list)`: Go's quoted slice.
 fn valid_values(list: &[&str]) -> String {
@@ -33,6 +35,36 @@ fn valid_values(list: &[&str]) -> String {
 
 fn int(spec: &Value, field: &str) -> Option<i64> {
     spec[field].as_i64()
+}
+
+/// The tighter limits of an Indexed Job with more than [`INDEXED_LIMIT`] completions and a
+/// backoff limit per index: `maxFailedIndexes` set, it and `parallelism` at most
+/// [`PER_INDEX_LIMIT`].
+fn many_completions_per_index(spec: &Value, path: &str) -> Errors {
+    let mut out = Vec::new();
+    let many = int(spec, "completions").is_some_and(|c| c > INDEXED_LIMIT);
+    if !many || spec["backoffLimitPerIndex"].is_null() {
+        return out;
+    }
+    let max_failed_path = child(path, "maxFailedIndexes");
+    if spec["maxFailedIndexes"].is_null() {
+        out.push(required_because(
+            &max_failed_path,
+            &format!("must be specified when completions is above {INDEXED_LIMIT}"),
+        ));
+    }
+    let why = format!(
+        "must be less than or equal to {PER_INDEX_LIMIT} when completions are above {INDEXED_LIMIT} and used with backoff limit per index"
+    );
+    for (field, at) in [
+        ("parallelism", child(path, "parallelism")),
+        ("maxFailedIndexes", max_failed_path),
+    ] {
+        if let Some(n) = int(spec, field).filter(|n| *n > PER_INDEX_LIMIT) {
+            out.push(invalid(&at, &n.into(), &why));
+        }
+    }
+    out
 }
 
 /// `validateJobSpec` from `backoffLimit` to the pod replacement policy.
@@ -97,6 +129,7 @@ pub(super) fn rules(spec: &Value, path: &str) -> Errors {
                     &format!("must be less than or equal to {INDEXED_LIMIT}"),
                 ));
             }
+            out.extend(many_completions_per_index(spec, path));
         }
     }
     if mode.is_none_or(|m| m == "NonIndexed") {

@@ -37,6 +37,7 @@ pub mod errors;
 mod flowcontrol;
 mod go_diff;
 mod go_struct;
+mod hpa_metrics;
 mod ingress;
 mod ip_address;
 mod job_spec;
