@@ -479,6 +479,7 @@ mod tests {
     #[test]
     fn ports_in_range_and_required() {
         let svc = json!({"spec": {"type": "ClusterIP", "sessionAffinity": "None",
+            "internalTrafficPolicy": "Cluster",
             "ports": [{"port": 0, "protocol": "TCP", "targetPort": 0}]}});
         let fields: Vec<String> = service(&svc).into_iter().map(|c| c.field).collect();
         assert_eq!(fields, ["spec.ports[0].port", "spec.ports[0].targetPort"]);
