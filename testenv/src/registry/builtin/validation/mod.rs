@@ -73,6 +73,7 @@ mod security_context;
 mod service;
 mod service_cidr;
 mod service_fields;
+mod special_ip;
 mod status;
 mod status_apps;
 mod status_batch;

@@ -6,12 +6,11 @@
 
 use serde_json::Value;
 
-use super::endpoints::non_special_ip;
 use super::errors::{
     Errors, child, forbidden, index, invalid, invalid_str, not_supported, port_num, required,
     required_because,
 };
-use crate::support::go_ip::parse_sloppy;
+use super::special_ip::{non_special_ip, parse_sloppy};
 use crate::support::meta::qualified_name_errors;
 
 /// `core.MaxClientIPServiceAffinitySeconds`.
