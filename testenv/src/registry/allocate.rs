@@ -13,13 +13,14 @@ use crate::support::status::Cause;
 
 const SERVICES: &str = "/services";
 
-/// The node ports the Services hold.
+/// The node ports the Services hold (their ports' and their health check ports).
 fn used_node_ports(store: &Store) -> HashSet<i64> {
     let mut ports = HashSet::new();
     for svc in store.bucket(SERVICES).into_iter().flat_map(|b| b.values()) {
         for p in svc["spec"]["ports"].as_array().into_iter().flatten() {
             ports.extend(p["nodePort"].as_i64());
         }
+        ports.extend(svc["spec"]["healthCheckNodePort"].as_i64());
     }
     ports
 }
@@ -418,22 +419,31 @@ pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
     let wants_node_ports = spec_type == "NodePort"
         || (spec_type == "LoadBalancer"
             && object["spec"]["allocateLoadBalancerNodePorts"] != json!(false));
-    if wants_node_ports {
-        let mut taken = node_ports;
-        if let Some(ports) = object["spec"]
+    let mut taken = node_ports;
+    if wants_node_ports
+        && let Some(ports) = object["spec"]
             .get_mut("ports")
             .and_then(Value::as_array_mut)
-        {
-            for p in ports {
-                if p.get("nodePort").is_none_or(unset)
-                    && let Some(free) =
-                        dynamic_first(30000..=STATIC_NODE_PORTS, 32767).find(|n| !taken.contains(n))
-                {
-                    taken.insert(free);
-                    p["nodePort"] = json!(free);
-                }
+    {
+        for p in ports {
+            if p.get("nodePort").is_none_or(unset)
+                && let Some(free) =
+                    dynamic_first(30000..=STATIC_NODE_PORTS, 32767).find(|n| !taken.contains(n))
+            {
+                taken.insert(free);
+                p["nodePort"] = json!(free);
             }
         }
+    }
+    // A load balancer that keeps traffic local gets a health check port after its ports.
+    let needs_health_check =
+        spec_type == "LoadBalancer" && object["spec"]["externalTrafficPolicy"] == "Local";
+    if needs_health_check
+        && object["spec"].get("healthCheckNodePort").is_none_or(unset)
+        && let Some(free) =
+            dynamic_first(30000..=STATIC_NODE_PORTS, 32767).find(|n| !taken.contains(n))
+    {
+        object["spec"]["healthCheckNodePort"] = json!(free);
     }
 }
 

@@ -237,7 +237,13 @@ async fn cluster_ips_are_held_by_ip_addresses() {
 async fn service_fields_past_the_ports_are_validated_in_order() {
     let env = env().await;
     let client = client(&env).await;
-    let path = format!("/api/v1/namespaces/{}/services?dryRun=All", env.namespace());
+    // Not dry runs: a real server's dry-run allocator may answer "allocator not ready" after
+    // other tests changed the service CIDRs; a refused create leaves nothing behind.
+    let path = format!("/api/v1/namespaces/{}/services", env.namespace());
+    let delete = |name: &str| {
+        let (client, at) = (client.clone(), format!("{path}/{name}"));
+        async move { send(&client, "DELETE", &at, "", None).await.0 }
+    };
     let post = |body: Value| {
         let (client, path) = (client.clone(), path.clone());
         async move { send(&client, "POST", &path, "application/json", Some(body)).await }
@@ -321,6 +327,7 @@ async fn service_fields_past_the_ports_are_validated_in_order() {
     let (code, body) = post(service("fields", json!({"externalIPs": ["1.2.3.4"]}))).await;
     assert_eq!(code, 201, "{body}");
     assert_eq!(body["spec"]["externalTrafficPolicy"], "Cluster");
+    assert_eq!(delete("fields").await, 200);
     let (code, body) = post(service(
         "fields",
         json!({"type": "LoadBalancer", "loadBalancerSourceRanges": [" 10.0.0.0/8 "],
@@ -328,8 +335,9 @@ async fn service_fields_past_the_ports_are_validated_in_order() {
     ))
     .await;
     assert_eq!(code, 201, "{body}");
+    assert_eq!(delete("fields").await, 200);
 
-    // A headless LoadBalancer, and a health check port out of range.
+    // A headless LoadBalancer.
     let (code, body) = post(service(
         "fields",
         json!({"type": "LoadBalancer", "clusterIP": "None"}),
@@ -342,14 +350,48 @@ async fn service_fields_past_the_ports_are_validated_in_order() {
             "spec.clusterIPs[0]: Invalid value: \"None\": may not be set to 'None' for LoadBalancer services"
         ]
     );
-    let (code, body) = post(service(
-        "fields",
-        json!({"type": "LoadBalancer", "externalTrafficPolicy": "Local", "healthCheckNodePort": 70000}),
-    ))
+}
+
+#[tokio::test]
+async fn a_load_balancer_keeps_its_class_and_health_check_port() {
+    let env = env().await;
+    let client = client(&env).await;
+    let path = format!("/api/v1/namespaces/{}/services", env.namespace());
+    let body = service(
+        "balanced",
+        json!({"type": "LoadBalancer", "externalTrafficPolicy": "Local",
+            "loadBalancerClass": "example.com/a"}),
+    );
+    let (code, created) = send(&client, "POST", &path, "application/json", Some(body)).await;
+    assert_eq!(code, 201, "{created}");
+    assert!(
+        created["spec"]["healthCheckNodePort"].as_i64().is_some(),
+        "{created}"
+    );
+    let patch =
+        json!({"spec": {"healthCheckNodePort": 31999, "loadBalancerClass": "example.com/b"}});
+    let at = format!("{path}/balanced");
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &at,
+        "application/merge-patch+json",
+        Some(patch),
+    )
     .await;
     assert_eq!(code, 422, "{body}");
     assert_eq!(
-        fields(&body),
-        ["spec.healthCheckNodePort: Invalid value: 70000: must be between 1 and 65535, inclusive"]
+        causes(&body),
+        [
+            (
+                "spec.loadBalancerClass".to_string(),
+                "Invalid value: \"example.com/b\": may not change once set".to_string()
+            ),
+            (
+                "spec.healthCheckNodePort".to_string(),
+                "Forbidden: field is immutable".to_string()
+            ),
+        ]
     );
+    send(&client, "DELETE", &format!("{path}/balanced"), "", None).await;
 }

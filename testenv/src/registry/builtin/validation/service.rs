@@ -249,8 +249,15 @@ pub fn cluster_ips(object: &Value) -> Errors {
 /// (`validateUpgradeDowngradeClusterIPs` and `validateUpgradeDowngradeIPFamilies`): the
 /// primary address and family stay, a second one goes only with `ipFamilyPolicy:
 /// SingleStack`. Nothing when either side is ExternalName; headless Services may change
-/// their families.
+/// their families. Then the load balancer class and health check port an update may not
+/// change ([`service_fields::update`]).
 pub fn update(object: &Value, old: &Value) -> Errors {
+    let mut out = ip_update(object, old);
+    out.extend(service_fields::update(object, old));
+    out
+}
+
+fn ip_update(object: &Value, old: &Value) -> Errors {
     let (spec, old_spec) = (&object["spec"], &old["spec"]);
     if spec["type"] == "ExternalName" || old_spec["type"] == "ExternalName" {
         return Vec::new();

@@ -198,16 +198,7 @@ pub(super) fn tail(object: &Value) -> Errors {
     if load_balancer && allocate.is_null() {
         out.push(required("allocateLoadBalancerNodePorts"));
     }
-    if let Some(class) = spec["loadBalancerClass"].as_str() {
-        let path = "spec.loadBalancerClass";
-        if load_balancer {
-            for why in qualified_name_errors(class) {
-                out.push(invalid_str(path, class, &why));
-            }
-        } else {
-            out.push(forbidden(path, ONLY_LOAD_BALANCER));
-        }
-    }
+    out.extend(load_balancer_class(spec));
     out.extend(traffic_policies(spec));
     if let Some(distribution) = spec["trafficDistribution"].as_str()
         && !DISTRIBUTIONS.contains(&distribution)
@@ -217,6 +208,52 @@ pub(super) fn tail(object: &Value) -> Errors {
             distribution,
             DISTRIBUTIONS,
         ));
+    }
+    out
+}
+
+/// The create part of `validateLoadBalancerClassField`: a qualified name on a load
+/// balancer, nothing on other types.
+fn load_balancer_class(spec: &Value) -> Errors {
+    let Some(class) = spec["loadBalancerClass"].as_str() else {
+        return Vec::new();
+    };
+    let path = "spec.loadBalancerClass";
+    if kind(spec) == "LoadBalancer" {
+        qualified_name_errors(class)
+            .iter()
+            .map(|why| invalid_str(path, class, why))
+            .collect()
+    } else {
+        vec![forbidden(path, ONLY_LOAD_BALANCER)]
+    }
+}
+
+/// Whether the Service gets a health check node port (`NeedsHealthCheck`).
+fn needs_health_check(spec: &Value) -> bool {
+    kind(spec) == "LoadBalancer" && spec["externalTrafficPolicy"] == "Local"
+}
+
+/// What `ValidateServiceUpdate` adds after the addresses and families: a load balancer's
+/// class never changes (then the class is checked as on create, so its errors show twice),
+/// nor the health check port while both sides need one.
+pub(super) fn update(object: &Value, old: &Value) -> Errors {
+    let (spec, old_spec) = (&object["spec"], &old["spec"]);
+    let mut out = Vec::new();
+    let both_balancers = kind(spec) == "LoadBalancer" && kind(old_spec) == "LoadBalancer";
+    if both_balancers && spec["loadBalancerClass"] != old_spec["loadBalancerClass"] {
+        out.push(invalid(
+            "spec.loadBalancerClass",
+            &spec["loadBalancerClass"],
+            "may not change once set",
+        ));
+    }
+    out.extend(load_balancer_class(spec));
+    if needs_health_check(spec)
+        && needs_health_check(old_spec)
+        && spec["healthCheckNodePort"] != old_spec["healthCheckNodePort"]
+    {
+        out.push(forbidden("spec.healthCheckNodePort", "field is immutable"));
     }
     out
 }
