@@ -432,28 +432,12 @@ fn zero_values(value: &mut Value, schema: &Value) {
     }
 }
 
-/// A decoded JSON value as Go's `%v` prints it (`map[a:1 b:[x y]]`).
+/// A decoded JSON value as Go's `%v` prints it (`map[a:1 b:[x y]]`), numbers as `float64`s.
 fn go_print(value: &Value) -> String {
-    match value {
-        Value::Null => "<nil>".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::String(s) => s.clone(),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => i.to_string(),
-            None => go_float(n.as_f64().unwrap_or_default()),
-        },
-        Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(go_print).collect();
-            format!("[{}]", parts.join(" "))
-        }
-        Value::Object(map) => {
-            let parts: Vec<String> = map
-                .iter()
-                .map(|(k, v)| format!("{k}:{}", go_print(v)))
-                .collect();
-            format!("map[{}]", parts.join(" "))
-        }
-    }
+    crate::support::patch::go_print::go_print_numbers(value, &|n| match n.as_i64() {
+        Some(i) => i.to_string(),
+        None => go_float(n.as_f64().unwrap_or_default()),
+    })
 }
 
 /// A float64 as Go's `%v` prints it: shortest digits, exponent form below 1e-4 and from 1e6.
