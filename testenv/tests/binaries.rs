@@ -158,6 +158,14 @@ fn a_policy_with_its_own_functions_is_refused_on_a_real_server() {
         "{err:?}"
     );
     assert!(err.to_string().contains("Mode::Embedded"), "{err}");
+    // Allowing everything is the embedded server's alone too.
+    let err = start(Policy::allow_all())
+        .err()
+        .expect("a real server authorizes with RBAC");
+    assert!(
+        matches!(err, Error::PolicyNeedsEmbedded("binaries")),
+        "{err:?}"
+    );
     // RBAC is what a real server does anyway: the start goes on (and stops at the missing
     // binaries of this empty directory).
     let err = start(Policy::rbac()).err().expect("no binaries");

@@ -1,7 +1,7 @@
 //! Authorization of requests: the request's attributes (verb, group, resource, subresource,
 //! namespace, name, or a non-resource path) decided by the [`Policy`](super::policy::Policy),
-//! 403 with the real server's message when denied. The default policy allows everything and
-//! is not asked; `system:masters` is always allowed.
+//! 403 with the real server's message when denied. `system:masters` is always allowed;
+//! [`Policy::allow_all`](super::policy::Policy::allow_all) allows everything and is not asked.
 
 use http::Method;
 
@@ -65,8 +65,9 @@ pub fn authorize(api: &Api, req: &Req, route: &Route) -> Result<(), ApiError> {
 }
 
 /// Whether `user` may do what `a` describes (a request, or a part of one such as
-/// impersonating a user): the default policy allows everything, `system:masters` is always
-/// allowed; 403 with the real server's message when denied.
+/// impersonating a user): `system:masters` is always allowed, and everyone under
+/// [`Policy::allow_all`](super::policy::Policy::allow_all); 403 with the real server's
+/// message when denied.
 pub fn check(api: &Api, user: &User, a: &Attributes) -> Result<(), ApiError> {
     if !api.options.policy.checks_requests() || user.in_group("system:masters") {
         return Ok(());

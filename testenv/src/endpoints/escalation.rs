@@ -7,8 +7,8 @@
 //! what the garbage collector changes (owner references, finalizers) is not checked.
 //!
 //! Who may `escalate` or `bind` is the server's [`Policy`](super::policy::Policy) decision:
-//! the default allows everything, so only [`Policy::rbac`](super::policy::Policy::rbac) and
-//! custom policies refuse.
+//! RBAC by default; [`Policy::allow_all`](super::policy::Policy::allow_all) allows
+//! everything.
 
 use serde_json::{Value, json};
 

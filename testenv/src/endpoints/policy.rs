@@ -33,10 +33,16 @@ pub(crate) enum Authorizer {
 /// The server's own admin token (the kubeconfig's) and the service account tokens it signs
 /// are always known; other tokens go to the policy. The default refuses a token that looks
 /// like a service account token (a JSON Web Token) but was not signed by the server, and
-/// authenticates every other non-empty token as an admin (`kubeforge-testenv`, groups `system:masters` and
-/// `system:authenticated`) and allows every access. [`Policy::rbac`] decides access with
-/// RBAC instead, for requests and for access reviews alike (`system:masters` is allowed
-/// everything, as on a real cluster).
+/// authenticates every other non-empty token as an admin (`kubeforge-testenv`, groups
+/// `system:masters` and `system:authenticated`). Access is decided by RBAC over the stored
+/// roles and bindings, for requests and access reviews alike, as a real cluster (and
+/// envtest's kube-apiserver) decides it: the admin, in `system:masters`, is allowed
+/// everything; a service account using a token from `serviceaccounts/<name>/token`, an
+/// impersonated user and an anonymous request get what their bindings (and the built-in
+/// ones, such as `system:public-info-viewer`) allow, and 403 otherwise. So a test that
+/// binds an operator's role to its service account and acts with that account's token
+/// finds out what the role lacks before a cluster does. [`Policy::allow_all`] lets every
+/// identity do everything instead.
 #[derive(Clone)]
 pub struct Policy {
     authenticate: Arc<Authenticate>,
@@ -56,7 +62,7 @@ impl Default for Policy {
                 })
             }),
             custom_authenticate: false,
-            authorize: Authorizer::AllowAll,
+            authorize: Authorizer::Rbac,
         }
     }
 }
@@ -71,10 +77,20 @@ impl Policy {
     /// The default token check with RBAC deciding access: requests of users outside
     /// `system:masters` (service accounts with a token from `serviceaccounts/<name>/token`,
     /// users of [`Policy::with_authenticate`]) get 403 unless a role bound to them allows
-    /// the request, and access reviews answer the same.
+    /// the request, and access reviews answer the same. This is the default policy; the
+    /// name says so where a test depends on it.
     pub fn rbac() -> Self {
+        Policy::default()
+    }
+
+    /// The default token check with every access allowed: requests of every identity go
+    /// through (impersonation, escalation and bind checks included), and access reviews
+    /// answer as RBAC would, except for service accounts, which they allow. Unlike a real
+    /// cluster; for tests that use identities only as labels (a CSR's requester, a
+    /// webhook's `userInfo`) and do not want to bind roles for them.
+    pub fn allow_all() -> Self {
         Policy {
-            authorize: Authorizer::Rbac,
+            authorize: Authorizer::AllowAll,
             ..Policy::default()
         }
     }
@@ -112,14 +128,15 @@ impl Policy {
     }
 
     /// Whether the policy has functions of its own ([`Policy::with_authenticate`],
-    /// [`Policy::with_authorize`]), which only the embedded server can call: a real
-    /// kube-apiserver authenticates with its own authenticators and authorizes with RBAC,
-    /// which is what the default policy and [`Policy::rbac`] give.
+    /// [`Policy::with_authorize`]) or allows everything ([`Policy::allow_all`]), which only
+    /// the embedded server can do: a real kube-apiserver authenticates with its own
+    /// authenticators and authorizes with RBAC, which is what the default policy gives.
     pub(crate) fn needs_embedded(&self) -> bool {
-        self.custom_authenticate || matches!(self.authorize, Authorizer::Custom(_))
+        self.custom_authenticate || !matches!(self.authorize, Authorizer::Rbac)
     }
 
-    /// Whether requests need an access decision at all (the default allows everything).
+    /// Whether requests need an access decision at all ([`Policy::allow_all`] allows
+    /// everything).
     pub(crate) fn checks_requests(&self) -> bool {
         !matches!(self.authorize, Authorizer::AllowAll)
     }

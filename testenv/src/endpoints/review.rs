@@ -25,9 +25,10 @@ use crate::support::user::User;
 const ALLOWED_BY_POLICY: &str = "allowed by the kubeforge-testenv policy";
 
 /// The access decision for a review `spec` (with `user` and `groups` set): allowed, and why.
-/// The default policy, which lets every request through, answers a review as RBAC would,
-/// but for service accounts, whose requests it allows (the users its tokens authenticate
-/// as are in `system:masters`, which RBAC allows everything).
+/// [`Policy::allow_all`](super::policy::Policy::allow_all), which lets every request
+/// through, answers a review as RBAC would, but for service accounts, whose requests it
+/// allows (the users its tokens authenticate as are in `system:masters`, which RBAC allows
+/// everything).
 pub fn decide(api: &Api, spec: &Value) -> (bool, String) {
     match api.options.policy.authorizer() {
         Authorizer::AllowAll => {

@@ -7,6 +7,7 @@ mod binaries;
 mod crds;
 mod embedded;
 mod existing;
+mod identities;
 mod mode;
 mod webhooks;
 
@@ -61,8 +62,9 @@ impl TestEnvBuilder {
 
     /// How tokens are authenticated and TokenReview and SubjectAccessReview answered. A real
     /// API server (binaries or existing mode) has its own authentication and RBAC: there the
-    /// default policy and [`Policy::rbac`] are what it does anyway, and a policy with its own
-    /// functions makes `start` fail with [`Error::PolicyNeedsEmbedded`].
+    /// default policy ([`Policy::rbac`]) is what it does anyway, and a policy with its own
+    /// functions or [`Policy::allow_all`] makes `start` fail with
+    /// [`Error::PolicyNeedsEmbedded`].
     pub fn policy(mut self, policy: Policy) -> Self {
         self.options.policy = policy;
         self

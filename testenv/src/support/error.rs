@@ -64,6 +64,21 @@ pub enum Error {
     /// making the client); the cause is kube's error.
     #[error("could not build a kube client: {0}")]
     Client(#[source] BoxError),
+    /// A service account for [`TestEnv::service_account_client`](crate::TestEnv::service_account_client)
+    /// could not be created, or its token not requested; the cause is kube's error (the
+    /// server's answer).
+    #[error(
+        "could not get a token for service account {namespace}/{name} (creating the account, then a TokenRequest on serviceaccounts/{name}/token): {source}"
+    )]
+    ServiceAccountToken {
+        /// The account's namespace.
+        namespace: String,
+        /// The account's name.
+        name: String,
+        /// kube's error.
+        #[source]
+        source: BoxError,
+    },
     /// Real-cluster mode: a call to the existing cluster failed (kube's error as the cause), or
     /// it did not reach the state a test needs in time.
     #[error("existing cluster: {0}")]
@@ -73,10 +88,11 @@ pub enum Error {
         "route_service({0}) only applies to the embedded API server: a real cluster resolves webhook services through its own network; deploy the webhook as that Service, or use clientConfig.url with an address the cluster can reach (KUBEFORGE_TEST_WEBHOOK_HOST)"
     )]
     RouteNeedsEmbedded(String),
-    /// A policy with its own authentication or authorization functions was asked for while
-    /// running against a real kube-apiserver, which cannot call them.
+    /// A policy with its own authentication or authorization functions, or
+    /// `Policy::allow_all()`, was asked for while running against a real kube-apiserver,
+    /// which authorizes with RBAC and cannot call them.
     #[error(
-        "the policy given to TestEnv::builder().policy(..) has its own authenticate/authorize functions, which only the embedded test API server can call, but this environment uses a real API server (KUBEFORGE_TEST_CLUSTER={0}): pin the test to the embedded server with .mode(Mode::Embedded), or use Policy::rbac() with real ServiceAccount tokens, which both kinds of server understand"
+        "the policy given to TestEnv::builder().policy(..) has its own authenticate/authorize functions or allows everything (Policy::allow_all()), which only the embedded test API server can do, but this environment uses a real API server (KUBEFORGE_TEST_CLUSTER={0}): pin the test to the embedded server with .mode(Mode::Embedded), or use Policy::rbac() with real ServiceAccount tokens, which both kinds of server understand"
     )]
     PolicyNeedsEmbedded(&'static str),
     /// `KUBEFORGE_TEST_CLUSTER` has a value this crate does not know.

@@ -52,14 +52,20 @@ pub fn write(kubeconfig_path: &Path, url: &str, ca_pem: &str) -> Result<PathBuf,
 
 /// A kube client configured from the kubeconfig file, exactly as a user's program would be.
 pub async fn client_from(kubeconfig_path: &Path) -> Result<kube::Client, Error> {
+    client_of(config_from(kubeconfig_path).await?)
+}
+
+/// The client configuration of the kubeconfig at `kubeconfig_path` (its current context).
+pub async fn config_from(kubeconfig_path: &Path) -> Result<kube::Config, Error> {
     let kubeconfig = kube::config::Kubeconfig::read_from(kubeconfig_path)
         .map_err(|e| Error::Client(e.into()))?;
-    let config = kube::Config::from_custom_kubeconfig(
-        kubeconfig,
-        &kube::config::KubeConfigOptions::default(),
-    )
-    .await
-    .map_err(|e| Error::Client(e.into()))?;
+    kube::Config::from_custom_kubeconfig(kubeconfig, &kube::config::KubeConfigOptions::default())
+        .await
+        .map_err(|e| Error::Client(e.into()))
+}
+
+/// A client made from `config`.
+pub fn client_of(config: kube::Config) -> Result<kube::Client, Error> {
     kube::Client::try_from(config).map_err(|e| Error::Client(e.into()))
 }
 

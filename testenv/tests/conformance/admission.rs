@@ -238,17 +238,9 @@ async fn mutation_runs_before_schema_validation() {
 async fn webhooks_see_who_made_the_request() {
     let Some(ctx) = Ctx::new().await else { return };
     let ns = ctx.ns().to_string();
-    // A service account allowed to create widgets (RBAC on a real cluster; the embedded
-    // server's default policy allows it anyway), and a token for it.
-    let accounts: Api<k8s_openapi::api::core::v1::ServiceAccount> =
-        Api::namespaced(ctx.env.client(), &ns);
-    accounts
-        .create(
-            &PostParams::default(),
-            &serde_json::from_value(json!({"metadata": {"name": "writer"}})).unwrap(),
-        )
-        .await
-        .unwrap();
+    // A service account allowed to create widgets (by RBAC, on both servers), and a client
+    // acting as it.
+    let writer = ctx.env.service_account_client("writer").await.unwrap();
     let grant = |kind: &str, body: Value| {
         let resource = ApiResource::from_gvk(&kube::api::GroupVersionKind::gvk(
             "rbac.authorization.k8s.io",
@@ -282,17 +274,6 @@ async fn webhooks_see_who_made_the_request() {
             "subjects": [{"kind": "ServiceAccount", "name": "writer", "namespace": ns}]}),
     )
     .await;
-    let token = accounts
-        .create_token_request(
-            "writer",
-            &PostParams::default(),
-            &serde_json::from_value(json!({"spec": {}})).unwrap(),
-        )
-        .await
-        .unwrap()
-        .status
-        .unwrap()
-        .token;
     let (server, seen) = recording_server(&[], webhook_server::allow).await;
     ctx.validating(
         "who",
@@ -304,7 +285,6 @@ async fn webhooks_see_who_made_the_request() {
         )],
     )
     .await;
-    let writer = crate::support::raw::client_with_token(&ctx.env, &token).await;
     let widgets: Api<DynamicObject> = Api::namespaced_with(
         writer,
         &ns,
@@ -346,6 +326,8 @@ async fn webhooks_see_who_made_the_request() {
             "system:authenticated"
         ]
     );
+    let accounts: Api<k8s_openapi::api::core::v1::ServiceAccount> =
+        Api::namespaced(ctx.env.client(), &ns);
     let uid = accounts.get("writer").await.unwrap().metadata.uid.unwrap();
     assert_eq!(user["uid"], uid);
     ctx.cleanup().await;

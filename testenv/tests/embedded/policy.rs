@@ -6,8 +6,8 @@ use futures::StreamExt;
 use k8s_openapi::api::authorization::v1::{
     ResourceAttributes, SubjectAccessReview, SubjectAccessReviewSpec,
 };
-use k8s_openapi::api::core::v1::ConfigMap;
-use kube::api::{Api, PostParams, WatchEvent, WatchParams};
+use k8s_openapi::api::core::v1::{ConfigMap, Pod};
+use kube::api::{Api, ListParams, PostParams, WatchEvent, WatchParams};
 use kubeforge_testenv::{Mode, Policy, TestEnv};
 
 /// Whether `KUBEFORGE_TEST_CLUSTER` selects the embedded server (the settings tested here
@@ -48,6 +48,46 @@ async fn subject_access_reviews_follow_the_policy() {
         .await
         .unwrap();
     assert!(!delete.status.unwrap().allowed);
+}
+
+#[tokio::test]
+async fn the_default_policy_authorizes_service_accounts_with_rbac() {
+    if !embedded() {
+        eprintln!("skipping: Policy::allow_all is the embedded server's alone");
+        return;
+    }
+    // As on a real cluster: a service account with no binding may not list pods.
+    let env = TestEnv::start().await.unwrap();
+    let sa = env.service_account_client("operator").await.unwrap();
+    let err = Api::<Pod>::namespaced(sa, env.namespace())
+        .list(&ListParams::default())
+        .await
+        .expect_err("no role is bound to the service account");
+    match err {
+        kube::Error::Api(status) => {
+            assert_eq!(status.code, 403, "{status:?}");
+            assert_eq!(
+                status.message,
+                format!(
+                    "pods is forbidden: User \"system:serviceaccount:{ns}:operator\" cannot list resource \"pods\" in API group \"\" in the namespace \"{ns}\"",
+                    ns = env.namespace()
+                )
+            );
+        }
+        other => panic!("expected a 403, got {other:?}"),
+    }
+    // Policy::allow_all lets every identity through.
+    let env = TestEnv::builder()
+        .policy(Policy::allow_all())
+        .start()
+        .await
+        .unwrap();
+    let sa = env.service_account_client("operator").await.unwrap();
+    let pods = Api::<Pod>::namespaced(sa, env.namespace())
+        .list(&ListParams::default())
+        .await
+        .unwrap();
+    assert!(pods.items.is_empty());
 }
 
 #[tokio::test]

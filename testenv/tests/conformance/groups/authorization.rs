@@ -2,7 +2,6 @@
 //! account may do (the embedded server with `Policy::rbac()`), with the built-in roles a
 //! cluster starts with and their aggregation.
 
-use k8s_openapi::api::core::v1::ServiceAccount;
 use k8s_openapi::api::rbac::v1::{ClusterRole, Role, RoleBinding};
 use k8s_openapi::api::scheduling::v1::PriorityClass;
 use kube::api::{Api, PostParams};
@@ -10,7 +9,7 @@ use kubeforge_testenv::{Policy, TestEnv};
 use serde_json::json;
 
 use crate::common::widget_crd;
-use crate::support::raw::{client_with_token, eventually, send};
+use crate::support::raw::{eventually, send};
 
 async fn rbac_env() -> TestEnv {
     TestEnv::builder()
@@ -26,18 +25,7 @@ async fn rbac_decides_what_a_service_account_may_do() {
     let env = rbac_env().await;
     let ns = env.namespace().to_string();
     let client = crate::support::raw::client(&env).await;
-    let accounts: Api<ServiceAccount> = Api::namespaced(client.clone(), &ns);
-    let sa: ServiceAccount =
-        serde_json::from_value(json!({"metadata": {"name": "reader"}})).unwrap();
-    accounts.create(&PostParams::default(), &sa).await.unwrap();
-    let token = accounts
-        .create_token_request("reader", &PostParams::default(), &Default::default())
-        .await
-        .unwrap()
-        .status
-        .unwrap()
-        .token;
-    let reader = client_with_token(&env, &token).await;
+    let reader = env.service_account_client("reader").await.unwrap();
     let pods = format!("/api/v1/namespaces/{ns}/pods");
     let (code, body) = send(&reader, "GET", &pods, "", None).await;
     assert_eq!(code, 403, "{body}");

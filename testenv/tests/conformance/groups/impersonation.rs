@@ -11,7 +11,7 @@ use kubeforge_testenv::{Policy, TestEnv};
 use serde_json::{Value, json};
 
 use crate::common::widget_crd;
-use crate::support::raw::{client, client_with_token, eventually, exchange, send};
+use crate::support::raw::{client, eventually, exchange, send};
 
 const JSON: &str = "application/json";
 const REVIEWS: &str = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
@@ -165,16 +165,7 @@ async fn groups_without_a_user_are_an_internal_error() {
 async fn impersonating_needs_the_impersonate_verb() {
     let env = rbac_env().await;
     let ns = env.namespace().to_string();
-    create_account(&env, "imp-plain").await;
-    let accounts: Api<ServiceAccount> = Api::namespaced(env.client(), &ns);
-    let token = accounts
-        .create_token_request("imp-plain", &PostParams::default(), &Default::default())
-        .await
-        .unwrap()
-        .status
-        .unwrap()
-        .token;
-    let plain = client_with_token(&env, &token).await;
+    let plain = env.service_account_client("imp-plain").await.unwrap();
     let requester = format!("system:serviceaccount:{ns}:imp-plain");
     let refused = |what: &str, resource: &str, group: &str, place: &str| {
         let subject = if group.is_empty() {
