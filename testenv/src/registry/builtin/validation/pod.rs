@@ -121,6 +121,8 @@ struct PodContext {
     claims: HashSet<String>,
     restart: String,
     grace: i64,
+    /// `spec.hostUsers`, true unless the pod says false.
+    host_users: bool,
 }
 
 /// The checks every kind of container shares (`validateContainerCommon`).
@@ -166,13 +168,12 @@ fn container(c: &Value, pod: &PodContext, path: &str) -> Errors {
         &child(path, "resources"),
         Some(&pod.claims),
     ));
-    out.extend(security_context::seccomp_profile(c, path));
-    out.extend(super::apparmor::security_context(c, path));
     out.extend(pod_container::resize_policy(
         c,
         &child(path, "resizePolicy"),
         &pod.restart,
     ));
+    out.extend(super::security_fields::container(c, path, pod.host_users));
     out
 }
 
@@ -241,6 +242,7 @@ pub fn pod_spec(spec: &Value, path: &str) -> Errors {
             .collect(),
         restart: text(spec, "restartPolicy").to_string(),
         grace: spec["terminationGracePeriodSeconds"].as_i64().unwrap_or(30),
+        host_users: spec["hostUsers"] != false,
     };
     let containers = items(&spec["containers"]);
     let mut names = HashSet::new();
@@ -306,9 +308,7 @@ pub fn pod_spec(spec: &Value, path: &str) -> Errors {
         &child(path, "nodeSelector"),
         spec["nodeSelector"].as_object(),
     ));
-    out.extend(security_context::sysctls(spec, path));
-    out.extend(security_context::seccomp_profile(spec, path));
-    out.extend(super::apparmor::security_context(spec, path));
+    out.extend(super::security_fields::pod(spec, path));
     if spec["affinity"].is_object() {
         let at = child(path, "affinity");
         out.extend(super::pod_scheduling::affinity(&spec["affinity"], &at));
