@@ -162,7 +162,7 @@ pub fn matches(quota: &Value, storage_key: &str, object: &Value) -> bool {
     if storage_key != PODS {
         return false;
     }
-    let best_effort = crate::registry::allocate::pod_qos_class(&object["spec"]) == "BestEffort";
+    let best_effort = super::defaults::pod_status::qos_class(object) == "BestEffort";
     let terminating = object["spec"]["activeDeadlineSeconds"].is_i64();
     let class = object["spec"]["priorityClassName"].as_str().unwrap_or("");
     let scope = |name: &str, operator: &str, values: &[&str]| match name {

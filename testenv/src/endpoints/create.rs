@@ -188,8 +188,7 @@ fn initial_status(def: &ResourceDef, object: &mut Value) {
         return;
     }
     let status = if def.group.is_empty() && def.kind == "Pod" {
-        let qos = crate::registry::allocate::pod_qos_class(&object["spec"]);
-        Some(json!({"phase": "Pending", "qosClass": qos}))
+        Some(crate::admission::defaults::pod_status::pod_status_on_create(object))
     } else if def.group == "apiregistration.k8s.io" && def.kind == "APIService" {
         Some(api_service_status(object))
     } else {

@@ -447,57 +447,9 @@ pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
     }
 }
 
-fn has_quantity(resources: &Value, which: &str, name: &str) -> bool {
-    resources[which].get(name).is_some_and(|q| !q.is_null())
-}
-
-/// The QoS class of a Pod spec: Guaranteed when every container limits cpu and memory with
-/// equal requests, BestEffort when none requests or limits anything, Burstable otherwise.
-pub fn pod_qos_class(spec: &Value) -> &'static str {
-    let containers: Vec<&Value> = ["initContainers", "containers"]
-        .iter()
-        .flat_map(|k| spec[*k].as_array().into_iter().flatten())
-        .collect();
-    let any = containers.iter().any(|c| {
-        let r = &c["resources"];
-        ["requests", "limits"]
-            .iter()
-            .any(|w| r[*w].as_object().is_some_and(|m| !m.is_empty()))
-    });
-    if !any {
-        return "BestEffort";
-    }
-    let guaranteed = containers.iter().all(|c| {
-        let r = &c["resources"];
-        ["cpu", "memory"].iter().all(|name| {
-            has_quantity(r, "limits", name)
-                && (!has_quantity(r, "requests", name)
-                    || r["requests"][*name] == r["limits"][*name])
-        })
-    });
-    if guaranteed {
-        "Guaranteed"
-    } else {
-        "Burstable"
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn qos_classes() {
-        assert_eq!(
-            pod_qos_class(&json!({"containers": [{"name": "a"}]})),
-            "BestEffort"
-        );
-        let limited =
-            json!({"containers": [{"resources": {"limits": {"cpu": "1", "memory": "1Gi"}}}]});
-        assert_eq!(pod_qos_class(&limited), "Guaranteed");
-        let requested = json!({"containers": [{"resources": {"requests": {"cpu": "1"}}}]});
-        assert_eq!(pod_qos_class(&requested), "Burstable");
-    }
 
     #[test]
     fn services_get_distinct_addresses_and_keep_them() {

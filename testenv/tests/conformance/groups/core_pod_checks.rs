@@ -1,7 +1,9 @@
 //! The core group's Pod checks beyond the spec's fields: the pod-specific annotations
 //! (tolerations, deletion cost, the deprecated seccomp annotations and their agreement with
-//! the `seccompProfile` fields), the OS checks of Windows and Linux pods, and the image
-//! volumes a create drops while the `ImageVolume` feature is off (v1.34's default).
+//! the `seccompProfile` fields), the OS checks of Windows and Linux pods, the image
+//! volumes a create drops while the `ImageVolume` feature is off (v1.34's default),
+//! quantities as Go decodes and writes them, and the security context's IDs and
+//! privilege-escalation rules.
 
 use serde_json::{Value, json};
 
@@ -260,5 +262,86 @@ async fn image_volumes_are_dropped_with_their_mounts() {
     assert_eq!(
         body["spec"]["template"]["spec"]["volumes"],
         json!([{"name": "e", "emptyDir": {}}])
+    );
+}
+
+#[tokio::test]
+async fn quantities_decode_as_go_does_and_come_back_canonical() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let pods = format!("/api/v1/namespaces/{}/pods?dryRun=All", env.namespace());
+    let with_resources = |resources: Value| {
+        pod(
+            "q",
+            json!({}),
+            json!({"containers": [{"name": "c", "image": "busybox", "resources": resources}]}),
+        )
+    };
+    // A quantity Go cannot parse fails the decoding of the whole body (400).
+    let (code, body) = send(
+        &client,
+        "POST",
+        &pods,
+        JSON,
+        Some(with_resources(json!({"requests": {"cpu": "1 core"}}))),
+    )
+    .await;
+    assert_eq!(code, 400, "{body}");
+    assert_eq!(
+        body["message"],
+        "Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+    );
+    // One that parses is written back in Go's canonical form unless it is one already, and a
+    // request finer than a milli-unit is rounded up to one.
+    let (code, body) = send(
+        &client,
+        "POST",
+        &pods,
+        JSON,
+        Some(with_resources(json!({
+            "requests": {"cpu": "+2", "memory": "1024Mi", "ephemeral-storage": "0.1m"},
+            "limits": {"cpu": "2000m"}}))),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(
+        body["spec"]["containers"][0]["resources"],
+        json!({"requests": {"cpu": "+2", "memory": "1Gi", "ephemeral-storage": "1m"},
+            "limits": {"cpu": "2"}})
+    );
+}
+
+#[tokio::test]
+async fn security_context_ids_and_privilege_escalation_are_checked() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let pods = format!("/api/v1/namespaces/{}/pods?dryRun=All", env.namespace());
+    let spec = json!({
+        "hostPID": true, "shareProcessNamespace": true,
+        "securityContext": {"runAsUser": -1, "supplementalGroups": [1, -4]},
+        "containers": [{"name": "c", "image": "busybox", "securityContext": {
+            "runAsGroup": 2147483648_i64, "procMount": "Unmasked",
+            "allowPrivilegeEscalation": false, "privileged": true}}]});
+    let (code, body) = send(
+        &client,
+        "POST",
+        &pods,
+        JSON,
+        Some(pod("s", json!({}), spec)),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    let range = "must be between 0 and 2147483647, inclusive";
+    let c = "spec.containers[0].securityContext";
+    assert_eq!(
+        causes(&body),
+        [
+            format!("{c}.runAsGroup: Invalid value: 2147483648: {range}"),
+            format!("{c}.procMount: Invalid value: \"Unmasked\": `hostUsers` must be false to use `Unmasked`"),
+            format!("{c}: Invalid value: {{\"Capabilities\":null,\"Privileged\":true,\"SELinuxOptions\":null,\"WindowsOptions\":null,\"RunAsUser\":null,\"RunAsGroup\":2147483648,\"RunAsNonRoot\":null,\"ReadOnlyRootFilesystem\":null,\"AllowPrivilegeEscalation\":false,\"ProcMount\":\"Unmasked\",\"SeccompProfile\":null,\"AppArmorProfile\":null}}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true"),
+            format!("spec.securityContext.runAsUser: Invalid value: -1: {range}"),
+            format!("spec.securityContext.supplementalGroups[1]: Invalid value: -4: {range}"),
+            "spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled".to_string(),
+        ]
     );
 }

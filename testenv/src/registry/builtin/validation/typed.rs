@@ -9,6 +9,7 @@ use crate::openapi::builtin::{component_prefix, schemas};
 use crate::support::go_decode::Node;
 use crate::support::go_time::{self, Precision};
 use crate::support::go_types;
+use crate::support::quantity;
 use crate::support::status::ApiError;
 
 const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
@@ -190,8 +191,14 @@ fn walk(node: &Node, schema: &Value, at: &Place, first: &mut Option<String>) -> 
         Ok(())
     };
     if name == Some(QUANTITY) {
+        // Go's Quantity decodes a string (trimmed) or a number's text with ParseQuantity;
+        // a number always parses.
         return match node {
             Node::Bool(_) | Node::Object(_) | Node::Array(_) => Err(QUANTITY_RULE.to_string()),
+            Node::String(text) => match quantity::go_parse_error(text.trim()) {
+                Some(why) => Err(why.to_string()),
+                None => Ok(()),
+            },
             _ => Ok(()),
         };
     }
@@ -302,8 +309,33 @@ fn precision_of(component: Option<&str>) -> Precision {
     }
 }
 
-fn omit_empty(value: &mut Value, schema: &Value) {
+/// A quantity written back in Go's canonical form (rounded up to a milli-unit in a
+/// `ResourceList`, as its defaulting does); kept when it is beyond what is held here.
+fn canonical_quantity(value: &mut Value, milli: bool) {
+    let text = match value {
+        Value::String(text) => text.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => return,
+    };
+    if let Some(written) = quantity::canonical(&text, milli) {
+        *value = Value::String(written);
+    }
+}
+
+/// What [`omit_empty`] shapes: whether the kind's defaulting rounds its `ResourceList`s up
+/// to milli-units (core, apps and batch, whose defaulters run `SetDefaults_ResourceList`;
+/// a RuntimeClass's overhead, for one, is kept as sent).
+#[derive(Clone, Copy)]
+struct Shaping {
+    round_resource_lists: bool,
+}
+
+fn omit_empty(value: &mut Value, schema: &Value, shaping: Shaping) {
     let (name, schema) = resolve(schema);
+    if name == Some(QUANTITY) {
+        canonical_quantity(value, false);
+        return;
+    }
     match value {
         // Written back as the type's MarshalJSON writes it: UTC, to the second or microsecond.
         Value::String(text) if schema["format"] == "date-time" => {
@@ -340,18 +372,25 @@ fn omit_empty(value: &mut Value, schema: &Value) {
             }
             for (k, v) in map.iter_mut() {
                 if let Some(field) = properties.get(k) {
-                    omit_empty(v, field);
+                    omit_empty(v, field, shaping);
                 }
             }
         }
         Value::Object(map) if is_map(schema) => {
+            let values = &schema["additionalProperties"];
+            // A map of quantities is a ResourceList, whose defaulting rounds up to milli.
+            let resource_list = resolve(values).0 == Some(QUANTITY);
             for v in map.values_mut() {
-                omit_empty(v, &schema["additionalProperties"]);
+                if resource_list {
+                    canonical_quantity(v, shaping.round_resource_lists);
+                } else {
+                    omit_empty(v, values, shaping);
+                }
             }
         }
         Value::Array(items) => {
             for v in items {
-                omit_empty(v, &schema["items"]);
+                omit_empty(v, &schema["items"], shaping);
             }
         }
         _ => {}
@@ -361,7 +400,8 @@ fn omit_empty(value: &mut Value, schema: &Value) {
 /// Drops what the Go type's `omitempty` leaves out from a built-in object (zero values, empty
 /// lists and maps; [`go_types::drop_left_out`]) and writes the struct fields that are not
 /// pointers (`{}` when absent), as the real server's round trip through the Go type does
-/// (`omitempty` never omits structs). The type is the object's own `apiVersion` and `kind`.
+/// (`omitempty` never omits structs); quantities come back in Go's canonical form
+/// ([`quantity::canonical`]). The type is the object's own `apiVersion` and `kind`.
 pub fn omit_empty_collections(object: &mut Value) {
     let api_version = object["apiVersion"].as_str().unwrap_or_default();
     let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
@@ -370,7 +410,10 @@ pub fn omit_empty_collections(object: &mut Value) {
     if schemas().contains_key(&component) {
         // Through a reference, so the root struct is known by its name too.
         let reference = json!({"$ref": format!("#/components/schemas/{component}")});
-        omit_empty(object, &reference);
+        let shaping = Shaping {
+            round_resource_lists: matches!(group, "" | "apps" | "batch"),
+        };
+        omit_empty(object, &reference, shaping);
     }
 }
 

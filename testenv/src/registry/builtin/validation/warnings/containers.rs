@@ -28,12 +28,17 @@ fn containers<'a>(prefix: &str, spec: &'a Value) -> Vec<(String, &'a Value)> {
 /// The warning of a `resource` of `map` (under `owner.map`) that is no whole number of
 /// bytes.
 pub fn fractional(owner: &str, map: &str, of: &Value, resource: &str) -> Option<String> {
-    let value = Quantity::from_json(&of[map][resource])?;
+    let sent = &of[map][resource];
+    let value = Quantity::from_json(sent)?;
     let milli =
         value.nanos.div_euclid(1_000_000) + i128::from(value.nanos.rem_euclid(1_000_000) != 0);
+    // Printed as Go's String() gives it: the text as written back (kept or canonical).
+    let shown = sent
+        .as_str()
+        .map_or_else(|| value.to_string(), str::to_string);
     (milli % 1000 != 0).then(|| {
         format!(
-            "{owner}.{map}[{resource}]: fractional byte value \"{value}\" is invalid, must be an integer"
+            "{owner}.{map}[{resource}]: fractional byte value \"{shown}\" is invalid, must be an integer"
         )
     })
 }
