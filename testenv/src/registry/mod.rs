@@ -13,6 +13,7 @@ pub mod conversion;
 pub mod crd;
 pub mod field_labels;
 pub mod image_volume;
+mod label_keys;
 mod scheduling_gates;
 pub mod schema;
 pub mod service_ips;

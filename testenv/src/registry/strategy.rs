@@ -104,7 +104,8 @@ pub fn volume_phase_transition(old: &Value, new: &mut Value, now: &str) {
 /// What the registry of `group`/`plural` does to an object about to be created, before
 /// defaulting (`PrepareForCreate`, and what the decoding adds): a Lease loses the fields of
 /// the `CoordinatedLeaderElection` feature, off by default; a DaemonSet gets its template
-/// generation annotation; a Pod with scheduling gates its `SchedulingGated` condition.
+/// generation annotation; a Pod its `SchedulingGated` condition when it has scheduling gates,
+/// and the label keys of its affinity terms and spread constraints merged into their selectors.
 pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
     match (group, plural) {
         ("coordination.k8s.io", "leases") => {
@@ -125,6 +126,7 @@ pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
         ("", "pods") => {
             prepare_pod(object);
             super::scheduling_gates::gated_condition(object, &crate::support::meta::now());
+            super::label_keys::merge_into_selectors(object);
         }
         ("resource.k8s.io", "resourceslices") => {
             drop_disabled_slice_fields(object);

@@ -198,3 +198,81 @@ async fn priority_class_preemption_policies_and_system_names_are_checked_in_orde
     );
     send(&client, "DELETE", &path, "", None).await;
 }
+
+#[tokio::test]
+async fn a_new_pods_affinity_label_keys_join_its_selectors() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let json = "application/json";
+    let pods = format!("/api/v1/namespaces/{}/pods?dryRun=All", env.namespace());
+    let mut merged = pod(
+        "keys",
+        json!({"affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"x": "y"}}, "topologyKey": "zone",
+             "matchLabelKeys": ["app", "absent"], "mismatchLabelKeys": ["tier"]}]}},
+        "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "zone",
+            "whenUnsatisfiable": "DoNotSchedule", "labelSelector": {}, "matchLabelKeys": ["app"]}]}),
+    );
+    merged["metadata"]["labels"] = json!({"app": "web", "tier": "front"});
+    let (code, body) = send(&client, "POST", &pods, json, Some(merged.clone())).await;
+    assert_eq!(code, 201, "{body}");
+    let term = &body["spec"]["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        [0];
+    assert_eq!(
+        term["labelSelector"],
+        json!({"matchLabels": {"x": "y"}, "matchExpressions": [
+            {"key": "app", "operator": "In", "values": ["web"]},
+            {"key": "tier", "operator": "NotIn", "values": ["front"]}]})
+    );
+    assert_eq!(
+        body["spec"]["topologySpreadConstraints"][0]["labelSelector"],
+        json!({"matchExpressions": [{"key": "app", "operator": "In", "values": ["web"]}]})
+    );
+
+    // A key the sent selector names is named twice once merged; a key in both lists.
+    let mut twice = merged;
+    twice["spec"]["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        [0] = json!({"labelSelector": {"matchLabels": {"app": "x"}}, "topologyKey": "zone",
+            "matchLabelKeys": ["app", "Bad Key"], "mismatchLabelKeys": ["app"]});
+    twice["spec"]["topologySpreadConstraints"][0]["labelSelector"] = Value::Null;
+    let (code, body) = send(&client, "POST", &pods, json, Some(twice)).await;
+    assert_eq!(code, 422, "{body}");
+    let term = "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]";
+    let causes: Vec<(&str, &str)> = body["details"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["field"].as_str().unwrap_or_default(),
+                c["message"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let name_rule = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+    assert_eq!(
+        causes,
+        [
+            (
+                format!("{term}.matchLabelKeys[1]").as_str(),
+                format!("Invalid value: \"Bad Key\": {name_rule}").as_str()
+            ),
+            (
+                format!("{term}[0]").as_str(),
+                "Invalid value: \"app\": exists in both matchLabelKeys and labelSelector"
+            ),
+            (
+                format!("{term}[0]").as_str(),
+                "Invalid value: \"app\": exists in both matchLabelKeys and labelSelector"
+            ),
+            (
+                format!("{term}.matchLabelKeys[0]").as_str(),
+                "Invalid value: \"app\": exists in both matchLabelKeys and mismatchLabelKeys"
+            ),
+            (
+                "spec.topologySpreadConstraints[0].matchLabelKeys",
+                "Forbidden: must not be specified when labelSelector is not set"
+            ),
+        ]
+    );
+}

@@ -10,7 +10,7 @@ use super::go_diff::GoValue;
 
 mod volume;
 
-use super::go_struct::Kind::{Bool, Int, Json, Ptr, Slice, Str, Struct};
+use super::go_struct::Kind::{Bool, Int, Json, Omit, Ptr, Slice, Str, Struct};
 use super::go_struct::{Field, field, fields};
 pub(super) use volume::{
     AWS_EBS, AZURE_DISK, FC, FLOCKER, GCE_PD, PHOTON, PORTWORX, QUOBYTE, VSPHERE,
@@ -227,11 +227,21 @@ pub(super) const SELECTOR_TERM: &[Field] = &[
     ("MatchExpressions", "matchExpressions", Slice(REQUIREMENT)),
     ("MatchFields", "matchFields", Slice(REQUIREMENT)),
 ];
+/// `metav1.LabelSelector`, a JSON-tagged struct: its fields in declaration order, empty ones
+/// left out.
+const LABEL_SELECTOR: &[Field] = &[
+    ("matchLabels", "matchLabels", Omit),
+    ("matchExpressions", "matchExpressions", Omit),
+];
 const AFFINITY_TERM: &[Field] = &[
-    ("LabelSelector", "labelSelector", Json),
+    ("LabelSelector", "labelSelector", Ptr(LABEL_SELECTOR)),
     ("Namespaces", "namespaces", Json),
     ("TopologyKey", "topologyKey", Str),
-    ("NamespaceSelector", "namespaceSelector", Json),
+    (
+        "NamespaceSelector",
+        "namespaceSelector",
+        Ptr(LABEL_SELECTOR),
+    ),
     ("MatchLabelKeys", "matchLabelKeys", Json),
     ("MismatchLabelKeys", "mismatchLabelKeys", Json),
 ];
@@ -357,7 +367,7 @@ const POD_SPEC: &[Field] = &[
             ("MaxSkew", "maxSkew", Int),
             ("TopologyKey", "topologyKey", Str),
             ("WhenUnsatisfiable", "whenUnsatisfiable", Str),
-            ("LabelSelector", "labelSelector", Json),
+            ("LabelSelector", "labelSelector", Ptr(LABEL_SELECTOR)),
             ("MinDomains", "minDomains", Json),
             ("NodeAffinityPolicy", "nodeAffinityPolicy", Json),
             ("NodeTaintsPolicy", "nodeTaintsPolicy", Json),

@@ -86,8 +86,8 @@ pub fn affinity(affinity: &Value, path: &str) -> Errors {
 }
 
 /// `validatePodAffinityTerm`: the label and namespace selectors, the namespaces' names
-/// (reported under `namespace`, as the real server names them), then the topology key,
-/// required and a qualified name.
+/// (reported under `namespace`, as the real server names them), the label keys, then the
+/// topology key, required and a qualified name.
 fn pod_affinity_term(term: &Value, path: &str) -> Errors {
     let mut out = Vec::new();
     for selector in ["labelSelector", "namespaceSelector"] {
@@ -104,6 +104,12 @@ fn pod_affinity_term(term: &Value, path: &str) -> Errors {
             out.push(invalid_str(&child(path, "namespace"), name, &why));
         }
     }
+    out.extend(label_keys(
+        path,
+        &term["matchLabelKeys"],
+        &term["mismatchLabelKeys"],
+        &term["labelSelector"],
+    ));
     let key = text(term, "topologyKey");
     let key_path = child(path, "topologyKey");
     if key.is_empty() {
@@ -157,7 +163,12 @@ pub fn topology_spread(constraints: &Value, path: &str) -> Errors {
                 out.push(not_supported(&child(&at, policy), p, INCLUSION_POLICIES));
             }
         }
-        out.extend(match_label_keys(c, &child(&at, "matchLabelKeys")));
+        out.extend(label_keys(
+            &at,
+            &c["matchLabelKeys"],
+            &Value::Null,
+            &c["labelSelector"],
+        ));
         if c["labelSelector"].is_object() {
             out.extend(label_selector_with_values(
                 &c["labelSelector"],
@@ -185,16 +196,12 @@ fn min_domains(c: &Value, action: &str, path: &str) -> Errors {
     out
 }
 
-/// `validateMatchLabelKeysInTopologySpread`: only beside a label selector (the server merges
-/// the keys' values into it on create), each key a label name.
-fn match_label_keys(c: &Value, path: &str) -> Errors {
-    let keys = c["matchLabelKeys"]
-        .as_array()
-        .map_or(&[][..], Vec::as_slice);
+/// `validateLabelKeys`: no keys, or keys beside a label selector, each a label name.
+fn key_names(keys: &[Value], selector: &Value, path: &str) -> Errors {
     if keys.is_empty() {
         return Vec::new();
     }
-    if !c["labelSelector"].is_object() {
+    if !selector.is_object() {
         return vec![forbidden(
             path,
             "must not be specified when labelSelector is not set",
@@ -204,4 +211,53 @@ fn match_label_keys(c: &Value, path: &str) -> Errors {
         .enumerate()
         .flat_map(|(i, k)| label_name(k.as_str().unwrap_or_default(), &index(path, i)))
         .collect()
+}
+
+/// `ValidateMatchLabelKeysAndMismatchLabelKeys` of the term or constraint at `path` (a
+/// constraint has no `mismatchLabelKeys`): the keys' names, then a `matchLabelKeys` key the
+/// selector names twice, then a key in both lists. On create the selector already holds the
+/// requirements merged from the keys, so a key the sent selector names is named twice; the
+/// real server reports it at `path` indexed by the key's last position in `matchLabelKeys`,
+/// once for each further requirement on it.
+fn label_keys(path: &str, matching: &Value, mismatching: &Value, selector: &Value) -> Errors {
+    let as_list = |v: &Value| v.as_array().map_or(&[][..], Vec::as_slice).to_vec();
+    let (matching, mismatching) = (as_list(matching), as_list(mismatching));
+    let mut out = key_names(&matching, selector, &child(path, "matchLabelKeys"));
+    out.extend(key_names(
+        &mismatching,
+        selector,
+        &child(path, "mismatchLabelKeys"),
+    ));
+    let key_of = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    if selector.is_object() {
+        let last_position = |key: &str| matching.iter().rposition(|k| key_of(k) == key);
+        let mut named: Vec<String> = selector["matchLabels"]
+            .as_object()
+            .map(|m| m.keys().cloned().collect())
+            .unwrap_or_default();
+        for (_, expression) in items(&selector["matchExpressions"]) {
+            let key = text(expression, "key");
+            if let Some(i) = last_position(key)
+                && named.iter().any(|n| n == key)
+            {
+                out.push(invalid_str(
+                    &index(path, i),
+                    key,
+                    "exists in both matchLabelKeys and labelSelector",
+                ));
+            }
+            named.push(key.to_string());
+        }
+    }
+    for (i, key) in matching.iter().enumerate() {
+        let key = key_of(key);
+        if mismatching.iter().any(|m| key_of(m) == key) {
+            out.push(invalid_str(
+                &index(&child(path, "matchLabelKeys"), i),
+                &key,
+                "exists in both matchLabelKeys and mismatchLabelKeys",
+            ));
+        }
+    }
+    out
 }
