@@ -438,3 +438,47 @@ async fn indexed_jobs_with_many_completions_have_tighter_per_index_limits() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_jobs_failure_and_success_policies_are_immutable() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/apis/batch/v1/namespaces/{}/jobs", env.namespace());
+    let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "policies"},
+        "spec": {"suspend": true, "completionMode": "Indexed", "completions": 2, "parallelism": 2,
+            "podFailurePolicy": {"rules": [{"action": "FailJob",
+                "onExitCodes": {"operator": "In", "values": [42]}}]},
+            "successPolicy": {"rules": [{"succeededIndexes": "0"}]},
+            "template": {"spec": {"restartPolicy": "Never",
+                "containers": [{"name": "c", "image": "busybox"}]}}}});
+    let (code, created) = send(&client, "POST", &base, JSON, Some(job)).await;
+    assert_eq!(code, 201, "{created}");
+    let path = format!("{base}/policies");
+    let merge = "application/merge-patch+json";
+    let patch = json!({"spec": {"podFailurePolicy": {"rules": [
+        {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget"}]},
+        {"action": "FailJob", "onExitCodes": {"containerName": "c", "operator": "NotIn", "values": [1]}}]},
+        "successPolicy": {"rules": [{"succeededCount": 1}]}}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(patch)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Job.batch \"policies\" is invalid: [spec.podFailurePolicy: Invalid value: {\"Rules\":[{\"Action\":\"Ignore\",\"OnExitCodes\":null,\"OnPodConditions\":[{\"Type\":\"DisruptionTarget\",\"Status\":\"True\"}]},{\"Action\":\"FailJob\",\"OnExitCodes\":{\"ContainerName\":\"c\",\"Operator\":\"NotIn\",\"Values\":[1]},\"OnPodConditions\":null}]}: field is immutable, spec.successPolicy: Invalid value: {\"Rules\":[{\"SucceededIndexes\":null,\"SucceededCount\":1}]}: field is immutable]"
+    );
+    let patch = json!({"spec": {"podFailurePolicy": null, "successPolicy": null}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(patch)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "Job.batch \"policies\" is invalid: [spec.podFailurePolicy: Invalid value: null: field is immutable, spec.successPolicy: Invalid value: null: field is immutable]"
+    );
+    let (code, body) = send(
+        &client,
+        "DELETE",
+        &format!("{path}?propagationPolicy=Background"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+}

@@ -13,6 +13,7 @@ use super::errors::{
     not_supported, required_because,
 };
 use super::go_diff::marshal;
+use super::job_go::{pod_failure_policy_go, success_policy_go};
 use super::pod_go;
 use crate::support::meta::qualified_name_errors;
 use crate::support::status::Cause;
@@ -451,28 +452,6 @@ fn success_policy(spec: &Value, path: &str) -> Errors {
     out
 }
 
-/// A `batch.SuccessPolicy` as Go prints it: `{"Rules":[{"SucceededIndexes":..,"SucceededCount":..}]}`.
-fn success_policy_go(policy: &Value) -> String {
-    let rules: Vec<String> = policy["rules"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|r| {
-            format!(
-                "{{\"SucceededIndexes\":{},\"SucceededCount\":{}}}",
-                r.get("succeededIndexes").unwrap_or(&Value::Null),
-                r.get("succeededCount").unwrap_or(&Value::Null)
-            )
-        })
-        .collect();
-    let rules = if policy["rules"].is_array() {
-        format!("[{}]", rules.join(","))
-    } else {
-        "null".into()
-    };
-    format!("{{\"Rules\":{rules}}}")
-}
-
 /// The template fields a suspended Job that never started may change
 /// (`AllowMutableSchedulingDirectives`).
 const SCHEDULING: &[&str] = &["affinity", "nodeSelector", "tolerations", "schedulingGates"];
@@ -546,9 +525,33 @@ pub fn job_update(object: &Value, old: &Value) -> Errors {
             "field is immutable",
         ));
     }
-    for f in ["completionMode", "backoffLimitPerIndex", "managedBy"] {
-        if !same(f) {
-            out.push(immutable(&format!("spec.{f}"), &spec[f]));
+    for f in [
+        "completionMode",
+        "podFailurePolicy",
+        "backoffLimitPerIndex",
+        "managedBy",
+        "successPolicy",
+    ] {
+        if same(f) {
+            continue;
+        }
+        let path = format!("spec.{f}");
+        match (f, spec.get(f).filter(|v| !v.is_null())) {
+            ("podFailurePolicy", Some(policy)) => {
+                out.push(invalid_text(
+                    &path,
+                    &pod_failure_policy_go(policy),
+                    "field is immutable",
+                ));
+            }
+            ("successPolicy", Some(policy)) => {
+                out.push(invalid_text(
+                    &path,
+                    &success_policy_go(policy),
+                    "field is immutable",
+                ));
+            }
+            _ => out.push(immutable(&path, &spec[f])),
         }
     }
     out

@@ -40,6 +40,7 @@ mod go_struct;
 mod hpa_metrics;
 mod ingress;
 mod ip_address;
+mod job_go;
 mod job_spec;
 mod label_selector;
 mod meta;
