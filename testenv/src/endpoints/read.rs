@@ -114,13 +114,15 @@ pub fn get(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError
         .store
         .get(&target.def.storage_key, ns, name)
         .ok_or_else(|| ApiError::not_found(&target.def, name))?;
-    let obj = as_version(&target.def, &obj);
+    let stored = obj;
+    let obj = as_version(&target.def, &stored);
     drop(cluster);
     if table::wants_table(&req.accept) {
         let rv = obj["metadata"]["resourceVersion"].clone();
-        return Ok(table::reply(
+        return Ok(table::reply_of_stored(
             &target.def,
             &[obj],
+            Some(&[(*stored).clone()]),
             json!({"resourceVersion": rv}),
             &req.query,
         ));
@@ -198,6 +200,8 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
     })?;
     drop(cluster);
     let mut items = Vec::new();
+    // The objects as stored, which some built-in tables print from.
+    let mut stored = Vec::new();
     let mut next = None;
     let mut remaining = 0i64;
     for ((ns, name), obj) in bucket.range(start_after.clone().unwrap_or_default()..) {
@@ -237,6 +241,9 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
         }
         let _ = (ns, name);
         let mut item = as_version(def, obj);
+        if table::wants_table(&req.accept) {
+            stored.push((**obj).clone());
+        }
         // Typed lists of built-in kinds carry no apiVersion and kind on their items.
         if def.custom.is_none()
             && !table::wants_table(&req.accept)
@@ -266,7 +273,13 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
         metadata["shardInfo"] = json!({"selector": selector});
     }
     if table::wants_table(&req.accept) {
-        return Ok(table::reply(def, &items, metadata, &req.query));
+        return Ok(table::reply_of_stored(
+            def,
+            &items,
+            Some(&stored),
+            metadata,
+            &req.query,
+        ));
     }
     if def.custom.is_none() {
         // The items of a built-in kind's list carry no kind and apiVersion of their own.

@@ -46,8 +46,11 @@ pub(super) fn printer(group: &str, plural: &str) -> Option<Printer> {
         ),
         ("batch", "jobs") => Printer::new(JOB, job),
         ("batch", "cronjobs") => Printer::new(CRON_JOB, cron_job),
+        // The real server prints the internal object, whose metrics keep the stored
+        // (`autoscaling/v2`) order that `autoscaling/v1` loses.
         ("autoscaling", "horizontalpodautoscalers") => Printer {
             metadata: autoscaler_metadata,
+            prints_stored: true,
             ..Printer::new(HPA, autoscaler)
         },
         ("policy", "poddisruptionbudgets") => Printer::new(
@@ -358,7 +361,8 @@ fn v1_metrics(annotation: &Value, side: &str) -> Vec<Value> {
 }
 
 /// The metrics of an autoscaler in `autoscaling/v2` form. An `autoscaling/v1` object keeps its
-/// CPU target in fields and the other metrics in annotations; the CPU metric is put first.
+/// CPU target in fields and the other metrics in annotations; the CPU metric is put first (a
+/// table read from storage prints the stored `autoscaling/v2` object instead, in its order).
 fn metrics(o: &Value) -> (Vec<Value>, Vec<Value>) {
     let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
     if o["apiVersion"] != "autoscaling/v1" {

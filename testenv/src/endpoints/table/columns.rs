@@ -67,6 +67,8 @@ pub(super) struct Printer {
     /// The metadata of a row's PartialObjectMetadata: the real server takes it from the
     /// stored object, which lacks the annotations some versions carry only when served.
     pub(super) metadata: fn(&Value) -> Value,
+    /// Whether the cells are printed from the object as stored rather than as served.
+    pub(super) prints_stored: bool,
 }
 
 impl Printer {
@@ -77,6 +79,7 @@ impl Printer {
             conditions: |_| None,
             order: None,
             metadata: |o| o["metadata"].clone(),
+            prints_stored: false,
         }
     }
 }

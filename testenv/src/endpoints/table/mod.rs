@@ -136,21 +136,25 @@ fn custom_cell(object: &Value, path: &str, type_: &str) -> Value {
     }
 }
 
-/// A built-in kind's table from its printer.
-fn print_builtin(printer: &Printer, objects: &[Value]) -> Printed {
+/// A built-in kind's table from its printer. A printer that prints the stored object (as the
+/// real server prints its internal one) gets `stored[i]` for `objects[i]` when given.
+fn print_builtin(printer: &Printer, objects: &[Value], stored: Option<&[Value]>) -> Printed {
     let definitions = printer
         .columns
         .iter()
         .map(|c| definition(c.name, c.type_, c.format, "", c.priority))
         .collect();
-    let mut ordered: Vec<&Value> = objects.iter().collect();
+    let stored = stored
+        .filter(|s| printer.prints_stored && s.len() == objects.len())
+        .unwrap_or(objects);
+    let mut ordered: Vec<(&Value, &Value)> = objects.iter().zip(stored).collect();
     if let Some(order) = printer.order {
-        ordered.sort_by(|a, b| order(a, b));
+        ordered.sort_by(|a, b| order(a.0, b.0));
     }
     let rows = ordered
         .into_iter()
-        .map(|o| {
-            let cells = (printer.cells)(o);
+        .map(|(o, printed)| {
+            let cells = (printer.cells)(printed);
             (
                 cells,
                 (printer.conditions)(o),
@@ -210,10 +214,23 @@ fn row_object(object: Value, metadata: Value, include: &str) -> Value {
 /// A Table reply for `objects` (already in the served version). `metadata` is the list's
 /// (resourceVersion, continue, remainingItemCount) or the object's resourceVersion.
 pub fn reply(def: &ResourceDef, objects: &[Value], metadata: Value, query: &Query) -> Reply {
+    reply_of_stored(def, objects, None, metadata, query)
+}
+
+/// [`reply`] for `objects` read from storage, `stored` holding each as stored: the cells of
+/// a built-in kind whose served version loses what its table shows (an `autoscaling/v1`
+/// HorizontalPodAutoscaler's metric order) are printed from the stored object.
+pub fn reply_of_stored(
+    def: &ResourceDef,
+    objects: &[Value],
+    stored: Option<&[Value]>,
+    metadata: Value,
+    query: &Query,
+) -> Reply {
     let printed = match &def.custom {
         Some(custom) => print_custom(&custom.printer_columns, objects),
         None => match builtin_printer(&def.group, &def.plural) {
-            Some(printer) => print_builtin(&printer, objects),
+            Some(printer) => print_builtin(&printer, objects, stored),
             None => print_default(objects),
         },
     };

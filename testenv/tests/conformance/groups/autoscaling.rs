@@ -212,3 +212,41 @@ async fn autoscaler_metrics_and_behavior_are_validated() {
         json!({"selectPolicy": "Max", "policies": [{"type": "Percent", "value": 100, "periodSeconds": 15}]})
     );
 }
+
+#[tokio::test]
+async fn the_v1_table_lists_metrics_in_stored_order() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = client(&env).await;
+    let v1 = format!("/apis/autoscaling/v1/namespaces/{ns}/horizontalpodautoscalers");
+    let v2 = format!("/apis/autoscaling/v2/namespaces/{ns}/horizontalpodautoscalers");
+    let metric = |name: &str, target: i64| {
+        json!({"type": "Resource", "resource": {"name": name,
+            "target": {"type": "Utilization", "averageUtilization": target}}})
+    };
+    let spec = json!({"metrics": [metric("memory", 60), metric("cpu", 50)]});
+    let (code, body) = send(
+        &client,
+        "POST",
+        &v2,
+        "application/json",
+        Some(hpa("autoscaling/v2", "ordered", spec)),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let table = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+    // One object and a list, both read through autoscaling/v1.
+    for path in [format!("{v1}/ordered"), v1.clone()] {
+        let headers = [("Accept", table)];
+        let (code, _, bytes) =
+            crate::support::raw::exchange(&client, "GET", &path, &headers, None).await;
+        assert_eq!(code, 200);
+        let table: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(
+            table["rows"][0]["cells"][2], "memory: <unknown>/60%, cpu: <unknown>/50%",
+            "{table}"
+        );
+    }
+    let (code, body) = send(&client, "DELETE", &format!("{v2}/ordered"), "", None).await;
+    assert_eq!(code, 200, "{body}");
+}
