@@ -15,7 +15,7 @@ use crate::admission::admit::admit;
 use crate::admission::policies;
 use crate::admission::webhooks::config::Operation;
 use crate::registry::checks::admin_access;
-use crate::registry::{crd, strategy};
+use crate::registry::{crd, node_ports, strategy};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::fieldmanager::{self, ManagedFields, Owner, Scope, Types};
 use crate::support::meta;
@@ -352,8 +352,8 @@ pub(super) fn create_object_with(
     }
     strategy::prepare_create(&def.group, &def.plural, &mut object);
     // The Service REST's allocator checks the cluster IPs and IP families (`clusterIPs`
-    // filled in from `clusterIP`) before the strategy validates anything: its errors are
-    // then the only ones. The fields it defaults are written after the field manager.
+    // filled in from `clusterIP`), then the requested node ports, before the strategy
+    // validates anything: its errors are then the only ones. The fields it defaults are written after the field manager.
     if is_service(def) && endpoint == Endpoint::Main && !query.stops_before_validation() {
         let mut prepared = object.clone();
         if let Err(causes) = crate::registry::allocate::service_ip_families(&mut prepared, None) {
@@ -362,6 +362,14 @@ pub(super) fn create_object_with(
         let (store, dry_run) = (&cluster.store, query.dry_run());
         if let Err(causes) = crate::registry::service_ips::check_create(store, &prepared, dry_run) {
             return Err(ApiError::invalid(def, &name, causes));
+        }
+        // Then the node ports it asks for.
+        match crate::registry::node_ports::check_create(store, &prepared, dry_run) {
+            Ok(()) => {}
+            Err(node_ports::Refusal::Invalid(causes)) => {
+                return Err(ApiError::invalid(def, &name, causes));
+            }
+            Err(node_ports::Refusal::Internal(message)) => return Err(internal_error(message)),
         }
     }
     // A claim's admin access is the first error of its validation.
@@ -513,6 +521,13 @@ fn status_create_managers(def: &ResourceDef, view: &Value, manager: String) -> M
         Scope::Whole,
         &meta::now(),
     )
+}
+
+/// `errors.NewInternalError`: a 500 whose only cause is `message`.
+fn internal_error(message: String) -> ApiError {
+    let mut e = ApiError::internal(format!("Internal error occurred: {message}"));
+    e.details = json!({"causes": [{"message": message}]});
+    e
 }
 
 /// The kind a validation error names: Events are checked as core Events, whichever group

@@ -11,18 +11,9 @@ use crate::registry::validation::Errors;
 use crate::storage::Store;
 use crate::support::status::Cause;
 
-const SERVICES: &str = "/services";
-
 /// The node ports the Services hold (their ports' and their health check ports).
 fn used_node_ports(store: &Store) -> HashSet<i64> {
-    let mut ports = HashSet::new();
-    for svc in store.bucket(SERVICES).into_iter().flat_map(|b| b.values()) {
-        for p in svc["spec"]["ports"].as_array().into_iter().flatten() {
-            ports.extend(p["nodePort"].as_i64());
-        }
-        ports.extend(svc["spec"]["healthCheckNodePort"].as_i64());
-    }
-    ports
+    super::node_ports::held(store)
 }
 
 fn unset(v: &Value) -> bool {

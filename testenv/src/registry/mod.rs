@@ -14,6 +14,7 @@ pub mod crd;
 pub mod field_labels;
 pub mod image_volume;
 mod label_keys;
+pub mod node_ports;
 mod scheduling_gates;
 pub mod schema;
 pub mod service_ips;

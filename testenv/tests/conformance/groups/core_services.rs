@@ -395,3 +395,65 @@ async fn a_load_balancer_keeps_its_class_and_health_check_port() {
     );
     send(&client, "DELETE", &format!("{path}/balanced"), "", None).await;
 }
+
+#[tokio::test]
+async fn requested_node_ports_are_taken_before_validation() {
+    let env = env().await;
+    let client = client(&env).await;
+    let json = "application/json";
+    let base = format!("/api/v1/namespaces/{}/services", env.namespace());
+    let dry = format!("{base}?dryRun=All");
+    let range = "provided port is not in the valid range. The range of valid ports is 30000-32767";
+    // The health check port out of range: 500 from the allocator, before validation's errors.
+    let mut local = service(
+        "local",
+        json!({"type": "LoadBalancer", "externalTrafficPolicy": "Local",
+            "healthCheckNodePort": 80, "sessionAffinity": "Nope"}),
+    );
+    local["metadata"]["labels"] = json!({"-bad": "x"});
+    let (code, body) = send(&client, "POST", &base, json, Some(local.clone())).await;
+    assert_eq!(
+        (code, &body["reason"]),
+        (500, &json!("InternalError")),
+        "{body}"
+    );
+    let why = format!("failed to allocate requested HealthCheck NodePort 80: {range}");
+    assert_eq!(
+        body["message"],
+        json!(format!("Internal error occurred: {why}"))
+    );
+    assert_eq!(body["details"]["causes"], json!([{"message": why}]));
+    // A dry run does not check the range; validation then has its say.
+    let (code, body) = send(&client, "POST", &dry, json, Some(local)).await;
+    assert_eq!(code, 422, "{body}");
+    let listed: Vec<String> = causes(&body).into_iter().map(|(f, _)| f).collect();
+    assert_eq!(listed, ["metadata.labels", "spec.sessionAffinity"]);
+    // A port's requested node port is refused with 422 first.
+    let mut ports = service(
+        "ports",
+        json!({"type": "LoadBalancer", "externalTrafficPolicy": "Local", "healthCheckNodePort": 80}),
+    );
+    ports["spec"]["ports"] = json!([{"port": 80, "nodePort": 81}]);
+    let (code, body) = send(&client, "POST", &base, json, Some(ports)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        cause(
+            "spec.ports[0].nodePort",
+            &format!("Invalid value: 81: {range}")
+        )
+    );
+    // Two port numbers asking for one node port: the second is held already, dry run or not.
+    let mut twice = service("twice", json!({"type": "NodePort"}));
+    twice["spec"]["ports"] = json!([{"name": "a", "port": 80, "nodePort": 81},
+        {"name": "b", "port": 81, "nodePort": 81}]);
+    let (code, body) = send(&client, "POST", &dry, json, Some(twice)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        cause(
+            "spec.ports[1].nodePort",
+            "Invalid value: 81: provided port is already allocated"
+        )
+    );
+}
