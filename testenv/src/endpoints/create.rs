@@ -524,7 +524,7 @@ fn status_create_managers(def: &ResourceDef, view: &Value, manager: String) -> M
 }
 
 /// `errors.NewInternalError`: a 500 whose only cause is `message`.
-fn internal_error(message: String) -> ApiError {
+pub(super) fn internal_error(message: String) -> ApiError {
     let mut e = ApiError::internal(format!("Internal error occurred: {message}"));
     e.details = json!({"causes": [{"message": message}]});
     e

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::create::{check_type, checked_as, create_object_with, is_service};
+use super::create::{check_type, checked_as, create_object_with, internal_error, is_service};
 use super::event_errors;
 use super::fields::{Fields, managers_after_in};
 use super::manager_versions;
@@ -19,7 +19,7 @@ use crate::admission::defaults::pod_status::qos_class;
 use crate::admission::policies;
 use crate::admission::webhooks::config::Operation;
 use crate::registry::schema::go_quote;
-use crate::registry::{crd, strategy, subresources};
+use crate::registry::{crd, node_ports, strategy, subresources};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
 use crate::support::query::Query;
@@ -269,6 +269,14 @@ pub fn update_object_as(
     if is_service(def) && endpoint == Endpoint::Main && !query.stops_before_validation() {
         crate::registry::allocate::service_ip_families(&mut new, Some(&old))
             .map_err(|causes| ApiError::invalid(def, name, causes))?;
+        // Then the node ports the update asks for.
+        match node_ports::check_update(&cluster.store, &new, &old, query.dry_run()) {
+            Ok(()) => {}
+            Err(node_ports::Refusal::Invalid(causes)) => {
+                return Err(ApiError::invalid(def, name, causes));
+            }
+            Err(node_ports::Refusal::Internal(message)) => return Err(internal_error(message)),
+        }
     }
     // A built-in kind's status strategy (most kinds with a status subresource) prepares the
     // status sent, checks only the metadata and the status, and warns of nothing (a Service

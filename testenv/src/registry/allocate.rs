@@ -31,6 +31,12 @@ fn needs_cluster_ip(spec: &Value) -> bool {
     spec["type"] != "ExternalName"
 }
 
+/// Whether a Service of this spec gets a health check port (`needsHCNodePort`): a load
+/// balancer that keeps traffic local.
+fn needs_health_check(spec: &Value) -> bool {
+    spec["type"] == "LoadBalancer" && spec["externalTrafficPolicy"] == "Local"
+}
+
 /// Whether a Service of this spec gets node ports (`needsNodePort`).
 fn needs_node_port(spec: &Value) -> bool {
     matches!(spec["type"].as_str(), Some("NodePort" | "LoadBalancer"))
@@ -306,6 +312,14 @@ fn drop_type_dependent_fields(spec: &mut Value, old: &Value) {
             remove(spec, "externalTrafficPolicy");
         }
     }
+    // One that stops needing a health check port (no longer a local load balancer) loses
+    // the one it kept.
+    if needs_health_check(old)
+        && !needs_health_check(spec)
+        && spec["healthCheckNodePort"] == old["healthCheckNodePort"]
+    {
+        remove(spec, "healthCheckNodePort");
+    }
     if needs_cluster_ip(old)
         && !needs_cluster_ip(spec)
         && spec["internalTrafficPolicy"] == old["internalTrafficPolicy"]
@@ -376,7 +390,8 @@ pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
             && old["spec"]
                 .get("healthCheckNodePort")
                 .is_some_and(|v| !unset(v))
-            && needs_node_port(&object["spec"])
+            && needs_health_check(&old["spec"])
+            && needs_health_check(&object["spec"])
         {
             object["spec"]["healthCheckNodePort"] = old["spec"]["healthCheckNodePort"].clone();
         }
@@ -427,9 +442,7 @@ pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
         }
     }
     // A load balancer that keeps traffic local gets a health check port after its ports.
-    let needs_health_check =
-        spec_type == "LoadBalancer" && object["spec"]["externalTrafficPolicy"] == "Local";
-    if needs_health_check
+    if needs_health_check(&object["spec"])
         && object["spec"].get("healthCheckNodePort").is_none_or(unset)
         && let Some(free) =
             dynamic_first(30000..=STATIC_NODE_PORTS, 32767).find(|n| !taken.contains(n))

@@ -5,7 +5,8 @@
 //! traffic local. A port out of the node port range (30000-32767) or held already (by another
 //! Service, or earlier in the same request) is refused: a `spec.ports` entry with 422 naming
 //! the field, the health check port with 500. A dry run only checks the ports held, as the
-//! dry-run allocation does. The ports are written later ([`super::allocate::service`]).
+//! dry-run allocation does. An update takes only what the stored object did not hold. The
+//! ports are written later ([`super::allocate::service`]).
 
 use std::collections::{HashMap, HashSet};
 
@@ -90,15 +91,76 @@ pub fn check_create(store: &Store, object: &Value, dry_run: bool) -> Result<(), 
     if matches!(kind, "NodePort" | "LoadBalancer") {
         node_ports(spec, kind, &mut op).map_err(Refusal::Invalid)?;
     }
-    if kind == "LoadBalancer" && spec["externalTrafficPolicy"] == "Local" {
-        match spec["healthCheckNodePort"].as_i64().unwrap_or(0) {
-            0 => op.allocate_next(),
-            port => op.allocate(port).map_err(|why| {
-                Refusal::Internal(format!(
-                    "failed to allocate requested HealthCheck NodePort {port}: {why}"
-                ))
-            })?,
+    if needs_health_check(spec) {
+        health_check_port(spec, &mut op)?;
+    }
+    Ok(())
+}
+
+/// Whether a Service of this spec gets a health check port (`NeedsHealthCheck`).
+fn needs_health_check(spec: &Value) -> bool {
+    spec["type"] == "LoadBalancer" && spec["externalTrafficPolicy"] == "Local"
+}
+
+/// The requested health check port of `spec`, allocated (`allocHealthCheckNodePort`).
+fn health_check_port(spec: &Value, op: &mut Operation) -> Result<(), Refusal> {
+    match spec["healthCheckNodePort"].as_i64().unwrap_or(0) {
+        0 => {
+            op.allocate_next();
+            Ok(())
         }
+        port => op.allocate(port).map_err(|why| {
+            Refusal::Internal(format!(
+                "failed to allocate requested HealthCheck NodePort {port}: {why}"
+            ))
+        }),
+    }
+}
+
+/// The allocator's check of the node ports of `object`, an update of the stored `old`
+/// (`txnUpdateNodePorts`): a port's node port the old object did not have is taken (422 when
+/// refused); a health check port only when the update makes the Service need one (500).
+pub fn check_update(
+    store: &Store,
+    object: &Value,
+    old: &Value,
+    dry_run: bool,
+) -> Result<(), Refusal> {
+    let (spec, old_spec) = (&object["spec"], &old["spec"]);
+    let kind = spec["type"].as_str().unwrap_or("ClusterIP");
+    let mut op = Operation {
+        held: held(store),
+        taken: HashSet::new(),
+        dry_run,
+    };
+    if matches!(kind, "NodePort" | "LoadBalancer") {
+        let allocates = kind == "NodePort" || spec["allocateLoadBalancerNodePorts"] != false;
+        let node_port = |p: &Value| p["nodePort"].as_i64().unwrap_or(0);
+        let old_ports: HashSet<i64> = old_spec["ports"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(node_port)
+            .filter(|n| *n != 0)
+            .collect();
+        let ports = spec["ports"].as_array().map_or(&[][..], Vec::as_slice);
+        for (i, p) in ports.iter().enumerate() {
+            match node_port(p) {
+                0 if allocates => op.allocate_next(),
+                0 => {}
+                n if old_ports.contains(&n) || op.taken.contains(&n) => {}
+                n => op.allocate(n).map_err(|why| {
+                    Refusal::Invalid(vec![invalid(
+                        &format!("spec.ports[{i}].nodePort"),
+                        &n.into(),
+                        why,
+                    )])
+                })?,
+            }
+        }
+    }
+    if !needs_health_check(old_spec) && needs_health_check(spec) {
+        health_check_port(spec, &mut op)?;
     }
     Ok(())
 }
@@ -184,6 +246,14 @@ mod tests {
             {"port": 80, "nodePort": 30100}, {"port": 80, "protocol": "UDP", "nodePort": 30100}]}));
         assert_eq!(check_create(&store, &shared, false), Ok(()));
         store.put(SERVICES, "ns", "held", shared);
+        let old = service(json!({"type": "NodePort", "ports": [{"port": 80, "nodePort": 30200}]}));
+        let moved =
+            service(json!({"type": "NodePort", "ports": [{"port": 80, "nodePort": 30100}]}));
+        let Err(Refusal::Invalid(causes)) = check_update(&store, &moved, &old, false) else {
+            panic!("a port another Service holds is refused on update");
+        };
+        assert!(causes[0].message.ends_with(ALLOCATED));
+        assert_eq!(check_update(&store, &old, &old, false), Ok(()));
         assert_eq!(
             check_create(&store, &lb(30100), true),
             Err(Refusal::Internal(format!(

@@ -456,4 +456,28 @@ async fn requested_node_ports_are_taken_before_validation() {
             "Invalid value: 81: provided port is already allocated"
         )
     );
+    // An update: a health check port is taken only when the update makes it needed.
+    let local = service(
+        "updated",
+        json!({"type": "LoadBalancer", "externalTrafficPolicy": "Local"}),
+    );
+    let (code, body) = send(&client, "POST", &base, json, Some(local)).await;
+    assert_eq!(code, 201, "{body}");
+    let path = format!("{base}/updated");
+    let merge = "application/merge-patch+json";
+    let cluster = json!({"spec": {"externalTrafficPolicy": "Cluster"}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(cluster)).await;
+    assert_eq!(
+        (code, &body["spec"]["healthCheckNodePort"]),
+        (200, &Value::Null),
+        "{body}"
+    );
+    let back = json!({"spec": {"externalTrafficPolicy": "Local", "healthCheckNodePort": 80}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(back)).await;
+    assert_eq!(code, 500, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!("Internal error occurred: {why}"))
+    );
+    send(&client, "DELETE", &path, "", None).await;
 }
