@@ -71,7 +71,6 @@ mod resources;
 mod review;
 mod runtime_class;
 mod security_context;
-mod security_fields;
 mod service;
 mod service_cidr;
 mod service_fields;

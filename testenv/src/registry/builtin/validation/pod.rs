@@ -121,8 +121,6 @@ struct PodContext {
     claims: HashSet<String>,
     restart: String,
     grace: i64,
-    /// `spec.hostUsers`, true unless the pod says false.
-    host_users: bool,
 }
 
 /// The checks every kind of container shares (`validateContainerCommon`).
@@ -168,12 +166,13 @@ fn container(c: &Value, pod: &PodContext, path: &str) -> Errors {
         &child(path, "resources"),
         Some(&pod.claims),
     ));
+    out.extend(security_context::seccomp_profile(c, path));
+    out.extend(super::apparmor::security_context(c, path));
     out.extend(pod_container::resize_policy(
         c,
         &child(path, "resizePolicy"),
         &pod.restart,
     ));
-    out.extend(super::security_fields::container(c, path, pod.host_users));
     out
 }
 
@@ -242,7 +241,6 @@ pub fn pod_spec(spec: &Value, path: &str) -> Errors {
             .collect(),
         restart: text(spec, "restartPolicy").to_string(),
         grace: spec["terminationGracePeriodSeconds"].as_i64().unwrap_or(30),
-        host_users: spec["hostUsers"] != false,
     };
     let containers = items(&spec["containers"]);
     let mut names = HashSet::new();
@@ -308,7 +306,9 @@ pub fn pod_spec(spec: &Value, path: &str) -> Errors {
         &child(path, "nodeSelector"),
         spec["nodeSelector"].as_object(),
     ));
-    out.extend(super::security_fields::pod(spec, path));
+    out.extend(security_context::sysctls(spec, path));
+    out.extend(security_context::seccomp_profile(spec, path));
+    out.extend(super::apparmor::security_context(spec, path));
     if spec["affinity"].is_object() {
         let at = child(path, "affinity");
         out.extend(super::pod_scheduling::affinity(&spec["affinity"], &at));
