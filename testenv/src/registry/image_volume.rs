@@ -12,7 +12,7 @@ use serde_json::Value;
 const CONTAINER_LISTS: [&str; 3] = ["initContainers", "containers", "ephemeralContainers"];
 
 /// Where a resource of `group`/`plural` keeps its pod spec.
-fn spec_path(group: &str, plural: &str) -> Option<&'static [&'static str]> {
+pub(super) fn spec_path(group: &str, plural: &str) -> Option<&'static [&'static str]> {
     match (group, plural) {
         ("", "pods") => Some(&["spec"]),
         ("", "podtemplates") => Some(&["template", "spec"]),
@@ -24,7 +24,7 @@ fn spec_path(group: &str, plural: &str) -> Option<&'static [&'static str]> {
     }
 }
 
-fn spec_of<'a>(object: &'a Value, path: &[&str]) -> &'a Value {
+pub(super) fn spec_of<'a>(object: &'a Value, path: &[&str]) -> &'a Value {
     path.iter().fold(object, |v, k| &v[*k])
 }
 

@@ -11,6 +11,7 @@ mod builtin;
 pub mod checks;
 pub mod conversion;
 pub mod crd;
+pub mod disabled_projections;
 pub mod field_labels;
 pub mod image_volume;
 mod label_keys;

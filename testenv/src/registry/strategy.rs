@@ -236,10 +236,12 @@ pub fn prepare_pod(object: &mut Value) {
 /// finalizer; a Job without `manualSelector:
 /// true` gets a selector on its uid and the matching template labels (`generateSelector`),
 /// which its own labels follow when they are the template's. A Pod or pod template also
-/// loses its image volumes there (`image_volume`), which the managed fields still name.
+/// loses its image volumes there (`image_volume`) and its disabled projections
+/// (`disabled_projections`), which the managed fields still name.
 pub fn generate_on_create(group: &str, plural: &str, object: &mut Value) {
     super::apparmor::apply_version_skew(group, plural, object);
     super::image_volume::drop_disabled(group, plural, object, None);
+    super::disabled_projections::drop_disabled(group, plural, object, None);
     if (group, plural) == ("apps", "statefulsets") {
         drop_stateful_set_max_unavailable(object);
     }

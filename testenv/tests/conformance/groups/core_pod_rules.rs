@@ -610,3 +610,73 @@ async fn seccomp_profiles_sysctls_and_host_process_options_are_validated() {
     .await;
     assert_eq!(code, 201, "{body}");
 }
+
+#[tokio::test]
+async fn volume_sources_are_validated_in_the_real_order() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{ns}/pods?dryRun=All");
+    // A volume with an error is not remembered: the second `s` is no duplicate, and the
+    // mount of `s` is not found.
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "P_"},
+        "spec": {"restartPolicy": "X", "volumes": [
+            {"name": "s", "secret": {"defaultMode": 1000, "items": [{"key": "", "path": "..x"}]}},
+            {"name": "s", "emptyDir": {"sizeLimit": "-1"}},
+            {"name": "d", "downwardAPI": {"items": [
+                {"path": "a", "fieldRef": {"fieldPath": "spec.nodeName"}},
+                {"path": "b", "resourceFieldRef": {"resource": "limits.cpu"}}]},
+                "configMap": {"name": "c"}},
+            {"name": "p", "projected": {"sources": [
+                {"configMap": {"name": "c", "items": [{"key": "k", "path": "f"}]}},
+                {"secret": {"name": "t", "items": [{"key": "k", "path": "f"}]},
+                    "serviceAccountToken": {"path": "../t", "expirationSeconds": 60}}]}},
+            {"name": "e", "ephemeral": {"volumeClaimTemplate": {"metadata": {"name": "x"},
+                "spec": {"dataSource": {"kind": "Snap", "name": "n"}}}}}],
+            "containers": [{"name": "c", "image": "i",
+                "volumeMounts": [{"name": "s", "mountPath": "/s"}]}]}});
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(pod)).await;
+    assert_eq!(code, 422, "{body}");
+    let subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    let mode = "must be a number between 0 and 0777 (octal), both inclusive";
+    let claim = "spec.volumes[4].ephemeral.volumeClaimTemplate";
+    assert_eq!(
+        causes(&body),
+        [
+            format!("metadata.name: Invalid value: \"P_\": {subdomain}"),
+            "spec.volumes[0].secret.secretName: Required value".into(),
+            format!("spec.volumes[0].secret.defaultMode: Invalid value: 1000: {mode}"),
+            "spec.volumes[0].secret.items[0].key: Required value".into(),
+            "spec.volumes[0].secret.items[0].path: Invalid value: \"..x\": must not start with '..'".into(),
+            "spec.volumes[1].emptyDir.sizeLimit: Forbidden: SizeLimit field must be a valid resource quantity".into(),
+            "spec.volumes[2].downwardAPI.fieldRef.fieldPath: Unsupported value: \"spec.nodeName\": supported values: \"metadata.annotations\", \"metadata.labels\", \"metadata.name\", \"metadata.namespace\", \"metadata.uid\"".into(),
+            "spec.volumes[2].downwardAPI.resourceFieldRef.containerName: Required value".into(),
+            "spec.volumes[2].configMap: Forbidden: may not specify more than 1 volume type".into(),
+            "spec.volumes[3].projected: Invalid value: \"t\": conflicting duplicate paths".into(),
+            "spec.volumes[3].projected.sources[1].serviceAccountToken.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes".into(),
+            "spec.volumes[3].projected.path: Invalid value: \"../t\": must not contain '..'".into(),
+            "spec.volumes[3].projected.sources[1]: Forbidden: may not specify more than 1 volume type per source".into(),
+            format!("{claim}.metadata.name: Forbidden: cannot be set"),
+            format!("{claim}.spec.accessModes: Required value: at least 1 access mode is required"),
+            format!("{claim}.spec.resources[storage]: Required value"),
+            format!("{claim}.spec.dataSource: Invalid value: \"Snap\": must be 'PersistentVolumeClaim' when referencing the default apiGroup"),
+            format!("spec.volumes[4].name: Invalid value: \"e\": PVC name \"P_-e\": {subdomain}"),
+            "spec.containers[0].volumeMounts[0].name: Not found: \"s\"".into(),
+            "spec.restartPolicy: Unsupported value: \"X\": supported values: \"Always\", \"OnFailure\", \"Never\"".into(),
+        ]
+    );
+    // Disabled projections are dropped (an empty source is warned of); a volume without a
+    // source is an empty directory.
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+        "spec": {"automountServiceAccountToken": false, "volumes": [
+            {"name": "t", "projected": {"sources": [{"clusterTrustBundle": {"name": "n", "path": "b"}}]}},
+            {"name": "x"}],
+            "containers": [{"name": "c", "image": "i"}]}});
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(pod)).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(
+        body["spec"]["volumes"],
+        json!([{"name": "t", "projected": {"sources": [{}], "defaultMode": 420}},
+            {"name": "x", "emptyDir": {}}])
+    );
+}

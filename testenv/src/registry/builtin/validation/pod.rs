@@ -1,6 +1,6 @@
 //! Pods (`validatePodMetadataAndSpec`) and pod specs (`ValidatePodSpec`), for Pods and for
 //! the pod templates of the workload kinds:
-//! volumes, containers and init containers, restart and DNS policies, affinity and topology
+//! volumes ([`super::pod_volume_sources`]), containers and init containers, restart and DNS policies, affinity and topology
 //! spread ([`super::pod_scheduling`]), DNS configuration, readiness gates and host aliases
 //! ([`super::pod_dns`]), the service account, `activeDeadlineSeconds`, host and subdomain
 //! names, tolerations, then the OS checks of [`super::pod_os`]; a Pod's specific annotations
@@ -32,25 +32,6 @@ fn items(value: &Value) -> &[Value] {
 
 fn text<'a>(value: &'a Value, field: &str) -> &'a str {
     value[field].as_str().unwrap_or_default()
-}
-
-fn volumes(spec: &Value, path: &str) -> (Errors, HashSet<String>) {
-    let mut out = Vec::new();
-    let mut names = HashSet::new();
-    for (i, vol) in items(&spec["volumes"]).iter().enumerate() {
-        let at = index(path, i);
-        let name = text(vol, "name");
-        let name_path = child(&at, "name");
-        if name.is_empty() {
-            out.push(required(&name_path));
-        } else {
-            out.extend(check_dns1123_label(&name_path, name));
-        }
-        if !names.insert(name.to_string()) {
-            out.push(duplicate(&name_path, &Value::String(name.into())));
-        }
-    }
-    (out, names)
 }
 
 fn ports(container: &Value, path: &str) -> Errors {
@@ -211,7 +192,8 @@ pub fn specific_annotations(pod: &Value) -> Errors {
 /// surrounding whitespace).
 pub fn pod(pod: &Value) -> Errors {
     let mut out = specific_annotations(pod);
-    out.extend(pod_spec(&pod["spec"], "spec"));
+    let name = pod["metadata"]["name"].as_str();
+    out.extend(spec_of(&pod["spec"], "spec", name));
     for (list, path) in [
         ("containers", "spec.containers"),
         ("initContainers", "spec.initContainers"),
@@ -230,9 +212,16 @@ pub fn pod(pod: &Value) -> Errors {
     out
 }
 
-/// `ValidatePodSpec` of the spec at `path` (`spec`, `spec.template.spec`, ...).
+/// `ValidatePodSpec` of the spec at `path` (`spec.template.spec`, ...) of a pod template.
 pub fn pod_spec(spec: &Value, path: &str) -> Errors {
-    let (mut out, volumes) = volumes(spec, &child(path, "volumes"));
+    spec_of(spec, path, None)
+}
+
+/// `ValidatePodSpec` of the spec at `path` of the pod named `pod_name` (none for a template:
+/// the claims of its ephemeral volumes have no name yet).
+fn spec_of(spec: &Value, path: &str, pod_name: Option<&str>) -> Errors {
+    let (mut out, volumes) =
+        super::pod_volume_sources::volumes(spec, &child(path, "volumes"), pod_name);
     let pod = PodContext {
         volumes,
         claims: items(&spec["resourceClaims"])

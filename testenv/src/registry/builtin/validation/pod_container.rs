@@ -262,11 +262,14 @@ fn name_errors(path: &str, key: &str) -> Errors {
         .collect()
 }
 
-/// `validateContainerResourceFieldSelector` of an environment variable's `resourceFieldRef`.
-fn resource_field_ref(fs: &Value, path: &str) -> Errors {
+/// `validateContainerResourceFieldSelector` of an environment variable's `resourceFieldRef`,
+/// or a downward API volume file's (`volume`), which must name its container.
+pub(super) fn resource_field_ref(fs: &Value, path: &str, volume: bool) -> Errors {
     let mut out = Vec::new();
     let resource = fs["resource"].as_str().unwrap_or_default();
-    if resource.is_empty() {
+    if volume && fs["containerName"].as_str().is_none_or(str::is_empty) {
+        out.push(required(&child(path, "containerName")));
+    } else if resource.is_empty() {
         out.push(required(&child(path, "resource")));
     } else if !RESOURCE_FIELDS.contains(&resource)
         && !resource.starts_with("requests.hugepages-")
@@ -345,6 +348,7 @@ pub(super) fn value_from(var: &Value, path: &str) -> Errors {
         out.extend(resource_field_ref(
             &from["resourceFieldRef"],
             &child(path, "resourceFieldRef"),
+            false,
         ));
     }
     for kind in ["configMapKeyRef", "secretKeyRef"] {

@@ -1,7 +1,9 @@
 //! A PersistentVolume's volume source (`ValidatePersistentVolumeSpec`): exactly one source,
 //! each checked with its own rules and the real server's field paths (some differ from the
 //! JSON names: `gcePersistentDisk` is checked at `persistentDisk`, the second source of a
-//! spec with `cephfs` is reported at `cephFS`, the iSCSI initiator at `initiatorname`).
+//! spec with `cephfs` is reported at `cephFS`, the iSCSI initiator at `initiatorname`). The
+//! checks of the sources a pod volume shares with a PersistentVolume are
+//! [`super::pod_volume_sources`]'s too.
 
 use std::sync::OnceLock;
 
@@ -131,7 +133,7 @@ fn no_backsteps(value: &str, field: &str) -> Errors {
     }
 }
 
-fn host_path(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn host_path(source: &Value, path: &str, _: &str) -> Errors {
     let p = text(source, "path");
     if p.is_empty() {
         return vec![required(&child(path, "path"))];
@@ -151,19 +153,19 @@ fn partition(source: &Value, path: &str) -> Option<Cause> {
         .then(|| invalid(&child(path, "partition"), &n.into(), PARTITION_RANGE))
 }
 
-fn gce_disk(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn gce_disk(source: &Value, path: &str, _: &str) -> Errors {
     let mut out = require_all(source, path, &["pdName"]);
     out.extend(partition(source, path));
     out
 }
 
-fn aws_disk(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn aws_disk(source: &Value, path: &str, _: &str) -> Errors {
     let mut out = require_all(source, path, &["volumeID"]);
     out.extend(partition(source, path));
     out
 }
 
-fn glusterfs(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn glusterfs(source: &Value, path: &str, _: &str) -> Errors {
     let mut out = require_all(source, path, &["endpoints", "path"]);
     if let Some(ns) = source["endpointsNamespace"].as_str() {
         let field = child(path, "endpointsNamespace");
@@ -181,7 +183,7 @@ fn glusterfs(source: &Value, path: &str, _: &str) -> Errors {
     out
 }
 
-fn flocker(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn flocker(source: &Value, path: &str, _: &str) -> Errors {
     let (name, uuid) = (text(source, "datasetName"), text(source, "datasetUUID"));
     let mut out = Vec::new();
     if name.is_empty() && uuid.is_empty() {
@@ -207,7 +209,7 @@ fn flocker(source: &Value, path: &str, _: &str) -> Errors {
     out
 }
 
-fn nfs(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn nfs(source: &Value, path: &str, _: &str) -> Errors {
     let mut out = require_all(source, path, &["server", "path"]);
     let p = text(source, "path");
     if !p.starts_with('/') {
@@ -220,7 +222,7 @@ fn nfs(source: &Value, path: &str, _: &str) -> Errors {
     out
 }
 
-fn rbd(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn rbd(source: &Value, path: &str, _: &str) -> Errors {
     let mut out = Vec::new();
     if is_empty_list(&source["monitors"]) {
         out.push(required(&child(path, "monitors")));
@@ -242,7 +244,7 @@ fn host_port(pair: &str) -> bool {
     host_ok && !port.contains(['[', ']'])
 }
 
-fn quobyte(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn quobyte(source: &Value, path: &str, _: &str) -> Errors {
     let mut out = Vec::new();
     let registry = text(source, "registry");
     if registry.is_empty() {
@@ -267,7 +269,7 @@ fn quobyte(source: &Value, path: &str, _: &str) -> Errors {
     out
 }
 
-fn cephfs(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn cephfs(source: &Value, path: &str, _: &str) -> Errors {
     if is_empty_list(&source["monitors"]) {
         vec![required(&child(path, "monitors"))]
     } else {
@@ -287,7 +289,7 @@ fn iqn_patterns() -> &'static [Regex; 3] {
 }
 
 /// Whether an iSCSI name has a known prefix (`iqn`, `eui`, `naa`) and that prefix's form.
-fn iscsi_name(name: &str) -> (bool, bool) {
+pub(super) fn iscsi_name(name: &str) -> (bool, bool) {
     let [iqn, eui, naa] = iqn_patterns();
     let prefixed = ["iqn", "eui", "naa"].iter().any(|p| name.starts_with(p));
     let formed = if name.starts_with("iqn") {
@@ -357,7 +359,7 @@ fn cinder(source: &Value, path: &str, _: &str) -> Errors {
     out
 }
 
-fn fc(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn fc(source: &Value, path: &str, _: &str) -> Errors {
     let mut out = Vec::new();
     let (wwns, wwids) = (&source["targetWWNs"], &source["wwids"]);
     let field = child(path, "targetWWNs");
@@ -389,7 +391,7 @@ fn fc(source: &Value, path: &str, _: &str) -> Errors {
     out
 }
 
-fn flex(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn flex(source: &Value, path: &str, _: &str) -> Errors {
     let mut out = require_all(source, path, &["driver"]);
     let mut options: Vec<&String> = source["options"]
         .as_object()
@@ -411,7 +413,7 @@ fn flex(source: &Value, path: &str, _: &str) -> Errors {
     out
 }
 
-fn azure_file(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn azure_file(source: &Value, path: &str, _: &str) -> Errors {
     let mut out = require_all(source, path, &["secretName", "shareName"]);
     if source["secretNamespace"].as_str() == Some("") {
         out.push(required(&child(path, "secretNamespace")));
@@ -419,19 +421,19 @@ fn azure_file(source: &Value, path: &str, _: &str) -> Errors {
     out
 }
 
-fn vsphere(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn vsphere(source: &Value, path: &str, _: &str) -> Errors {
     require_all(source, path, &["volumePath"])
 }
 
-fn photon(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn photon(source: &Value, path: &str, _: &str) -> Errors {
     require_all(source, path, &["pdID"])
 }
 
-fn portworx(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn portworx(source: &Value, path: &str, _: &str) -> Errors {
     require_all(source, path, &["volumeID"])
 }
 
-fn azure_disk(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn azure_disk(source: &Value, path: &str, _: &str) -> Errors {
     let mut out = require_all(source, path, &["diskName", "diskURI"]);
     if let Some(mode) = source["cachingMode"].as_str()
         && !CACHING_MODES.contains(&mode)
@@ -462,7 +464,7 @@ fn azure_disk(source: &Value, path: &str, _: &str) -> Errors {
     out
 }
 
-fn scale_io(source: &Value, path: &str, _: &str) -> Errors {
+pub(super) fn scale_io(source: &Value, path: &str, _: &str) -> Errors {
     require_all(source, path, &["gateway", "system", "volumeName"])
 }
 

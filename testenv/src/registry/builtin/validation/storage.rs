@@ -358,8 +358,9 @@ pub fn persistent_volume_claim(object: &Value) -> Errors {
     claim_spec_errors(&object["spec"], "spec")
 }
 
-/// `ValidatePersistentVolumeClaimSpec` of the claim spec at `path` (a claim's, or a
-/// StatefulSet's claim template's).
+/// `ValidatePersistentVolumeClaimSpec` of the claim spec at `path` (a claim's, a
+/// StatefulSet's claim template's or an ephemeral volume's), its data sources last
+/// ([`super::claim_data_source`]).
 pub fn claim_spec_errors(spec: &Value, path: &str) -> Errors {
     let mut out = access_modes(spec, path, Some("at least 1 access mode is required"));
     if spec["selector"].is_object() {
@@ -372,6 +373,7 @@ pub fn claim_spec_errors(spec: &Value, path: &str) -> Errors {
     }
     out.extend(class_name(spec, path));
     out.extend(volume_mode(spec, path));
+    out.extend(super::claim_data_source::data_sources(spec, path));
     out
 }
 
