@@ -285,7 +285,7 @@ pub fn update_object_as(
         strategy::prepare_pod(&mut new);
     }
     let dropped_spec_change = endpoint == Endpoint::Main
-        && strategy::drop_disabled_on_update(&def.group, &def.plural, &mut new);
+        && strategy::drop_disabled_on_update(&def.group, &def.plural, &mut new, &old);
     if endpoint == Endpoint::Main {
         crate::admission::chain::mutate_update(def, &mut new, &old);
     }

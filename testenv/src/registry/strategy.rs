@@ -147,12 +147,17 @@ fn drop_stateful_set_max_unavailable(object: &mut Value) {
     }
 }
 
-/// What the registry of `group`/`plural` does to an update before validating it: a
+/// What the registry of `group`/`plural` does to an update of `old` before validating it: a
 /// ResourceSlice loses the fields of the DRA features off in v1.34 (see
-/// [`drop_disabled_slice_fields`]). Whether it dropped anything: the slice's strategy
-/// compares the spec for its generation before it drops them, and the stored slice never
-/// has them, so a drop is a change of the spec.
-pub fn drop_disabled_on_update(group: &str, plural: &str, object: &mut Value) -> bool {
+/// [`drop_disabled_slice_fields`]); a Pod or pod template loses the image volumes and
+/// disabled projections `old` does not use (`image_volume`, `disabled_projections`), so a
+/// pod update adding one changes nothing. Whether it dropped anything that changes the spec:
+/// the slice's strategy compares the spec for its generation before it drops them, and the
+/// stored slice never has them, so a drop is a change of the spec (a workload's generation
+/// is compared after the drop).
+pub fn drop_disabled_on_update(group: &str, plural: &str, object: &mut Value, old: &Value) -> bool {
+    super::image_volume::drop_disabled(group, plural, object, Some(old));
+    super::disabled_projections::drop_disabled(group, plural, object, Some(old));
     match (group, plural) {
         ("resource.k8s.io", "resourceslices") => drop_disabled_slice_fields(object),
         // The stored set never has the field: dropping it changes nothing there.

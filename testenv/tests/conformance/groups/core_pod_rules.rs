@@ -680,3 +680,45 @@ async fn volume_sources_are_validated_in_the_real_order() {
             {"name": "x", "emptyDir": {}}])
     );
 }
+
+#[tokio::test]
+async fn updates_drop_disabled_volumes_and_windows_pods_refuse_empty_group_lists() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{ns}/pods");
+    // An empty supplementalGroups list is set, which a Windows pod may not do.
+    let windows = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "w"},
+        "spec": {"os": {"name": "windows"}, "securityContext": {"supplementalGroups": []},
+            "containers": [{"name": "c", "image": "i"}]}});
+    let dry_run = format!("{path}?dryRun=All");
+    let (code, body) = send(&client, "POST", &dry_run, "application/json", Some(windows)).await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        message(&body),
+        "Pod \"w\" is invalid: spec.securityContext.supplementalGroups: Forbidden: cannot be set for a windows pod"
+    );
+    // An update adding an image volume and its mount (ImageVolume is off in v1.34) loses both,
+    // as a create does: the pod is unchanged, so the update is allowed.
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "imaged"},
+        "spec": {"automountServiceAccountToken": false, "containers": [{"name": "c", "image": "i"}]}});
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(pod)).await;
+    assert_eq!(code, 201, "{body}");
+    let patch = json!({"spec": {"volumes": [{"name": "img", "image": {"reference": "r"}}],
+        "containers": [{"name": "c", "volumeMounts": [{"name": "img", "mountPath": "/m"}]}]}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{path}/imaged"),
+        "application/strategic-merge-patch+json",
+        Some(patch),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["metadata"]["generation"], 1);
+    assert!(body["spec"]["volumes"].is_null(), "{body}");
+    assert!(
+        body["spec"]["containers"][0]["volumeMounts"].is_null(),
+        "{body}"
+    );
+}
