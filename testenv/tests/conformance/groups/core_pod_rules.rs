@@ -722,3 +722,34 @@ async fn updates_drop_disabled_volumes_and_windows_pods_refuse_empty_group_lists
         "{body}"
     );
 }
+
+#[tokio::test]
+async fn security_contexts_and_host_users_are_validated_in_the_real_order() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{ns}/pods?dryRun=All");
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+        "spec": {"hostPID": true, "hostUsers": false, "shareProcessNamespace": true,
+            "securityContext": {"fsGroup": -1, "supplementalGroups": [5, -1],
+                "fsGroupChangePolicy": "Sometimes", "windowsOptions": {"runAsUserName": "a\\b\\c"}},
+            "containers": [{"name": "c", "image": "i", "securityContext": {"runAsUser": -1,
+                "procMount": "Bad", "privileged": true, "allowPrivilegeEscalation": false}}]}});
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(pod)).await;
+    assert_eq!(code, 422, "{body}");
+    let range = "must be between 0 and 2147483647, inclusive";
+    assert_eq!(
+        causes(&body),
+        [
+            format!("spec.containers[0].securityContext.runAsUser: Invalid value: -1: {range}"),
+            "spec.containers[0].securityContext.procMount: Unsupported value: \"Bad\": supported values: \"Default\", \"Unmasked\"".into(),
+            "spec.containers[0].securityContext: Invalid value: {\"Capabilities\":null,\"Privileged\":true,\"SELinuxOptions\":null,\"WindowsOptions\":null,\"RunAsUser\":-1,\"RunAsGroup\":null,\"RunAsNonRoot\":null,\"ReadOnlyRootFilesystem\":null,\"AllowPrivilegeEscalation\":false,\"ProcMount\":\"Bad\",\"SeccompProfile\":null,\"AppArmorProfile\":null}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true".into(),
+            format!("spec.securityContext.fsGroup: Invalid value: -1: {range}"),
+            format!("spec.securityContext.supplementalGroups[1]: Invalid value: -1: {range}"),
+            "spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled".into(),
+            "spec.securityContext.fsGroupChangePolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnRootMismatch\"".into(),
+            "spec.securityContext.windowsOptions.runAsUserName: Invalid value: \"a\\\\b\\\\c\": runAsUserName cannot contain more than one backslash".into(),
+            "spec.HostPID: Forbidden: when `hostUsers` is false".into(),
+        ]
+    );
+}

@@ -56,6 +56,7 @@ mod pod_dns;
 mod pod_go;
 mod pod_os;
 mod pod_scheduling;
+mod pod_security_context;
 mod pod_update;
 mod pod_volume_files;
 mod pod_volume_sources;

@@ -1,7 +1,8 @@
 //! Pods (`validatePodMetadataAndSpec`) and pod specs (`ValidatePodSpec`), for Pods and for
-//! the pod templates of the workload kinds:
-//! volumes ([`super::pod_volume_sources`]), containers and init containers, restart and DNS policies, affinity and topology
-//! spread ([`super::pod_scheduling`]), DNS configuration, readiness gates and host aliases
+//! the pod templates of the workload kinds: volumes ([`super::pod_volume_sources`]),
+//! containers and init containers, restart and DNS policies, security contexts and host users
+//! ([`super::pod_security_context`]), affinity and topology spread
+//! ([`super::pod_scheduling`]), DNS configuration, readiness gates and host aliases
 //! ([`super::pod_dns`]), the service account, `activeDeadlineSeconds`, host and subdomain
 //! names, tolerations, then the OS checks of [`super::pod_os`]; a Pod's specific annotations
 //! are [`super::pod_annotations`]'s, the seccomp, sysctl and Windows host-process rules
@@ -95,10 +96,12 @@ fn env(container: &Value, path: &str) -> Errors {
     out
 }
 
-/// What the pod around a container decides for it: its volumes, resource claims, restart
-/// policy and termination grace period.
+/// What the pod around a container decides for it: its volumes, host users, resource claims,
+/// restart policy and termination grace period.
 struct PodContext {
     volumes: HashSet<String>,
+    /// Whether the pod uses the host's users (`hostUsers` unset or true).
+    host_users: bool,
     claims: HashSet<String>,
     restart: String,
     grace: i64,
@@ -147,12 +150,15 @@ fn container(c: &Value, pod: &PodContext, path: &str) -> Errors {
         &child(path, "resources"),
         Some(&pod.claims),
     ));
-    out.extend(security_context::seccomp_profile(c, path));
-    out.extend(super::apparmor::security_context(c, path));
     out.extend(pod_container::resize_policy(
         c,
         &child(path, "resizePolicy"),
         &pod.restart,
+    ));
+    out.extend(super::pod_security_context::container(
+        c,
+        path,
+        pod.host_users,
     ));
     out
 }
@@ -224,6 +230,7 @@ fn spec_of(spec: &Value, path: &str, pod_name: Option<&str>) -> Errors {
         super::pod_volume_sources::volumes(spec, &child(path, "volumes"), pod_name);
     let pod = PodContext {
         volumes,
+        host_users: spec["hostUsers"] != false,
         claims: items(&spec["resourceClaims"])
             .iter()
             .map(|c| text(c, "name").to_string())
@@ -295,9 +302,7 @@ fn spec_of(spec: &Value, path: &str, pod_name: Option<&str>) -> Errors {
         &child(path, "nodeSelector"),
         spec["nodeSelector"].as_object(),
     ));
-    out.extend(security_context::sysctls(spec, path));
-    out.extend(security_context::seccomp_profile(spec, path));
-    out.extend(super::apparmor::security_context(spec, path));
+    out.extend(super::pod_security_context::pod(spec, path));
     if spec["affinity"].is_object() {
         let at = child(path, "affinity");
         out.extend(super::pod_scheduling::affinity(&spec["affinity"], &at));
@@ -312,6 +317,7 @@ fn spec_of(spec: &Value, path: &str, pod_name: Option<&str>) -> Errors {
         &child(path, "topologySpreadConstraints"),
     ));
     out.extend(security_context::windows_host_process(spec, path));
+    out.extend(super::pod_security_context::host_users(spec, path));
     let account = text(spec, "serviceAccountName");
     if !account.is_empty() {
         for why in dns1123_subdomain(account) {

@@ -421,6 +421,11 @@ pub fn pod_spec(spec: &Value) -> GoValue {
     GoValue::Struct(fields(POD_SPEC, Some(&spec)))
 }
 
+/// A v1 container security context as its internal `core.SecurityContext`.
+pub fn security_context(context: &Value) -> GoValue {
+    GoValue::Struct(fields(SECURITY, context.as_object()))
+}
+
 /// A v1 node selector term as its internal `core.NodeSelectorTerm`.
 pub fn node_selector_term(term: &Value) -> GoValue {
     GoValue::Struct(fields(SELECTOR_TERM, term.as_object()))
