@@ -14,6 +14,7 @@ mod core_objects;
 mod node_labels;
 mod pod;
 mod pod_fields;
+mod volume_paths;
 mod volumes;
 
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! The warnings of a pod's metadata and pod-level fields, in the order kube-apiserver v1.34 sends
 //! them between the node-label warnings and the containers' ones: deprecated annotations,
 //! deprecated volume plugins (and the fractional storage of an ephemeral volume's claim),
-//! projected volumes with an empty source, duplicate host aliases and image pull secrets, empty
+//! the paths of volumes' files ([`super::volume_paths`]), duplicate host aliases and image pull secrets, empty
 //! image pull secret names, a fractional overhead and the pod seccomp annotation without its field.
 
 use std::collections::HashSet;
@@ -86,7 +86,7 @@ pub fn warnings(prefix: &str, pod: &Value) -> Vec<String> {
             }
         }
     }
-    out.extend(empty_projections(spec));
+    out.extend(super::volume_paths::warnings(spec));
     out.extend(duplicates(prefix, spec, "hostAliases", "ip"));
     out.extend(duplicates(prefix, spec, "imagePullSecrets", "name"));
     for (i, secret) in items(&spec["imagePullSecrets"]).enumerate() {
@@ -105,30 +105,6 @@ pub fn warnings(prefix: &str, pod: &Value) -> Vec<String> {
         out.push(format!(
             "{prefix}metadata.annotations[{SECCOMP_POD}]: non-functional in v1.27+; use the \"seccompProfile\" field instead"
         ));
-    }
-    out
-}
-
-/// Projection kinds the registry drops (their features are off in v1.34) before the real
-/// server seeks warnings: a source with only these is empty.
-const DROPPED_PROJECTIONS: [&str; 2] = ["clusterTrustBundle", "podCertificate"];
-
-/// A projected volume with an empty source (`has no sources provided`; said once per volume,
-/// as the real server's warning recorder keeps one of identical warnings).
-fn empty_projections(spec: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    for volume in items(&spec["volumes"]) {
-        let empty = items(&volume["projected"]["sources"]).any(|source| {
-            source
-                .as_object()
-                .is_none_or(|s| s.keys().all(|k| DROPPED_PROJECTIONS.contains(&k.as_str())))
-        });
-        if empty {
-            let name = volume["name"].as_str().unwrap_or_default();
-            out.push(format!(
-                "volume {name:?} (Projected) has no sources provided"
-            ));
-        }
     }
     out
 }
