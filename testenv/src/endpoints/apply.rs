@@ -16,8 +16,8 @@ use super::update::update_object_as;
 use crate::storage::conversion::Codec;
 use crate::storage::conversion::builtin::as_version;
 use crate::support::fieldmanager::{
-    self, ApplyError, ApplyRequest, Converted, ManagedFields, OneVersion, Operation, Owner, Scope,
-    Types, Versions,
+    self, ApplyError, ApplyRequest, Converted, ManagedFields, OneVersion, Operation, Owner, Types,
+    Versions,
 };
 use crate::support::meta;
 use crate::support::request::{Reply, Req, Target};
@@ -259,10 +259,7 @@ fn merge_in(
             subresource: target.subresource.clone().unwrap_or_default(),
         },
         force: req.query.flag("force"),
-        scope: Scope::of(
-            def.status_subresource,
-            endpoint_of(target) == Endpoint::Status,
-        ),
+        scope: super::fields::scope_of(def, endpoint_of(target)),
     };
     let managed = live
         .and_then(|l| ManagedFields::of_object(l).ok())

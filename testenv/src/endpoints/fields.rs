@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::manager_versions;
 use super::options;
 use super::subresource::Endpoint;
-use crate::registry::validation;
+use crate::registry::{strategy, validation};
 use crate::storage::conversion::builtin::{self, BuiltinVersions};
 use crate::support::fieldmanager::{
     self, Changes, ManagedFields, OneVersion, Operation, Owner, Scope, Types, Versions,
@@ -46,6 +46,16 @@ impl Fields {
     /// `unknown`).
     pub fn of_query(query: &Query) -> Self {
         Fields::Update(fieldmanager::default_manager(query.get("fieldManager"), ""))
+    }
+}
+
+/// What a write through `endpoint` of `def` may own: the strategy's own reset fields where
+/// the kind names them (see [`strategy::reset_fields`]), else all but `status` on the object
+/// of a kind with a status subresource, and only `status` on `/status`.
+pub fn scope_of(def: &ResourceDef, endpoint: Endpoint) -> Scope {
+    match strategy::reset_fields(&def.group, &def.plural, endpoint.subresource()) {
+        Some(reset) => Scope::Except(reset),
+        None => Scope::of(def.status_subresource, endpoint == Endpoint::Status),
     }
 }
 
@@ -166,7 +176,7 @@ pub fn managers_after_in(
         new,
         base,
         &owner,
-        Scope::of(def.status_subresource, endpoint == Endpoint::Status),
+        scope_of(def, endpoint),
         &meta::now(),
         elsewhere,
     )

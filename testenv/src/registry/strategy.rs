@@ -13,6 +13,27 @@ pub fn is_csr(group: &str, plural: &str) -> bool {
     group == "certificates.k8s.io" && plural == "certificatesigningrequests"
 }
 
+/// The fields a write through `subresource` (empty for the object itself) of a
+/// `group`/`plural` object never owns in its managedFields, when the kind's strategy names
+/// them itself (its `GetResetFields`): a CertificateSigningRequest's spec is the requester's
+/// alone, its conditions change only through `/approval` and its certificate only through
+/// `/status`. `None`: the usual split between the object and its `/status`.
+pub fn reset_fields(
+    group: &str,
+    plural: &str,
+    subresource: &str,
+) -> Option<&'static [&'static [&'static str]]> {
+    if !is_csr(group, plural) {
+        return None;
+    }
+    match subresource {
+        "" => Some(&[&["spec"], &["status"]]),
+        "status" => Some(&[&["spec"], &["status", "conditions"]]),
+        "approval" => Some(&[&["spec"], &["status", "certificate"]]),
+        _ => None,
+    }
+}
+
 /// Whether a PUT of an absent `group`/`plural` object creates it (the registry strategy's
 /// `AllowCreateOnUpdate`), as kube-apiserver v1.34 does for these kinds only. Their status
 /// stores inherit it: of them only Services have a `/status`, and a PUT there creates too.

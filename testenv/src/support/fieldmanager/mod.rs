@@ -145,6 +145,10 @@ pub enum Scope {
     WithoutStatus,
     /// Only `status` (the status subresource).
     OnlyStatus,
+    /// Everything but these fields (each a path of field names), which the endpoint's
+    /// strategy resets: they are never owned, and their changes neither conflict with nor
+    /// leave other managers, as the real field manager ignores a strategy's reset fields.
+    Except(&'static [&'static [&'static str]]),
 }
 
 impl Scope {
@@ -157,12 +161,23 @@ impl Scope {
         }
     }
 
+    /// `set` without what the scope ignores: the fields of [`Scope::Except`] (the other
+    /// scopes take the fields outside them back from the live object instead, see
+    /// [`Scope::restrict`]).
+    pub fn ignore(self, set: FieldSet) -> FieldSet {
+        match self {
+            Scope::Except(paths) => without_paths(paths, set),
+            _ => set,
+        }
+    }
+
     /// The part of a field set of the kind `types` this scope covers: a status write also
     /// covers the metadata its kind's status strategy keeps.
     pub fn restrict(self, types: Types<'_>, set: FieldSet) -> FieldSet {
         let status = PathElement::Field("status".into());
         match self {
             Scope::Whole => set,
+            Scope::Except(paths) => without_paths(paths, set),
             Scope::WithoutStatus => set.without_subtree(&status),
             Scope::OnlyStatus => {
                 let only = set.only_subtree(&status);
@@ -185,7 +200,8 @@ impl Scope {
     fn reset(self, types: Types<'_>, live: Option<&Value>, merged: Value) -> Value {
         let live_status = live.and_then(|l| l.get("status")).cloned();
         match self {
-            Scope::Whole => merged,
+            // The endpoint's strategy resets those fields in the object it writes.
+            Scope::Whole | Scope::Except(_) => merged,
             Scope::WithoutStatus => with_status(merged, live_status),
             Scope::OnlyStatus => match live {
                 Some(l) => {
@@ -201,6 +217,17 @@ impl Scope {
             },
         }
     }
+}
+
+/// `set` without each of `paths` (paths of field names) and what lies below them.
+fn without_paths(paths: &[&[&str]], set: FieldSet) -> FieldSet {
+    paths.iter().fold(set, |set, path| {
+        let path: Vec<PathElement> = path
+            .iter()
+            .map(|f| PathElement::Field((*f).into()))
+            .collect();
+        set.without_subtree_at(&path)
+    })
 }
 
 fn with_status(mut object: Value, status: Option<Value>) -> Value {
@@ -260,7 +287,7 @@ pub fn apply_in_versions(
     if let Some(live) = live
         && managed.entries.is_empty()
     {
-        managed = before_first_apply(types, live, &request.owner, now);
+        managed = before_first_apply(types, live, request, now);
     }
     managed = reconcile(managed, versions)?;
     let applied = request
@@ -294,8 +321,9 @@ pub fn apply_in_versions(
             merged = pruning.prune(&managed, owner, &applied, &last, merged)?;
         }
     }
-    let cmp = typed::compare_applied(live, &merged, &root);
-    let changed = cmp.changed();
+    let mut cmp = typed::compare_applied(live, &merged, &root);
+    let changed = request.scope.ignore(cmp.changed());
+    cmp.removed = request.scope.ignore(cmp.removed);
     // What the apply changes and removes as each other version sees it.
     let mut seen: BTreeMap<String, (FieldSet, FieldSet)> = BTreeMap::new();
     for version in &elsewhere {
@@ -347,8 +375,18 @@ pub const BEFORE_FIRST_APPLY: &str = "before-first-apply";
 
 /// The managers of `live` when it has none: [`BEFORE_FIRST_APPLY`] owns all its fields, an
 /// Update entry in the applier's version and subresource (the real server records it
-/// through the request's own field manager).
-fn before_first_apply(types: Types<'_>, live: &Value, applier: &Owner, now: &str) -> ManagedFields {
+/// through the request's own field manager, which leaves out the fields it ignores).
+fn before_first_apply(
+    types: Types<'_>,
+    live: &Value,
+    request: &ApplyRequest,
+    now: &str,
+) -> ManagedFields {
+    let applier = &request.owner;
+    let scope = match request.scope {
+        Scope::Except(_) => request.scope,
+        _ => Scope::Whole,
+    };
     let owner = Owner {
         manager: BEFORE_FIRST_APPLY.to_string(),
         operation: Operation::Update,
@@ -361,7 +399,7 @@ fn before_first_apply(types: Types<'_>, live: &Value, applier: &Owner, now: &str
         live,
         ManagedFields::default(),
         &owner,
-        Scope::Whole,
+        scope,
         now,
     )
 }
@@ -428,7 +466,9 @@ pub fn update_across_versions(
     now: &str,
     elsewhere: &BTreeMap<String, Changes>,
 ) -> ManagedFields {
-    let here = Changes::between(types, old, new);
+    let mut here = Changes::between(types, old, new);
+    here.changed = scope.ignore(here.changed);
+    here.removed = scope.ignore(here.removed);
     let mut own = managed
         .find(owner)
         .map(|e| e.fields.clone())

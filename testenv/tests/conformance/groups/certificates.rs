@@ -245,6 +245,116 @@ fn pem_of(kind: &str, der: &[u8]) -> String {
     format!("-----BEGIN {kind}-----\n{body}\n-----END {kind}-----\n")
 }
 
+/// Which part of a CertificateSigningRequest each endpoint's managers own: the creator never
+/// the spec (a request created without labels or annotations has no managers at all, and
+/// its later updates start none), `/approval` the conditions it writes (an apply of them by
+/// another manager conflicts with it), `/status` never the conditions.
+#[tokio::test]
+async fn managed_fields_follow_the_strategies_reset_fields() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let name = format!("mf-{}", env.namespace());
+    let base = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
+    let csr = |name: &str| {
+        json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+        "metadata": {"name": name, "labels": {"a": "b"}},
+        "spec": {"request": b64(&request_pem()), "signerName": "example.com/custom",
+            "usages": ["client auth"]}})
+    };
+    let mut bare = csr(&format!("{name}-bare"));
+    bare["metadata"].as_object_mut().unwrap().remove("labels");
+    let (code, created) = send(&client, "POST", base, "application/json", Some(bare)).await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        created["metadata"]["managedFields"],
+        Value::Null,
+        "{created}"
+    );
+    send(&client, "DELETE", &format!("{base}/{name}-bare"), "", None).await;
+
+    let (code, created) = send(
+        &client,
+        "POST",
+        &format!("{base}?fieldManager=creator"),
+        "application/json",
+        Some(csr(&name)),
+    )
+    .await;
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(
+        created["metadata"]["managedFields"][0]["fieldsV1"],
+        json!({"f:metadata": {"f:labels": {".": {}, "f:a": {}}}}),
+        "{created}"
+    );
+
+    let mut approve = created.clone();
+    approve["status"] = json!({"conditions": [{"type": "Approved", "status": "True", "reason": "R", "message": "ok"}]});
+    let (code, approved) = send(
+        &client,
+        "PUT",
+        &format!("{base}/{name}/approval?fieldManager=approver"),
+        "application/json",
+        Some(approve),
+    )
+    .await;
+    assert_eq!(code, 200, "{approved}");
+    let entries = approved["metadata"]["managedFields"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let approver = entries
+        .iter()
+        .find(|e| e["manager"] == "approver")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(approver["subresource"], "approval", "{approved}");
+    assert_eq!(
+        approver["fieldsV1"],
+        json!({"f:status": {"f:conditions": {".": {}, "k:{\"type\":\"Approved\"}": {".": {},
+            "f:lastTransitionTime": {}, "f:lastUpdateTime": {}, "f:message": {}, "f:reason": {},
+            "f:status": {}, "f:type": {}}}}})
+    );
+
+    let config = json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+        "metadata": {"name": name},
+        "status": {"conditions": [{"type": "Approved", "status": "True", "reason": "R2", "message": "ok2"}]}});
+    let apply_type = "application/apply-patch+yaml";
+    let (code, conflict) = send(
+        &client,
+        "PATCH",
+        &format!("{base}/{name}/approval?fieldManager=other"),
+        apply_type,
+        Some(config.clone()),
+    )
+    .await;
+    assert_eq!(code, 409, "{conflict}");
+    assert_eq!(
+        conflict["message"],
+        "Apply failed with 2 conflicts: conflicts with \"approver\" with subresource \"approval\" using certificates.k8s.io/v1:\n\
+         - .status.conditions[type=\"Approved\"].message\n\
+         - .status.conditions[type=\"Approved\"].reason"
+    );
+    // Through /status the conditions are neither taken nor changed.
+    let (code, applied) = send(
+        &client,
+        "PATCH",
+        &format!("{base}/{name}/status?fieldManager=other"),
+        apply_type,
+        Some(config),
+    )
+    .await;
+    assert_eq!(code, 200, "{applied}");
+    assert_eq!(
+        applied["status"]["conditions"][0]["reason"], "R",
+        "{applied}"
+    );
+    assert_eq!(
+        applied["metadata"]["managedFields"],
+        approved["metadata"]["managedFields"]
+    );
+    send(&client, "DELETE", &format!("{base}/{name}"), "", None).await;
+}
+
 #[tokio::test]
 async fn requests_are_parsed_and_their_signatures_checked() {
     let env = env().await;
