@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::defaults;
 use crate::registry::schema::{self, FieldError};
 use crate::registry::validation;
+use crate::support::go_decode::Decoding;
 use crate::support::query::Query;
 use crate::support::resource::ResourceDef;
 use crate::support::status::{ApiError, Cause};
@@ -80,6 +81,44 @@ fn strict_decoding(def: &ResourceDef, errors: &[String]) -> String {
         def,
         &format!("strict decoding error: {}", errors.join(", ")),
     )
+}
+
+/// A built-in kind's strict decoding errors (its unknown and repeated fields, in document
+/// order), or the repeated fields `duplicates` of a body the decoder gave none for.
+fn builtin_strict(decoding: Option<&Decoding>, duplicates: Vec<String>) -> Vec<String> {
+    match decoding.map(|d| &d.strict) {
+        Some(strict) if !strict.is_empty() => strict.clone(),
+        _ => duplicates,
+    }
+}
+
+/// What the decoder decides of a request's body before the handler looks at the object (its
+/// namespace and name, then everything else): the 400 of a value of the wrong type, or of a
+/// built-in kind's unknown and repeated fields with `fieldValidation=Strict`; otherwise the
+/// warnings `fieldValidation=Warn` collects for them, which the real server sends with
+/// whatever answer follows.
+pub fn decoded(def: &ResourceDef, query: &Query) -> Result<Vec<String>, ApiError> {
+    let validation = FieldValidation::from_query(query)?;
+    let decoding = query.decoding();
+    if let Some(why) = decoding.and_then(|d| d.type_error.as_deref()) {
+        return Err(ApiError::bad_request(cannot_be_handled(def, why)));
+    }
+    if def.custom.is_some() || crate::registry::crd::is_crd(def) {
+        return Ok(Vec::new());
+    }
+    let duplicates = decoding
+        .into_iter()
+        .flat_map(|d| &d.duplicates)
+        .map(|path| duplicate_field_message(path))
+        .collect();
+    let strict = builtin_strict(decoding, duplicates);
+    match validation {
+        FieldValidation::Strict if !strict.is_empty() => {
+            Err(ApiError::bad_request(strict_decoding(def, &strict)))
+        }
+        FieldValidation::Warn => Ok(strict),
+        _ => Ok(Vec::new()),
+    }
 }
 
 fn name_of(object: &Value) -> String {
@@ -197,10 +236,7 @@ pub fn admit(
         return Ok(warnings);
     }
     // A built-in kind's decoder knows its fields: unknown ones too, in document order.
-    let strict = match decoding.map(|d| &d.strict) {
-        Some(strict) if !strict.is_empty() => strict.clone(),
-        _ => duplicates,
-    };
+    let strict = builtin_strict(decoding, duplicates);
     match validation {
         FieldValidation::Strict if !strict.is_empty() => {
             return Err(ApiError::bad_request(strict_decoding(def, &strict)));

@@ -5,6 +5,7 @@
 
 use http::Method;
 
+use super::policy::Authorizer;
 use super::rbac::{Attributes, forbidden_message};
 use super::review::{decide, spec_of};
 use super::state::Api;
@@ -72,11 +73,18 @@ pub fn check(api: &Api, user: &User, a: &Attributes) -> Result<(), ApiError> {
     if !api.options.policy.checks_requests() || user.in_group("system:masters") {
         return Ok(());
     }
-    let (allowed, _) = decide(api, &spec_of(user, a));
+    let (allowed, reason) = decide(api, &spec_of(user, a));
     if allowed {
         return Ok(());
     }
-    let mut e = ApiError::new(403, "Forbidden", forbidden_message(user, a));
+    // RBAC's reason ends the message, as the real server's authorization filter writes it.
+    let reason = match api.options.policy.authorizer() {
+        Authorizer::Rbac => reason,
+        _ => String::new(),
+    };
+    let mut e = ApiError::new(403, "Forbidden", forbidden_message(user, a, &reason));
+    // A path's refusal names no resource: its details are empty, but present.
+    e.details = serde_json::json!({});
     if a.path.is_none() {
         let mut details = serde_json::json!({"kind": a.resource});
         if !a.group.is_empty() {

@@ -4,25 +4,37 @@
 
 use serde_json::{Value, json};
 
-use crate::admission::policies::rbac::{decide, grants};
+use crate::admission::policies::rbac::{decide, grants, resolution_error};
 use crate::storage::Store;
 use crate::support::user::User;
 
 pub use crate::registry::schema::cel_types::authz::Attributes;
 
-/// Whether RBAC allows `user` the attributes; `Ok` carries the reason (none for
-/// `system:masters`), `Err` nothing.
-pub fn authorize(store: &Store, user: &User, a: &Attributes) -> Result<String, ()> {
+/// Whether RBAC allows `user` the attributes, with RBAC's reason either way: why it allows
+/// (none for `system:masters`), or the roles its bindings name that are missing (none when
+/// all exist).
+pub fn authorize(store: &Store, user: &User, a: &Attributes) -> Result<String, String> {
     let decision = decide(store, user, a);
     if decision.allowed {
         Ok(decision.reason)
     } else {
-        Err(())
+        Err(decision.reason)
     }
 }
 
-/// The real server's 403 message for a denied request.
-pub fn forbidden_message(user: &User, a: &Attributes) -> String {
+/// The real server's 403 message for a denied request, ending with the authorizer's reason
+/// when it gives one (`: RBAC: clusterrole.rbac.authorization.k8s.io "x" not found`).
+pub fn forbidden_message(user: &User, a: &Attributes, reason: &str) -> String {
+    let message = denial(user, a);
+    if reason.is_empty() {
+        message
+    } else {
+        format!("{message}: {reason}")
+    }
+}
+
+/// The 403 message without a reason.
+fn denial(user: &User, a: &Attributes) -> String {
     if let Some(path) = &a.path {
         return format!(
             "forbidden: User \"{}\" cannot {} path \"{path}\"",
@@ -56,7 +68,8 @@ pub fn forbidden_message(user: &User, a: &Attributes) -> String {
 }
 
 /// The rules of a SelfSubjectRulesReview: every rule granted in `namespace`, split into
-/// resource and non-resource rules.
+/// resource and non-resource rules, and the bindings' resolution errors as its
+/// `evaluationError`.
 pub fn rules_review(store: &Store, user: &User, namespace: &str) -> Value {
     let mut resource = Vec::new();
     let mut non_resource = Vec::new();
@@ -85,7 +98,12 @@ pub fn rules_review(store: &Store, user: &User, namespace: &str) -> Value {
             }
         }
     }
-    json!({"resourceRules": resource, "nonResourceRules": non_resource, "incomplete": false})
+    let mut status =
+        json!({"resourceRules": resource, "nonResourceRules": non_resource, "incomplete": false});
+    if let Some(error) = resolution_error(store, user, namespace) {
+        status["evaluationError"] = json!(error);
+    }
+    status
 }
 
 #[cfg(test)]
@@ -105,8 +123,16 @@ mod tests {
             ..Attributes::default()
         };
         assert_eq!(
-            forbidden_message(&user, &a),
+            forbidden_message(&user, &a, ""),
             "pods is forbidden: User \"system:serviceaccount:probe:default\" cannot list resource \"pods\" in API group \"\" in the namespace \"probe\""
+        );
+        assert_eq!(
+            forbidden_message(
+                &user,
+                &a,
+                "RBAC: role.rbac.authorization.k8s.io \"x\" not found"
+            ),
+            "pods is forbidden: User \"system:serviceaccount:probe:default\" cannot list resource \"pods\" in API group \"\" in the namespace \"probe\": RBAC: role.rbac.authorization.k8s.io \"x\" not found"
         );
     }
 }

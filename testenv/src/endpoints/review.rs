@@ -68,7 +68,7 @@ fn rbac_decision(api: &Api, spec: &Value) -> (bool, String) {
     let cluster = api.lock();
     match rbac::authorize(&cluster.store, &user, &Attributes::of_review(spec)) {
         Ok(reason) => (true, reason),
-        Err(()) => (false, String::new()),
+        Err(reason) => (false, reason),
     }
 }
 
@@ -220,7 +220,11 @@ fn access_review(
         (true, true) => json!({"allowed": true}),
         (true, false) => json!({"allowed": true, "reason": reason}),
         (false, true) => json!({"allowed": false}),
-        (false, false) => json!({"allowed": false, "denied": true, "reason": reason}),
+        // A custom policy denies; RBAC only has no opinion, with the roles it could not find.
+        (false, false) if matches!(api.options.policy.authorizer(), Authorizer::Custom(_)) => {
+            json!({"allowed": false, "denied": true, "reason": reason})
+        }
+        (false, false) => json!({"allowed": false, "reason": reason}),
     };
     if let Some(error) = selector_evaluation_error(&spec["resourceAttributes"]) {
         status["evaluationError"] = json!(error);

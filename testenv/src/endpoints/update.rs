@@ -450,14 +450,9 @@ pub fn update_object_as(
     Ok((stored, warnings))
 }
 
-/// Refuses a body whose name or namespace is not the URL's (an unset one is the URL's).
+/// Refuses a body whose namespace or name is not the URL's (an unset one is the URL's), in
+/// the handler's order: the namespace first.
 fn check_identity(def: &ResourceDef, ns: &str, name: &str, object: &Value) -> Result<(), ApiError> {
-    let body_name = meta::meta_str(object, "name").unwrap_or_default();
-    if !body_name.is_empty() && body_name != name {
-        return Err(ApiError::bad_request(format!(
-            "the name of the object ({body_name}) does not match the name on the URL ({name})"
-        )));
-    }
     if def.namespaced {
         let body_ns = meta::meta_str(object, "namespace").unwrap_or_default();
         if !body_ns.is_empty() && body_ns != ns {
@@ -465,6 +460,12 @@ fn check_identity(def: &ResourceDef, ns: &str, name: &str, object: &Value) -> Re
                 "the namespace of the provided object does not match the namespace sent on the request",
             ));
         }
+    }
+    let body_name = meta::meta_str(object, "name").unwrap_or_default();
+    if !body_name.is_empty() && body_name != name {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({body_name}) does not match the name on the URL ({name})"
+        )));
     }
     Ok(())
 }
@@ -587,6 +588,16 @@ pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
     let fields = Fields::of_request(req, &object);
     let name = target.name.as_deref().unwrap_or_default();
     let def = &target.def;
+    // The decoder's refusals come first, then the body's namespace and name (with the
+    // decoder's warnings).
+    let decoded = crate::admission::admit::decoded(def, &req.query)?;
+    if object.is_object() {
+        check_type(def, &mut object.clone())?;
+        check_identity(def, ns_of(target), name, &object).map_err(|mut e| {
+            e.warnings = decoded;
+            e
+        })?;
+    }
     if object.is_object() && meta::meta_str(&object, "name").is_none_or(str::is_empty) {
         check_type(def, &mut object.clone())?;
         check_identity(def, ns_of(target), name, &object)?;

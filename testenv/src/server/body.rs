@@ -116,6 +116,10 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
             let bytes = match &body {
                 // Plain text answers (the mux's `404 page not found`) go out as they are.
                 serde_json::Value::String(text) if content_type_is_text(&builder) => {
+                    // An error in plain text is Go's `http.Error`: it says not to sniff.
+                    if code >= 400 {
+                        builder = builder.header(http::header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+                    }
                     return builder
                         .body(ResponseBody::Full(Some(Bytes::from(text.clone()))))
                         .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)));
@@ -213,6 +217,16 @@ fn written(bytes: Bytes) -> ResponseBody {
     } else {
         ResponseBody::Full(Some(bytes))
     }
+}
+
+/// `response` with `X-Content-Type-Options: nosniff`, as Go's `http.Error` and the real
+/// server's refusal writer send it.
+pub fn nosniff(mut response: http::Response<ResponseBody>) -> http::Response<ResponseBody> {
+    response.headers_mut().insert(
+        http::header::X_CONTENT_TYPE_OPTIONS,
+        http::HeaderValue::from_static("nosniff"),
+    );
+    response
 }
 
 /// A response for an error found before a handler ran.

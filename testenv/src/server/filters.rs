@@ -76,14 +76,21 @@ pub async fn serve(
             tracing::debug!(verb = %info.verb, resource = %info.resource, code = failure.code(), "injected failure");
             if failure.is_after_handling() {
                 // The work is done (a watch reply is dropped at once), the answer is lost.
-                drop(routing::handle(api, request, &impersonating).await);
+                drop(
+                    routing::handle(api, request, &impersonating)
+                        .await
+                        .into_reply(),
+                );
             }
             return body::error_response(failure.to_error(&info));
         }
     }
     match routing::handle(api, request, &impersonating).await {
-        Reply::Watch(stream) => body::into_response(Reply::Watch(faults.track(stream))),
-        reply => body::respond(reply, &conditions),
+        routing::Handled::Reply(Reply::Watch(stream)) => {
+            body::into_response(Reply::Watch(faults.track(stream)))
+        }
+        routing::Handled::Reply(reply) => body::respond(reply, &conditions),
+        routing::Handled::Refused(reply) => body::nosniff(body::respond(reply, &conditions)),
     }
 }
 

@@ -6,21 +6,47 @@ use std::sync::Arc;
 
 use crate::endpoints::Api;
 use crate::endpoints::impersonation::Requested;
+use crate::endpoints::rbac::Attributes;
+use crate::faults::RequestInfo;
 use crate::registry::Registry;
 use crate::support::request::{Reply, Req, Route, RouteError, Target};
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
+/// A request's answer, and who wrote it.
+pub enum Handled {
+    /// The answer of a handler (or of the filters before them, other than a refusal).
+    Reply(Reply),
+    /// The 403 of the authorization or impersonation filter, which the real server writes
+    /// with `X-Content-Type-Options: nosniff` (`responsewriters.Forbidden`).
+    Refused(Reply),
+}
+
+impl Handled {
+    /// The answer, whoever wrote it.
+    pub fn into_reply(self) -> Reply {
+        match self {
+            Handled::Reply(reply) | Handled::Refused(reply) => reply,
+        }
+    }
+}
+
 /// Answers one request, made as the user its credentials authenticate, or as the user its
 /// impersonation headers (`impersonating`) ask for.
-pub async fn handle(api: &Arc<Api>, mut req: Req, impersonating: &Requested) -> Reply {
+pub async fn handle(api: &Arc<Api>, mut req: Req, impersonating: &Requested) -> Handled {
     let requester = match crate::endpoints::authn::authenticate(api, &req.bearer) {
         Ok(user) => user,
-        Err(e) => return Reply::error(e),
+        Err(e) => return Handled::Reply(Reply::error(e)),
     };
     req.user = match crate::endpoints::impersonation::act_as(api, &requester, impersonating) {
         Ok(user) => user,
-        Err(refused) => return refused.into_reply(),
+        Err(refused) => {
+            let reply = refused.into_reply();
+            return match &reply {
+                Reply::Json { code: 403, .. } => Handled::Refused(reply),
+                _ => Handled::Reply(reply),
+            };
+        }
     };
     req.query.set_requester(req.user.clone());
     // The route, and the deprecation warning of an object route, under one lock.
@@ -35,12 +61,15 @@ pub async fn handle(api: &Arc<Api>, mut req: Req, impersonating: &Requested) -> 
         };
         (route, deprecated)
     };
-    if let Ok(route) = &route
-        && let Err(e) = crate::endpoints::authz::authorize(api, &req, route)
-    {
-        return Reply::error(e);
+    let authorized = match &route {
+        Ok(route) => crate::endpoints::authz::authorize(api, &req, route),
+        // A path nothing serves is authorized first too: a 404 only for whom may ask.
+        Err(_) => crate::endpoints::authz::check(api, &req.user, &unrouted_attributes(&req)),
+    };
+    if let Err(e) = authorized {
+        return Handled::Refused(Reply::error(e));
     }
-    match route {
+    Handled::Reply(match route {
         Err(_) if !under_built_in_group(api, &req.path) => not_found_page(),
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
         Ok(Route::Object(target)) => {
@@ -61,6 +90,38 @@ pub async fn handle(api: &Arc<Api>, mut req: Req, impersonating: &Requested) -> 
             }
         }
         Ok(other) => crate::discovery::serve(api, &req, other),
+    })
+}
+
+/// What the real server authorizes a request for a path no handler serves by: its
+/// `RequestInfo`, a resource under `/api/<version>/` or `/apis/<group>/<version>/`, any other
+/// path with the lower-cased method as its verb.
+fn unrouted_attributes(req: &Req) -> Attributes {
+    let info = RequestInfo::parse(
+        &req.method,
+        &req.path,
+        req.query.flag("watch"),
+        req.query.get("fieldSelector"),
+    );
+    if info.resource.is_empty() {
+        return Attributes {
+            verb: info.verb,
+            path: Some(req.path.clone()),
+            ..Attributes::default()
+        };
+    }
+    let (resource, subresource) = info
+        .resource
+        .split_once('/')
+        .map_or((info.resource.as_str(), ""), |(r, s)| (r, s));
+    Attributes {
+        verb: info.verb.clone(),
+        namespace: info.namespace.clone(),
+        group: info.group.clone(),
+        resource: resource.to_string(),
+        subresource: subresource.to_string(),
+        name: info.name.clone(),
+        path: None,
     }
 }
 

@@ -74,6 +74,16 @@ pub fn compare(step: &Step, embedded: &Answer, real: &Answer) -> Vec<Difference>
             real: real.warnings.clone().into(),
         });
     }
+    for name in &step.compare_headers {
+        let (e, r) = (embedded.headers.get(name), real.headers.get(name));
+        if e != r {
+            out.push(Difference {
+                at: format!("header {name}"),
+                embedded: e.cloned().unwrap_or_default().into(),
+                real: r.cloned().unwrap_or_default().into(),
+            });
+        }
+    }
     diff(
         "",
         &scope(step, &embedded.body),

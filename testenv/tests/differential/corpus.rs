@@ -50,6 +50,10 @@ pub struct Step {
     /// (`Impersonate-Group`).
     #[serde(default)]
     pub headers: BTreeMap<String, HeaderValues>,
+    /// Response headers compared besides `Warning` (lower-case names, such as
+    /// `x-content-type-options`): their values, or their absence.
+    #[serde(default)]
+    pub compare_headers: Vec<String>,
     /// Variables to take from the response body: name → JSON pointer. Each server keeps its
     /// own values.
     #[serde(default)]

@@ -1,8 +1,8 @@
 //! The differential harness: the same scripted requests (`corpus/*.yaml`) sent to the
 //! embedded API server and to a real kube-apiserver (binaries mode, `KUBEBUILDER_ASSETS`),
 //! answers normalized (uids, resourceVersions, timestamps, generated names, allocated IPs)
-//! and compared field by field: status code, warnings, and the body (reason, message,
-//! causes, returned object). Prints every difference and their count; fails when a
+//! and compared field by field: status code, warnings, the headers a step names
+//! (`compare_headers`), and the body (reason, message, causes, returned object). Prints every difference and their count; fails when a
 //! difference is not one the corpus marks as known (each is explained in the testenv
 //! README, "Differential harness"), and when a step marked known is answered alike (the
 //! mark is stale).

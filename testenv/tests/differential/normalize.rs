@@ -50,6 +50,7 @@ pub fn normalize(answer: &Answer) -> Answer {
             .iter()
             .map(|w| text(w, &generated))
             .collect(),
+        headers: answer.headers.clone(),
     }
 }
 

@@ -17,6 +17,8 @@ pub struct Answer {
     pub body: Value,
     /// The `Warning` headers.
     pub warnings: Vec<String>,
+    /// The values of the headers the step compares ([`Step::compare_headers`]).
+    pub headers: BTreeMap<String, Vec<String>>,
 }
 
 /// Whether a step's `shard_selector` is sent.
@@ -164,6 +166,19 @@ impl Side {
             .iter()
             .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string())
             .collect();
+        let headers = step
+            .compare_headers
+            .iter()
+            .map(|name| {
+                let values = response
+                    .headers()
+                    .get_all(name.as_str())
+                    .iter()
+                    .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string())
+                    .collect();
+                (name.clone(), values)
+            })
+            .collect();
         let bytes = match response.into_body().collect().await {
             Ok(b) => b.to_bytes(),
             Err(e) => return failure(format!("reading the answer failed: {e}")),
@@ -184,6 +199,7 @@ impl Side {
             code,
             body,
             warnings,
+            headers,
         }
     }
 }
@@ -193,5 +209,6 @@ fn failure(message: String) -> Answer {
         code: 0,
         body: Value::String(message),
         warnings: Vec::new(),
+        headers: BTreeMap::new(),
     }
 }

@@ -238,6 +238,32 @@ pub fn grants(objects: &dyn Objects, user: &User, namespace: &str) -> Vec<Grant>
     out
 }
 
+/// Why RBAC could not give all the rules `user` holds in `namespace` (the resolution errors of
+/// its bindings, as a SelfSubjectRulesReview's `evaluationError` words them); `None` when
+/// every role a binding names exists.
+pub fn resolution_error(objects: &dyn Objects, user: &User, namespace: &str) -> Option<String> {
+    let errors: Vec<String> = grants(objects, user, namespace)
+        .into_iter()
+        .filter_map(|g| g.rules.err().map(|e| e.to_string()))
+        .collect();
+    (!errors.is_empty()).then(|| go_aggregate(&errors))
+}
+
+/// Several errors as Go's `utilerrors.Aggregate` prints them: one alone as it is, more in
+/// brackets, each distinct message once.
+fn go_aggregate(errors: &[String]) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for e in errors {
+        if !seen.contains(&e.as_str()) {
+            seen.push(e);
+        }
+    }
+    match seen.as_slice() {
+        [one] => (*one).to_string(),
+        many => format!("[{}]", many.join(", ")),
+    }
+}
+
 /// The decision of the real server's authorizer chain (privileged groups, then RBAC):
 /// `system:masters` is allowed with no reason; a rule that allows gives `RBAC: allowed by
 /// <binding>`; a denial has no reason unless a binding names a role that does not exist
@@ -263,10 +289,10 @@ pub fn decide(objects: &dyn Objects, user: &User, a: &Attributes) -> Decision {
             Err(e) => errors.push(e.to_string()),
         }
     }
-    let reason = match errors.len() {
-        0 => String::new(),
-        1 => format!("RBAC: {}", errors[0]),
-        _ => format!("RBAC: [{}]", errors.join(", ")),
+    let reason = if errors.is_empty() {
+        String::new()
+    } else {
+        format!("RBAC: {}", go_aggregate(&errors))
     };
     Decision {
         allowed: false,

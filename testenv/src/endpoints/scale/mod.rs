@@ -239,10 +239,11 @@ fn update_query(req: &Req) -> Query {
 /// PUT of `/scale`.
 pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let scale = json_body(req)?;
+    // The handler checks the name before the storage looks for the object.
+    let (ns, name) = target_parts(target);
+    check_identity(ns, name, &scale)?;
     let mut cluster = api.lock();
     if let Some(current) = stored(&cluster, target) {
-        let (ns, name) = target_parts(target);
-        check_identity(ns, name, &scale)?;
         preconditions::put_uid(&target.def, &current, &scale)?;
     }
     write_scale(&mut cluster, target, scale, &update_query(req), None)

@@ -405,3 +405,155 @@ async fn self_reviews_answer_new_objects() {
         "{me}"
     );
 }
+
+/// A 403 of the authorization filter ends with RBAC's reason when a binding of the user names
+/// a missing role (cluster bindings first; several in brackets), and says not to sniff; a
+/// path nothing serves is authorized first (403 rather than 404 for whom RBAC refuses);
+/// access reviews carry the reason, a rules review the resolution error.
+#[tokio::test]
+async fn refusals_carry_rbacs_reason() {
+    let env = rbac_env().await;
+    let ns = env.namespace().to_string();
+    let admin = crate::support::raw::client(&env).await;
+    let user = format!("cf-carol-{ns}");
+    let cluster_binding = format!("cf-missing-{ns}");
+    let rbac = "/apis/rbac.authorization.k8s.io/v1";
+    let (code, body) = send(&admin, "POST", &format!("{rbac}/clusterrolebindings"), "application/json",
+        Some(json!({"metadata": {"name": cluster_binding},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": format!("cf-nope-{ns}")},
+            "subjects": [{"kind": "User", "name": user}]}))).await;
+    assert_eq!(code, 201, "{body}");
+    let (code, body) = send(
+        &admin,
+        "POST",
+        &format!("{rbac}/namespaces/{ns}/rolebindings"),
+        "application/json",
+        Some(json!({"metadata": {"name": "cf-missing"},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "cf-nope"},
+            "subjects": [{"kind": "User", "name": user}]})),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let as_user = [("Impersonate-User", user.as_str())];
+    let expected = format!(
+        "pods is forbidden: User \"{user}\" cannot list resource \"pods\" in API group \"\" in the namespace \"{ns}\": RBAC: [clusterrole.rbac.authorization.k8s.io \"cf-nope-{ns}\" not found, role.rbac.authorization.k8s.io \"cf-nope\" not found]"
+    );
+    let pods = format!("/api/v1/namespaces/{ns}/pods");
+    // A real server's RBAC caches see the bindings a moment later.
+    let refused = eventually(20, || async {
+        let (code, headers, bytes) =
+            crate::support::raw::exchange(&admin, "GET", &pods, &as_user, None).await;
+        let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+        (code == 403 && body["message"] == json!(expected)).then_some(headers)
+    })
+    .await;
+    let headers = refused.expect("the 403 names the missing roles");
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+
+    let (code, headers, bytes) =
+        crate::support::raw::exchange(&admin, "GET", "/healthzz", &as_user, None).await;
+    let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    assert_eq!(
+        body["message"],
+        json!(format!(
+            "forbidden: User \"{user}\" cannot get path \"/healthzz\": RBAC: clusterrole.rbac.authorization.k8s.io \"cf-nope-{ns}\" not found"
+        ))
+    );
+    let (code, _, _) = crate::support::raw::exchange(&admin, "GET", "/healthzz", &[], None).await;
+    assert_eq!(code, 404, "the administrator meets the missing page");
+
+    let (_, body) = review(&admin, "subjectaccessreviews", "SubjectAccessReview",
+        json!({"spec": {"user": user, "resourceAttributes": {"verb": "list", "resource": "pods", "namespace": ns}}})).await;
+    assert_eq!(
+        body["status"],
+        json!({"allowed": false, "reason": format!(
+            "RBAC: [clusterrole.rbac.authorization.k8s.io \"cf-nope-{ns}\" not found, role.rbac.authorization.k8s.io \"cf-nope\" not found]"
+        )})
+    );
+    let (code, headers, bytes) = crate::support::raw::exchange(
+        &admin,
+        "POST",
+        "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+        &[
+            ("Impersonate-User", user.as_str()),
+            ("Content-Type", "application/json"),
+        ],
+        Some(
+            &json!({"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectRulesReview",
+            "spec": {"namespace": ns}}),
+        ),
+    )
+    .await;
+    let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+    assert_eq!(code, 201, "{body} {headers:?}");
+    assert_eq!(
+        body["status"]["evaluationError"],
+        json!(format!(
+            "[clusterrole.rbac.authorization.k8s.io \"cf-nope-{ns}\" not found, role.rbac.authorization.k8s.io \"cf-nope\" not found]"
+        ))
+    );
+    send(
+        &admin,
+        "DELETE",
+        &format!("{rbac}/clusterrolebindings/{cluster_binding}"),
+        "",
+        None,
+    )
+    .await;
+}
+
+/// Each aggregation selector of a ClusterRole is a label selector: its labels, then its
+/// expressions (values as label values), and a selector that does not convert is also
+/// `invalid label selector.`, after the rules' own errors.
+#[tokio::test]
+async fn aggregation_selectors_are_label_selectors() {
+    let env = crate::common::env().await;
+    let client = crate::support::raw::client(&env).await;
+    let role = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+        "metadata": {"name": format!("cf-agg-{}", env.namespace())},
+        "rules": [{"apiGroups": [""], "resources": ["pods"]}],
+        "aggregationRule": {"clusterRoleSelectors": [
+            {"matchLabels": {"a b": "x"}, "matchExpressions": [{"key": "k", "operator": "Foo", "values": ["v"]}]},
+            {"matchExpressions": [{"key": "k", "operator": "In"}]},
+            {}]}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/apis/rbac.authorization.k8s.io/v1/clusterroles?dryRun=All",
+        "application/json",
+        Some(role),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    let fields: Vec<String> = body["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or_default(),
+                c["message"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    let name_part = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+    let s = "aggregationRule.clusterRoleSelectors";
+    assert_eq!(
+        fields,
+        vec![
+            "rules[0].verbs: Required value: verbs must contain at least one value".to_string(),
+            format!("{s}[0].matchLabels: Invalid value: \"a b\": {name_part}"),
+            format!(
+                "{s}[0].matchExpressions[0].operator: Invalid value: \"Foo\": not a valid selector operator"
+            ),
+            format!("{s}[0]: Invalid value: null: invalid label selector."),
+            format!(
+                "{s}[1].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'"
+            ),
+            format!("{s}[1]: Invalid value: null: invalid label selector."),
+        ]
+    );
+}

@@ -250,3 +250,86 @@ async fn strategic_merge_patch_errors_of_the_merge_code_are_a_500() {
         assert_eq!((answer_code, message(&answer)), (code, expected), "{patch}");
     }
 }
+
+/// A PUT's checks in the handler's order: the decoder's refusals (a value of the wrong type,
+/// unknown fields under `fieldValidation=Strict`) first, then the body's namespace, then its
+/// name (with the decoder's warnings), all before the object is looked for; a Scale's name
+/// too, before its object.
+#[tokio::test]
+async fn a_puts_body_is_checked_before_its_object() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{ns}/configmaps/absent");
+    let put = |query: &'static str, body: Value| {
+        let client = client.clone();
+        let path = format!("{path}{query}");
+        async move {
+            let (code, headers, bytes) = crate::support::raw::exchange(
+                &client,
+                "PUT",
+                &path,
+                &[("Content-Type", "application/json")],
+                Some(&body),
+            )
+            .await;
+            let warnings: Vec<String> = headers
+                .get_all("warning")
+                .iter()
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string())
+                .collect();
+            let body: Value = serde_json::from_slice(&bytes).unwrap_or_default();
+            (code, message(&body).to_string(), warnings)
+        }
+    };
+    let named =
+        |name: &str| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}});
+    let mut strict = named("other");
+    strict["foo"] = json!(1);
+    strict["metadata"]["namespace"] = json!("elsewhere");
+    assert_eq!(
+        put("?fieldValidation=Strict", strict.clone()).await,
+        (
+            400,
+            "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: unknown field \"foo\"".into(),
+            vec![]
+        )
+    );
+    let mut typed = named("other");
+    typed["data"] = json!(5);
+    assert_eq!(
+        put("", typed).await.1,
+        "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type map[string]string"
+    );
+    assert_eq!(
+        put("", strict.clone()).await.1,
+        "the namespace of the provided object does not match the namespace sent on the request"
+    );
+    strict["metadata"]
+        .as_object_mut()
+        .unwrap()
+        .remove("namespace");
+    assert_eq!(
+        put("?fieldValidation=Warn", strict).await,
+        (
+            400,
+            "the name of the object (other) does not match the name on the URL (absent)".into(),
+            vec!["299 - \"unknown field \\\"foo\\\"\"".to_string()]
+        )
+    );
+    let scale =
+        json!({"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": {"name": "other"}});
+    let (code, body) = send(
+        &client,
+        "PUT",
+        &format!("/apis/apps/v1/namespaces/{ns}/deployments/absent/scale"),
+        "application/json",
+        Some(scale),
+    )
+    .await;
+    assert_eq!(code, 400, "{body}");
+    assert_eq!(
+        message(&body),
+        "the name of the object (other) does not match the name on the URL (absent)"
+    );
+}

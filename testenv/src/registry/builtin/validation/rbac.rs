@@ -4,9 +4,10 @@
 use serde_json::Value;
 
 use super::errors::{
-    Errors, child, dns1123_subdomain, index, invalid_str, invalid_text, not_supported, required,
-    required_because,
+    Errors, check_labels, child, dns1123_subdomain, index, invalid_str, invalid_text,
+    not_supported, required, required_because,
 };
+use super::label_selector::label_selector_with_values;
 
 const GROUP: &str = "rbac.authorization.k8s.io";
 
@@ -84,13 +85,43 @@ pub fn role(object: &Value, namespaced: bool) -> Errors {
         .flat_map(|(i, r)| rule(r, namespaced, &index("rules", i)))
         .collect();
     let aggregation = &object["aggregationRule"];
-    if !namespaced
-        && aggregation.is_object()
-        && items(&aggregation["clusterRoleSelectors"]).is_empty()
-    {
+    if namespaced || !aggregation.is_object() {
+        return out;
+    }
+    let selectors = items(&aggregation["clusterRoleSelectors"]);
+    if selectors.is_empty() {
         out.push(required_because(
             "aggregationRule.clusterRoleSelectors",
             "at least one clusterRoleSelector required if aggregationRule is non-nil",
+        ));
+    }
+    for (i, selector) in selectors.iter().enumerate() {
+        out.extend(cluster_role_selector(
+            selector,
+            &index("aggregationRule.clusterRoleSelectors", i),
+        ));
+    }
+    out
+}
+
+/// One of a ClusterRole's aggregation selectors at `path`: `ValidateLabelSelector` with its
+/// values checked as label values (its labels, then its expressions), and, when that finds
+/// anything, the selector's failed conversion (`invalid label selector.`, of a nil selector).
+fn cluster_role_selector(selector: &Value, path: &str) -> Errors {
+    let mut out = check_labels(
+        &child(path, "matchLabels"),
+        selector["matchLabels"].as_object(),
+    );
+    let mut expressions = selector.clone();
+    if let Some(m) = expressions.as_object_mut() {
+        m.remove("matchLabels");
+    }
+    out.extend(label_selector_with_values(&expressions, path));
+    if !out.is_empty() {
+        out.push(super::errors::invalid(
+            path,
+            &Value::Null,
+            "invalid label selector.",
         ));
     }
     out
