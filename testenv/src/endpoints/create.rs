@@ -426,7 +426,9 @@ pub(super) fn create_object_with(
     }
     strategy::generate_on_create(&def.group, &def.plural, &mut object);
     if !query.stops_before_validation() {
-        crate::admission::chain::validate_limits(&cluster.store, def, &ns, &mut object)?;
+        // What refuses the object from here on is sent with the warnings it earned so far.
+        crate::admission::chain::validate_limits(&cluster.store, def, &ns, &mut object)
+            .map_err(|e| e.after_warnings(&warnings))?;
         let security = crate::admission::pod_security::Write {
             def,
             subresource: endpoint.subresource(),
@@ -451,13 +453,11 @@ pub(super) fn create_object_with(
             object: Some(&object),
             old: None,
         };
-        warnings.extend(policies::validate(
-            &cluster.store,
-            &cluster.registry,
-            &write,
-            query,
-        )?);
-        crate::admission::chain::validate(&cluster.store, def, &ns, &name, &mut object)?;
+        let more = policies::validate(&cluster.store, &cluster.registry, &write, query)
+            .map_err(|e| e.after_warnings(&warnings))?;
+        warnings.extend(more);
+        crate::admission::chain::validate(&cluster.store, def, &ns, &name, &mut object)
+            .map_err(|e| e.after_warnings(&warnings))?;
     }
     // Validation and admission come first, storage last: an invalid object that also exists
     // is a 422, not a 409, and the 409 carries the warnings already recorded.

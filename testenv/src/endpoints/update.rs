@@ -317,7 +317,8 @@ pub fn update_object_as(
         if !causes.is_empty() {
             return Err(ApiError::invalid(checked_as(cluster, def), name, causes));
         }
-        crate::admission::chain::validate_update(&cluster.store, def, ns, name, &new, &old)?;
+        crate::admission::chain::validate_update(&cluster.store, def, ns, name, &new, &old)
+            .map_err(|e| e.after_warnings(&warnings))?;
     }
     if status_alone && !query.stops_before_validation() {
         // A claim's new allocation granting admin access is checked first.
@@ -426,12 +427,9 @@ pub fn update_object_as(
             object: Some(&new),
             old: Some(&old),
         };
-        warnings.extend(policies::validate(
-            &cluster.store,
-            &cluster.registry,
-            &write,
-            query,
-        )?);
+        let more = policies::validate(&cluster.store, &cluster.registry, &write, query)
+            .map_err(|e| e.after_warnings(&warnings))?;
+        warnings.extend(more);
     }
     if query.dry_run() {
         return Ok((Arc::new(new), warnings));

@@ -234,6 +234,15 @@ impl ApiError {
         Self::new(code, "", message)
     }
 
+    /// The error sent with the warnings the request earned before it (`earlier`), then its
+    /// own: the real server keeps a request's warnings whatever refuses it afterwards.
+    #[must_use]
+    pub fn after_warnings(mut self, earlier: &[String]) -> Self {
+        let own = std::mem::take(&mut self.warnings);
+        self.warnings = earlier.iter().cloned().chain(own).collect();
+        self
+    }
+
     /// The `Status` object for this error.
     pub fn to_status(&self) -> Value {
         let mut status = json!({

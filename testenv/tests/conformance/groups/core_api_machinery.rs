@@ -333,3 +333,59 @@ async fn a_puts_body_is_checked_before_its_object() {
         "the name of the object (other) does not match the name on the URL (absent)"
     );
 }
+
+/// A request refused by LimitRanger (a validating admission plugin, after the strategy's
+/// warnings) is sent with the warnings it earned before.
+#[tokio::test]
+async fn warnings_are_kept_on_an_admission_refusal() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let limits = json!({"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "cf-lr"},
+        "spec": {"limits": [{"type": "Container", "max": {"cpu": "100m"}}]}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        &format!("/api/v1/namespaces/{ns}/limitranges"),
+        "application/json",
+        Some(limits),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "cf-p",
+            "annotations": {"seccomp.security.alpha.kubernetes.io/pod": "runtime/default"}},
+        "spec": {"containers": [{"name": "c", "image": "i", "resources": {"limits": {"cpu": "200m"}}}]}});
+    let (code, headers, bytes) = crate::support::raw::exchange(
+        &client,
+        "POST",
+        &format!("/api/v1/namespaces/{ns}/pods?dryRun=All"),
+        &[("Content-Type", "application/json")],
+        Some(&pod),
+    )
+    .await;
+    let body: Value = serde_json::from_slice(&bytes).unwrap_or_default();
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(
+        message(&body),
+        "pods \"cf-p\" is forbidden: maximum cpu usage per Container is 100m, but limit is 200m"
+    );
+    let warnings: Vec<&str> = headers
+        .get_all("warning")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    assert_eq!(
+        warnings,
+        vec![
+            "299 - \"metadata.annotations[seccomp.security.alpha.kubernetes.io/pod]: non-functional in v1.27+; use the \\\"seccompProfile\\\" field instead\""
+        ]
+    );
+    send(
+        &client,
+        "DELETE",
+        &format!("/api/v1/namespaces/{ns}/limitranges/cf-lr"),
+        "",
+        None,
+    )
+    .await;
+}
