@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::corpus::Step;
-use crate::normalize::sort_managed_fields;
+use crate::normalize::{sort_entries, sort_managed_fields};
 use crate::send::Answer;
 
 /// One difference: where, and what each server had there.
@@ -19,11 +19,15 @@ pub struct Difference {
 
 /// The part of a body a step compares.
 fn scope(step: &Step, body: &Value) -> Value {
-    // Whole managedFields lists are compared without their seconds' order; entries picked
-    // by index keep it.
+    // Whole managedFields lists (in a whole body, under a picked object, or picked
+    // themselves) are compared without their seconds' order; entries picked by index keep it.
     let picked = |p: &String| {
         let mut value = body.pointer(p).cloned().unwrap_or(Value::Null);
-        if !p.contains("/managedFields/") {
+        if p.ends_with("/managedFields")
+            && let Value::Array(entries) = &mut value
+        {
+            sort_entries(entries);
+        } else if !p.contains("/managedFields/") {
             sort_managed_fields(&mut value);
         }
         (p.clone(), value)

@@ -188,6 +188,15 @@ fn sort_custom_resources(body: &mut Value) {
 /// moment apart can fall in one second on one server and in two on the other, so the
 /// seconds' part of that order is not compared where a step compares whole lists (a step
 /// that picks entries by index compares their order).
+/// A managedFields list in a fixed order: entries written in the same second come in
+/// either order on the real server.
+pub fn sort_entries(entries: &mut [Value]) {
+    entries.sort_by_key(|e| {
+        ["operation", "manager", "apiVersion", "subresource"]
+            .map(|k| e[k].as_str().unwrap_or_default().to_string())
+    });
+}
+
 pub fn sort_managed_fields(value: &mut Value) {
     match value {
         Value::Object(map) => {
@@ -195,10 +204,7 @@ pub fn sort_managed_fields(value: &mut Value) {
                 if key == "managedFields"
                     && let Value::Array(entries) = child
                 {
-                    entries.sort_by_key(|e| {
-                        ["operation", "manager", "apiVersion", "subresource"]
-                            .map(|k| e[k].as_str().unwrap_or_default().to_string())
-                    });
+                    sort_entries(entries);
                 } else {
                     sort_managed_fields(child);
                 }
