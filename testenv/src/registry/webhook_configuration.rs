@@ -90,33 +90,11 @@ fn strings(v: &Value) -> Vec<&str> {
         .collect()
 }
 
+/// `ValidateRuleWithOperations`, shared with the admission policies' resource rules.
 fn check_rule(c: &mut Causes, rule: &Value, path: &str) {
-    let ops = strings(&rule["operations"]);
-    if ops.is_empty() {
-        c.required(format!("{path}.operations"), "");
-    }
-    if ops.len() > 1 && ops.contains(&"*") {
-        c.invalid(
-            format!("{path}.operations"),
-            &rule["operations"],
-            "if '*' is present, must not specify other operations",
-        );
-    }
-    for (i, op) in ops.iter().enumerate() {
-        if !["*", "CREATE", "UPDATE", "DELETE", "CONNECT"].contains(op) {
-            c.unsupported(
-                format!("{path}.operations[{i}]"),
-                op,
-                &["*", "CONNECT", "CREATE", "DELETE", "UPDATE"],
-            );
-        }
-    }
-    for field in ["apiGroups", "apiVersions", "resources"] {
-        if strings(&rule[field]).is_empty() {
-            c.required(format!("{path}.{field}"), "");
-        }
-    }
-    c.one_of(rule, "scope", path, &["*", "Cluster", "Namespaced"]);
+    c.0.extend(crate::registry::builtin::validation::rule_with_operations(
+        rule, path,
+    ));
 }
 
 /// `ValidateLabelSelector`: the labels, then each expression's operator, key and values.
@@ -350,12 +328,26 @@ pub fn configuration(object: &Value, old: Option<&Value>, mutating: bool) -> Vec
                 format!("{path}.admissionReviewVersions"),
                 "must specify one of v1, v1beta1",
             );
-        } else if !versions.iter().any(|v| *v == "v1" || *v == "v1beta1") {
-            c.invalid(
-                format!("{path}.admissionReviewVersions"),
-                &hook["admissionReviewVersions"],
-                "must include at least one of v1, v1beta1",
-            );
+        } else {
+            // Each version once, and a DNS-1035 label; then one the server speaks.
+            let mut seen = HashSet::new();
+            for (j, v) in versions.iter().enumerate() {
+                let at = format!("{path}.admissionReviewVersions[{j}]");
+                if !seen.insert(*v) {
+                    c.invalid(at, &Value::from(*v), "duplicate version");
+                    continue;
+                }
+                for why in crate::registry::schema::names::dns1035_label(v) {
+                    c.invalid(at.clone(), &Value::from(*v), &why);
+                }
+            }
+            if !versions.iter().any(|v| *v == "v1" || *v == "v1beta1") {
+                c.invalid(
+                    format!("{path}.admissionReviewVersions"),
+                    &hook["admissionReviewVersions"],
+                    "must include at least one of v1, v1beta1",
+                );
+            }
         }
         let name = hook["name"].as_str().unwrap_or_default();
         if !name.is_empty() && !names.insert(name) {

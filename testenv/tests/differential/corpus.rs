@@ -87,6 +87,10 @@ pub struct Step {
     /// What the embedded server with the gate must answer to a `shard_selector` step.
     #[serde(default)]
     pub expect: Option<Expect>,
+    /// What the step is, printed with its request (the sweep's steps name the field they
+    /// change).
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 /// The values of one header of a [`Step`].

@@ -12,13 +12,15 @@
 //!
 //! `cargo test -p kubeforge-testenv --test differential`; without the binaries it skips,
 //! saying why. `KUBEFORGE_DIFF_ONLY=<text>` runs the scenarios whose file name contains it;
-//! `KUBEFORGE_DIFF_FULL=1` prints differing values whole.
+//! `KUBEFORGE_DIFF_FULL=1` prints differing values whole; `KUBEFORGE_DIFF_SWEEP=1` adds the
+//! generated `sweep` scenario (see the `sweep` module), which is not part of a normal run.
 
 mod compare;
 mod corpus;
 mod normalize;
 mod send;
 mod shards;
+mod sweep;
 #[path = "../conformance/support/webhook_server.rs"]
 mod webhook_server;
 mod webhooks;
@@ -133,6 +135,16 @@ async fn run() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let mut scenarios = scenarios;
+    if std::env::var("KUBEFORGE_DIFF_SWEEP").is_ok_and(|v| v == "1") {
+        match sweep::scenario(&dir.with_file_name("sweep")) {
+            Ok(s) => scenarios.push((sweep::NAME.to_string(), s)),
+            Err(e) => {
+                eprintln!("differential: the sweep does not load: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     let only = std::env::var("KUBEFORGE_DIFF_ONLY").unwrap_or_default();
     let namespace = corpus::Step {
         method: "POST".into(),
@@ -251,9 +263,13 @@ async fn raw_client(env: &TestEnv) -> Option<kube::Client> {
 /// The method, path and shard selector of `step` as `side` sends it.
 fn describe(side: &Side, step: &Step) -> String {
     let path = side.fill(&step.path);
-    match &step.shard_selector {
+    let request = match &step.shard_selector {
         Some(shards) => format!("{} {path} shardSelector={shards}", step.method),
         None => format!("{} {path}", step.method),
+    };
+    match &step.note {
+        Some(note) => format!("{request} ({note})"),
+        None => request,
     }
 }
 

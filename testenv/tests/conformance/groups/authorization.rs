@@ -527,18 +527,7 @@ async fn aggregation_selectors_are_label_selectors() {
     )
     .await;
     assert_eq!(code, 422, "{body}");
-    let fields: Vec<String> = body["details"]["causes"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["field"].as_str().unwrap_or_default(),
-                c["message"].as_str().unwrap_or_default()
-            )
-        })
-        .collect();
+    let fields = crate::support::raw::causes(&body);
     let name_part = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
     let s = "aggregationRule.clusterRoleSelectors";
     assert_eq!(

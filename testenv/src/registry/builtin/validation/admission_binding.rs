@@ -138,6 +138,15 @@ fn named_rule(rule: &Value, path: &str) -> Errors {
             out.push(duplicate(&at, &Value::from(name)));
         }
     }
+    out.extend(rule_with_operations(rule, path));
+    out
+}
+
+/// `ValidateRuleWithOperations` of an admission rule at `path` (a policy's resource rule or
+/// a webhook's rule): its operations, API groups and versions, resources with their
+/// subresources, and scope.
+pub fn rule_with_operations(rule: &Value, path: &str) -> Errors {
+    let mut out = Vec::new();
     let operations = strings(&rule["operations"]);
     let ops_path = child(path, "operations");
     if operations.is_empty() {

@@ -39,15 +39,17 @@ fn reference(r: &Value, path: &str) -> Errors {
     }
     let version = text(r, "apiVersion");
     let field = child(path, "apiVersion");
-    match version.split('/').count() {
-        1 if version.is_empty() => {
-            out.push(invalid_str(
-                &field,
-                version,
-                "apiVersion must specify API group",
-            ));
-        }
-        1 | 2 => {}
+    // schema.ParseGroupVersion: no slash is a version of the empty group, one splits the
+    // group from the version, more do not parse; the group must be named but for the core
+    // group's one scalable kind.
+    let core_kind = text(r, "kind") == "ReplicationController";
+    match version.split('/').collect::<Vec<_>>().as_slice() {
+        [_] | ["", _] if !core_kind => out.push(invalid_str(
+            &field,
+            version,
+            "apiVersion must specify API group",
+        )),
+        [_] | [_, _] => {}
         _ => out.push(invalid_str(
             &field,
             version,

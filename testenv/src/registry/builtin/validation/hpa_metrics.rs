@@ -149,7 +149,12 @@ fn source(name: &str, s: &Value, path: &str) -> Errors {
             let name_path = child(path, "name");
             match text(s, "name") {
                 "" => out.push(required_because(&name_path, "must specify a resource name")),
-                resource => out.extend(container_resource_name(resource, &name_path)),
+                // A Resource metric may name any resource; a ContainerResource one a
+                // container's.
+                resource if name == "containerResource" => {
+                    out.extend(container_resource_name(resource, &name_path));
+                }
+                _ => {}
             }
             if name == "containerResource" {
                 let at = child(path, "container");

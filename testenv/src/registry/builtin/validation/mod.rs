@@ -99,6 +99,7 @@ mod workloads;
 
 use serde_json::Value;
 
+pub use admission_binding::rule_with_operations;
 pub use empty_lists::EmptyLists;
 pub use errors::Errors;
 pub use pod_update::{after_own_errors as pod_update_after_own_errors, pod_update};

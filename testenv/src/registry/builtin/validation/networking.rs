@@ -8,8 +8,8 @@ use super::errors::{
     Errors, check_dns1123_label, child, dns1123_subdomain, forbidden, immutable, index, invalid,
     invalid_str, not_supported, port_name, port_num, required, required_because,
 };
+use super::label_selector::label_selector_with_values;
 use super::rbac::path_segment;
-use super::workloads::label_selector;
 use crate::support::status::Cause;
 
 const PROTOCOLS: &[&str] = &["TCP", "UDP", "SCTP"];
@@ -120,7 +120,7 @@ fn peer(peer: &Value, path: &str) -> Errors {
     for f in ["podSelector", "namespaceSelector"] {
         if peer[f].is_object() {
             peers += 1;
-            out.extend(label_selector(&peer[f], &child(path, f)));
+            out.extend(label_selector_with_values(&peer[f], &child(path, f)));
         }
     }
     let has_block = peer["ipBlock"].is_object();
@@ -142,7 +142,7 @@ fn peer(peer: &Value, path: &str) -> Errors {
 /// `ValidateNetworkPolicySpec` of a NetworkPolicy (without the metadata).
 pub fn network_policy(object: &Value) -> Errors {
     let spec = &object["spec"];
-    let mut out = label_selector(&spec["podSelector"], "spec.podSelector");
+    let mut out = label_selector_with_values(&spec["podSelector"], "spec.podSelector");
     for (direction, peers) in [("ingress", "from"), ("egress", "to")] {
         for (i, rule) in items(&spec[direction]).iter().enumerate() {
             let at = index(&child("spec", direction), i);

@@ -42,7 +42,9 @@ pub fn storage_class(object: &Value) -> Errors {
         "provisioner",
     ));
     out.extend(parameters(&object["parameters"], true));
+    // An empty policy is as good as none (Go checks a set, non-empty one).
     if let Some(p) = object["reclaimPolicy"].as_str()
+        && !p.is_empty()
         && !RECLAIM_POLICIES.contains(&p)
     {
         out.push(not_supported("reclaimPolicy", p, RECLAIM_POLICIES));
