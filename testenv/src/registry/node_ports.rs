@@ -52,6 +52,15 @@ struct Operation {
 }
 
 impl Operation {
+    /// An operation over the ports the stored Services hold.
+    fn new(store: &Store, dry_run: bool) -> Self {
+        Operation {
+            held: held(store),
+            taken: HashSet::new(),
+            dry_run,
+        }
+    }
+
     /// `PortAllocationOperation.Allocate` of a requested `port`.
     fn allocate(&mut self, port: i64) -> Result<(), &'static str> {
         if !self.dry_run && !RANGE.contains(&port) {
@@ -83,11 +92,7 @@ impl Operation {
 pub fn check_create(store: &Store, object: &Value, dry_run: bool) -> Result<(), Refusal> {
     let spec = &object["spec"];
     let kind = spec["type"].as_str().unwrap_or("ClusterIP");
-    let mut op = Operation {
-        held: held(store),
-        taken: HashSet::new(),
-        dry_run,
-    };
+    let mut op = Operation::new(store, dry_run);
     if matches!(kind, "NodePort" | "LoadBalancer") {
         node_ports(spec, kind, &mut op).map_err(Refusal::Invalid)?;
     }
@@ -128,11 +133,7 @@ pub fn check_update(
 ) -> Result<(), Refusal> {
     let (spec, old_spec) = (&object["spec"], &old["spec"]);
     let kind = spec["type"].as_str().unwrap_or("ClusterIP");
-    let mut op = Operation {
-        held: held(store),
-        taken: HashSet::new(),
-        dry_run,
-    };
+    let mut op = Operation::new(store, dry_run);
     if matches!(kind, "NodePort" | "LoadBalancer") {
         let allocates = kind == "NodePort" || spec["allocateLoadBalancerNodePorts"] != false;
         let node_port = |p: &Value| p["nodePort"].as_i64().unwrap_or(0);

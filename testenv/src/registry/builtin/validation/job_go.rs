@@ -18,12 +18,7 @@ pub(super) fn success_policy_go(policy: &Value) -> String {
             )
         })
         .collect();
-    let rules = if policy["rules"].is_array() {
-        format!("[{}]", rules.join(","))
-    } else {
-        "null".into()
-    };
-    format!("{{\"Rules\":{rules}}}")
+    rules_struct(policy, &rules)
 }
 
 /// A `batch.PodFailurePolicy` as Go prints it: each rule's `Action`, `OnExitCodes`
@@ -71,6 +66,12 @@ pub(super) fn pod_failure_policy_go(policy: &Value) -> String {
             )
         })
         .collect();
+    rules_struct(policy, &rules)
+}
+
+/// A policy struct of `rules` (each printed already): `{"Rules":[...]}`, or `null` rules
+/// when the policy has none.
+fn rules_struct(policy: &Value, rules: &[String]) -> String {
     let rules = if policy["rules"].is_array() {
         format!("[{}]", rules.join(","))
     } else {
