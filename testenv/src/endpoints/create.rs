@@ -364,13 +364,8 @@ pub(super) fn create_object_with(
             return Err(ApiError::invalid(def, &name, causes));
         }
         // Then the node ports it asks for.
-        match crate::registry::node_ports::check_create(store, &prepared, dry_run) {
-            Ok(()) => {}
-            Err(node_ports::Refusal::Invalid(causes)) => {
-                return Err(ApiError::invalid(def, &name, causes));
-            }
-            Err(node_ports::Refusal::Internal(message)) => return Err(internal_error(message)),
-        }
+        node_ports::allocate_create(store, &prepared, dry_run)
+            .map_err(|refusal| node_ports_refused(def, &name, refusal))?;
     }
     // A claim's admin access is the first error of its validation.
     let admin = if query.stops_before_validation() {
@@ -422,7 +417,7 @@ pub(super) fn create_object_with(
     // Addresses and node ports are allocated by the registry, after the field manager: they
     // are not the creator's fields. The status store has no allocator.
     if is_service(def) && endpoint == Endpoint::Main {
-        crate::registry::allocate::service(&cluster.store, &mut object, None);
+        crate::registry::allocate::service(&cluster.store, &mut object, None, query.dry_run());
     }
     strategy::generate_on_create(&def.group, &def.plural, &mut object);
     if !query.stops_before_validation() {
@@ -528,6 +523,19 @@ pub(super) fn internal_error(message: String) -> ApiError {
     let mut e = ApiError::internal(format!("Internal error occurred: {message}"));
     e.details = json!({"causes": [{"message": message}]});
     e
+}
+
+/// The answer to a Service's node ports the allocator refused.
+pub(super) fn node_ports_refused(
+    def: &ResourceDef,
+    name: &str,
+    refusal: node_ports::Refusal,
+) -> ApiError {
+    match refusal {
+        node_ports::Refusal::Invalid(causes) => ApiError::invalid(def, name, causes),
+        node_ports::Refusal::Internal(message) => internal_error(message),
+        node_ports::Refusal::Failed(message) => ApiError::without_reason(500, message),
+    }
 }
 
 /// The kind a validation error names: Events are checked as core Events, whichever group

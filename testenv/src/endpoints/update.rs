@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::create::{check_type, checked_as, create_object_with, internal_error, is_service};
+use super::create::{check_type, checked_as, create_object_with, is_service, node_ports_refused};
 use super::event_errors;
 use super::fields::{Fields, managers_after_in};
 use super::manager_versions;
@@ -270,13 +270,8 @@ pub fn update_object_as(
         crate::registry::allocate::service_ip_families(&mut new, Some(&old))
             .map_err(|causes| ApiError::invalid(def, name, causes))?;
         // Then the node ports the update asks for.
-        match node_ports::check_update(&cluster.store, &new, &old, query.dry_run()) {
-            Ok(()) => {}
-            Err(node_ports::Refusal::Invalid(causes)) => {
-                return Err(ApiError::invalid(def, name, causes));
-            }
-            Err(node_ports::Refusal::Internal(message)) => return Err(internal_error(message)),
-        }
+        node_ports::allocate_update(&cluster.store, &new, &old, query.dry_run())
+            .map_err(|refusal| node_ports_refused(def, name, refusal))?;
     }
     // A built-in kind's status strategy (most kinds with a status subresource) prepares the
     // status sent, checks only the metadata and the status, and warns of nothing (a Service
@@ -364,7 +359,7 @@ pub fn update_object_as(
         }
     }
     if is_service(def) && endpoint == Endpoint::Main {
-        crate::registry::allocate::service(&cluster.store, &mut new, Some(&old));
+        crate::registry::allocate::service(&cluster.store, &mut new, Some(&old), query.dry_run());
     }
     // A status write stores the CRD's status as sent (validated by its status strategy):
     // dropping an old stored version is how a storage migration ends.

@@ -11,11 +11,6 @@ use crate::registry::validation::Errors;
 use crate::storage::Store;
 use crate::support::status::Cause;
 
-/// The node ports the Services hold (their ports' and their health check ports).
-fn used_node_ports(store: &Store) -> HashSet<i64> {
-    super::node_ports::held(store)
-}
-
 fn unset(v: &Value) -> bool {
     v.is_null() || v.as_str() == Some("") || v.as_i64() == Some(0)
 }
@@ -73,7 +68,7 @@ fn remove(spec: &mut Value, field: &str) {
 
 /// `patchAllocatedValues` and `normalizeClusterIPs` of an update: addresses the new object
 /// omits are the stored ones (while both need them), and `clusterIPs` follows a changed or
-/// cleared `clusterIP` when it was left as stored.
+/// cleared `clusterIP` when it was left as stored; node ports as [`super::node_ports::keep_allocated`] keeps them.
 fn keep_allocated(spec: &mut Value, old: &Value) {
     if needs_cluster_ip(old) && needs_cluster_ip(spec) {
         if spec.get("clusterIP").is_none_or(unset) && !text(old, "clusterIP").is_empty() {
@@ -83,6 +78,7 @@ fn keep_allocated(spec: &mut Value, old: &Value) {
             spec["clusterIPs"] = old["clusterIPs"].clone();
         }
     }
+    super::node_ports::keep_allocated(spec, old);
     let old_ips = strings(&old["clusterIPs"]);
     let (old_ip, new_ip) = (text(old, "clusterIP"), text(spec, "clusterIP").to_string());
     if !old_ips.is_empty() && strings(&spec["clusterIPs"]).is_empty() && old_ip == new_ip {
@@ -359,62 +355,19 @@ pub fn service_ip_families(object: &mut Value, old: Option<&Value>) -> Result<()
     Ok(())
 }
 
-/// The last node port of the static band (30000 + min(max(16, 2768/32), 128) - 1), reserved
-/// the same way for fixed `nodePort`s.
-const STATIC_NODE_PORTS: i64 = 30085;
-
-/// The node ports in the order the allocator offers them: the upper (dynamic) band first,
-/// then the static band.
-fn dynamic_first<T>(static_band: std::ops::RangeInclusive<T>, last: T) -> impl Iterator<Item = T>
-where
-    T: Copy + std::ops::Add<Output = T> + From<u8>,
-    std::ops::RangeInclusive<T>: Iterator<Item = T>,
-{
-    let upper = (*static_band.end() + T::from(1))..=last;
-    upper.chain(static_band)
-}
-
 /// Fills `spec.clusterIP(s)` (from the service range, above its static band first, skipping
 /// addresses held: see [`service_ips`](crate::registry::service_ips)), node ports
-/// (30000-32767) and the IP family fields of a Service ([`service_ip_families`], whose
-/// errors were reported before validation); on update, values the new object omits come
-/// from `old`. The registry does this after the field manager on create, so none of these
-/// fields is the creator's.
-pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
+/// ([`node_ports`](super::node_ports), as a dry run makes them up when `dry_run`) and the IP
+/// family fields of a Service ([`service_ip_families`], whose errors were reported before
+/// validation, as were the node ports'); on update, values the new object omits come from
+/// `old`. The registry does this after the field manager on create, so none of these fields
+/// is the creator's.
+pub fn service(store: &Store, object: &mut Value, old: Option<&Value>, dry_run: bool) {
     let spec_type = object["spec"]["type"]
         .as_str()
         .unwrap_or("ClusterIP")
         .to_string();
-    if let Some(old) = old {
-        if object["spec"].get("healthCheckNodePort").is_none_or(unset)
-            && old["spec"]
-                .get("healthCheckNodePort")
-                .is_some_and(|v| !unset(v))
-            && needs_health_check(&old["spec"])
-            && needs_health_check(&object["spec"])
-        {
-            object["spec"]["healthCheckNodePort"] = old["spec"]["healthCheckNodePort"].clone();
-        }
-        // `get_mut`, not indexing: indexing stores `"ports": null` in a Service without ports.
-        let old_ports = old["spec"]["ports"].as_array().cloned().unwrap_or_default();
-        if let Some(ports) = object["spec"]
-            .get_mut("ports")
-            .and_then(Value::as_array_mut)
-        {
-            for p in ports {
-                if p.get("nodePort").is_none_or(unset)
-                    && let Some(prev) = old_ports
-                        .iter()
-                        .find(|o| o["port"] == p["port"] && o["protocol"] == p["protocol"])
-                    && !unset(&prev["nodePort"])
-                {
-                    p["nodePort"] = prev["nodePort"].clone();
-                }
-            }
-        }
-    }
     let _ = service_ip_families(object, old);
-    let node_ports = used_node_ports(store);
     if spec_type != "ExternalName"
         && object["spec"].get("clusterIP").is_none_or(unset)
         && let Some(ip) = crate::registry::service_ips::next_free(store)
@@ -422,32 +375,12 @@ pub fn service(store: &Store, object: &mut Value, old: Option<&Value>) {
         object["spec"]["clusterIP"] = json!(ip);
         object["spec"]["clusterIPs"] = json!([ip]);
     }
-    let wants_node_ports = spec_type == "NodePort"
-        || (spec_type == "LoadBalancer"
-            && object["spec"]["allocateLoadBalancerNodePorts"] != json!(false));
-    let mut taken = node_ports;
-    if wants_node_ports
-        && let Some(ports) = object["spec"]
-            .get_mut("ports")
-            .and_then(Value::as_array_mut)
-    {
-        for p in ports {
-            if p.get("nodePort").is_none_or(unset)
-                && let Some(free) =
-                    dynamic_first(30000..=STATIC_NODE_PORTS, 32767).find(|n| !taken.contains(n))
-            {
-                taken.insert(free);
-                p["nodePort"] = json!(free);
-            }
-        }
-    }
-    // A load balancer that keeps traffic local gets a health check port after its ports.
-    if needs_health_check(&object["spec"])
-        && object["spec"].get("healthCheckNodePort").is_none_or(unset)
-        && let Some(free) =
-            dynamic_first(30000..=STATIC_NODE_PORTS, 32767).find(|n| !taken.contains(n))
-    {
-        object["spec"]["healthCheckNodePort"] = json!(free);
+    let allocation = match old {
+        Some(old) => super::node_ports::allocate_update(store, object, old, dry_run),
+        None => super::node_ports::allocate_create(store, object, dry_run),
+    };
+    if let Ok(allocation) = allocation {
+        allocation.write(&mut object["spec"]);
     }
 }
 
@@ -460,16 +393,16 @@ mod tests {
         let store = Store::new(10);
         let mut a =
             json!({"spec": {"type": "NodePort", "ports": [{"port": 80, "protocol": "TCP"}]}});
-        service(&store, &mut a, None);
+        service(&store, &mut a, None, false);
         assert_eq!(a["spec"]["clusterIP"], "10.0.0.17");
         assert_eq!(a["spec"]["ports"][0]["nodePort"], 30086);
         let mut update =
             json!({"spec": {"type": "NodePort", "ports": [{"port": 80, "protocol": "TCP"}]}});
-        service(&store, &mut update, Some(&a));
+        service(&store, &mut update, Some(&a), false);
         assert_eq!(update["spec"]["clusterIP"], "10.0.0.17");
         assert_eq!(update["spec"]["ports"][0]["nodePort"], 30086);
         let mut headless = json!({"spec": {"clusterIP": "None"}});
-        service(&store, &mut headless, None);
+        service(&store, &mut headless, None, false);
         assert_eq!(headless["spec"]["clusterIP"], "None");
         assert_eq!(headless["spec"]["clusterIPs"], json!(["None"]));
         assert_eq!(headless["spec"]["ipFamilyPolicy"], "RequireDualStack");
@@ -479,17 +412,17 @@ mod tests {
     fn services_get_their_ip_families() {
         let store = Store::new(10);
         let mut svc = json!({"spec": {"type": "ClusterIP", "selector": {"app": "a"}}});
-        service(&store, &mut svc, None);
+        service(&store, &mut svc, None, false);
         assert_eq!(svc["spec"]["ipFamilyPolicy"], "SingleStack");
         assert_eq!(svc["spec"]["ipFamilies"], json!(["IPv4"]));
         assert_eq!(svc["spec"]["clusterIPs"], json!([svc["spec"]["clusterIP"]]));
         let mut set = json!({"spec": {"type": "ClusterIP", "clusterIP": "10.96.3.3",
             "ipFamilyPolicy": "PreferDualStack"}});
-        service(&store, &mut set, None);
+        service(&store, &mut set, None, false);
         assert_eq!(set["spec"]["clusterIPs"], json!(["10.96.3.3"]));
         assert_eq!(set["spec"]["ipFamilyPolicy"], "PreferDualStack");
         let mut ext = json!({"spec": {"type": "ExternalName", "externalName": "x.example.com"}});
-        service(&store, &mut ext, None);
+        service(&store, &mut ext, None, false);
         assert!(ext["spec"].get("ipFamilies").is_none());
         assert!(ext["spec"].get("clusterIP").is_none());
     }
@@ -551,7 +484,7 @@ mod tests {
     fn updates_keep_the_policy_and_drop_what_a_type_change_leaves() {
         let store = Store::new(10);
         let mut old = json!({"spec": {"clusterIP": "None", "ports": [{"port": 80}]}});
-        service(&store, &mut old, None);
+        service(&store, &mut old, None, false);
         assert_eq!(old["spec"]["ipFamilies"], json!(["IPv4", "IPv6"]));
         // Without a policy the stored one applies: releasing a family needs SingleStack.
         let mut fewer = json!({"spec": {"clusterIP": "None", "ipFamilies": ["IPv4"]}});
@@ -566,7 +499,7 @@ mod tests {
         assert_eq!(single["spec"]["ipFamilies"], json!(["IPv4"]));
         // A type change to ExternalName drops the fields kept as stored.
         let mut cluster = json!({"spec": {"type": "ClusterIP", "ports": [{"port": 80}]}});
-        service(&store, &mut cluster, None);
+        service(&store, &mut cluster, None, false);
         let mut named = cluster.clone();
         named["spec"]["type"] = json!("ExternalName");
         named["spec"]["externalName"] = json!("a.example.com");

@@ -481,3 +481,69 @@ async fn requested_node_ports_are_taken_before_validation() {
     );
     send(&client, "DELETE", &path, "", None).await;
 }
+
+#[tokio::test]
+async fn node_ports_of_a_dry_run_an_update_and_a_full_range() {
+    let env = env().await;
+    let client = client(&env).await;
+    let json = "application/json";
+    let base = format!("/api/v1/namespaces/{}/services", env.namespace());
+    let dry = format!("{base}?dryRun=All");
+    let node_ports = |body: &Value| -> Vec<Value> {
+        body["spec"]["ports"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| p["nodePort"].clone())
+            .collect()
+    };
+    // A dry run makes its ports up: one past the highest the request took, 32769 first.
+    let mut made_up = service(
+        "made-up",
+        json!({"type": "LoadBalancer", "externalTrafficPolicy": "Local"}),
+    );
+    made_up["spec"]["ports"] = json!([{"name": "a", "port": 80},
+        {"name": "b", "port": 81, "nodePort": 30100}, {"name": "c", "port": 82}]);
+    let (code, body) = send(&client, "POST", &dry, json, Some(made_up)).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(
+        node_ports(&body),
+        [json!(32769), json!(30100), json!(32770)]
+    );
+    assert_eq!(body["spec"]["healthCheckNodePort"], 32771);
+    // An update keeps a stored node port by the port's name, whatever its number now.
+    let mut kept = service("kept", json!({"type": "NodePort"}));
+    kept["spec"]["ports"] = json!([{"name": "a", "port": 80}]);
+    let (code, body) = send(&client, "POST", &base, json, Some(kept)).await;
+    assert_eq!(code, 201, "{body}");
+    let stored = body["spec"]["ports"][0]["nodePort"].clone();
+    let path = format!("{base}/kept");
+    let merge = "application/merge-patch+json";
+    let renumbered =
+        json!({"spec": {"ports": [{"name": "a", "port": 81}, {"name": "z", "port": 80}]}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(renumbered)).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["spec"]["ports"][0]["nodePort"], stored);
+    // The same node port twice for one protocol: a 500 without a reason.
+    let twice = json!({"spec": {"ports": [{"name": "a", "port": 80, "nodePort": stored},
+        {"name": "b", "port": 81, "nodePort": stored}]}});
+    let (code, body) = send(&client, "PATCH", &path, merge, Some(twice)).await;
+    assert_eq!(code, 500, "{body}");
+    assert_eq!(body["reason"], Value::Null, "{body}");
+    assert_eq!(
+        body["message"],
+        json!(format!("duplicate nodePort: {{TCP {stored}}}"))
+    );
+    send(&client, "DELETE", &path, "", None).await;
+    // More ports than the range has: the next one is refused, and nothing is kept.
+    let mut full = service("full", json!({"type": "NodePort"}));
+    full["spec"]["ports"] = (1..=2769)
+        .map(|n| json!({"name": format!("p{n}"), "port": n}))
+        .collect();
+    let (code, body) = send(&client, "POST", &base, json, Some(full)).await;
+    assert_eq!(code, 500, "{body}");
+    assert_eq!(
+        body["message"],
+        "Internal error occurred: failed to allocate a nodePort: range is full"
+    );
+}
