@@ -321,8 +321,10 @@ fn stateful_set_strategy(strategy: &Value) -> Errors {
     }
 }
 
-/// `ValidateStatefulSetSpec`.
-pub fn stateful_set(object: &Value) -> Errors {
+/// `ValidateStatefulSetSpec`. An update (`updating`) does not check the claim templates or
+/// the service name, which only a create may set (an update changing them is refused as a
+/// whole, see [`super::workloads::stateful_set_update`]).
+pub fn stateful_set(object: &Value, updating: bool) -> Errors {
     let spec = &object["spec"];
     let mut out = Vec::new();
     match spec["podManagementPolicy"].as_str().unwrap_or_default() {
@@ -345,12 +347,12 @@ pub fn stateful_set(object: &Value) -> Errors {
             }
         }
     }
-    for (i, claim) in spec["volumeClaimTemplates"]
+    let claims = spec["volumeClaimTemplates"]
         .as_array()
+        .filter(|_| !updating)
         .into_iter()
-        .flatten()
-        .enumerate()
-    {
+        .flatten();
+    for (i, claim) in claims.enumerate() {
         let path = format!("spec.volumeClaimTemplates[{i}].spec");
         out.extend(claim_spec_errors(&claim["spec"], &path));
     }
@@ -363,7 +365,10 @@ pub fn stateful_set(object: &Value) -> Errors {
         "spec.ordinals.start",
         spec["ordinals"].get("start"),
     ));
-    if let Some(service) = spec["serviceName"].as_str().filter(|s| !s.is_empty()) {
+    if let Some(service) = spec["serviceName"]
+        .as_str()
+        .filter(|s| !s.is_empty() && !updating)
+    {
         out.extend(check_dns1123_label("spec.serviceName", service));
     }
     out.extend(selector(spec, "statefulset"));
@@ -501,7 +506,7 @@ mod tests {
         assert!(deployment(&expr).is_empty());
         let none = spec(json!({"selector": null}));
         assert_eq!(
-            field_messages(&stateful_set(&none))[..2],
+            field_messages(&stateful_set(&none, false))[..2],
             [
                 "spec.selector: Required value",
                 "spec.template.metadata.labels: Invalid value: {\"a\":\"b\"}: `selector` does not match template `labels`",
@@ -569,7 +574,7 @@ mod tests {
             "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Keep", "whenScaled": "Retain"},
             "ordinals": {"start": -1}}));
         assert_eq!(
-            field_messages(&stateful_set(&set)),
+            field_messages(&stateful_set(&set, false)),
             [
                 "spec.podManagementPolicy: Invalid value: \"Sometimes\": must be 'OrderedReady' or 'Parallel'",
                 "spec.updateStrategy.rollingUpdate: Invalid value: {\"Partition\":1,\"MaxUnavailable\":null}: only allowed for updateStrategy 'RollingUpdate'",

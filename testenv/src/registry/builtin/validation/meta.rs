@@ -206,6 +206,10 @@ pub struct UpdateMeta {
     pub with_object: Errors,
     /// The strategy's later checks, after the object's own errors.
     pub after: Errors,
+    /// Where in `after` the strategy's second validation of the new object as a new one
+    /// ends (0 when there is none): a kind that validates the whole object again reports its
+    /// own errors a second time there.
+    pub again_end: usize,
 }
 
 /// The metadata errors of an update of a built-in `kind` of `group` besides the first
@@ -219,11 +223,18 @@ pub fn update_rest(group: &str, kind: &str, object: &Value) -> UpdateMeta {
         before: check(Update, (group, kind), false, object),
         ..UpdateMeta::default()
     };
+    let mut again_seen = false;
     for (i, c) in checks.iter().enumerate() {
         let errors = check(*c, (group, kind), core, object);
         match first_object {
             Some(first) if i == first => out.with_object = errors,
-            Some(first) if i > first => out.after.extend(errors),
+            Some(first) if i > first => {
+                out.after.extend(errors);
+                if *c == Object && !again_seen {
+                    again_seen = true;
+                    out.again_end = out.after.len();
+                }
+            }
             _ => out.before.extend(errors),
         }
     }

@@ -154,8 +154,8 @@ pub fn undecodable(group: &str, kind: &str, object: &Value) -> Option<String> {
 
 /// The checks of an update that come between the metadata's checks as an update and the
 /// object's own: an immutable ConfigMap's or Secret's contents, a DaemonSet's selector
-/// (`ValidateDaemonSetSpecUpdate`) and an IngressClass's controller may not change, a
-/// Service keeps its primary cluster IP and family.
+/// (`ValidateDaemonSetSpecUpdate`), an IngressClass's controller and a ResourceQuota's scopes
+/// may not change, a Service keeps its primary cluster IP and family.
 fn update_before_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Errors {
     match (group, kind) {
         ("", "ConfigMap") => config::immutable_update(object, old, &["data", "binaryData"]),
@@ -163,6 +163,7 @@ fn update_before_spec(group: &str, kind: &str, object: &Value, old: &Value) -> E
         ("apps", "DaemonSet") => workloads::selector_update(object, old),
         ("networking.k8s.io", "IngressClass") => networking::ingress_class_update(object, old),
         ("", "Service") => service::update(object, old),
+        ("", "ResourceQuota") => quota::resource_quota_update(object, old),
         _ => Vec::new(),
     }
 }
@@ -194,7 +195,7 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
         ("apps", "StatefulSet") => workloads::stateful_set_update(object, old),
         // The strategy validates the Job, then the update, which validates its spec again.
         ("batch", "Job") => {
-            let mut out = workloads::job_spec_of(object);
+            let mut out = workloads::job_spec_of(object, true);
             out.extend(job_spec::job_update(object, old));
             out
         }
@@ -226,8 +227,8 @@ fn create_after_spec(group: &str, kind: &str, object: &Value) -> Errors {
     }
 }
 
-/// The kind's own checks of a defaulted object.
-fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
+/// The kind's own checks of a defaulted object (`updating` on an update).
+fn object_causes(group: &str, kind: &str, object: &Value, updating: bool) -> Errors {
     match (group, kind) {
         ("", "ConfigMap") => config::config_map(object),
         ("", "Secret") => config::secret(object),
@@ -238,9 +239,9 @@ fn object_causes(group: &str, kind: &str, object: &Value) -> Errors {
         ("", "ReplicationController") => workloads::replication_controller(object),
         ("apps", "Deployment") => apps::deployment(object),
         ("apps", "ReplicaSet") => apps::replica_set(object),
-        ("apps", "StatefulSet") => apps::stateful_set(object),
+        ("apps", "StatefulSet") => apps::stateful_set(object, updating),
         ("apps", "DaemonSet") => apps::daemon_set(object),
-        ("batch", "Job") => workloads::job(object),
+        ("batch", "Job") => workloads::job(object, updating),
         ("batch", "CronJob") => workloads::cron_job(object),
         ("", "PodTemplate") => workloads::pod_template(object),
         ("", "LimitRange") => quota::limit_range(object),
@@ -302,7 +303,7 @@ pub fn validate(
     let Some(old) = old else {
         let mut out = meta;
         out.extend(meta::create_rest(group, kind, object));
-        out.extend(object_causes(group, kind, object));
+        out.extend(object_causes(group, kind, object, false));
         out.extend(create_after_spec(group, kind, object));
         if out.is_empty() {
             out = crate::support::meta::unchecked_name_causes(group, kind, object);
@@ -314,8 +315,27 @@ pub fn validate(
     out.extend(rest.before);
     out.extend(update_before_spec(group, kind, object, old));
     out.extend(rest.with_object);
-    out.extend(object_causes(group, kind, object));
-    out.extend(rest.after);
+    out.extend(object_causes(group, kind, object, true));
+    if validates_again(group, kind) {
+        let mut after = rest.after;
+        let later = after.split_off(rest.again_end.min(after.len()));
+        out.extend(after);
+        out.extend(object_causes(group, kind, object, true));
+        out.extend(later);
+    } else {
+        out.extend(rest.after);
+    }
     out.extend(update_after_spec(group, kind, object, old));
     out
+}
+
+/// Whether an update of `kind` validates the whole new object a second time, as a new one
+/// (`ValidateRoleBindingUpdate` calls `ValidateRoleBinding`, `ValidatePersistentVolumeClaimUpdate`
+/// `ValidatePersistentVolumeClaim`, after the strategy's own call): its errors are then
+/// reported twice, the second time after the metadata's second check.
+fn validates_again(group: &str, kind: &str) -> bool {
+    matches!(
+        (group, kind),
+        ("rbac.authorization.k8s.io", _) | ("", "PersistentVolumeClaim")
+    )
 }

@@ -5,8 +5,8 @@
 use serde_json::Value;
 
 use super::errors::{
-    Errors, check_dns1123_label, child, dns1123_subdomain, forbidden, immutable, index, invalid,
-    invalid_str, not_supported, port_name, port_num, required, required_because,
+    Errors, check_dns1123_label, child, dns1123_subdomain, forbidden, index, invalid, invalid_str,
+    not_supported, port_name, port_num, required, required_because,
 };
 use super::label_selector::label_selector_with_values;
 use super::rbac::path_segment;
@@ -176,8 +176,11 @@ pub fn network_policy(object: &Value) -> Errors {
     out
 }
 
-/// `IsDomainPrefixedPath` of the value at `field`.
+/// `IsDomainPrefixedPath` of the value at `field` (required when empty).
 fn domain_prefixed_path(field: &str, value: &str) -> Errors {
+    if value.is_empty() {
+        return vec![required(field)];
+    }
     let Some((host, path)) = value
         .split_once('/')
         .filter(|(h, p)| !h.is_empty() && !p.is_empty())
@@ -280,6 +283,8 @@ pub fn ingress_class_update(object: &Value, old: &Value) -> Errors {
     if new == old {
         Vec::new()
     } else {
-        vec![immutable("spec.controller", new)]
+        // A Go string: an unset controller is printed as `""`.
+        let value = new.as_str().unwrap_or_default();
+        vec![invalid_str("spec.controller", value, "field is immutable")]
     }
 }

@@ -429,6 +429,27 @@ pub fn resource_quota(object: &Value) -> Errors {
     out
 }
 
+/// The scopes of a ResourceQuota may not change on update (compared as sets), checked before
+/// the spec's own rules.
+pub fn resource_quota_update(object: &Value, old: &Value) -> Errors {
+    let scopes = |o: &Value| -> BTreeSet<String> {
+        o["spec"]["scopes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| s.as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    if scopes(object) == scopes(old) {
+        return Vec::new();
+    }
+    vec![invalid(
+        "spec.scopes",
+        &object["spec"]["scopes"],
+        "field is immutable",
+    )]
+}
+
 /// The status part of `ValidateResourceQuota`: the hard and used amounts' names and values
 /// (what a status update of a quota checks after the metadata).
 pub fn resource_quota_status(object: &Value) -> Errors {

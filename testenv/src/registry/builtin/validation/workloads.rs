@@ -202,23 +202,25 @@ fn validate_job_spec(spec: &Value, path: &str) -> Errors {
 
 /// `ValidateJob` (without the metadata): the spec, then the name of an Indexed Job, which
 /// must leave room for the hostname of its last pod (`<name>-<completions - 1>`, a DNS label).
-pub fn job(object: &Value) -> Errors {
+/// `updating` says whether the Job is an update (see [`job_spec_of`]).
+pub fn job(object: &Value, updating: bool) -> Errors {
     let mut out = generated_selector(object);
-    out.extend(job_spec_of(object));
+    out.extend(job_spec_of(object, updating));
     out.extend(indexed_job_name(object));
     out
 }
 
 /// A Job's spec checks alone (`ValidateJobSpec`: the spec, its selector and whether the
 /// template matches it), which an update reports a second time. A created Job's selector is
-/// generated after validation unless `manualSelector` is set, so it is checked only when
-/// there.
-pub fn job_spec_of(object: &Value) -> Errors {
+/// generated before validation unless `manualSelector` is set (here after it, so a missing
+/// one is not reported then); an update generates none, so one it leaves out is required,
+/// and matches no template.
+pub fn job_spec_of(object: &Value, updating: bool) -> Errors {
     let spec = &object["spec"];
     let mut out = validate_job_spec(spec, "spec");
     let selector = &spec["selector"];
     if selector.is_null() {
-        if spec["manualSelector"] != true {
+        if !updating && spec["manualSelector"] != true {
             return out;
         }
         out.push(required("spec.selector"));
