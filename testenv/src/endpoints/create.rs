@@ -262,7 +262,7 @@ pub fn create_object(
 
 /// `object` as decoding into its Go type leaves it: defaulted, empty optional collections
 /// dropped, zero values written. What the field manager credits to a manager.
-fn decoded_view(def: &ResourceDef, object: &Value) -> Value {
+pub(super) fn decoded_view(def: &ResourceDef, object: &Value) -> Value {
     let mut view = object.clone();
     crate::admission::defaults::apply_builtin_defaults(
         &def.group,

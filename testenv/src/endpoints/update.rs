@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::create::{check_type, checked_as, create_object_with, is_service, node_ports_refused};
+use super::create::{
+    check_type, checked_as, create_object_with, decoded_view, is_service, node_ports_refused,
+};
 use super::event_errors;
 use super::fields::{Fields, managers_after_in};
 use super::manager_versions;
@@ -279,6 +281,10 @@ pub fn update_object_as(
     if endpoint == Endpoint::Main && def.group.is_empty() && def.plural == "pods" {
         strategy::prepare_pod(&mut new);
     }
+    // The field manager records the request as decoded, before the strategy prepares it.
+    let sent = (endpoint == Endpoint::Main
+        && strategy::credits_sent_fields(&def.group, &def.plural, &new))
+    .then(|| decoded_view(def, &new));
     let dropped_spec_change = endpoint == Endpoint::Main
         && strategy::drop_disabled_on_update(&def.group, &def.plural, &mut new, &old);
     if endpoint == Endpoint::Main {
@@ -394,10 +400,12 @@ pub fn update_object_as(
         new["metadata"]["generation"] = json!(generation);
     }
     let versions = manager_versions::of(&cluster.store, def);
+    let credited =
+        sent.and_then(|s| strategy::credited_on_update(&def.group, &def.plural, &new, &s));
     managers_after_in(
         def,
         Some(&old),
-        &new,
+        credited.as_ref().unwrap_or(&new),
         sent_managed.as_ref(),
         endpoint,
         fields,

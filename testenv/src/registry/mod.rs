@@ -9,6 +9,7 @@ pub mod allocate;
 pub mod apparmor;
 mod builtin;
 pub mod checks;
+mod claim_sources;
 pub mod conversion;
 pub mod crd;
 pub mod disabled_projections;

@@ -126,7 +126,8 @@ pub fn volume_phase_transition(old: &Value, new: &mut Value, now: &str) {
 /// defaulting (`PrepareForCreate`, and what the decoding adds): a Lease loses the fields of
 /// the `CoordinatedLeaderElection` feature, off by default; a DaemonSet gets its template
 /// generation annotation; a Pod its `SchedulingGated` condition when it has scheduling gates,
-/// and the label keys of its affinity terms and spread constraints merged into their selectors.
+/// and the label keys of its affinity terms and spread constraints merged into their selectors;
+/// a claim's data source fields are prepared (`claim_sources`).
 pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
     match (group, plural) {
         ("coordination.k8s.io", "leases") => {
@@ -152,6 +153,7 @@ pub fn prepare_create(group: &str, plural: &str, object: &mut Value) {
         ("resource.k8s.io", "resourceslices") => {
             drop_disabled_slice_fields(object);
         }
+        ("", "persistentvolumeclaims") => super::claim_sources::prepare_create(object),
         _ => {}
     }
 }
@@ -169,7 +171,7 @@ fn drop_stateful_set_max_unavailable(object: &mut Value) {
 }
 
 /// What the registry of `group`/`plural` does to an update of `old` before validating it: a
-/// ResourceSlice loses the fields of the DRA features off in v1.34 (see
+/// claim's data source fields are prepared (`claim_sources`); a ResourceSlice loses the fields of the DRA features off in v1.34 (see
 /// [`drop_disabled_slice_fields`]); a Pod or pod template loses the image volumes and
 /// disabled projections `old` does not use (`image_volume`, `disabled_projections`), so a
 /// pod update adding one changes nothing. Whether it dropped anything that changes the spec:
@@ -186,8 +188,31 @@ pub fn drop_disabled_on_update(group: &str, plural: &str, object: &mut Value, ol
             drop_stateful_set_max_unavailable(object);
             false
         }
+        ("", "persistentvolumeclaims") => {
+            super::claim_sources::prepare_update(object, old);
+            false
+        }
         _ => false,
     }
+}
+
+/// Whether an update of `group`/`plural` to `object` may lose or gain fields in
+/// [`drop_disabled_on_update`] that the field manager still credits as sent (see
+/// [`credited_on_update`]): a claim's data sources.
+pub fn credits_sent_fields(group: &str, plural: &str, object: &Value) -> bool {
+    let _ = object;
+    super::claim_sources::is_claim(group, plural)
+}
+
+/// What the field manager credits to the writer of an update of `group`/`plural`: `new`, as
+/// [`drop_disabled_on_update`] left it, with the fields that dropped or filled in as `sent`
+/// (the request as decoded) had them, since kube-apiserver records the writer's fields
+/// before its strategy prepares the object. `None` when that is `new` itself.
+pub fn credited_on_update(group: &str, plural: &str, new: &Value, sent: &Value) -> Option<Value> {
+    if super::claim_sources::is_claim(group, plural) {
+        return super::claim_sources::as_sent(new, sent);
+    }
+    None
 }
 
 /// The fields of a ResourceSlice that belong to DRA features off by default in v1.34, which

@@ -804,3 +804,102 @@ async fn storage_class_allowed_topologies_are_validated() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_claims_data_source_fields_are_filled_in_and_dropped_as_old_clients_expect() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let claims = format!("/api/v1/namespaces/{ns}/persistentvolumeclaims");
+    let claim = |name: &str, sources: serde_json::Value| {
+        let mut spec = json!({"accessModes": ["ReadWriteOnce"], "storageClassName": "",
+            "resources": {"requests": {"storage": "1Gi"}}});
+        for (k, v) in sources.as_object().into_iter().flatten() {
+            spec[k] = v.clone();
+        }
+        json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name}, "spec": spec})
+    };
+    let dry = format!("{claims}?dryRun=All");
+    let source = json!({"kind": "PersistentVolumeClaim", "name": "src"});
+    let foo = json!({"apiGroup": "example.com", "kind": "Foo", "name": "f"});
+    // dataSource alone (a claim or a snapshot) gives the same dataSourceRef; the creator is
+    // credited with dataSource only.
+    let made = created(&client, &dry, claim("a", json!({"dataSource": source}))).await;
+    let copied = json!({"apiGroup": null, "kind": "PersistentVolumeClaim", "name": "src"});
+    assert_eq!(made["spec"]["dataSource"], copied);
+    assert_eq!(made["spec"]["dataSourceRef"], copied);
+    let owned = &made["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"];
+    assert!(owned.get("f:dataSourceRef").is_none(), "{owned}");
+    // Another kind in dataSource alone is dropped; in dataSourceRef it is copied back.
+    let made = created(&client, &dry, claim("b", json!({"dataSource": foo}))).await;
+    assert!(made["spec"].get("dataSource").is_none(), "{made}");
+    assert!(made["spec"].get("dataSourceRef").is_none(), "{made}");
+    let made = created(&client, &dry, claim("c", json!({"dataSourceRef": foo}))).await;
+    assert_eq!(made["spec"]["dataSource"], foo);
+    let owned = &made["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"]["f:dataSourceRef"];
+    assert_eq!(
+        *owned,
+        json!({".": {}, "f:apiGroup": {}, "f:kind": {}, "f:name": {}})
+    );
+    // A reference to another namespace is dropped (CrossNamespaceVolumeDataSource is off).
+    let elsewhere = json!({"kind": "PersistentVolumeClaim", "name": "b", "namespace": "x"});
+    let made = created(
+        &client,
+        &dry,
+        claim("d", json!({"dataSourceRef": elsewhere})),
+    )
+    .await;
+    assert!(made["spec"].get("dataSourceRef").is_none(), "{made}");
+    // Both set, they must match.
+    let (code, body) = send(
+        &client,
+        "POST",
+        &dry,
+        "application/json",
+        Some(claim(
+            "e",
+            json!({"dataSource": foo, "dataSourceRef": source}),
+        )),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        body["message"],
+        "PersistentVolumeClaim \"e\" is invalid: spec: Invalid value: {}: must match dataSourceRef"
+    );
+    // An update of a claim without a data source drops another kind the same way (the
+    // writer is still credited with it), and fills in a source sent alone.
+    created(&client, &claims, claim("plain", json!({}))).await;
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{claims}/plain?fieldManager=m"),
+        "application/merge-patch+json",
+        Some(json!({"spec": {"dataSource": foo}})),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    assert!(body["spec"].get("dataSource").is_none(), "{body}");
+    let entry = body["metadata"]["managedFields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|e| e["manager"] == "m")
+        .cloned();
+    assert_eq!(
+        entry.map(|e| e["fieldsV1"].clone()),
+        Some(json!({"f:spec": {"f:dataSource": {}}}))
+    );
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{claims}/plain?dryRun=All"),
+        "application/merge-patch+json",
+        Some(json!({"spec": {"dataSource": source}})),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    let message = body["message"].as_str().unwrap_or_default();
+    assert!(message.contains("+ \"DataSourceRef\": {"), "{message}");
+    send(&client, "DELETE", &format!("{claims}/plain"), "", None).await;
+}

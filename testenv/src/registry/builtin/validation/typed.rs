@@ -419,7 +419,8 @@ pub fn omit_empty_collections(object: &mut Value) {
 
 /// Writes the zero values Go writes for fields without `omitempty` (`""`, `0`, `false`; the
 /// built-in OpenAPI gives them as the field's `default`) where the object lacks them, and
-/// `null` for the unset time fields that are not pointers ([`go_types::write_null_times`]),
+/// `null` for the unset time fields that are not pointers ([`go_types::write_null_times`])
+/// and the unset pointers without `omitempty` ([`go_types::write_null_pointers`]),
 /// as the real server's round trip through the Go type does (a core Event's
 /// `reportingComponent: ""` and `firstTimestamp: null`). Not part of
 /// [`omit_empty_collections`], which also shapes the creator's view for the field manager: a
@@ -450,6 +451,7 @@ fn zero_values(value: &mut Value, schema: &Value) {
         Value::Object(map) if schema.get("properties").is_some() => {
             if let Some(component) = name {
                 go_types::write_null_times(component, map);
+                go_types::write_null_pointers(component, map);
             }
             for (k, field) in schema["properties"].as_object().into_iter().flatten() {
                 match map.get_mut(k) {
