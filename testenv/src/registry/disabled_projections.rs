@@ -3,7 +3,8 @@
 //! (`PodCertificateProjection`). A registry given a Pod or a pod template drops them from
 //! every projected volume (`dropDisabledClusterTrustBundleProjection` and
 //! `dropDisabledPodCertificateProjection` of the pod strategy), leaving an empty source in
-//! their place, unless the stored object already uses one (it never can).
+//! their place, unless the stored object already uses one (it never can). Done after the field
+//! manager has recorded the writer's fields (on update, see [`restore_sent`]).
 
 use serde_json::Value;
 
@@ -54,6 +55,44 @@ pub fn drop_disabled(group: &str, plural: &str, object: &mut Value, old: Option<
     }
 }
 
+/// Whether the pod spec of `object`, a `group`/`plural`, has a disabled projection.
+pub(super) fn has_disabled(group: &str, plural: &str, object: &Value) -> bool {
+    spec_path(group, plural).is_some_and(|path| {
+        projections(spec_of(object, path)).any(|s| DISABLED.iter().any(|k| !s[*k].is_null()))
+    })
+}
+
+/// Puts back into `view`, a `group`/`plural` after [`drop_disabled`], the projected sources
+/// of `sent` (the request as decoded) where they differ: what the field manager credits to
+/// the writer of an update, recorded before the drop (a volume's `sources` is an atomic
+/// list, owned whole). Whether it put any back.
+pub(super) fn restore_sent(group: &str, plural: &str, view: &mut Value, sent: &Value) -> bool {
+    let Some(path) = spec_path(group, plural) else {
+        return false;
+    };
+    let sent_volumes = spec_of(sent, path)["volumes"].as_array();
+    let spec = path.iter().try_fold(&mut *view, |v, k| v.get_mut(*k));
+    let volumes = spec
+        .and_then(|spec| spec.get_mut("volumes"))
+        .and_then(Value::as_array_mut);
+    let mut restored = false;
+    for volume in volumes.into_iter().flatten() {
+        let sent_sources = sent_volumes
+            .into_iter()
+            .flatten()
+            .find(|v| v["name"] == volume["name"])
+            .and_then(|v| v.pointer("/projected/sources"));
+        let sources = volume.pointer_mut("/projected/sources");
+        if let (Some(sources), Some(sent_sources)) = (sources, sent_sources)
+            && sources != sent_sources
+        {
+            *sources = sent_sources.clone();
+            restored = true;
+        }
+    }
+    restored
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +114,18 @@ mod tests {
         let mut kept = json!({"spec": spec.clone()});
         drop_disabled("", "pods", &mut kept, Some(&json!({"spec": spec.clone()})));
         assert_eq!(kept["spec"], spec);
+    }
+
+    #[test]
+    fn the_writer_is_credited_with_the_sources_it_sent() {
+        let sent = json!({"spec": {"volumes": [{"name": "p", "projected": {"sources": [
+            {"clusterTrustBundle": {"name": "n", "path": "x"}}, {"secret": {"name": "s"}},
+        ]}}]}});
+        assert!(has_disabled("", "pods", &sent));
+        let mut view = sent.clone();
+        drop_disabled("", "pods", &mut view, None);
+        assert!(!has_disabled("", "pods", &view));
+        assert!(restore_sent("", "pods", &mut view, &sent));
+        assert_eq!(view, sent);
     }
 }

@@ -2,7 +2,8 @@
 //! kube-apiserver v1.34). A registry given a Pod or a pod template with such volumes drops
 //! them (`dropImageVolumes` of the strategy's `PrepareForCreate`), with every container's
 //! mounts of them, unless the stored object already uses one. Done after the field manager
-//! has recorded the writer's fields: the managed fields still name the dropped volumes.
+//! has recorded the writer's fields: the managed fields still name the dropped volumes (on
+//! update, see [`restore_sent`]).
 
 use std::collections::HashSet;
 
@@ -85,6 +86,82 @@ pub fn drop_disabled(group: &str, plural: &str, object: &mut Value, old: Option<
     }
 }
 
+/// Whether the pod spec of `object`, a `group`/`plural`, has an image volume.
+pub(super) fn has_image_volume(group: &str, plural: &str, object: &Value) -> bool {
+    spec_path(group, plural).is_some_and(|path| {
+        spec_of(object, path)["volumes"]
+            .as_array()
+            .is_some_and(|v| v.iter().any(is_image_volume))
+    })
+}
+
+/// Puts back into `view`, a `group`/`plural` after [`drop_disabled`], the image volumes of
+/// `sent` (the request as decoded) it lacks, with their mounts: what the field manager
+/// credits to the writer of an update, recorded before the drop. Whether it put any back.
+pub(super) fn restore_sent(group: &str, plural: &str, view: &mut Value, sent: &Value) -> bool {
+    let Some(path) = spec_path(group, plural) else {
+        return false;
+    };
+    let sent_spec = spec_of(sent, path);
+    let Some(spec) = path.iter().try_fold(&mut *view, |v, k| v.get_mut(*k)) else {
+        return false;
+    };
+    let kept: HashSet<String> = names(&spec["volumes"]).collect();
+    let restored: Vec<&Value> = sent_spec["volumes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|v| is_image_volume(v) && !kept.contains(v["name"].as_str().unwrap_or_default()))
+        .collect();
+    if restored.is_empty() {
+        return false;
+    }
+    let restored_names: HashSet<&str> = restored
+        .iter()
+        .map(|v| v["name"].as_str().unwrap_or_default())
+        .collect();
+    append(spec, "volumes", restored.into_iter().cloned());
+    for list in CONTAINER_LISTS {
+        for sent_container in sent_spec[list].as_array().into_iter().flatten() {
+            let mounts = sent_container["volumeMounts"]
+                .as_array()
+                .into_iter()
+                .flatten();
+            let mounts: Vec<Value> = mounts
+                .filter(|m| restored_names.contains(m["name"].as_str().unwrap_or_default()))
+                .cloned()
+                .collect();
+            let containers = spec.get_mut(list).and_then(Value::as_array_mut);
+            let container = containers
+                .into_iter()
+                .flatten()
+                .find(|c| c["name"] == sent_container["name"]);
+            if let Some(container) = container.filter(|_| !mounts.is_empty()) {
+                append(container, "volumeMounts", mounts.into_iter());
+            }
+        }
+    }
+    true
+}
+
+/// The names of a list of named entries.
+fn names(list: &Value) -> impl Iterator<Item = String> + '_ {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .map(|v| v["name"].as_str().unwrap_or_default().to_string())
+}
+
+/// Appends `items` to the list `field` of `object`, made when absent.
+fn append(object: &mut Value, field: &str, items: impl Iterator<Item = Value>) {
+    if !object[field].is_array() {
+        object[field] = Value::Array(Vec::new());
+    }
+    if let Some(list) = object[field].as_array_mut() {
+        list.extend(items);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +192,21 @@ mod tests {
         let mut only = json!({"spec": {"volumes": [{"name": "img", "image": {}}]}});
         drop_disabled("", "pods", &mut only, None);
         assert_eq!(only, json!({"spec": {}}));
+    }
+
+    #[test]
+    fn the_writer_is_credited_with_the_image_volumes_it_sent() {
+        let sent = json!({"spec": {
+            "volumes": [{"name": "e", "emptyDir": {}}, {"name": "img", "image": {"reference": "x"}}],
+            "containers": [{"name": "c", "volumeMounts": [
+                {"name": "e", "mountPath": "/e"}, {"name": "img", "mountPath": "/i"}]},
+                {"name": "d", "volumeMounts": [{"name": "img", "mountPath": "/j"}]}],
+        }});
+        let mut view = sent.clone();
+        drop_disabled("", "pods", &mut view, Some(&json!({})));
+        assert!(has_image_volume("", "pods", &sent) && !has_image_volume("", "pods", &view));
+        assert!(restore_sent("", "pods", &mut view, &sent));
+        assert_eq!(view, sent);
+        assert!(!restore_sent("", "pods", &mut view, &sent));
     }
 }

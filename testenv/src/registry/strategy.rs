@@ -198,10 +198,12 @@ pub fn drop_disabled_on_update(group: &str, plural: &str, object: &mut Value, ol
 
 /// Whether an update of `group`/`plural` to `object` may lose or gain fields in
 /// [`drop_disabled_on_update`] that the field manager still credits as sent (see
-/// [`credited_on_update`]): a claim's data sources.
+/// [`credited_on_update`]): a claim's data sources, a pod spec's image volumes and disabled
+/// projections.
 pub fn credits_sent_fields(group: &str, plural: &str, object: &Value) -> bool {
-    let _ = object;
     super::claim_sources::is_claim(group, plural)
+        || super::image_volume::has_image_volume(group, plural, object)
+        || super::disabled_projections::has_disabled(group, plural, object)
 }
 
 /// What the field manager credits to the writer of an update of `group`/`plural`: `new`, as
@@ -212,7 +214,10 @@ pub fn credited_on_update(group: &str, plural: &str, new: &Value, sent: &Value) 
     if super::claim_sources::is_claim(group, plural) {
         return super::claim_sources::as_sent(new, sent);
     }
-    None
+    let mut view = new.clone();
+    let volumes = super::image_volume::restore_sent(group, plural, &mut view, sent);
+    let sources = super::disabled_projections::restore_sent(group, plural, &mut view, sent);
+    (volumes || sources).then_some(view)
 }
 
 /// The fields of a ResourceSlice that belong to DRA features off by default in v1.34, which

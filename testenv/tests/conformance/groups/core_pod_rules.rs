@@ -753,3 +753,57 @@ async fn security_contexts_and_host_users_are_validated_in_the_real_order() {
         ]
     );
 }
+
+#[tokio::test]
+async fn an_update_credits_its_writer_with_the_disabled_volumes_it_sent() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{ns}/podtemplates");
+    let template = json!({"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": "t"},
+        "template": {"spec": {"containers": [{"name": "c", "image": "i"}]}}});
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(template)).await;
+    assert_eq!(code, 201, "{body}");
+    // The image volume and the podCertificate projection are dropped (their features are off
+    // in v1.34), after the field manager has recorded them as the writer's.
+    let patch = json!({"template": {"spec": {
+        "volumes": [{"name": "img", "image": {"reference": "r"}},
+            {"name": "p", "projected": {"sources": [{"podCertificate": {"signerName": "a.b/c",
+                "keyType": "RSA3072", "credentialBundlePath": "cb"}}]}}],
+        "containers": [{"name": "c", "image": "i",
+            "volumeMounts": [{"name": "img", "mountPath": "/m"}]}]}}});
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{path}/t?fieldManager=m"),
+        "application/merge-patch+json",
+        Some(patch),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(
+        body["template"]["spec"]["volumes"],
+        json!([{"name": "p", "projected": {"sources": [{}], "defaultMode": 420}}])
+    );
+    assert!(
+        body["template"]["spec"]["containers"][0]["volumeMounts"].is_null(),
+        "{body}"
+    );
+    let entry = body["metadata"]["managedFields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|e| e["manager"] == "m")
+        .cloned()
+        .unwrap_or_default();
+    let spec = &entry["fieldsV1"]["f:template"]["f:spec"];
+    assert_eq!(
+        spec["f:volumes"]["k:{\"name\":\"img\"}"],
+        json!({".": {}, "f:image": {".": {}, "f:reference": {}}, "f:name": {}})
+    );
+    assert_eq!(
+        spec["f:containers"]["k:{\"name\":\"c\"}"]["f:volumeMounts"],
+        json!({".": {}, "k:{\"mountPath\":\"/m\"}": {".": {}, "f:mountPath": {}, "f:name": {}}})
+    );
+    send(&client, "DELETE", &format!("{path}/t"), "", None).await;
+}
