@@ -807,3 +807,47 @@ async fn an_update_credits_its_writer_with_the_disabled_volumes_it_sent() {
     );
     send(&client, "DELETE", &format!("{path}/t"), "", None).await;
 }
+
+#[tokio::test]
+async fn a_projected_volumes_overlapping_files_are_warned_of() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let field = json!({"fieldRef": {"fieldPath": "metadata.name"}});
+    let at = |path: &str| {
+        let mut item = field.clone();
+        item["path"] = json!(path);
+        item
+    };
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "w"},
+    "spec": {"automountServiceAccountToken": false, "containers": [{"name": "c", "image": "i"}],
+        "volumes": [{"name": "a", "projected": {"sources": [
+            {"serviceAccountToken": {"path": "t/"}},
+            {},
+            {"downwardAPI": {"items": [at("t/u")]}},
+            {"secret": {"name": "s", "items": [{"key": "k", "path": "t"}, {"key": "l", "path": "tu"}]}},
+        ]}}]}});
+    let (code, headers, bytes) = crate::support::raw::exchange(
+        &client,
+        "POST",
+        &format!("/api/v1/namespaces/{ns}/pods?dryRun=All"),
+        &[("Content-Type", "application/json")],
+        Some(&pod),
+    )
+    .await;
+    assert_eq!(code, 201, "{}", String::from_utf8_lossy(&bytes));
+    let warnings: Vec<String> = headers
+        .get_all("warning")
+        .iter()
+        .map(|w| w.to_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            r#"299 - "volume \"a\" (Projected) has no sources provided""#,
+            r#"299 - "volume \"a\" (Projected): overlapping paths: \"t/u\" (DownwardAPI) with \"t\" (ServiceAccountToken)""#,
+            r#"299 - "volume \"a\" (Projected): overlapping paths: \"t\" (Secret \"s\") with \"t\" (ServiceAccountToken)""#,
+            r#"299 - "volume \"a\" (Projected): overlapping paths: \"t\" (Secret \"s\") with \"t/u\" (DownwardAPI)""#,
+        ]
+    );
+}

@@ -1,8 +1,10 @@
 //! The warnings of the files a pod's volumes write (`warningsForOverlappingVirtualPaths`): two
 //! items of a secret, configMap or downward API volume at one path or one inside the other,
-//! and a projected volume's empty source. Paths are compared in the order they are listed
-//! (the real server keeps them in a Go set, whose order only matters for a path that overlaps
-//! several). The overlaps of a projected volume's sources are not sought.
+//! and in a projected volume an empty source and every file of its sources (secret,
+//! configMap and downward API items, the service account token) at the path of an earlier
+//! one or inside it, or the reverse. Paths are compared in the order they are listed (the
+//! real server keeps a plain volume's in a Go set, whose order only matters for a path that
+//! overlaps several).
 
 use serde_json::Value;
 
@@ -78,17 +80,81 @@ pub fn warnings(spec: &Value) -> Vec<String> {
                 &format!("volume {name:?} (DownwardAPI)"),
             ));
         }
-        // Said once per volume: the real server's warning recorder keeps one of identical
-        // warnings.
-        let empty = items(&volume["projected"]["sources"]).any(|source| {
-            source
-                .as_object()
-                .is_none_or(|s| s.keys().all(|k| DROPPED_PROJECTIONS.contains(&k.as_str())))
-        });
+        if let Some(sources) = volume["projected"]["sources"].as_array() {
+            out.extend(projected(name, sources));
+        }
+    }
+    out
+}
+
+/// Whether two paths (without trailing slashes) are one, or one is a directory of the other;
+/// an empty path overlaps none.
+fn overlapping(a: &str, b: &str) -> bool {
+    !a.is_empty()
+        && !b.is_empty()
+        && (a == b || a.starts_with(&format!("{b}/")) || b.starts_with(&format!("{a}/")))
+}
+
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or_default()
+}
+
+/// The paths of `items` (a projection's), each told as `what`.
+fn listed<'a>(items: &'a Value, what: &str) -> Vec<(&'a str, String)> {
+    let paths = items.as_array().into_iter().flatten();
+    paths
+        .map(|item| (text(&item["path"]), what.to_string()))
+        .collect()
+}
+
+/// The files a projected volume's `source` writes, each with how a warning names the source.
+fn source_files(source: &Value) -> Vec<(&str, String)> {
+    let mut out = Vec::new();
+    for (field, kind) in [("configMap", "ConfigMap"), ("secret", "Secret")] {
+        let projection = &source[field];
+        let what = format!("{kind} {:?}", text(&projection["name"]));
+        out.extend(listed(&projection["items"], &what));
+    }
+    out.extend(listed(&source["downwardAPI"]["items"], "DownwardAPI"));
+    let token = &source["serviceAccountToken"];
+    if token.is_object() {
+        out.push((text(&token["path"]), "ServiceAccountToken".to_string()));
+    }
+    out
+}
+
+/// The warnings of the projected volume `name` with `sources`: an empty source (one left
+/// with only the projections the registry dropped too), and each file at or inside the path
+/// of an earlier file, or holding it, once per earlier file, in the order the sources list
+/// them. Each said once: the real server's warning recorder keeps one of identical warnings.
+fn projected(name: &str, sources: &[Value]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut say = |warning: String| {
+        if !out.contains(&warning) {
+            out.push(warning);
+        }
+    };
+    let mut earlier: Vec<(&str, String)> = Vec::new();
+    for source in sources {
+        let empty = source
+            .as_object()
+            .is_none_or(|s| s.keys().all(|k| DROPPED_PROJECTIONS.contains(&k.as_str())));
         if empty {
-            out.push(format!(
+            say(format!(
                 "volume {name:?} (Projected) has no sources provided"
             ));
+            continue;
+        }
+        for (path, what) in source_files(source) {
+            let path = path.trim_end_matches('/');
+            for (other, other_what) in &earlier {
+                if overlapping(path, other) {
+                    say(format!(
+                        "volume {name:?} (Projected): overlapping paths: {path:?} ({what}) with {other:?} ({other_what})"
+                    ));
+                }
+            }
+            earlier.push((path, what));
         }
     }
     out
@@ -113,6 +179,28 @@ mod tests {
                 "volume \"a\" (ConfigMap \"c\"): overlapping paths: \"p/q\" with \"p\"",
                 "volume \"b\" (DownwardAPI): overlapping paths: \"x\" with \"x\"",
                 "volume \"c\" (Projected) has no sources provided",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_projected_volumes_files_overlap_every_earlier_file_they_meet() {
+        let spec = json!({"volumes": [{"name": "a", "projected": {"sources": [
+            {"serviceAccountToken": {"path": "t/"}},
+            {},
+            {"downwardAPI": {"items": [{"path": "t/u"}, {"path": "t/u"}]}},
+            {"podCertificate": {}},
+            {"secret": {"name": "s", "items": [{"key": "k", "path": "t"}, {"key": "l", "path": "tu"}]}},
+            {"configMap": {"name": "c"}},
+        ]}}]});
+        assert_eq!(
+            warnings(&spec),
+            [
+                "volume \"a\" (Projected) has no sources provided",
+                "volume \"a\" (Projected): overlapping paths: \"t/u\" (DownwardAPI) with \"t\" (ServiceAccountToken)",
+                "volume \"a\" (Projected): overlapping paths: \"t/u\" (DownwardAPI) with \"t/u\" (DownwardAPI)",
+                "volume \"a\" (Projected): overlapping paths: \"t\" (Secret \"s\") with \"t\" (ServiceAccountToken)",
+                "volume \"a\" (Projected): overlapping paths: \"t\" (Secret \"s\") with \"t/u\" (DownwardAPI)",
             ]
         );
     }
