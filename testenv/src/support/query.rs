@@ -136,9 +136,14 @@ impl Query {
         self.0.get(key).map(String::as_str)
     }
 
-    /// A parameter read as a boolean (`true`/`1`).
+    /// A parameter read as a boolean as the real server's query decoder reads one: its first
+    /// value is false when it is `0` or `false` in any case, true otherwise (empty, `f`, `no`
+    /// and any other text included: a bad value is never an error); absent, it is false.
     pub fn flag(&self, key: &str) -> bool {
-        matches!(self.get(key), Some("true" | "1"))
+        self.2
+            .iter()
+            .find(|(k, _)| k == key)
+            .is_some_and(|(_, v)| v != "0" && !v.eq_ignore_ascii_case("false"))
     }
 
     /// Whether `dryRun=All` was asked for.
@@ -162,11 +167,31 @@ mod tests {
     }
 
     #[test]
+    fn reads_booleans_as_the_real_query_decoder() {
+        for value in ["true", "1", "", "f", "F", "no", "abc", "2"] {
+            assert!(
+                Query::parse(Some(&format!("watch={value}"))).flag("watch"),
+                "{value}"
+            );
+        }
+        for value in ["0", "false", "FALSE", "False"] {
+            assert!(
+                !Query::parse(Some(&format!("watch={value}"))).flag("watch"),
+                "{value}"
+            );
+        }
+        assert!(Query::parse(Some("watch=true&watch=false")).flag("watch"));
+        assert!(!Query::parse(Some("watch=false&watch=true")).flag("watch"));
+    }
+
+    #[test]
     fn decodes() {
         let q = Query::parse(Some("labelSelector=app%3Dweb%2Ctier+in+%28a%29&watch=1&x"));
         assert_eq!(q.get("labelSelector"), Some("app=web,tier in (a)"));
         assert!(q.flag("watch"));
         assert_eq!(q.get("x"), Some(""));
+        assert!(q.flag("x"));
+        assert!(!q.flag("y"));
         assert!(!q.stops_before_validation());
         assert!(!Query::parse(Some("stop_before_validation=true")).stops_before_validation());
         assert!(q.stop_before_validation().stops_before_validation());

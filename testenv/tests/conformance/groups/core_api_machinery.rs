@@ -389,3 +389,45 @@ async fn warnings_are_kept_on_an_admission_refusal() {
     )
     .await;
 }
+
+/// A list's `watch` parameter is read as the real query decoder reads a boolean: its first
+/// value starts a watch unless it is `0` or `false` in any case (an empty value, `f` and any
+/// other text start one).
+#[tokio::test]
+async fn a_lists_watch_parameter_is_false_only_for_0_and_false() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/api/v1/namespaces/{ns}/configmaps");
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "cf-watched", "labels": {"cf-watch": "x"}}});
+    let (code, body) = send(&client, "POST", &base, "application/json", Some(cm)).await;
+    assert_eq!(code, 201, "{body}");
+    for value in ["abc", "", "f", "no", "TRUE", "true&watch=false"] {
+        let path = format!("{base}?labelSelector=cf-watch&timeoutSeconds=1&watch={value}");
+        let (code, _, bytes) =
+            crate::support::raw::exchange(&client, "GET", &path, &[], None).await;
+        assert_eq!(code, 200, "watch={value}");
+        let first: Value = bytes
+            .split(|b| *b == b'\n')
+            .next()
+            .and_then(|line| serde_json::from_slice(line).ok())
+            .unwrap_or_default();
+        assert_eq!(first["type"], "ADDED", "watch={value}");
+        assert_eq!(
+            first["object"]["metadata"]["name"], "cf-watched",
+            "watch={value}"
+        );
+    }
+    for value in ["0", "false", "FALSE", "False", "false&watch=true"] {
+        let path = format!("{base}?labelSelector=cf-watch&watch={value}");
+        let (code, body) = send(&client, "GET", &path, "", None).await;
+        assert_eq!(code, 200, "watch={value}");
+        assert_eq!(body["kind"], "ConfigMapList", "watch={value}");
+        assert_eq!(
+            body["items"][0]["metadata"]["name"], "cf-watched",
+            "watch={value}"
+        );
+    }
+    send(&client, "DELETE", &format!("{base}/cf-watched"), "", None).await;
+}
