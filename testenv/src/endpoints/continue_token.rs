@@ -8,8 +8,9 @@
 use base64::Engine;
 use base64::alphabet::URL_SAFE;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-use serde_json::{Value, json};
+use serde_json::json;
 
+use crate::support::go_decode::{self, Node};
 use crate::support::go_json;
 
 /// Go's `base64.RawURLEncoding`: URL-safe alphabet, no padding, and (not strict) bits after
@@ -56,8 +57,14 @@ pub fn decode(token: &str) -> Result<Continuation, String> {
         };
         invalid(format!("illegal base64 data at input byte {offset}"))
     })?;
-    let value: Value = serde_json::from_slice(&bytes)
-        .map_err(|e| invalid(go_json::syntax_error(&bytes).unwrap_or_else(|| e.to_string())))?;
+    let value = go_decode::parse(&bytes).ok_or_else(|| {
+        let why = go_json::syntax_error(&bytes).or_else(|| {
+            serde_json::from_slice::<serde_json::Value>(&bytes)
+                .err()
+                .map(|e| e.to_string())
+        });
+        invalid(why.unwrap_or_else(|| "unexpected end of JSON input".into()))
+    })?;
     let fields = token_fields(&value).map_err(invalid)?;
     if fields.version != TOKEN_VERSION {
         return Err(invalid(format!(
@@ -89,77 +96,97 @@ pub fn decode(token: &str) -> Result<Continuation, String> {
     })
 }
 
-/// The fields of a token as Go's `encoding/json` fills its struct: names matched without
-/// regard to case, `null` leaving a field empty, a value of another type an error.
+/// The fields of a token as Go's `encoding/json` fills its struct: members in document
+/// order (a repeated one filled again), names matched without regard to case, `null` leaving
+/// a field as it is, and a value of another type an error naming the member as written; the
+/// first such error in the document is the one reported.
 struct TokenFields {
     version: String,
     rv: i64,
     start: String,
 }
 
-fn token_fields(value: &Value) -> Result<TokenFields, String> {
+/// A field of the token's Go struct.
+#[derive(Clone, Copy)]
+enum Field {
+    Version,
+    Rv,
+    Start,
+}
+
+impl Field {
+    /// The field a member's key fills: its JSON name exactly, or folded as Go folds names
+    /// (ASCII letters in either case, `ſ` as `s`).
+    fn of_key(key: &str) -> Option<Field> {
+        let folded: String = key
+            .chars()
+            .map(|c| match c {
+                '\u{17f}' => 's',
+                c => c.to_ascii_lowercase(),
+            })
+            .collect();
+        match folded.as_str() {
+            "v" => Some(Field::Version),
+            "rv" => Some(Field::Rv),
+            "start" => Some(Field::Start),
+            _ => None,
+        }
+    }
+}
+
+fn token_fields(value: &Node) -> Result<TokenFields, String> {
     let mut fields = TokenFields {
         version: String::new(),
         rv: 0,
         start: String::new(),
     };
-    let object = match value {
-        Value::Object(o) => o,
-        Value::Null => return Ok(fields),
+    let members = match value {
+        Node::Object(members) => members,
+        Node::Null => return Ok(fields),
         other => {
             return Err(format!(
                 "json: cannot unmarshal {} into Go value of type storage.continueToken",
-                json_kind(other)
+                other.go_kind()
             ));
         }
     };
-    let mismatch = |v: &Value, field: &str, ty: &str| {
-        format!(
-            "json: cannot unmarshal {} into Go struct field continueToken.{field} of type {ty}",
-            json_kind(v)
-        )
-    };
-    for (name, v) in object {
-        match name.to_ascii_lowercase().as_str() {
-            "v" | "start" => {
-                let text = match v {
-                    Value::Null => continue,
-                    Value::String(s) => s.clone(),
-                    other => return Err(mismatch(other, &name.to_ascii_lowercase(), "string")),
-                };
-                if name.eq_ignore_ascii_case("v") {
-                    fields.version = text;
-                } else {
-                    fields.start = text;
-                }
+    let mut first_error = None;
+    for (key, v) in members {
+        let Some(field) = Field::of_key(key) else {
+            continue;
+        };
+        let mismatch = |what: String, ty: &str| {
+            format!(
+                "json: cannot unmarshal {what} into Go struct field continueToken.{key} of type {ty}"
+            )
+        };
+        let error = match (field, v) {
+            (_, Node::Null) => None,
+            (Field::Version, Node::String(text)) => {
+                fields.version = text.clone();
+                None
             }
-            "rv" => match v {
-                Value::Null => {}
-                Value::Number(n) => {
-                    fields.rv = n.as_i64().ok_or_else(|| {
-                        format!(
-                            "json: cannot unmarshal number {n} into Go struct field continueToken.rv of type int64"
-                        )
-                    })?;
+            (Field::Start, Node::String(text)) => {
+                fields.start = text.clone();
+                None
+            }
+            (Field::Version | Field::Start, other) => {
+                Some(mismatch(other.go_kind().to_string(), "string"))
+            }
+            (Field::Rv, Node::Number(written)) => match written.parse::<i64>() {
+                Ok(rv) => {
+                    fields.rv = rv;
+                    None
                 }
-                other => return Err(mismatch(other, "rv", "int64")),
+                Err(_) => Some(mismatch(format!("number {written}"), "int64")),
             },
-            _ => {}
+            (Field::Rv, other) => Some(mismatch(other.go_kind().to_string(), "int64")),
+        };
+        if first_error.is_none() {
+            first_error = error;
         }
     }
-    Ok(fields)
-}
-
-/// How Go's `encoding/json` names a JSON value's type in an unmarshalling error.
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
+    first_error.map_or(Ok(fields), Err)
 }
 
 /// Whether Go's `path.Clean` leaves an absolute path as it is: no empty, `.` or `..`
@@ -237,6 +264,43 @@ mod tests {
         assert_eq!(
             refusal(r#"{"v":"meta.k8s.io/v1","rv":5,"start":"a/../x"}"#),
             "a/../x"
+        );
+    }
+
+    #[test]
+    fn the_first_wrong_member_in_the_document_is_named_as_written() {
+        assert_eq!(
+            refusal(r#"{"start":2,"rv":"x","v":1}"#),
+            "json: cannot unmarshal number into Go struct field continueToken.start of type string"
+        );
+        assert_eq!(
+            refusal(r#"{"v":1,"rv":"x","start":2}"#),
+            "json: cannot unmarshal number into Go struct field continueToken.v of type string"
+        );
+        assert_eq!(
+            refusal(r#"{"v":"meta.k8s.io/v1","rv":5,"rv":"x","start":"a"}"#),
+            "json: cannot unmarshal string into Go struct field continueToken.rv of type int64"
+        );
+        assert_eq!(
+            refusal(r#"{"RV":1e2}"#),
+            "json: cannot unmarshal number 1e2 into Go struct field continueToken.RV of type int64"
+        );
+        assert_eq!(
+            refusal("{\"\u{17f}tart\":[1]}"),
+            "json: cannot unmarshal array into Go struct field continueToken.\u{17f}tart of type string"
+        );
+    }
+
+    #[test]
+    fn repeated_members_fill_their_field_again_and_null_leaves_it() {
+        let token = URL_SAFE_NO_PAD
+            .encode(r#"{"v":"x","V":"meta.k8s.io/v1","rv":-1,"start":"a\u0000","rv":null}"#);
+        assert_eq!(
+            decode(&token).unwrap(),
+            Continuation {
+                rv: -1,
+                from: "a\u{0}".into()
+            }
         );
     }
 }
