@@ -4,7 +4,8 @@
 //! TaintNodesByCondition) before the object is validated, the validating half after it
 //! (LimitRanger bounds before PodSecurity and the policies, ResourceQuota after them). On
 //! an update: a Pod's Priority and DefaultTolerationSeconds before it is validated,
-//! PersistentVolumeClaimResize and ResourceQuota after.
+//! PersistentVolumeClaimResize after it, ResourceQuota last (after PodSecurity and the
+//! policies, as on a create).
 
 use serde_json::Value;
 
@@ -95,9 +96,26 @@ pub fn validate(
     quota::admit_create(store, &def.plural, &def.storage_key, ns, name, object)
 }
 
-/// The validating plugins on the update of `old` to `object` (of `def`, named `name`, in
-/// `ns`): PersistentVolumeClaimResize, then ResourceQuota on what the update adds.
+/// The validating plugins that come before the policies on the update of `old` to `object`
+/// (of `def`, named `name`, in `ns`): PersistentVolumeClaimResize.
 pub fn validate_update(
+    store: &Store,
+    def: &ResourceDef,
+    ns: &str,
+    name: &str,
+    object: &Value,
+    old: &Value,
+) -> Result<(), ApiError> {
+    if !ns.is_empty() && def.group.is_empty() && def.plural == "persistentvolumeclaims" {
+        pvc_resize::admit_update(store, name, object, old)?;
+    }
+    Ok(())
+}
+
+/// The validating plugin that comes last, after PodSecurity and the policies, on the update
+/// of `old` to `object` (of `def`, named `name`, in `ns`): ResourceQuota on what the update
+/// adds.
+pub fn validate_update_last(
     store: &Store,
     def: &ResourceDef,
     ns: &str,
@@ -107,9 +125,6 @@ pub fn validate_update(
 ) -> Result<(), ApiError> {
     if ns.is_empty() {
         return Ok(());
-    }
-    if def.group.is_empty() && def.plural == "persistentvolumeclaims" {
-        pvc_resize::admit_update(store, name, object, old)?;
     }
     quota::admit_update(store, &def.plural, &def.storage_key, ns, name, object, old)
 }

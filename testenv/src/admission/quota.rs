@@ -143,7 +143,37 @@ pub fn object_usage(storage_key: &str, object: &Value) -> Usage {
     {
         add(&mut usage, "requests.storage", q);
     }
+    if storage_key == SERVICES {
+        add_service_usage(&mut usage, object);
+    }
     usage
+}
+
+/// Where Services are stored.
+const SERVICES: &str = "/services";
+
+/// What a Service uses besides its count: node ports for each port of a NodePort or
+/// LoadBalancer Service (of a LoadBalancer that allocates none, only the ports that name
+/// one), and one load balancer; zero of both otherwise, as the real evaluator counts them.
+fn add_service_usage(usage: &mut Usage, service: &Value) {
+    let ports = service["spec"]["ports"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    let count = |n: usize| Quantity::parse(&n.to_string()).unwrap_or_default();
+    let (node_ports, balancers) = match service["spec"]["type"].as_str() {
+        Some("NodePort") => (ports.len(), 0),
+        Some("LoadBalancer") => {
+            let allocates = service["spec"]["allocateLoadBalancerNodePorts"] != json!(false);
+            let named = ports
+                .iter()
+                .filter(|p| p["nodePort"].as_i64().is_some_and(|n| n != 0))
+                .count();
+            (if allocates { ports.len() } else { named }, 1)
+        }
+        _ => (0, 0),
+    };
+    add(usage, "services.nodeports", count(node_ports));
+    add(usage, "services.loadbalancers", count(balancers));
 }
 
 /// Whether `quota`'s scopes select `object` (stored under `storage_key`): scoped quotas
@@ -213,6 +243,7 @@ pub fn used(store: &Store, ns: &str, quota: &Value) -> Usage {
     if hard.keys().any(|k| counted_key(k).is_none()) {
         keys.insert(PODS.into());
         keys.insert("/persistentvolumeclaims".into());
+        keys.insert(SERVICES.into());
     }
     let mut usage: Usage = hard
         .keys()

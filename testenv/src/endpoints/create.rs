@@ -451,8 +451,10 @@ pub(super) fn create_object_with(
         let more = policies::validate(&cluster.store, &cluster.registry, &write, query)
             .map_err(|e| e.after_warnings(&warnings))?;
         warnings.extend(more);
-        crate::admission::chain::validate(&cluster.store, def, &ns, &name, &mut object)
-            .map_err(|e| e.after_warnings(&warnings))?;
+        if !query.stops_before_quota() {
+            crate::admission::chain::validate(&cluster.store, def, &ns, &name, &mut object)
+                .map_err(|e| e.after_warnings(&warnings))?;
+        }
     }
     // Validation and admission come first, storage last: an invalid object that also exists
     // is a 422, not a 409, and the 409 carries the warnings already recorded.

@@ -433,6 +433,17 @@ pub fn update_object_as(
         let more = policies::validate(&cluster.store, &cluster.registry, &write, query)
             .map_err(|e| e.after_warnings(&warnings))?;
         warnings.extend(more);
+        if endpoint == Endpoint::Main && !query.stops_before_quota() {
+            crate::admission::chain::validate_update_last(
+                &cluster.store,
+                def,
+                ns,
+                name,
+                &new,
+                &old,
+            )
+            .map_err(|e| e.after_warnings(&warnings))?;
+        }
     }
     if query.dry_run() {
         return Ok((Arc::new(new), warnings));

@@ -19,6 +19,9 @@ struct Internal {
     requester: Option<Arc<User>>,
     /// Admission stops before validation (after defaulting): the object mutating webhooks see.
     stop_before_validation: bool,
+    /// Admission stops before ResourceQuota, the last validating plugin: the object
+    /// validating webhooks see, which a later run checks against the quotas.
+    stop_before_quota: bool,
     /// The body's managedFields were computed by the server (an apply or a field-managed
     /// write replayed after webhooks or conversion): store them as they are.
     managed_fields_computed: bool,
@@ -91,6 +94,18 @@ impl Query {
     /// Whether admission stops before validation (see [`Query::stop_before_validation`]).
     pub fn stops_before_validation(&self) -> bool {
         self.1.stop_before_validation
+    }
+
+    /// Makes admission stop before ResourceQuota, the validating plugin that comes after the
+    /// validating webhooks: the run whose object those webhooks see. Not reachable from a URL.
+    pub fn stop_before_quota(mut self) -> Self {
+        self.1.stop_before_quota = true;
+        self
+    }
+
+    /// Whether admission stops before ResourceQuota (see [`Query::stop_before_quota`]).
+    pub fn stops_before_quota(&self) -> bool {
+        self.1.stop_before_quota
     }
 
     /// Marks a replayed write whose body carries managedFields the server already computed

@@ -1,5 +1,6 @@
 //! Admission webhooks around the write handlers, in kube-apiserver's order: mutating
-//! webhooks, then schema/built-in validation, then validating webhooks, then storage.
+//! webhooks, then schema/built-in validation, then validating webhooks, then ResourceQuota
+//! and storage.
 //!
 //! The handlers themselves are synchronous and run under the cluster lock, so a write with
 //! webhooks is made of several runs of the ordinary handler, none holding the lock across
@@ -8,12 +9,12 @@
 //!    mutating webhooks see, and (for updates) the resourceVersion it was based on;
 //! 2. the mutating webhooks;
 //! 3. a full-object write of the result (POST for a create, PUT with the old
-//!    resourceVersion as precondition otherwise) in dry-run with full validation: the final
-//!    object;
+//!    resourceVersion as precondition otherwise) in dry-run with full validation but
+//!    ResourceQuota (which comes after the validating webhooks): the final object;
 //! 4. the validating webhooks, concurrently;
-//! 5. the same full-object write for real (unless the request was a dry run); a create
-//!    keeps the uid and creationTimestamp of step 3, which validating webhooks saw
-//!    (`Req::assigned`).
+//! 5. the same full-object write with ResourceQuota, for real (in dry-run when the request
+//!    was one, answering step 3's object); a create keeps the uid and creationTimestamp of
+//!    step 3, which validating webhooks saw (`Req::assigned`).
 //!
 //! A DELETE reads the object, calls the mutating webhooks (which may refuse it but have no
 //! object to change), then the validating ones, then deletes; a DELETE of a collection does
@@ -417,7 +418,13 @@ async fn write_attempt(
     let mut full_query = req.query.clone().managed_fields_computed();
     // Unknown fields were reported on the request; webhooks' additions are pruned quietly.
     full_query.set("fieldValidation", "Ignore");
-    let check = inner(req, method.clone(), Some(&mutated), dry_run(&full_query));
+    // ResourceQuota comes after the validating webhooks: the last phase checks it.
+    let check = inner(
+        req,
+        method.clone(),
+        Some(&mutated),
+        dry_run(&full_query).stop_before_quota(),
+    );
     let (check_code, checked, more) = match backend.handle(&check, &write_target).and_then(parts) {
         Ok(p) => p,
         Err(e) => return retry_or(e),
@@ -441,22 +448,19 @@ async fn write_attempt(
     {
         return Attempt::Done(Err(e));
     }
-    // Phase 5: store.
-    let (code, body) = if req.query.dry_run() {
-        (check_code, checked)
-    } else {
-        let commit = inner(req, method, Some(&mutated), full_query);
-        let commit = Req {
-            assigned: Assigned::of(&checked).filter(|_| operation == Operation::Create),
-            ..commit
-        };
-        match backend.handle(&commit, &write_target).and_then(parts) {
-            Ok((code, body, more)) => {
-                merge_warnings(&mut warnings, more);
-                (code, body)
-            }
-            Err(e) => return retry_or(e),
+    // Phase 5: ResourceQuota, and the store (a dry run answers what phase 3 made).
+    let commit = inner(req, method, Some(&mutated), full_query);
+    let commit = Req {
+        assigned: Assigned::of(&checked).filter(|_| operation == Operation::Create),
+        ..commit
+    };
+    let (code, body) = match backend.handle(&commit, &write_target).and_then(parts) {
+        Ok(_) if req.query.dry_run() => (check_code, checked),
+        Ok((code, body, more)) => {
+            merge_warnings(&mut warnings, more);
+            (code, body)
         }
+        Err(e) => return retry_or(e),
     };
     Attempt::Done(Ok(Reply::Json {
         code,
