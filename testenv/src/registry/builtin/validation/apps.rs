@@ -193,9 +193,9 @@ fn replica_set_template(spec: &Value) -> Errors {
         return vec![required("spec.template")];
     }
     if unconvertible(spec) {
-        return vec![invalid(
+        return vec![invalid_text(
             "spec.selector",
-            &spec["selector"],
+            &super::go_struct::selector_as_go(&spec["selector"]),
             "invalid label selector",
         )];
     }

@@ -1,6 +1,6 @@
-//! Label selectors (`ValidateLabelSelector` of `metav1/validation`): each expression's
-//! operator and values, its key, optionally its values as label values, then the
-//! `matchLabels`.
+//! Label selectors (`ValidateLabelSelector` of `metav1/validation`): the `matchLabels`
+//! first, then each expression's operator and values, its key and optionally its values as
+//! label values.
 
 use serde_json::Value;
 
@@ -23,7 +23,10 @@ pub(super) fn label_selector_with_values(selector: &Value, path: &str) -> Errors
 }
 
 fn selector_errors(selector: &Value, path: &str, check_values: bool) -> Errors {
-    let mut out = Vec::new();
+    let mut out = check_labels(
+        &child(path, "matchLabels"),
+        selector["matchLabels"].as_object(),
+    );
     let exprs_path = child(path, "matchExpressions");
     for (i, expr) in selector["matchExpressions"]
         .as_array()
@@ -63,9 +66,5 @@ fn selector_errors(selector: &Value, path: &str, check_values: bool) -> Errors {
             }
         }
     }
-    out.extend(check_labels(
-        &child(path, "matchLabels"),
-        selector["matchLabels"].as_object(),
-    ));
     out
 }

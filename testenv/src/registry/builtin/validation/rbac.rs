@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::errors::{
-    Errors, check_labels, child, dns1123_subdomain, index, invalid_str, invalid_text,
-    not_supported, required, required_because,
+    Errors, child, dns1123_subdomain, index, invalid_str, invalid_text, not_supported, required,
+    required_because,
 };
 use super::label_selector::label_selector_with_values;
 
@@ -108,15 +108,7 @@ pub fn role(object: &Value, namespaced: bool) -> Errors {
 /// values checked as label values (its labels, then its expressions), and, when that finds
 /// anything, the selector's failed conversion (`invalid label selector.`, of a nil selector).
 fn cluster_role_selector(selector: &Value, path: &str) -> Errors {
-    let mut out = check_labels(
-        &child(path, "matchLabels"),
-        selector["matchLabels"].as_object(),
-    );
-    let mut expressions = selector.clone();
-    if let Some(m) = expressions.as_object_mut() {
-        m.remove("matchLabels");
-    }
-    out.extend(label_selector_with_values(&expressions, path));
+    let mut out = label_selector_with_values(selector, path);
     if !out.is_empty() {
         out.push(super::errors::invalid(
             path,
