@@ -416,9 +416,6 @@ pub fn update_object_as(
     let mut old_cmp = (*old).clone();
     new["metadata"]["resourceVersion"] = Value::String(current_rv.clone());
     old_cmp["metadata"]["resourceVersion"] = Value::String(current_rv);
-    if new == old_cmp {
-        return Ok((old, warnings));
-    }
     if !query.stops_before_validation() {
         let sub = endpoint.subresource();
         let write = policies::Write {
@@ -444,6 +441,11 @@ pub fn update_object_as(
             )
             .map_err(|e| e.after_warnings(&warnings))?;
         }
+    }
+    // An update that changes nothing has been through admission all the same (a policy may
+    // refuse it), as on the real server; it stores nothing.
+    if new == old_cmp {
+        return Ok((old, warnings));
     }
     if query.dry_run() {
         return Ok((Arc::new(new), warnings));
