@@ -431,3 +431,91 @@ async fn a_lists_watch_parameter_is_false_only_for_0_and_false() {
     }
     send(&client, "DELETE", &format!("{base}/cf-watched"), "", None).await;
 }
+
+/// A continue token is decoded as Go's `encoding/json` fills its struct: the first member
+/// of a wrong type in the document is named, as written; a negative resourceVersion reads
+/// the current state.
+#[tokio::test]
+async fn continue_tokens_are_decoded_in_document_order() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let base = format!("/api/v1/namespaces/{ns}/configmaps");
+    for name in ["cf-a", "cf-b"] {
+        let cm = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": name, "labels": {"cf-token": "x"}}});
+        let (code, body) = send(&client, "POST", &base, "application/json", Some(cm)).await;
+        assert_eq!(code, 201, "{body}");
+    }
+    let prefix = "invalid continue token: continue key is not valid: ";
+    for (token, why) in [
+        // {"start":2,"rv":"x","v":1}
+        (
+            "eyJzdGFydCI6MiwicnYiOiJ4IiwidiI6MX0",
+            "json: cannot unmarshal number into Go struct field continueToken.start of type string",
+        ),
+        // {"v":1,"rv":"x","start":2}
+        (
+            "eyJ2IjoxLCJydiI6IngiLCJzdGFydCI6Mn0",
+            "json: cannot unmarshal number into Go struct field continueToken.v of type string",
+        ),
+        // {"RV":"x"}
+        (
+            "eyJSViI6IngifQ",
+            "json: cannot unmarshal string into Go struct field continueToken.RV of type int64",
+        ),
+        // {"v":"meta.k8s.io/v1","rv":1e2,"start":true}
+        (
+            "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MWUyLCJzdGFydCI6dHJ1ZX0",
+            "json: cannot unmarshal number 1e2 into Go struct field continueToken.rv of type int64",
+        ),
+    ] {
+        let path = format!("{base}?limit=1&continue={token}");
+        let (code, body) = send(&client, "GET", &path, "", None).await;
+        assert_eq!(code, 400, "{token}");
+        assert_eq!(message(&body), format!("{prefix}{why}"), "{token}");
+    }
+    // {"v":"meta.k8s.io/v1","rv":-1,"start":"cf-a\u0000"}
+    let token = "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6LTEsInN0YXJ0IjoiY2YtYVx1MDAwMCJ9";
+    let path = format!("{base}?labelSelector=cf-token&limit=1&continue={token}");
+    let (code, body) = send(&client, "GET", &path, "", None).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["items"][0]["metadata"]["name"], "cf-b");
+    for name in ["cf-a", "cf-b"] {
+        send(&client, "DELETE", &format!("{base}/{name}"), "", None).await;
+    }
+}
+
+/// A label selector's `matchLabels` are checked before its `matchExpressions`.
+#[tokio::test]
+async fn a_selectors_match_labels_are_checked_before_its_expressions() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let policy = json!({"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+        "metadata": {"name": "cf-np"},
+        "spec": {"podSelector": {"matchExpressions": [{"key": "d/e/f", "operator": "Exists"}],
+            "matchLabels": {"a": "!"}}}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        &format!("/apis/networking.k8s.io/v1/namespaces/{ns}/networkpolicies?dryRun=All"),
+        "application/json",
+        Some(policy),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    let fields: Vec<&str> = body["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["field"].as_str())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "spec.podSelector.matchLabels",
+            "spec.podSelector.matchExpressions[0].key"
+        ]
+    );
+}

@@ -242,3 +242,101 @@ async fn resource_quota_scope_selectors_are_validated() {
         ]
     );
 }
+
+/// ResourceQuota is the last validating plugin, on an update as on a create: an update that
+/// a ValidatingAdmissionPolicy and a quota both refuse is refused by the policy; the quota
+/// refuses the same update of a Service the policy does not select.
+#[tokio::test]
+async fn resource_quota_is_checked_after_the_admission_policies() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let quota = json!({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "ports"},
+        "spec": {"hard": {"services.nodeports": "0"}}});
+    let quotas = format!("/api/v1/namespaces/{ns}/resourcequotas");
+    let (code, body) = send(&client, "POST", &quotas, JSON, Some(quota)).await;
+    assert_eq!(code, 201, "{body}");
+    let services = format!("/api/v1/namespaces/{ns}/services");
+    for (name, labels) in [("cf-p", json!({"cf-policy": "yes"})), ("cf-q", json!({}))] {
+        let service = json!({"apiVersion": "v1", "kind": "Service",
+            "metadata": {"name": name, "labels": labels}, "spec": {"ports": [{"port": 80}]}});
+        let (code, body) = send(&client, "POST", &services, JSON, Some(service)).await;
+        assert_eq!(code, 201, "{body}");
+    }
+    let policy_name = format!("cf-{ns}-clusterip");
+    let policy = json!({"apiVersion": "admissionregistration.k8s.io/v1",
+        "kind": "ValidatingAdmissionPolicy", "metadata": {"name": policy_name},
+        "spec": {"matchConstraints": {"resourceRules": [{"apiGroups": [""], "apiVersions": ["v1"],
+            "operations": ["CREATE", "UPDATE"], "resources": ["services"]}]},
+            "validations": [{"expression": "object.spec.type == 'ClusterIP'",
+                "message": "only ClusterIP services"}]}});
+    let binding = json!({"apiVersion": "admissionregistration.k8s.io/v1",
+        "kind": "ValidatingAdmissionPolicyBinding", "metadata": {"name": policy_name},
+        "spec": {"policyName": policy_name, "validationActions": ["Deny"],
+            "matchResources": {
+                "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": ns}},
+                "objectSelector": {"matchLabels": {"cf-policy": "yes"}}}}});
+    let admission = "/apis/admissionregistration.k8s.io/v1";
+    let (code, body) = send(
+        &client,
+        "POST",
+        &format!("{admission}/validatingadmissionpolicies"),
+        JSON,
+        Some(policy),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let (code, body) = send(
+        &client,
+        "POST",
+        &format!("{admission}/validatingadmissionpolicybindings"),
+        JSON,
+        Some(binding),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let to_node_port = json!({"spec": {"type": "NodePort"}});
+    let patch = |name: &str| {
+        let client = client.clone();
+        let path = format!("{services}/{name}?dryRun=All");
+        let body = to_node_port.clone();
+        async move {
+            send(
+                &client,
+                "PATCH",
+                &path,
+                "application/merge-patch+json",
+                Some(body),
+            )
+            .await
+        }
+    };
+    // The real server's policy and quota caches see them a moment later.
+    let refused = eventually(30, || async {
+        let (code, body) = patch("cf-p").await;
+        (code == 422).then_some(body)
+    })
+    .await
+    .expect("the policy refuses the update");
+    assert_eq!(
+        refused["message"],
+        "services \"cf-p\" is forbidden: ValidatingAdmissionPolicy 'cf-NS-clusterip' with binding 'cf-NS-clusterip' denied request: only ClusterIP services"
+            .replace("NS", ns)
+    );
+    let refused = eventually(30, || async {
+        let (code, body) = patch("cf-q").await;
+        (code == 403).then_some(body)
+    })
+    .await
+    .expect("the quota refuses the update");
+    assert_eq!(
+        refused["message"],
+        "services \"cf-q\" is forbidden: exceeded quota: ports, requested: services.nodeports=1, used: services.nodeports=0, limited: services.nodeports=0"
+    );
+    for path in [
+        format!("{admission}/validatingadmissionpolicybindings/{policy_name}"),
+        format!("{admission}/validatingadmissionpolicies/{policy_name}"),
+    ] {
+        send(&client, "DELETE", &path, "", None).await;
+    }
+}
