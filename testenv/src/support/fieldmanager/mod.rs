@@ -412,6 +412,8 @@ pub struct Changes {
     changed: FieldSet,
     /// Fields present only before the write.
     removed: FieldSet,
+    /// Whether either version cannot be typed (see [`typed::Comparison::untyped`]).
+    untyped: bool,
 }
 
 impl Changes {
@@ -421,6 +423,7 @@ impl Changes {
         Changes {
             changed: cmp.changed(),
             removed: cmp.removed,
+            untyped: cmp.untyped,
         }
     }
 }
@@ -467,6 +470,11 @@ pub fn update_across_versions(
     elsewhere: &BTreeMap<String, Changes>,
 ) -> ManagedFields {
     let mut here = Changes::between(types, old, new);
+    // The real field manager cannot type the object (a keyed list's item without its key):
+    // it logs the failure and writes the object without any managed fields.
+    if here.untyped {
+        return ManagedFields::default();
+    }
     here.changed = scope.ignore(here.changed);
     here.removed = scope.ignore(here.removed);
     let mut own = managed

@@ -155,9 +155,12 @@ impl<'a> Node<'a> {
                 .is_some_and(|r| r.iter().any(|n| n == name));
         let zero = match declared {
             Some(field) if self.builtin && self.zero == Zero::Struct => {
+                // A struct without a default is a pointer Go leaves out when nil, required
+                // or not (an IPAddress's `parentRef`).
+                let pointer_struct = field.get("allOf").is_some() || field.get("$ref").is_some();
                 if field.get("default").is_some_and(Value::is_object) {
                     Zero::Struct
-                } else if required {
+                } else if required && !pointer_struct {
                     Zero::Null
                 } else {
                     Zero::Absent
@@ -226,6 +229,7 @@ impl<'a> Node<'a> {
     /// struct (an owner reference, a label selector, an object reference) shows.
     pub fn map_atomic(&self) -> bool {
         self.attr("x-kubernetes-map-type").and_then(Value::as_str) == Some("atomic")
+            || self.builtin && self.schema.is_some_and(free_form)
     }
 
     /// Whether the object here is a struct the kind's zero value already has (`metadata`,
@@ -298,4 +302,12 @@ impl<'a> Node<'a> {
             _ => false,
         }
     }
+}
+
+/// Whether a built-in schema is an object of any shape (a `RawExtension`, as a
+/// ControllerRevision's `data`), which the real field manager owns as a whole.
+fn free_form(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+        && schema.get("properties").is_none()
+        && schema.get("additionalProperties").is_none()
 }

@@ -91,6 +91,24 @@ fn pod_specs_are_typed_by_the_openapi() {
 }
 
 #[test]
+fn an_item_without_its_key_leaves_no_managed_fields() {
+    // The real field manager cannot type the object and drops every entry.
+    let def = ResourceDef::named("", "v1", "ServiceAccount", "serviceaccounts");
+    let sa = json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "s"},
+        "automountServiceAccountToken": false, "secrets": [{}]});
+    let managed = update(
+        Types::of(&def),
+        Some(&json!({"metadata": {}})),
+        &sa,
+        ManagedFields::default(),
+        &owner("creator", Operation::Update, "v1"),
+        Scope::Whole,
+        NOW,
+    );
+    assert!(managed.entries.is_empty());
+}
+
+#[test]
 fn pointer_structs_of_the_object_are_owned_themselves() {
     let def = ResourceDef::named("events.k8s.io", "v1", "Event", "events");
     let event = json!({"apiVersion": "events.k8s.io/v1", "kind": "Event", "metadata": {"name": "e"},

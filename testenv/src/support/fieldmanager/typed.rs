@@ -168,6 +168,9 @@ pub struct Comparison {
     pub modified: FieldSet,
     /// Paths present only in the old version.
     pub removed: FieldSet,
+    /// Whether an item of a keyed list lacks a key field without a default: structured-merge-diff
+    /// cannot type such an object, and the real field manager then drops the managed fields.
+    pub untyped: bool,
 }
 
 impl Comparison {
@@ -275,6 +278,7 @@ fn walk_compare(
                 return leaf(l, r, path, out);
             }
             let (Some(lids), Some(rids)) = (identities(la, &lt), identities(ra, &lt)) else {
+                out.untyped |= matches!(lt, ListType::Map(_));
                 return leaf(l, r, path, out);
             };
             let items = node.items();
