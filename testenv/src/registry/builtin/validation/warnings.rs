@@ -26,7 +26,9 @@ pub fn warnings(group: &str, kind: &str, object: &Value, old: Option<&Value>) ->
         ("", "PersistentVolumeClaim") => volumes::claim(object),
         ("", "Service") => service(&object["spec"]),
         ("node.k8s.io", "RuntimeClass") => runtime_class(object),
-        ("", "Node" | "Endpoints" | "ServiceAccount") => core_objects::warnings(kind, object, old),
+        ("", "Node" | "Endpoints" | "ServiceAccount" | "Secret") => {
+            core_objects::warnings(kind, object, old)
+        }
         ("networking.k8s.io", "Ingress") => super::ingress::warnings(object, old),
         ("", "Pod") if old.is_none() => pod_warnings(object),
         ("", "PodTemplate") => match old {

@@ -2,7 +2,8 @@
 //! `spec.externalID` and pod CIDRs in a non-standard form, see `node`), an Endpoints
 //! object's (addresses in a non-standard form, see `endpoints`) and a ServiceAccount's
 //! deprecated `kubernetes.io/enforce-mountable-secrets` annotation, when it is set on a
-//! create or added by an update.
+//! create or added by an update, and a TLS Secret's key pair that does not load (on every
+//! write, see `secret_tls`).
 
 use serde_json::Value;
 
@@ -14,6 +15,9 @@ pub fn warnings(kind: &str, object: &Value, old: Option<&Value>) -> Vec<String> 
     match kind {
         "Node" => super::super::node::warnings(object),
         "Endpoints" => super::super::endpoints::warnings(object),
+        "Secret" => super::super::secret_tls::warning(object)
+            .into_iter()
+            .collect(),
         "ServiceAccount" => {
             let has =
                 |o: &Value| !o["metadata"]["annotations"][ENFORCE_MOUNTABLE_SECRETS].is_null();
