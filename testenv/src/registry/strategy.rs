@@ -170,6 +170,22 @@ fn drop_stateful_set_max_unavailable(object: &mut Value) {
     }
 }
 
+/// What a CSIDriver and a DeviceClass lose before they are stored, created or updated: the
+/// fields of features off by default in v1.34, which their strategies drop (the stored object
+/// never has them): a driver's `nodeAllocatableUpdatePeriodSeconds`
+/// (`MutableCSINodeAllocatableCount`), a class's `extendedResourceName` (`DRAExtendedResource`).
+/// On create the creator's managed fields still name them.
+fn drop_disabled_class_fields(group: &str, plural: &str, object: &mut Value) {
+    let field = match (group, plural) {
+        ("storage.k8s.io", "csidrivers") => "nodeAllocatableUpdatePeriodSeconds",
+        ("resource.k8s.io", "deviceclasses") => "extendedResourceName",
+        _ => return,
+    };
+    if let Some(spec) = object["spec"].as_object_mut() {
+        spec.remove(field);
+    }
+}
+
 /// What the registry of `group`/`plural` does to an update of `old` before validating it: a
 /// claim's data source fields are prepared (`claim_sources`); a ResourceSlice loses the fields of the DRA features off in v1.34 (see
 /// [`drop_disabled_slice_fields`]); a Pod or pod template loses the image volumes and
@@ -181,6 +197,7 @@ fn drop_stateful_set_max_unavailable(object: &mut Value) {
 pub fn drop_disabled_on_update(group: &str, plural: &str, object: &mut Value, old: &Value) -> bool {
     super::image_volume::drop_disabled(group, plural, object, Some(old));
     super::disabled_projections::drop_disabled(group, plural, object, Some(old));
+    drop_disabled_class_fields(group, plural, object);
     match (group, plural) {
         ("resource.k8s.io", "resourceslices") => drop_disabled_slice_fields(object),
         // The stored set never has the field: dropping it changes nothing there.
@@ -301,6 +318,7 @@ pub fn generate_on_create(group: &str, plural: &str, object: &mut Value) {
     if (group, plural) == ("apps", "statefulsets") {
         drop_stateful_set_max_unavailable(object);
     }
+    drop_disabled_class_fields(group, plural, object);
     if (group, plural) == ("", "namespaces") {
         namespace_finalizer(object);
         return;

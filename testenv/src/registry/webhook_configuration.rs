@@ -172,9 +172,11 @@ fn check_url(c: &mut Causes, url: &str, field: String) {
 /// `ValidateWebhookService`: a name and namespace, a valid port, and a path of DNS
 /// subdomain segments starting with `/`.
 fn check_service(c: &mut Causes, service: &Value, path: &str) {
-    for field in ["name", "namespace"] {
-        if service[field].as_str().is_none_or(str::is_empty) {
-            c.required(format!("{path}.{field}"), "");
+    // kube-apiserver passes the service's name and namespace to its check in each other's
+    // place: an empty namespace is reported at `name`, an empty name at `namespace`.
+    for (value, reported) in [("namespace", "name"), ("name", "namespace")] {
+        if service[value].as_str().is_none_or(str::is_empty) {
+            c.required(format!("{path}.{reported}"), "");
         }
     }
     let port = service["port"].as_i64().unwrap_or(443);

@@ -20,7 +20,8 @@ pub fn endpoint_slice(object: &mut Value) {
     }
     for port in each_object(o, "ports") {
         set_default(port, "name", json!(""));
-        set_default_str(port, "protocol", "TCP");
+        // A pointer: only a missing protocol is defaulted, an empty one is refused.
+        set_default(port, "protocol", json!("TCP"));
     }
 }
 

@@ -99,7 +99,7 @@ fn param_ref(reference: &Value, path: &str) -> Errors {
 }
 
 /// `validateMatchResources`.
-fn match_resources(resources: &Value, path: &str) -> Errors {
+pub(super) fn match_resources(resources: &Value, path: &str) -> Errors {
     let mut out = Vec::new();
     let policy_path = child(path, "matchPolicy");
     match resources["matchPolicy"].as_str() {

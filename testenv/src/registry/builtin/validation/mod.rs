@@ -17,6 +17,7 @@
 //! strategic merge patch's result must decode into.
 
 mod admission_binding;
+pub mod admission_policy_spec;
 mod apiservice;
 mod apparmor;
 mod apps;

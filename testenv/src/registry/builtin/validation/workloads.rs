@@ -97,19 +97,20 @@ pub(super) fn restart_policy(template: &Value, path: &str, allowed: &[&str]) -> 
     )]
 }
 
-/// `ValidateReplicationControllerSpec`: a selector (required, non-empty) that matches the
-/// template, and pods that always restart (the apps/v1 kinds are [`super::apps`]').
+/// `ValidateReplicationControllerSpec`: a non-negative `minReadySeconds`, a selector
+/// (required, non-empty) that matches the template, non-negative replicas, and pods that
+/// always restart (the apps/v1 kinds are [`super::apps`]').
 pub fn replication_controller(object: &Value) -> Errors {
     let spec = &object["spec"];
-    let mut out = check_nonnegative("spec.replicas", spec.get("replicas"));
+    // The selector's values are not checked: an empty selector is the template's labels.
+    let mut out = check_nonnegative("spec.minReadySeconds", spec.get("minReadySeconds"));
     let selector = &spec["selector"];
     let tpl = &spec["template"];
     let labels = selector.as_object().filter(|m| !m.is_empty());
     if labels.is_none() {
         out.push(required("spec.selector"));
-    } else {
-        out.extend(check_labels("spec.selector", labels));
     }
+    out.extend(check_nonnegative("spec.replicas", spec.get("replicas")));
     let want = Value::Object(Map::from_iter([(
         "matchLabels".to_string(),
         selector.clone(),
