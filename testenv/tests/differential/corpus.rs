@@ -91,6 +91,10 @@ pub struct Step {
     /// change).
     #[serde(default)]
     pub note: Option<String>,
+    /// The real server must accept the request (a 2xx): a refusal is reported as a difference
+    /// (the sweep's valid objects, whose changes would otherwise test nothing but the refusal).
+    #[serde(default)]
+    pub must_succeed: bool,
 }
 
 /// The values of one header of a [`Step`].

@@ -171,10 +171,16 @@ async fn run() -> ExitCode {
                 if sharded {
                     u.run(step).await;
                 }
-                (
-                    compare::compare(step, &normalize::normalize(&a), &normalize::normalize(&b)),
-                    Vec::new(),
-                )
+                let mut diffs =
+                    compare::compare(step, &normalize::normalize(&a), &normalize::normalize(&b));
+                if step.must_succeed && !(200..300).contains(&b.code) {
+                    diffs.push(compare::Difference {
+                        at: "code (the real server must accept this request)".into(),
+                        embedded: a.code.into(),
+                        real: b.body["message"].clone(),
+                    });
+                }
+                (diffs, Vec::new())
             };
             let request = describe(&sides[0], step);
             if step_started.elapsed().as_secs() >= 5 {

@@ -54,10 +54,21 @@ pub fn normalize(answer: &Answer) -> Answer {
     }
 }
 
-/// Names made from a generateName (`prefix` + 5 random characters), anywhere in the answer.
+/// The prefix of the service account token volume the ServiceAccount admission plugin adds to
+/// a pod, named like a generated name (the prefix and 5 random characters).
+const TOKEN_VOLUME: &str = "kube-api-access-";
+
+/// Names made from a generateName (`prefix` + 5 random characters), and pods' service account
+/// token volumes, anywhere in the answer.
 fn collect_generated(v: &Value, out: &mut BTreeMap<String, String>) {
     match v {
         Value::Object(m) => {
+            if let Some(name) = m.get("name").and_then(Value::as_str)
+                && name.len() == TOKEN_VOLUME.len() + 5
+                && name.starts_with(TOKEN_VOLUME)
+            {
+                out.insert(name.to_string(), format!("{TOKEN_VOLUME}<random>"));
+            }
             if let (Some(prefix), Some(name)) = (
                 m.get("generateName").and_then(Value::as_str),
                 m.get("name").and_then(Value::as_str),
