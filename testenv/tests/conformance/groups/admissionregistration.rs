@@ -425,3 +425,75 @@ async fn webhook_configurations_are_validated_in_the_real_order() {
         ]
     );
 }
+
+/// A webhook service's empty name is reported at `namespace` and its empty namespace at
+/// `name`: kube-apiserver passes the two to its check in each other's place.
+#[tokio::test]
+async fn webhook_service_names_and_namespaces_are_reported_crosswise() {
+    let env = env().await;
+    let client = client(&env).await;
+    let hook = |name: &str, service: Value| {
+        json!({"name": name, "clientConfig": {"service": service}, "sideEffects": "None",
+            "admissionReviewVersions": ["v1"]})
+    };
+    let config = json!({"apiVersion": "admissionregistration.k8s.io/v1",
+        "kind": "ValidatingWebhookConfiguration", "metadata": {"name": "crosswise"},
+        "webhooks": [hook("a.example.com", json!({"namespace": "ns", "name": ""})),
+            hook("b.example.com", json!({"namespace": "", "name": "a"}))]});
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations?dryRun=All",
+        "application/json",
+        Some(config),
+    )
+    .await;
+    assert_eq!(code, 422);
+    assert_eq!(
+        causes(&body),
+        [
+            "webhooks[0].clientConfig.service.namespace: Required value",
+            "webhooks[1].clientConfig.service.name: Required value",
+        ]
+    );
+}
+
+/// A ValidatingAdmissionPolicy's own rules, in the real server's order, with its
+/// expressions' compilation errors in their places.
+#[tokio::test]
+async fn validating_admission_policy_specs_are_checked_in_order() {
+    let env = env().await;
+    let client = client(&env).await;
+    let policy = json!({"apiVersion": "admissionregistration.k8s.io/v1",
+        "kind": "ValidatingAdmissionPolicy", "metadata": {"name": "vap"},
+        "spec": {"failurePolicy": "Never", "paramKind": {"apiVersion": "v1", "kind": "Bad_Value!"},
+            "matchConstraints": {"resourceRules": [{"apiGroups": ["apps"], "apiVersions": ["v1"],
+                "operations": ["CREATE"], "resources": ["deployments"]}]},
+            "matchConditions": [{"name": "", "expression": "1"}],
+            "variables": [{"name": "in", "expression": "1"}],
+            "validations": [{"expression": "", "reason": "Gone"}],
+            "auditAnnotations": [{"key": "a", "valueExpression": "string(1)"},
+                {"key": "a", "valueExpression": "string(2)"}]}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies?dryRun=All",
+        "application/json",
+        Some(policy),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    assert_eq!(
+        causes(&body),
+        [
+            "spec.failurePolicy: Unsupported value: \"Never\": supported values: \"Fail\", \"Ignore\"",
+            "spec.paramKind.kind: Invalid value: \"Bad_Value!\": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+            "spec.matchConditions[0].expression: Invalid value: \"1\": must evaluate to bool but got int",
+            "spec.matchConditions[0].name: Required value",
+            "spec.variables[0].name: Invalid value: \"in\": must be a valid CEL identifier",
+            "spec.validations[0].expression: Required value: expression is not specified",
+            "spec.validations[0].reason: Unsupported value: \"Gone\": supported values: \"Forbidden\", \"Invalid\", \"RequestEntityTooLarge\"",
+            "spec.auditAnnotations[1].key: Duplicate value: \"a\"",
+        ]
+    );
+}

@@ -792,3 +792,22 @@ async fn a_daemon_set_rolling_update_given_with_on_delete_gets_zero_values() {
         json!({"type": "OnDelete", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}})
     );
 }
+
+/// A ControllerRevision's `data` (a RawExtension) is owned whole.
+#[tokio::test]
+async fn controller_revision_data_is_owned_whole() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let revision = json!({"apiVersion": "apps/v1", "kind": "ControllerRevision",
+        "metadata": {"name": "whole"}, "revision": 3, "data": {"spec": {"a": {"b": 1}}}});
+    let path = format!(
+        "/apis/apps/v1/namespaces/{}/controllerrevisions?dryRun=All",
+        env.namespace()
+    );
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(revision)).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(
+        body["metadata"]["managedFields"][0]["fieldsV1"],
+        json!({"f:data": {}, "f:revision": {}})
+    );
+}

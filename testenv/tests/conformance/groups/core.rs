@@ -615,3 +615,116 @@ async fn docker_config_secrets_report_go_json_errors() {
         }
     }
 }
+
+/// A TLS Secret whose `tls.crt` and `tls.key` do not load as a key pair is stored with
+/// `tls.X509KeyPair`'s error as a warning; a pair that loads is not warned of.
+#[tokio::test]
+async fn tls_secrets_warn_of_a_pair_that_does_not_load() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{}/secrets?dryRun=All", env.namespace());
+    let key = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["a.example.com".into()])
+        .unwrap()
+        .self_signed(&key)
+        .unwrap()
+        .pem();
+    let other = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256)
+        .unwrap()
+        .serialize_pem();
+    let cases = [
+        (cert.clone(), key.serialize_pem(), None),
+        (
+            "x".to_string(),
+            key.serialize_pem(),
+            Some("tls: failed to find any PEM data in certificate input"),
+        ),
+        (
+            cert.clone(),
+            String::new(),
+            Some("tls: failed to find any PEM data in key input"),
+        ),
+        (
+            key.serialize_pem(),
+            cert.clone(),
+            Some(
+                "tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched",
+            ),
+        ),
+        (
+            cert.clone(),
+            cert.clone(),
+            Some("tls: found a certificate rather than a key in the PEM for the private key"),
+        ),
+        (
+            cert.clone(),
+            other,
+            Some("tls: private key does not match public key"),
+        ),
+    ];
+    for (crt, tls_key, warning) in cases {
+        let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls"},
+            "type": "kubernetes.io/tls", "stringData": {"tls.crt": crt, "tls.key": tls_key}});
+        let (code, headers, _) = crate::support::raw::exchange(
+            &client,
+            "POST",
+            &path,
+            &[("Content-Type", "application/json")],
+            Some(&secret),
+        )
+        .await;
+        assert_eq!(code, 201);
+        let sent: Vec<&str> = headers
+            .get_all("warning")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        let expected: Vec<String> = warning.iter().map(|w| format!("299 - \"{w}\"")).collect();
+        assert_eq!(sent, expected, "{warning:?}");
+    }
+}
+
+/// A ServiceAccount whose `secrets` entry has no name (its key) cannot be typed by the
+/// field manager: it is stored without managed fields.
+#[tokio::test]
+async fn an_item_without_its_list_key_leaves_no_managed_fields() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!(
+        "/api/v1/namespaces/{}/serviceaccounts?dryRun=All",
+        env.namespace()
+    );
+    let sa = json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "keyless"},
+        "secrets": [{"name": ""}]});
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(sa)).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(body["secrets"], json!([{}]));
+    assert!(body["metadata"]["managedFields"].is_null(), "{body}");
+}
+
+/// A ReplicationController's `minReadySeconds` is checked first; its selector's values are
+/// not (an empty selector is the template's labels, which are).
+#[tokio::test]
+async fn replication_controllers_check_min_ready_seconds_not_selector_values() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let path = format!(
+        "/api/v1/namespaces/{}/replicationcontrollers?dryRun=All",
+        env.namespace()
+    );
+    let rc = json!({"apiVersion": "v1", "kind": "ReplicationController",
+        "metadata": {"name": "rc", "labels": {"a": "b"}},
+        "spec": {"replicas": -1, "minReadySeconds": -1, "selector": {"app": "Bad_Value!"},
+            "template": {"metadata": {"labels": {"app": "x"}},
+                "spec": {"containers": [{"name": "c", "image": "nginx:1"}]}}}});
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(rc)).await;
+    assert_eq!(code, 422);
+    assert_eq!(
+        crate::support::raw::causes(&body),
+        [
+            "spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0",
+            "spec.replicas: Invalid value: -1: must be greater than or equal to 0",
+            "spec.template.metadata.labels: Invalid value: {\"app\":\"x\"}: `selector` does not match template `labels`",
+        ]
+    );
+}

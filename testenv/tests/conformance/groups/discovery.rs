@@ -227,3 +227,25 @@ async fn endpoint_slice_port_names_default_to_empty() {
     assert_eq!(causes(&body), ["ports[1].name: Duplicate value: \"\""]);
     send(&client, "DELETE", &format!("{base}/unnamed"), "", None).await;
 }
+
+/// Only a missing port protocol of an EndpointSlice is defaulted: an empty one is refused.
+#[tokio::test]
+async fn endpoint_slice_ports_refuse_an_empty_protocol() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let slice = json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+        "metadata": {"name": "empty-protocol"}, "addressType": "IPv4", "endpoints": [],
+        "ports": [{"name": "a", "port": 80, "protocol": ""}, {"name": "b", "port": 81}]});
+    let path = format!(
+        "/apis/discovery.k8s.io/v1/namespaces/{}/endpointslices?dryRun=All",
+        env.namespace()
+    );
+    let (code, body) = send(&client, "POST", &path, "application/json", Some(slice)).await;
+    assert_eq!(code, 422);
+    assert_eq!(
+        causes(&body),
+        [
+            "ports[0].protocol: Unsupported value: \"\": supported values: \"SCTP\", \"TCP\", \"UDP\""
+        ]
+    );
+}

@@ -377,3 +377,39 @@ async fn ingress_class_parameters_are_validated() {
     .await;
     assert_eq!(code, 201, "{body}");
 }
+
+/// An IngressClass's controller is required; an IPAddress's `parentRef` (a pointer) is owned
+/// itself by its creator.
+#[tokio::test]
+async fn ingress_class_controllers_are_required_and_ip_address_parents_owned() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let class = json!({"apiVersion": "networking.k8s.io/v1", "kind": "IngressClass",
+        "metadata": {"name": "no-controller"}, "spec": {"controller": ""}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/apis/networking.k8s.io/v1/ingressclasses?dryRun=All",
+        "application/json",
+        Some(class),
+    )
+    .await;
+    assert_eq!(code, 422);
+    assert_eq!(causes(&body), ["spec.controller: Required value"]);
+    let address = json!({"apiVersion": "networking.k8s.io/v1", "kind": "IPAddress",
+        "metadata": {"name": "10.0.0.202"},
+        "spec": {"parentRef": {"group": "", "resource": "services", "namespace": "ns", "name": "svc"}}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/apis/networking.k8s.io/v1/ipaddresses?dryRun=All",
+        "application/json",
+        Some(address),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(
+        body["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"]["f:parentRef"]["."],
+        json!({})
+    );
+}

@@ -564,3 +564,22 @@ async fn device_class_configurations_need_an_opaque_driver_and_parameters() {
         "spec.config[2].opaque.parameters: Invalid value: \"<value omitted>\": must be a valid JSON object"
     ), "{answer}");
 }
+
+/// A DeviceClass's `extendedResourceName` belongs to a feature off in v1.34: it is dropped.
+#[tokio::test]
+async fn device_classes_lose_the_extended_resource_name() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let class = json!({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+        "metadata": {"name": "extended"}, "spec": {"extendedResourceName": "example.com/gpu"}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/apis/resource.k8s.io/v1/deviceclasses?dryRun=All",
+        "application/json",
+        Some(class),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    assert!(body["spec"]["extendedResourceName"].is_null(), "{body}");
+}

@@ -902,4 +902,28 @@ async fn a_claims_data_source_fields_are_filled_in_and_dropped_as_old_clients_ex
     let message = body["message"].as_str().unwrap_or_default();
     assert!(message.contains("+ \"DataSourceRef\": {"), "{message}");
     send(&client, "DELETE", &format!("{claims}/plain"), "", None).await;
+
+/// A CSIDriver's `nodeAllocatableUpdatePeriodSeconds` belongs to a feature off in v1.34: it
+/// is dropped, the creator's managed fields still naming it.
+#[tokio::test]
+async fn csi_drivers_lose_the_allocatable_update_period() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let driver = json!({"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver",
+        "metadata": {"name": "period.example.com"}, "spec": {"nodeAllocatableUpdatePeriodSeconds": 60}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        "/apis/storage.k8s.io/v1/csidrivers?dryRun=All",
+        "application/json",
+        Some(driver),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    assert!(body["spec"]["nodeAllocatableUpdatePeriodSeconds"].is_null());
+    assert!(
+        !body["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"]
+            ["f:nodeAllocatableUpdatePeriodSeconds"]
+            .is_null()
+    );
 }
