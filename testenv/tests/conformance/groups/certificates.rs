@@ -553,3 +553,27 @@ const DSA_SHA256: &str = "\
 const DSA_ZERO_KEY: &str = "\
     MFcwPQIBADAYMRYwFAYDVQQDDA1hLmV4YW1wbGUuY29tMBwwFAYHKoZIzjgEATAJAgEXAgELAgEEAwQAAgEAoAAwCwYJ\
     YIZIAWUDBAMCAwkAMAYCAQECAQI=";
+
+/// A request (or certificate) that is not base64 cannot be decoded: a 400 before any
+/// validation, with Go's offset.
+#[tokio::test]
+async fn requests_that_are_not_base64_are_not_decoded() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let csr = json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+        "metadata": {"name": "undecodable"},
+        "spec": {"signerName": "example.com/s", "request": "Bad_Value!", "usages": ["client auth"]}});
+    let (code, body) = crate::support::raw::send(
+        &client,
+        "POST",
+        "/apis/certificates.k8s.io/v1/certificatesigningrequests?dryRun=All",
+        "application/json",
+        Some(csr),
+    )
+    .await;
+    assert_eq!(code, 400);
+    assert_eq!(
+        body["message"],
+        "CertificateSigningRequest in version \"v1\" cannot be handled as a CertificateSigningRequest: illegal base64 data at input byte 3"
+    );
+}

@@ -1,6 +1,7 @@
 //! Base64 as Go's `encoding/json` decodes `[]byte` fields (standard alphabet, padding
-//! required, line breaks skipped), with Go's error offsets: a Secret's `data` or a
-//! ConfigMap's `binaryData` that is not base64 is a 400 before any validation.
+//! required, line breaks skipped), with Go's error offsets: a Secret's `data`, a
+//! ConfigMap's `binaryData` or a CertificateSigningRequest's request that is not base64 is a
+//! 400 before any validation.
 
 use serde_json::Value;
 
@@ -91,13 +92,16 @@ pub fn decode(text: &str) -> Result<Vec<u8>, usize> {
 /// server's decoder words it; `None` when every value decodes.
 pub fn undecodable(kind: &str, object: &Value, field: &str) -> Option<String> {
     let map = object[field].as_object()?;
-    map.values().find_map(|v| {
-        let text = v.as_str()?;
-        let offset = decode(text).err()?;
-        Some(format!(
-            "{kind} in version \"v1\" cannot be handled as a {kind}: illegal base64 data at input byte {offset}"
-        ))
-    })
+    map.values().find_map(|v| undecodable_value(kind, v))
+}
+
+/// The 400 message for a kind with one `[]byte` field holding `value` (a
+/// CertificateSigningRequest's `spec.request`), when it is a string that is not base64.
+pub fn undecodable_value(kind: &str, value: &Value) -> Option<String> {
+    let offset = decode(value.as_str()?).err()?;
+    Some(format!(
+        "{kind} in version \"v1\" cannot be handled as a {kind}: illegal base64 data at input byte {offset}"
+    ))
 }
 
 #[cfg(test)]

@@ -146,11 +146,15 @@ pub fn metadata_update(object: &Value) -> Errors {
 }
 
 /// The 400 message of a built-in object whose `[]byte` fields are not base64 (a Secret's
-/// `data`, a ConfigMap's `binaryData`), which the real server cannot decode.
+/// `data`, a ConfigMap's `binaryData`, a CertificateSigningRequest's `spec.request`), which
+/// the real server cannot decode.
 pub fn undecodable(group: &str, kind: &str, object: &Value) -> Option<String> {
     match (group, kind) {
         ("", "Secret") => base64::undecodable(kind, object, "data"),
         ("", "ConfigMap") => base64::undecodable(kind, object, "binaryData"),
+        ("certificates.k8s.io", "CertificateSigningRequest") => {
+            base64::undecodable_value(kind, &object["spec"]["request"])
+        }
         _ => None,
     }
 }
