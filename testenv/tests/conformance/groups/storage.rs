@@ -902,6 +902,7 @@ async fn a_claims_data_source_fields_are_filled_in_and_dropped_as_old_clients_ex
     let message = body["message"].as_str().unwrap_or_default();
     assert!(message.contains("+ \"DataSourceRef\": {"), "{message}");
     send(&client, "DELETE", &format!("{claims}/plain"), "", None).await;
+}
 
 /// A CSIDriver's `nodeAllocatableUpdatePeriodSeconds` belongs to a feature off in v1.34: it
 /// is dropped, the creator's managed fields still naming it.
