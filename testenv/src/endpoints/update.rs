@@ -113,9 +113,19 @@ pub fn update_object_as(
     }
     match endpoint {
         Endpoint::Main | Endpoint::Scale => {
-            // A CertificateSigningRequest's spec is set once, at creation.
+            // A CertificateSigningRequest's spec is set once, at creation; its request is
+            // still decoded from the body first (not base64: 400).
             if strategy::is_csr(&def.group, &def.plural) {
+                if let Some(why) =
+                    crate::registry::validation::undecodable(&def.group, &def.kind, &new)
+                {
+                    return Err(ApiError::bad_request(why));
+                }
                 new["spec"] = old["spec"].clone();
+            }
+            // A Namespace's finalizers change only through `/finalize`.
+            if def.group.is_empty() && def.plural == "namespaces" {
+                new["spec"]["finalizers"] = old["spec"]["finalizers"].clone();
             }
             if def.status_subresource {
                 match old.get("status") {

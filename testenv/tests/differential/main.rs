@@ -13,7 +13,7 @@
 //! `cargo test -p kubeforge-testenv --test differential`; without the binaries it skips,
 //! saying why. `KUBEFORGE_DIFF_ONLY=<text>` runs the scenarios whose file name contains it;
 //! `KUBEFORGE_DIFF_FULL=1` prints differing values whole; `KUBEFORGE_DIFF_SWEEP=1` adds the
-//! generated `sweep` scenario (see the `sweep` module), which is not part of a normal run.
+//! generated `sweep` and `sweep-update` scenarios (see the `sweep` module), not part of a normal run.
 
 mod compare;
 mod corpus;
@@ -137,8 +137,8 @@ async fn run() -> ExitCode {
     };
     let mut scenarios = scenarios;
     if std::env::var("KUBEFORGE_DIFF_SWEEP").is_ok_and(|v| v == "1") {
-        match sweep::scenario(&dir.with_file_name("sweep")) {
-            Ok(s) => scenarios.push((sweep::NAME.to_string(), s)),
+        match sweep::scenarios(&dir.with_file_name("sweep")) {
+            Ok(s) => scenarios.extend(s),
             Err(e) => {
                 eprintln!("differential: the sweep does not load: {e}");
                 return ExitCode::FAILURE;

@@ -215,6 +215,9 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
         ("scheduling.k8s.io", "PriorityClass") => {
             priority_class::priority_class_update(object, old)
         }
+        // The strategy validates the controller, then the update, which validates its spec
+        // again: every error of its spec is reported twice.
+        ("", "ReplicationController") => workloads::replication_controller(object),
         _ => Vec::new(),
     }
 }
