@@ -29,8 +29,13 @@ pub fn endpoint_slice(object: &mut Value) {
 /// `allocationMode: ExactCount` and, in that mode, `count: 1`.
 fn device_request(request: &mut Map<String, Value>) {
     set_default_str(request, "allocationMode", "ExactCount");
-    if request.get("allocationMode").and_then(Value::as_str) == Some("ExactCount") {
-        set_default(request, "count", json!(1));
+    // `count` is not a pointer: 0 is unset, and defaulted too.
+    if request.get("allocationMode").and_then(Value::as_str) == Some("ExactCount")
+        && request
+            .get("count")
+            .is_none_or(|c| c.is_null() || c.as_i64() == Some(0))
+    {
+        request.insert("count".into(), json!(1));
     }
 }
 

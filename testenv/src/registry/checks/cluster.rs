@@ -1,6 +1,5 @@
 //! Checks of cluster-facing kinds: Lease durations, a ControllerRevision's data and
-//! revision; a claim's spec never changes (its own checks, and its template's, are the
-//! kinds' validation). RuntimeClasses, EndpointSlices and DeviceClasses are validated with
+//! revision (a claim's and its template's checks are the kinds' validation). RuntimeClasses, EndpointSlices and DeviceClasses are validated with
 //! the built-in kinds (`builtin::validation`).
 
 use serde_json::Value;
@@ -11,7 +10,6 @@ use crate::support::status::Cause;
 use crate::registry::builtin::validation::errors::{
     immutable, invalid, invalid_text, required_because,
 };
-use crate::registry::builtin::validation::resource;
 
 fn lease(object: &Value) -> Vec<Cause> {
     let spec = &object["spec"];
@@ -58,8 +56,8 @@ fn non_negative_revision(object: &Value) -> Option<Cause> {
         .then(|| invalid("revision", &object["revision"], message))
 }
 
-/// Checks of an update of `group`/`plural` from `old` to `new`: the create checks, then
-/// a claim's spec that never changes.
+/// Checks of an update of `group`/`plural` from `old` to `new`: the create checks (a
+/// ControllerRevision's own).
 pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec<Cause> {
     // `ValidateControllerRevisionUpdate`: the data may not change, the revision not go
     // negative (the create checks are not made again).
@@ -77,39 +75,5 @@ pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec
         causes.extend(non_negative_revision(new));
         return causes;
     }
-    let mut causes = create_causes(group, plural, new);
-    if (group, plural) == ("resource.k8s.io", "resourceclaims")
-        && (old.get("spec") != new.get("spec") || !raw::same_bytes(old, new, "spec"))
-    {
-        causes.push(with_raw_texts(
-            resource::immutable_spec(new),
-            &raw::written_texts(old, new, "spec"),
-        ));
-    }
-    causes
-}
-
-/// A claim's immutable-spec error with each opaque `Parameters` printed as the real server
-/// prints the bytes it keeps (`texts`, in document order) rather than as a sorted map.
-fn with_raw_texts(mut cause: Cause, texts: &[String]) -> Cause {
-    const KEY: &str = "\"Parameters\":";
-    let mut texts = texts.iter();
-    let mut out = String::new();
-    let mut rest = cause.message.as_str();
-    while let Some(at) = rest.find(KEY) {
-        let start = at + KEY.len();
-        out.push_str(&rest[..start]);
-        rest = &rest[start..];
-        let Some(end) = crate::support::go_json::value_end(rest.as_bytes(), 0) else {
-            break;
-        };
-        match texts.next().filter(|_| &rest[..end] != "null") {
-            Some(text) => out.push_str(text),
-            None => out.push_str(&rest[..end]),
-        }
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    cause.message = out;
-    cause
+    create_causes(group, plural, new)
 }

@@ -482,3 +482,43 @@ async fn a_jobs_failure_and_success_policies_are_immutable() {
     .await;
     assert_eq!(code, 200, "{body}");
 }
+
+#[tokio::test]
+async fn a_job_updated_without_its_selector_needs_one() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let jobs = format!("/apis/batch/v1/namespaces/{}/jobs", env.namespace());
+    let job = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "unselected"},
+        "spec": {"suspend": true, "template": {"spec": {"restartPolicy": "Never",
+            "containers": [{"name": "c", "image": "i"}]}}}});
+    let (code, body) = send(
+        &client,
+        "POST",
+        &jobs,
+        "application/json",
+        Some(job.clone()),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    // A replacement without the generated selector: required, matching no template, reported
+    // by the Job's validation and again by the update's, before the fields that may not change.
+    let path = format!("{jobs}/unselected?dryRun=All");
+    let (code, body) = send(&client, "PUT", &path, "application/json", Some(job)).await;
+    assert_eq!(code, 422, "{body}");
+    let listed = crate::support::raw::causes(&body);
+    let required = "spec.selector: Required value";
+    let mismatch = "spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`";
+    assert_eq!(listed[..4], [required, mismatch, required, mismatch]);
+    assert_eq!(
+        listed[4],
+        "spec.selector: Invalid value: null: field is immutable"
+    );
+    send(
+        &client,
+        "DELETE",
+        &format!("{jobs}/unselected?propagationPolicy=Background"),
+        "",
+        None,
+    )
+    .await;
+}

@@ -583,3 +583,73 @@ async fn device_classes_lose_the_extended_resource_name() {
     assert_eq!(code, 201, "{body}");
     assert!(body["spec"]["extendedResourceName"].is_null(), "{body}");
 }
+
+#[tokio::test]
+async fn a_claims_constraints_and_configurations_name_its_requests() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let claims = format!(
+        "/apis/resource.k8s.io/v1/namespaces/{}/resourceclaims",
+        env.namespace()
+    );
+    let claim = |exactly: serde_json::Value, constraint: serde_json::Value| {
+        json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+            "metadata": {"name": "named"}, "spec": {"devices": {
+                "requests": [{"name": "gpu", "exactly": exactly}],
+                "constraints": [constraint],
+                "config": [{"requests": ["cpu"], "opaque": {"driver": "", "parameters": {}}}]}}})
+    };
+    let exactly = json!({"deviceClassName": "dc", "allocationMode": "ExactCount", "count": -1});
+    let constraint = json!({"requests": ["gpu"], "matchAttribute": "numa"});
+    let dry = format!("{claims}?dryRun=All");
+    let (code, body) = send(
+        &client,
+        "POST",
+        &dry,
+        JSON,
+        Some(claim(exactly, constraint)),
+    )
+    .await;
+    assert_eq!(code, 422, "{body}");
+    let not_a_request = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
+    assert_eq!(
+        causes(&body)[..4],
+        [
+            "spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero"
+                .to_string(),
+            "spec.devices.constraints[0].matchAttribute: Invalid value: \"numa\": must include a domain"
+                .to_string(),
+            format!("spec.devices.config[0].requests[0]: Invalid value: \"cpu\": {not_a_request}"),
+            "spec.devices.config[0].opaque.driver: Required value".to_string(),
+        ]
+    );
+    // A zero count is defaulted to one; the spec may not change after.
+    let valid = |count: i64| {
+        claim(
+            json!({"deviceClassName": "dc", "count": count}),
+            json!({"requests": ["gpu"], "matchAttribute": "gpu.example.com/numa"}),
+        )
+    };
+    let mut stored = valid(0);
+    stored["spec"]["devices"]["config"] = json!([]);
+    let (code, body) = send(&client, "POST", &claims, JSON, Some(stored.clone())).await;
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(
+        body["spec"]["devices"]["requests"][0]["exactly"]["count"],
+        1
+    );
+    stored["spec"]["devices"]["requests"][0]["exactly"]["count"] = json!(-1);
+    let path = format!("{claims}/named");
+    let (code, body) = send(&client, "PUT", &path, JSON, Some(stored)).await;
+    assert_eq!(code, 422, "{body}");
+    let listed = causes(&body);
+    let count =
+        "spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero";
+    // The spec may not change, then it is checked again.
+    assert_eq!((listed[0].as_str(), listed[2].as_str()), (count, count));
+    assert!(
+        listed[1].starts_with("spec: Invalid value: {"),
+        "{listed:?}"
+    );
+    send(&client, "DELETE", &path, "", None).await;
+}

@@ -70,6 +70,7 @@ mod pv_update;
 mod quota;
 mod rbac;
 pub mod resource;
+mod resource_claim;
 mod resource_cost;
 mod resource_go;
 mod resource_slice;
@@ -218,6 +219,10 @@ fn update_after_spec(group: &str, kind: &str, object: &Value, old: &Value) -> Er
         // The strategy validates the controller, then the update, which validates its spec
         // again: every error of its spec is reported twice.
         ("", "ReplicationController") => workloads::replication_controller(object),
+        ("resource.k8s.io", "ResourceClaim") => resource_claim::claim_update(object, old),
+        ("resource.k8s.io", "ResourceClaimTemplate") => {
+            resource_claim::template_update(object, old)
+        }
         _ => Vec::new(),
     }
 }
@@ -287,10 +292,8 @@ fn object_causes(group: &str, kind: &str, object: &Value, updating: bool) -> Err
         ("autoscaling", "HorizontalPodAutoscaler") => {
             autoscaling::horizontal_pod_autoscaler(object)
         }
-        ("resource.k8s.io", "ResourceClaim") => resource::claim_spec("spec", &object["spec"]),
-        ("resource.k8s.io", "ResourceClaimTemplate") => {
-            resource::claim_spec("spec.spec", &object["spec"]["spec"])
-        }
+        ("resource.k8s.io", "ResourceClaim") => resource_claim::claim_spec("spec", &object["spec"]),
+        ("resource.k8s.io", "ResourceClaimTemplate") => resource_claim::template(object),
         ("resource.k8s.io", "ResourceSlice") => resource_slice::driver_and_pool(object),
         ("node.k8s.io", "RuntimeClass") => runtime_class::runtime_class(object),
         ("resource.k8s.io", "DeviceClass") => device_class::device_class(object),

@@ -2,9 +2,9 @@
 //! ResourceClaims and ResourceClaimTemplates compiled on write as kube-apiserver compiles
 //! them (its `device` variable, the Kubernetes libraries, a result of type bool or unknown),
 //! with its messages, and refused when their estimated cost is too high
-//! ([`super::resource_cost`]); a claim's requests need exactly one of `exactly` and
-//! `firstAvailable`. [`super::resource_go`] prints a claim's spec as the real server does
-//! in its immutable-spec message.
+//! ([`super::resource_cost`]). A claim's own rules are [`super::resource_claim`]'s;
+//! [`super::resource_go`] prints a claim's spec as the real server does in its
+//! immutable-spec message.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
@@ -14,9 +14,7 @@ use cel::common::ast::{
 };
 use serde_json::Value;
 
-use super::errors::{
-    Errors, child, forbidden, index, invalid_str, invalid_text, required, required_because,
-};
+use super::errors::{Errors, child, forbidden, index, invalid_str, required};
 use super::resource_cost::{MAX_COST, selector_cost};
 use crate::registry::schema::cel_types::check::check;
 use crate::registry::schema::cel_types::decl::{Decl, Shape};
@@ -211,7 +209,7 @@ fn compile(source: &str) -> Result<u64, String> {
 }
 
 /// The errors of `selectors` (a list of `{cel: {expression}}`) at `path`.
-fn selectors(path: &str, selectors: &Value) -> Errors {
+pub(super) fn selectors(path: &str, selectors: &Value) -> Errors {
     let mut out = Vec::new();
     for (i, selector) in selectors.as_array().into_iter().flatten().enumerate() {
         let at = index(path, i);
@@ -247,7 +245,7 @@ pub fn device_class(object: &Value) -> Errors {
 }
 
 /// A request's (or sub-request's) name at `path`: a DNS label.
-fn request_name(path: &str, request: &Value) -> Errors {
+pub(super) fn request_name(path: &str, request: &Value) -> Errors {
     let name = request["name"].as_str().unwrap_or_default();
     dns1123_label(name)
         .iter()
@@ -256,7 +254,7 @@ fn request_name(path: &str, request: &Value) -> Errors {
 }
 
 /// The device class a request names at `path`: required, a DNS subdomain.
-fn device_class_name(path: &str, request: &Value) -> Errors {
+pub(super) fn device_class_name(path: &str, request: &Value) -> Errors {
     let at = child(path, "deviceClassName");
     match request["deviceClassName"].as_str().unwrap_or_default() {
         "" => vec![required(&at)],
@@ -265,59 +263,6 @@ fn device_class_name(path: &str, request: &Value) -> Errors {
             .map(|m| invalid_str(&at, name, m))
             .collect(),
     }
-}
-
-/// The checks of a claim's spec at `path` (`spec` of a claim, `spec.spec` of a template):
-/// each request's name, its sub-requests (name, class, selectors), then its exact request
-/// (class, selectors), then that it has one of the two.
-pub fn claim_spec(path: &str, spec: &Value) -> Errors {
-    let mut out = Vec::new();
-    let requests = spec["devices"]["requests"].as_array();
-    for (i, request) in requests.into_iter().flatten().enumerate() {
-        let at = index(&format!("{path}.devices.requests"), i);
-        out.extend(request_name(&at, request));
-        let first = request["firstAvailable"]
-            .as_array()
-            .filter(|f| !f.is_empty());
-        for (j, sub) in first.into_iter().flatten().enumerate() {
-            let sub_path = index(&child(&at, "firstAvailable"), j);
-            out.extend(request_name(&sub_path, sub));
-            out.extend(device_class_name(&sub_path, sub));
-            out.extend(selectors(&child(&sub_path, "selectors"), &sub["selectors"]));
-        }
-        let exactly = request["exactly"].is_object();
-        if exactly {
-            let exact_path = child(&at, "exactly");
-            out.extend(device_class_name(&exact_path, &request["exactly"]));
-            out.extend(selectors(
-                &child(&exact_path, "selectors"),
-                &request["exactly"]["selectors"],
-            ));
-        }
-        match (exactly, first.is_some()) {
-            (false, false) => out.push(required_because(
-                &at,
-                "exactly one of `exactly` or `firstAvailable` is required",
-            )),
-            (true, true) => out.push(invalid_text(
-                &at,
-                "null",
-                "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set",
-            )),
-            _ => {}
-        }
-    }
-    out
-}
-
-/// The error of a claim whose spec changed: the new spec printed as the real server prints
-/// its Go struct.
-pub fn immutable_spec(new: &Value) -> Cause {
-    invalid_text(
-        "spec",
-        &super::resource_go::claim_spec(&new["spec"]),
-        "field is immutable",
-    )
 }
 
 #[cfg(test)]
@@ -372,27 +317,6 @@ mod tests {
         assert!(compiled_cost("device.driver ==").unwrap_err().starts_with(
             "compilation failed: ERROR: <input>:1:17: Syntax error: mismatched input '<EOF>'"
         ));
-    }
-
-    #[test]
-    fn a_request_needs_exactly_one_kind() {
-        let spec = serde_json::json!({"devices": {"requests": [
-            {"name": "a"},
-            {"name": "b", "exactly": {"deviceClassName": "c"}, "firstAvailable": [{"name": "s", "deviceClassName": "c"}]},
-            {"name": "c", "exactly": {"deviceClassName": "c", "selectors": [{}]}},
-        ]}});
-        let fields: Vec<String> = claim_spec("spec", &spec)
-            .into_iter()
-            .map(|c| format!("{}: {}", c.field, c.message))
-            .collect();
-        assert_eq!(
-            fields,
-            [
-                "spec.devices.requests[0]: Required value: exactly one of `exactly` or `firstAvailable` is required",
-                "spec.devices.requests[1]: Invalid value: null: exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set",
-                "spec.devices.requests[2].exactly.selectors[0].cel: Required value",
-            ]
-        );
     }
 
     /// `[1, 1, ...]` of `n` elements.

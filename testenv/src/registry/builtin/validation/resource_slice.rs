@@ -277,7 +277,7 @@ fn truncated(name: &str) -> String {
 
 /// `validateQualifiedName`: a C identifier, optionally after a domain (a driver name) and a
 /// slash; more slashes than one are not checked in v1.34.
-fn qualified_name(name: &str, path: &str) -> Errors {
+pub(super) fn qualified_name(name: &str, path: &str) -> Errors {
     if name.is_empty() {
         return vec![required_because(path, "name required")];
     }

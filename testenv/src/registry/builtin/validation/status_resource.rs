@@ -138,7 +138,7 @@ fn without_deallocated(status: &Value, old_status: &Value) -> Value {
 
 /// The request names of a claim's spec, each with its subrequests (`None` for a request
 /// asking for its devices exactly).
-fn request_names(spec: &Value) -> Vec<(String, Option<Vec<String>>)> {
+pub(super) fn request_names(spec: &Value) -> Vec<(String, Option<Vec<String>>)> {
     items(&spec["devices"]["requests"])
         .iter()
         .map(|r| {
@@ -155,7 +155,11 @@ fn request_names(spec: &Value) -> Vec<(String, Option<Vec<String>>)> {
 }
 
 /// `validateRequestNameRef`: a request, or a request and one of its subrequests.
-fn request_ref(name: &str, path: &str, names: &[(String, Option<Vec<String>>)]) -> Errors {
+pub(super) fn request_ref(
+    name: &str,
+    path: &str,
+    names: &[(String, Option<Vec<String>>)],
+) -> Errors {
     let segments: Vec<&str> = name.split('/').collect();
     if segments.len() > 2 {
         return vec![invalid_str(path, name, NOT_A_REQUEST)];
@@ -196,7 +200,7 @@ fn pool(name: &str, path: &str) -> Errors {
 }
 
 /// `validateRawExtension` of a new value at `path`: set, not too long, a JSON object.
-fn raw_object(value: &Value, path: &str) -> Errors {
+pub(super) fn raw_object(value: &Value, path: &str) -> Errors {
     let omitted = "\"<value omitted>\"";
     if value.is_null() {
         return vec![required(path)];

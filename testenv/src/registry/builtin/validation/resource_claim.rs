@@ -1,0 +1,389 @@
+//! A ResourceClaim's spec (`validateDeviceClaim`), in a claim or a claim template: its
+//! requests (names, the device classes and selectors of an exact request or of each
+//! alternative, the allocation mode and count), then its constraints (the requests they name,
+//! the attribute that must match), then its configurations (the requests they name, an opaque
+//! configuration's driver and parameters). A template's metadata labels are checked too.
+
+use serde_json::Value;
+
+use super::errors::{
+    Errors, check_labels, child, index, invalid, invalid_str, invalid_text, not_supported,
+    required, required_because,
+};
+use super::resource::{device_class_name, request_name, selectors};
+use super::resource_slice::qualified_name;
+use super::status_resource::{raw_object, request_names, request_ref};
+use crate::support::json_order::raw;
+use crate::support::meta::dns1123_subdomain;
+use crate::support::status::Cause;
+
+/// The allocation modes a request may ask for.
+const MODES: &[&str] = &["All", "ExactCount"];
+/// The longest driver name (`DriverNameMaxLength`).
+const MAX_DRIVER: usize = 63;
+
+fn items(value: &Value) -> &[Value] {
+    value.as_array().map_or(&[][..], Vec::as_slice)
+}
+
+/// `ValidateResourceClaimTemplate` past the metadata: the labels of the claims it makes, then
+/// their spec.
+pub fn template(object: &Value) -> Errors {
+    let mut out = check_labels(
+        "spec.metadata.labels",
+        object["spec"]["metadata"]["labels"].as_object(),
+    );
+    out.extend(claim_spec("spec.spec", &object["spec"]["spec"]));
+    out
+}
+
+/// The checks of a claim's spec at `path` (`spec` of a claim, `spec.spec` of a template).
+pub fn claim_spec(path: &str, spec: &Value) -> Errors {
+    let devices = &spec["devices"];
+    let names = request_names(spec);
+    let mut out = Vec::new();
+    let requests_path = format!("{path}.devices.requests");
+    for (i, request) in items(&devices["requests"]).iter().enumerate() {
+        out.extend(device_request(&index(&requests_path, i), request));
+    }
+    let constraints_path = format!("{path}.devices.constraints");
+    for (i, constraint) in items(&devices["constraints"]).iter().enumerate() {
+        let at = index(&constraints_path, i);
+        out.extend(request_refs(&at, constraint, &names));
+        match constraint.get("matchAttribute").and_then(Value::as_str) {
+            Some(attribute) => out.extend(fully_qualified_name(
+                attribute,
+                &child(&at, "matchAttribute"),
+            )),
+            None => out.push(required(&child(&at, "matchAttribute"))),
+        }
+    }
+    let config_path = format!("{path}.devices.config");
+    for (i, config) in items(&devices["config"]).iter().enumerate() {
+        let at = index(&config_path, i);
+        out.extend(request_refs(&at, config, &names));
+        let opaque = &config["opaque"];
+        if opaque.is_object() {
+            let opaque_path = child(&at, "opaque");
+            let driver = opaque["driver"].as_str().unwrap_or_default();
+            out.extend(driver_name(driver, &child(&opaque_path, "driver")));
+            out.extend(raw_object(
+                &opaque["parameters"],
+                &child(&opaque_path, "parameters"),
+            ));
+        } else {
+            out.push(required(&child(&at, "opaque")));
+        }
+    }
+    out
+}
+
+/// `validateDeviceRequest`: its name, each alternative of `firstAvailable`, its exact
+/// request, then that it has exactly one of the two.
+fn device_request(at: &str, request: &Value) -> Errors {
+    let mut out = request_name(at, request);
+    let first = request["firstAvailable"]
+        .as_array()
+        .filter(|f| !f.is_empty());
+    for (j, sub) in first.into_iter().flatten().enumerate() {
+        let sub_path = index(&child(at, "firstAvailable"), j);
+        out.extend(request_name(&sub_path, sub));
+        out.extend(device_class_name(&sub_path, sub));
+        out.extend(selectors(&child(&sub_path, "selectors"), &sub["selectors"]));
+        out.extend(allocation_mode(&sub_path, sub));
+    }
+    let exactly = request["exactly"].is_object();
+    if exactly {
+        let exact_path = child(at, "exactly");
+        let exact = &request["exactly"];
+        out.extend(device_class_name(&exact_path, exact));
+        out.extend(selectors(
+            &child(&exact_path, "selectors"),
+            &exact["selectors"],
+        ));
+        out.extend(allocation_mode(&exact_path, exact));
+    }
+    match (exactly, first.is_some()) {
+        (false, false) => out.push(required_because(
+            at,
+            "exactly one of `exactly` or `firstAvailable` is required",
+        )),
+        (true, true) => out.push(invalid_text(
+            at,
+            "null",
+            "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set",
+        )),
+        _ => {}
+    }
+    out
+}
+
+/// `validateDeviceAllocationMode` of a (sub-)request at `at`: all devices and no count, or a
+/// count above zero.
+fn allocation_mode(at: &str, request: &Value) -> Errors {
+    let count = request["count"].as_i64().unwrap_or_default();
+    let count_path = child(at, "count");
+    match request["allocationMode"].as_str().unwrap_or_default() {
+        "All" if count != 0 => vec![invalid(
+            &count_path,
+            &count.into(),
+            "must not be specified when allocationMode is 'All'",
+        )],
+        "ExactCount" if count <= 0 => {
+            vec![invalid(
+                &count_path,
+                &count.into(),
+                "must be greater than zero",
+            )]
+        }
+        "All" | "ExactCount" => Vec::new(),
+        other => vec![not_supported(&child(at, "allocationMode"), other, MODES)],
+    }
+}
+
+/// The requests a constraint or a configuration at `at` names, each one of the claim's.
+fn request_refs(at: &str, item: &Value, names: &[(String, Option<Vec<String>>)]) -> Errors {
+    let path = child(at, "requests");
+    items(&item["requests"])
+        .iter()
+        .enumerate()
+        .flat_map(|(j, name)| {
+            request_ref(name.as_str().unwrap_or_default(), &index(&path, j), names)
+        })
+        .collect()
+}
+
+/// `validateFullyQualifiedName`: a qualified name that has a domain.
+fn fully_qualified_name(name: &str, path: &str) -> Errors {
+    let mut out = qualified_name(name, path);
+    if !name.is_empty() && !name.contains('/') {
+        out.push(invalid_str(path, name, "must include a domain"));
+    }
+    out
+}
+
+/// `validateDriverName`: set, at most 63 bytes, a DNS subdomain once lower-cased (the name
+/// as written in the message).
+fn driver_name(driver: &str, path: &str) -> Errors {
+    let mut out = Vec::new();
+    if driver.is_empty() {
+        out.push(required(path));
+    }
+    if driver.len() > MAX_DRIVER {
+        out.push(Cause {
+            reason: "FieldValueTooLong".into(),
+            message: format!("Too long: may not be more than {MAX_DRIVER} bytes"),
+            field: path.into(),
+        });
+    }
+    for why in dns1123_subdomain(&driver.to_lowercase()) {
+        out.push(invalid_str(path, driver, &why));
+    }
+    out
+}
+
+/// `ValidateResourceClaimUpdate` past the metadata: the spec may not change (the real server
+/// compares the bytes kept of an opaque configuration's parameters, the same value in another
+/// spelling being a change), then it is checked again.
+pub fn claim_update(object: &Value, old: &Value) -> Errors {
+    let mut out = Vec::new();
+    if old.get("spec") != object.get("spec") || !raw::same_bytes(old, object, "spec") {
+        out.push(with_raw_texts(
+            immutable_spec(object),
+            &raw::written_texts(old, object, "spec"),
+        ));
+    }
+    out.extend(claim_spec("spec", &object["spec"]));
+    out
+}
+
+/// `ValidateResourceClaimTemplateUpdate` past the metadata: the spec (the claims' metadata and
+/// spec) may not change, then the template is checked again.
+pub fn template_update(object: &Value, old: &Value) -> Errors {
+    let mut out = Vec::new();
+    if old.get("spec") != object.get("spec") || !raw::same_bytes(old, object, "spec") {
+        out.push(with_raw_texts(
+            invalid_text(
+                "spec",
+                &template_spec_go(&object["spec"]),
+                "field is immutable",
+            ),
+            &raw::written_texts(old, object, "spec"),
+        ));
+    }
+    out.extend(template(object));
+    out
+}
+
+/// A template's spec as Go prints the internal struct: the claims' metadata with its JSON
+/// names (only what is set, in `ObjectMeta`'s order), then their spec with Go's field names.
+fn template_spec_go(spec: &Value) -> String {
+    const META_ORDER: &[&str] = &[
+        "name",
+        "generateName",
+        "namespace",
+        "selfLink",
+        "uid",
+        "resourceVersion",
+        "generation",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "labels",
+        "annotations",
+        "ownerReferences",
+        "finalizers",
+        "managedFields",
+    ];
+    let meta = &spec["metadata"];
+    let mut parts: Vec<String> = META_ORDER
+        .iter()
+        .filter_map(|k| {
+            let v = meta.get(*k).filter(|v| !is_empty(v))?;
+            Some(format!("{}:{}", Value::from(*k), sorted(v)))
+        })
+        .collect();
+    parts.push(format!(
+        "\"Spec\":{}",
+        super::resource_go::claim_spec(&spec["spec"])
+    ));
+    format!("{{{}}}", parts.join(","))
+}
+
+/// Whether Go's `omitempty` leaves `v` out.
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.is_empty(),
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::Bool(b) => !b,
+    }
+}
+
+/// `v` as Go's encoding/json writes it: map keys sorted.
+fn sorted(v: &Value) -> String {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let items: Vec<String> = keys
+                .into_iter()
+                .map(|k| format!("{}:{}", Value::from(k.as_str()), sorted(&m[k])))
+                .collect();
+            format!("{{{}}}", items.join(","))
+        }
+        Value::Array(a) => format!("[{}]", a.iter().map(sorted).collect::<Vec<_>>().join(",")),
+        other => other.to_string(),
+    }
+}
+
+/// The error of a claim whose spec changed: the new spec printed as the real server prints
+/// its Go struct.
+fn immutable_spec(new: &Value) -> Cause {
+    invalid_text(
+        "spec",
+        &super::resource_go::claim_spec(&new["spec"]),
+        "field is immutable",
+    )
+}
+
+/// A claim's immutable-spec error with each opaque `Parameters` printed as the real server
+/// prints the bytes it keeps (`texts`, in document order) rather than as a sorted map.
+fn with_raw_texts(mut cause: Cause, texts: &[String]) -> Cause {
+    const KEY: &str = "\"Parameters\":";
+    let mut texts = texts.iter();
+    let mut out = String::new();
+    let mut rest = cause.message.as_str();
+    while let Some(at) = rest.find(KEY) {
+        let start = at + KEY.len();
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let Some(end) = crate::support::go_json::value_end(rest.as_bytes(), 0) else {
+            break;
+        };
+        match texts.next().filter(|_| &rest[..end] != "null") {
+            Some(text) => out.push_str(text),
+            None => out.push_str(&rest[..end]),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    cause.message = out;
+    cause
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn fields(errors: &Errors) -> Vec<String> {
+        errors
+            .iter()
+            .map(|c| format!("{}: {}", c.field, c.message))
+            .collect()
+    }
+
+    #[test]
+    fn requests_constraints_and_configurations_in_order() {
+        let spec = json!({"devices": {
+            "requests": [{"name": "gpu", "exactly": {"deviceClassName": "dc",
+                "allocationMode": "ExactCount", "count": -1}}],
+            "constraints": [{"requests": ["gpu", "nope"], "matchAttribute": "numa"}, {}],
+            "config": [{"requests": ["gpu/x"], "opaque": {"driver": "", "parameters": [1]}}, {}],
+        }});
+        assert_eq!(
+            fields(&claim_spec("spec", &spec)),
+            [
+                "spec.devices.requests[0].exactly.count: Invalid value: -1: must be greater than zero",
+                "spec.devices.constraints[0].requests[1]: Invalid value: \"nope\": must be the name of a request in the claim or the name of a request and a subrequest separated by '/'",
+                "spec.devices.constraints[0].matchAttribute: Invalid value: \"numa\": must include a domain",
+                "spec.devices.constraints[1].matchAttribute: Required value",
+                "spec.devices.config[0].requests[0]: Invalid value: \"gpu/x\": must be the name of a request in the claim or the name of a request and a subrequest separated by '/'",
+                "spec.devices.config[0].opaque.driver: Required value",
+                "spec.devices.config[0].opaque.driver: Invalid value: \"\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+                "spec.devices.config[0].opaque.parameters: Invalid value: \"<value omitted>\": must be a valid JSON object",
+                "spec.devices.config[1].opaque: Required value",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_request_needs_exactly_one_kind() {
+        let exact = json!({"deviceClassName": "c", "allocationMode": "ExactCount", "count": 1});
+        let spec = json!({"devices": {"requests": [
+            {"name": "a"},
+            {"name": "b", "exactly": exact, "firstAvailable": [{"name": "s", "deviceClassName": "c", "allocationMode": "All"}]},
+            {"name": "c", "exactly": {"deviceClassName": "c", "selectors": [{}], "allocationMode": "All"}},
+        ]}});
+        assert_eq!(
+            fields(&claim_spec("spec", &spec)),
+            [
+                "spec.devices.requests[0]: Required value: exactly one of `exactly` or `firstAvailable` is required",
+                "spec.devices.requests[1]: Invalid value: null: exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set",
+                "spec.devices.requests[2].exactly.selectors[0].cel: Required value",
+            ]
+        );
+    }
+
+    #[test]
+    fn allocation_modes() {
+        let all = json!({"allocationMode": "All", "count": 2});
+        assert_eq!(
+            fields(&allocation_mode("x", &all)),
+            ["x.count: Invalid value: 2: must not be specified when allocationMode is 'All'"]
+        );
+        let bad = json!({"allocationMode": "Some"});
+        assert_eq!(
+            fields(&allocation_mode("x", &bad)),
+            [
+                "x.allocationMode: Unsupported value: \"Some\": supported values: \"All\", \"ExactCount\""
+            ]
+        );
+        assert!(
+            allocation_mode("x", &json!({"allocationMode": "ExactCount", "count": 1})).is_empty()
+        );
+    }
+}
