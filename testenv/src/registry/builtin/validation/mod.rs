@@ -38,6 +38,7 @@ mod endpoints;
 pub mod errors;
 mod flowcontrol;
 mod go_diff;
+mod go_shape;
 mod go_struct;
 mod hpa_metrics;
 mod ingress;
@@ -106,13 +107,12 @@ use serde_json::Value;
 pub use admission_binding::rule_with_operations;
 pub use empty_lists::EmptyLists;
 pub use errors::Errors;
+pub use go_shape::{omit_empty_collections, write_zero_values};
 pub use pod_update::{after_own_errors as pod_update_after_own_errors, pod_update};
 pub use review::{access_review_errors, selector_evaluation_error};
 pub use status::{prepare_status_update, status_update, validates_status_alone};
 pub use strict::strict_errors;
-pub use typed::{
-    decode_error, omit_empty_collections, patch_invalid, patch_type_error, write_zero_values,
-};
+pub use typed::{decode_error, patch_invalid, patch_type_error};
 pub use warnings::{before_validation as warnings_before_validation, warnings};
 
 /// A Service's `clusterIP` and `clusterIPs` agree (see [`service::cluster_ips`]).
