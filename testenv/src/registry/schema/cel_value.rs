@@ -6,8 +6,9 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// CEL's reserved words; a property with one of these names is `__name__` in CEL.
-const RESERVED: &[&str] = &[
+/// CEL's reserved words; a property with one of these names is `__name__` in CEL, and no
+/// admission policy variable may have one as its name.
+pub const RESERVED: &[&str] = &[
     "true",
     "false",
     "null",

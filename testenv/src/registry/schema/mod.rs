@@ -42,6 +42,7 @@ mod validate;
 mod values;
 
 pub use cel::{CelError, Expression, compile_expression, eval_expression, json_to_cel};
+pub use cel_value::RESERVED as CEL_RESERVED;
 pub use check::{check_structural, check_structural_update};
 pub use crd::apply_crd_defaults;
 pub use default::apply_defaults;

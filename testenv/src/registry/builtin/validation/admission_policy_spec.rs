@@ -13,6 +13,7 @@ use super::errors::{
     Errors, child, duplicate, index, invalid, invalid_str, not_supported, required,
     required_because,
 };
+use crate::registry::schema::CEL_RESERVED;
 use crate::registry::schema::names::dns1035_label;
 use crate::support::meta::qualified_name_errors;
 use crate::support::status::Cause;
@@ -23,30 +24,6 @@ const REASONS: &[&str] = &["Forbidden", "Invalid", "RequestEntityTooLarge"];
 const MAX_AUDIT_ANNOTATIONS: usize = 20;
 /// The longest audit annotation value expression (trimmed).
 const MAX_VALUE_EXPRESSION: usize = 5 * 1024;
-/// Words CEL reserves, which no variable may be named.
-const CEL_RESERVED: &[&str] = &[
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
 
 fn items<'a>(spec: &'a Value, list: &str) -> impl Iterator<Item = (usize, &'a Value)> {
     spec[list].as_array().into_iter().flatten().enumerate()
