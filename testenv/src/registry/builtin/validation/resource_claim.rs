@@ -10,17 +10,16 @@ use super::errors::{
     Errors, check_labels, child, index, invalid, invalid_str, invalid_text, not_supported,
     required, required_because,
 };
+use super::pv_source::csi_driver;
 use super::resource::{device_class_name, request_name, selectors};
 use super::resource_slice::qualified_name;
+use super::review::object_meta_go;
 use super::status_resource::{raw_object, request_names, request_ref};
 use crate::support::json_order::raw;
-use crate::support::meta::dns1123_subdomain;
 use crate::support::status::Cause;
 
 /// The allocation modes a request may ask for.
 const MODES: &[&str] = &["All", "ExactCount"];
-/// The longest driver name (`DriverNameMaxLength`).
-const MAX_DRIVER: usize = 63;
 
 fn items(value: &Value) -> &[Value] {
     value.as_array().map_or(&[][..], Vec::as_slice)
@@ -66,7 +65,8 @@ pub fn claim_spec(path: &str, spec: &Value) -> Errors {
         if opaque.is_object() {
             let opaque_path = child(&at, "opaque");
             let driver = opaque["driver"].as_str().unwrap_or_default();
-            out.extend(driver_name(driver, &child(&opaque_path, "driver")));
+            // `validateDriverName` is the CSI driver name's rule.
+            out.extend(csi_driver(driver, &child(&opaque_path, "driver")));
             out.extend(raw_object(
                 &opaque["parameters"],
                 &child(&opaque_path, "parameters"),
@@ -162,26 +162,6 @@ fn fully_qualified_name(name: &str, path: &str) -> Errors {
     out
 }
 
-/// `validateDriverName`: set, at most 63 bytes, a DNS subdomain once lower-cased (the name
-/// as written in the message).
-fn driver_name(driver: &str, path: &str) -> Errors {
-    let mut out = Vec::new();
-    if driver.is_empty() {
-        out.push(required(path));
-    }
-    if driver.len() > MAX_DRIVER {
-        out.push(Cause {
-            reason: "FieldValueTooLong".into(),
-            message: format!("Too long: may not be more than {MAX_DRIVER} bytes"),
-            field: path.into(),
-        });
-    }
-    for why in dns1123_subdomain(&driver.to_lowercase()) {
-        out.push(invalid_str(path, driver, &why));
-    }
-    out
-}
-
 /// `ValidateResourceClaimUpdate` past the metadata: the spec may not change (the real server
 /// compares the bytes kept of an opaque configuration's parameters, the same value in another
 /// spelling being a change), then it is checked again.
@@ -215,67 +195,19 @@ pub fn template_update(object: &Value, old: &Value) -> Errors {
     out
 }
 
-/// A template's spec as Go prints the internal struct: the claims' metadata with its JSON
-/// names (only what is set, in `ObjectMeta`'s order), then their spec with Go's field names.
+/// A template's spec as Go prints the internal struct: the claims' metadata embedded with its
+/// JSON names ([`object_meta_go`]), then their spec with Go's field names.
 fn template_spec_go(spec: &Value) -> String {
-    const META_ORDER: &[&str] = &[
-        "name",
-        "generateName",
-        "namespace",
-        "selfLink",
-        "uid",
-        "resourceVersion",
-        "generation",
-        "creationTimestamp",
-        "deletionTimestamp",
-        "deletionGracePeriodSeconds",
-        "labels",
-        "annotations",
-        "ownerReferences",
-        "finalizers",
-        "managedFields",
-    ];
-    let meta = &spec["metadata"];
-    let mut parts: Vec<String> = META_ORDER
-        .iter()
-        .filter_map(|k| {
-            let v = meta.get(*k).filter(|v| !is_empty(v))?;
-            Some(format!("{}:{}", Value::from(*k), sorted(v)))
-        })
-        .collect();
-    parts.push(format!(
-        "\"Spec\":{}",
-        super::resource_go::claim_spec(&spec["spec"])
-    ));
-    format!("{{{}}}", parts.join(","))
-}
-
-/// Whether Go's `omitempty` leaves `v` out.
-fn is_empty(v: &Value) -> bool {
-    match v {
-        Value::Null => true,
-        Value::String(s) => s.is_empty(),
-        Value::Array(a) => a.is_empty(),
-        Value::Object(m) => m.is_empty(),
-        Value::Number(n) => n.as_f64() == Some(0.0),
-        Value::Bool(b) => !b,
-    }
-}
-
-/// `v` as Go's encoding/json writes it: map keys sorted.
-fn sorted(v: &Value) -> String {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            let items: Vec<String> = keys
-                .into_iter()
-                .map(|k| format!("{}:{}", Value::from(k.as_str()), sorted(&m[k])))
-                .collect();
-            format!("{{{}}}", items.join(","))
-        }
-        Value::Array(a) => format!("[{}]", a.iter().map(sorted).collect::<Vec<_>>().join(",")),
-        other => other.to_string(),
+    let meta = object_meta_go(&spec["metadata"]);
+    let fields = meta
+        .strip_prefix('{')
+        .and_then(|m| m.strip_suffix('}'))
+        .unwrap_or_default();
+    let spec = format!("\"Spec\":{}", super::resource_go::claim_spec(&spec["spec"]));
+    if fields.is_empty() {
+        format!("{{{spec}}}")
+    } else {
+        format!("{{{fields},{spec}}}")
     }
 }
 

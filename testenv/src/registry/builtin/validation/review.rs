@@ -120,7 +120,7 @@ fn is_zero(v: &Value) -> bool {
 
 /// `metav1.ObjectMeta` as `encoding/json` writes it: its fields in declaration order, empty
 /// ones left out, a managed fields entry's keys in its struct's order.
-fn object_meta_go(meta: &Value) -> String {
+pub(super) fn object_meta_go(meta: &Value) -> String {
     const ORDER: &[&str] = &[
         "name",
         "generateName",
