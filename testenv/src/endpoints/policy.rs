@@ -57,7 +57,7 @@ impl Default for Policy {
         Policy {
             authenticate: Arc::new(|token: &str| {
                 (!token.is_empty()).then(|| UserInfo {
-                    username: "kubeforge-testenv".into(),
+                    username: crate::support::user::ADMIN.into(),
                     groups: vec!["system:masters".into(), "system:authenticated".into()],
                 })
             }),

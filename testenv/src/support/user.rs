@@ -6,13 +6,15 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-/// The name the embedded server's own admin token authenticates as.
-pub const ADMIN: &str = "kubeforge-testenv";
+/// The admin's user name in every mode the test environment starts: the embedded server's
+/// own admin token authenticates as it, and binaries mode puts it in the admin client
+/// certificate, so a CSR's `spec.username` or a `whoami` reads the same in both.
+pub const ADMIN: &str = "kubeforge-testenv-admin";
 
 /// An authenticated (or anonymous) user.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct User {
-    /// `system:serviceaccount:ns:name`, `kubeforge-testenv`, `system:anonymous`.
+    /// `system:serviceaccount:ns:name`, `kubeforge-testenv-admin`, `system:anonymous`.
     pub username: String,
     /// The user's uid, empty when the authenticator gives none.
     pub uid: String,

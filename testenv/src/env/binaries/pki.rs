@@ -32,8 +32,8 @@ pub struct Pki {
     pub sa_pub: PathBuf,
 }
 
-/// The user name of the admin certificate.
-pub const ADMIN_USER: &str = "kubeforge-testenv-admin";
+/// The user name of the admin certificate: the embedded admin's.
+pub const ADMIN_USER: &str = crate::support::user::ADMIN;
 
 fn failed(e: rcgen::Error) -> Error {
     Error::Certificate(e.into())

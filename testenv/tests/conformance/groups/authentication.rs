@@ -217,3 +217,29 @@ async fn token_reviews_know_only_the_tokens_the_server_issued() {
         json!({"user": {}, "error": "[invalid bearer token, go-jose/go-jose: error in cryptographic primitive]"})
     );
 }
+
+#[tokio::test]
+async fn the_admin_is_the_same_user_in_the_embedded_server_and_the_binaries() {
+    let env = env().await;
+    if env.is_existing_cluster() {
+        eprintln!("skipping: an existing cluster's admin is its own");
+        return;
+    }
+    let client = crate::support::raw::client(&env).await;
+    let (code, me) = send(
+        &client,
+        "POST",
+        "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+        "application/json",
+        Some(json!({"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"})),
+    )
+    .await;
+    assert_eq!(code, 201, "{me}");
+    let user = &me["status"]["userInfo"];
+    assert_eq!(user["username"], "kubeforge-testenv-admin", "{me}");
+    assert_eq!(
+        user["groups"],
+        json!(["system:masters", "system:authenticated"]),
+        "{me}"
+    );
+}
