@@ -114,7 +114,8 @@ pub fn validate_update(
 
 /// The validating plugin that comes last, after PodSecurity and the policies, on the update
 /// of `old` to `object` (of `def`, named `name`, in `ns`): ResourceQuota on what the update
-/// adds.
+/// adds. The quota plugin passes over subresources but `pods/resize`, whose growth it
+/// charges.
 pub fn validate_update_last(
     store: &Store,
     def: &ResourceDef,

@@ -440,7 +440,7 @@ pub fn update_object_as(
         let more = policies::validate(&cluster.store, &cluster.registry, &write, query)
             .map_err(|e| e.after_warnings(&warnings))?;
         warnings.extend(more);
-        if endpoint == Endpoint::Main && !query.stops_before_quota() {
+        if matches!(endpoint, Endpoint::Main | Endpoint::Resize) && !query.stops_before_quota() {
             crate::admission::chain::validate_update_last(
                 &cluster.store,
                 def,

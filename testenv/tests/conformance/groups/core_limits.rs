@@ -340,3 +340,47 @@ async fn resource_quota_is_checked_after_the_admission_policies() {
         send(&client, "DELETE", &path, "", None).await;
     }
 }
+
+#[tokio::test]
+async fn a_pods_resize_is_charged_to_the_quota_for_what_it_grows() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let quota = json!({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q"},
+        "spec": {"hard": {"requests.cpu": "1", "limits.cpu": "2"}}});
+    let quotas = format!("/api/v1/namespaces/{ns}/resourcequotas");
+    let (code, created) = send(&client, "POST", &quotas, JSON, Some(quota)).await;
+    assert_eq!(code, 201, "{created}");
+    // The quota controller counts the namespace first (the real plugin's informer may not
+    // see a new quota at once, and then admits anything).
+    let counted = eventually(20, || async {
+        let (_, quota) = send(&client, "GET", &format!("{quotas}/q"), "", None).await;
+        quota["status"]["used"].is_object().then_some(())
+    })
+    .await;
+    assert!(
+        counted.is_some(),
+        "the quota controller counts the namespace"
+    );
+    let cpu = |cpu: &str| json!({"requests": {"cpu": cpu}, "limits": {"cpu": cpu}});
+    let pods = format!("/api/v1/namespaces/{ns}/pods");
+    let sized = pod("p", json!([container("c", cpu("500m"))]));
+    let (code, body) = send(&client, "POST", &pods, JSON, Some(sized)).await;
+    assert_eq!(code, 201, "{body}");
+    let resize = format!("{pods}/p/resize");
+    let smp = "application/strategic-merge-patch+json";
+    let to =
+        |resources: Value| json!({"spec": {"containers": [{"name": "c", "resources": resources}]}});
+    let (code, body) = send(&client, "PATCH", &resize, smp, Some(to(cpu("800m")))).await;
+    assert_eq!(code, 200, "{body}");
+    let (code, body) = send(&client, "PATCH", &resize, smp, Some(to(cpu("1500m")))).await;
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(
+        body["message"],
+        "pods \"p\" is forbidden: exceeded quota: q, requested: requests.cpu=700m, used: requests.cpu=800m, limited: requests.cpu=1"
+    );
+    // Shrinking is free.
+    let (code, body) = send(&client, "PATCH", &resize, smp, Some(to(cpu("100m")))).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(body["spec"]["containers"][0]["resources"], cpu("100m"));
+}
