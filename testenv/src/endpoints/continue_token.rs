@@ -57,13 +57,12 @@ pub fn decode(token: &str) -> Result<Continuation, String> {
         };
         invalid(format!("illegal base64 data at input byte {offset}"))
     })?;
-    let value = go_decode::parse(&bytes).ok_or_else(|| {
-        let why = go_json::syntax_error(&bytes).or_else(|| {
-            serde_json::from_slice::<serde_json::Value>(&bytes)
-                .err()
-                .map(|e| e.to_string())
-        });
-        invalid(why.unwrap_or_else(|| "unexpected end of JSON input".into()))
+    if let Some(why) = go_json::syntax_error(&bytes) {
+        return Err(invalid(why));
+    }
+    let value = go_decode::parse_top(&bytes).ok_or_else(|| {
+        let why = serde_json::from_slice::<serde_json::Value>(&bytes).err();
+        invalid(why.map_or_else(|| "unexpected end of JSON input".into(), |e| e.to_string()))
     })?;
     let fields = token_fields(&value).map_err(invalid)?;
     if fields.version != TOKEN_VERSION {
@@ -218,6 +217,27 @@ mod tests {
             .unwrap_err()
             .trim_start_matches("invalid continue token: continue key is not valid: ")
             .to_string()
+    }
+
+    #[test]
+    fn deep_tokens_are_read_as_go_reads_them() {
+        let nested = |levels: usize, around: &str| {
+            let arrays = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+            around.replace("@", &arrays)
+        };
+        // 10 000 levels in all are read (the deep member is ignored); one more is refused.
+        let token = nested(9_999, r#"{"v":"meta.k8s.io/v1","rv":7,"start":"/a","x":@}"#);
+        assert_eq!(decode(&URL_SAFE_NO_PAD.encode(token)).unwrap().rv, 7);
+        let token = nested(
+            10_000,
+            r#"{"v":"meta.k8s.io/v1","rv":7,"start":"/a","x":@}"#,
+        );
+        assert_eq!(refusal(&token), "exceeded max depth");
+        // A deep value where a string belongs is named by its kind.
+        assert_eq!(
+            refusal(&nested(700, r#"{"v":@,"rv":1}"#)),
+            "json: cannot unmarshal array into Go struct field continueToken.v of type string"
+        );
     }
 
     #[test]

@@ -66,6 +66,9 @@ const MAX_STRICT_ERRORS: usize = 100;
 struct Parser<'a> {
     doc: &'a [u8],
     i: usize,
+    /// Whether an object or array deeper than [`MAX_DEPTH`] is read for its kind only
+    /// (see [`parse_top`]) rather than making the parse fail.
+    kinds_beyond: bool,
 }
 
 impl Parser<'_> {
@@ -92,10 +95,17 @@ impl Parser<'_> {
     }
 
     fn value(&mut self, depth: usize) -> Option<Node> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
         self.skip_space();
+        if depth > MAX_DEPTH {
+            let kind = match *self.doc.get(self.i)? {
+                _ if !self.kinds_beyond => return None,
+                b'{' => Node::Object(Vec::new()),
+                b'[' => Node::Array(Vec::new()),
+                _ => return self.scalar(),
+            };
+            self.i = super::go_json::value_end(self.doc, self.i)?;
+            return Some(kind);
+        }
         match *self.doc.get(self.i)? {
             b'{' => {
                 self.i += 1;
@@ -127,6 +137,13 @@ impl Parser<'_> {
                     }
                 }
             }
+            _ => self.scalar(),
+        }
+    }
+
+    /// A string, number, boolean or null.
+    fn scalar(&mut self) -> Option<Node> {
+        match *self.doc.get(self.i)? {
             b'"' => self.string().map(Node::String),
             b'-' | b'0'..=b'9' => {
                 let end = super::go_json::number_end(self.doc, self.i).ok()?;
@@ -152,7 +169,22 @@ impl Parser<'_> {
 /// Parses a JSON document keeping what Go's decoder sees; `None` when it is not JSON (or
 /// nested too deep), which the ordinary parser then reports.
 pub fn parse(doc: &[u8]) -> Option<Node> {
-    let mut parser = Parser { doc, i: 0 };
+    parse_with(doc, false)
+}
+
+/// Parses a JSON document for a decoder that reads only its top levels (a continue token's
+/// struct): an object or array nested deeper than [`MAX_DEPTH`] is kept as an empty one of
+/// its kind, as what it holds decides nothing there (Go reads up to 10 000 levels).
+pub fn parse_top(doc: &[u8]) -> Option<Node> {
+    parse_with(doc, true)
+}
+
+fn parse_with(doc: &[u8], kinds_beyond: bool) -> Option<Node> {
+    let mut parser = Parser {
+        doc,
+        i: 0,
+        kinds_beyond,
+    };
     let node = parser.value(0)?;
     parser.skip_space();
     (parser.i == doc.len()).then_some(node)

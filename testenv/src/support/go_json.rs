@@ -210,6 +210,10 @@ pub fn compact(raw: &[u8]) -> String {
     out
 }
 
+/// How deep Go's scanner lets objects and arrays nest (`maxNestingDepth`): one level more
+/// is refused with "exceeded max depth".
+const MAX_NESTING: usize = 10_000;
+
 /// Go's message for the first syntax error of `doc`, or `None` when it is valid JSON.
 pub fn syntax_error(doc: &[u8]) -> Option<String> {
     let mut stack: Vec<u8> = Vec::new();
@@ -224,6 +228,7 @@ pub fn syntax_error(doc: &[u8]) -> Option<String> {
         };
         let scanned = match expect {
             Expect::Value => match b {
+                b'{' | b'[' if stack.len() == MAX_NESTING => Err("exceeded max depth".into()),
                 b'{' => {
                     stack.push(b'{');
                     expect = Expect::FirstKey;
