@@ -126,6 +126,10 @@ pub enum Expect {
     OptionalBool,
     /// OCTET STRING into a Go `[]byte`.
     OctetString,
+    /// INTEGER into a Go `*big.Int` (any size).
+    BigInt,
+    /// An optional INTEGER into a Go `*big.Int` (`asn1:"optional"`).
+    OptionalBigInt,
 }
 
 /// Go's `%+v` of the field parameters the error of a mismatched field prints.
@@ -161,7 +165,7 @@ pub fn field<'a>(
 ) -> Result<(Field<'a>, usize), String> {
     let optional = matches!(
         expect,
-        Expect::Any { optional: true } | Expect::OptionalBool
+        Expect::Any { optional: true } | Expect::OptionalBool | Expect::OptionalBigInt
     );
     if offset == bytes.len() {
         if optional {
@@ -180,6 +184,7 @@ pub fn field<'a>(
         Expect::Set => (0, 17, Some(true), ""),
         Expect::OptionalBool => (0, 1, Some(false), "bool"),
         Expect::OctetString => (0, 4, Some(false), ""),
+        Expect::BigInt | Expect::OptionalBigInt => (0, 2, Some(false), ""),
     };
     if h.class != class || h.tag != tag || compound.is_some_and(|c| c != h.compound) {
         if optional {
@@ -205,6 +210,7 @@ pub fn field<'a>(
     };
     match expect {
         Expect::Int => check_int(parsed.inner)?,
+        Expect::BigInt | Expect::OptionalBigInt => check_minimal(parsed.inner)?,
         Expect::BitString => {
             bit_string(parsed.inner)?;
         }
@@ -220,6 +226,15 @@ pub fn field<'a>(
 
 /// `parseInt64`'s checks.
 fn check_int(bytes: &[u8]) -> Result<(), String> {
+    check_minimal(bytes)?;
+    if bytes.len() > 8 {
+        return Err(structure("integer too large"));
+    }
+    Ok(())
+}
+
+/// `checkInteger`: not empty, minimally encoded.
+fn check_minimal(bytes: &[u8]) -> Result<(), String> {
     if bytes.is_empty() {
         return Err(structure("empty integer"));
     }
@@ -227,9 +242,6 @@ fn check_int(bytes: &[u8]) -> Result<(), String> {
         && ((bytes[0] == 0 && bytes[1] & 0x80 == 0) || (bytes[0] == 0xff && bytes[1] & 0x80 != 0))
     {
         return Err(structure("integer not minimally-encoded"));
-    }
-    if bytes.len() > 8 {
-        return Err(structure("integer too large"));
     }
     Ok(())
 }

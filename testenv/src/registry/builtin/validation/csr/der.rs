@@ -51,6 +51,11 @@ impl<'a> Reader<'a> {
         self.rest.is_empty()
     }
 
+    /// `PeekASN1Tag`: whether the next element's tag byte is `tag`.
+    pub fn peek(&self, tag: u8) -> bool {
+        self.rest.first() == Some(&tag)
+    }
+
     /// `ReadAnyASN1Element`: the next element's tag, whole encoding and contents.
     pub fn read_any(&mut self) -> Option<(u8, &'a [u8], &'a [u8])> {
         let bytes = self.rest;

@@ -314,6 +314,29 @@ impl Modulus {
     }
 }
 
+/// `base^exponent mod modulus` for an odd `modulus` above one (big-endian, no leading zero
+/// byte) and `base < modulus`, big-endian as long as the modulus: Go's `bigmod.Nat.Exp`,
+/// for the CRT coefficient `crypto/rsa` computes.
+pub fn mod_pow(base: &[u8], exponent: &[u8], modulus: &[u8]) -> Vec<u8> {
+    let m = Modulus::new(modulus);
+    let limbs = m.n.len();
+    let mut one = vec![0u64; limbs];
+    one[0] = 1;
+    let base = m.mul(&limbs_of(base, limbs), &m.r_squared());
+    let mut acc = m.mul(&one, &m.r_squared());
+    for byte in exponent {
+        for bit in (0..8).rev() {
+            acc = m.mul(&acc, &acc);
+            if byte >> bit & 1 == 1 {
+                acc = m.mul(&acc, &base);
+            }
+        }
+    }
+    let out = m.mul(&acc, &one);
+    let be: Vec<u8> = out.iter().rev().flat_map(|l| l.to_be_bytes()).collect();
+    be[be.len() - m.bytes..].to_vec()
+}
+
 /// Big-endian bytes as `limbs` little-endian 64-bit limbs.
 fn limbs_of(bytes: &[u8], limbs: usize) -> Vec<u64> {
     let mut out = vec![0u64; limbs];
