@@ -348,7 +348,9 @@ fn parse_dsa(info: &PublicKeyInfo) -> Result<Key, String> {
 
 /// `parsePublicKey` for an ECDSA key: a named curve Go knows and an uncompressed point.
 fn parse_ecdsa(info: &PublicKeyInfo) -> Result<Key, String> {
-    let (curve, _) = read(&info.algorithm.params, 0x06).ok_or("x509: invalid ECDSA parameters")?;
+    let (curve, _) = read(&info.algorithm.params, 0x06)
+        .filter(|(c, _)| super::csr::der::valid_oid(c))
+        .ok_or("x509: invalid ECDSA parameters")?;
     let curve = match curve {
         c if c == oid::P224 => Curve::P224,
         c if c == oid::P256 => Curve::P256,
