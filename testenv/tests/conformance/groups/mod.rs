@@ -19,6 +19,7 @@ mod core_nodes;
 mod core_pod_checks;
 mod core_pod_rules;
 mod core_services;
+mod core_tls;
 mod discovery;
 mod events;
 mod flowcontrol;
