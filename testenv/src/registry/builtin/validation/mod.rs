@@ -32,6 +32,7 @@ mod csi;
 mod csr;
 mod csr_signature;
 mod device_class;
+mod ec_private_key;
 mod empty_lists;
 mod endpoint_slice;
 mod endpoints;

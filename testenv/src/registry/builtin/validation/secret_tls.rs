@@ -91,7 +91,7 @@ pub fn key_pair_error(cert: &[u8], key: &[u8]) -> Option<String> {
     };
     let private = match private_key::parse(&key_der) {
         Ok(private) => private,
-        Err(why) => return Some(format!("tls: failed to parse private key: {why}")),
+        Err(why) => return Some(why),
     };
     matches(&public, &private).err()
 }
