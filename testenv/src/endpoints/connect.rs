@@ -57,7 +57,7 @@ async fn admit(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Admitted, A
         };
         policies::validate(&cluster.store, &cluster.registry, &write, &req.query)
     };
-    let decode = |options: &Value| options::decode(options, &kind, |k| registered_in_v1(api, k));
+    let decode = |options: &Value| options::decode(options, &kind);
     admission::admit(
         &plan,
         request,
@@ -69,21 +69,6 @@ async fn admit(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Admitted, A
         },
     )
     .await
-}
-
-/// Whether the core `v1` group has a kind of this name: a served kind, or the options kind
-/// of one of its connect subresources.
-fn registered_in_v1(api: &Api, kind: &str) -> bool {
-    let cluster = api.lock();
-    cluster.registry.all().any(|d| {
-        d.group.is_empty()
-            && d.version == "v1"
-            && (d.kind == kind
-                || ["exec", "attach", "portforward", "proxy"].iter().any(|s| {
-                    crate::admission::webhooks::review::connect_options_kind(d, s).as_deref()
-                        == Some(kind)
-                }))
-    })
 }
 
 /// The connect handler's own error, sent with the warnings admission earned.

@@ -15,6 +15,7 @@ use crate::admission::admit::admit;
 use crate::admission::policies;
 use crate::admission::webhooks::config::Operation;
 use crate::registry::checks::admin_access;
+use crate::registry::scheme::Scheme;
 use crate::registry::{crd, node_ports, strategy};
 use crate::storage::conversion::builtin::as_version;
 use crate::support::fieldmanager::{self, ManagedFields, Owner, Scope, Types};
@@ -131,48 +132,28 @@ pub fn check_type(def: &ResourceDef, object: &mut Value) -> Result<(), ApiError>
 
 /// The decoder's refusal of a built-in body of another type, as the real server words it:
 /// a group-version-kind its scheme does not register ("no kind ... is registered"), or
-/// one of another Go type ("unknown conversion"). `None` when the decoder takes it (the
-/// apiVersion check comes after). The scheme is taken to register every served version of
-/// a kind and any version of the resource's own kind in a named group (older, unserved
-/// versions such as `apps/v1beta1`); the core group registers only `v1`.
+/// one that converts to another internal Go type ("unknown conversion"). `None` when the
+/// decoder takes it (the apiVersion and kind checks come after): a kind of the resource's
+/// own internal type in any version the scheme registers, served or not
+/// (`extensions/v1beta1` Deployments for `apps/v1` deployments).
 fn builtin_type_refusal(def: &ResourceDef, api_version: &str, kind: &str) -> Option<String> {
-    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
-    let kind = if kind.is_empty() {
-        def.kind.as_str()
-    } else {
-        kind
-    };
-    let resources = crate::registry::builtin_resources();
-    let served = resources
-        .iter()
-        .any(|d| d.group == group && d.version == version && d.kind == kind);
-    let older_version = !group.is_empty() && group == def.group && kind == def.kind;
-    let known_group = group.is_empty() || resources.iter().any(|d| d.group == group);
-    let prefix = format!(
-        "{kind} in version \"{version}\" cannot be handled as a {}",
-        def.kind
-    );
-    if served || older_version {
-        if kind == def.kind {
-            return None;
-        }
-        let internal = if def.group.is_empty() {
-            "core"
-        } else {
-            def.group.split('.').next().unwrap_or_default()
-        };
-        return Some(format!(
-            "{prefix}: converting ({version}.{kind}) to ({internal}.{}): unknown conversion",
-            def.kind
-        ));
+    let scheme = Scheme::of_group(&def.group);
+    let into = scheme.internal_type(&def.group, &def.version, &def.kind);
+    let into_kind = into.rsplit('.').next().unwrap_or(&def.kind);
+    let kind = if kind.is_empty() { into_kind } else { kind };
+    let version = api_version.rsplit('/').next().unwrap_or(api_version);
+    let prefix = format!("{kind} in version \"{version}\" cannot be handled as a {into_kind}");
+    match scheme.lookup(api_version, kind) {
+        None => Some(format!(
+            "{prefix}: no kind \"{kind}\" is registered for version \"{api_version}\" in scheme \"{}\"",
+            scheme.name()
+        )),
+        Some(found) if found.internal.as_deref() == Some(into.as_str()) => None,
+        Some(found) => Some(format!(
+            "{prefix}: converting ({}) to ({into}): unknown conversion",
+            found.go_type
+        )),
     }
-    // A group this server does not serve at all may still be in the real scheme (such as
-    // `extensions/v1beta1`): left to the apiVersion check.
-    known_group.then(|| {
-        format!(
-            "{prefix}: no kind \"{kind}\" is registered for version \"{api_version}\" in scheme \"pkg/api/legacyscheme/scheme.go:30\""
-        )
-    })
 }
 
 /// What a kind's status looks like right after creation: create resets status, except a

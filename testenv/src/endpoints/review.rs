@@ -8,6 +8,7 @@
 use serde_json::{Value, json};
 
 use super::authn::review_token;
+use super::create::check_type;
 use super::fields::{Fields, managers_after};
 use super::policy::Authorizer;
 use super::rbac::{self, Attributes};
@@ -302,6 +303,7 @@ pub fn create(api: &Api, req: &Req, target: &Target) -> Result<Reply, ApiError> 
     let mut review = json_body(req)?;
     let def = &target.def;
     let warnings = decoding_warnings(def, req)?;
+    check_type(def, &mut review)?;
     let typed = |mut v: Value| {
         v["apiVersion"] = json!(def.api_version());
         v["kind"] = json!(def.kind);

@@ -27,7 +27,7 @@ pub mod webhook_configuration;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use builtin::{GROUP_ORDER, builtin_resources, validation};
+pub use builtin::{GROUP_ORDER, builtin_resources, scheme, validation};
 
 use crate::support::resource::ResourceDef;
 

@@ -7,6 +7,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::admission::webhooks::review::connect_options_kind;
+use crate::registry::scheme::Scheme;
 use crate::support::request::{Req, Target};
 use crate::support::status::ApiError;
 
@@ -195,26 +196,30 @@ fn stored(value: &Value) -> Value {
 /// The options as the server decodes them after a mutating webhook changed them: the same
 /// kind in `v1`, every field of its Go type (500 with the decoder's message otherwise),
 /// and then as Go writes them again: fields the type lacks (a key in another case among
-/// them) and zero values dropped. `registered` says whether `v1` has a kind of
-/// that name (a Pod patched in is a failed conversion, an unknown kind a missing one).
-pub fn decode(
-    options: &Value,
-    expected_kind: &str,
-    registered: impl Fn(&str) -> bool,
-) -> Result<Value, ApiError> {
+/// them) and zero values dropped. A kind the legacy scheme does not register for its
+/// apiVersion is a missing kind, one it does (a Pod patched in) a failed conversion.
+pub fn decode(options: &Value, expected_kind: &str) -> Result<Value, ApiError> {
     let api_version = options["apiVersion"].as_str().unwrap_or_default();
     let kind = options["kind"].as_str().unwrap_or_default();
-    if api_version != "v1" || (kind != expected_kind && !registered(kind)) {
-        return Err(internal(format!(
-            "no kind \"{kind}\" is registered for version \"{api_version}\" in scheme \"pkg/api/legacyscheme/scheme.go:30\""
-        )));
-    }
-    if kind != expected_kind {
-        return Err(ApiError::new(
-            500,
-            "",
-            format!("converting (v1.{kind}) to (core.{expected_kind}): unknown conversion"),
-        ));
+    let into = format!("core.{expected_kind}");
+    match Scheme::Legacy.lookup(api_version, kind) {
+        None => {
+            return Err(internal(format!(
+                "no kind \"{kind}\" is registered for version \"{api_version}\" in scheme \"{}\"",
+                Scheme::Legacy.name()
+            )));
+        }
+        Some(found) if found.internal.as_deref() != Some(into.as_str()) => {
+            return Err(ApiError::new(
+                500,
+                "",
+                format!(
+                    "converting ({}) to ({into}): unknown conversion",
+                    found.go_type
+                ),
+            ));
+        }
+        Some(_) => {}
     }
     let mut fields: Vec<(&str, Value)> = Vec::new();
     for (key, value) in options.as_object().into_iter().flatten() {
@@ -342,34 +347,33 @@ mod tests {
 
     #[test]
     fn patched_options_decode_as_go_decodes_them() {
-        let registered = |k: &str| k == "Pod";
         let exec = json!({"kind": "PodExecOptions", "apiVersion": "v1", "stdout": true,
             "container": "c", "command": ["ls"]});
-        assert_eq!(decode(&exec, "PodExecOptions", registered).unwrap(), exec);
+        assert_eq!(decode(&exec, "PodExecOptions").unwrap(), exec);
         // Written back as Go writes the type: unknown fields (names are matched exactly)
         // and zero values gone.
         let patched = json!({"kind": "PodExecOptions", "apiVersion": "v1", "stdout": true,
             "stdin": false, "tty": null, "extra": 1, "CONTAINER": "upper",
             "command": ["ls", null]});
         assert_eq!(
-            decode(&patched, "PodExecOptions", registered).unwrap(),
+            decode(&patched, "PodExecOptions").unwrap(),
             json!({"kind": "PodExecOptions", "apiVersion": "v1", "stdout": true,
                 "command": ["ls", ""]})
         );
         let forward = json!({"kind": "PodPortForwardOptions", "apiVersion": "v1", "ports": []});
         assert_eq!(
-            decode(&forward, "PodPortForwardOptions", registered).unwrap(),
+            decode(&forward, "PodPortForwardOptions").unwrap(),
             json!({"kind": "PodPortForwardOptions", "apiVersion": "v1"})
         );
         let no_command = json!({"kind": "PodExecOptions", "apiVersion": "v1", "stdout": true});
         assert_eq!(
-            decode(&no_command, "PodExecOptions", registered).unwrap()["command"],
+            decode(&no_command, "PodExecOptions").unwrap()["command"],
             Value::Null
         );
         let with = |key: &str, v: Value| {
             let mut o = exec.clone();
             o[key] = v;
-            decode(&o, "PodExecOptions", registered).unwrap_err()
+            decode(&o, "PodExecOptions").unwrap_err()
         };
         let e = with("stdout", json!("yes"));
         assert_eq!(e.code, 500);

@@ -7,11 +7,13 @@
 //! (apps, batch, autoscaling, policy), [`access`] (authentication, authorization, RBAC,
 //! certificates, admission registration, API extensions and registration, flow control) and
 //! [`cluster`] (networking, storage, scheduling, node, discovery, resource, coordination,
-//! events). [`validation`] holds the real server's validation of the built-in kinds.
+//! events). [`scheme`] lists the kinds the real server's decoding schemes register.
+//! [`validation`] holds the real server's validation of the built-in kinds.
 
 mod access;
 mod cluster;
 mod core;
+pub mod scheme;
 mod table;
 pub mod validation;
 mod workloads;
