@@ -128,6 +128,30 @@ fn name_of(object: &Value) -> String {
         .to_string()
 }
 
+/// The errors of the object's metadata as `ValidateObjectMeta` reports them: the
+/// generateName and the name first (an update cannot change the name: the generic
+/// registry checks its generateName), the labels and annotations, then the rest; a custom
+/// resource's or CRD's update checks them twice more (the generic registry's update check,
+/// then the strategy's).
+fn metadata_causes(
+    def: &ResourceDef,
+    object: &Value,
+    old: Option<&Value>,
+    builtin: bool,
+) -> Vec<Cause> {
+    let mut causes = crate::support::meta::name_causes(def, object, old.is_some());
+    causes.extend(crate::support::meta::validate_labels_and_annotations(
+        object,
+    ));
+    causes.extend(validation::metadata(object));
+    if !builtin && old.is_some() && !causes.is_empty() {
+        let update = validation::metadata_update(object);
+        causes.extend(update.iter().cloned());
+        causes.extend(update);
+    }
+    causes
+}
+
 /// Prepares an object for storage (`old` is the stored object on updates); returns
 /// warnings for the `Warning` header.
 pub fn admit(
@@ -153,33 +177,14 @@ pub fn admit(
         .flat_map(|d| &d.duplicates)
         .map(|path| duplicate_field_message(path))
         .collect();
-    let mut meta_causes = Vec::new();
-    if !mutation_only {
-        // The generateName and the name first, as `ValidateObjectMeta` checks them (an
-        // update cannot change the name: the generic registry checks its generateName).
-        meta_causes.extend(crate::support::meta::name_causes(
-            def,
-            object,
-            old.is_some(),
-        ));
-    }
-    if !mutation_only {
-        meta_causes.extend(crate::support::meta::validate_labels_and_annotations(
-            object,
-        ));
-    }
-    if !mutation_only {
-        meta_causes.extend(validation::metadata(object));
-    }
-    if !mutation_only && !builtin && old.is_some() && !meta_causes.is_empty() {
-        // The generic registry's update check, then the strategy's.
-        let update = validation::metadata_update(object);
-        meta_causes.extend(update.iter().cloned());
-        meta_causes.extend(update);
-    }
-    // A built-in kind's metadata errors are reported with the rest of its validation.
-    if !meta_causes.is_empty() && !builtin {
-        return Err(ApiError::invalid(def, &name_of(object), meta_causes));
+    // A built-in kind's metadata is validated as its decoding defaulted it (a
+    // ReplicationController's or Job's labels copied from its template), with the rest of
+    // its validation; the others' first.
+    if !mutation_only && !builtin {
+        let meta_causes = metadata_causes(def, object, old, builtin);
+        if !meta_causes.is_empty() {
+            return Err(ApiError::invalid(def, &name_of(object), meta_causes));
+        }
     }
     let mut warnings = Vec::new();
     if let Some(custom) = &def.custom {
@@ -253,6 +258,7 @@ pub fn admit(
     }
     // Validation sees the empty lists the request sent, as Go's does; storage does not.
     sent_lists.restore(object);
+    let meta_causes = metadata_causes(def, object, old, builtin);
     let mut causes = validation::validate(&def.group, &def.kind, object, old, meta_causes);
     if old.is_none() && !crate::registry::strategy::checks_on_its_own(&def.group, &def.plural) {
         // The kind's own create rules are part of the same validation.
