@@ -1,5 +1,6 @@
 //! API machinery answers (on ConfigMaps, and a Deployment for patches): the `ListOptions` rules of lists and watches,
-//! continue tokens, numbers in the query, a body's apiVersion and kind, and the errors of
+//! continue tokens, numbers in the query, a body's apiVersion and kind (the kinds the real
+//! scheme registers), a ReplicationController's defaulted labels, and the errors of
 //! strategic merge patches (Go's words, some of them a 500).
 
 use serde_json::{Value, json};
@@ -204,6 +205,129 @@ async fn a_core_body_of_another_version_or_kind_is_not_decoded() {
         let (code, answer) = send(&client, "POST", &path, "application/json", Some(body)).await;
         assert_eq!((code, message(&answer)), (400, expected.as_str()), "{api_version} {kind}");
     }
+}
+
+/// The real scheme registers every installed group version, served or not, with the option
+/// and meta kinds: a kind of the resource's own internal type reaches the apiVersion check,
+/// another registered one is an unknown conversion, the rest are not registered.
+#[tokio::test]
+async fn a_body_is_decoded_by_the_kinds_the_real_scheme_registers() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/apis/apps/v1/namespaces/{ns}/deployments?dryRun=All");
+    let scheme = "in scheme \"pkg/api/legacyscheme/scheme.go:30\"";
+    let converting = |kind: &str, version: &str, go_type: &str| {
+        format!(
+            "{kind} in version \"{version}\" cannot be handled as a Deployment: converting ({go_type}) to (apps.Deployment): unknown conversion"
+        )
+    };
+    let missing = |kind: &str, api_version: &str| {
+        let version = api_version.rsplit('/').next().unwrap_or_default();
+        format!(
+            "{kind} in version \"{version}\" cannot be handled as a Deployment: no kind \"{kind}\" is registered for version \"{api_version}\" {scheme}"
+        )
+    };
+    let mismatch = |api_version: &str| {
+        format!(
+            "the API version in the data ({api_version}) does not match the expected API version (apps/v1)"
+        )
+    };
+    for (api_version, kind, expected) in [
+        (
+            "extensions/v1beta1",
+            "Deployment",
+            mismatch("extensions/v1beta1"),
+        ),
+        ("apps/v1beta1", "Deployment", mismatch("apps/v1beta1")),
+        (
+            "extensions/v1beta1",
+            "DaemonSet",
+            converting("DaemonSet", "v1beta1", "v1beta1.DaemonSet"),
+        ),
+        (
+            "apps/v1beta2",
+            "Scale",
+            converting("Scale", "v1beta2", "v1beta2.Scale"),
+        ),
+        (
+            "policy/v1beta1",
+            "DeleteOptions",
+            converting("DeleteOptions", "v1beta1", "v1.DeleteOptions"),
+        ),
+        (
+            "apps/v1",
+            "WatchEvent",
+            converting("WatchEvent", "v1", "v1.WatchEvent"),
+        ),
+        (
+            "example.com/v1",
+            "Status",
+            converting("Status", "v1", "v1.Status"),
+        ),
+        (
+            "example.com/v1",
+            "DeleteOptions",
+            missing("DeleteOptions", "example.com/v1"),
+        ),
+        (
+            "apps/v1",
+            "DeploymentRollback",
+            missing("DeploymentRollback", "apps/v1"),
+        ),
+        (
+            "apidiscovery.k8s.io/v2",
+            "DeleteOptions",
+            missing("DeleteOptions", "apidiscovery.k8s.io/v2"),
+        ),
+    ] {
+        let body = json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": "x"}});
+        let (code, answer) = send(&client, "POST", &path, "application/json", Some(body)).await;
+        assert_eq!(
+            (code, message(&answer)),
+            (400, expected.as_str()),
+            "{api_version} {kind}"
+        );
+    }
+    // The events of events.k8s.io are core Events inside: either version reaches the
+    // apiVersion check.
+    let path = format!("/api/v1/namespaces/{ns}/events?dryRun=All");
+    let body =
+        json!({"apiVersion": "events.k8s.io/v1", "kind": "Event", "metadata": {"name": "x"}});
+    let (code, answer) = send(&client, "POST", &path, "application/json", Some(body)).await;
+    assert_eq!(
+        (code, message(&answer)),
+        (
+            400,
+            "the API version in the data (events.k8s.io/v1) does not match the expected API version (v1)"
+        )
+    );
+}
+
+/// A ReplicationController without labels gets its template's as it is decoded: invalid
+/// ones are reported at `metadata.labels` too, before the spec's errors.
+#[tokio::test]
+async fn a_replication_controllers_labels_defaulted_from_its_template_are_validated() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let path = format!("/api/v1/namespaces/{ns}/replicationcontrollers?dryRun=All");
+    let body = json!({"apiVersion": "v1", "kind": "ReplicationController", "metadata": {"name": "rc"},
+        "spec": {"replicas": 1, "template": {"metadata": {"labels": {"-bad": "x"}},
+            "spec": {"containers": [{"name": "c", "image": "nginx:1"}]}}}});
+    let (code, answer) = send(&client, "POST", &path, "application/json", Some(body)).await;
+    assert_eq!(code, 422, "{answer}");
+    let fields: Vec<&str> = answer["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["field"].as_str())
+        .collect();
+    assert_eq!(
+        fields,
+        ["metadata.labels", "spec.template.labels"],
+        "{answer}"
+    );
 }
 
 #[tokio::test]
