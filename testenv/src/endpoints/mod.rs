@@ -19,6 +19,7 @@ pub mod apply_types;
 pub mod authn;
 pub mod authz;
 pub mod binding;
+pub mod body_type;
 pub mod client;
 pub mod component_status;
 pub mod connect;

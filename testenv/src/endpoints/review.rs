@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 
 use super::authn::review_token;
-use super::create::check_type;
+use super::body_type::check_type;
 use super::fields::{Fields, managers_after};
 use super::policy::Authorizer;
 use super::rbac::{self, Attributes};

@@ -7,9 +7,8 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::create::{
-    check_type, checked_as, create_object_with, decoded_view, is_service, node_ports_refused,
-};
+use super::body_type::check_type;
+use super::create::{checked_as, create_object_with, decoded_view, is_service, node_ports_refused};
 use super::event_errors;
 use super::fields::{Fields, managers_after_in};
 use super::manager_versions;

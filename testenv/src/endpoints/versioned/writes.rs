@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::inner::inner_request;
 use super::managers::{self, Sides};
 use crate::admission::admit::admit;
-use crate::endpoints::create::check_type;
+use crate::endpoints::body_type::check_type;
 use crate::endpoints::dispatch::handle_object;
 use crate::endpoints::state::Api;
 use crate::endpoints::subresource::{Endpoint, endpoint_of, ns_of};
