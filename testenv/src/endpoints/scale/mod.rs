@@ -13,6 +13,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::apply::conflict_error;
+use super::body_type::check_type;
 use super::fields::Fields;
 use super::options;
 use super::patch_types::{PatchType, apply_patch};
@@ -239,6 +240,11 @@ fn update_query(req: &Req) -> Query {
 /// PUT of `/scale`.
 pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let scale = json_body(req)?;
+    // A built-in kind's Scale is decoded as `autoscaling/v1` (other kinds refused as the
+    // scheme refuses them) before anything else is checked.
+    if target.def.custom.is_none() {
+        check_type(&scale_def(), &mut scale.clone())?;
+    }
     // The handler checks the name before the storage looks for the object.
     let (ns, name) = target_parts(target);
     check_identity(ns, name, &scale)?;
