@@ -40,7 +40,9 @@ fn answer(path: &str, review: &Value) -> Value {
 /// Patches of a CONNECT's options object: `/connect-upper-container` sets `CONTAINER` (which
 /// the server's case-sensitive decoder does not read as `container`), `/connect-bad-stdout`
 /// a string where a bool belongs, `/connect-extra` a field the options type lacks and a zero
-/// value; `/connect-seen` names the keys of the options it was sent in `container` (the
+/// value; `/connect-as-deployment`, `/connect-as-delete-options` and `/connect-as-apps` make
+/// the options an `apps/v1` Deployment, a `v1` DeleteOptions and the same kind in `apps/v1`;
+/// `/connect-seen` names the keys of the options it was sent in `container` (the
 /// connection's error then shows them).
 fn connect_options(path: &str, review: &Value) -> Value {
     let ops = match path {
@@ -50,6 +52,16 @@ fn connect_options(path: &str, review: &Value) -> Value {
         "/connect-bad-stdout" => json!([{"op": "add", "path": "/stdout", "value": "yes"}]),
         "/connect-extra" => json!([{"op": "add", "path": "/extra", "value": "x"},
             {"op": "add", "path": "/stdin", "value": false}]),
+        "/connect-as-deployment" => {
+            json!([{"op": "replace", "path": "/apiVersion", "value": "apps/v1"},
+            {"op": "replace", "path": "/kind", "value": "Deployment"}])
+        }
+        "/connect-as-delete-options" => {
+            json!([{"op": "replace", "path": "/kind", "value": "DeleteOptions"}])
+        }
+        "/connect-as-apps" => {
+            json!([{"op": "replace", "path": "/apiVersion", "value": "apps/v1"}])
+        }
         _ => {
             let object = &review["request"]["object"];
             let mut keys: Vec<&str> = object
