@@ -63,8 +63,8 @@ fn builtin_type_refusal(def: &ResourceDef, api_version: &str, kind: &str) -> Opt
     let prefix = format!("{kind} in version \"{version}\" cannot be handled as a {into_kind}");
     match scheme.lookup(api_version, kind) {
         None => Some(format!(
-            "{prefix}: no kind \"{kind}\" is registered for version \"{api_version}\" in scheme \"{}\"",
-            scheme.name()
+            "{prefix}: {}",
+            scheme.unregistered(api_version, kind)
         )),
         Some(found) if found.internal.as_deref() == Some(into.as_str()) => None,
         Some(found) => Some(format!(

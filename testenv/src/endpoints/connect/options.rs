@@ -204,10 +204,7 @@ pub fn decode(options: &Value, expected_kind: &str) -> Result<Value, ApiError> {
     let into = format!("core.{expected_kind}");
     match Scheme::Legacy.lookup(api_version, kind) {
         None => {
-            return Err(internal(format!(
-                "no kind \"{kind}\" is registered for version \"{api_version}\" in scheme \"{}\"",
-                Scheme::Legacy.name()
-            )));
+            return Err(internal(Scheme::Legacy.unregistered(api_version, kind)));
         }
         Some(found) if found.internal.as_deref() != Some(into.as_str()) => {
             return Err(ApiError::new(

@@ -511,6 +511,9 @@ impl Scheme {
         if self.unversioned(kind) {
             return Some(meta(kind));
         }
+        if let Some(group) = internal_group(api_version) {
+            return self.lookup_internal(group, kind);
+        }
         let mut versions = self
             .table()
             .iter()
@@ -529,6 +532,36 @@ impl Scheme {
             })
     }
 
+    /// A kind of a group's internal version (`apps/__internal`, `__internal` for the core
+    /// group): each kind a version of the group registers, as its internal type (the
+    /// `extensions` Deployment is `apps.Deployment`); the option kinds are not registered
+    /// there.
+    fn lookup_internal(self, group: &str, kind: &str) -> Option<Registered> {
+        self.table()
+            .iter()
+            .filter(|gv| gv.group_version.rsplit_once('/').map_or("", |(g, _)| g) == group)
+            .find(|gv| gv.kinds.split_whitespace().any(|k| k == kind))
+            .map(|gv| {
+                let internal = format!("{}.{kind}", gv.internal);
+                Registered {
+                    go_type: internal.clone(),
+                    internal: Some(internal),
+                }
+            })
+    }
+
+    /// The decoder's words for a kind this scheme does not register for `api_version`.
+    pub fn unregistered(self, api_version: &str, kind: &str) -> String {
+        let version = match internal_group(api_version) {
+            Some(group) => format!("the internal version of group \"{group}\""),
+            None => format!("version \"{api_version}\""),
+        };
+        format!(
+            "no kind \"{kind}\" is registered for {version} in scheme \"{}\"",
+            self.name()
+        )
+    }
+
     /// The internal Go type a served resource's objects decode into, by its own group,
     /// version and kind (`core.Event` for `events.k8s.io/v1` events).
     pub fn internal_type(self, group: &str, version: &str, kind: &str) -> String {
@@ -540,6 +573,16 @@ impl Scheme {
         self.lookup(&api_version, kind)
             .and_then(|r| r.internal)
             .unwrap_or_else(|| format!("{}.{kind}", group.split('.').next().unwrap_or(group)))
+    }
+}
+
+/// The group of an internal apiVersion (`apps/__internal`; `__internal` is the core group's),
+/// which the real schemes also register, or `None` for a versioned one.
+fn internal_group(api_version: &str) -> Option<&str> {
+    match api_version.rsplit_once('/') {
+        Some((group, "__internal")) => Some(group),
+        None if api_version == "__internal" => Some(""),
+        _ => None,
     }
 }
 
@@ -565,6 +608,25 @@ mod tests {
         assert_eq!(
             Scheme::Legacy.internal_type("events.k8s.io", "v1", "Event"),
             "core.Event"
+        );
+    }
+
+    #[test]
+    fn internal_versions_register_each_kind_as_its_internal_type() {
+        let d = Scheme::Legacy.lookup("extensions/__internal", "Deployment");
+        assert_eq!(
+            d.and_then(|r| r.internal).as_deref(),
+            Some("apps.Deployment")
+        );
+        let pod = Scheme::Legacy.lookup("__internal", "Pod");
+        assert_eq!(pod.map(|r| r.go_type).as_deref(), Some("core.Pod"));
+        assert_eq!(
+            Scheme::Legacy.lookup("apps/__internal", "DeleteOptions"),
+            None
+        );
+        assert_eq!(
+            Scheme::Legacy.unregistered("apps/__internal", "Pod"),
+            "no kind \"Pod\" is registered for the internal version of group \"apps\" in scheme \"pkg/api/legacyscheme/scheme.go:30\""
         );
     }
 
