@@ -19,6 +19,8 @@
 //! order.
 
 pub mod raw;
+pub mod raw_patch;
+pub mod raw_path;
 
 use serde_json::{Map, Value};
 

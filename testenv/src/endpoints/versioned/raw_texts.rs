@@ -8,6 +8,7 @@ use http::Method;
 
 use crate::endpoints::patch_types::PatchType;
 use crate::support::json_order::raw::{self, Expected, InFlight, Rewrite, Sent};
+use crate::support::json_order::raw_patch::PatchBody;
 use crate::support::request::{Reply, Req, Target, is_json};
 
 /// A write to an object of a kind with raw fields.
@@ -35,14 +36,24 @@ impl RawWrite {
             Method::POST | Method::PUT => Rewrite::Body,
             Method::PATCH => match PatchType::from_content_type(&req.content_type) {
                 Ok(PatchType::Merge | PatchType::Json) => Rewrite::Keep,
+                Ok(PatchType::Strategic) => Rewrite::Strategic,
                 _ => Rewrite::Maps,
             },
             _ => return None,
         };
-        let sent = if rewrite == Rewrite::Body && is_json(req) {
-            Sent::of_body(&def.group, &def.version, &def.kind, &req.body)
-        } else {
-            Sent::default()
+        let sent = match PatchType::from_content_type(&req.content_type) {
+            _ if rewrite == Rewrite::Body && is_json(req) => {
+                Sent::of_body(&def.group, &def.version, &def.kind, &req.body)
+            }
+            Ok(PatchType::Merge) if rewrite == Rewrite::Keep => Sent {
+                texts: Vec::new(),
+                patch: Some(PatchBody::Merge(req.body.to_vec().into())),
+            },
+            Ok(PatchType::Json) if rewrite == Rewrite::Keep => Sent {
+                texts: Vec::new(),
+                patch: Some(PatchBody::Json(req.body.to_vec().into())),
+            },
+            _ => Sent::default(),
         };
         // A write to an existing object: its immutability checks compare the bytes.
         let to = target.name.as_ref().map(|name| InFlight {

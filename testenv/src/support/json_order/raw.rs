@@ -24,6 +24,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde_json::{Map, Value};
 
 use crate::support::go_types::{self, Target};
+use crate::support::json_order::raw_patch::{self, PatchBody};
+use crate::support::json_order::raw_path::{Step, go_path, span, tokens};
 use crate::support::{go_encode, go_json};
 
 /// The raw fields of the built-in API: (Go struct component, JSON field name).
@@ -94,29 +96,6 @@ pub(crate) fn is_raw_field(index: usize, name: &str) -> bool {
         .any(|(i, n)| *i == index && *n == name)
 }
 
-/// One step of a path into a document.
-#[derive(Debug, Clone, PartialEq)]
-enum Step {
-    Key(String),
-    Index(usize),
-}
-
-/// A path as Go's decoder names it (`spec.devices.config[0].opaque.parameters`).
-fn go_path(steps: &[Step]) -> String {
-    let mut out = String::new();
-    for step in steps {
-        match step {
-            Step::Key(key) if out.is_empty() => out.push_str(key),
-            Step::Key(key) => {
-                out.push('.');
-                out.push_str(key);
-            }
-            Step::Index(i) => out.push_str(&format!("[{i}]")),
-        }
-    }
-    out
-}
-
 fn walk<'a>(value: &'a Value, target: &Target, at: &mut Vec<Step>, out: &mut Vec<Found<'a>>) {
     match (target, value) {
         (Target::Struct(index), Value::Object(map)) => {
@@ -182,55 +161,6 @@ pub struct Kept {
     pub bytes: String,
 }
 
-/// The span of the value at `steps` in `doc`: the last of repeated members, as Go's
-/// decoder keeps the last.
-fn span(doc: &[u8], steps: &[Step]) -> Option<(usize, usize)> {
-    let mut start = go_json::skip_space(doc, 0);
-    for step in steps {
-        start = match (step, doc.get(start)?) {
-            (Step::Key(want), b'{') => member(doc, start + 1, want)?,
-            (Step::Index(want), b'[') => element(doc, start + 1, *want)?,
-            _ => return None,
-        };
-    }
-    Some((start, go_json::value_end(doc, start)?))
-}
-
-/// The start of the value of the last member called `want` of the object whose members
-/// start at `i`.
-fn member(doc: &[u8], mut i: usize, want: &str) -> Option<usize> {
-    let mut found = None;
-    loop {
-        i = go_json::skip_space(doc, i);
-        if doc.get(i)? == &b'}' {
-            return found;
-        }
-        let key_end = go_json::string_end(doc, i + 1).ok()?;
-        let key: String = serde_json::from_slice(&doc[i..key_end]).ok()?;
-        i = go_json::skip_space(doc, key_end);
-        (doc.get(i)? == &b':').then_some(())?;
-        let value = go_json::skip_space(doc, i + 1);
-        if key == want {
-            found = Some(value);
-        }
-        i = go_json::skip_space(doc, go_json::value_end(doc, value)?);
-        if doc.get(i)? == &b',' {
-            i += 1;
-        }
-    }
-}
-
-/// The start of element `want` of the array whose elements start at `i`.
-fn element(doc: &[u8], mut i: usize, want: usize) -> Option<usize> {
-    for _ in 0..want {
-        i = go_json::skip_space(doc, go_json::value_end(doc, i)?);
-        (doc.get(i)? == &b',').then_some(())?;
-        i += 1;
-    }
-    let i = go_json::skip_space(doc, i);
-    (doc.get(i)? != &b']').then_some(i)
-}
-
 /// The texts of the raw fields of a JSON request body `doc` of the kind at struct `index`,
 /// as the real server keeps them (`sent` is the body parsed).
 fn texts_of(doc: &[u8], sent: &Value, index: usize) -> Vec<Kept> {
@@ -253,6 +183,14 @@ fn texts_of(doc: &[u8], sent: &Value, index: usize) -> Vec<Kept> {
 pub struct Sent {
     /// The texts the request body carries (a JSON create or replace).
     pub texts: Vec<Kept>,
+    /// The body of a merge or JSON patch, which writes into the texts it reaches.
+    pub patch: Option<PatchBody>,
+}
+
+/// The text the patch `body` leaves in the raw field at `steps`, whose text before was `old`,
+/// if it writes there and its text reads as `value` (the value the write stored).
+fn patched_text(body: &PatchBody, old: &str, steps: &[Step], value: &Value) -> Option<String> {
+    raw_patch::text_after(body, old, &tokens(steps), value)
 }
 
 impl Sent {
@@ -270,6 +208,7 @@ impl Sent {
         };
         Sent {
             texts: texts_of(doc, &sent, index),
+            patch: None,
         }
     }
 
@@ -290,7 +229,9 @@ pub enum Rewrite {
     Body,
     /// A merge or JSON patch: an unchanged value keeps its text.
     Keep,
-    /// A strategic merge patch or an apply: values written as Go writes maps.
+    /// A strategic merge patch: values written as Go writes maps, whole numbers as integers.
+    Strategic,
+    /// An apply: values written as Go writes maps.
     Maps,
 }
 
@@ -450,6 +391,7 @@ fn bytes_written(old: &Value, new: &Value, under: &str) -> Option<Vec<Written>> 
         return None;
     };
     let stored = table.at(uid, rv).map(|(_, kept)| kept);
+    let old_fields = raw_fields(old, index);
     let fields = raw_fields(new, index).into_iter().filter_map(|found| {
         let path = go_path(&found.steps);
         let inside = path == under
@@ -460,10 +402,22 @@ fn bytes_written(old: &Value, new: &Value, under: &str) -> Option<Vec<Written>> 
             return None;
         }
         let same = |k: &&Kept| k.path == path && k.value == *found.value;
-        let before = stored
-            .as_ref()
-            .and_then(|kept| kept.iter().find(same))
-            .map_or_else(|| go_encode::encode(found.value), |k| k.bytes.clone());
+        // The bytes the field had, and their text.
+        let old_value = old_fields
+            .iter()
+            .find(|f| go_path(&f.steps) == path)
+            .map(|f| f.value);
+        let unchanged = old_value == Some(found.value);
+        let old_kept = stored.as_ref().and_then(|kept| {
+            kept.iter()
+                .find(|k| k.path == path && Some(&k.value) == old_value)
+        });
+        let before = old_kept.map_or_else(
+            || go_encode::encode(old_value.unwrap_or(found.value)),
+            |k| k.bytes.clone(),
+        );
+        let old_text =
+            old_kept.map_or_else(|| go_json::compact(before.as_bytes()), |k| k.text.clone());
         let after = match write.rewrite {
             // What the write does not write keeps its bytes.
             _ if !in_scope(&path, write.status) => before.clone(),
@@ -473,7 +427,16 @@ fn bytes_written(old: &Value, new: &Value, under: &str) -> Option<Vec<Written>> 
                 .iter()
                 .find(same)
                 .map_or_else(|| go_encode::encode(found.value), |k| k.bytes.clone()),
-            Rewrite::Keep => go_json::compact(before.as_bytes()),
+            Rewrite::Keep => write
+                .sent
+                .patch
+                .as_ref()
+                .and_then(|body| patched_text(body, &old_text, &found.steps, found.value))
+                .unwrap_or_else(|| match unchanged {
+                    true => go_json::compact(before.as_bytes()),
+                    false => go_encode::encode(found.value),
+                }),
+            Rewrite::Strategic => go_encode::encode(&go_encode::whole_numbers(found.value)),
             Rewrite::Maps => go_encode::encode(found.value),
         };
         Some(Written {
@@ -513,11 +476,39 @@ pub fn record(object: &Value, sent: &Sent, status: bool, rewrite: Rewrite) {
             match rewrite {
                 Rewrite::Body if written => sent.texts.iter().find(same).cloned(),
                 Rewrite::Maps if written => None,
-                // A merge or JSON patch goes through the object's JSON: compacted.
-                Rewrite::Keep if written => kept_before().map(|k| Kept {
-                    bytes: k.text.clone(),
-                    ..k
-                }),
+                Rewrite::Strategic if written => {
+                    let text = go_encode::encode(&go_encode::whole_numbers(found.value));
+                    Some(Kept {
+                        path: path.clone(),
+                        value: found.value.clone(),
+                        bytes: text.clone(),
+                        text,
+                    })
+                }
+                // A merge or JSON patch goes through the object's JSON: compacted, and
+                // what it opens written again.
+                Rewrite::Keep if written => {
+                    let old_text = before
+                        .as_ref()
+                        .and_then(|b| b.iter().find(|k| k.path == path))
+                        .map_or_else(|| go_encode::encode(found.value), |k| k.text.clone());
+                    let patched = sent
+                        .patch
+                        .as_ref()
+                        .and_then(|body| patched_text(body, &old_text, &found.steps, found.value));
+                    match patched {
+                        Some(text) => Some(Kept {
+                            path: path.clone(),
+                            value: found.value.clone(),
+                            bytes: text.clone(),
+                            text,
+                        }),
+                        None => kept_before().map(|k| Kept {
+                            bytes: k.text.clone(),
+                            ..k
+                        }),
+                    }
+                }
                 _ => kept_before(),
             }
         })

@@ -34,13 +34,45 @@ pub enum PatchError {
     Invalid(String),
 }
 
-/// Applies an RFC 7386 JSON merge patch to `target` in place.
+/// Applies an RFC 7386 JSON merge patch to `target` in place, as kube-apiserver's library
+/// (evanphx/json-patch) does.
 ///
-/// `null` values in the patch delete fields; objects merge recursively; everything else
-/// (lists included) replaces the target value, as the API server does for
-/// `application/merge-patch+json`.
+/// `null` values in the patch delete fields; objects merge into objects; anything else
+/// replaces the target value. A value the patch adds where there was nothing, `null` or no
+/// object loses its `null` members, in objects inside lists too (the lists keep their `null`
+/// elements); one written over an object is taken as it is.
 pub fn merge_patch(target: &mut serde_json::Value, patch: &serde_json::Value) {
-    json_patch::merge(target, patch);
+    match (target.as_object_mut(), patch) {
+        (Some(object), serde_json::Value::Object(fields)) => {
+            for (key, value) in fields {
+                if value.is_null() {
+                    object.remove(key);
+                    continue;
+                }
+                match object.get_mut(key) {
+                    Some(current) if !current.is_null() => merge_patch(current, value),
+                    _ => {
+                        object.insert(key.clone(), pruned(value));
+                    }
+                }
+            }
+        }
+        (Some(_), other) => *target = other.clone(),
+        (None, other) => *target = pruned(other),
+    }
+}
+
+/// A merge patch's value where it adds one: `null` members dropped from its objects.
+fn pruned(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(fields) => fields
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (k.clone(), pruned(v)))
+            .collect(),
+        serde_json::Value::Array(items) => items.iter().map(pruned).collect(),
+        other => other.clone(),
+    }
 }
 
 /// Applies an RFC 6902 JSON patch (`application/json-patch+json`) to `target`.
@@ -123,6 +155,14 @@ mod tests {
         let mut t = json!({"a": 1, "b": {"c": 2, "d": 3}, "l": [1, 2]});
         merge_patch(&mut t, &json!({"b": {"c": null}, "l": [3]}));
         assert_eq!(t, json!({"a": 1, "b": {"d": 3}, "l": [3]}));
+        // What it adds loses its null members, in lists too; what it writes over an object
+        // stays as sent.
+        let patch = json!({"a": {"x": [null, {"y": null, "z": 1}]}, "b": [{"n": null}]});
+        merge_patch(&mut t, &patch);
+        assert_eq!(
+            t,
+            json!({"a": {"x": [null, {"z": 1}]}, "b": [{"n": null}], "l": [3]})
+        );
     }
 
     #[test]
