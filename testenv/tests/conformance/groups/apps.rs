@@ -811,3 +811,47 @@ async fn controller_revision_data_is_owned_whole() {
         json!({"f:data": {}, "f:revision": {}})
     );
 }
+
+/// A merge or JSON patch writing into a ControllerRevision's `data` writes the objects it
+/// opens again with sorted keys and keeps the bytes of the rest and of its own values.
+#[tokio::test]
+async fn a_patch_into_a_controller_revisions_data_sorts_only_what_it_opens() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let revisions = format!("/apis/apps/v1/namespaces/{ns}/controllerrevisions");
+    let data = r#"{"a":{"k":1.0,"j":2},"b":{"y":1e3,"a":-0},"z":1.50}"#;
+    let body = format!(
+        r#"{{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{{"name":"opened"}},"revision":1,"data":{data}}}"#
+    );
+    let (code, created) = send_text(&client, "POST", &revisions, JSON, &body).await;
+    assert_eq!(code, 201, "{created}");
+    let one = format!("{revisions}/opened");
+    // Written again as it was: no change.
+    let (code, patched) = send_text(&client, "PATCH", &one, MERGE, r#"{"data":{"z":1.50}}"#).await;
+    assert_eq!(code, 200, "{patched}");
+    assert!(patched.contains(&format!(r#""data":{data}"#)), "{patched}");
+    let refused = |message: &str, expected: &str| {
+        let message = serde_json::from_str::<Value>(message).unwrap_or_default()["message"].clone();
+        let expected = format!(
+            "ControllerRevision.apps \"opened\" is invalid: data: Invalid value: {expected}: field is immutable"
+        );
+        assert_eq!(message, expected);
+    };
+    let merge = r#"{"data":{"b":{"n":{"y":1,"x":null}},"z":2.50}}"#;
+    let (code, answer) = send_text(&client, "PATCH", &one, MERGE, merge).await;
+    assert_eq!(code, 422, "{answer}");
+    refused(
+        &answer,
+        r#"{"a":{"k":1.0,"j":2},"b":{"a":-0,"n":{"y":1},"y":1e3},"z":2.50}"#,
+    );
+    let json_patch = r#"[{"op":"replace","path":"/data/a/k","value":2.0}]"#;
+    let content_type = "application/json-patch+json";
+    let (code, answer) = send_text(&client, "PATCH", &one, content_type, json_patch).await;
+    assert_eq!(code, 422, "{answer}");
+    refused(
+        &answer,
+        r#"{"a":{"j":2,"k":2.0},"b":{"y":1e3,"a":-0},"z":1.50}"#,
+    );
+    send_text(&client, "DELETE", &one, "", "").await;
+}
