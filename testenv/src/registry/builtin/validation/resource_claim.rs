@@ -12,6 +12,7 @@ use super::errors::{
 };
 use super::pv_source::csi_driver;
 use super::resource::{device_class_name, request_name, selectors};
+use super::resource_go::with_raw_texts;
 use super::resource_slice::qualified_name;
 use super::review::object_meta_go;
 use super::status_resource::{raw_object, request_names, request_ref};
@@ -219,31 +220,6 @@ fn immutable_spec(new: &Value) -> Cause {
         &super::resource_go::claim_spec(&new["spec"]),
         "field is immutable",
     )
-}
-
-/// A claim's immutable-spec error with each opaque `Parameters` printed as the real server
-/// prints the bytes it keeps (`texts`, in document order) rather than as a sorted map.
-fn with_raw_texts(mut cause: Cause, texts: &[String]) -> Cause {
-    const KEY: &str = "\"Parameters\":";
-    let mut texts = texts.iter();
-    let mut out = String::new();
-    let mut rest = cause.message.as_str();
-    while let Some(at) = rest.find(KEY) {
-        let start = at + KEY.len();
-        out.push_str(&rest[..start]);
-        rest = &rest[start..];
-        let Some(end) = crate::support::go_json::value_end(rest.as_bytes(), 0) else {
-            break;
-        };
-        match texts.next().filter(|_| &rest[..end] != "null") {
-            Some(text) => out.push_str(text),
-            None => out.push_str(&rest[..end]),
-        }
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    cause.message = out;
-    cause
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use crate::support::status::Cause;
+
 /// How one field of a Go struct is written.
 enum Kind {
     /// A string (`""` when unset).
@@ -204,6 +206,31 @@ pub fn claim_spec(spec: &Value) -> String {
 /// as a status update that changes a claim's allocation prints it.
 pub fn allocation_result(allocation: &Value) -> String {
     write(allocation, ALLOCATION)
+}
+
+/// A claim's immutable-spec or -allocation error with each opaque `Parameters` printed as the real server
+/// prints the bytes it keeps (`texts`, in document order) rather than as a sorted map.
+pub fn with_raw_texts(mut cause: Cause, texts: &[String]) -> Cause {
+    const KEY: &str = "\"Parameters\":";
+    let mut texts = texts.iter();
+    let mut out = String::new();
+    let mut rest = cause.message.as_str();
+    while let Some(at) = rest.find(KEY) {
+        let start = at + KEY.len();
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let Some(end) = crate::support::go_json::value_end(rest.as_bytes(), 0) else {
+            break;
+        };
+        match texts.next().filter(|_| &rest[..end] != "null") {
+            Some(text) => out.push_str(text),
+            None => out.push_str(&rest[..end]),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    cause.message = out;
+    cause
 }
 
 #[cfg(test)]

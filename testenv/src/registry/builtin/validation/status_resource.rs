@@ -16,9 +16,10 @@ use super::errors::{
 };
 use super::node_selector::node_selector;
 use super::pv_source::csi_driver;
-use super::resource_go::allocation_result;
+use super::resource_go::{allocation_result, with_raw_texts};
 use super::status_policy::conditions;
 use super::storage::too_long;
+use crate::support::json_order::raw;
 use crate::support::status::Cause;
 
 /// `ResourceClaimReservedForMaxSize`.
@@ -525,15 +526,15 @@ pub fn resource_claim(object: &Value, old: &Value) -> Errors {
         }
     }
     let old_allocation = &old_status["allocation"];
+    const AT: &str = "status.allocation";
     if !new_allocation.is_null() {
         if old_allocation.is_null() {
             out.extend(allocation(new_allocation, "status.allocation", &names));
-        } else if new_allocation != old_allocation {
-            out.push(invalid_text(
-                "status.allocation",
-                &allocation_result(new_allocation),
-                "field is immutable",
-            ));
+        } else if new_allocation != old_allocation || !raw::same_bytes(old, object, AT) {
+            // The opaque parameters are compared and printed as the bytes kept.
+            let text = allocation_result(new_allocation);
+            let cause = invalid_text(AT, &text, "field is immutable");
+            out.push(with_raw_texts(cause, &raw::written_texts(old, object, AT)));
         }
     }
     out
