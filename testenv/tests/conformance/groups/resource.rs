@@ -653,3 +653,49 @@ async fn a_claims_constraints_and_configurations_name_its_requests() {
     );
     send(&client, "DELETE", &path, "", None).await;
 }
+
+/// A claim's allocation may not change, compared as the bytes kept of its opaque parameters:
+/// the same value in another spelling is a change, printed with the bytes sent.
+#[tokio::test]
+async fn a_claims_allocation_is_compared_as_the_bytes_kept() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace();
+    let claims = format!("/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims");
+    let spec = r#"{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"c"}}]}}"#;
+    let claim = |status: &str| {
+        format!(
+            r#"{{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{{"name":"bytes"}},"spec":{spec}{status}}}"#
+        )
+    };
+    let headers = [("Content-Type", JSON)];
+    let exchange = |method: &'static str, path: String, body: String| {
+        let client = client.clone();
+        async move {
+            let (code, _, bytes) =
+                crate::support::raw::exchange_text(&client, method, &path, &headers, &body).await;
+            (code, String::from_utf8_lossy(&bytes).into_owned())
+        }
+    };
+    let (code, created) = exchange("POST", claims.clone(), claim("")).await;
+    assert_eq!(code, 201, "{created}");
+    let allocated = |parameters: &str| {
+        claim(&format!(
+            r#","status":{{"allocation":{{"devices":{{"results":[{{"request":"r","driver":"d.example.com","pool":"p","device":"d"}}],"config":[{{"source":"FromClaim","requests":["r"],"opaque":{{"driver":"d.example.com","parameters":{parameters}}}}}]}}}}}}"#
+        ))
+    };
+    let status = format!("{claims}/bytes/status");
+    let spaced = r#"{ "b": 1.0, "a": 2 }"#;
+    let (code, answer) = exchange("PUT", status.clone(), allocated(spaced)).await;
+    assert_eq!(code, 200, "{answer}");
+    let (code, answer) = exchange("PUT", status.clone(), allocated(spaced)).await;
+    assert_eq!(code, 200, "{answer}");
+    let (code, answer) = exchange("PUT", status.clone(), allocated(r#"{"b":1.0,"a":2}"#)).await;
+    assert_eq!(code, 422, "{answer}");
+    let answer: serde_json::Value = serde_json::from_str(&answer).unwrap_or_default();
+    assert_eq!(
+        answer["message"],
+        r#"ResourceClaim.resource.k8s.io "bytes" is invalid: status.allocation: Invalid value: {"Devices":{"Results":[{"Request":"r","Driver":"d.example.com","Pool":"p","Device":"d","AdminAccess":null,"Tolerations":null,"BindingConditions":null,"BindingFailureConditions":null,"ShareID":null,"ConsumedCapacity":null}],"Config":[{"Source":"FromClaim","Requests":["r"],"Opaque":{"Driver":"d.example.com","Parameters":{"b":1.0,"a":2}}}]},"NodeSelector":null,"AllocationTimestamp":null}: field is immutable"#
+    );
+    exchange("DELETE", format!("{claims}/bytes"), String::new()).await;
+}
