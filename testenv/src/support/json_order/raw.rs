@@ -23,129 +23,16 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Map, Value};
 
-use crate::support::go_types::{self, Target};
+use crate::support::go_types;
 use crate::support::json_order::raw_patch::{self, PatchBody};
-use crate::support::json_order::raw_path::{Step, go_path, span, tokens};
+pub use crate::support::json_order::raw_path::holds_raw;
+use crate::support::json_order::raw_path::{Step, go_path, raw_fields, span, tokens};
+pub(crate) use crate::support::json_order::raw_path::{holds_raw_field, is_raw_field, is_raw_kind};
 use crate::support::{go_encode, go_json};
-
-/// The raw fields of the built-in API: (Go struct component, JSON field name).
-const RAW_FIELDS: &[(&str, &str)] = &[
-    ("io.k8s.api.apps.v1.ControllerRevision", "data"),
-    (
-        "io.k8s.api.resource.v1.OpaqueDeviceConfiguration",
-        "parameters",
-    ),
-    ("io.k8s.api.resource.v1.AllocatedDeviceStatus", "data"),
-];
-
-/// The served kinds whose objects hold raw fields: (group, version, kind).
-const RAW_KINDS: &[(&str, &str, &str)] = &[
-    ("apps", "v1", "ControllerRevision"),
-    ("resource.k8s.io", "v1", "DeviceClass"),
-    ("resource.k8s.io", "v1", "ResourceClaim"),
-    ("resource.k8s.io", "v1", "ResourceClaimTemplate"),
-];
 
 /// The most objects whose texts are kept, and the most resourceVersions per object.
 const MAX_OBJECTS: usize = 4096;
 const MAX_VERSIONS: usize = 16;
-
-struct Indices {
-    /// Struct index and field name of each raw field.
-    fields: Vec<(usize, &'static str)>,
-    /// Struct index of each kind with raw fields.
-    kinds: Vec<usize>,
-}
-
-fn indices() -> &'static Indices {
-    static INDICES: OnceLock<Indices> = OnceLock::new();
-    INDICES.get_or_init(|| Indices {
-        fields: RAW_FIELDS
-            .iter()
-            .filter_map(|(component, name)| Some((go_types::index_of(component)?, *name)))
-            .collect(),
-        kinds: RAW_KINDS
-            .iter()
-            .filter_map(|(g, v, k)| go_types::index_of_kind(g, v, k))
-            .collect(),
-    })
-}
-
-/// Whether objects of this kind hold raw fields.
-pub fn holds_raw(group: &str, version: &str, kind: &str) -> bool {
-    RAW_KINDS
-        .iter()
-        .any(|(g, v, k)| *g == group && *v == version && *k == kind)
-}
-
-/// Whether the struct at `index` is a kind whose objects hold raw fields.
-pub(crate) fn is_raw_kind(index: usize) -> bool {
-    indices().kinds.contains(&index)
-}
-
-/// Whether the struct at `index` has a raw field.
-pub(crate) fn holds_raw_field(index: usize) -> bool {
-    indices().fields.iter().any(|(i, _)| *i == index)
-}
-
-/// Whether field `name` of the struct at `index` is a raw field.
-pub(crate) fn is_raw_field(index: usize, name: &str) -> bool {
-    indices()
-        .fields
-        .iter()
-        .any(|(i, n)| *i == index && *n == name)
-}
-
-fn walk<'a>(value: &'a Value, target: &Target, at: &mut Vec<Step>, out: &mut Vec<Found<'a>>) {
-    match (target, value) {
-        (Target::Struct(index), Value::Object(map)) => {
-            for field in &go_types::structure(*index).fields {
-                let Some(inner) = map.get(&field.name) else {
-                    continue;
-                };
-                at.push(Step::Key(field.name.clone()));
-                if is_raw_field(*index, &field.name) {
-                    if !inner.is_null() {
-                        out.push(Found {
-                            steps: at.clone(),
-                            value: inner,
-                        });
-                    }
-                } else {
-                    walk(inner, &field.target, at, out);
-                }
-                at.pop();
-            }
-        }
-        (Target::List(inner), Value::Array(items)) => {
-            for (i, item) in items.iter().enumerate() {
-                at.push(Step::Index(i));
-                walk(item, inner, at, out);
-                at.pop();
-            }
-        }
-        (Target::Map(inner), Value::Object(map)) => {
-            for (key, item) in map {
-                at.push(Step::Key(key.clone()));
-                walk(item, inner, at, out);
-                at.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-struct Found<'a> {
-    steps: Vec<Step>,
-    value: &'a Value,
-}
-
-/// The raw fields set in `object` (of the kind at struct `index`).
-fn raw_fields(object: &Value, index: usize) -> Vec<Found<'_>> {
-    let mut out = Vec::new();
-    walk(object, &Target::Struct(index), &mut Vec::new(), &mut out);
-    out
-}
 
 /// The text of one raw field: where it is, its value, and the text Go writes for it.
 #[derive(Debug, Clone, PartialEq)]
@@ -375,18 +262,7 @@ fn bytes_written(old: &Value, new: &Value, under: &str) -> Option<Vec<Written>> 
     let map = new.as_object()?;
     let index = object_kind(map)?;
     let table = lock();
-    let (namespace, name) = (meta_text(new, "namespace"), meta_text(new, "name"));
-    let group = map
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .and_then(|v| v.rsplit_once('/'))
-        .map_or("", |(g, _)| g);
-    let write = table
-        .writes
-        .iter()
-        .rev()
-        .map(|(_, w)| w)
-        .find(|w| w.group == group && w.namespace == namespace && w.name == name)?;
+    let write = in_flight(&table, new)?;
     let (Some(uid), rv) = identity(old.as_object()?) else {
         return None;
     };
@@ -446,6 +322,21 @@ fn bytes_written(old: &Value, new: &Value, under: &str) -> Option<Vec<Written>> 
         })
     });
     Some(fields.collect())
+}
+
+/// The write in flight to `object` (by group, namespace and name), if any.
+fn in_flight<'t>(table: &'t Table, object: &Value) -> Option<&'t InFlight> {
+    let (namespace, name) = (meta_text(object, "namespace"), meta_text(object, "name"));
+    let group = object["apiVersion"]
+        .as_str()
+        .and_then(|v| v.rsplit_once('/'))
+        .map_or("", |(g, _)| g);
+    table
+        .writes
+        .iter()
+        .rev()
+        .map(|(_, w)| w)
+        .find(|w| w.group == group && w.namespace == namespace && w.name == name)
 }
 
 fn meta_text<'a>(object: &'a Value, field: &str) -> &'a str {
@@ -554,6 +445,8 @@ struct Current {
     /// Whether they were recorded at the object's resourceVersion (otherwise a write in
     /// flight may know better).
     exact: bool,
+    /// The texts a patch in flight to the object gives the raw fields it writes.
+    patched: Vec<Kept>,
 }
 
 thread_local! {
@@ -572,19 +465,61 @@ impl Drop for Writing {
 /// Starts writing `map`, an object of a kind with raw fields.
 pub(crate) fn writing(map: &Map<String, Value>) -> Writing {
     let (uid, rv) = identity(map);
-    let found = uid.and_then(|uid| lock().at(uid, rv));
-    let current = match found {
-        Some((exact, kept)) => Current {
-            kept: Some(kept),
-            exact,
-        },
-        None => Current {
-            kept: None,
-            exact: false,
-        },
+    let table = lock();
+    let (kept, exact) = match uid.and_then(|uid| table.at(uid, rv)) {
+        Some((exact, kept)) => (Some(kept), exact),
+        None => (None, false),
+    };
+    let patched = match exact {
+        true => Vec::new(),
+        false => patched_in_flight(&table, map, kept.as_deref()),
+    };
+    drop(table);
+    let current = Current {
+        kept,
+        exact,
+        patched,
     };
     CURRENT.with(|c| c.borrow_mut().push(current));
     Writing(())
+}
+
+/// The texts a patch in flight to the object `map` gives the raw fields it writes (the object
+/// is written before the write records them, as in a watch event): a merge or JSON patch's
+/// ([`patched_text`]) over the texts the object had (`kept`), a strategic merge patch's.
+fn patched_in_flight(
+    table: &Table,
+    map: &Map<String, Value>,
+    kept: Option<&Vec<Kept>>,
+) -> Vec<Kept> {
+    let object = Value::Object(map.clone());
+    let (Some(write), Some(index)) = (in_flight(table, &object), object_kind(map)) else {
+        return Vec::new();
+    };
+    raw_fields(&object, index)
+        .into_iter()
+        .filter_map(|found| {
+            let path = go_path(&found.steps);
+            let text = match write.rewrite {
+                _ if !in_scope(&path, write.status) => return None,
+                Rewrite::Keep => {
+                    let old = kept
+                        .and_then(|kept| kept.iter().find(|k| k.path == path))
+                        .map_or_else(|| go_encode::encode(found.value), |k| k.text.clone());
+                    let body = write.sent.patch.as_ref()?;
+                    patched_text(body, &old, &found.steps, found.value)?
+                }
+                Rewrite::Strategic => go_encode::encode(&go_encode::whole_numbers(found.value)),
+                Rewrite::Body | Rewrite::Maps => return None,
+            };
+            Some(Kept {
+                path,
+                value: found.value.clone(),
+                bytes: text.clone(),
+                text,
+            })
+        })
+        .collect()
 }
 
 /// The text to write for the raw `value` of the object being written: its kept text, or
@@ -608,7 +543,11 @@ pub(crate) fn text(value: &Value) -> String {
             .iter()
             .find(|(_, k)| k.value == *value)
             .map(|(_, k)| k.text.clone());
-        in_flight.or_else(recorded)
+        let patched = || {
+            let found = current.patched.iter().find(|k| k.value == *value);
+            found.map(|k| k.text.clone())
+        };
+        in_flight.or_else(patched).or_else(recorded)
     });
     kept.unwrap_or_else(|| go_encode::encode(value))
 }
@@ -678,5 +617,35 @@ mod tests {
         // A changed value is written as Go writes it.
         stored["data"] = json!({"z": 2});
         assert_eq!(write(&stored), r#"{"z":2}"#);
+    }
+
+    #[test]
+    fn a_patch_in_flight_gives_the_texts_it_writes() {
+        let doc = br#"{"kind": "ControllerRevision", "apiVersion": "apps/v1", "revision": 1,
+            "metadata": {"name": "p", "namespace": "n"}, "data": {"z": 1.50, "b": {"y": 1e3, "a": 1}}}"#;
+        let sent = Sent::of_body("apps", "v1", "ControllerRevision", doc);
+        let mut stored: Value = serde_json::from_slice(doc).unwrap();
+        stored["metadata"]["uid"] = json!("raw-test-uid-2");
+        stored["metadata"]["resourceVersion"] = json!("7");
+        record(&stored, &sent, false, Rewrite::Body);
+        // A merge patch in flight: the object it wrote is written before it is recorded.
+        let patch: &[u8] = br#"{"data":{"z":2.50}}"#;
+        let write = InFlight {
+            group: "apps".into(),
+            namespace: "n".into(),
+            name: "p".into(),
+            status: false,
+            rewrite: Rewrite::Keep,
+            sent: Sent {
+                texts: Vec::new(),
+                patch: Some(PatchBody::Merge(patch.into())),
+            },
+        };
+        let expected = expect(&write.sent.clone(), Some(write));
+        stored["metadata"]["resourceVersion"] = json!("8");
+        stored["data"]["z"] = json!(2.5);
+        let _w = writing(stored.as_object().unwrap());
+        assert_eq!(text(&stored["data"]), r#"{"b":{"y":1e3,"a":1},"z":2.50}"#);
+        drop(expected);
     }
 }
