@@ -85,23 +85,6 @@ pub fn encode(value: &Value) -> String {
     out
 }
 
-/// `value` with its whole numbers (in `int64`'s range) as integers, as a strategic merge
-/// patch reads them (`-0.0` is `0`).
-pub(crate) fn whole_numbers(value: &Value) -> Value {
-    match value {
-        Value::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9.2e18 => Value::from(f as i64),
-            _ => value.clone(),
-        },
-        Value::Array(items) => items.iter().map(whole_numbers).collect(),
-        Value::Object(map) => map
-            .iter()
-            .map(|(k, v)| (k.clone(), whole_numbers(v)))
-            .collect(),
-        other => other.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

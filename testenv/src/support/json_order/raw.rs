@@ -5,17 +5,18 @@
 //! kube-apiserver keeps such a value as the bytes of the request body and writes them back
 //! compacted ([`go_json::compact`]): members in the order sent, repeated keys, numbers and
 //! escapes as written. A strategic merge patch or an apply goes through maps and writes the
-//! value again as Go writes a map (keys sorted, [`go_encode`]); a merge or JSON patch keeps
-//! what it does not touch; a status write keeps the rest of the object as stored, and a main
-//! write keeps the status.
+//! value again as Go writes a map (keys sorted, each number as read from its text:
+//! [`raw_patch::as_go_map`]); a merge or JSON patch writes again only the objects it opens
+//! ([`raw_patch`]); a status write keeps the rest of the object as stored, and a main write
+//! keeps the status.
 //!
 //! The embedded server stores parsed values, which lose that text, so the text is kept here,
 //! beside the stored object: per object (its uid) and resourceVersion, the text of each raw
 //! field ([`record`]). The writer (`json_order::to_vec`) emits the kept text of a raw field when
 //! the value it writes still equals the text's value, and the value as Go writes a map
 //! otherwise. Everything else (validation, CEL, selectors, apply) sees the parsed value.
-//! While a write is in flight its texts are also known by value ([`expect`]), so a watch
-//! event written before the write is recorded finds them. Only kinds with raw fields pay.
+//! While a write is in flight its texts are also known by value ([`expect`]), and a patch's
+//! from the object it wrote, so a watch event written before the write is recorded finds them. Only kinds with raw fields pay.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -116,9 +117,10 @@ pub enum Rewrite {
     Body,
     /// A merge or JSON patch: an unchanged value keeps its text.
     Keep,
-    /// A strategic merge patch: values written as Go writes maps, whole numbers as integers.
+    /// A strategic merge patch: values written as Go writes maps, each number as read from
+    /// its text ([`raw_patch::as_go_map`]).
     Strategic,
-    /// An apply: values written as Go writes maps.
+    /// An apply: written as a strategic merge patch writes them.
     Maps,
 }
 
@@ -312,8 +314,9 @@ fn bytes_written(old: &Value, new: &Value, under: &str) -> Option<Vec<Written>> 
                     true => go_json::compact(before.as_bytes()),
                     false => go_encode::encode(found.value),
                 }),
-            Rewrite::Strategic => go_encode::encode(&go_encode::whole_numbers(found.value)),
-            Rewrite::Maps => go_encode::encode(found.value),
+            Rewrite::Strategic | Rewrite::Maps => {
+                raw_patch::as_go_map(Some(&old_text), found.value)
+            }
         };
         Some(Written {
             text: go_json::compact(after.as_bytes()),
@@ -366,9 +369,12 @@ pub fn record(object: &Value, sent: &Sent, status: bool, rewrite: Rewrite) {
             let kept_before = || before.as_ref().and_then(|b| b.iter().find(same)).cloned();
             match rewrite {
                 Rewrite::Body if written => sent.texts.iter().find(same).cloned(),
-                Rewrite::Maps if written => None,
-                Rewrite::Strategic if written => {
-                    let text = go_encode::encode(&go_encode::whole_numbers(found.value));
+                // Written as Go writes a map, the numbers as read from the text before.
+                Rewrite::Strategic | Rewrite::Maps if written => {
+                    let old = before
+                        .as_ref()
+                        .and_then(|b| b.iter().find(|k| k.path == path));
+                    let text = raw_patch::as_go_map(old.map(|k| k.text.as_str()), found.value);
                     Some(Kept {
                         path: path.clone(),
                         value: found.value.clone(),
@@ -509,8 +515,11 @@ fn patched_in_flight(
                     let body = write.sent.patch.as_ref()?;
                     patched_text(body, &old, &found.steps, found.value)?
                 }
-                Rewrite::Strategic => go_encode::encode(&go_encode::whole_numbers(found.value)),
-                Rewrite::Body | Rewrite::Maps => return None,
+                Rewrite::Strategic | Rewrite::Maps => {
+                    let old = kept.and_then(|kept| kept.iter().find(|k| k.path == path));
+                    raw_patch::as_go_map(old.map(|k| k.text.as_str()), found.value)
+                }
+                Rewrite::Body => return None,
             };
             Some(Kept {
                 path,

@@ -39,6 +39,72 @@ pub fn text_after(body: &PatchBody, old: &str, tokens: &[String], value: &Value)
     same_value(&read, value).then_some(text)
 }
 
+/// `value` as Go writes it from a map it read from JSON (a strategic merge patch, an apply):
+/// keys sorted, and each number as read from its text in `old` (the value's text before)
+/// where it was there with the same value: an integer literal in `int64`'s range as that
+/// integer (`-0` is `0`), any other as a float64 (`1.0` is `1`, `-0.0` is `-0`).
+pub fn as_go_map(old: Option<&str>, value: &Value) -> String {
+    let mut out = String::new();
+    write_go(old.map(|t| Node::Raw(t.to_string())), value, &mut out);
+    out
+}
+
+fn write_go(old: Option<Node>, value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut members = old.and_then(|n| n.into_doc().ok()).unwrap_or_default();
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                go_encode::string(key, out);
+                out.push(':');
+                write_go(members.remove(key.as_str()), &map[key], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            let mut elements = match old.and_then(Node::into_container) {
+                Some(Node::Ary(elements)) => elements.into_iter().map(Some).collect(),
+                _ => Vec::new(),
+            };
+            elements.resize(items.len(), None);
+            out.push('[');
+            for (i, (item, old)) in items.iter().zip(elements).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_go(old, item, out);
+            }
+            out.push(']');
+        }
+        Value::Number(n) => {
+            let literal = match old {
+                Some(Node::Raw(text)) => Some(text.trim().to_string()),
+                _ => None,
+            };
+            let read = literal
+                .filter(|l| serde_json::from_str::<Value>(l).is_ok_and(|v| same_value(&v, value)));
+            let integer = |l: &str| {
+                let plain = !l.contains(['.', 'e', 'E']);
+                plain.then(|| l.parse::<i64>().ok()).flatten()
+            };
+            match read {
+                Some(l) => match integer(&l) {
+                    Some(i) => out.push_str(&i.to_string()),
+                    None => out.push_str(&go_encode::float(n.as_f64().unwrap_or_default())),
+                },
+                None if n.is_i64() => out.push_str(&n.to_string()),
+                None => out.push_str(&go_encode::float(n.as_f64().unwrap_or_default())),
+            }
+        }
+        other => out.push_str(&go_encode::encode(other)),
+    }
+}
+
 /// Whether two values are equal, numbers compared by what they are (`1E2` is `100`).
 fn same_value(a: &Value, b: &Value) -> bool {
     match (a, b) {
