@@ -5,8 +5,9 @@
 //! or 2^40, a boolean removed. The create sweep sends each change as a new object (`dryRun=All`);
 //! the update sweep stores the object, sends each change as its replacement (`dryRun=All`),
 //! then deletes it. They find the field rules the hand-written corpus does not send; what they
-//! still find is listed in the testenv README ("Not implemented (yet)"), so they run only on
-//! request (`KUBEFORGE_DIFF_SWEEP=1`) and are not part of the corpus's pass or fail.
+//! still find is listed in the testenv README ("Not implemented (yet), and left out on
+//! purpose"), so they run only on request (`KUBEFORGE_DIFF_SWEEP=1`) and are not part of the
+//! corpus's pass or fail.
 
 use std::path::Path;
 
