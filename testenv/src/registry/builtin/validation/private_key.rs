@@ -2,14 +2,17 @@
 //! PKCS#8 first, then PKCS#1 ([`super::rsa_private_key`]), then SEC 1
 //! ([`super::ec_private_key`]); a key none of them reads gets the PKCS#8 error, with the
 //! hints Go's parsers give for a key of another format, and a PKCS#8 key TLS does not sign
-//! with (X25519) is refused as such. What is kept of a key is what its public part is
-//! compared by.
+//! with (X25519) is refused as such. An ML-DSA key is read in its seed form only (the
+//! expanded and both-forms encodings get Go's refusals), and its public key is derived from
+//! the seed ([`super::ml_dsa`]). What is kept of a key is what its public part is compared
+//! by.
 
 use ring::signature::KeyPair;
 
 use super::csr::asn1::{Expect, field};
 use super::csr::der::Reader;
 use super::csr_signature::Curve;
+use super::ml_dsa::{self, ParameterSet};
 use super::{ec_private_key, rsa_private_key};
 
 /// DER contents of the key algorithm OIDs a private key names.
@@ -28,6 +31,8 @@ pub enum Private {
     Ecdsa(Curve, Vec<u8>),
     /// Ed25519: the public key.
     Ed25519(Vec<u8>),
+    /// ML-DSA: the parameter set and the public key its seed derives.
+    MlDsa(ParameterSet, Vec<u8>),
     /// A PKCS#8 key of a type TLS does not sign with (X25519).
     Unusable,
 }
@@ -119,6 +124,9 @@ fn pkcs8(der: &[u8]) -> Result<Private, String> {
             .map_err(|_| format!("x509: invalid Ed25519 private key length: {}", seed.len()))?;
         return Ok(Private::Ed25519(pair.public_key().as_ref().to_vec()));
     }
+    if let Some(set) = ParameterSet::from_oid(oid) {
+        return ml_dsa_seed(set, params, key);
+    }
     if oid == oid::X25519 {
         if !params.is_empty() {
             return Err("x509: invalid X25519 private key parameters".into());
@@ -134,6 +142,48 @@ fn pkcs8(der: &[u8]) -> Result<Private, String> {
         "x509: PKCS#8 wrapping contained private key with unknown algorithm: {}",
         dotted(oid)
     ))
+}
+
+/// An ML-DSA key in PKCS#8 (RFC 9881's `ML-DSA-PrivateKey` CHOICE), read as Go 1.27
+/// reads it: only the seed form (`[0] IMPLICIT OCTET STRING` of 32 bytes), told by its
+/// first byte before its length is checked.
+fn ml_dsa_seed(set: ParameterSet, params: &[u8], key: &[u8]) -> Result<Private, String> {
+    if !params.is_empty() {
+        return Err("x509: invalid ML-DSA private key parameters".into());
+    }
+    match key.first() {
+        None => return Err("x509: invalid ML-DSA private key length: 0".into()),
+        Some(0x80) => {}
+        Some(0x04) => {
+            return Err(
+                "x509: semi-expanded ML-DSA private keys without seed are not supported".into(),
+            );
+        }
+        Some(0x30) => {
+            return Err("x509: ML-DSA private keys with both seed and expanded key are not supported, use e.g. \"openssl pkey -provparam ml-dsa.output_formats=seed-only\" to convert to a seed-only key".into());
+        }
+        Some(other) => {
+            return Err(format!(
+                "x509: invalid ML-DSA private key: invalid ASN.1 tag {other:02x}"
+            ));
+        }
+    }
+    let seed: &[u8; 32] = match key {
+        [_, length, seed @ ..] if seed.len() == 32 => {
+            if *length != 32 {
+                return Err("x509: invalid ML-DSA private key ASN.1 encoding".into());
+            }
+            seed.try_into()
+                .map_err(|_| "x509: invalid ML-DSA private key ASN.1 encoding".to_string())?
+        }
+        _ => {
+            return Err(format!(
+                "x509: invalid ML-DSA private key length: {}",
+                key.len()
+            ));
+        }
+    };
+    Ok(Private::MlDsa(set, ml_dsa::public_key_from_seed(set, seed)))
 }
 
 /// An OID's dotted form.

@@ -6,7 +6,8 @@
 //! `x509.ParseCertificate` reads it ([`super::x509_certificate`]), the private key
 //! ([`super::private_key`]: PKCS#8, PKCS#1 with the RSA key's consistency, or SEC 1; a key
 //! none of them reads gets the PKCS#8 error, as Go 1.27 reports it), and whether the key's
-//! type and public part match the certificate's.
+//! type and public part match the certificate's (for ML-DSA: the parameter set and the
+//! public key the key's seed derives).
 
 use base64::Engine;
 use serde_json::Value;
@@ -101,6 +102,13 @@ pub fn key_pair_error(cert: &[u8], key: &[u8]) -> Option<String> {
 fn matches(public: &Public, private: &Private) -> Result<(), String> {
     const TYPE: &str = "tls: private key type does not match public key type";
     const MISMATCH: &str = "tls: private key does not match public key";
+    if let Some(set) = public.ml_dsa {
+        return match private {
+            Private::MlDsa(their, key) if *their == set && public.bits == *key => Ok(()),
+            Private::MlDsa(..) => Err(MISMATCH.into()),
+            _ => Err(TYPE.into()),
+        };
+    }
     let same = match (&public.key, private) {
         (Some(Key::Rsa(key)), Private::Rsa(n)) => key.n == *n,
         (Some(Key::Ecdsa(curve)), Private::Ecdsa(their, point)) => {
