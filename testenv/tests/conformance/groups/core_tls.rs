@@ -1,6 +1,7 @@
 //! A `kubernetes.io/tls` Secret's key pair read in full, as kube-apiserver reads it with
 //! Go's `tls.X509KeyPair`: a certificate malformed in a field after its public key, or an
-//! RSA key that is not consistent, is stored with Go's error as a warning.
+//! RSA key that is not consistent, is stored with Go's error as a warning; an ML-DSA pair
+//! loads from its key's seed.
 
 use rcgen::PublicKeyData;
 use serde_json::json;
@@ -111,13 +112,44 @@ fn integers(values: &[u16]) -> Vec<u8> {
         .collect()
 }
 
+/// Creates (dry run) a TLS Secret of each certificate and key and checks the warning it
+/// gets: none, or Go's error.
+async fn expect_warnings(
+    env: &kubeforge_testenv::TestEnv,
+    cases: Vec<(String, String, Option<&str>)>,
+) {
+    let client = crate::support::raw::client(env).await;
+    let path = format!("/api/v1/namespaces/{}/secrets?dryRun=All", env.namespace());
+    for (crt, tls_key, warning) in cases {
+        let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls"},
+            "type": "kubernetes.io/tls", "stringData": {"tls.crt": crt, "tls.key": tls_key}});
+        let (code, headers, _) = crate::support::raw::exchange(
+            &client,
+            "POST",
+            &path,
+            &[("Content-Type", "application/json")],
+            Some(&secret),
+        )
+        .await;
+        assert_eq!(code, 201);
+        let sent: Vec<&str> = headers
+            .get_all("warning")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        let expected: Vec<String> = warning
+            .iter()
+            .map(|w| format!("299 - \"{}\"", w.replace('\\', "\\\\").replace('"', "\\\"")))
+            .collect();
+        assert_eq!(sent, expected, "{warning:?}");
+    }
+}
+
 /// A certificate and a key that do not load make a warning with Go's error; the real
 /// server's answers (v1.34.9, Go 1.27).
 #[tokio::test]
 async fn tls_secrets_warn_of_a_malformed_certificate_or_an_inconsistent_rsa_key() {
     let env = env().await;
-    let client = crate::support::raw::client(&env).await;
-    let path = format!("/api/v1/namespaces/{}/secrets?dryRun=All", env.namespace());
     let key = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
     let spki = key.subject_public_key_info();
     let ec_key = key.serialize_pem();
@@ -222,27 +254,65 @@ async fn tls_secrets_warn_of_a_malformed_certificate_or_an_inconsistent_rsa_key(
             ),
         ),
     ];
-    for (crt, tls_key, warning) in cases {
-        let secret = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "tls"},
-            "type": "kubernetes.io/tls", "stringData": {"tls.crt": crt, "tls.key": tls_key}});
-        let (code, headers, _) = crate::support::raw::exchange(
-            &client,
-            "POST",
-            &path,
-            &[("Content-Type", "application/json")],
-            Some(&secret),
+    expect_warnings(&env, cases).await;
+}
+
+/// The ML-DSA-44 public key the seed of 32 bytes 0x01 derives (FIPS 204 KeyGen; OpenSSL
+/// derives the same), base64.
+const ML_DSA_44_PUBLIC_KEY: &str = "Xs4KPWwUutFxQSybcgh9jcGRJY1sEGu6fyhQxyAYfH/vpCec62kvrBeMQRyNAENqJyRlhM1XbKGlvLBbWVJw8XNGDqZHJMtUJ6xh+eEgXB3JwECFZ9JBYZe36np46WnsL5nHOkxrcijrSeNi4X1dXVGJgC0eDUEy4HtOyb/m4YVW6vu/vU05KlpbsOFN3y9IrtiB10iygXkzcGajlfmQeZh2TaWNWstwc4thjkaCu6vXjQEC6Jby41ufucSqJX3NxH73wtipBrgMfnGlgoE3CPbWe7Y84ArnN1O5XrGm67ZptgjmX0+ZsDYEpnawNa1yPkVt9YhRlOER+PmgvGAUBXcFi5G4Ucks90a7D0qP2xMiBCYfi+8pDPMjZrIPh4HAtGCTSKS/O1F1JtqzjnA0b2EpymKXqkpFidBe6ntnf7SKrqeuEBjF+WNuUl7UeEkzDNgQWKjiVfCkrRNtJUs7dg6VyLsbnBocE8N9A/JQfx9J5PMybhm6RHE+NJdSrqoYwB5N7R5dh2V9SV8BzgBSP4CfarUpKyHKTkql9GwNoTS8zqHILvxBKHosBv9S7zhRE1Vqqi1YIfPq66OFW+o4Nl5g8Q0U0LZB5qL+MfnW1aXksrxXVmaN51ynUgTcZ90QDxO572rZfCB7r14ytHBUhOoUkwCumubzcbClvouQCKki0aJjz9YwfnEaMIrdPfRDWT7BI9jtCbZtAd92HA9iqZKsl90eCLz/e5Ne+1gFzAOxLhD7YcjUReiFrgIr1Exkws8Q+qe+eDD1AunWDYd05eER0ewuHJww/bWIqG9z5vPPpc69bPCGUbkHsJdXfHBqfYw6NA1L4t/yfPPiTYBrfeOs9jlPHSXYsZ2HM09sSjuUb4rQSt8CiVsWX2qioXYXSIEmcTrE2W1jI+WzRFqnAq9X/n/dzZngkEz5I2YENiUsyFRz0rWEuiS5p5ePaQ3FhVAZZSJnL7elGA0POZiDVfmqahHiRsLIyepNNiZfj8qhEvSgp2XIjqA6pVVleA82RYBU8aFDznRH2hcmKGS5xh3Ex4Zjx09X5TExRMLzrWd8FLmsBVACujs1B8JaBg9TMKUvKgmVCzeS+t5K6hWXQT97gam4zMlO1rwAmVOJTbWHQ2hSY9YeT8/OC0bArx7D2DONl9spezSp50Vki5+d70bKltFwM2WUlCVOpDpCwOH4gszaE23gXC/C0bqJJgOmxDDUFkIPbDDc29P7kvIE1osYed4BbIYcRvYfDe0uKDYd4nfszMNleiCd2qr2xY19kq0GPGRp5zsw8hWWv3D/CeY5KFh8qC0mH1SuxVaWCZkcZS3idstJEu5aVOPApZdfk+O3g/abLsFy4enbqYOKyfBkjGzHqaepYzJsFcErXg2CFrOwhExns/7SxfIrT/iCFBkz3ondxmbf9q6wzPYpe5B72E7ZC7YnZvJjweXvTji8WHdA5PRH0E99msN03O/53bHxUczeVq+qqYyaU8c8NNyq43o4rCa//cT8GsHQBBvlba33rnmca0v1D/J/VnWj1s39I/hZ0A8nW0g6F7XMRawNgncIsbN0rO5r+ueYjoKxIeW9dveNUnQgiAqr3fqY9LoY4yJEMns+J7BxHsKPYkbn6nSaXmvqzVbe6O963uIMyj9vnpIFWQ7CHjMOgeNXhsY1ALuq5j5JokEbqJuFqd/bnTeUYt2zi31Rlf+lc7Rij89aTnagVnhtrJ2o0idWbEUXnFuybOT9egn8Y1gqig==";
+
+/// An ML-DSA pair loads when the key's seed derives the certificate's public key; a
+/// certificate's ML-DSA key of the wrong length and an ML-DSA key in a form other than
+/// the seed are warned of with Go's errors; the real server's answers (v1.34.9, Go 1.27).
+#[tokio::test]
+async fn tls_secrets_load_ml_dsa_pairs_from_their_seed() {
+    use base64::Engine;
+    let env = env().await;
+    let public = base64::engine::general_purpose::STANDARD
+        .decode(ML_DSA_44_PUBLIC_KEY)
+        .unwrap();
+    // id-ml-dsa-44, 2.16.840.1.101.3.4.3.17, without parameters.
+    let algorithm = seq(&[&tlv(
+        0x06,
+        &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11],
+    )]);
+    let certificate = |key: &[u8]| {
+        let bits = [&[0u8][..], key].concat();
+        Parts::new(seq(&[&algorithm, &tlv(0x03, &bits)])).pem()
+    };
+    let private = |inner: &[u8]| {
+        pem(
+            "PRIVATE KEY",
+            &seq(&[&[0x02, 0x01, 0x00], &algorithm, &tlv(0x04, inner)]),
         )
-        .await;
-        assert_eq!(code, 201);
-        let sent: Vec<&str> = headers
-            .get_all("warning")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .collect();
-        let expected: Vec<String> = warning
-            .iter()
-            .map(|w| format!("299 - \"{}\"", w.replace('\\', "\\\\").replace('"', "\\\"")))
-            .collect();
-        assert_eq!(sent, expected, "{warning:?}");
-    }
+    };
+    let seed = |byte: u8| [&[0x80u8, 0x20][..], &[byte; 32]].concat();
+    let cases: Vec<(String, String, Option<&str>)> = vec![
+        (certificate(&public), private(&seed(1)), None),
+        (
+            certificate(&public),
+            private(&seed(2)),
+            Some("tls: private key does not match public key"),
+        ),
+        (
+            certificate(&public[..1000]),
+            private(&seed(1)),
+            Some("mldsa: invalid public key length"),
+        ),
+        (
+            certificate(&public),
+            private(&[0x30, 0x00]),
+            Some(
+                "tls: failed to parse private key: x509: ML-DSA private keys with both seed and expanded key are not supported, use e.g. \"openssl pkey -provparam ml-dsa.output_formats=seed-only\" to convert to a seed-only key",
+            ),
+        ),
+        (
+            certificate(&public),
+            private(&[0x04, 0x01, 0x00]),
+            Some(
+                "tls: failed to parse private key: x509: semi-expanded ML-DSA private keys without seed are not supported",
+            ),
+        ),
+    ];
+    expect_warnings(&env, cases).await;
 }
