@@ -208,3 +208,62 @@ fn dotted(oid: &[u8]) -> String {
         .collect::<Vec<_>>()
         .join(".")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A PKCS#8 ML-DSA-44 key whose private key OCTET STRING holds `inner`.
+    fn ml_dsa_44(inner: &[u8]) -> Vec<u8> {
+        let oid = [
+            0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11,
+        ];
+        let mut body = vec![0x02, 0x01, 0x00, 0x30, oid.len() as u8];
+        body.extend(oid);
+        body.extend([0x04, inner.len() as u8]);
+        body.extend(inner);
+        let mut der = vec![0x30, body.len() as u8];
+        der.extend(body);
+        der
+    }
+
+    fn error(inner: &[u8]) -> String {
+        match parse(&ml_dsa_44(inner)) {
+            Err(e) => e
+                .trim_start_matches("tls: failed to parse private key: ")
+                .into(),
+            Ok(_) => "loaded".into(),
+        }
+    }
+
+    #[test]
+    fn ml_dsa_keys_load_from_their_seed_only() {
+        let seed = [&[0x80, 0x20][..], &[1; 32]].concat();
+        match parse(&ml_dsa_44(&seed)) {
+            Ok(Private::MlDsa(ParameterSet::MlDsa44, key)) => {
+                assert_eq!(
+                    key,
+                    ml_dsa::public_key_from_seed(ParameterSet::MlDsa44, &[1; 32])
+                );
+            }
+            _ => panic!("the seed form does not load"),
+        }
+        assert_eq!(error(&[]), "x509: invalid ML-DSA private key length: 0");
+        assert!(error(&[0x04, 0x00]).starts_with("x509: semi-expanded"));
+        assert!(error(&[0x30, 0x00]).starts_with("x509: ML-DSA private keys with both"));
+        assert_eq!(
+            error(&[0x81, 0x00]),
+            "x509: invalid ML-DSA private key: invalid ASN.1 tag 81"
+        );
+        assert_eq!(
+            error(&seed[..33]),
+            "x509: invalid ML-DSA private key length: 33"
+        );
+        let mut wrong_length = seed.clone();
+        wrong_length[1] = 0x21;
+        assert_eq!(
+            error(&wrong_length),
+            "x509: invalid ML-DSA private key ASN.1 encoding"
+        );
+    }
+}
