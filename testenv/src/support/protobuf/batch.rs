@@ -3,15 +3,72 @@
 
 use super::core::POD_TEMPLATE_SPEC;
 use super::meta::{LABEL_SELECTOR, OBJECT_META};
-use super::schema::{Message, Ty, ptr, unset, val};
+use super::schema::{Message, Ty, list, ptr, unset, val};
 
-/// `JobSpec`; not described (refused when sent): `podFailurePolicy`, `successPolicy`.
+/// `PodFailurePolicyOnExitCodesRequirement`.
+pub(super) static POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT: Message = Message::new(
+    "PodFailurePolicyOnExitCodesRequirement",
+    &[
+        ptr(1, "containerName", Ty::Str),
+        val(2, "operator", Ty::Str),
+        list(3, "values", Ty::Int),
+    ],
+);
+
+/// `PodFailurePolicyOnPodConditionsPattern`.
+pub(super) static POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN: Message = Message::new(
+    "PodFailurePolicyOnPodConditionsPattern",
+    &[val(1, "type", Ty::Str), val(2, "status", Ty::Str)],
+);
+
+/// `PodFailurePolicyRule`.
+pub(super) static POD_FAILURE_POLICY_RULE: Message = Message::new(
+    "PodFailurePolicyRule",
+    &[
+        val(1, "action", Ty::Str),
+        ptr(
+            2,
+            "onExitCodes",
+            Ty::Msg(&POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT),
+        ),
+        list(
+            3,
+            "onPodConditions",
+            Ty::Msg(&POD_FAILURE_POLICY_ON_POD_CONDITIONS_PATTERN),
+        ),
+    ],
+);
+
+/// `PodFailurePolicy`.
+pub(super) static POD_FAILURE_POLICY: Message = Message::new(
+    "PodFailurePolicy",
+    &[list(1, "rules", Ty::Msg(&POD_FAILURE_POLICY_RULE))],
+);
+
+/// `SuccessPolicyRule`.
+pub(super) static SUCCESS_POLICY_RULE: Message = Message::new(
+    "SuccessPolicyRule",
+    &[
+        ptr(1, "succeededIndexes", Ty::Str),
+        ptr(2, "succeededCount", Ty::Int),
+    ],
+);
+
+/// `SuccessPolicy`.
+pub(super) static SUCCESS_POLICY: Message = Message::new(
+    "SuccessPolicy",
+    &[list(1, "rules", Ty::Msg(&SUCCESS_POLICY_RULE))],
+);
+
+/// `JobSpec`.
 pub(super) static JOB_SPEC: Message = Message::new(
     "JobSpec",
     &[
         ptr(1, "parallelism", Ty::Int),
         ptr(2, "completions", Ty::Int),
         ptr(3, "activeDeadlineSeconds", Ty::Int),
+        ptr(11, "podFailurePolicy", Ty::Msg(&POD_FAILURE_POLICY)),
+        ptr(16, "successPolicy", Ty::Msg(&SUCCESS_POLICY)),
         ptr(7, "backoffLimit", Ty::Int),
         ptr(12, "backoffLimitPerIndex", Ty::Int),
         ptr(13, "maxFailedIndexes", Ty::Int),

@@ -2,7 +2,8 @@
 //! Service, ResourceQuota and Pod, as `kubectl create ...` and `kubectl debug --copy-to` send them.
 
 use super::meta::OBJECT_META;
-use super::pod::{LOCAL_OBJECT_REFERENCE, POD_SPEC};
+use super::pod::POD_SPEC;
+use super::pod_volumes::LOCAL_OBJECT_REFERENCE;
 use super::schema::{Message, Ty, list, map, ptr, unset, val};
 
 /// `PodTemplateSpec`.

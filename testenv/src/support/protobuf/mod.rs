@@ -3,10 +3,12 @@
 //! kubectl's `create <kind>` commands, `create token`, `autoscale`, `auth can-i|whoami|reconcile`,
 //! `certificate approve|deny` and `debug --copy-to` send `application/vnd.kubernetes.protobuf`
 //! bodies. Each kind they send is described here as a table of fields per message (one module
-//! per API group), read from the Kubernetes `generated.proto` field numbers and the Go types'
-//! JSON names. A body whose kind is not described, or that carries a field no table describes,
-//! is refused (the caller answers 415), never decoded partially. Responses are always JSON,
-//! which kubectl accepts.
+//! per API group, the pod spec split by topic), read from the Kubernetes `generated.proto` field
+//! numbers and the Go types' JSON names. The tables describe every field of k8s.io/api v1.34's
+//! types (a unit test compares each message with its type's properties in the recorded OpenAPI
+//! schemas). A body whose kind is not described, or that carries a field no table describes (a
+//! newer client's field), is refused (the caller answers 415), never decoded partially.
+//! Responses are always JSON, which kubectl accepts.
 //!
 //! Go's marshaller writes every non-pointer field, set or not, and pointer fields only when set;
 //! the tables say which is which, so a non-pointer zero value is left out of the JSON object
@@ -25,6 +27,12 @@ mod error;
 mod meta;
 mod networking;
 mod pod;
+mod pod_affinity;
+mod pod_container;
+mod pod_probes;
+mod pod_security;
+mod pod_volumes;
+mod pod_volumes_legacy;
 mod policy;
 mod rbac;
 mod scheduling;
@@ -39,40 +47,83 @@ pub use error::DecodeError;
 use schema::{Message, Shape, Ty};
 use wire::{LEN, Reader, VARINT};
 
+/// The message of each kind kubectl sends as protobuf: apiVersion, kind, message.
+static KINDS: &[(&str, &str, &Message)] = &[
+    ("v1", "Namespace", &core::NAMESPACE),
+    ("v1", "ConfigMap", &core::CONFIG_MAP),
+    ("v1", "Secret", &core::SECRET),
+    ("v1", "ServiceAccount", &core::SERVICE_ACCOUNT),
+    ("v1", "Service", &core::SERVICE),
+    ("v1", "ResourceQuota", &core::RESOURCE_QUOTA),
+    ("v1", "Pod", &core::POD),
+    ("apps/v1", "Deployment", &apps::DEPLOYMENT),
+    ("batch/v1", "Job", &batch::JOB),
+    ("batch/v1", "CronJob", &batch::CRON_JOB),
+    ("rbac.authorization.k8s.io/v1", "Role", &rbac::ROLE),
+    (
+        "rbac.authorization.k8s.io/v1",
+        "ClusterRole",
+        &rbac::CLUSTER_ROLE,
+    ),
+    (
+        "rbac.authorization.k8s.io/v1",
+        "RoleBinding",
+        &rbac::ROLE_BINDING,
+    ),
+    (
+        "rbac.authorization.k8s.io/v1",
+        "ClusterRoleBinding",
+        &rbac::CLUSTER_ROLE_BINDING,
+    ),
+    (
+        "scheduling.k8s.io/v1",
+        "PriorityClass",
+        &scheduling::PRIORITY_CLASS,
+    ),
+    (
+        "policy/v1",
+        "PodDisruptionBudget",
+        &policy::POD_DISRUPTION_BUDGET,
+    ),
+    ("networking.k8s.io/v1", "Ingress", &networking::INGRESS),
+    (
+        "authentication.k8s.io/v1",
+        "TokenRequest",
+        &authentication::TOKEN_REQUEST,
+    ),
+    (
+        "autoscaling/v1",
+        "HorizontalPodAutoscaler",
+        &autoscaling::HORIZONTAL_POD_AUTOSCALER,
+    ),
+    (
+        "authorization.k8s.io/v1",
+        "SelfSubjectAccessReview",
+        &authorization::SELF_SUBJECT_ACCESS_REVIEW,
+    ),
+    (
+        "authorization.k8s.io/v1",
+        "SelfSubjectRulesReview",
+        &authorization::SELF_SUBJECT_RULES_REVIEW,
+    ),
+    (
+        "authentication.k8s.io/v1",
+        "SelfSubjectReview",
+        &authentication::SELF_SUBJECT_REVIEW,
+    ),
+    (
+        "certificates.k8s.io/v1",
+        "CertificateSigningRequest",
+        &certificates::CERTIFICATE_SIGNING_REQUEST,
+    ),
+];
+
 /// The message of each kind kubectl sends as protobuf, by apiVersion and kind.
 fn message_of(api_version: &str, kind: &str) -> Option<&'static Message> {
-    Some(match (api_version, kind) {
-        ("v1", "Namespace") => &core::NAMESPACE,
-        ("v1", "ConfigMap") => &core::CONFIG_MAP,
-        ("v1", "Secret") => &core::SECRET,
-        ("v1", "ServiceAccount") => &core::SERVICE_ACCOUNT,
-        ("v1", "Service") => &core::SERVICE,
-        ("v1", "ResourceQuota") => &core::RESOURCE_QUOTA,
-        ("v1", "Pod") => &core::POD,
-        ("apps/v1", "Deployment") => &apps::DEPLOYMENT,
-        ("batch/v1", "Job") => &batch::JOB,
-        ("batch/v1", "CronJob") => &batch::CRON_JOB,
-        ("rbac.authorization.k8s.io/v1", "Role") => &rbac::ROLE,
-        ("rbac.authorization.k8s.io/v1", "ClusterRole") => &rbac::CLUSTER_ROLE,
-        ("rbac.authorization.k8s.io/v1", "RoleBinding") => &rbac::ROLE_BINDING,
-        ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding") => &rbac::CLUSTER_ROLE_BINDING,
-        ("scheduling.k8s.io/v1", "PriorityClass") => &scheduling::PRIORITY_CLASS,
-        ("policy/v1", "PodDisruptionBudget") => &policy::POD_DISRUPTION_BUDGET,
-        ("networking.k8s.io/v1", "Ingress") => &networking::INGRESS,
-        ("authentication.k8s.io/v1", "TokenRequest") => &authentication::TOKEN_REQUEST,
-        ("autoscaling/v1", "HorizontalPodAutoscaler") => &autoscaling::HORIZONTAL_POD_AUTOSCALER,
-        ("authorization.k8s.io/v1", "SelfSubjectAccessReview") => {
-            &authorization::SELF_SUBJECT_ACCESS_REVIEW
-        }
-        ("authorization.k8s.io/v1", "SelfSubjectRulesReview") => {
-            &authorization::SELF_SUBJECT_RULES_REVIEW
-        }
-        ("authentication.k8s.io/v1", "SelfSubjectReview") => &authentication::SELF_SUBJECT_REVIEW,
-        ("certificates.k8s.io/v1", "CertificateSigningRequest") => {
-            &certificates::CERTIFICATE_SIGNING_REQUEST
-        }
-        _ => return None,
-    })
+    KINDS
+        .iter()
+        .find(|(a, k, _)| *a == api_version && *k == kind)
+        .map(|(_, _, message)| *message)
 }
 
 fn utf8(b: &[u8], field: &'static str) -> Result<String, DecodeError> {
@@ -360,5 +411,7 @@ pub fn decode(body: &[u8]) -> Result<Value, DecodeError> {
     Ok(Value::Object(object))
 }
 
+#[cfg(test)]
+mod coverage_tests;
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,7 @@
 //! `networking.k8s.io/v1`: the Ingress `kubectl create ingress` sends.
 
 use super::meta::OBJECT_META;
-use super::pod::TYPED_LOCAL_OBJECT_REFERENCE;
+use super::pod_volumes::TYPED_LOCAL_OBJECT_REFERENCE;
 use super::schema::{Message, Ty, inline, list, ptr, unset, val};
 
 /// `ServiceBackendPort`.

@@ -233,14 +233,14 @@ fn refuses_what_is_not_described() {
         }),
         "unknown fields are refused, not dropped"
     );
-    // A liveness probe (Container field 10) is not described: the whole body is refused.
-    let container = [field(1, b"c"), field(10, b"")].concat();
+    // A field k8s.io/api does not have (Container field 99): the whole body is refused.
+    let container = [field(1, b"c"), field(99, b"")].concat();
     let raw = [field(1, &meta("p")), field(2, &field(2, &container))].concat();
     assert_eq!(
         decode(&envelope("v1", "Pod", &raw)),
         Err(DecodeError::UnknownField {
             message: "Container",
-            number: 10
+            number: 99
         })
     );
     // A status with a value is refused, not dropped.
@@ -332,5 +332,40 @@ fn decodes_a_certificate_request_with_its_status() {
     assert_eq!(
         v["status"],
         json!({"conditions": [{"type": "Approved", "status": "True", "lastUpdateTime": "1970-01-02T00:00:00Z"}]})
+    );
+}
+
+#[test]
+fn decodes_probes_affinity_and_a_job_failure_policy() {
+    // A liveness probe (Container 10) with an httpGet (2 of the ProbeHandler, Probe 1, inlined)
+    // on port 8080, and periodSeconds (Probe 4).
+    let http_get = [field(1, b"/healthz"), field(2, &int(2, 8080))].concat();
+    let probe = [field(1, &field(2, &http_get)), int(4, 7)].concat();
+    let container = [field(1, b"c"), field(10, &probe)].concat();
+    // A required node affinity term: Affinity 1, NodeAffinity 1, NodeSelector 1, term 1.
+    let requirement = [field(1, b"zone"), field(2, b"In"), field(3, b"a")].concat();
+    let selector = field(1, &field(1, &requirement));
+    let affinity = field(1, &field(1, &selector));
+    let spec = [field(2, &container), field(18, &affinity)].concat();
+    let raw = [field(1, &meta("p")), field(2, &spec)].concat();
+    let pod = decode(&envelope("v1", "Pod", &raw)).unwrap();
+    assert_eq!(
+        pod["spec"]["containers"][0]["livenessProbe"],
+        serde_json::json!({"httpGet": {"path": "/healthz", "port": 8080}, "periodSeconds": 7})
+    );
+    assert_eq!(
+        pod["spec"]["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"],
+        serde_json::json!({"nodeSelectorTerms": [{"matchExpressions": [
+            {"key": "zone", "operator": "In", "values": ["a"]}]}]})
+    );
+    // A Job's podFailurePolicy (JobSpec 11): a rule (1) failing the job on exit code 42.
+    let on_exit_codes = [field(2, b"In"), int(3, 42)].concat();
+    let rule = [field(1, b"FailJob"), field(2, &on_exit_codes)].concat();
+    let raw = [field(1, &meta("j")), field(2, &field(11, &field(1, &rule)))].concat();
+    let job = decode(&envelope("batch/v1", "Job", &raw)).unwrap();
+    assert_eq!(
+        job["spec"]["podFailurePolicy"],
+        serde_json::json!({"rules": [{"action": "FailJob",
+            "onExitCodes": {"operator": "In", "values": [42]}}]})
     );
 }
