@@ -716,3 +716,161 @@ async fn kubectl_auth_and_certificate_commands() {
     );
     ok(&env, &["delete", "csr", &name]).await;
 }
+
+/// `kubectl create -f -` with `body` (a JSON body); its standard output.
+async fn create_json(env: &TestEnv, body: &serde_json::Value, extra: &[&str]) -> String {
+    let text_body = body.to_string();
+    let args = [&["create", "-f", "-"], extra].concat();
+    let out = run(env, &args, Some(&text_body))
+        .await
+        .expect("kubectl is installed");
+    assert!(out.status.success(), "kubectl {args:?}: {}", text(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A pod whose spec has probes, lifecycle hooks, a sidecar, resize policy, resource claims,
+/// volume devices, affinity, topology spread, DNS config, host aliases, an OS, readiness and
+/// scheduling gates, and NFS, CSI, ephemeral and iSCSI volumes.
+fn full_pod() -> serde_json::Value {
+    use serde_json::json;
+    let claim = |mode: &str| {
+        json!({"volumeClaimTemplate": {"spec": {"accessModes": ["ReadWriteOnce"],
+            "volumeMode": mode, "resources": {"requests": {"storage": "1Gi"}}}}})
+    };
+    let app = json!({"name": "app", "image": "nginx:1.27",
+        "ports": [{"name": "http", "containerPort": 8080}],
+        "env": [{"name": "POD", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}],
+        "livenessProbe": {"httpGet": {"path": "/healthz", "port": 8080,
+            "httpHeaders": [{"name": "X-Probe", "value": "1"}]},
+            "initialDelaySeconds": 3, "periodSeconds": 7},
+        "readinessProbe": {"tcpSocket": {"port": "http"}, "timeoutSeconds": 2},
+        "startupProbe": {"grpc": {"port": 9090, "service": "health"}, "failureThreshold": 30},
+        "lifecycle": {"postStart": {"exec": {"command": ["sh", "-c", "true"]}},
+            "preStop": {"sleep": {"seconds": 5}}},
+        "resizePolicy": [{"resourceName": "cpu", "restartPolicy": "NotRequired"}],
+        "resources": {"requests": {"cpu": "100m"}, "limits": {"cpu": "200m"},
+            "claims": [{"name": "gpu"}]},
+        "volumeMounts": [{"name": "nfs", "mountPath": "/nfs"}, {"name": "csi", "mountPath": "/csi"},
+            {"name": "cache", "mountPath": "/cache"}, {"name": "iscsi", "mountPath": "/iscsi"}],
+        "volumeDevices": [{"name": "block", "devicePath": "/dev/xvda"}]});
+    let selector = json!({"matchLabels": {"app": "full"}});
+    json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": "full", "labels": {"app": "full"}},
+        "spec": {
+            "initContainers": [{"name": "sidecar", "image": "busybox:1.36", "restartPolicy": "Always",
+                "startupProbe": {"exec": {"command": ["true"]}, "failureThreshold": 30}}],
+            "containers": [app],
+            "volumes": [
+                {"name": "nfs", "nfs": {"server": "nfs.example.com", "path": "/exports", "readOnly": true}},
+                {"name": "csi", "csi": {"driver": "inline.csi.example.com",
+                    "volumeAttributes": {"size": "1Gi"}}},
+                {"name": "cache", "ephemeral": claim("Filesystem")},
+                {"name": "block", "ephemeral": claim("Block")},
+                {"name": "iscsi", "iscsi": {"targetPortal": "10.0.0.1:3260",
+                    "iqn": "iqn.2001-04.com.example:storage", "lun": 0, "fsType": "ext4"}}],
+            "affinity": {
+                "nodeAffinity": {
+                    "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                        {"matchExpressions": [{"key": "kubernetes.io/os", "operator": "In",
+                            "values": ["linux"]}]}]},
+                    "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 10,
+                        "preference": {"matchExpressions": [{"key": "zone", "operator": "In",
+                            "values": ["a"]}]}}]},
+                "podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                    {"weight": 50, "podAffinityTerm": {"labelSelector": selector,
+                        "topologyKey": "kubernetes.io/hostname"}}]}},
+            "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "zone",
+                "whenUnsatisfiable": "ScheduleAnyway", "labelSelector": selector}],
+            "dnsConfig": {"nameservers": ["10.0.0.10"], "searches": ["svc.example"],
+                "options": [{"name": "ndots", "value": "2"}]},
+            "hostAliases": [{"ip": "10.0.0.5", "hostnames": ["db.local"]}],
+            "os": {"name": "linux"},
+            "readinessGates": [{"conditionType": "example.com/ready"}],
+            "schedulingGates": [{"name": "example.com/hold"}],
+            "resourceClaims": [{"name": "gpu", "resourceClaimName": "gpu-claim"}]}})
+}
+
+/// A suspended CronJob whose job template has a podFailurePolicy, a successPolicy, and a pod
+/// template with a probe, pod affinity and a toleration.
+fn cron_job_with_policies() -> serde_json::Value {
+    use serde_json::json;
+    json!({"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "nightly"},
+        "spec": {"schedule": "0 3 * * *", "suspend": true, "jobTemplate": {"spec": {
+            "completionMode": "Indexed", "completions": 3, "parallelism": 3,
+            "podFailurePolicy": {"rules": [
+                {"action": "FailJob", "onExitCodes": {"containerName": "work",
+                    "operator": "In", "values": [42]}},
+                {"action": "Ignore", "onPodConditions": [{"type": "DisruptionTarget",
+                    "status": "True"}]}]},
+            "successPolicy": {"rules": [{"succeededIndexes": "0-1", "succeededCount": 1}]},
+            "template": {"spec": {"restartPolicy": "Never",
+                "containers": [{"name": "work", "image": "busybox:1.36",
+                    "livenessProbe": {"exec": {"command": ["true"]}}}],
+                "affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": "zone"}]}},
+                "tolerations": [{"key": "batch", "operator": "Exists",
+                    "effect": "NoSchedule"}]}}}}}})
+}
+
+/// Protobuf bodies carry every field of a pod spec and a job spec: `debug --copy-to` of a pod
+/// with probes, affinity and uncommon volume sources stores the pod's spec as its JSON create
+/// stored it (plus the debug container and `shareProcessNamespace`), and `create job
+/// --from=cronjob/x` stores the job spec a JSON create of the CronJob's job template stores
+/// (podFailurePolicy and successPolicy included), but for the generated selector and labels.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_typed_bodies_carry_every_pod_and_job_field() {
+    if kubectl_path().is_none() {
+        eprintln!("skipping: kubectl is not installed");
+        return;
+    }
+    let env = env().await;
+    create_json(&env, &full_pod(), &[]).await;
+    ok(
+        &env,
+        &[
+            "debug",
+            "full",
+            "--copy-to=full-copy",
+            "--container=debugger",
+            "--image=busybox:1.36",
+            "--attach=false",
+            "--keep-liveness",
+            "--keep-readiness",
+            "--keep-startup",
+            "--keep-labels",
+            "--share-processes=false",
+            "--profile=general",
+        ],
+    )
+    .await;
+    let original = get_json(&env, &["pod", "full"]).await;
+    let mut copy = get_json(&env, &["pod", "full-copy"]).await;
+    let spec = copy["spec"].as_object_mut().expect("a pod has a spec");
+    assert_eq!(spec.remove("shareProcessNamespace"), Some(false.into()));
+    let containers = spec["containers"].as_array_mut().expect("containers");
+    let debugger = containers.pop().expect("the debug container is last");
+    assert_eq!(debugger["name"], "debugger", "{debugger}");
+    assert_eq!(copy["spec"], original["spec"]);
+
+    let cron_job = cron_job_with_policies();
+    create_json(&env, &cron_job, &[]).await;
+    let from_json = serde_json::json!({"apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": "manual"}, "spec": cron_job["spec"]["jobTemplate"]["spec"]});
+    let out = create_json(&env, &from_json, &["--dry-run=server", "-o", "json"]).await;
+    let mut expected: serde_json::Value = serde_json::from_str(&out).expect("kubectl prints JSON");
+    ok(&env, &["create", "job", "--from=cronjob/nightly", "manual"]).await;
+    let mut job = get_json(&env, &["job", "manual"]).await;
+    for spec in [&mut job["spec"], &mut expected["spec"]] {
+        let spec = spec.as_object_mut().expect("a job has a spec");
+        spec.remove("selector");
+        spec["template"]["metadata"]
+            .as_object_mut()
+            .expect("template metadata")
+            .remove("labels");
+    }
+    assert_eq!(job["spec"], expected["spec"]);
+    assert_eq!(
+        job["spec"]["podFailurePolicy"]["rules"][0]["action"],
+        "FailJob"
+    );
+}
