@@ -1,7 +1,7 @@
 //! The core `v1` `Affinity`: node affinity, pod affinity and pod anti-affinity.
 
 use super::meta::LABEL_SELECTOR;
-use super::schema::{Message, Ty, list, ptr, val};
+use super::schema::{Field, Message, Ty, list, ptr, val};
 
 /// `NodeSelectorRequirement`.
 pub(super) static NODE_SELECTOR_REQUIREMENT: Message = Message::new(
@@ -76,39 +76,26 @@ pub(super) static WEIGHTED_POD_AFFINITY_TERM: Message = Message::new(
     ],
 );
 
-/// `PodAffinity`.
-pub(super) static POD_AFFINITY: Message = Message::new(
-    "PodAffinity",
-    &[
-        list(
-            1,
-            "requiredDuringSchedulingIgnoredDuringExecution",
-            Ty::Msg(&POD_AFFINITY_TERM),
-        ),
-        list(
-            2,
-            "preferredDuringSchedulingIgnoredDuringExecution",
-            Ty::Msg(&WEIGHTED_POD_AFFINITY_TERM),
-        ),
-    ],
-);
+/// The fields of a `PodAffinity`, which a `PodAntiAffinity` repeats.
+static POD_AFFINITY_FIELDS: [Field; 2] = [
+    list(
+        1,
+        "requiredDuringSchedulingIgnoredDuringExecution",
+        Ty::Msg(&POD_AFFINITY_TERM),
+    ),
+    list(
+        2,
+        "preferredDuringSchedulingIgnoredDuringExecution",
+        Ty::Msg(&WEIGHTED_POD_AFFINITY_TERM),
+    ),
+];
 
-/// `PodAntiAffinity`.
-pub(super) static POD_ANTI_AFFINITY: Message = Message::new(
-    "PodAntiAffinity",
-    &[
-        list(
-            1,
-            "requiredDuringSchedulingIgnoredDuringExecution",
-            Ty::Msg(&POD_AFFINITY_TERM),
-        ),
-        list(
-            2,
-            "preferredDuringSchedulingIgnoredDuringExecution",
-            Ty::Msg(&WEIGHTED_POD_AFFINITY_TERM),
-        ),
-    ],
-);
+/// `PodAffinity`.
+pub(super) static POD_AFFINITY: Message = Message::new("PodAffinity", &POD_AFFINITY_FIELDS);
+
+/// `PodAntiAffinity`: a `PodAffinity`'s fields.
+pub(super) static POD_ANTI_AFFINITY: Message =
+    Message::new("PodAntiAffinity", &POD_AFFINITY_FIELDS);
 
 /// `Affinity`.
 pub(super) static AFFINITY: Message = Message::new(

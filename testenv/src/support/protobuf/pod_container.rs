@@ -4,7 +4,7 @@
 use super::pod_probes::{LIFECYCLE, PROBE};
 use super::pod_security::SECURITY_CONTEXT;
 use super::pod_volumes::{LOCAL_OBJECT_REFERENCE, OBJECT_FIELD_SELECTOR, RESOURCE_FIELD_SELECTOR};
-use super::schema::{Message, Ty, inline, list, map, ptr, val};
+use super::schema::{Field, Message, Ty, inline, list, map, ptr, val};
 
 /// `ContainerPort`.
 pub(super) static CONTAINER_PORT: Message = Message::new(
@@ -163,69 +163,42 @@ pub(super) static VOLUME_DEVICE: Message = Message::new(
     &[val(1, "name", Ty::Str), val(2, "devicePath", Ty::Str)],
 );
 
-/// `Container`.
-pub(super) static CONTAINER: Message = Message::new(
-    "Container",
-    &[
-        val(1, "name", Ty::Str),
-        val(2, "image", Ty::Str),
-        list(3, "command", Ty::Str),
-        list(4, "args", Ty::Str),
-        val(5, "workingDir", Ty::Str),
-        list(6, "ports", Ty::Msg(&CONTAINER_PORT)),
-        list(19, "envFrom", Ty::Msg(&ENV_FROM_SOURCE)),
-        list(7, "env", Ty::Msg(&ENV_VAR)),
-        val(8, "resources", Ty::Msg(&RESOURCE_REQUIREMENTS)),
-        list(23, "resizePolicy", Ty::Msg(&CONTAINER_RESIZE_POLICY)),
-        ptr(24, "restartPolicy", Ty::Str),
-        list(25, "restartPolicyRules", Ty::Msg(&CONTAINER_RESTART_RULE)),
-        list(9, "volumeMounts", Ty::Msg(&VOLUME_MOUNT)),
-        list(21, "volumeDevices", Ty::Msg(&VOLUME_DEVICE)),
-        ptr(10, "livenessProbe", Ty::Msg(&PROBE)),
-        ptr(11, "readinessProbe", Ty::Msg(&PROBE)),
-        ptr(22, "startupProbe", Ty::Msg(&PROBE)),
-        ptr(12, "lifecycle", Ty::Msg(&LIFECYCLE)),
-        val(13, "terminationMessagePath", Ty::Str),
-        val(20, "terminationMessagePolicy", Ty::Str),
-        val(14, "imagePullPolicy", Ty::Str),
-        ptr(15, "securityContext", Ty::Msg(&SECURITY_CONTEXT)),
-        val(16, "stdin", Ty::Bool),
-        val(17, "stdinOnce", Ty::Bool),
-        val(18, "tty", Ty::Bool),
-    ],
-);
+/// The fields of a `Container`, which an `EphemeralContainerCommon` repeats (the Go types
+/// keep them alike on purpose).
+static CONTAINER_FIELDS: [Field; 25] = [
+    val(1, "name", Ty::Str),
+    val(2, "image", Ty::Str),
+    list(3, "command", Ty::Str),
+    list(4, "args", Ty::Str),
+    val(5, "workingDir", Ty::Str),
+    list(6, "ports", Ty::Msg(&CONTAINER_PORT)),
+    list(19, "envFrom", Ty::Msg(&ENV_FROM_SOURCE)),
+    list(7, "env", Ty::Msg(&ENV_VAR)),
+    val(8, "resources", Ty::Msg(&RESOURCE_REQUIREMENTS)),
+    list(23, "resizePolicy", Ty::Msg(&CONTAINER_RESIZE_POLICY)),
+    ptr(24, "restartPolicy", Ty::Str),
+    list(25, "restartPolicyRules", Ty::Msg(&CONTAINER_RESTART_RULE)),
+    list(9, "volumeMounts", Ty::Msg(&VOLUME_MOUNT)),
+    list(21, "volumeDevices", Ty::Msg(&VOLUME_DEVICE)),
+    ptr(10, "livenessProbe", Ty::Msg(&PROBE)),
+    ptr(11, "readinessProbe", Ty::Msg(&PROBE)),
+    ptr(22, "startupProbe", Ty::Msg(&PROBE)),
+    ptr(12, "lifecycle", Ty::Msg(&LIFECYCLE)),
+    val(13, "terminationMessagePath", Ty::Str),
+    val(20, "terminationMessagePolicy", Ty::Str),
+    val(14, "imagePullPolicy", Ty::Str),
+    ptr(15, "securityContext", Ty::Msg(&SECURITY_CONTEXT)),
+    val(16, "stdin", Ty::Bool),
+    val(17, "stdinOnce", Ty::Bool),
+    val(18, "tty", Ty::Bool),
+];
 
-/// `EphemeralContainerCommon`.
-pub(super) static EPHEMERAL_CONTAINER_COMMON: Message = Message::new(
-    "EphemeralContainerCommon",
-    &[
-        val(1, "name", Ty::Str),
-        val(2, "image", Ty::Str),
-        list(3, "command", Ty::Str),
-        list(4, "args", Ty::Str),
-        val(5, "workingDir", Ty::Str),
-        list(6, "ports", Ty::Msg(&CONTAINER_PORT)),
-        list(19, "envFrom", Ty::Msg(&ENV_FROM_SOURCE)),
-        list(7, "env", Ty::Msg(&ENV_VAR)),
-        val(8, "resources", Ty::Msg(&RESOURCE_REQUIREMENTS)),
-        list(23, "resizePolicy", Ty::Msg(&CONTAINER_RESIZE_POLICY)),
-        ptr(24, "restartPolicy", Ty::Str),
-        list(25, "restartPolicyRules", Ty::Msg(&CONTAINER_RESTART_RULE)),
-        list(9, "volumeMounts", Ty::Msg(&VOLUME_MOUNT)),
-        list(21, "volumeDevices", Ty::Msg(&VOLUME_DEVICE)),
-        ptr(10, "livenessProbe", Ty::Msg(&PROBE)),
-        ptr(11, "readinessProbe", Ty::Msg(&PROBE)),
-        ptr(22, "startupProbe", Ty::Msg(&PROBE)),
-        ptr(12, "lifecycle", Ty::Msg(&LIFECYCLE)),
-        val(13, "terminationMessagePath", Ty::Str),
-        val(20, "terminationMessagePolicy", Ty::Str),
-        val(14, "imagePullPolicy", Ty::Str),
-        ptr(15, "securityContext", Ty::Msg(&SECURITY_CONTEXT)),
-        val(16, "stdin", Ty::Bool),
-        val(17, "stdinOnce", Ty::Bool),
-        val(18, "tty", Ty::Bool),
-    ],
-);
+/// `Container`.
+pub(super) static CONTAINER: Message = Message::new("Container", &CONTAINER_FIELDS);
+
+/// `EphemeralContainerCommon`: a `Container`'s fields.
+pub(super) static EPHEMERAL_CONTAINER_COMMON: Message =
+    Message::new("EphemeralContainerCommon", &CONTAINER_FIELDS);
 
 /// `EphemeralContainer`.
 pub(super) static EPHEMERAL_CONTAINER: Message = Message::new(

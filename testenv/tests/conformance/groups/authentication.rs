@@ -17,6 +17,20 @@ async fn service_account(env: &kubeforge_testenv::TestEnv, name: &str) -> Api<Se
     accounts
 }
 
+/// The SelfSubjectReview of the client's user (`kubectl auth whoami`).
+async fn whoami(client: &kube::Client) -> serde_json::Value {
+    let (code, me) = send(
+        client,
+        "POST",
+        "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+        "application/json",
+        Some(json!({"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"})),
+    )
+    .await;
+    assert_eq!(code, 201, "{me}");
+    me
+}
+
 #[tokio::test]
 async fn service_account_tokens_are_accepted_as_the_account() {
     let env = env().await;
@@ -68,15 +82,7 @@ async fn service_account_tokens_are_accepted_as_the_account() {
 
     // Requests made with the token are the account's.
     let robot = client_with_token(&env, &status.token).await;
-    let (code, me) = send(
-        &robot,
-        "POST",
-        "/apis/authentication.k8s.io/v1/selfsubjectreviews",
-        "application/json",
-        Some(json!({"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"})),
-    )
-    .await;
-    assert_eq!(code, 201, "{me}");
+    let me = whoami(&robot).await;
     assert_eq!(me["status"]["userInfo"]["username"], json!(username));
 
     // A token of a deleted account is refused (a real server notices within its cache's
@@ -225,16 +231,7 @@ async fn the_admin_is_the_same_user_in_the_embedded_server_and_the_binaries() {
         eprintln!("skipping: an existing cluster's admin is its own");
         return;
     }
-    let client = crate::support::raw::client(&env).await;
-    let (code, me) = send(
-        &client,
-        "POST",
-        "/apis/authentication.k8s.io/v1/selfsubjectreviews",
-        "application/json",
-        Some(json!({"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"})),
-    )
-    .await;
-    assert_eq!(code, 201, "{me}");
+    let me = whoami(&crate::support::raw::client(&env).await).await;
     let user = &me["status"]["userInfo"];
     assert_eq!(user["username"], "kubeforge-testenv-admin", "{me}");
     assert_eq!(

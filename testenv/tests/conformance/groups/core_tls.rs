@@ -145,6 +145,53 @@ async fn expect_warnings(
     }
 }
 
+/// A TLS Secret whose `tls.crt` and `tls.key` do not load as a key pair is stored with
+/// `tls.X509KeyPair`'s error as a warning; a pair that loads is not warned of.
+#[tokio::test]
+async fn tls_secrets_warn_of_a_pair_that_does_not_load() {
+    let env = env().await;
+    let key = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["a.example.com".into()])
+        .unwrap()
+        .self_signed(&key)
+        .unwrap()
+        .pem();
+    let other = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256)
+        .unwrap()
+        .serialize_pem();
+    let cases = [
+        (cert.clone(), key.serialize_pem(), None),
+        (
+            "x".to_string(),
+            key.serialize_pem(),
+            Some("tls: failed to find any PEM data in certificate input"),
+        ),
+        (
+            cert.clone(),
+            String::new(),
+            Some("tls: failed to find any PEM data in key input"),
+        ),
+        (
+            key.serialize_pem(),
+            cert.clone(),
+            Some(
+                "tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched",
+            ),
+        ),
+        (
+            cert.clone(),
+            cert.clone(),
+            Some("tls: found a certificate rather than a key in the PEM for the private key"),
+        ),
+        (
+            cert.clone(),
+            other,
+            Some("tls: private key does not match public key"),
+        ),
+    ];
+    expect_warnings(&env, cases.to_vec()).await;
+}
+
 /// A certificate and a key that do not load make a warning with Go's error; the real
 /// server's answers (v1.34.9, Go 1.27).
 #[tokio::test]
