@@ -58,12 +58,18 @@ pub fn invalid(def: &ResourceDef, name: &str, errors: &[FieldError]) -> ApiError
 }
 
 /// The 400 message of a body the decoder refuses: `Widget in version "v1" cannot be handled
-/// as a Widget: <why>`.
-fn cannot_be_handled(def: &ResourceDef, why: &str) -> String {
+/// as a Widget: <why>`, naming the body's own kind and version when it was decoded as
+/// another version of the resource's type.
+fn cannot_be_handled(def: &ResourceDef, decoding: Option<&Decoding>, why: &str) -> String {
+    let (kind, version) = decoding
+        .and_then(|d| d.decoded_as.as_ref())
+        .map_or((def.kind.as_str(), def.version.as_str()), |(k, v)| {
+            (k.as_str(), v.as_str())
+        });
     format!(
-        "{kind} in version {} cannot be handled as a {kind}: {why}",
-        schema::go_quote(&def.version),
-        kind = def.kind
+        "{kind} in version {} cannot be handled as a {}: {why}",
+        schema::go_quote(version),
+        def.kind
     )
 }
 
@@ -76,9 +82,10 @@ fn duplicate_field_message(path: &str) -> String {
 /// The 400 message of `fieldValidation=Strict` refusing a body: its duplicate fields, then
 /// its unknown fields (`strict decoding error: duplicate field "spec.a", unknown field
 /// "spec.b"`).
-fn strict_decoding(def: &ResourceDef, errors: &[String]) -> String {
+fn strict_decoding(def: &ResourceDef, decoding: Option<&Decoding>, errors: &[String]) -> String {
     cannot_be_handled(
         def,
+        decoding,
         &format!("strict decoding error: {}", errors.join(", ")),
     )
 }
@@ -101,9 +108,9 @@ pub fn decoded(def: &ResourceDef, query: &Query) -> Result<Vec<String>, ApiError
     let validation = FieldValidation::from_query(query)?;
     let decoding = query.decoding();
     if let Some(why) = decoding.and_then(|d| d.type_error.as_deref()) {
-        return Err(ApiError::bad_request(cannot_be_handled(def, why)));
+        return Err(ApiError::bad_request(cannot_be_handled(def, decoding, why)));
     }
-    if def.custom.is_some() || crate::registry::crd::is_crd(def) {
+    if def.custom.is_some() {
         return Ok(Vec::new());
     }
     let duplicates = decoding
@@ -113,9 +120,9 @@ pub fn decoded(def: &ResourceDef, query: &Query) -> Result<Vec<String>, ApiError
         .collect();
     let strict = builtin_strict(decoding, duplicates);
     match validation {
-        FieldValidation::Strict if !strict.is_empty() => {
-            Err(ApiError::bad_request(strict_decoding(def, &strict)))
-        }
+        FieldValidation::Strict if !strict.is_empty() => Err(ApiError::bad_request(
+            strict_decoding(def, decoding, &strict),
+        )),
         FieldValidation::Warn => Ok(strict),
         _ => Ok(Vec::new()),
     }
@@ -167,7 +174,7 @@ pub fn admit(
     let builtin = def.custom.is_none() && !crate::registry::crd::is_crd(def);
     let decoding = query.decoding();
     if let Some(why) = decoding.and_then(|d| d.type_error.as_deref()) {
-        return Err(ApiError::bad_request(cannot_be_handled(def, why)));
+        return Err(ApiError::bad_request(cannot_be_handled(def, decoding, why)));
     }
     if builtin && let Some(message) = validation::undecodable(&def.group, &def.kind, object) {
         return Err(ApiError::bad_request(message));
@@ -201,7 +208,9 @@ pub fn admit(
                 ));
             }
             FieldValidation::Strict if !strict.is_empty() => {
-                return Err(ApiError::bad_request(strict_decoding(def, &strict)));
+                return Err(ApiError::bad_request(strict_decoding(
+                    def, decoding, &strict,
+                )));
             }
             FieldValidation::Warn => warnings.extend(strict),
             _ => {}
@@ -226,6 +235,17 @@ pub fn admit(
         }
         return Ok(warnings);
     }
+    // A built-in kind's (or a CRD's) decoder knows its fields: unknown ones too, in document order.
+    let strict = builtin_strict(decoding, duplicates);
+    match validation {
+        FieldValidation::Strict if !strict.is_empty() => {
+            return Err(ApiError::bad_request(strict_decoding(
+                def, decoding, &strict,
+            )));
+        }
+        FieldValidation::Warn => warnings.extend(strict),
+        _ => {}
+    }
     if crate::registry::crd::is_crd(def) {
         schema::apply_crd_defaults(object);
         if mutation_only {
@@ -239,15 +259,6 @@ pub fn admit(
             return Err(invalid(def, &name_of(object), &errors));
         }
         return Ok(warnings);
-    }
-    // A built-in kind's decoder knows its fields: unknown ones too, in document order.
-    let strict = builtin_strict(decoding, duplicates);
-    match validation {
-        FieldValidation::Strict if !strict.is_empty() => {
-            return Err(ApiError::bad_request(strict_decoding(def, &strict)));
-        }
-        FieldValidation::Warn => warnings.extend(strict),
-        _ => {}
     }
     defaults::apply_builtin_defaults(&def.group, &def.version, &def.kind, object);
     let sent_lists = validation::EmptyLists::of(object);

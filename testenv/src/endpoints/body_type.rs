@@ -6,11 +6,14 @@
 use serde_json::Value;
 
 use crate::registry::scheme::Scheme;
+use crate::registry::validation;
+use crate::support::request::Req;
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
-/// Refuses a body of another apiVersion or kind, with the real server's messages, and
-/// fills both in when they are missing.
+/// Refuses a body of another apiVersion or kind, with the real server's messages, fills
+/// both in when they are missing, and drops the members a built-in kind's Go type has no
+/// field for, as decoding into it does.
 pub fn check_type(def: &ResourceDef, object: &mut Value) -> Result<(), ApiError> {
     if !object.is_object() {
         return Err(ApiError::bad_request(
@@ -45,7 +48,68 @@ pub fn check_type(def: &ResourceDef, object: &mut Value) -> Result<(), ApiError>
     }
     object["apiVersion"] = Value::String(def.api_version());
     object["kind"] = Value::String(def.kind.clone());
+    if def.custom.is_none() {
+        // Decoded into the kind's Go type: what it has no field for is gone.
+        validation::drop_unknown_fields(&def.group, &def.version, &def.kind, object);
+    }
     Ok(())
+}
+
+/// `error`, answered after the body of `req` was decoded, with the decoder's warnings (its
+/// unknown and repeated fields under `fieldValidation=Warn`): the real server's warning
+/// recorder sends them with whatever answer follows the decoding. An error carrying warnings
+/// of its own (admission's, which include them) is left as it is.
+pub fn with_decoder_warnings(def: &ResourceDef, req: &Req, mut error: ApiError) -> ApiError {
+    if error.warnings.is_empty() {
+        error.warnings = crate::admission::admit::decoded(def, &req.query).unwrap_or_default();
+    }
+    error
+}
+
+/// What the decoder makes of a built-in body's `apiVersion` and `kind` for a resource.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BodyType {
+    /// The resource's own version and kind (or unset: the URL's are used).
+    Own,
+    /// Another version (or kind) of the resource's own internal Go type: decoded as that
+    /// type, with its fields, then refused by the apiVersion check.
+    Other {
+        /// The body's group (`extensions` for an `extensions/v1beta1` Deployment).
+        group: String,
+        /// The body's version, `__internal` for the group's internal version.
+        version: String,
+        /// The body's kind.
+        kind: String,
+        /// The internal Go type both decode into (`apps.Deployment`).
+        go_type: String,
+    },
+    /// Refused by the decoder (not registered, or another internal type), or a custom
+    /// resource's body of another version: nothing of it is decoded as the resource's type.
+    Refused,
+}
+
+/// What the decoder makes of a body saying `api_version` and `kind` sent to `def`'s resource.
+pub fn body_type(def: &ResourceDef, api_version: &str, kind: &str) -> BodyType {
+    let own_kind = kind.is_empty() || kind == def.kind;
+    if api_version.is_empty() || api_version == def.api_version() {
+        return if own_kind {
+            BodyType::Own
+        } else {
+            BodyType::Refused
+        };
+    }
+    if def.custom.is_some() || builtin_type_refusal(def, api_version, kind).is_some() {
+        return BodyType::Refused;
+    }
+    let into = Scheme::of_group(&def.group).internal_type(&def.group, &def.version, &def.kind);
+    let short = into.rsplit('.').next().unwrap_or(&def.kind);
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    BodyType::Other {
+        group: group.to_string(),
+        version: version.to_string(),
+        kind: if kind.is_empty() { short } else { kind }.to_string(),
+        go_type: into.clone(),
+    }
 }
 
 /// The decoder's refusal of a built-in body of another type, as the real server words it:

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::body_type::check_type;
+use super::body_type::{check_type, with_decoder_warnings};
 use super::event_errors;
 use super::fields::{Fields, managers_after};
 use super::options;
@@ -228,7 +228,12 @@ pub(super) fn create_object_with(
     identity: Option<Assigned>,
     endpoint: Endpoint,
 ) -> Result<(Arc<Value>, Vec<String>), ApiError> {
-    check_type(def, &mut object)?;
+    if let Err(mut refused) = check_type(def, &mut object) {
+        // The decoder ran first: its refusals come before the apiVersion check, its
+        // warnings with it.
+        refused.warnings = crate::admission::admit::decoded(def, query)?;
+        return Err(refused);
+    }
     let sent_managed = object
         .get("metadata")
         .and_then(|m| m.get("managedFields"))
@@ -477,6 +482,11 @@ pub fn is_service(def: &ResourceDef) -> bool {
 /// POST on a collection.
 pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     options::validate_write_options("CreateOptions", &req.query)?;
+    create_decoded(api, req, target).map_err(|e| with_decoder_warnings(&target.def, req, e))
+}
+
+/// [`create`] once its options are read: what follows the body's decoding.
+fn create_decoded(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
     let def = &target.def;
     let mut object = object_body(req, &def.kind)?;
     let fields = Fields::of_request(req, &object);

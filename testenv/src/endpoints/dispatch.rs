@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::state::Api;
 use super::{
-    binding, component_status, connect, create, delete, eviction, patch, read, review, scale,
-    token, update, watch,
+    binding, component_status, connect, create, delete, eviction, patch, read, replace, review,
+    scale, token, watch,
 };
 use crate::admission::policies::rbac::Snapshot;
 use crate::admission::webhooks::chain;
@@ -115,7 +115,7 @@ pub fn dispatch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, Api
         (&Method::GET, Some(_), _) => read::get(api, req, &target),
         (&Method::POST, None, None) => create::create(api, req, &target),
         (&Method::PUT, Some(_), Some("scale")) => scale::update(api, req, &target),
-        (&Method::PUT, Some(_), _) => update::update(api, req, &target),
+        (&Method::PUT, Some(_), _) => replace::replace(api, req, &target),
         (&Method::PATCH, Some(_), Some("scale")) => scale::patch(api, req, &target),
         (&Method::PATCH, Some(_), _) => patch::patch(api, req, &target),
         (&Method::DELETE, Some(_), None) => delete::delete(api, req, &target),

@@ -45,6 +45,7 @@ pub mod patch_types;
 pub mod policy;
 pub mod rbac;
 pub mod read;
+pub mod replace;
 pub mod review;
 pub mod scale;
 pub mod setup;

@@ -36,15 +36,25 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
     let current_rv = meta::meta_str(&existing, "resourceVersion")
         .unwrap_or_default()
         .to_string();
+    let original = (kind == PatchType::Strategic).then(|| working.clone());
     apply_patch(def, kind, &mut working, &doc)?;
-    let mut warnings = check_patched(def, kind, req, &working)?;
-    super::escalation::check_write(api, &cluster.store, req, target, &working, Some(&existing))?;
+    let before = original.as_ref().unwrap_or(&Value::Null);
+    let mut warnings = check_patched(def, kind, req, &doc, (before, &working))?;
+    // What follows the decoding is answered with its warnings.
+    let decoded = |mut e: ApiError| {
+        if e.warnings.is_empty() {
+            e.warnings = warnings.clone();
+        }
+        e
+    };
+    super::escalation::check_write(api, &cluster.store, req, target, &working, Some(&existing))
+        .map_err(decoded)?;
     // A patch may carry a resourceVersion precondition; otherwise it applies to the latest.
     let patched_rv = meta::meta_str(&working, "resourceVersion")
         .unwrap_or_default()
         .to_string();
     if !patched_rv.is_empty() && patched_rv != current_rv {
-        return Err(ApiError::conflict(def, name));
+        return Err(decoded(ApiError::conflict(def, name)));
     }
     meta::ensure_metadata(&mut working);
     working["metadata"]["resourceVersion"] = Value::String(current_rv);
@@ -57,7 +67,8 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         endpoint_of(target),
         &req.query,
         Fields::Update(options::update_manager(req)),
-    )?;
+    )
+    .map_err(decoded)?;
     warnings.extend(admitted);
     Ok(Reply::Json {
         code: 200,

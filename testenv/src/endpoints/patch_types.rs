@@ -112,7 +112,8 @@ pub fn apply_patch(
     }
 }
 
-/// What field validation makes of a merge or JSON patch to a custom resource, as the real
+/// What field validation makes of a patch's result (for a built-in kind, see
+/// [`decode::patched_strict`]). For a merge or JSON patch to a custom resource, as the real
 /// server's patcher decodes the patched object: with `Strict`, the fields the merge patch
 /// repeats and the fields the schema does not declare in the result are a 422 naming the
 /// patched object as Go writes it (`"" is invalid: patch: Invalid value: "{...}": strict
@@ -122,23 +123,34 @@ pub fn check_patched(
     def: &ResourceDef,
     kind: PatchType,
     req: &Req,
-    patched: &Value,
+    patch: &Value,
+    (original, patched): (&Value, &Value),
 ) -> Result<Vec<String>, ApiError> {
-    let Some(openapi) = def.custom.as_ref().and_then(|c| c.schema.as_ref()) else {
-        return Ok(Vec::new());
-    };
     let validation = FieldValidation::from_query(&req.query)?;
-    if !matches!(kind, PatchType::Merge | PatchType::Json) || validation == FieldValidation::Ignore
-    {
+    if validation == FieldValidation::Ignore {
         return Ok(Vec::new());
     }
-    let mut errors: Vec<String> = match kind {
-        PatchType::Merge => go_decode::parse(&req.body)
+    let duplicates = || -> Vec<String> {
+        go_decode::parse(&req.body)
             .map(|node| go_decode::duplicate_fields(&node))
             .unwrap_or_default()
             .iter()
             .map(|path| format!("duplicate field {}", schema::go_quote(path)))
-            .collect(),
+            .collect()
+    };
+    let Some(openapi) = def.custom.as_ref().and_then(|c| c.schema.as_ref()) else {
+        let repeated = match kind {
+            PatchType::Merge | PatchType::Strategic => duplicates(),
+            _ => Vec::new(),
+        };
+        let strict = validation == FieldValidation::Strict;
+        return decode::patched_strict(def, kind, strict, repeated, patch, (original, patched));
+    };
+    if !matches!(kind, PatchType::Merge | PatchType::Json) {
+        return Ok(Vec::new());
+    }
+    let mut errors: Vec<String> = match kind {
+        PatchType::Merge => duplicates(),
         _ => Vec::new(),
     };
     if validation == FieldValidation::Warn {

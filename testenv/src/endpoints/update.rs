@@ -12,19 +12,16 @@ use super::create::{checked_as, create_object_with, decoded_view, is_service, no
 use super::event_errors;
 use super::fields::{Fields, managers_after_in};
 use super::manager_versions;
-use super::options;
-use super::state::{Api, Cluster};
-use super::subresource::{Endpoint, endpoint_of, ns_of};
+use super::state::Cluster;
+use super::subresource::Endpoint;
 use crate::admission::admit::admit;
 use crate::admission::defaults::pod_status::qos_class;
 use crate::admission::policies;
 use crate::admission::webhooks::config::Operation;
 use crate::registry::schema::go_quote;
 use crate::registry::{crd, node_ports, strategy, subresources};
-use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
 use crate::support::query::Query;
-use crate::support::request::{Reply, Req, Target, object_body};
 use crate::support::resource::ResourceDef;
 use crate::support::status::{ApiError, Cause};
 
@@ -475,7 +472,12 @@ pub fn update_object_as(
 
 /// Refuses a body whose namespace or name is not the URL's (an unset one is the URL's), in
 /// the handler's order: the namespace first.
-fn check_identity(def: &ResourceDef, ns: &str, name: &str, object: &Value) -> Result<(), ApiError> {
+pub(super) fn check_identity(
+    def: &ResourceDef,
+    ns: &str,
+    name: &str,
+    object: &Value,
+) -> Result<(), ApiError> {
     if def.namespaced {
         let body_ns = meta::meta_str(object, "namespace").unwrap_or_default();
         if !body_ns.is_empty() && body_ns != ns {
@@ -535,7 +537,7 @@ fn storage_key(def: &ResourceDef, ns: &str, name: &str) -> String {
 /// ignored; a uid is a precondition no absent object meets. Through `/status` it is the
 /// status store's create (see [`create_object_with`]).
 #[allow(clippy::too_many_arguments)]
-fn create_on_update(
+pub(super) fn create_on_update(
     cluster: &mut Cluster,
     def: &ResourceDef,
     ns: &str,
@@ -562,11 +564,9 @@ fn create_on_update(
     )
 }
 
-/// The 422 of an update without resourceVersion where the kind needs one (custom
-/// resources, also through `/status`): the real server names the resource, not the kind.
 /// The 409 of a PUT whose body names a uid other than the stored object's (`stored`, empty
 /// when there is none): the storage layer checks it as a precondition before anything else.
-fn uid_precondition_failed(
+pub(super) fn uid_precondition_failed(
     def: &ResourceDef,
     ns: &str,
     name: &str,
@@ -580,6 +580,8 @@ fn uid_precondition_failed(
     ApiError::conflict_with(def, name, &why)
 }
 
+/// The 422 of an update without resourceVersion where the kind needs one (custom
+/// resources, also through `/status`): the real server names the resource, not the kind.
 fn resource_version_required(def: &ResourceDef, name: &str) -> ApiError {
     let qualified = if def.group.is_empty() {
         def.plural.clone()
@@ -602,97 +604,4 @@ fn resource_version_required(def: &ResourceDef, name: &str) -> ApiError {
             "causes": [{"reason": cause.reason, "message": cause.message, "field": cause.field}]}),
         warnings: Vec::new(),
     }
-}
-
-/// PUT on an object or its status.
-pub fn update(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError> {
-    options::validate_write_options("UpdateOptions", &req.query)?;
-    let object = object_body(req, &target.def.kind)?;
-    let fields = Fields::of_request(req, &object);
-    let name = target.name.as_deref().unwrap_or_default();
-    let def = &target.def;
-    // The decoder's refusals come first, then the body's namespace and name (with the
-    // decoder's warnings).
-    let decoded = crate::admission::admit::decoded(def, &req.query)?;
-    if object.is_object() {
-        check_type(def, &mut object.clone())?;
-        check_identity(def, ns_of(target), name, &object).map_err(|mut e| {
-            e.warnings = decoded;
-            e
-        })?;
-    }
-    if object.is_object() && meta::meta_str(&object, "name").is_none_or(str::is_empty) {
-        check_type(def, &mut object.clone())?;
-        check_identity(def, ns_of(target), name, &object)?;
-        return Err(ApiError::bad_request(format!(
-            "the name of the object ({name} based on URL) was undeterminable: name must be provided"
-        )));
-    }
-    let mut cluster = api.lock();
-    let endpoint = endpoint_of(target);
-    // The status store shares the main store's strategy, so it creates too (a Service).
-    let creating_endpoint = match endpoint {
-        Endpoint::Main => true,
-        Endpoint::Status => def.status_subresource,
-        _ => false,
-    };
-    if creating_endpoint
-        && strategy::creates_on_update(&def.group, &def.plural)
-        && cluster
-            .store
-            .get(&def.storage_key, ns_of(target), name)
-            .is_none()
-    {
-        super::escalation::check_write(api, &cluster.store, req, target, &object, None)?;
-        let (stored, warnings) = create_on_update(
-            &mut cluster,
-            def,
-            ns_of(target),
-            name,
-            object,
-            &req.query,
-            fields,
-            endpoint,
-        )?;
-        return Ok(Reply::Json {
-            code: 201,
-            body: as_version(def, &stored),
-            content_type: "application/json".into(),
-            warnings,
-        });
-    }
-    // A uid in the body is a precondition on the stored object (a PUT's, not a patch's).
-    if let Some(sent) = meta::meta_str(&object, "uid").filter(|u| !u.is_empty())
-        && let Some(stored) = cluster.store.get(&def.storage_key, ns_of(target), name)
-    {
-        let current = meta::meta_str(&stored, "uid").unwrap_or_default();
-        if sent != current {
-            return Err(uid_precondition_failed(
-                def,
-                ns_of(target),
-                name,
-                sent,
-                current,
-            ));
-        }
-    }
-    if let Some(old) = cluster.store.get(&def.storage_key, ns_of(target), name) {
-        super::escalation::check_write(api, &cluster.store, req, target, &object, Some(&old))?;
-    }
-    let (stored, warnings) = update_object_as(
-        &mut cluster,
-        &target.def,
-        ns_of(target),
-        name,
-        object,
-        endpoint_of(target),
-        &req.query,
-        fields,
-    )?;
-    Ok(Reply::Json {
-        code: 200,
-        body: as_version(&target.def, &stored),
-        content_type: "application/json".into(),
-        warnings,
-    })
 }

@@ -47,6 +47,9 @@ pub struct Decoding {
     /// A built-in kind's strict decoding errors, unknown and repeated fields, as the
     /// decoder words them and in the order it meets them (it knows the kind's fields).
     pub strict: Vec<String>,
+    /// The body's own kind and version when it was decoded as another version of the
+    /// resource's Go type (`HorizontalPodAutoscaler`, `v2`): the decoder's messages name them.
+    pub decoded_as: Option<(String, String)>,
 }
 
 impl Decoding {

@@ -362,6 +362,37 @@ fn write(out: &mut Vec<u8>, value: &Value, place: Place) {
     }
 }
 
+/// The Go type of a built-in document `root`, for writing parts of it with
+/// [`to_vec_as`]; `None` for anything else.
+pub fn root_target(root: &Value) -> Option<Target> {
+    built_in(root.as_object()?).map(Target::Struct)
+}
+
+/// The Go type of the value under `key` of a value whose Go type is `target`.
+pub fn member_target(target: &Target, key: &str) -> Option<Target> {
+    match target {
+        Target::Struct(index) => Some(go_types::structure(*index).field(key)?.target.clone()),
+        Target::Map(inner) => Some((**inner).clone()),
+        _ => None,
+    }
+}
+
+/// The Go type of the entries of a list whose Go type is `target`.
+pub fn item_target(target: &Target) -> Option<Target> {
+    match target {
+        Target::List(inner) => Some((**inner).clone()),
+        Target::Schemas(_) => Some(target.clone()),
+        _ => None,
+    }
+}
+
+/// `value`, whose Go type is `target`, as JSON in the real server's field order.
+pub fn to_vec_as(value: &Value, target: &Target) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    write_go(&mut out, value, target);
+    out
+}
+
 /// `value` as JSON in the real server's field order.
 pub fn to_vec(value: &Value) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);

@@ -16,7 +16,9 @@ use serde_json::{Value, json};
 use super::kind::PatchType;
 use crate::registry::{schema, validation};
 use crate::support::go_decode;
+use crate::support::go_types::Target;
 use crate::support::json_order;
+use crate::support::patch::strategic_leftover;
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
@@ -122,10 +124,22 @@ fn encoded(value: &Value, path: &[&str]) -> Vec<u8> {
     text[prefix..text.len() - path.len()].to_vec()
 }
 
-fn write(value: &Value, touched: &Touched, path: &mut Vec<String>, out: &mut Vec<u8>) {
+/// Writes `value` (at `path`, of the Go type `go` when known) as the patch library does.
+fn write(
+    value: &Value,
+    go: Option<&Target>,
+    touched: &Touched,
+    path: &mut Vec<String>,
+    out: &mut Vec<u8>,
+) {
     if matches!(touched, Touched::Untouched) {
-        let keys: Vec<&str> = path.iter().map(String::as_str).collect();
-        out.extend(encoded(value, &keys));
+        match go {
+            Some(target) => out.extend(json_order::to_vec_as(value, target)),
+            None => {
+                let keys: Vec<&str> = path.iter().map(String::as_str).collect();
+                out.extend(encoded(value, &keys));
+            }
+        }
         return;
     }
     match value {
@@ -138,7 +152,8 @@ fn write(value: &Value, touched: &Touched, path: &mut Vec<String>, out: &mut Vec
                 out.extend(serde_json::to_vec(key).unwrap_or_default());
                 out.push(b':');
                 path.push(key.clone());
-                write(v, touched.get(key), path, out);
+                let member = go.and_then(|t| json_order::member_target(t, key));
+                write(v, member.as_ref(), touched.get(key), path, out);
                 path.pop();
             }
             out.push(b'}');
@@ -150,7 +165,8 @@ fn write(value: &Value, touched: &Touched, path: &mut Vec<String>, out: &mut Vec
                     out.push(b',');
                 }
                 // Path entries name objects' keys only: items keep their list's place.
-                write(v, touched.get(&i.to_string()), path, out);
+                let item = go.and_then(json_order::item_target);
+                write(v, item.as_ref(), touched.get(&i.to_string()), path, out);
             }
             out.push(b']');
         }
@@ -171,7 +187,8 @@ fn patched_text(kind: PatchType, patch: &Value, patched: &Value) -> String {
         Touched::Untouched => Touched::Some(BTreeMap::new()),
         other => other,
     };
-    write(patched, &root, &mut Vec::new(), &mut out);
+    let go = json_order::root_target(patched);
+    write(patched, go.as_ref(), &root, &mut Vec::new(), &mut out);
     String::from_utf8_lossy(&out)
         .replace('<', "\\u003c")
         .replace('>', "\\u003e")
@@ -203,6 +220,59 @@ pub fn patched_type_error(
     let text = patched_text(kind, patch, patched);
     let why = decode(&text)?;
     Some(validation::patch_invalid(&schema::go_quote(&text), &why))
+}
+
+/// What field validation makes of a merge, JSON or strategic merge `patch` on a built-in
+/// kind, as the real patcher decodes its result `patched`: the fields a merge or strategic
+/// merge patch repeats (`duplicates`), then the fields the kind does not have in the result,
+/// as the patch library writes it (a merge or JSON patch) or as a Go map (a strategic merge
+/// patch). `Warn` returns them as warnings, `Strict` refuses them with a 422 quoting the
+/// result, or for a strategic merge patch the patch as merging it into `original` left it.
+/// Objects of another kind (a Scale) are the subresource's business.
+pub fn patched_strict(
+    def: &ResourceDef,
+    kind: PatchType,
+    strict: bool,
+    duplicates: Vec<String>,
+    patch: &Value,
+    (original, patched): (&Value, &Value),
+) -> Result<Vec<String>, ApiError> {
+    if def.custom.is_some() || patched["kind"].as_str() != Some(def.kind.as_str()) {
+        return Ok(Vec::new());
+    }
+    let mut errors = duplicates;
+    let (group, version, name) = (&def.group, &def.version, &def.kind);
+    let text = match kind {
+        PatchType::Strategic => {
+            errors.extend(validation::unknown_fields_sorted(
+                group, version, name, patched,
+            ));
+            None
+        }
+        _ => {
+            let text = patched_text(kind, patch, patched);
+            if let Some(node) = go_decode::parse(text.as_bytes()) {
+                errors.extend(validation::strict_errors(
+                    group,
+                    version,
+                    name,
+                    &node,
+                    &|_| false,
+                ));
+            }
+            Some(text)
+        }
+    };
+    if !strict || errors.is_empty() {
+        return Ok(errors);
+    }
+    let why = format!("strict decoding error: {}", errors.join(", "));
+    Err(match text {
+        Some(text) => validation::patch_invalid(&schema::go_quote(&text), &why),
+        None => {
+            validation::patch_strict_invalid(&strategic_leftover::leftover(original, patch), &why)
+        }
+    })
 }
 
 #[cfg(test)]

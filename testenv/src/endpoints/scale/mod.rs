@@ -16,7 +16,7 @@ use super::apply::conflict_error;
 use super::body_type::check_type;
 use super::fields::Fields;
 use super::options;
-use super::patch_types::{PatchType, apply_patch};
+use super::patch_types::{PatchType, apply_patch, check_patched};
 use super::state::{Api, Cluster};
 use super::subresource::Endpoint;
 use super::update;
@@ -271,6 +271,7 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         .get(&target.def.storage_key, ns, name)
         .ok_or_else(|| ApiError::not_found(&target.def, name))?;
     let mut scale = scale_of(&target.def, &current);
+    let original = scale.clone();
     // A built-in kind's Scale takes a strategic merge patch as the Scale type (which has no
     // patch strategies, but whose directives apply); a merge or JSON patch is checked
     // against the object's kind.
@@ -281,9 +282,34 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         PatchType::Json => apply_patch(&target.def, kind, &mut scale, &doc)?,
         _ => apply_patch(&target.def, PatchType::Merge, &mut scale, &doc)?,
     }
-    check_identity(ns, name, &scale)?;
-    preconditions::patch_uid(&target.def, &current, &scale)?;
-    write_scale(&mut cluster, target, scale, &update_query(req), None)
+    // The result is decoded as a Scale: its unknown fields are warned of (or refused).
+    let decoded = check_patched(&scale_def(), kind, req, &doc, (&original, &scale))?;
+    let with_decoded = |mut warnings: Vec<String>| {
+        let mut all = decoded.clone();
+        all.append(&mut warnings);
+        all
+    };
+    check_identity(ns, name, &scale)
+        .and_then(|()| preconditions::patch_uid(&target.def, &current, &scale))
+        .and_then(|()| write_scale(&mut cluster, target, scale, &update_query(req), None))
+        .map(|reply| match reply {
+            Reply::Json {
+                code,
+                body,
+                content_type,
+                warnings,
+            } => Reply::Json {
+                code,
+                body,
+                content_type,
+                warnings: with_decoded(warnings),
+            },
+            other => other,
+        })
+        .map_err(|mut e| {
+            e.warnings = with_decoded(std::mem::take(&mut e.warnings));
+            e
+        })
 }
 
 /// The Scale kind, whose schema types an applied Scale.

@@ -87,7 +87,7 @@ pub async fn patch(
         } else {
             let mut working = before.clone();
             apply_patch(served, kind, &mut working, &doc)?;
-            early = check_patched(served, kind, req, &working)?;
+            early = check_patched(served, kind, req, &doc, (&before, &working))?;
             working
         };
         let patched_rv = meta::meta_str(&working, "resourceVersion").unwrap_or_default();

@@ -8,14 +8,16 @@ use http::Method;
 use super::raw_texts::RawWrite;
 use super::webhook::WebhookConverter;
 use super::{patch, reads, watch, writes};
+use crate::endpoints::body_type::{BodyType, body_type};
 use crate::endpoints::dispatch::handle_object;
 use crate::endpoints::state::{Api, Cluster};
 use crate::endpoints::subresource::ns_of;
 use crate::registry::{conversion, validation};
 use crate::storage::conversion::Codec;
 use crate::support::fieldmanager::ManagedFields;
-use crate::support::go_decode::{self, Decoding};
+use crate::support::go_decode::{self, Decoding, Node};
 use crate::support::request::{Reply, Req, Target, is_json};
+use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
 
 /// Answers a request to an object, a collection or a subresource: directly when no
@@ -81,25 +83,31 @@ fn with_decoding(req: &Req, target: &Target, raw: Option<&RawWrite>) -> Option<R
     }
     let node = go_decode::parse(&req.body)?;
     let def = &target.def;
-    let type_error = def
-        .custom
-        .is_none()
-        .then(|| validation::decode_error(&def.group, &def.version, &def.kind, &node))
-        .flatten();
-    let in_raw = |path: &str| raw.is_some_and(|raw| raw.inside_raw(path));
-    let strict = if def.custom.is_none() {
-        validation::strict_errors(&def.group, &def.version, &def.kind, &node, &in_raw)
-    } else {
-        Vec::new()
-    };
-    let decoding = Decoding {
-        // Go's decoder hands a raw value's bytes over as they are, repetitions included.
-        duplicates: go_decode::duplicate_fields(&node)
-            .into_iter()
-            .filter(|path| !in_raw(path))
-            .collect(),
-        type_error,
-        strict,
+    let decoding = match body_type_of(def, &node) {
+        BodyType::Own => own_decoding(def, &node, raw),
+        BodyType::Refused => return None,
+        BodyType::Other {
+            group,
+            version,
+            kind,
+            go_type,
+        } => {
+            // Decoded as the body's own type, then refused by the apiVersion check: the
+            // decoder's errors are those of its type's fields.
+            let (type_error, strict) = if version == "__internal" {
+                validation::internal_decoding(&def.group, &def.version, &def.kind, &go_type, &node)
+            } else {
+                let error = validation::decode_error(&group, &version, &kind, &node);
+                let strict = validation::strict_errors(&group, &version, &kind, &node, &|_| false);
+                (error, strict)
+            };
+            Decoding {
+                duplicates: Vec::new(),
+                type_error,
+                strict,
+                decoded_as: Some((kind, version)),
+            }
+        }
     };
     if decoding.is_empty() {
         return None;
@@ -107,6 +115,50 @@ fn with_decoding(req: &Req, target: &Target, raw: Option<&RawWrite>) -> Option<R
     let mut decorated = req.clone();
     decorated.query.set_decoding(decoding);
     Some(decorated)
+}
+
+/// What the decoder makes of the `apiVersion` and `kind` a body's top level says.
+fn body_type_of(def: &ResourceDef, node: &Node) -> BodyType {
+    let Node::Object(members) = node else {
+        return BodyType::Own;
+    };
+    let member = |name: &str| {
+        members.iter().rev().find_map(|(key, value)| match value {
+            Node::String(text) if key == name => Some(text.as_str()),
+            _ => None,
+        })
+    };
+    body_type(
+        def,
+        member("apiVersion").unwrap_or_default(),
+        member("kind").unwrap_or_default(),
+    )
+}
+
+/// What Go's decoder finds in a body of the resource's own type: its repeated members, and
+/// for a built-in kind its first type error and strict errors.
+fn own_decoding(def: &ResourceDef, node: &Node, raw: Option<&RawWrite>) -> Decoding {
+    let type_error = def
+        .custom
+        .is_none()
+        .then(|| validation::decode_error(&def.group, &def.version, &def.kind, node))
+        .flatten();
+    let in_raw = |path: &str| raw.is_some_and(|raw| raw.inside_raw(path));
+    let strict = if def.custom.is_none() {
+        validation::strict_errors(&def.group, &def.version, &def.kind, node, &in_raw)
+    } else {
+        Vec::new()
+    };
+    Decoding {
+        // Go's decoder hands a raw value's bytes over as they are, repetitions included.
+        duplicates: go_decode::duplicate_fields(node)
+            .into_iter()
+            .filter(|path| !in_raw(path))
+            .collect(),
+        type_error,
+        strict,
+        decoded_as: None,
+    }
 }
 
 /// Serves a request to a non-storage version through `conv`.

@@ -7,6 +7,7 @@
 pub mod go_print;
 pub mod strategic;
 pub mod strategic_errors;
+pub mod strategic_leftover;
 
 /// Why a patch could not be applied; the endpoints turn it into a 422/400 `Status`.
 #[derive(Debug, thiserror::Error)]

@@ -32,9 +32,54 @@ pub fn strict_errors(
         return Vec::new();
     };
     let root = json!({"$ref": format!("#/components/schemas/{name}")});
+    strict_errors_of(node, &root, skip)
+}
+
+/// The strict decoding errors of a body `node` decoded as the type `root` describes.
+pub(super) fn strict_errors_of(
+    node: &Node,
+    root: &Value,
+    skip: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
     let mut out = Vec::new();
-    walk(node, &root, "", skip, &mut out);
+    walk(node, root, "", skip, &mut out);
     out
+}
+
+/// The unknown fields of `object`, the result of a strategic merge patch to `kind` in
+/// `group`/`version`, as the real server's patcher finds them converting the result (a Go
+/// map, read in sorted key order at every level) into the Go type.
+pub fn unknown_fields_sorted(
+    group: &str,
+    version: &str,
+    kind: &str,
+    object: &Value,
+) -> Vec<String> {
+    let component = format!("{}.{kind}", component_prefix(group, version));
+    let Some((name, _)) = schemas().get_key_value(&component) else {
+        return Vec::new();
+    };
+    let root = json!({"$ref": format!("#/components/schemas/{name}")});
+    strict_errors_of(&sorted_node(object), &root, &|_| false)
+}
+
+/// `value` as a decoded document whose objects list their keys sorted.
+fn sorted_node(value: &Value) -> Node {
+    match value {
+        Value::Null => Node::Null,
+        Value::Bool(b) => Node::Bool(*b),
+        Value::Number(n) => Node::Number(n.to_string()),
+        Value::String(s) => Node::String(s.clone()),
+        Value::Array(items) => Node::Array(items.iter().map(sorted_node).collect()),
+        Value::Object(members) => {
+            let mut sorted: Vec<(String, Node)> = members
+                .iter()
+                .map(|(k, v)| (k.clone(), sorted_node(v)))
+                .collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            Node::Object(sorted)
+        }
+    }
 }
 
 fn child(path: &str, key: &str) -> String {
@@ -78,16 +123,21 @@ fn walk(
             let mut seen = std::collections::HashSet::new();
             for (key, value) in members {
                 let here = child(path, key);
-                if !seen.insert(key.as_str()) {
-                    push(out, format!("duplicate field {}", go_quote(&here)));
-                }
-                match (properties, values) {
-                    (Some(fields), _) => match fields.get(key) {
-                        Some(field) => walk(value, field, &here, skip, out),
-                        None => push(out, format!("unknown field {}", go_quote(&here))),
-                    },
-                    (None, Some(values)) => walk(value, values, &here, skip, out),
-                    (None, None) => {}
+                let first = seen.insert(key.as_str());
+                let field = match (properties, values) {
+                    (Some(fields), _) => fields.get(key),
+                    (None, values) => values,
+                };
+                // An unknown field is reported once, repeated or not.
+                match field {
+                    Some(field) => {
+                        if !first {
+                            push(out, format!("duplicate field {}", go_quote(&here)));
+                        }
+                        walk(value, field, &here, skip, out);
+                    }
+                    None if first => push(out, format!("unknown field {}", go_quote(&here))),
+                    None => {}
                 }
             }
         }
@@ -112,7 +162,7 @@ mod tests {
 
     #[test]
     fn unknown_and_repeated_fields_in_document_order() {
-        let body = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","zzz":1,"name":"x"},"bogus":2,"data":{"a":"b"},"data":{"a":"c"},"aaa":{"b":1,"b":2}}"#;
+        let body = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","zzz":1,"name":"x"},"bogus":2,"data":{"a":"b"},"data":{"a":"c"},"aaa":{"b":1,"b":2},"bogus":3}"#;
         assert_eq!(
             errors("ConfigMap", body),
             [

@@ -284,12 +284,15 @@ pub fn decode_error(group: &str, version: &str, kind: &str, node: &Node) -> Opti
     let component = format!("{}.{kind}", component_prefix(group, version));
     let name = schemas().get_key_value(&component)?.0;
     let root = json!({"$ref": format!("#/components/schemas/{name}")});
+    decode_error_of(node, &root, kind)
+}
+
+/// The decoder's first type error of a body `node` decoded as the type `root` describes,
+/// whose Go struct is named `parent` when `root` names no component.
+pub(super) fn decode_error_of(node: &Node, root: &Value, parent: &str) -> Option<String> {
     let mut first = None;
-    let place = Place {
-        parent: kind,
-        path: "",
-    };
-    match walk(node, &root, &place, &mut first) {
+    let place = Place { parent, path: "" };
+    match walk(node, root, &place, &mut first) {
         Err(hard) => Some(hard),
         Ok(()) => first,
     }
@@ -343,6 +346,13 @@ pub fn patch_type_error(
     let why = first_error(patched, schema)?;
     let value = format!("{:?}", go_print(patch));
     Some(patch_invalid(&value, &why))
+}
+
+/// The real server's 422 for a strategic merge patch whose result has fields the kind does
+/// not have (or that repeats some) under `fieldValidation=Strict`: `patch` quoted as Go
+/// prints a map, `why` the strict decoding error.
+pub fn patch_strict_invalid(patch: &Value, why: &str) -> ApiError {
+    patch_invalid(&format!("{:?}", go_print(patch)), why)
 }
 
 /// The real server's 422 for a patch whose result does not decode: `value` is the patch (or
