@@ -8,9 +8,10 @@
 //! `cryptobyte`), [`names`] (the subject and the subject alternative names, read as
 //! `crypto/x509`'s parser reads them; [`uri`] for the URIs, [`netip`] for their bracketed
 //! hosts), [`extensions`] (the requested extensions), [`rsa_verify`] (RSA signatures, as
-//! `crypto/rsa` checks them).
+//! `crypto/rsa` checks them), [`curve`] (the NIST curves: point checks and ECDSA).
 
 pub mod asn1;
+pub mod curve;
 pub mod der;
 pub mod extensions;
 pub mod names;

@@ -2,16 +2,18 @@
 //! `x509.CertificateRequest.CheckSignature` does after `parsePublicKey`, with its messages:
 //! RSA PKCS#1 v1.5 (SHA-1, SHA-256, SHA-384, SHA-512) and RSA-PSS (MGF1 on the message's
 //! hash, salt as long as the hash) for any key size Go takes ([`super::csr::rsa_verify`]),
-//! ECDSA on P-224, P-256, P-384 and P-521 with any of those hashes with the RustCrypto
-//! curves, Ed25519 with ring. DSA keys are parsed (and their parameters checked) as Go
-//! parses them; Go verifies no DSA signature.
+//! ECDSA on P-224, P-256, P-384 and P-521 with any of those hashes ([`super::csr::curve`]), Ed25519 with ring, ML-DSA-44, -65 and -87 ([`super::ml_dsa_verify`]). DSA keys
+//! are parsed (and their parameters checked) as Go parses them; Go verifies no DSA
+//! signature.
 
-use p256::ecdsa::signature::hazmat::PrehashVerifier;
 use ring::digest;
 use ring::signature::{self, UnparsedPublicKey};
 
+use super::csr::curve::Curve;
 use super::csr::rsa_verify::{self, Padding, PublicKey as RsaKey};
 use super::csr::{Algorithm, PublicKeyInfo, Request};
+use super::ml_dsa::ParameterSet;
+use super::ml_dsa_verify;
 
 /// DER contents of the OIDs involved.
 mod oid {
@@ -43,6 +45,7 @@ enum KeyKind {
     Dsa,
     Ecdsa,
     Ed25519,
+    MlDsa,
 }
 
 impl KeyKind {
@@ -52,6 +55,7 @@ impl KeyKind {
             KeyKind::Dsa => "DSA",
             KeyKind::Ecdsa => "ECDSA",
             KeyKind::Ed25519 => "Ed25519",
+            KeyKind::MlDsa => "ML-DSA",
         }
     }
 }
@@ -65,13 +69,14 @@ enum Hash {
     Sha512,
 }
 
-/// A known signature algorithm: Go's name, its hash (none for Ed25519), key kind and
-/// whether it is RSA-PSS.
+/// A known signature algorithm: Go's name, its hash (none for Ed25519 and ML-DSA), key
+/// kind, whether it is RSA-PSS and its ML-DSA parameter set.
 struct SignatureKind {
     name: &'static str,
     hash: Option<Hash>,
     key: KeyKind,
     pss: bool,
+    ml_dsa: Option<ParameterSet>,
 }
 
 /// An `AlgorithmIdentifier`'s OID contents and parameters' encoding (empty when absent).
@@ -134,6 +139,7 @@ fn signature_kind(ai: &Algorithm) -> Option<SignatureKind> {
             hash: Some(hash),
             key,
             pss: false,
+            ml_dsa: None,
         })
     };
     let oid = ai.oid.as_slice();
@@ -143,6 +149,17 @@ fn signature_kind(ai: &Algorithm) -> Option<SignatureKind> {
             hash: None,
             key: KeyKind::Ed25519,
             pss: false,
+            ml_dsa: None,
+        });
+    }
+    if let Some(set) = ParameterSet::from_oid(oid) {
+        // RFC 9881: the parameters are absent.
+        return ai.params.is_empty().then_some(SignatureKind {
+            name: set.name(),
+            hash: None,
+            key: KeyKind::MlDsa,
+            pss: false,
+            ml_dsa: Some(set),
         });
     }
     if oid == oid::RSA_PSS {
@@ -152,6 +169,7 @@ fn signature_kind(ai: &Algorithm) -> Option<SignatureKind> {
             hash: Some(hash),
             key: KeyKind::Rsa,
             pss: true,
+            ml_dsa: None,
         });
     }
     if let Some(rest) = oid.strip_prefix(oid::PKCS1) {
@@ -178,86 +196,6 @@ fn signature_kind(ai: &Algorithm) -> Option<SignatureKind> {
     None
 }
 
-/// The curves Go knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Curve {
-    P224,
-    P256,
-    P384,
-    P521,
-}
-
-impl Curve {
-    fn coordinate_len(self) -> usize {
-        match self {
-            Curve::P224 => 28,
-            Curve::P256 => 32,
-            Curve::P384 => 48,
-            Curve::P521 => 66,
-        }
-    }
-
-    /// The name in Go's point errors.
-    fn name(self) -> &'static str {
-        match self {
-            Curve::P224 => "P224",
-            Curve::P256 => "P256",
-            Curve::P384 => "P384",
-            Curve::P521 => "P521",
-        }
-    }
-
-    /// The field's prime, big-endian, as long as a coordinate.
-    fn prime(self) -> Vec<u8> {
-        let ff = |n: usize| vec![0xffu8; n];
-        match self {
-            // 2^224 - 2^96 + 1
-            Curve::P224 => [ff(16), vec![0; 11], vec![1]].concat(),
-            // 2^256 - 2^224 + 2^192 + 2^96 - 1
-            Curve::P256 => [ff(4), vec![0, 0, 0, 1], vec![0; 12], ff(12)].concat(),
-            // 2^384 - 2^128 - 2^96 + 2^32 - 1
-            Curve::P384 => [ff(31), vec![0xfe], ff(4), vec![0; 8], ff(4)].concat(),
-            // 2^521 - 1
-            Curve::P521 => [vec![0x01], ff(65)].concat(),
-        }
-    }
-
-    /// Whether an uncompressed point (`04 || x || y`) is on the curve.
-    fn on_curve(self, point: &[u8]) -> bool {
-        match self {
-            Curve::P224 => p224::ecdsa::VerifyingKey::from_sec1_bytes(point).is_ok(),
-            Curve::P256 => p256::ecdsa::VerifyingKey::from_sec1_bytes(point).is_ok(),
-            Curve::P384 => p384::ecdsa::VerifyingKey::from_sec1_bytes(point).is_ok(),
-            Curve::P521 => p521::ecdsa::VerifyingKey::from_sec1_bytes(point).is_ok(),
-        }
-    }
-
-    /// `ecdsa.VerifyASN1` of a digest (the hash's bits taken as Go takes them: the leftmost
-    /// ones, as many as the order has).
-    fn verify(self, point: &[u8], digest: &[u8], signature: &[u8]) -> bool {
-        let len = self.coordinate_len();
-        let mut prehash = vec![0u8; len.saturating_sub(digest.len())];
-        prehash.extend_from_slice(&digest[..digest.len().min(len)]);
-        macro_rules! verify {
-            ($curve:ident) => {{
-                let Ok(key) = $curve::ecdsa::VerifyingKey::from_sec1_bytes(point) else {
-                    return false;
-                };
-                let Ok(sig) = $curve::ecdsa::Signature::from_der(signature) else {
-                    return false;
-                };
-                key.verify_prehash(&prehash, &sig).is_ok()
-            }};
-        }
-        match self {
-            Curve::P224 => verify!(p224),
-            Curve::P256 => verify!(p256),
-            Curve::P384 => verify!(p384),
-            Curve::P521 => verify!(p521),
-        }
-    }
-}
-
 /// A parsed public key.
 #[derive(Debug, Clone)]
 pub enum Key {
@@ -267,6 +205,8 @@ pub enum Key {
     Dsa,
     Ecdsa(Curve),
     Ed25519,
+    /// ML-DSA: its parameter set (the key is the request's key bits, of the set's length).
+    MlDsa(ParameterSet),
 }
 
 const UNSUPPORTED: &str = "x509: cannot verify signature: algorithm unimplemented";
@@ -398,6 +338,15 @@ pub fn parse_key(info: &PublicKeyInfo) -> Result<Option<Key>, String> {
     if oid == oid::DSA {
         return parse_dsa(info).map(Some);
     }
+    if let Some(set) = ParameterSet::from_oid(oid) {
+        if !info.algorithm.params.is_empty() {
+            return Err("x509: ML-DSA key encoded with illegal parameters".into());
+        }
+        if info.key.len() != set.public_key_size() {
+            return Err("mldsa: invalid public key length".into());
+        }
+        return Ok(Some(Key::MlDsa(set)));
+    }
     Ok(None)
 }
 
@@ -408,6 +357,7 @@ fn go_type(key: &Key) -> &'static str {
         Key::Dsa => "*dsa.PublicKey",
         Key::Ecdsa(_) => "*ecdsa.PublicKey",
         Key::Ed25519 => "ed25519.PublicKey",
+        Key::MlDsa(_) => "*mldsa.PublicKey",
     }
 }
 
@@ -417,6 +367,7 @@ fn kind_of(key: &Key) -> KeyKind {
         Key::Dsa => KeyKind::Dsa,
         Key::Ecdsa(_) => KeyKind::Ecdsa,
         Key::Ed25519 => KeyKind::Ed25519,
+        Key::MlDsa(_) => KeyKind::MlDsa,
     }
 }
 
@@ -483,6 +434,17 @@ pub fn check_signature(request: &Request, key: Option<Key>) -> Result<(), String
         (Key::Ed25519, None) => UnparsedPublicKey::new(&signature::ED25519, &request.key.key)
             .verify(&request.signed, &request.signature)
             .map_err(|_| "x509: Ed25519 verification failure".to_string()),
+        (Key::MlDsa(set), None) => {
+            if kind.ml_dsa != Some(set) {
+                return Err(format!(
+                    "x509: signature algorithm specifies an ML-DSA public key with {} parameters, but have a public key with {} parameters",
+                    kind.name,
+                    set.name()
+                ));
+            }
+            ml_dsa_verify::verify(set, &request.key.key, &request.signed, &request.signature)
+                .map_err(|e| format!("x509: ML-DSA verification failure: {e}"))
+        }
         _ => Err(UNSUPPORTED.into()),
     }
 }
@@ -534,6 +496,100 @@ mod tests {
         assert_eq!(
             verdict(&changed(csr(&rcgen::PKCS_ED25519))),
             Err("x509: Ed25519 verification failure".into())
+        );
+    }
+
+    /// An ML-DSA-65 request signed by OpenSSL 4.0 (`tests/fixtures/ml-dsa/signatures.json`).
+    fn ml_dsa_csr() -> Vec<u8> {
+        let text = include_str!("../../../../tests/fixtures/ml-dsa/signatures.json");
+        let json: serde_json::Value = serde_json::from_str(text).unwrap();
+        base64::engine::general_purpose::STANDARD
+            .decode(json["csr_ml_dsa_65"].as_str().unwrap())
+            .unwrap()
+    }
+
+    fn ml_dsa_request(der: &[u8]) -> Request {
+        let body = base64::engine::general_purpose::STANDARD.encode(der);
+        let pem = format!(
+            "-----BEGIN CERTIFICATE REQUEST-----\n{body}\n-----END CERTIFICATE REQUEST-----\n"
+        );
+        super::super::csr::parse(pem.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn ml_dsa_requests_are_verified() {
+        let der = ml_dsa_csr();
+        assert_eq!(verdict(&der), Ok(()));
+        assert_eq!(
+            verdict(&changed(der.clone())),
+            Err("x509: ML-DSA verification failure: mldsa: invalid signature".into())
+        );
+        let mut request = ml_dsa_request(&der);
+        request.signature.pop();
+        let key = parse_key(&request.key).unwrap();
+        assert_eq!(
+            check_signature(&request, key),
+            Err("x509: ML-DSA verification failure: mldsa: invalid signature length".into())
+        );
+    }
+
+    #[test]
+    fn ml_dsa_signature_algorithms_must_match_the_key() {
+        let request = ml_dsa_request(&ml_dsa_csr());
+        let with = |oid: &[u8], params: &[u8]| {
+            let mut request = request.clone();
+            request.signature_algorithm = Algorithm {
+                oid: oid.to_vec(),
+                params: params.to_vec(),
+            };
+            let key = parse_key(&request.key).unwrap();
+            check_signature(&request, key).unwrap_err()
+        };
+        let ml_dsa = |last| [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, last];
+        assert_eq!(
+            with(&ml_dsa(0x11), &[]),
+            "x509: signature algorithm specifies an ML-DSA public key with ML-DSA-44 parameters, but have a public key with ML-DSA-65 parameters"
+        );
+        assert_eq!(with(&ml_dsa(0x12), &[0x05, 0x00]), UNSUPPORTED);
+        assert_eq!(
+            with(&[oid::ECDSA_SHA2, &[2]].concat(), &[]),
+            "x509: signature algorithm specifies an ECDSA public key, but have public key of type *mldsa.PublicKey"
+        );
+        // An ECDSA key under an ML-DSA signature algorithm.
+        let ec = ml_dsa_request(&csr(&rcgen::PKCS_ECDSA_P256_SHA256));
+        let mut ec_signed = ec.clone();
+        ec_signed.signature_algorithm = request.signature_algorithm.clone();
+        assert_eq!(
+            check_signature(&ec_signed, parse_key(&ec.key).unwrap()),
+            Err("x509: signature algorithm specifies an ML-DSA public key, but have public key of type *ecdsa.PublicKey".into())
+        );
+    }
+
+    #[test]
+    fn ml_dsa_keys_are_checked_for_parameters_and_length() {
+        let request = ml_dsa_request(&ml_dsa_csr());
+        let mut info = request.key.clone();
+        assert!(matches!(
+            parse_key(&info),
+            Ok(Some(Key::MlDsa(ParameterSet::MlDsa65)))
+        ));
+        info.algorithm.params = vec![0x05, 0x00];
+        assert_eq!(
+            parse_key(&info).err(),
+            Some("x509: ML-DSA key encoded with illegal parameters".into())
+        );
+        info.algorithm.params.clear();
+        info.key.pop();
+        assert_eq!(
+            parse_key(&info).err(),
+            Some("mldsa: invalid public key length".into())
+        );
+        // An ML-DSA-44 OID with an ML-DSA-65 key.
+        let mut info = request.key.clone();
+        *info.algorithm.oid.last_mut().unwrap() = 0x11;
+        assert_eq!(
+            parse_key(&info).err(),
+            Some("mldsa: invalid public key length".into())
         );
     }
 

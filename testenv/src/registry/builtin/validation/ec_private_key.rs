@@ -7,7 +7,7 @@
 use p256::elliptic_curve::sec1::ToEncodedPoint;
 
 use super::csr::asn1::{Expect, bit_string, check_oid, field, header, structure, syntax};
-use super::csr_signature::Curve;
+use super::csr::curve::Curve;
 
 /// DER contents of the curve OIDs Go knows.
 mod oid {

@@ -1,17 +1,15 @@
-//! ML-DSA (FIPS 204) as far as a TLS key pair needs it: the three parameter sets with
-//! their OIDs (RFC 9881) and public key sizes, and the public key a 32-byte seed derives
-//! (`ML-DSA.KeyGen_internal`: ExpandA with SHAKE128, ExpandS with SHAKE256, the NTT and
-//! Power2Round), so that a seed-only private key can be compared with a certificate's
-//! public key as Go's `tls.X509KeyPair` compares them. Nothing is signed.
+//! ML-DSA (FIPS 204): the three parameter sets with their OIDs (RFC 9881), key and
+//! signature sizes and the constants verification needs, and the public key a 32-byte seed
+//! derives (`ML-DSA.KeyGen_internal`: ExpandA with SHAKE128, ExpandS with SHAKE256, the NTT
+//! and Power2Round), so that a seed-only private key can be compared with a certificate's
+//! public key as Go's `tls.X509KeyPair` compares them. Signatures are checked in
+//! [`super::ml_dsa_verify`]; nothing is signed.
 
+use super::ml_dsa_ring::{Poly, Q, Zetas, add, matrix_entry, mul, rejection_bounded_poly};
 use super::shake::Shake;
 
-/// The modulus q.
-const Q: u32 = 8_380_417;
-/// 256⁻¹ mod q, the inverse NTT's final factor.
-const INVERSE_256: u64 = 8_347_681;
 /// Bits dropped from t by Power2Round.
-const D: u32 = 13;
+pub const D: u32 = 13;
 
 /// An ML-DSA parameter set.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -34,7 +32,7 @@ impl ParameterSet {
     }
 
     /// (k, ℓ, η): the matrix's rows and columns and the secret coefficients' bound.
-    fn dimensions(self) -> (usize, usize, u8) {
+    pub fn dimensions(self) -> (usize, usize, u8) {
         match self {
             Self::MlDsa44 => (4, 4, 2),
             Self::MlDsa65 => (6, 5, 4),
@@ -46,112 +44,51 @@ impl ParameterSet {
     pub fn public_key_size(self) -> usize {
         32 + self.dimensions().0 * 320
     }
-}
 
-/// A polynomial of 256 coefficients mod q.
-type Poly = [u32; 256];
-
-/// ζ^BitRev₈(i) mod q for i in 0..256 (ζ = 1753).
-fn zetas() -> [u32; 256] {
-    let mut out = [0u32; 256];
-    for (i, zeta) in out.iter_mut().enumerate() {
-        let exponent = (i as u8).reverse_bits();
-        *zeta = (0..exponent).fold(1u64, |acc, _| acc * 1753 % u64::from(Q)) as u32;
-    }
-    out
-}
-
-fn mul(a: u32, b: u32) -> u32 {
-    (u64::from(a) * u64::from(b) % u64::from(Q)) as u32
-}
-
-fn add(a: u32, b: u32) -> u32 {
-    (a + b) % Q
-}
-
-fn sub(a: u32, b: u32) -> u32 {
-    (a + Q - b) % Q
-}
-
-/// The NTT (FIPS 204 Algorithm 41).
-fn ntt(w: &mut Poly, zetas: &[u32; 256]) {
-    let mut m = 0;
-    let mut len = 128;
-    while len >= 1 {
-        for start in (0..256).step_by(2 * len) {
-            m += 1;
-            let zeta = zetas[m];
-            for j in start..start + len {
-                let t = mul(zeta, w[j + len]);
-                w[j + len] = sub(w[j], t);
-                w[j] = add(w[j], t);
-            }
-        }
-        len /= 2;
-    }
-}
-
-/// The inverse NTT (FIPS 204 Algorithm 42).
-fn inverse_ntt(w: &mut Poly, zetas: &[u32; 256]) {
-    let mut m = 256;
-    let mut len = 1;
-    while len < 256 {
-        for start in (0..256).step_by(2 * len) {
-            m -= 1;
-            let zeta = Q - zetas[m];
-            for j in start..start + len {
-                let t = w[j];
-                w[j] = add(t, w[j + len]);
-                w[j + len] = mul(zeta, sub(t, w[j + len]));
-            }
-        }
-        len *= 2;
-    }
-    for c in w.iter_mut() {
-        *c = (u64::from(*c) * INVERSE_256 % u64::from(Q)) as u32;
-    }
-}
-
-/// RejNTTPoly: a polynomial in the NTT domain, uniform mod q, from SHAKE128 of `seed`.
-fn rejection_ntt_poly(seed: &[u8]) -> Poly {
-    let mut shake = Shake::shake128(seed);
-    let mut out = [0u32; 256];
-    let mut filled = 0;
-    let mut three = [0u8; 3];
-    while filled < 256 {
-        shake.read(&mut three);
-        let value =
-            u32::from(three[0]) | u32::from(three[1]) << 8 | u32::from(three[2] & 0x7f) << 16;
-        if value < Q {
-            out[filled] = value;
-            filled += 1;
+    /// The name Go prints (`mldsa.Parameters.String`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::MlDsa44 => "ML-DSA-44",
+            Self::MlDsa65 => "ML-DSA-65",
+            Self::MlDsa87 => "ML-DSA-87",
         }
     }
-    out
-}
 
-/// RejBoundedPoly: a polynomial with coefficients in [-η, η] (kept mod q), from
-/// SHAKE256 of `seed`.
-fn rejection_bounded_poly(seed: &[u8], eta: u8) -> Poly {
-    let mut shake = Shake::shake256(seed);
-    let mut out = [0u32; 256];
-    let mut filled = 0;
-    let mut byte = [0u8; 1];
-    while filled < 256 {
-        shake.read(&mut byte);
-        for half in [byte[0] & 0x0f, byte[0] >> 4] {
-            let coefficient = match eta {
-                2 if half < 15 => 2 - i32::from(half % 5),
-                4 if half < 9 => 4 - i32::from(half),
-                _ => continue,
-            };
-            if filled < 256 {
-                out[filled] = coefficient.rem_euclid(Q as i32) as u32;
-                filled += 1;
-            }
+    /// The constants of a signature: the challenge's length in bytes (λ/4) and its number
+    /// of ±1 coefficients (τ), log₂ γ1 (the range of z), γ2 (the low-order rounding range),
+    /// β = τ·η (the margin z must keep below γ1) and ω (the most hints).
+    pub fn signature_constants(self) -> SignatureConstants {
+        let (challenge_bytes, tau, gamma1_bits, gamma2_divisor, omega) = match self {
+            Self::MlDsa44 => (32, 39, 17, 88, 80),
+            Self::MlDsa65 => (48, 49, 19, 32, 55),
+            Self::MlDsa87 => (64, 60, 19, 32, 75),
+        };
+        SignatureConstants {
+            challenge_bytes,
+            tau,
+            gamma1_bits,
+            gamma2: (Q - 1) / gamma2_divisor,
+            beta: tau * u32::from(self.dimensions().2),
+            omega,
         }
     }
-    out
+
+    /// The length of an encoded signature: c̃, ℓ polynomials of z and the hints.
+    pub fn signature_size(self) -> usize {
+        let (k, l, _) = self.dimensions();
+        let c = self.signature_constants();
+        c.challenge_bytes + l * 32 * (c.gamma1_bits as usize + 1) + c.omega + k
+    }
+}
+
+/// The constants of a parameter set's signatures ([`ParameterSet::signature_constants`]).
+pub struct SignatureConstants {
+    pub challenge_bytes: usize,
+    pub tau: u32,
+    pub gamma1_bits: u32,
+    pub gamma2: u32,
+    pub beta: u32,
+    pub omega: usize,
 }
 
 /// The public key (`pkEncode(ρ, t1)`) the seed ξ derives for `set`.
@@ -161,14 +98,14 @@ pub fn public_key_from_seed(set: ParameterSet, seed: &[u8; 32]) -> Vec<u8> {
     input.extend([k as u8, l as u8]);
     let expanded = Shake::shake256(&input).take(96);
     let (rho, rho_prime) = expanded.split_at(32);
-    let zetas = zetas();
+    let zetas = Zetas::new();
 
     let s1: Vec<Poly> = (0..l)
         .map(|r| {
             let mut seed = rho_prime.to_vec();
             seed.extend((r as u16).to_le_bytes());
             let mut poly = rejection_bounded_poly(&seed, eta);
-            ntt(&mut poly, &zetas);
+            zetas.ntt(&mut poly);
             poly
         })
         .collect();
@@ -179,14 +116,12 @@ pub fn public_key_from_seed(set: ParameterSet, seed: &[u8; 32]) -> Vec<u8> {
     for r in 0..k {
         let mut t = [0u32; 256];
         for (s, s1_hat) in s1.iter().enumerate() {
-            let mut seed = rho.to_vec();
-            seed.extend([s as u8, r as u8]);
-            let a = rejection_ntt_poly(&seed);
+            let a = matrix_entry(rho, r, s);
             for i in 0..256 {
                 t[i] = add(t[i], mul(a[i], s1_hat[i]));
             }
         }
-        inverse_ntt(&mut t, &zetas);
+        zetas.inverse_ntt(&mut t);
         let mut seed = rho_prime.to_vec();
         seed.extend(((r + l) as u16).to_le_bytes());
         let s2 = rejection_bounded_poly(&seed, eta);
@@ -232,6 +167,15 @@ mod tests {
             assert_eq!(key.len(), set.public_key_size());
             assert_eq!(fingerprint(&key), want, "{set:?}");
         }
+    }
+
+    #[test]
+    fn sizes_are_fips_204s() {
+        let sizes = |set: ParameterSet| (set.public_key_size(), set.signature_size());
+        assert_eq!(sizes(ParameterSet::MlDsa44), (1312, 2420));
+        assert_eq!(sizes(ParameterSet::MlDsa65), (1952, 3309));
+        assert_eq!(sizes(ParameterSet::MlDsa87), (2592, 4627));
+        assert_eq!(ParameterSet::MlDsa65.signature_constants().beta, 196);
     }
 
     #[test]

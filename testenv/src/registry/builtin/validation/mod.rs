@@ -50,6 +50,8 @@ mod job_spec;
 mod label_selector;
 mod meta;
 mod ml_dsa;
+mod ml_dsa_ring;
+mod ml_dsa_verify;
 mod natural;
 mod networking;
 mod node;

@@ -10,8 +10,8 @@
 use ring::signature::KeyPair;
 
 use super::csr::asn1::{Expect, field};
+use super::csr::curve::Curve;
 use super::csr::der::Reader;
-use super::csr_signature::Curve;
 use super::ml_dsa::{self, ParameterSet};
 use super::{ec_private_key, rsa_private_key};
 

@@ -102,20 +102,16 @@ pub fn key_pair_error(cert: &[u8], key: &[u8]) -> Option<String> {
 fn matches(public: &Public, private: &Private) -> Result<(), String> {
     const TYPE: &str = "tls: private key type does not match public key type";
     const MISMATCH: &str = "tls: private key does not match public key";
-    if let Some(set) = public.ml_dsa {
-        return match private {
-            Private::MlDsa(their, key) if *their == set && public.bits == *key => Ok(()),
-            Private::MlDsa(..) => Err(MISMATCH.into()),
-            _ => Err(TYPE.into()),
-        };
-    }
     let same = match (&public.key, private) {
         (Some(Key::Rsa(key)), Private::Rsa(n)) => key.n == *n,
         (Some(Key::Ecdsa(curve)), Private::Ecdsa(their, point)) => {
             curve == their && public.bits == *point
         }
         (Some(Key::Ed25519), Private::Ed25519(key)) => public.bits == *key,
-        (Some(Key::Rsa(_) | Key::Ecdsa(_) | Key::Ed25519), _) => return Err(TYPE.into()),
+        (Some(Key::MlDsa(set)), Private::MlDsa(their, key)) => set == their && public.bits == *key,
+        (Some(Key::Rsa(_) | Key::Ecdsa(_) | Key::Ed25519 | Key::MlDsa(_)), _) => {
+            return Err(TYPE.into());
+        }
         _ => return Err("tls: unknown public key algorithm".into()),
     };
     if same { Ok(()) } else { Err(MISMATCH.into()) }

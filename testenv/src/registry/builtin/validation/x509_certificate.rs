@@ -3,8 +3,8 @@
 //! serial number (not negative), the inner and outer signature algorithm identifiers (equal,
 //! well formed), the issuer and subject names ([`super::csr::names`]), the validity times
 //! (UTCTime or GeneralizedTime as Go formats them back), the public key
-//! ([`super::csr_signature::parse_key`]; an ML-DSA key only by its parameters and length,
-//! see [`super::ml_dsa`]), the unique IDs (v2 and v3), the extensions (v3:
+//! ([`super::csr_signature::parse_key`]; an ML-DSA key by its parameters and length), the
+//! unique IDs (v2 and v3), the extensions (v3:
 //! each one's structure, no duplicates, then the ones Go understands, see
 //! [`super::x509_extensions`]), the signature's BIT STRING and no trailing data. The
 //! signature itself is not verified (Go does not verify it either).
@@ -13,7 +13,6 @@ use super::csr::der::{Reader, tag, valid_bit_string, valid_int64};
 use super::csr::names::{generalized_time, parse_name, utc_time};
 use super::csr::{Algorithm, PublicKeyInfo};
 use super::csr_signature::{Key, parse_key};
-use super::ml_dsa::ParameterSet;
 use super::x509_extensions;
 
 /// A certificate's public key: its parsed form (`None` for an algorithm Go does not know)
@@ -21,8 +20,6 @@ use super::x509_extensions;
 pub struct Public {
     /// The parsed key.
     pub key: Option<Key>,
-    /// The parameter set of an ML-DSA key (whose length Go checks; `key` is then `None`).
-    pub ml_dsa: Option<ParameterSet>,
     /// The subject public key's bits, right-aligned.
     pub bits: Vec<u8>,
 }
@@ -204,23 +201,9 @@ fn read_public_key(tbs: &mut Reader) -> Result<Public, String> {
         algorithm,
         key: super::csr::asn1::bit_string(bits)?,
     };
-    if let Some(set) = ParameterSet::from_oid(&info.algorithm.oid) {
-        if !info.algorithm.params.is_empty() {
-            return Err("x509: ML-DSA key encoded with illegal parameters".into());
-        }
-        if info.key.len() != set.public_key_size() {
-            return Err("mldsa: invalid public key length".into());
-        }
-        return Ok(Public {
-            key: None,
-            ml_dsa: Some(set),
-            bits: info.key,
-        });
-    }
     let key = parse_key(&info)?;
     Ok(Public {
         key,
-        ml_dsa: None,
         bits: info.key,
     })
 }
