@@ -8,6 +8,8 @@ use super::shake::Shake;
 
 /// Go's error for a signature of the wrong length.
 pub const INVALID_LENGTH: &str = "mldsa: invalid signature length";
+/// Go's error for hints that are not encoded as FIPS 204 encodes them.
+pub const INVALID_ENCODING: &str = "mldsa: invalid signature encoding";
 /// Go's error for every other failure.
 pub const INVALID: &str = "mldsa: invalid signature";
 
@@ -27,7 +29,7 @@ pub fn verify(
     let (challenge, rest) = signature.split_at(constants.challenge_bytes);
     let z_bits = constants.gamma1_bits + 1;
     let (z_bytes, hint_bytes) = rest.split_at(l * 32 * z_bits as usize);
-    let hints = decode_hints(hint_bytes, k, constants.omega).ok_or(INVALID)?;
+    let hints = decode_hints(hint_bytes, k, constants.omega).ok_or(INVALID_ENCODING)?;
     let z = decode_z(z_bytes, &constants).ok_or(INVALID)?;
 
     // μ = H(H(pk, 64) ‖ M′, 64) with M′ = 0 ‖ |ctx| ‖ ctx ‖ M and an empty context.
@@ -282,12 +284,16 @@ mod tests {
     fn a_changed_signature_fails_and_a_resized_one_fails_on_its_length() {
         for v in &vectors() {
             let size = v.set.signature_size();
-            // A bit of c̃, of z and of a hint position.
-            for at in [0, size / 2, size - v.set.dimensions().0 - 1] {
+            // A bit of c̃ or of z.
+            for at in [0, size / 2] {
                 let mut signature = v.signature.clone();
                 signature[at] ^= 0x01;
                 assert_eq!(check(v, &signature), Err(INVALID), "{:?} byte {at}", v.set);
             }
+            // A bit of the last hint position, unused (zero) in these signatures.
+            let mut signature = v.signature.clone();
+            signature[size - v.set.dimensions().0 - 1] ^= 0x01;
+            assert_eq!(check(v, &signature), Err(INVALID_ENCODING), "{:?}", v.set);
             assert_eq!(check(v, &v.signature[..size - 1]), Err(INVALID_LENGTH));
             let mut longer = v.signature.clone();
             longer.push(0);
@@ -316,7 +322,26 @@ mod tests {
         let mut signature = v.signature.clone();
         signature[hints + omega + k - 1] = 0;
         assert_eq!(decode_hints(&signature[hints..], k, omega), None);
+        assert_eq!(check(v, &signature), Err(INVALID_ENCODING));
+        // Well-formed hints, one fewer: the signature no longer verifies.
+        let mut signature = v.signature.clone();
+        signature[hints + used - 1] = 0;
+        signature[hints + omega + k - 1] = used as u8 - 1;
+        assert!(decode_hints(&signature[hints..], k, omega).is_some());
         assert_eq!(check(v, &signature), Err(INVALID));
+        // Two positions of a row swapped, with z out of range too: the hints are read first.
+        let row_ends = ends(&v.signature);
+        let row = (0..k)
+            .find(|r| row_ends[*r] - if *r == 0 { 0 } else { row_ends[r - 1] } >= 2)
+            .expect("a row with two hints");
+        let at = hints + usize::from(row_ends[row]);
+        let mut signature = v.signature.clone();
+        signature.swap(at - 2, at - 1);
+        assert_eq!(decode_hints(&signature[hints..], k, omega), None);
+        let challenge = v.set.signature_constants().challenge_bytes;
+        signature[challenge..challenge + 2].copy_from_slice(&[0xff, 0xff]);
+        signature[challenge + 2] |= 0x03;
+        assert_eq!(check(v, &signature), Err(INVALID_ENCODING));
         // A z coefficient of −γ1 + 1 (packed as all ones).
         let mut signature = v.signature.clone();
         let challenge = v.set.signature_constants().challenge_bytes;
