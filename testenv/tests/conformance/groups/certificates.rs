@@ -554,6 +554,90 @@ const DSA_ZERO_KEY: &str = "\
     MFcwPQIBADAYMRYwFAYDVQQDDA1hLmV4YW1wbGUuY29tMBwwFAYHKoZIzjgEATAJAgEXAgELAgEEAwQAAgEAoAAwCwYJ\
     YIZIAWUDBAMCAwkAMAYCAQECAQI=";
 
+/// Requests with ML-DSA keys (FIPS 204, RFC 9881), signed by OpenSSL 4.0
+/// (`tests/fixtures/ml-dsa/signatures.json`): each parameter set's request is accepted; a
+/// changed subject fails ML-DSA verification, an unused hint position that is not zero is
+/// a malformed signature, another set's signature algorithm names both sets, and another
+/// set's key OID makes the key the wrong length, each with Go's message.
+#[tokio::test]
+async fn ml_dsa_requests_are_verified_as_go_does() {
+    use base64::Engine;
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let base = "/apis/certificates.k8s.io/v1/certificatesigningrequests?dryRun=All";
+    let name = format!("ml-dsa-{}", env.namespace());
+    let post = |der: Vec<u8>| {
+        let pem = pem_of("CERTIFICATE REQUEST", &der);
+        let csr = json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+            "metadata": {"name": name},
+            "spec": {"request": b64(&pem), "signerName": "example.com/custom", "usages": ["client auth"]}});
+        send(&client, "POST", base, "application/json", Some(csr))
+    };
+    let why = |body: &Value| {
+        let message = body["details"]["causes"][0]["message"]
+            .as_str()
+            .unwrap_or_default();
+        message
+            .split_once("\": ")
+            .map(|(_, w)| w.to_string())
+            .unwrap_or_default()
+    };
+    let fixture: Value =
+        serde_json::from_str(include_str!("../../fixtures/ml-dsa/signatures.json")).unwrap();
+    // (set, the last byte of its OID, hints' row count k).
+    for (set, oid_last, k) in [(44u8, 0x11u8, 4usize), (65, 0x12, 6), (87, 0x13, 8)] {
+        let der = base64::engine::general_purpose::STANDARD
+            .decode(fixture[format!("csr_ml_dsa_{set}")].as_str().unwrap())
+            .unwrap();
+        let (code, body) = post(der.clone()).await;
+        assert_eq!(code, 201, "ML-DSA-{set}: {body}");
+
+        let oid = [
+            0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, oid_last,
+        ];
+        let key_oid = der.windows(oid.len()).position(|w| w == oid).unwrap() + oid.len() - 1;
+        let signature_oid = der.windows(oid.len()).rposition(|w| w == oid).unwrap() + oid.len() - 1;
+        assert!(key_oid < signature_oid);
+        let other = if set == 44 { 0x12 } else { 0x11 };
+        let other_name = if set == 44 { "ML-DSA-65" } else { "ML-DSA-44" };
+        let changed = |at: usize, to: u8| {
+            let mut der = der.clone();
+            der[at] = to;
+            der
+        };
+        let subject = der.windows(13).position(|w| w == b"a.example.com").unwrap();
+        let padding = der.len() - k - 1;
+        assert_eq!(
+            der[padding], 0,
+            "ML-DSA-{set}: the last hint position is unused"
+        );
+        for (request, expected) in [
+            (
+                changed(subject, b'b'),
+                "x509: ML-DSA verification failure: mldsa: invalid signature".to_string(),
+            ),
+            (
+                changed(padding, 1),
+                "x509: ML-DSA verification failure: mldsa: invalid signature encoding".to_string(),
+            ),
+            (
+                changed(signature_oid, other),
+                format!(
+                    "x509: signature algorithm specifies an ML-DSA public key with {other_name} \
+                     parameters, but have a public key with ML-DSA-{set} parameters"
+                ),
+            ),
+            (
+                changed(key_oid, other),
+                "mldsa: invalid public key length".to_string(),
+            ),
+        ] {
+            let (code, body) = post(request).await;
+            assert_eq!((code, why(&body)), (422, expected), "ML-DSA-{set}: {body}");
+        }
+    }
+}
+
 /// A request (or certificate) that is not base64 cannot be decoded: a 400 before any
 /// validation, with Go's offset.
 #[tokio::test]
