@@ -1,7 +1,8 @@
 //! A `kubernetes.io/tls` Secret's key pair read in full, as kube-apiserver reads it with
 //! Go's `tls.X509KeyPair`: a certificate malformed in a field after its public key, or an
-//! RSA key that is not consistent, is stored with Go's error as a warning; an ML-DSA pair
-//! loads from its key's seed.
+//! RSA key that is not consistent, is stored with Go's error as a warning (an RSA key with a
+//! composite factor but otherwise consistent loads, as Go runs no primality test); an
+//! ML-DSA pair loads from its key's seed.
 
 use rcgen::PublicKeyData;
 use serde_json::json;
@@ -303,6 +304,78 @@ async fn tls_secrets_warn_of_a_malformed_certificate_or_an_inconsistent_rsa_key(
     ];
     expect_warnings(&env, cases).await;
 }
+
+/// A 2048-bit RSA key whose p is not prime but which is otherwise consistent (pq = n, d
+/// inverts e modulo p - 1 and q - 1, the CRT values match) loads: Go tests no factor for
+/// primality, and runs its pairwise sign-and-verify test (which such a key fails) only in
+/// FIPS 140 mode, which kube-apiserver does not run in. One unit more in d is refused.
+#[tokio::test]
+async fn tls_secrets_load_a_consistent_rsa_key_with_a_composite_factor() {
+    use base64::Engine;
+    let env = env().await;
+    let der = |b64: &str| {
+        base64::engine::general_purpose::STANDARD
+            .decode(b64.split_whitespace().collect::<String>())
+            .unwrap()
+    };
+    let cert = Parts::new(der(RSA_2048_COMPOSITE_P_SPKI)).pem();
+    let key = der(RSA_2048_COMPOSITE_P);
+    // d is the fourth INTEGER of the SEQUENCE (after 0, n and e): add 2 to it (its last
+    // byte is odd).
+    let element = |at: usize| match key[at + 1] {
+        0x82 => (4, usize::from(key[at + 2]) << 8 | usize::from(key[at + 3])),
+        0x81 => (3, usize::from(key[at + 2])),
+        short => (2, usize::from(short)),
+    };
+    let mut at = 4;
+    for _ in 0..3 {
+        let (header, len) = element(at);
+        at += header + len;
+    }
+    let (header, len) = element(at);
+    let mut other = key.clone();
+    assert_eq!(other[at + header + len - 1] & 0x03, 0x01);
+    other[at + header + len - 1] += 2;
+    let cases = vec![
+        (cert.clone(), pem("RSA PRIVATE KEY", &key), None),
+        (
+            cert,
+            pem("RSA PRIVATE KEY", &other),
+            Some(
+                "tls: failed to parse private key: x509: failed to parse private key (use ParsePKCS1PrivateKey instead for this key format)",
+            ),
+        ),
+    ];
+    expect_warnings(&env, cases).await;
+}
+
+/// The public key (SubjectPublicKeyInfo) of [`RSA_2048_COMPOSITE_P`].
+const RSA_2048_COMPOSITE_P_SPKI: &str = "\
+    MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAgOECNB9KNrtY++NSXQ0kfAzlwBnH17oZu9EdVCF9XBu0az0j\
+    CN9taNWM86j/rbfo8OiAnnGOAIdHaUASjjWV1uRnUzGtbI9y0zyuKF1Xkpqx/GkUlH891fszx8/jBhunX3MwVgBMvL4p\
+    KH93b5PFHfn3KeO7dfxB35oZNIgwQKxxFqeOQ+wHe0lUBprVJtdzzuVSbB/xi1g6BRRWsXAapE2aVwG5h2QvT5sg61rW\
+    unddtKy2cCQNCrfApdkGKcWN+xpUjLiNxtJFafSajXMySKjVyIyuLFSWV4qHQrlXsoFZfsn+5dSJbqLGThYu446jFkLG\
+    9BYki8aUTTKX5TI6vwIDAQAB";
+/// A consistent 2048-bit RSA key (PKCS #1) whose p is the product of two 512-bit primes.
+const RSA_2048_COMPOSITE_P: &str = "\
+    MIIEogIBAAKCAQEAgOECNB9KNrtY++NSXQ0kfAzlwBnH17oZu9EdVCF9XBu0az0jCN9taNWM86j/rbfo8OiAnnGOAIdH\
+    aUASjjWV1uRnUzGtbI9y0zyuKF1Xkpqx/GkUlH891fszx8/jBhunX3MwVgBMvL4pKH93b5PFHfn3KeO7dfxB35oZNIgw\
+    QKxxFqeOQ+wHe0lUBprVJtdzzuVSbB/xi1g6BRRWsXAapE2aVwG5h2QvT5sg61rWunddtKy2cCQNCrfApdkGKcWN+xpU\
+    jLiNxtJFafSajXMySKjVyIyuLFSWV4qHQrlXsoFZfsn+5dSJbqLGThYu446jFkLG9BYki8aUTTKX5TI6vwIDAQABAoIB\
+    AAE3Xmh0hSRIF1plNlFHfvkmvAJYm/C2wmhp3E9/c2nrnwPGE28RgLxVC5v/E86lZi7j2tbj9nWd0Tg2kRZDfjMFe84m\
+    sV7NacWBlJkv7FQnXpelvDp8iu5ajQ4NMbTMjQNTGHkvTooXd1b5AP0OFXWndsQv8IR4CX0dPLCoul/Z3T1dp312JHf4\
+    2Xhqpn0rGVgE3xAqJl7UVezch2aGMHcyLA+pphefBEDRG6XOWoIBsWpmmeVil+yZ5zovA4jSlcy5Je/0vZi6fyujZrN0\
+    g/P8hhvWsmzZUZeupBZ7rKpKz9LaJJmyFdLRBRn3yBOiW+qGLxMJMJWfbkZ1fBRuD3ECgYEAjkgB+HMTKXLLetiC/OGB\
+    rgvq4snnR1cJfYhC56tn8NJS2nj4o8KPQhL+km1W/BRlPk8aBkGThdSBKLHH12NRwkAxxVZXeeqnG1weOXqb71XYTEiI\
+    6fy0KEJ0bvBKNH04BO2NefrEjwJpueETWuB8QVQOdPYb5GlsSu7fysYTRo8CgYEA5+LD3CG169oAqoFx6Hz4BKBUAyz/\
+    iBDVW1hp2WAE2znQAsgC+lblHvlo1U41ZIltoLQAQAT4tD8vAeCDiXzvS7S4r94k1SqQnNtPuEKOqMSsfO7Qijhst1fV\
+    0/n0+WrliAfVegQ72Bv9evGCStZljk08JMkYam4XRrlGXjsAYNECgYAJfL+042d5sg/jZyCE4DyXcG//I1tqpGEbn8Rm\
+    UkWiB0RDESHzOXv3+fBDr0rHkEyX9QpVNHYzzFG4dvJOaG8BNuqasAExPfZamq/hQU24jc7Yd1W51IHm1VeSNi+chGUB\
+    3x057wDAUHbgUCPMQX/Hk2VLY0XE20q/TGJb0Q1j/QKBgAZkwz+7kjeJkEEjRo/BelkuToKz5+vJgwh8vJZoxlmBE5Iw\
+    D5z1bmXXPKO8/03hWCt5KxSYzn6xy0sC9L2Cu1pcBkebGWrjPI+GoIEVHLfcjGD5eLiG68B2ZIfuuWlzIBcLGEDAAyJn\
+    Syrro8sKdExjJshg3xJ4LJ4fl6gbelwxAoGAa9RbujJEd8uekI8qnQgwm0ugyg4/s6SazUoW2EicVz7jv9A7OtbbPBuz\
+    ZDrL5kv+JlHLZYtOzjT5SLfBEfERIXY5cbKCzvNHryY2lNAZGodJ+QNMqtkapWAHHfGLwPac8SQNkssZQ0tluzNEU4b4\
+    rcycVFzO8TxMN6ZtG2hMUbs=";
 
 /// The ML-DSA-44 public key the seed of 32 bytes 0x01 derives (FIPS 204 KeyGen; OpenSSL
 /// derives the same), base64.
