@@ -19,6 +19,7 @@ use crate::support::fieldmanager::{
     self, ApplyError, ApplyRequest, Converted, ManagedFields, OneVersion, Operation, Owner, Types,
     Versions,
 };
+use crate::support::json_order::{raw, raw_patch};
 use crate::support::meta;
 use crate::support::request::{Reply, Req, Target};
 use crate::support::resource::ResourceDef;
@@ -337,8 +338,19 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
         });
     };
     let live = as_version(def, &existing);
+    let raw_kind = raw::holds_raw(&def.group, &def.version, &def.kind);
+    let mut config = config;
+    if raw_kind {
+        raw_patch::raw_as_live(&live, &mut config);
+    }
     let (mut object, managed) =
         merge_config_in(req, target, Some(&live), &config, versions.as_ref())?;
+    if raw_kind {
+        raw_patch::raw_as_live(&live, &mut object);
+        if raw_patch::same_but_managers(&live, &object) {
+            raw::apply_unchanged(&live);
+        }
+    }
     super::escalation::check_write(api, &cluster.store, req, target, &object, Some(&existing))?;
     // A configuration may carry a resourceVersion precondition.
     let current_rv = meta::meta_str(&existing, "resourceVersion")

@@ -11,6 +11,7 @@ use super::subresource::{endpoint_of, ns_of};
 use super::update::update_object_as;
 use super::{apply, options};
 use crate::storage::conversion::builtin::as_version;
+use crate::support::json_order::{self, raw};
 use crate::support::meta;
 use crate::support::request::{Reply, Req, Target};
 use crate::support::status::ApiError;
@@ -37,6 +38,10 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         .unwrap_or_default()
         .to_string();
     let original = (kind == PatchType::Strategic).then(|| working.clone());
+    if kind == PatchType::Json && raw::holds_raw(&def.group, &def.version, &def.kind) {
+        // The bytes a JSON patch leaves in raw values follow from the object's JSON.
+        raw::json_patch_base(&working, &json_order::to_vec(&working));
+    }
     apply_patch(def, kind, &mut working, &doc)?;
     let before = original.as_ref().unwrap_or(&Value::Null);
     let mut warnings = check_patched(def, kind, req, &doc, (before, &working))?;

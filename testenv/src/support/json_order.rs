@@ -19,8 +19,12 @@
 //! order.
 
 pub mod raw;
+pub mod raw_bytes;
+pub mod raw_json_patch;
+pub mod raw_node;
 pub mod raw_patch;
 pub mod raw_path;
+pub mod raw_sent;
 
 use serde_json::{Map, Value};
 

@@ -6,7 +6,7 @@
 
 use http::Method;
 
-use crate::endpoints::patch_types::PatchType;
+use crate::endpoints::patch_types::{PatchType, patch_body};
 use crate::support::json_order::raw::{self, Expected, InFlight, Rewrite, Sent};
 use crate::support::json_order::raw_patch::PatchBody;
 use crate::support::request::{Reply, Req, Target, is_json};
@@ -53,6 +53,18 @@ impl RawWrite {
                 texts: Vec::new(),
                 patch: Some(PatchBody::Json(req.body.to_vec().into())),
             },
+            // A strategic merge patch's numbers are read from its text, an apply's from its
+            // configuration.
+            Ok(PatchType::Strategic) => Sent {
+                texts: Vec::new(),
+                patch: Some(PatchBody::Strategic(req.body.to_vec().into())),
+            },
+            Ok(PatchType::Apply) => Sent {
+                texts: Vec::new(),
+                patch: patch_body(req, PatchType::Apply)
+                    .ok()
+                    .map(|config| PatchBody::Apply(config.into())),
+            },
             _ => Sent::default(),
         };
         // A write to an existing object: its immutability checks compare the bytes.
@@ -63,6 +75,7 @@ impl RawWrite {
             status,
             rewrite,
             sent: sent.clone(),
+            json_patched: None,
         });
         let expected = raw::expect(&sent, to);
         Some(RawWrite {

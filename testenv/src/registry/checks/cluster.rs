@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::support::json_order::raw;
+use crate::support::json_order::raw_bytes;
 use crate::support::status::Cause;
 
 use crate::registry::builtin::validation::errors::{
@@ -65,7 +65,7 @@ pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec
         let mut causes = Vec::new();
         // The real server compares the bytes kept (the same value in another spelling is
         // a change) and prints the new ones.
-        match raw::changed_text(old, new, "data") {
+        match raw_bytes::changed_text(old, new, "data") {
             Some(text) => causes.push(invalid_text("data", &text, "field is immutable")),
             None if old.get("data") != new.get("data") => {
                 causes.push(immutable("data", &new["data"]));

@@ -24,89 +24,71 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Map, Value};
 
+use crate::support::go_encode;
 use crate::support::go_types;
+use crate::support::json_order::raw_json_patch;
 use crate::support::json_order::raw_patch::{self, PatchBody};
 pub use crate::support::json_order::raw_path::holds_raw;
-use crate::support::json_order::raw_path::{Step, go_path, raw_fields, span, tokens};
+use crate::support::json_order::raw_path::{Step, go_path, raw_fields, tokens};
 pub(crate) use crate::support::json_order::raw_path::{holds_raw_field, is_raw_field, is_raw_kind};
-use crate::support::{go_encode, go_json};
+use crate::support::json_order::raw_sent::texts_of;
+pub use crate::support::json_order::raw_sent::{Kept, Sent};
 
 /// The most objects whose texts are kept, and the most resourceVersions per object.
 const MAX_OBJECTS: usize = 4096;
 const MAX_VERSIONS: usize = 16;
 
-/// The text of one raw field: where it is, its value, and the text Go writes for it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Kept {
-    /// Its path, as Go's decoder names it.
-    pub path: String,
-    /// Its value.
-    pub value: Value,
-    /// The text written for it.
-    pub text: String,
-    /// The bytes kept for it, which immutability checks compare: as sent in a JSON body
-    /// (white space included), else as written.
-    pub bytes: String,
-}
-
-/// The texts of the raw fields of a JSON request body `doc` of the kind at struct `index`,
-/// as the real server keeps them (`sent` is the body parsed).
-fn texts_of(doc: &[u8], sent: &Value, index: usize) -> Vec<Kept> {
-    raw_fields(sent, index)
-        .into_iter()
-        .filter_map(|found| {
-            let (start, end) = span(doc, &found.steps)?;
-            Some(Kept {
-                path: go_path(&found.steps),
-                value: found.value.clone(),
-                text: go_json::compact(&doc[start..end]),
-                bytes: String::from_utf8_lossy(&doc[start..end]).into_owned(),
-            })
-        })
-        .collect()
-}
-
-/// What a write of an object of a kind with raw fields keeps of their texts.
-#[derive(Debug, Clone, Default)]
-pub struct Sent {
-    /// The texts the request body carries (a JSON create or replace).
-    pub texts: Vec<Kept>,
-    /// The body of a merge or JSON patch, which writes into the texts it reaches.
-    pub patch: Option<PatchBody>,
-}
-
 /// The text the patch `body` leaves in the raw field at `steps`, whose text before was `old`,
 /// if it writes there and its text reads as `value` (the value the write stored).
-fn patched_text(body: &PatchBody, old: &str, steps: &[Step], value: &Value) -> Option<String> {
+pub(crate) fn patched_text(
+    body: &PatchBody,
+    old: &str,
+    steps: &[Step],
+    value: &Value,
+) -> Option<String> {
     raw_patch::text_after(body, old, &tokens(steps), value)
 }
 
-impl Sent {
-    /// The raw field texts of a JSON body `doc` written to a kind; empty for other kinds,
-    /// other bodies, or a body that is not a JSON object.
-    pub fn of_body(group: &str, version: &str, kind: &str, doc: &[u8]) -> Sent {
-        let Some(index) = holds_raw(group, version, kind)
-            .then(|| go_types::index_of_kind(group, version, kind))
-            .flatten()
-        else {
-            return Sent::default();
-        };
-        let Ok(sent) = serde_json::from_slice::<Value>(doc) else {
-            return Sent::default();
-        };
-        Sent {
-            texts: texts_of(doc, &sent, index),
-            patch: None,
-        }
-    }
+/// The text a write in flight leaves in the raw field at `path` holding `value`, when it
+/// is a JSON patch: as the patched document has it.
+pub(crate) fn json_patched(write: &InFlight, path: &str, value: &Value) -> Option<String> {
+    let patched = write.json_patched.as_ref()?;
+    let kept = patched
+        .iter()
+        .find(|k| k.path == path && k.value == *value)?;
+    Some(kept.text.clone())
+}
 
-    /// Whether a repeated member Go's decoder reports at `path` lies inside a raw value,
-    /// where the real decoder does not look.
-    pub fn inside_raw(&self, path: &str) -> bool {
-        self.texts.iter().any(|kept| {
-            path.strip_prefix(&kept.path)
-                .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
-        })
+/// Learns what the JSON patch in flight to `old` (the object it patches, as stored) does to
+/// its raw fields: the patch applied to `doc` (the object's JSON as the server writes it)
+/// as kube-apiserver applies it. Called before the patch is applied.
+pub fn json_patch_base(old: &Value, doc: &[u8]) {
+    let Some(index) = old.as_object().and_then(object_kind) else {
+        return;
+    };
+    let body = {
+        let table = lock();
+        match in_flight(&table, old).and_then(|w| w.sent.patch.clone()) {
+            Some(PatchBody::Json(body)) => body,
+            _ => return,
+        }
+    };
+    let patched = std::str::from_utf8(doc)
+        .ok()
+        .and_then(|doc| raw_json_patch::patched_document(doc, &body));
+    let texts = patched.and_then(|text| {
+        let value: Value = serde_json::from_str(&text).ok()?;
+        Some(texts_of(text.as_bytes(), &value, index))
+    });
+    let mut table = lock();
+    let (namespace, name) = (meta_text(old, "namespace"), meta_text(old, "name"));
+    if let Some((_, write)) = table
+        .writes
+        .iter_mut()
+        .rev()
+        .find(|(_, w)| w.namespace == namespace && w.name == name)
+    {
+        write.json_patched = texts.map(Arc::new);
     }
 }
 
@@ -122,11 +104,13 @@ pub enum Rewrite {
     Strategic,
     /// An apply: written as a strategic merge patch writes them.
     Maps,
+    /// An apply that changes no field (only its managers): the object keeps its bytes.
+    Unchanged,
 }
 
 /// Which fields a write writes: the main resource leaves `status` as stored, the status
 /// subresource everything else.
-fn in_scope(path: &str, status: bool) -> bool {
+pub(crate) fn in_scope(path: &str, status: bool) -> bool {
     let under_status = path == "status" || path.starts_with("status.");
     under_status == status
 }
@@ -137,7 +121,7 @@ struct Version {
 }
 
 #[derive(Default)]
-struct Table {
+pub(crate) struct Table {
     objects: HashMap<String, Vec<Version>>,
     order: VecDeque<String>,
     /// Texts of writes in flight, with the id of their write.
@@ -152,7 +136,7 @@ fn table() -> &'static Mutex<Table> {
     TABLE.get_or_init(Mutex::default)
 }
 
-fn lock() -> std::sync::MutexGuard<'static, Table> {
+pub(crate) fn lock() -> std::sync::MutexGuard<'static, Table> {
     table()
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -165,7 +149,7 @@ fn rv_number(rv: &str) -> u64 {
 impl Table {
     /// The texts kept for `uid` at `rv`: those recorded at it, else those of the latest
     /// earlier version (a write that did not go through [`record`] keeps them).
-    fn at(&self, uid: &str, rv: &str) -> Option<(bool, Arc<Vec<Kept>>)> {
+    pub(crate) fn at(&self, uid: &str, rv: &str) -> Option<(bool, Arc<Vec<Kept>>)> {
         let versions = self.objects.get(uid)?;
         if let Some(v) = versions.iter().rev().find(|v| v.rv == rv) {
             return Some((true, v.kept.clone()));
@@ -206,6 +190,8 @@ pub struct InFlight {
     pub rewrite: Rewrite,
     /// The texts its body carries.
     pub sent: Sent,
+    /// The texts a JSON patch leaves in the raw fields ([`json_patch_base`]).
+    pub json_patched: Option<Arc<Vec<Kept>>>,
 }
 
 /// Makes the texts of `sent` known by value while the write is in flight, and the write
@@ -221,114 +207,23 @@ pub fn expect(sent: &Sent, to: Option<InFlight>) -> Expected {
     Expected { id }
 }
 
-/// Whether the raw fields at or under `under` (`data`, `spec`) of `new`, the object being
-/// written over the stored `old`, keep the bytes they had, as kube-apiserver's immutability
-/// checks compare them: a JSON body's as sent (white space, member order, numbers, escapes),
-/// a merge or JSON patch's compacted, a strategic merge patch's or an apply's as Go writes a
-/// map. The values at `under` are equal (the caller compared them); a write not known here
-/// keeps them.
-pub fn same_bytes(old: &Value, new: &Value, under: &str) -> bool {
-    changed_text(old, new, under).is_none()
-}
-
-/// The text (compacted) of the first raw field at or under `under` whose bytes a write
-/// changes (see [`same_bytes`]), as the real server prints it in an error.
-pub fn changed_text(old: &Value, new: &Value, under: &str) -> Option<String> {
-    bytes_written(old, new, under)?
-        .into_iter()
-        .find(|w| w.before != w.after)
-        .map(|w| w.text)
-}
-
-/// The texts (compacted) the raw fields at or under `under` of `new` are written with, in
-/// document order: the real server prints them so in an error.
-pub fn written_texts(old: &Value, new: &Value, under: &str) -> Vec<String> {
-    bytes_written(old, new, under)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|w| w.text)
-        .collect()
-}
-
-/// The bytes of one raw field before and after a write in flight.
-struct Written {
-    before: String,
-    after: String,
-    /// `after`, compacted.
-    text: String,
-}
-
-/// The bytes of the raw fields at or under `under` of `new` before and after the write in
-/// flight over `old`; `None` when no such write is known.
-fn bytes_written(old: &Value, new: &Value, under: &str) -> Option<Vec<Written>> {
-    let map = new.as_object()?;
-    let index = object_kind(map)?;
-    let table = lock();
-    let write = in_flight(&table, new)?;
-    let (Some(uid), rv) = identity(old.as_object()?) else {
-        return None;
-    };
-    let stored = table.at(uid, rv).map(|(_, kept)| kept);
-    let old_fields = raw_fields(old, index);
-    let fields = raw_fields(new, index).into_iter().filter_map(|found| {
-        let path = go_path(&found.steps);
-        let inside = path == under
-            || path
-                .strip_prefix(under)
-                .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['));
-        if !inside {
-            return None;
-        }
-        let same = |k: &&Kept| k.path == path && k.value == *found.value;
-        // The bytes the field had, and their text.
-        let old_value = old_fields
-            .iter()
-            .find(|f| go_path(&f.steps) == path)
-            .map(|f| f.value);
-        let unchanged = old_value == Some(found.value);
-        let old_kept = stored.as_ref().and_then(|kept| {
-            kept.iter()
-                .find(|k| k.path == path && Some(&k.value) == old_value)
-        });
-        let before = old_kept.map_or_else(
-            || go_encode::encode(old_value.unwrap_or(found.value)),
-            |k| k.bytes.clone(),
-        );
-        let old_text =
-            old_kept.map_or_else(|| go_json::compact(before.as_bytes()), |k| k.text.clone());
-        let after = match write.rewrite {
-            // What the write does not write keeps its bytes.
-            _ if !in_scope(&path, write.status) => before.clone(),
-            Rewrite::Body => write
-                .sent
-                .texts
-                .iter()
-                .find(same)
-                .map_or_else(|| go_encode::encode(found.value), |k| k.bytes.clone()),
-            Rewrite::Keep => write
-                .sent
-                .patch
-                .as_ref()
-                .and_then(|body| patched_text(body, &old_text, &found.steps, found.value))
-                .unwrap_or_else(|| match unchanged {
-                    true => go_json::compact(before.as_bytes()),
-                    false => go_encode::encode(found.value),
-                }),
-            Rewrite::Strategic | Rewrite::Maps => {
-                raw_patch::as_go_map(Some(&old_text), found.value)
-            }
-        };
-        Some(Written {
-            text: go_json::compact(after.as_bytes()),
-            before,
-            after,
-        })
-    });
-    Some(fields.collect())
+/// Marks the apply in flight to `object` as one that changes no field but the managers:
+/// kube-apiserver then keeps the live object, raw bytes and all.
+pub fn apply_unchanged(object: &Value) {
+    let mut table = lock();
+    let (namespace, name) = (meta_text(object, "namespace"), meta_text(object, "name"));
+    if let Some((_, write)) = table
+        .writes
+        .iter_mut()
+        .rev()
+        .find(|(_, w)| w.namespace == namespace && w.name == name)
+    {
+        write.rewrite = Rewrite::Unchanged;
+    }
 }
 
 /// The write in flight to `object` (by group, namespace and name), if any.
-fn in_flight<'t>(table: &'t Table, object: &Value) -> Option<&'t InFlight> {
+pub(crate) fn in_flight<'t>(table: &'t Table, object: &Value) -> Option<&'t InFlight> {
     let (namespace, name) = (meta_text(object, "namespace"), meta_text(object, "name"));
     let group = object["apiVersion"]
         .as_str()
@@ -342,7 +237,7 @@ fn in_flight<'t>(table: &'t Table, object: &Value) -> Option<&'t InFlight> {
         .find(|w| w.group == group && w.namespace == namespace && w.name == name)
 }
 
-fn meta_text<'a>(object: &'a Value, field: &str) -> &'a str {
+pub(crate) fn meta_text<'a>(object: &'a Value, field: &str) -> &'a str {
     object["metadata"][field].as_str().unwrap_or_default()
 }
 
@@ -359,7 +254,16 @@ pub fn record(object: &Value, sent: &Sent, status: bool, rewrite: Rewrite) {
         return;
     };
     let mut table = lock();
-    let before = table.at(uid, rv).map(|(_, kept)| kept);
+    let (exact, before) = match table.at(uid, rv) {
+        Some((exact, kept)) => (exact, Some(kept)),
+        None => (false, None),
+    };
+    // An apply that changes nothing writes nothing: the object keeps its bytes.
+    let rewrite = in_flight(&table, object).map_or(rewrite, |w| w.rewrite);
+    if exact && matches!(rewrite, Rewrite::Maps | Rewrite::Unchanged) {
+        return;
+    }
+    let json_patched = in_flight(&table, object).and_then(|w| w.json_patched.clone());
     let kept: Vec<Kept> = raw_fields(object, index)
         .into_iter()
         .filter_map(|found| {
@@ -374,7 +278,12 @@ pub fn record(object: &Value, sent: &Sent, status: bool, rewrite: Rewrite) {
                     let old = before
                         .as_ref()
                         .and_then(|b| b.iter().find(|k| k.path == path));
-                    let text = raw_patch::as_go_map(old.map(|k| k.text.as_str()), found.value);
+                    let text = raw_patch::as_go_map(
+                        old.map(|k| k.text.as_str()),
+                        found.value,
+                        sent.patch.as_ref(),
+                        &tokens(&found.steps),
+                    );
                     Some(Kept {
                         path: path.clone(),
                         value: found.value.clone(),
@@ -389,10 +298,14 @@ pub fn record(object: &Value, sent: &Sent, status: bool, rewrite: Rewrite) {
                         .as_ref()
                         .and_then(|b| b.iter().find(|k| k.path == path))
                         .map_or_else(|| go_encode::encode(found.value), |k| k.text.clone());
-                    let patched = sent
-                        .patch
-                        .as_ref()
-                        .and_then(|body| patched_text(body, &old_text, &found.steps, found.value));
+                    let from_json = json_patched.as_ref().and_then(|texts| {
+                        let kept = texts.iter().find(same)?;
+                        Some(kept.text.clone())
+                    });
+                    let patched = from_json.or_else(|| {
+                        let body = sent.patch.as_ref()?;
+                        patched_text(body, &old_text, &found.steps, found.value)
+                    });
                     match patched {
                         Some(text) => Some(Kept {
                             path: path.clone(),
@@ -429,14 +342,14 @@ pub fn record(object: &Value, sent: &Sent, status: bool, rewrite: Rewrite) {
     }
 }
 
-fn identity(map: &Map<String, Value>) -> (Option<&str>, &str) {
+pub(crate) fn identity(map: &Map<String, Value>) -> (Option<&str>, &str) {
     let meta = map.get("metadata");
     let field = |name| meta.and_then(|m| m.get(name)).and_then(Value::as_str);
     (field("uid"), field("resourceVersion").unwrap_or(""))
 }
 
 /// The struct index of a document of a kind with raw fields.
-fn object_kind(map: &Map<String, Value>) -> Option<usize> {
+pub(crate) fn object_kind(map: &Map<String, Value>) -> Option<usize> {
     let kind = map.get("kind")?.as_str()?;
     let api_version = map.get("apiVersion")?.as_str()?;
     let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
@@ -508,18 +421,26 @@ fn patched_in_flight(
             let path = go_path(&found.steps);
             let text = match write.rewrite {
                 _ if !in_scope(&path, write.status) => return None,
-                Rewrite::Keep => {
-                    let old = kept
-                        .and_then(|kept| kept.iter().find(|k| k.path == path))
-                        .map_or_else(|| go_encode::encode(found.value), |k| k.text.clone());
-                    let body = write.sent.patch.as_ref()?;
-                    patched_text(body, &old, &found.steps, found.value)?
-                }
+                Rewrite::Keep => match json_patched(write, &path, found.value) {
+                    Some(text) => text,
+                    None => {
+                        let old = kept
+                            .and_then(|kept| kept.iter().find(|k| k.path == path))
+                            .map_or_else(|| go_encode::encode(found.value), |k| k.text.clone());
+                        let body = write.sent.patch.as_ref()?;
+                        patched_text(body, &old, &found.steps, found.value)?
+                    }
+                },
                 Rewrite::Strategic | Rewrite::Maps => {
                     let old = kept.and_then(|kept| kept.iter().find(|k| k.path == path));
-                    raw_patch::as_go_map(old.map(|k| k.text.as_str()), found.value)
+                    raw_patch::as_go_map(
+                        old.map(|k| k.text.as_str()),
+                        found.value,
+                        write.sent.patch.as_ref(),
+                        &tokens(&found.steps),
+                    )
                 }
-                Rewrite::Body => return None,
+                Rewrite::Body | Rewrite::Unchanged => return None,
             };
             Some(Kept {
                 path,
@@ -649,6 +570,7 @@ mod tests {
                 texts: Vec::new(),
                 patch: Some(PatchBody::Merge(patch.into())),
             },
+            json_patched: None,
         };
         let expected = expect(&write.sent.clone(), Some(write));
         stored["metadata"]["resourceVersion"] = json!("8");

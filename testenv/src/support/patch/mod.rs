@@ -90,6 +90,7 @@ pub fn json_patch(
         if tests_absent_as_null(&work, &op) {
             continue;
         }
+        let op = with_list_indices(&work, op);
         // kube-apiserver's JSON patch library replaces a missing member of an object by
         // adding it.
         let op = match op {
@@ -114,6 +115,91 @@ pub fn json_patch(
     }
     *target = work;
     Ok(())
+}
+
+/// `op` with the list indices of its paths as kube-apiserver's JSON patch library reads them
+/// (Go's `strconv.Atoi`, a negative index counting from the end: `-1` is the last item, or
+/// the end of the list for an `add`), written as RFC 6902 writes them.
+fn with_list_indices(
+    doc: &serde_json::Value,
+    op: json_patch::PatchOperation,
+) -> json_patch::PatchOperation {
+    let Ok(mut value) = serde_json::to_value(&op) else {
+        return op;
+    };
+    let kind = value["op"].as_str().unwrap_or_default().to_string();
+    let moved_out;
+    let mut doc = doc;
+    if let Some(from) = value["from"].as_str().map(str::to_string) {
+        let from = list_indices(doc, &from, false);
+        if kind == "move" {
+            let mut after = doc.clone();
+            moved_out = remove_at(&mut after, &from).then_some(after);
+            doc = moved_out.as_ref().unwrap_or(doc);
+        }
+        value["from"] = serde_json::Value::String(from);
+    }
+    if let Some(path) = value["path"].as_str() {
+        let adds = matches!(kind.as_str(), "add" | "move" | "copy");
+        value["path"] = serde_json::Value::String(list_indices(doc, path, adds));
+    }
+    serde_json::from_value(value).unwrap_or(op)
+}
+
+/// Removes the value at `pointer` from `doc`; whether it was there.
+fn remove_at(doc: &mut serde_json::Value, pointer: &str) -> bool {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return false;
+    };
+    let last = last.replace("~1", "/").replace("~0", "~");
+    match doc.pointer_mut(parent) {
+        Some(serde_json::Value::Object(map)) => map.remove(&last).is_some(),
+        Some(serde_json::Value::Array(items)) => match last.parse::<usize>() {
+            Ok(i) if i < items.len() => {
+                items.remove(i);
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// `pointer` with each list index in `doc` written plainly: a negative one counted from the
+/// end (for the last token of an `add`, from one past the end).
+fn list_indices(doc: &serde_json::Value, pointer: &str, add: bool) -> String {
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return pointer.to_string();
+    };
+    let tokens: Vec<&str> = rest.split('/').collect();
+    let mut at = Some(doc);
+    let mut out = String::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let last = i + 1 == tokens.len();
+        let mut written = (*token).to_string();
+        if let Some(serde_json::Value::Array(items)) = at
+            && let Ok(index) = token.parse::<i64>()
+        {
+            let len = i64::try_from(items.len()).unwrap_or(i64::MAX);
+            let size = if last && add { len + 1 } else { len };
+            let resolved = if index < 0 { index + size } else { index };
+            if resolved >= 0 {
+                written = resolved.to_string();
+            }
+        }
+        at = match at {
+            Some(serde_json::Value::Array(items)) => {
+                written.parse::<usize>().ok().and_then(|i| items.get(i))
+            }
+            Some(serde_json::Value::Object(map)) => {
+                map.get(&token.replace("~1", "/").replace("~0", "~"))
+            }
+            _ => None,
+        };
+        out.push('/');
+        out.push_str(&written);
+    }
+    out
 }
 
 /// Whether `op` is a `test` of `null` at a path the document does not have. kube-apiserver's
@@ -177,5 +263,22 @@ mod tests {
         assert_eq!(t, json!({"a": 1}));
         json_patch(&mut t, &json!([{"op": "add", "path": "/b", "value": [1]}])).unwrap();
         assert_eq!(t, json!({"a": 1, "b": [1]}));
+    }
+
+    #[test]
+    fn negative_list_indices_count_from_the_end() {
+        let mut t = json!({"l": [0, 1, 2], "m": [[5, 6]]});
+        let ops = json!([
+            {"op": "remove", "path": "/l/-1"},
+            {"op": "add", "path": "/l/-1", "value": 9},
+            {"op": "replace", "path": "/m/-1/-2", "value": 4},
+            {"op": "move", "from": "/l/-3", "path": "/l/-1"},
+            {"op": "copy", "from": "/m/-1/-1", "path": "/l/-3"},
+            {"op": "test", "path": "/l/-1", "value": 0}
+        ]);
+        json_patch(&mut t, &ops).expect("applies");
+        assert_eq!(t, json!({"l": [1, 6, 9, 0], "m": [[4, 6]]}));
+        let past = json!([{"op": "remove", "path": "/l/-5"}]);
+        assert!(json_patch(&mut t, &past).is_err());
     }
 }

@@ -16,7 +16,7 @@ use super::resource_go::with_raw_texts;
 use super::resource_slice::qualified_name;
 use super::review::object_meta_go;
 use super::status_resource::{raw_object, request_names, request_ref};
-use crate::support::json_order::raw;
+use crate::support::json_order::raw_bytes;
 use crate::support::status::Cause;
 
 /// The allocation modes a request may ask for.
@@ -168,10 +168,10 @@ fn fully_qualified_name(name: &str, path: &str) -> Errors {
 /// spelling being a change), then it is checked again.
 pub fn claim_update(object: &Value, old: &Value) -> Errors {
     let mut out = Vec::new();
-    if old.get("spec") != object.get("spec") || !raw::same_bytes(old, object, "spec") {
+    if old.get("spec") != object.get("spec") || !raw_bytes::same_bytes(old, object, "spec") {
         out.push(with_raw_texts(
             immutable_spec(object),
-            &raw::written_texts(old, object, "spec"),
+            &raw_bytes::written_texts(old, object, "spec"),
         ));
     }
     out.extend(claim_spec("spec", &object["spec"]));
@@ -182,14 +182,14 @@ pub fn claim_update(object: &Value, old: &Value) -> Errors {
 /// spec) may not change, then the template is checked again.
 pub fn template_update(object: &Value, old: &Value) -> Errors {
     let mut out = Vec::new();
-    if old.get("spec") != object.get("spec") || !raw::same_bytes(old, object, "spec") {
+    if old.get("spec") != object.get("spec") || !raw_bytes::same_bytes(old, object, "spec") {
         out.push(with_raw_texts(
             invalid_text(
                 "spec",
                 &template_spec_go(&object["spec"]),
                 "field is immutable",
             ),
-            &raw::written_texts(old, object, "spec"),
+            &raw_bytes::written_texts(old, object, "spec"),
         ));
     }
     out.extend(template(object));
