@@ -29,5 +29,6 @@ mod node;
 mod pod_security;
 mod policy;
 mod resource;
+mod resource_raw;
 mod scheduling;
 mod storage;
