@@ -19,7 +19,7 @@ use super::pv_source::csi_driver;
 use super::resource_go::{allocation_result, with_raw_texts};
 use super::status_policy::conditions;
 use super::storage::too_long;
-use crate::support::json_order::raw_bytes;
+use crate::support::json_order::raw_bytes::{same_bytes, written_texts};
 use crate::support::status::Cause;
 
 /// `ResourceClaimReservedForMaxSize`.
@@ -530,14 +530,11 @@ pub fn resource_claim(object: &Value, old: &Value) -> Errors {
     if !new_allocation.is_null() {
         if old_allocation.is_null() {
             out.extend(allocation(new_allocation, "status.allocation", &names));
-        } else if new_allocation != old_allocation || !raw_bytes::same_bytes(old, object, AT) {
+        } else if new_allocation != old_allocation || !same_bytes(old, object, AT) {
             // The opaque parameters are compared and printed as the bytes kept.
             let text = allocation_result(new_allocation);
             let cause = invalid_text(AT, &text, "field is immutable");
-            out.push(with_raw_texts(
-                cause,
-                &raw_bytes::written_texts(old, object, AT),
-            ));
+            out.push(with_raw_texts(cause, &written_texts(old, object, AT)));
         }
     }
     out
