@@ -16,16 +16,25 @@
 //! `status` is accepted only when it holds nothing but zero values (what kubectl sends), and
 //! dropped.
 
+mod admissionregistration;
+mod apiregistration;
 mod apps;
 mod authentication;
+mod authentication_review;
 mod authorization;
+mod authorization_review;
 mod autoscaling;
 mod batch;
 mod certificates;
 mod core;
+mod core_persistent_volume;
 mod error;
+mod flowcontrol;
+mod kinds_more;
 mod meta;
+mod meta_more;
 mod networking;
+mod node;
 mod pod;
 mod pod_affinity;
 mod pod_container;
@@ -35,8 +44,10 @@ mod pod_volumes;
 mod pod_volumes_legacy;
 mod policy;
 mod rbac;
+mod resource;
 mod scheduling;
 mod schema;
+mod storage;
 mod wire;
 
 use base64::Engine;
@@ -122,6 +133,7 @@ static KINDS: &[(&str, &str, &Message)] = &[
 fn message_of(api_version: &str, kind: &str) -> Option<&'static Message> {
     KINDS
         .iter()
+        .chain(kinds_more::KINDS_MORE)
         .find(|(a, k, _)| *a == api_version && *k == kind)
         .map(|(_, _, message)| *message)
 }
@@ -415,3 +427,5 @@ pub fn decode(body: &[u8]) -> Result<Value, DecodeError> {
 mod coverage_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_recorded;

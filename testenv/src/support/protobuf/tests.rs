@@ -264,10 +264,10 @@ fn refuses_what_is_not_described() {
         Err(DecodeError::UnexpectedWireType { field: "name", .. })
     ));
     assert_eq!(
-        decode(&envelope("storage.k8s.io/v1", "StorageClass", b"")),
+        decode(&envelope("example.com/v1", "Widget", b"")),
         Err(DecodeError::UnsupportedKind {
-            api_version: "storage.k8s.io/v1".into(),
-            kind: "StorageClass".into()
+            api_version: "example.com/v1".into(),
+            kind: "Widget".into()
         })
     );
     let truncated = envelope("v1", "ConfigMap", &[0x0a, 0x05, b'a']);
