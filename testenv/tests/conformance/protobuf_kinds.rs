@@ -129,6 +129,27 @@ fn with_metadata(body: &[u8], name: &str, namespace: &str, resource_version: &st
     out
 }
 
+/// `message` with the string field at `path` (field numbers, outermost first) set to `value`.
+fn with_string(message: &[u8], path: &[u64], value: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (number, wire, rest) in fields(message) {
+        if number != path[0] {
+            varint((number << 3) | wire, &mut out);
+            out.extend(rest);
+            continue;
+        }
+        if path.len() == 1 {
+            bytes_field(number, value.as_bytes(), &mut out);
+        } else {
+            let mut at = 0;
+            let len = read_varint(&rest, &mut at) as usize;
+            let inner = with_string(&rest[at..at + len], &path[1..], value);
+            bytes_field(number, &inner, &mut out);
+        }
+    }
+    out
+}
+
 /// Sends `body` with `content_type`; the status code and the JSON answer.
 async fn send(
     client: &kube::Client,
@@ -283,6 +304,60 @@ async fn a_protobuf_api_service_is_the_json_one() {
         let (_, read) = send(&client, "GET", &path, "", vec![]).await;
         send(&client, "DELETE", &path, "", vec![]).await;
         assert_eq!(code, 201, "{content_type}: {created}");
+        kept.push(read);
+    }
+    assert_eq!(content(&kept[0]), content(&kept[1]));
+    assert_eq!(content(&kept[0]), content(&recorded.get));
+}
+
+/// A CustomResourceDefinition's name is its plural and group: the protobuf one and the JSON one
+/// each get a group of their own, and are kept alike (the whole spec, with every kind of schema
+/// node: `double` bounds, defaults, enums and examples, items, additionalProperties as a schema
+/// and as `false`, allOf/oneOf/anyOf/not and the `x-kubernetes-*` extensions).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_protobuf_custom_resource_definition_is_the_json_one() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let ns = env.namespace().to_string();
+    let recorded = recorded(fixture!("customresourcedefinition"));
+    let (pb_group, json_group) = (
+        format!("{ns}.pb.example.com"),
+        format!("{ns}.json.example.com"),
+    );
+    let mut kept = Vec::new();
+    for group in [&pb_group, &json_group] {
+        let name = format!("gadgets.{group}");
+        let (content_type, body) = if group == &pb_group {
+            let body = with_metadata(&recorded.protobuf, &name, "", "");
+            let envelope = fields(&body[4..]);
+            let (_, _, raw) = envelope.iter().find(|(n, _, _)| *n == 2).unwrap();
+            let mut at = 0;
+            let len = read_varint(raw, &mut at) as usize;
+            // spec (2) . group (1)
+            let object = with_string(&raw[at..at + len], &[2, 1], group);
+            let mut out = b"k8s\0".to_vec();
+            for (n, w, rest) in &envelope {
+                if *n == 2 {
+                    bytes_field(2, &object, &mut out);
+                } else {
+                    varint((n << 3) | w, &mut out);
+                    out.extend(rest);
+                }
+            }
+            (PROTOBUF, out)
+        } else {
+            let mut twin = recorded.create.clone();
+            twin["metadata"] = json!({"name": name});
+            twin["spec"]["group"] = json!(group);
+            ("application/json", serde_json::to_vec(&twin).unwrap())
+        };
+        let collection = &recorded.collection;
+        let (code, created) = send(&client, "POST", collection, content_type, body).await;
+        let path = format!("{collection}/{name}");
+        let (_, mut read) = send(&client, "GET", &path, "", vec![]).await;
+        send(&client, "DELETE", &path, "", vec![]).await;
+        assert_eq!(code, 201, "{content_type}: {created}");
+        read["spec"]["group"] = json!("pb.example.com");
         kept.push(read);
     }
     assert_eq!(content(&kept[0]), content(&kept[1]));

@@ -47,8 +47,34 @@ fn compare(
     top_level: bool,
     problems: &mut Vec<String>,
 ) {
+    compare_once(
+        path,
+        message,
+        schema,
+        top_level,
+        problems,
+        &mut BTreeSet::new(),
+    );
+}
+
+/// [`compare`], each message compared once (a JSONSchemaProps holds JSONSchemaProps).
+fn compare_once(
+    path: &str,
+    message: &'static Message,
+    schema: &Value,
+    top_level: bool,
+    problems: &mut Vec<String>,
+    seen: &mut BTreeSet<&'static str>,
+) {
+    if !seen.insert(message.name) {
+        return;
+    }
     let schema = openapi_schemas::resolve(schema);
     let Some(properties) = schema["properties"].as_object() else {
+        // A struct without fields (a CRD's `subresources.status`) has no properties.
+        if message.fields.is_empty() {
+            return;
+        }
         problems.push(format!(
             "{path} ({}): no properties in the schema",
             message.name
@@ -83,12 +109,13 @@ fn compare(
             Shape::Map => &property["additionalProperties"],
             _ => property,
         };
-        compare(
+        compare_once(
             &format!("{path}.{name}"),
             inner,
             inner_schema,
             false,
             problems,
+            seen,
         );
     }
 }

@@ -1,11 +1,11 @@
 //! The message of each further built-in kind a client-go program configured for protobuf sends:
-//! admissionregistration, storage, node, flowcontrol, resource, apiregistration and the access and
+//! admissionregistration, storage, node, flowcontrol, resource, apiextensions, apiregistration and the access and
 //! token reviews (apiVersion, kind, message).
 
 use super::schema::Message;
 use super::{
-    admissionregistration, apiregistration, authentication_review, authorization_review,
-    flowcontrol, node, resource, storage,
+    admissionregistration, apiextensions, apiregistration, authentication_review,
+    authorization_review, flowcontrol, node, resource, storage,
 };
 
 /// apiVersion, kind and message of each kind described here.
@@ -89,6 +89,11 @@ pub(super) static KINDS_MORE: &[(&str, &str, &Message)] = &[
         "authorization.k8s.io/v1",
         "LocalSubjectAccessReview",
         &authorization_review::LOCAL_SUBJECT_ACCESS_REVIEW,
+    ),
+    (
+        "apiextensions.k8s.io/v1",
+        "CustomResourceDefinition",
+        &apiextensions::CUSTOM_RESOURCE_DEFINITION,
     ),
     (
         "apiregistration.k8s.io/v1",

@@ -17,6 +17,7 @@
 //! dropped.
 
 mod admissionregistration;
+mod apiextensions;
 mod apiregistration;
 mod apps;
 mod authentication;
@@ -56,7 +57,7 @@ use serde_json::{Map, Value};
 
 pub use error::DecodeError;
 use schema::{Message, Shape, Ty};
-use wire::{LEN, Reader, VARINT};
+use wire::{FIXED64, LEN, Reader, VARINT};
 
 /// The message of each kind kubectl sends as protobuf: apiVersion, kind, message.
 static KINDS: &[(&str, &str, &Message)] = &[
@@ -254,7 +255,18 @@ fn value(
             .remove("items")
             .unwrap_or_else(|| Value::Array(Vec::new()))),
         (Ty::Msg(inner), LEN) => Ok(Value::Object(decode_message(r.bytes()?, inner)?)),
+        (Ty::Shaped(inner, shape), LEN) => Ok(shape(decode_message(r.bytes()?, inner)?)),
+        (Ty::Double, FIXED64) => Ok(double(f64::from_bits(r.fixed64()?))),
         _ => Err(wrong()),
+    }
+}
+
+/// A `double` as Go's JSON encoder writes a float64: an integer when it has no fraction.
+fn double(v: f64) -> Value {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        Value::from(v as i64)
+    } else {
+        serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
     }
 }
 
@@ -293,7 +305,8 @@ fn map_entry(
     }
     let entry = entry.unwrap_or_else(|| match ty {
         Ty::Bool => Value::Bool(false),
-        Ty::Int => Value::from(0),
+        Ty::Int | Ty::Double => Value::from(0),
+        Ty::Shaped(_, shape) => shape(Map::new()),
         Ty::Msg(_) => Value::Object(Map::new()),
         Ty::Strings => Value::Array(Vec::new()),
         Ty::Quantity => Value::String("0".into()),

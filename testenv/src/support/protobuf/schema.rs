@@ -1,6 +1,8 @@
 //! How a message is described: its fields, each with a number, a JSON name, a value type and a
 //! shape that says how Go writes it and how its JSON form is built.
 
+use serde_json::{Map, Value};
+
 /// The type of a field's value (of each item for lists, of each value for maps).
 #[derive(Clone, Copy)]
 pub(super) enum Ty {
@@ -24,6 +26,12 @@ pub(super) enum Ty {
     Strings,
     /// A described message: a JSON object.
     Msg(&'static Message),
+    /// `double`: a JSON number, written without a fraction when it has none (as Go writes it).
+    Double,
+    /// A described message whose JSON form is not an object of its fields but what the
+    /// function makes of them (the custom JSON of apiextensions' `JSONSchemaPropsOrBool`,
+    /// `JSONSchemaPropsOrArray` and `JSONSchemaPropsOrStringArray`).
+    Shaped(&'static Message, fn(Map<String, Value>) -> Value),
 }
 
 /// How a field is written by Go's generated marshaller, and so how it is read back.

@@ -28,6 +28,7 @@ use super::decode;
 const FIXTURES: &[(&str, &str)] = &[
     fixture!("apiservice"),
     fixture!("csidriver"),
+    fixture!("customresourcedefinition"),
     fixture!("csinode"),
     fixture!("csistoragecapacity"),
     fixture!("deviceclass"),

@@ -4,8 +4,8 @@ use super::error::DecodeError;
 
 /// Varint (int32, int64, bool, enum).
 pub(super) const VARINT: u64 = 0;
-/// 64-bit fixed width.
-const FIXED64: u64 = 1;
+/// 64-bit fixed width (double, fixed64).
+pub(super) const FIXED64: u64 = 1;
 /// Length-delimited (string, bytes, message, packed list).
 pub(super) const LEN: u64 = 2;
 /// 32-bit fixed width.
@@ -50,6 +50,16 @@ impl<'a> Reader<'a> {
         let (b, rest) = self.buf.split_at(len);
         self.buf = rest;
         Ok(b)
+    }
+
+    /// The next 64-bit fixed-width value (a `double`'s IEEE 754 bits, little-endian).
+    pub(super) fn fixed64(&mut self) -> Result<u64, DecodeError> {
+        let (b, rest) = self
+            .buf
+            .split_first_chunk::<8>()
+            .ok_or(DecodeError::Truncated)?;
+        self.buf = rest;
+        Ok(u64::from_le_bytes(*b))
     }
 
     /// The next (field number, wire type).
