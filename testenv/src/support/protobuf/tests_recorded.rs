@@ -1,4 +1,5 @@
-//! The decoder on bodies a real kube-apiserver v1.34 wrote: each fixture in
+//! The decoder on bodies a real kube-apiserver v1.34 wrote (the kinds decoded beyond kubectl's,
+//! and the RBAC and PriorityClass kinds kubectl sends, to check them too): each fixture in
 //! `tests/fixtures/protobuf/` holds an object as the real server answered a GET (or a review's
 //! POST) in JSON and in protobuf; the decoded protobuf must be that JSON object, except that the
 //! JSON may also hold the zero values Go's JSON encoder writes for unset non-pointer fields
@@ -27,18 +28,23 @@ use super::decode;
 /// The recorded objects, by file name.
 const FIXTURES: &[(&str, &str)] = &[
     fixture!("apiservice"),
+    fixture!("clusterrole"),
+    fixture!("clusterrolebinding"),
     fixture!("csidriver"),
-    fixture!("customresourcedefinition"),
     fixture!("csinode"),
     fixture!("csistoragecapacity"),
+    fixture!("customresourcedefinition"),
     fixture!("deviceclass"),
     fixture!("flowschema"),
     fixture!("localsubjectaccessreview"),
     fixture!("mutatingwebhookconfiguration"),
+    fixture!("priorityclass"),
     fixture!("prioritylevelconfiguration"),
     fixture!("resourceclaim"),
     fixture!("resourceclaimtemplate"),
     fixture!("resourceslice"),
+    fixture!("role"),
+    fixture!("rolebinding"),
     fixture!("runtimeclass"),
     fixture!("storageclass"),
     fixture!("subjectaccessreview"),
