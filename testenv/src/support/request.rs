@@ -273,6 +273,7 @@ pub fn json_body(req: &Req) -> Result<Value, ApiError> {
         // JSON and YAML are understood, plus the protobuf bodies of kubectl's typed commands.
         let why = match super::protobuf::decode(&req.body) {
             Ok(object) => return Ok(object),
+            Err(why) if why.is_bad_request() => return Err(ApiError::bad_request(why.to_string())),
             Err(why) => why,
         };
         let mut e = ApiError::unsupported_media_type();

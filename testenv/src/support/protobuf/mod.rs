@@ -6,8 +6,11 @@
 //! per API group, the pod spec split by topic), read from the Kubernetes `generated.proto` field
 //! numbers and the Go types' JSON names. The tables describe every field of k8s.io/api v1.34's
 //! types (a unit test compares each message with its type's properties in the recorded OpenAPI
-//! schemas). A body whose kind is not described, or that carries a field no table describes (a
-//! newer client's field), is refused (the caller answers 415), never decoded partially.
+//! schemas). A body whose kind is not described is refused (the caller answers 415). A field no
+//! table describes (a newer client's field) is skipped, as Go's generated `Unmarshal` skips it
+//! (any wire type, groups included); what Go's `Unmarshal` refuses (a described field with the
+//! wrong wire type, a wire type that does not exist, a truncated body) is the real server's 400
+//! with Go's error.
 //! Responses are always JSON, which kubectl accepts.
 //!
 //! Go's marshaller writes every non-pointer field, set or not, and pointer fields only when set;
@@ -139,24 +142,29 @@ fn message_of(api_version: &str, kind: &str) -> Option<&'static Message> {
         .map(|(_, _, message)| *message)
 }
 
-fn utf8(b: &[u8], field: &'static str) -> Result<String, DecodeError> {
-    String::from_utf8(b.to_vec()).map_err(|_| DecodeError::Utf8(field))
+/// A string field: Go's generated code does not check UTF-8, and its JSON encoder writes each
+/// invalid byte as U+FFFD.
+fn utf8(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
 }
 
 /// The fields 1 to `count` of the small wrapper messages (IntOrString, Quantity, Time), by
-/// number; any other field is refused.
+/// number; any other field is skipped.
 fn wrapper(b: &[u8], name: &'static str, count: u64) -> Result<[Option<Scalar>; 4], DecodeError> {
     let mut out = [None, None, None, None];
     let mut r = Reader::new(b);
     while !r.is_empty() {
         let (number, wire) = r.key()?;
-        let slot = out
+        if wire == wire::END_GROUP {
+            return Err(DecodeError::EndGroup(name));
+        }
+        let Some(slot) = out
             .get_mut(usize::try_from(number).unwrap_or(usize::MAX))
             .filter(|_| (1..=count).contains(&number))
-            .ok_or(DecodeError::UnknownField {
-                message: name,
-                number,
-            })?;
+        else {
+            r.skip(wire, name)?;
+            continue;
+        };
         *slot = Some(match wire {
             VARINT => Scalar::Int(r.varint()?),
             LEN => Scalar::Bytes(r.bytes()?.to_vec()),
@@ -186,10 +194,10 @@ impl Scalar {
         }
     }
 
-    fn string(v: &Option<Scalar>, field: &'static str) -> Result<String, DecodeError> {
+    fn string(v: &Option<Scalar>) -> String {
         match v {
-            Some(Scalar::Bytes(b)) => utf8(b, field),
-            _ => Ok(String::new()),
+            Some(Scalar::Bytes(b)) => utf8(b),
+            _ => String::new(),
         }
     }
 }
@@ -211,21 +219,21 @@ fn value(
         (Ty::Bool, VARINT) => Ok(Value::Bool(r.varint()? != 0)),
         // Negative int32 and int64 are both sign-extended to 64 bits.
         (Ty::Int, VARINT) => Ok(Value::from(r.varint()? as i64)),
-        (Ty::Str, LEN) => Ok(Value::String(utf8(r.bytes()?, field)?)),
+        (Ty::Str, LEN) => Ok(Value::String(utf8(r.bytes()?))),
         (Ty::Bytes, LEN) => Ok(Value::String(
             base64::engine::general_purpose::STANDARD.encode(r.bytes()?),
         )),
         (Ty::IntOrString, LEN) => {
             let [_, kind, int, string] = wrapper(r.bytes()?, "IntOrString", 3)?;
             Ok(if Scalar::int(&kind) == 1 {
-                Value::String(Scalar::string(&string, field)?)
+                Value::String(Scalar::string(&string))
             } else {
                 Value::from(Scalar::int(&int) as i32)
             })
         }
         (Ty::Quantity, LEN) => {
             let [_, string, ..] = wrapper(r.bytes()?, "Quantity", 1)?;
-            Ok(Value::String(Scalar::string(&string, field)?))
+            Ok(Value::String(Scalar::string(&string)))
         }
         (Ty::Time, LEN) => {
             let raw = r.bytes()?;
@@ -293,14 +301,10 @@ fn map_entry(
     let (mut key, mut entry) = (String::new(), None);
     while !r.is_empty() {
         match r.key()? {
-            (1, LEN) => key = utf8(r.bytes()?, field)?,
+            (_, wire::END_GROUP) => return Err(DecodeError::EndGroup(message.name)),
+            (1, LEN) => key = utf8(r.bytes()?),
             (2, wire) => entry = Some(value(&mut r, ty, wire, message, field)?),
-            (number, _) => {
-                return Err(DecodeError::UnknownField {
-                    message: "map entry",
-                    number,
-                });
-            }
+            (_, wire) => r.skip(wire, message.name)?,
         }
     }
     let entry = entry.unwrap_or_else(|| match ty {
@@ -322,10 +326,15 @@ fn decode_message(b: &[u8], message: &'static Message) -> Result<Map<String, Val
     let mut out = Map::new();
     while !r.is_empty() {
         let (number, wire) = r.key()?;
-        let field = message.field(number).ok_or(DecodeError::UnknownField {
-            message: message.name,
-            number,
-        })?;
+        if wire == wire::END_GROUP {
+            return Err(DecodeError::EndGroup(message.name));
+        }
+        // A field k8s.io/api v1.34 does not have (a newer client's) is skipped, as Go's
+        // generated `Unmarshal` skips it.
+        let Some(field) = message.field(number) else {
+            r.skip(wire, message.name)?;
+            continue;
+        };
         let name = field.name;
         match field.shape {
             Shape::Unset => {
@@ -412,11 +421,9 @@ pub fn decode(body: &[u8]) -> Result<Value, DecodeError> {
         match r.key()? {
             (1, LEN) => type_meta = decode_message(r.bytes()?, &TYPE_META)?,
             (2, LEN) => raw = r.bytes()?,
-            // contentEncoding and contentType: always empty from kubectl.
-            (3 | 4, LEN) => {
-                r.bytes()?;
-            }
-            (number, _) => return Err(DecodeError::Envelope(number)),
+            // contentEncoding and contentType (always empty from clients), and any other field.
+            (_, wire::END_GROUP) => return Err(DecodeError::EndGroup("Unknown")),
+            (_, wire) => r.skip(wire, "Unknown")?,
         }
     }
     let text = |key: &str| {
@@ -430,7 +437,16 @@ pub fn decode(body: &[u8]) -> Result<Value, DecodeError> {
     let Some(message) = message_of(&api_version, &kind) else {
         return Err(DecodeError::UnsupportedKind { api_version, kind });
     };
-    let mut object = decode_message(raw, message)?;
+    let version = api_version
+        .rsplit('/')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let mut object = decode_message(raw, message).map_err(|reason| DecodeError::Malformed {
+        kind: kind.clone(),
+        version,
+        reason: Box::new(reason),
+    })?;
     object.insert("apiVersion".into(), Value::String(api_version));
     object.insert("kind".into(), Value::String(kind));
     Ok(Value::Object(object))

@@ -6,6 +6,10 @@ use super::error::DecodeError;
 pub(super) const VARINT: u64 = 0;
 /// 64-bit fixed width (double, fixed64).
 pub(super) const FIXED64: u64 = 1;
+/// The start of a group (proto2).
+const START_GROUP: u64 = 3;
+/// The end of a group (proto2).
+pub(super) const END_GROUP: u64 = 4;
 /// Length-delimited (string, bytes, message, packed list).
 pub(super) const LEN: u64 = 2;
 /// 32-bit fixed width.
@@ -66,6 +70,45 @@ impl<'a> Reader<'a> {
     pub(super) fn key(&mut self) -> Result<(u64, u64), DecodeError> {
         let k = self.varint()?;
         Ok((k >> 3, k & 7))
+    }
+
+    /// Skips a field the message does not describe, as Go's generated `skipGenerated` does:
+    /// any value of wire type 0, 1, 2 or 5, and a whole group (3 to its 4); an end of group
+    /// that opens none is refused (`message` names the enclosing message), as is a wire type
+    /// that does not exist.
+    pub(super) fn skip(&mut self, wire: u64, message: &'static str) -> Result<(), DecodeError> {
+        let mut depth = 0u32;
+        let mut wire = wire;
+        loop {
+            match wire {
+                VARINT => {
+                    self.varint()?;
+                }
+                FIXED64 => self.advance(8)?,
+                LEN => {
+                    self.bytes()?;
+                }
+                FIXED32 => self.advance(4)?,
+                START_GROUP => depth += 1,
+                END_GROUP => {
+                    depth = depth.checked_sub(1).ok_or(DecodeError::EndGroup(message))?;
+                }
+                _ => return Err(DecodeError::WireType(wire)),
+            }
+            if depth == 0 {
+                return Ok(());
+            }
+            wire = self.key()?.1;
+        }
+    }
+
+    /// Skips `n` bytes.
+    fn advance(&mut self, n: usize) -> Result<(), DecodeError> {
+        if self.buf.len() < n {
+            return Err(DecodeError::Truncated);
+        }
+        self.buf = &self.buf[n..];
+        Ok(())
     }
 
     /// Reads a value of wire type `wire`; whether it is a zero value: a 0 varint or fixed
