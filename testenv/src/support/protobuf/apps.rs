@@ -1,8 +1,9 @@
-//! `apps/v1`: the Deployment `kubectl create deployment` sends.
+//! `apps/v1`: the DeploymentSpec `kubectl create deployment` sends (the kind, with its status, is
+//! in `apps_kinds`).
 
 use super::core::POD_TEMPLATE_SPEC;
-use super::meta::{LABEL_SELECTOR, OBJECT_META};
-use super::schema::{Message, Ty, ptr, unset, val};
+use super::meta::LABEL_SELECTOR;
+use super::schema::{Message, Ty, ptr, val};
 
 /// `RollingUpdateDeployment`.
 pub(super) static ROLLING_UPDATE_DEPLOYMENT: Message = Message::new(
@@ -34,15 +35,5 @@ pub(super) static DEPLOYMENT_SPEC: Message = Message::new(
         ptr(6, "revisionHistoryLimit", Ty::Int),
         val(7, "paused", Ty::Bool),
         ptr(9, "progressDeadlineSeconds", Ty::Int),
-    ],
-);
-
-/// `Deployment`; its `status` must be unset (the server sets it).
-pub(super) static DEPLOYMENT: Message = Message::new(
-    "Deployment",
-    &[
-        val(1, "metadata", Ty::Msg(&OBJECT_META)),
-        val(2, "spec", Ty::Msg(&DEPLOYMENT_SPEC)),
-        unset(3, "status"),
     ],
 );

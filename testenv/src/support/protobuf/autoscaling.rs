@@ -1,7 +1,7 @@
-//! `autoscaling/v1`: the HorizontalPodAutoscaler `kubectl autoscale` sends.
+//! `autoscaling/v1`: the HorizontalPodAutoscalerSpec `kubectl autoscale` sends (the kind, with its
+//! status, is in `autoscaling_kinds`).
 
-use super::meta::OBJECT_META;
-use super::schema::{Message, Ty, ptr, unset, val};
+use super::schema::{Message, Ty, ptr, val};
 
 /// `CrossVersionObjectReference`.
 pub(super) static CROSS_VERSION_OBJECT_REFERENCE: Message = Message::new(
@@ -25,15 +25,5 @@ pub(super) static HORIZONTAL_POD_AUTOSCALER_SPEC: Message = Message::new(
         ptr(2, "minReplicas", Ty::Int),
         val(3, "maxReplicas", Ty::Int),
         ptr(4, "targetCPUUtilizationPercentage", Ty::Int),
-    ],
-);
-
-/// `HorizontalPodAutoscaler`; its `status` must be unset (the server sets it).
-pub(super) static HORIZONTAL_POD_AUTOSCALER: Message = Message::new(
-    "HorizontalPodAutoscaler",
-    &[
-        val(1, "metadata", Ty::Msg(&OBJECT_META)),
-        val(2, "spec", Ty::Msg(&HORIZONTAL_POD_AUTOSCALER_SPEC)),
-        unset(3, "status"),
     ],
 );

@@ -1,9 +1,10 @@
-//! `batch/v1`: the Job and CronJob `kubectl create job|cronjob` send (`create job --from=cronjob/x`
-//! copies the CronJob's job template).
+//! `batch/v1`: the specs of the Job and CronJob `kubectl create job|cronjob` send (`create job
+//! --from=cronjob/x` copies the CronJob's job template); the kinds, with their status, are in
+//! `batch_kinds`.
 
 use super::core::POD_TEMPLATE_SPEC;
 use super::meta::{LABEL_SELECTOR, OBJECT_META};
-use super::schema::{Message, Ty, list, ptr, unset, val};
+use super::schema::{Message, Ty, list, ptr, val};
 
 /// `PodFailurePolicyOnExitCodesRequirement`.
 pub(super) static POD_FAILURE_POLICY_ON_EXIT_CODES_REQUIREMENT: Message = Message::new(
@@ -83,16 +84,6 @@ pub(super) static JOB_SPEC: Message = Message::new(
     ],
 );
 
-/// `Job`; its `status` must be unset (the server sets it).
-pub(super) static JOB: Message = Message::new(
-    "Job",
-    &[
-        val(1, "metadata", Ty::Msg(&OBJECT_META)),
-        val(2, "spec", Ty::Msg(&JOB_SPEC)),
-        unset(3, "status"),
-    ],
-);
-
 /// `JobTemplateSpec`.
 pub(super) static JOB_TEMPLATE_SPEC: Message = Message::new(
     "JobTemplateSpec",
@@ -114,15 +105,5 @@ pub(super) static CRON_JOB_SPEC: Message = Message::new(
         val(5, "jobTemplate", Ty::Msg(&JOB_TEMPLATE_SPEC)),
         ptr(6, "successfulJobsHistoryLimit", Ty::Int),
         ptr(7, "failedJobsHistoryLimit", Ty::Int),
-    ],
-);
-
-/// `CronJob`; its `status` must be unset (the server sets it).
-pub(super) static CRON_JOB: Message = Message::new(
-    "CronJob",
-    &[
-        val(1, "metadata", Ty::Msg(&OBJECT_META)),
-        val(2, "spec", Ty::Msg(&CRON_JOB_SPEC)),
-        unset(3, "status"),
     ],
 );

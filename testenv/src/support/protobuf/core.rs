@@ -1,10 +1,11 @@
-//! Core `v1` kinds (except the pod spec, in `pod`): Namespace, ConfigMap, Secret, ServiceAccount,
-//! Service, ResourceQuota and Pod, as `kubectl create ...` and `kubectl debug --copy-to` send them.
+//! Core `v1` messages kubectl's typed commands send (the pod spec is in `pod`): ConfigMap, Secret,
+//! ServiceAccount, and the specs of Namespace, Service, ResourceQuota and Pod (the kinds with their
+//! status are in `core_kinds` and `pod_status`).
 
 use super::meta::OBJECT_META;
 use super::pod::POD_SPEC;
 use super::pod_volumes::LOCAL_OBJECT_REFERENCE;
-use super::schema::{Message, Ty, list, map, ptr, unset, val};
+use super::schema::{Message, Ty, list, map, ptr, val};
 
 /// `PodTemplateSpec`.
 pub(super) static POD_TEMPLATE_SPEC: Message = Message::new(
@@ -69,16 +70,6 @@ pub(super) static SERVICE_SPEC: Message = Message::new(
     ],
 );
 
-/// `Service`; its `status` must be unset (the server sets it).
-pub(super) static SERVICE: Message = Message::new(
-    "Service",
-    &[
-        val(1, "metadata", Ty::Msg(&OBJECT_META)),
-        val(2, "spec", Ty::Msg(&SERVICE_SPEC)),
-        unset(3, "status"),
-    ],
-);
-
 /// `ScopedResourceSelectorRequirement`.
 pub(super) static SCOPED_RESOURCE_SELECTOR_REQUIREMENT: Message = Message::new(
     "ScopedResourceSelectorRequirement",
@@ -109,39 +100,9 @@ pub(super) static RESOURCE_QUOTA_SPEC: Message = Message::new(
     ],
 );
 
-/// `ResourceQuota`; its `status` must be unset (the server sets it).
-pub(super) static RESOURCE_QUOTA: Message = Message::new(
-    "ResourceQuota",
-    &[
-        val(1, "metadata", Ty::Msg(&OBJECT_META)),
-        val(2, "spec", Ty::Msg(&RESOURCE_QUOTA_SPEC)),
-        unset(3, "status"),
-    ],
-);
-
-/// `Pod`; its `status` must be unset (the server sets it).
-pub(super) static POD: Message = Message::new(
-    "Pod",
-    &[
-        val(1, "metadata", Ty::Msg(&OBJECT_META)),
-        val(2, "spec", Ty::Msg(&POD_SPEC)),
-        unset(3, "status"),
-    ],
-);
-
 /// `NamespaceSpec`.
 pub(super) static NAMESPACE_SPEC: Message =
     Message::new("NamespaceSpec", &[list(1, "finalizers", Ty::Str)]);
-
-/// `Namespace`; its `status` must be unset (the server sets it).
-pub(super) static NAMESPACE: Message = Message::new(
-    "Namespace",
-    &[
-        val(1, "metadata", Ty::Msg(&OBJECT_META)),
-        val(2, "spec", Ty::Msg(&NAMESPACE_SPEC)),
-        unset(3, "status"),
-    ],
-);
 
 /// `ConfigMap`; its `status` must be unset (the server sets it).
 pub(super) static CONFIG_MAP: Message = Message::new(

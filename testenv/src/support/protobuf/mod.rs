@@ -1,10 +1,13 @@
-//! Decoding of the protobuf request bodies kubectl's typed commands send, into JSON.
+//! Decoding of `application/vnd.kubernetes.protobuf` request bodies into JSON.
 //!
 //! kubectl's `create <kind>` commands, `create token`, `autoscale`, `auth can-i|whoami|reconcile`,
-//! `certificate approve|deny` and `debug --copy-to` send `application/vnd.kubernetes.protobuf`
-//! bodies. Each kind they send is described here as a table of fields per message (one module
-//! per API group, the pod spec split by topic), read from the Kubernetes `generated.proto` field
-//! numbers and the Go types' JSON names. The tables describe every field of k8s.io/api v1.34's
+//! `certificate approve|deny` and `debug --copy-to` send protobuf bodies, and so does any client-go
+//! program configured for protobuf, for every built-in kind. Each kind is described here as a
+//! table of fields per message (one module per API group, the pod spec split by topic), read from
+//! the Kubernetes `generated.proto` field numbers and the Go types' JSON names: by hand for the
+//! kinds of kubectl's typed commands (`KINDS`), by `scripts/record_protobuf_tables.py` from the Go
+//! types for every kind of the core, apps, batch, autoscaling, policy, networking, discovery,
+//! events and coordination groups (`kinds_core::KINDS`, with their status). The tables describe every field of k8s.io/api v1.34's
 //! types (a unit test compares each message with its type's properties in the recorded OpenAPI
 //! schemas). A body whose kind is not described is refused (the caller answers 415). A field no
 //! table describes (a newer client's field) is skipped, as Go's generated `Unmarshal` skips it
@@ -15,38 +18,53 @@
 //!
 //! Go's marshaller writes every non-pointer field, set or not, and pointer fields only when set;
 //! the tables say which is which, so a non-pointer zero value is left out of the JSON object
-//! (as unset) while a pointer's zero value (`replicas: 0`, `emptyDir: {}`) is kept. A top-level
-//! `status` is accepted only when it holds nothing but zero values (what kubectl sends), and
-//! dropped.
+//! (as unset) while a pointer's zero value (`replicas: 0`, `emptyDir: {}`) is kept. A status is
+//! decoded as any field (the strategy drops it on a create, as for JSON), except for the review
+//! kinds whose table still marks it unset: accepted only when it holds nothing but zero values
+//! (what kubectl sends), and dropped.
 
 mod admissionregistration;
 mod apiextensions;
 mod apiregistration;
 mod apps;
+mod apps_kinds;
 mod authentication;
 mod authentication_review;
 mod authorization;
 mod authorization_review;
 mod autoscaling;
+mod autoscaling_kinds;
+mod autoscaling_v2;
 mod batch;
+mod batch_kinds;
 mod certificates;
+mod coordination;
 mod core;
+mod core_kinds;
+mod core_node;
 mod core_persistent_volume;
+mod discovery;
 mod error;
+mod events;
 mod flowcontrol;
+mod kinds_core;
 mod kinds_more;
 mod meta;
 mod meta_more;
 mod networking;
+mod networking_kinds;
 mod node;
+mod persistent_volume;
 mod pod;
 mod pod_affinity;
 mod pod_container;
 mod pod_probes;
 mod pod_security;
+mod pod_status;
 mod pod_volumes;
 mod pod_volumes_legacy;
 mod policy;
+mod policy_kinds;
 mod rbac;
 mod resource;
 mod scheduling;
@@ -62,18 +80,12 @@ pub use error::DecodeError;
 use schema::{Message, Shape, Ty};
 use wire::{FIXED64, LEN, Reader, VARINT};
 
-/// The message of each kind kubectl sends as protobuf: apiVersion, kind, message.
+/// The message of each kind kubectl's typed commands send as protobuf, besides those of
+/// `kinds_core`: apiVersion, kind, message.
 static KINDS: &[(&str, &str, &Message)] = &[
-    ("v1", "Namespace", &core::NAMESPACE),
     ("v1", "ConfigMap", &core::CONFIG_MAP),
     ("v1", "Secret", &core::SECRET),
     ("v1", "ServiceAccount", &core::SERVICE_ACCOUNT),
-    ("v1", "Service", &core::SERVICE),
-    ("v1", "ResourceQuota", &core::RESOURCE_QUOTA),
-    ("v1", "Pod", &core::POD),
-    ("apps/v1", "Deployment", &apps::DEPLOYMENT),
-    ("batch/v1", "Job", &batch::JOB),
-    ("batch/v1", "CronJob", &batch::CRON_JOB),
     ("rbac.authorization.k8s.io/v1", "Role", &rbac::ROLE),
     (
         "rbac.authorization.k8s.io/v1",
@@ -96,20 +108,9 @@ static KINDS: &[(&str, &str, &Message)] = &[
         &scheduling::PRIORITY_CLASS,
     ),
     (
-        "policy/v1",
-        "PodDisruptionBudget",
-        &policy::POD_DISRUPTION_BUDGET,
-    ),
-    ("networking.k8s.io/v1", "Ingress", &networking::INGRESS),
-    (
         "authentication.k8s.io/v1",
         "TokenRequest",
         &authentication::TOKEN_REQUEST,
-    ),
-    (
-        "autoscaling/v1",
-        "HorizontalPodAutoscaler",
-        &autoscaling::HORIZONTAL_POD_AUTOSCALER,
     ),
     (
         "authorization.k8s.io/v1",
@@ -133,10 +134,11 @@ static KINDS: &[(&str, &str, &Message)] = &[
     ),
 ];
 
-/// The message of each kind kubectl sends as protobuf, by apiVersion and kind.
+/// The message of each kind a client may send as protobuf, by apiVersion and kind.
 fn message_of(api_version: &str, kind: &str) -> Option<&'static Message> {
     KINDS
         .iter()
+        .chain(kinds_core::KINDS)
         .chain(kinds_more::KINDS_MORE)
         .find(|(a, k, _)| *a == api_version && *k == kind)
         .map(|(_, _, message)| *message)
@@ -250,6 +252,31 @@ fn value(
                 time.to_rfc3339_opts(SecondsFormat::Secs, true),
             ))
         }
+        (Ty::MicroTime, LEN) => {
+            let raw = r.bytes()?;
+            if raw.is_empty() {
+                return Ok(Value::Null);
+            }
+            // Like metav1.MicroTime, the nanoseconds are cut to microseconds.
+            let [_, seconds, nanos, _] = wrapper(raw, "Timestamp", 2)?;
+            let nanos = u32::try_from(Scalar::int(&nanos)).unwrap_or(0) / 1000 * 1000;
+            let time = Utc
+                .timestamp_opt(Scalar::int(&seconds), nanos)
+                .single()
+                .ok_or(wrong())?;
+            Ok(Value::String(
+                time.to_rfc3339_opts(SecondsFormat::Micros, true),
+            ))
+        }
+        (Ty::Raw, LEN) => {
+            let [_, raw, ..] = wrapper(r.bytes()?, "RawExtension", 1)?;
+            match raw {
+                Some(Scalar::Bytes(raw)) if !raw.is_empty() => {
+                    serde_json::from_slice(&raw).map_err(|_| DecodeError::Json(field))
+                }
+                _ => Ok(Value::Null),
+            }
+        }
         (Ty::FieldsV1, LEN) => {
             let [_, raw, ..] = wrapper(r.bytes()?, "FieldsV1", 1)?;
             match raw {
@@ -314,7 +341,7 @@ fn map_entry(
         Ty::Msg(_) => Value::Object(Map::new()),
         Ty::Strings => Value::Array(Vec::new()),
         Ty::Quantity => Value::String("0".into()),
-        Ty::Time | Ty::FieldsV1 => Value::Null,
+        Ty::Time | Ty::MicroTime | Ty::Raw | Ty::FieldsV1 => Value::Null,
         Ty::Str | Ty::Bytes | Ty::IntOrString => Value::String(String::new()),
     });
     Ok((key, entry))

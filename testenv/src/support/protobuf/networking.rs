@@ -1,8 +1,8 @@
-//! `networking.k8s.io/v1`: the Ingress `kubectl create ingress` sends.
+//! `networking.k8s.io/v1`: the IngressSpec `kubectl create ingress` sends (the kind, with its
+//! status, is in `networking_kinds`).
 
-use super::meta::OBJECT_META;
 use super::pod_volumes::TYPED_LOCAL_OBJECT_REFERENCE;
-use super::schema::{Message, Ty, inline, list, ptr, unset, val};
+use super::schema::{Message, Ty, inline, list, ptr, val};
 
 /// `ServiceBackendPort`.
 pub(super) static SERVICE_BACKEND_PORT: Message = Message::new(
@@ -70,15 +70,5 @@ pub(super) static INGRESS_SPEC: Message = Message::new(
         ptr(1, "defaultBackend", Ty::Msg(&INGRESS_BACKEND)),
         list(2, "tls", Ty::Msg(&INGRESS_TLS)),
         list(3, "rules", Ty::Msg(&INGRESS_RULE)),
-    ],
-);
-
-/// `Ingress`; its `status` must be unset (the server sets it).
-pub(super) static INGRESS: Message = Message::new(
-    "Ingress",
-    &[
-        val(1, "metadata", Ty::Msg(&OBJECT_META)),
-        val(2, "spec", Ty::Msg(&INGRESS_SPEC)),
-        unset(3, "status"),
     ],
 );

@@ -20,6 +20,12 @@ pub(super) enum Ty {
     Quantity,
     /// `metav1.Time`: RFC 3339 in UTC to the second; an empty message is the zero time (`null`).
     Time,
+    /// `metav1.MicroTime`: RFC 3339 in UTC to the microsecond; an empty message is the zero
+    /// time (`null`).
+    MicroTime,
+    /// `runtime.RawExtension`: a message whose field 1 holds JSON bytes, the value itself
+    /// (`null` when empty).
+    Raw,
     /// `metav1.FieldsV1`: a message whose field 1 holds JSON bytes, the value itself.
     FieldsV1,
     /// A message whose field 1 is a repeated string (`ExtraValue`): a JSON array.

@@ -90,13 +90,8 @@ fn decodes_nested_messages_lists_and_pointer_zeros() {
         int(5, 0),
     ]
     .concat();
-    // Go writes the unset status too: zeros and empty conditions.
-    let status = [
-        int(1, 0),
-        int(2, 0),
-        field(6, &[field(1, b""), field(4, b"")].concat()),
-    ]
-    .concat();
+    // Go writes the unset status too: its non-pointer fields, zeros.
+    let status = [int(1, 0), int(2, 0), int(3, 0), int(4, 0)].concat();
     let raw = [field(1, &meta("web")), field(2, &spec), field(3, &status)].concat();
     let v = decode(&envelope("apps/v1", "Deployment", &raw)).unwrap();
     assert_eq!(
@@ -291,12 +286,15 @@ fn refuses_what_go_refuses_with_its_message() {
         refused("v1", "ConfigMap", &[key(5, 0), vec![0xff; 11]].concat())
             .ends_with(": proto: integer overflow")
     );
-    // A status with a value is refused, not dropped.
-    let raw = [field(1, &meta("web")), field(3, &int(2, 4))].concat();
-    assert!(matches!(
-        decode(&envelope("apps/v1", "Deployment", &raw)),
-        Err(DecodeError::Malformed { reason, .. }) if matches!(*reason, DecodeError::Set { .. })
-    ));
+    // A status still described as unset (a review's, set by the server) with a value is
+    // refused with 415, not dropped.
+    let raw = [field(1, &meta("t")), field(3, &field(1, b"token"))].concat();
+    let e = decode(&envelope("authentication.k8s.io/v1", "TokenRequest", &raw)).unwrap_err();
+    assert!(
+        matches!(&e, DecodeError::Malformed { reason, .. } if matches!(**reason, DecodeError::Set { .. })),
+        "{e:?}"
+    );
+    assert!(!e.is_bad_request());
     assert_eq!(
         decode(&envelope("example.com/v1", "Widget", b"")),
         Err(DecodeError::UnsupportedKind {
@@ -400,4 +398,50 @@ fn decodes_probes_affinity_and_a_job_failure_policy() {
         serde_json::json!({"rules": [{"action": "FailJob",
             "onExitCodes": {"operator": "In", "values": [42]}}]})
     );
+}
+
+#[test]
+fn decodes_statuses_micro_times_and_raw_values() {
+    // A Deployment's status (a /status update): counts, a condition with its times.
+    let condition = [
+        field(1, b"Available"),
+        field(2, b"True"),
+        field(4, b"MinimumReplicasAvailable"),
+        field(6, &int(1, 1_700_000_000)),
+        field(7, b""),
+    ]
+    .concat();
+    let status = [int(1, 3), int(2, 2), field(6, &condition), int(8, 0)].concat();
+    let raw = [field(1, &meta("web")), field(3, &status)].concat();
+    let v = decode(&envelope("apps/v1", "Deployment", &raw)).unwrap();
+    assert_eq!(
+        v["status"],
+        json!({
+            "observedGeneration": 3,
+            "replicas": 2,
+            "conditions": [{
+                "type": "Available",
+                "status": "True",
+                "reason": "MinimumReplicasAvailable",
+                "lastUpdateTime": "2023-11-14T22:13:20Z",
+            }],
+            "collisionCount": 0,
+        })
+    );
+    // A Lease's times are MicroTimes: microseconds kept, the rest of the nanoseconds cut.
+    let time = [int(1, 1_700_000_000), int(2, 123_456_789)].concat();
+    let spec = [field(1, b"holder"), int(2, 15), field(4, &time)].concat();
+    let raw = [field(1, &meta("lock")), field(2, &spec)].concat();
+    let v = decode(&envelope("coordination.k8s.io/v1", "Lease", &raw)).unwrap();
+    assert_eq!(
+        v["spec"],
+        json!({"holderIdentity": "holder", "leaseDurationSeconds": 15,
+            "renewTime": "2023-11-14T22:13:20.123456Z"})
+    );
+    // A ControllerRevision's data is the JSON its RawExtension holds.
+    let data = field(1, br#"{"spec":{"x":[1,"a"]}}"#);
+    let raw = [field(1, &meta("rev")), field(2, &data), int(3, 2)].concat();
+    let v = decode(&envelope("apps/v1", "ControllerRevision", &raw)).unwrap();
+    assert_eq!(v["data"], json!({"spec": {"x": [1, "a"]}}));
+    assert_eq!(v["revision"], 2);
 }
