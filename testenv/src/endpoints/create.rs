@@ -92,9 +92,13 @@ fn check_namespace(
 }
 
 /// What a kind's status looks like right after creation: create resets status, except a
-/// Node's (the Node strategy lets a create set every field, status included).
+/// Node's (the Node strategy lets a create set every field, status included) and a
+/// ServiceCIDR's (its strategy keeps the status a create sends).
 fn initial_status(def: &ResourceDef, object: &mut Value) {
-    if !def.status_subresource || (def.group.is_empty() && def.kind == "Node") {
+    if !def.status_subresource
+        || (def.group.is_empty() && def.kind == "Node")
+        || strategy::main_writes_status(&def.group, &def.plural)
+    {
         return;
     }
     if let Some(o) = object.as_object_mut() {

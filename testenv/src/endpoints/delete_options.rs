@@ -54,7 +54,10 @@ impl DeleteOptions {
             },
             ..Default::default()
         };
-        let body: Option<Value> = if req.body.iter().any(|b| !b.is_ascii_whitespace()) {
+        let body: Option<Value> = if req.content_type.contains("protobuf") {
+            // A client-go delete configured for protobuf sends its DeleteOptions so.
+            Some(crate::support::request::json_body(req)?)
+        } else if req.body.iter().any(|b| !b.is_ascii_whitespace()) {
             Some(
                 serde_json::from_slice(&req.body)
                     .map_err(|e| ApiError::bad_request(format!("invalid DeleteOptions: {e}")))?,

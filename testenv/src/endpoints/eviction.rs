@@ -59,6 +59,8 @@ pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
             .filter(|o| o.is_object())
             .map(|o| Bytes::from(o.to_string()))
             .unwrap_or_default(),
+        // The options were decoded with the Eviction, whatever its format.
+        content_type: "application/json".into(),
         ..req.clone()
     };
     let options = DeleteOptions::from_request(&options_req)?;

@@ -123,7 +123,7 @@ pub fn update_object_as(
             if def.group.is_empty() && def.plural == "namespaces" {
                 new["spec"]["finalizers"] = old["spec"]["finalizers"].clone();
             }
-            if def.status_subresource {
+            if def.status_subresource && !strategy::main_writes_status(&def.group, &def.plural) {
                 match old.get("status") {
                     Some(s) => new["status"] = s.clone(),
                     None => {

@@ -23,6 +23,9 @@ pub fn reset_fields(
     plural: &str,
     subresource: &str,
 ) -> Option<&'static [&'static [&'static str]]> {
+    if main_writes_status(group, plural) && subresource.is_empty() {
+        return Some(&[]);
+    }
     if !is_csr(group, plural) {
         return None;
     }
@@ -32,6 +35,13 @@ pub fn reset_fields(
         "approval" => Some(&[&["spec"], &["status", "certificate"]]),
         _ => None,
     }
+}
+
+/// Whether a create or update of the `group`/`plural` object itself writes its status too,
+/// although the kind has a `/status`: the ServiceCIDR strategy keeps the status it is sent
+/// (and names no reset fields, so the writer owns it).
+pub fn main_writes_status(group: &str, plural: &str) -> bool {
+    (group, plural) == ("networking.k8s.io", "servicecidrs")
 }
 
 /// Whether a PUT of an absent `group`/`plural` object creates it (the registry strategy's

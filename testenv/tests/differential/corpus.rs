@@ -39,6 +39,9 @@ pub struct Step {
     /// A body sent as it is (for malformed input).
     #[serde(default)]
     pub raw: Option<String>,
+    /// A binary body in standard base64, sent decoded (a protobuf body).
+    #[serde(default)]
+    pub raw_base64: Option<String>,
     /// The Content-Type (default `application/json` when there is a body).
     #[serde(default)]
     pub content_type: Option<String>,

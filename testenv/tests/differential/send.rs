@@ -128,10 +128,17 @@ impl Side {
     }
 
     async fn send(&self, step: &Step, selector: Selector) -> Answer {
-        let body = match (&step.body, &step.raw) {
-            (Some(b), _) => serde_json::to_vec(&self.fill_value(b)).unwrap_or_default(),
-            (None, Some(raw)) => self.fill(raw).into_bytes(),
-            (None, None) => Vec::new(),
+        let body = match (&step.body, &step.raw, &step.raw_base64) {
+            (Some(b), _, _) => serde_json::to_vec(&self.fill_value(b)).unwrap_or_default(),
+            (None, Some(raw), _) => self.fill(raw).into_bytes(),
+            (None, None, Some(encoded)) => {
+                use base64::Engine;
+                match base64::engine::general_purpose::STANDARD.decode(encoded) {
+                    Ok(bytes) => bytes,
+                    Err(e) => return failure(format!("bad raw_base64 in the corpus: {e}")),
+                }
+            }
+            (None, None, None) => Vec::new(),
         };
         let mut req = http::Request::builder()
             .method(step.method.as_str())
@@ -145,7 +152,7 @@ impl Side {
                 req = req.header(name.as_str(), self.fill(value));
             }
         }
-        if step.body.is_some() || step.raw.is_some() {
+        if step.body.is_some() || step.raw.is_some() || step.raw_base64.is_some() {
             req = req.header(
                 "Content-Type",
                 step.content_type.as_deref().unwrap_or("application/json"),

@@ -136,6 +136,10 @@ static KINDS: &[(&str, &str, &Message)] = &[
 
 /// The message of each kind a client may send as protobuf, by apiVersion and kind.
 fn message_of(api_version: &str, kind: &str) -> Option<&'static Message> {
+    if kind == "DeleteOptions" {
+        // The body of a delete, registered in every group version.
+        return Some(&policy_kinds::DELETE_OPTIONS);
+    }
     KINDS
         .iter()
         .chain(kinds_core::KINDS)
