@@ -445,3 +445,29 @@ fn decodes_statuses_micro_times_and_raw_values() {
     assert_eq!(v["data"], json!({"spec": {"x": [1, "a"]}}));
     assert_eq!(v["revision"], 2);
 }
+
+#[test]
+fn decodes_delete_options_of_any_api_version() {
+    // gracePeriodSeconds 0 (a pointer: kept), preconditions.uid, propagationPolicy, dryRun.
+    let raw = [
+        int(1, 0),
+        field(2, &field(1, b"u-1")),
+        field(4, b"Foreground"),
+        field(5, b"All"),
+    ]
+    .concat();
+    for api_version in ["meta.k8s.io/v1", "v1", "apps/v1"] {
+        let v = decode(&envelope(api_version, "DeleteOptions", &raw)).unwrap();
+        assert_eq!(
+            v,
+            json!({
+                "apiVersion": api_version,
+                "kind": "DeleteOptions",
+                "gracePeriodSeconds": 0,
+                "preconditions": {"uid": "u-1"},
+                "propagationPolicy": "Foreground",
+                "dryRun": ["All"],
+            })
+        );
+    }
+}
