@@ -76,7 +76,7 @@ ROOTS = [
     ("v1", "core/v1", "ReplicationController", "core_kinds"),
     ("v1", "core/v1", "PersistentVolumeClaim", "persistent_volume"),
     ("v1", "core/v1", "PersistentVolume", "persistent_volume"),
-    ("v1", "core/v1", "Node", "node"),
+    ("v1", "core/v1", "Node", "core_node"),
     ("apps/v1", "apps/v1", "Deployment", "apps_kinds"),
     ("apps/v1", "apps/v1", "DaemonSet", "apps_kinds"),
     ("apps/v1", "apps/v1", "ReplicaSet", "apps_kinds"),
@@ -106,7 +106,7 @@ DOCS = {
                   "status, Binding, Endpoints, Event, LimitRange, PodTemplate, "
                   "ReplicationController).",
     "persistent_volume": "`v1` PersistentVolume and PersistentVolumeClaim, with their status.",
-    "node": "`v1` Node, with its status.",
+    "core_node": "`v1` Node, with its status.",
     "apps_kinds": "`apps/v1`: Deployment, DaemonSet, ReplicaSet, StatefulSet and "
                   "ControllerRevision, with their status.",
     "batch_kinds": "`batch/v1`: Job and CronJob, with their status.",

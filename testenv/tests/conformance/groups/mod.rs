@@ -13,6 +13,7 @@ mod certificates;
 mod coordination;
 mod core;
 mod core_api_machinery;
+mod core_decoding;
 mod core_limits;
 mod core_namespaces;
 mod core_nodes;

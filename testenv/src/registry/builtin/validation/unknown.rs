@@ -22,8 +22,26 @@ pub fn drop_unknown_fields(group: &str, version: &str, kind: &str, object: &mut 
     drop_in(object, &root);
 }
 
+/// A CRD schema's `items`, `additionalProperties` and `dependencies` values: a schema (or a
+/// list of them) decoded by their own `UnmarshalJSON` into the schema's Go type, which drops
+/// unknown members too, without reporting them.
+const SCHEMA_OR: &[&str] = &[
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray",
+];
+
 fn drop_in(value: &mut Value, schema: &Value) {
-    let (_, schema) = resolve(schema);
+    let (name, schema) = resolve(schema);
+    if name.is_some_and(|n| SCHEMA_OR.contains(&n)) {
+        let props = json!({"$ref": "#/components/schemas/io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"});
+        match value {
+            Value::Object(_) => drop_in(value, &props),
+            Value::Array(items) => items.iter_mut().for_each(|item| drop_in(item, &props)),
+            _ => {}
+        }
+        return;
+    }
     let opaque = schema.get("oneOf").is_some()
         || schema["x-kubernetes-preserve-unknown-fields"] == true
         || matches!(
@@ -78,5 +96,29 @@ mod tests {
         let kept = revision.clone();
         drop_unknown_fields("apps", "v1", "ControllerRevision", &mut revision);
         assert_eq!(revision, kept);
+    }
+
+    #[test]
+    fn a_crd_schema_loses_unknown_members_inside_items_and_additional_properties() {
+        let mut crd = json!({"spec": {"versions": [{"name": "v1", "schema": {"openAPIV3Schema": {
+            "type": "object", "zz": 1, "properties": {
+                "a": {"type": "array", "items": {"type": "string", "zz": 1}},
+                "m": {"type": "object", "additionalProperties": {"type": "string", "yy": 2}},
+                "t": {"type": "array", "items": [{"type": "string", "xx": 3}]},
+                "d": {"default": {"zz": 1}}}}}}]}});
+        drop_unknown_fields(
+            "apiextensions.k8s.io",
+            "v1",
+            "CustomResourceDefinition",
+            &mut crd,
+        );
+        assert_eq!(
+            crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"],
+            json!({"type": "object", "properties": {
+                "a": {"type": "array", "items": {"type": "string"}},
+                "m": {"type": "object", "additionalProperties": {"type": "string"}},
+                "t": {"type": "array", "items": [{"type": "string"}]},
+                "d": {"default": {"zz": 1}}}})
+        );
     }
 }
