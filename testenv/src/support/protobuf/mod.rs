@@ -42,7 +42,6 @@ mod coordination;
 mod core;
 mod core_kinds;
 mod core_node;
-mod core_persistent_volume;
 mod discovery;
 mod error;
 mod events;

@@ -1,9 +1,25 @@
 //! `storage.k8s.io/v1`: StorageClass, CSIDriver, CSINode, CSIStorageCapacity, VolumeAttachment
 //! (with its status, as a CSI attacher puts it to `/status`) and VolumeAttributesClass.
 
-use super::core_persistent_volume::{PERSISTENT_VOLUME_SPEC, TOPOLOGY_SELECTOR_TERM};
 use super::meta::{LABEL_SELECTOR, OBJECT_META};
+use super::persistent_volume::PERSISTENT_VOLUME_SPEC;
 use super::schema::{Message, Ty, list, map, ptr, val};
+
+/// `TopologySelectorLabelRequirement` (core `v1`).
+static TOPOLOGY_SELECTOR_LABEL_REQUIREMENT: Message = Message::new(
+    "TopologySelectorLabelRequirement",
+    &[val(1, "key", Ty::Str), list(2, "values", Ty::Str)],
+);
+
+/// `TopologySelectorTerm` (core `v1`), a StorageClass's allowed topologies.
+static TOPOLOGY_SELECTOR_TERM: Message = Message::new(
+    "TopologySelectorTerm",
+    &[list(
+        1,
+        "matchLabelExpressions",
+        Ty::Msg(&TOPOLOGY_SELECTOR_LABEL_REQUIREMENT),
+    )],
+);
 
 /// `StorageClass`.
 pub(super) static STORAGE_CLASS: Message = Message::new(

@@ -20,6 +20,26 @@ fn b64(s: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(s)
 }
 
+/// POSTs to `path` a CertificateSigningRequest named `name` carrying the PEM request `pem`
+/// (a custom signer, client auth).
+async fn post_request(client: &kube::Client, path: &str, name: &str, pem: String) -> (u16, Value) {
+    let csr = json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+        "metadata": {"name": name},
+        "spec": {"request": b64(&pem), "signerName": "example.com/custom", "usages": ["client auth"]}});
+    send(client, "POST", path, "application/json", Some(csr)).await
+}
+
+/// What a refused request's first cause says after the value it quotes (Go's parse error).
+fn request_refusal(body: &Value) -> String {
+    let message = body["details"]["causes"][0]["message"]
+        .as_str()
+        .unwrap_or_default();
+    message
+        .split_once("\": ")
+        .map(|(_, w)| w.to_string())
+        .unwrap_or_default()
+}
+
 #[tokio::test]
 async fn approval_is_a_subresource() {
     let env = env().await;
@@ -361,12 +381,7 @@ async fn requests_are_parsed_and_their_signatures_checked() {
     let client = crate::support::raw::client(&env).await;
     let base = "/apis/certificates.k8s.io/v1/certificatesigningrequests?dryRun=All";
     let name = format!("parsed-{}", env.namespace());
-    let post = |pem: String| {
-        let csr = json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
-            "metadata": {"name": name},
-            "spec": {"request": b64(&pem), "signerName": "example.com/custom", "usages": ["client auth"]}});
-        send(&client, "POST", base, "application/json", Some(csr))
-    };
+    let post = |pem: String| post_request(&client, base, &name, pem);
     for alg in [
         &rcgen::PKCS_ECDSA_P256_SHA256,
         &rcgen::PKCS_ECDSA_P384_SHA384,
@@ -375,15 +390,7 @@ async fn requests_are_parsed_and_their_signatures_checked() {
         let (code, body) = post(pem_of("CERTIFICATE REQUEST", &request_der(alg))).await;
         assert_eq!(code, 201, "{body}");
     }
-    let why = |body: &Value| {
-        let message = body["details"]["causes"][0]["message"]
-            .as_str()
-            .unwrap_or_default();
-        message
-            .split_once("\": ")
-            .map(|(_, w)| w.to_string())
-            .unwrap_or_default()
-    };
+    let why = request_refusal;
     let tampered = |alg| {
         let mut der = request_der(alg);
         let at = der.windows(13).position(|w| w == b"a.example.com").unwrap();
@@ -437,20 +444,9 @@ async fn rsa_and_dsa_keys_and_uri_zones_are_checked_as_go_does() {
     let name = format!("keys-{}", env.namespace());
     let post = |der: Vec<u8>| {
         let pem = pem_of("CERTIFICATE REQUEST", &der);
-        let csr = json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
-            "metadata": {"name": name},
-            "spec": {"request": b64(&pem), "signerName": "example.com/custom", "usages": ["client auth"]}});
-        send(&client, "POST", base, "application/json", Some(csr))
+        post_request(&client, base, &name, pem)
     };
-    let why = |body: &Value| {
-        let message = body["details"]["causes"][0]["message"]
-            .as_str()
-            .unwrap_or_default();
-        message
-            .split_once("\": ")
-            .map(|(_, w)| w.to_string())
-            .unwrap_or_default()
-    };
+    let why = request_refusal;
     let der = |b64: &str| {
         base64::engine::general_purpose::STANDARD
             .decode(b64.split_whitespace().collect::<String>())
@@ -568,20 +564,9 @@ async fn ml_dsa_requests_are_verified_as_go_does() {
     let name = format!("ml-dsa-{}", env.namespace());
     let post = |der: Vec<u8>| {
         let pem = pem_of("CERTIFICATE REQUEST", &der);
-        let csr = json!({"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
-            "metadata": {"name": name},
-            "spec": {"request": b64(&pem), "signerName": "example.com/custom", "usages": ["client auth"]}});
-        send(&client, "POST", base, "application/json", Some(csr))
+        post_request(&client, base, &name, pem)
     };
-    let why = |body: &Value| {
-        let message = body["details"]["causes"][0]["message"]
-            .as_str()
-            .unwrap_or_default();
-        message
-            .split_once("\": ")
-            .map(|(_, w)| w.to_string())
-            .unwrap_or_default()
-    };
+    let why = request_refusal;
     let fixture: Value =
         serde_json::from_str(include_str!("../../fixtures/ml-dsa/signatures.json")).unwrap();
     // (set, the last byte of its OID, hints' row count k).
