@@ -38,6 +38,7 @@ EXTERNAL_STRINGS = {"k8s.io/apimachinery/pkg/types"}
 # The existing modules and the Go package their messages belong to.
 MODULES = {
     "meta": META,
+    "meta_more": META,
     "core": API + "core/v1",
     "pod": API + "core/v1",
     "pod_affinity": API + "core/v1",

@@ -50,7 +50,7 @@ pub(super) static SERVICE_STATUS: Message = Message::new(
     "ServiceStatus",
     &[
         val(1, "loadBalancer", Ty::Msg(&LOAD_BALANCER_STATUS)),
-        list(2, "conditions", Ty::Msg(&CONDITION)),
+        list(2, "conditions", Ty::Msg(&super::meta_more::CONDITION)),
     ],
 );
 
@@ -78,19 +78,6 @@ pub(super) static PORT_STATUS: Message = Message::new(
         val(1, "port", Ty::Int),
         val(2, "protocol", Ty::Str),
         ptr(3, "error", Ty::Str),
-    ],
-);
-
-/// `Condition`.
-pub(super) static CONDITION: Message = Message::new(
-    "Condition",
-    &[
-        val(1, "type", Ty::Str),
-        val(2, "status", Ty::Str),
-        val(3, "observedGeneration", Ty::Int),
-        val(4, "lastTransitionTime", Ty::Time),
-        val(5, "reason", Ty::Str),
-        val(6, "message", Ty::Str),
     ],
 );
 

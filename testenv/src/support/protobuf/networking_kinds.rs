@@ -195,9 +195,5 @@ pub(super) static SERVICE_CIDR_SPEC: Message =
 /// `ServiceCIDRStatus`.
 pub(super) static SERVICE_CIDR_STATUS: Message = Message::new(
     "ServiceCIDRStatus",
-    &[list(
-        1,
-        "conditions",
-        Ty::Msg(&super::core_kinds::CONDITION),
-    )],
+    &[list(1, "conditions", Ty::Msg(&super::meta_more::CONDITION))],
 );

@@ -28,7 +28,7 @@ pub(super) static POD_DISRUPTION_BUDGET_STATUS: Message = Message::new(
         val(4, "currentHealthy", Ty::Int),
         val(5, "desiredHealthy", Ty::Int),
         val(6, "expectedPods", Ty::Int),
-        list(7, "conditions", Ty::Msg(&super::core_kinds::CONDITION)),
+        list(7, "conditions", Ty::Msg(&super::meta_more::CONDITION)),
     ],
 );
 
