@@ -12,7 +12,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::TokioIo;
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, KeyUsagePurpose};
 use rustls_pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
 use serde_json::Value;
@@ -39,7 +39,6 @@ pub struct WebhookServer {
     addr: SocketAddr,
     host: String,
     accepted: Arc<std::sync::atomic::AtomicUsize>,
-    versions: Arc<std::sync::Mutex<Vec<http::Version>>>,
     ca_pem: String,
     task: tokio::task::JoinHandle<()>,
 }
@@ -51,7 +50,7 @@ impl Drop for WebhookServer {
 }
 
 /// A CA and a server certificate for `names` (plus `localhost` and `127.0.0.1`).
-fn certificates(names: &[&str], alpn: &[&[u8]]) -> (String, Arc<rustls::ServerConfig>) {
+fn certificates(names: &[&str]) -> (String, Arc<rustls::ServerConfig>) {
     let ca_key = KeyPair::generate().unwrap();
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
     ca_params
@@ -85,7 +84,7 @@ fn certificates(names: &[&str], alpn: &[&[u8]]) -> (String, Arc<rustls::ServerCo
             PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
         )
         .unwrap();
-    config.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
     (ca_cert.pem(), Arc::new(config))
 }
 
@@ -99,30 +98,8 @@ impl WebhookServer {
         F: Fn(String, Value) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Value> + Send + 'static,
     {
-        Self::serve(names, handler, false).await
-    }
-
-    /// [`WebhookServer::start`] offering HTTP/2 too (ALPN `h2`, then `http/1.1`).
-    pub async fn start_http2<F, Fut>(names: &[&str], handler: F) -> WebhookServer
-    where
-        F: Fn(String, Value) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Value> + Send + 'static,
-    {
-        Self::serve(names, handler, true).await
-    }
-
-    async fn serve<F, Fut>(names: &[&str], handler: F, http2: bool) -> WebhookServer
-    where
-        F: Fn(String, Value) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Value> + Send + 'static,
-    {
         let handler: Arc<Handler> = Arc::new(move |path, body| Box::pin(handler(path, body)));
-        let alpn: &[&[u8]] = if http2 {
-            &[b"h2", b"http/1.1"]
-        } else {
-            &[b"http/1.1"]
-        };
-        let (ca_pem, config) = certificates(names, alpn);
+        let (ca_pem, config) = certificates(names);
         let bind = if std::env::var(HOST_VAR).is_ok_and(|h| !h.is_empty()) {
             "0.0.0.0:0"
         } else {
@@ -133,8 +110,6 @@ impl WebhookServer {
         let acceptor = TlsAcceptor::from(config);
         let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let counter = accepted.clone();
-        let versions = Arc::new(std::sync::Mutex::new(Vec::new()));
-        let seen = versions.clone();
         let task = tokio::spawn(async move {
             let mut connections = tokio::task::JoinSet::new();
             loop {
@@ -146,15 +121,12 @@ impl WebhookServer {
                 let _ = tcp.set_nodelay(true);
                 let acceptor = acceptor.clone();
                 let handler = handler.clone();
-                let seen = seen.clone();
                 connections.spawn(async move {
                     let Ok(tls) = acceptor.accept(tcp).await else {
                         return;
                     };
-                    let h2 = tls.get_ref().1.alpn_protocol() == Some(b"h2");
                     let service = service_fn(move |req: http::Request<hyper::body::Incoming>| {
                         let handler = handler.clone();
-                        seen.lock().unwrap().push(req.version());
                         async move {
                             let path = req.uri().path().to_string();
                             let bytes = req.into_body().collect().await.unwrap().to_bytes();
@@ -169,16 +141,9 @@ impl WebhookServer {
                             )
                         }
                     });
-                    let io = TokioIo::new(tls);
-                    if h2 {
-                        let _ = hyper::server::conn::http2::Builder::new(TokioExecutor::new())
-                            .serve_connection(io, service)
-                            .await;
-                    } else {
-                        let _ = hyper::server::conn::http1::Builder::new()
-                            .serve_connection(io, service)
-                            .await;
-                    }
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(tls), service)
+                        .await;
                 });
             }
         });
@@ -186,7 +151,6 @@ impl WebhookServer {
             addr,
             host: webhook_host(),
             accepted,
-            versions,
             ca_pem,
             task,
         }
@@ -195,11 +159,6 @@ impl WebhookServer {
     /// How many TCP connections the server accepted so far.
     pub fn connections(&self) -> usize {
         self.accepted.load(std::sync::atomic::Ordering::SeqCst)
-    }
-
-    /// The HTTP version of every request received so far, in order.
-    pub fn versions(&self) -> Vec<http::Version> {
-        self.versions.lock().unwrap().clone()
     }
 
     /// The loopback address of the server (for `TestEnv::route_service`).
