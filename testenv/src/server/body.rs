@@ -204,46 +204,10 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
     }
 }
 
-/// How many bytes of a handler's answer Go's `net/http` buffers over HTTP/1.1 before sending
-/// it: an answer that fits goes out with its `Content-Length`, a longer one chunked.
+/// How many bytes of a handler's answer Go's `net/http` buffers over HTTP/1.1 (the only
+/// protocol this server speaks) before sending it: an answer that fits goes out with its
+/// `Content-Length`, a longer one chunked.
 pub const WRITE_BUFFER: usize = 2048;
-
-/// How many bytes of a handler's answer Go's HTTP/2 server buffers before sending it: an
-/// answer that fits goes out with its `content-length`, a longer one without.
-pub const WRITE_BUFFER_H2: usize = 4096;
-
-/// `response` framed for the request's protocol. Over HTTP/2 Go's larger write buffer gives
-/// an answer of up to [`WRITE_BUFFER_H2`] bytes its length, and the length comes before the
-/// `date` its server adds.
-pub fn framed(
-    version: http::Version,
-    mut response: http::Response<ResponseBody>,
-) -> http::Response<ResponseBody> {
-    if version != http::Version::HTTP_2 {
-        return response;
-    }
-    if let ResponseBody::Unsized(data) = response.body_mut()
-        && data.as_ref().is_none_or(|d| d.len() <= WRITE_BUFFER_H2)
-    {
-        *response.body_mut() = ResponseBody::Full(data.take());
-    }
-    let status = response.status();
-    let body_allowed = !status.is_informational()
-        && status != http::StatusCode::NO_CONTENT
-        && status != http::StatusCode::NOT_MODIFIED;
-    if let ResponseBody::Full(Some(data)) = response.body()
-        && body_allowed
-        && !response
-            .headers()
-            .contains_key(http::header::CONTENT_LENGTH)
-    {
-        let len = http::HeaderValue::from(data.len());
-        response
-            .headers_mut()
-            .insert(http::header::CONTENT_LENGTH, len);
-    }
-    response
-}
 
 /// `bytes` as a Go handler's write sends them: with their length when they fit the write
 /// buffer, chunked otherwise.

@@ -15,18 +15,8 @@ use crate::faults::{FaultState, RequestInfo};
 use crate::support::query::Query;
 use crate::support::request::{Reply, Req};
 
-/// Answers one HTTP request: reads it, applies the injected faults, and hands it to routing;
-/// the answer is framed as Go's server frames it over the request's protocol.
+/// Answers one HTTP request: reads it, applies the injected faults, and hands it to routing.
 pub async fn serve(
-    api: &Arc<Api>,
-    faults: &Arc<FaultState>,
-    req: http::Request<Incoming>,
-) -> http::Response<ResponseBody> {
-    let version = req.version();
-    body::framed(version, answer(api, faults, req).await)
-}
-
-async fn answer(
     api: &Arc<Api>,
     faults: &Arc<FaultState>,
     req: http::Request<Incoming>,

@@ -1,6 +1,5 @@
-//! The HTTPS listener: TLS with the generated certificate, HTTP/2 or HTTP/1.1 via hyper as ALPN
-//! chose (kube-apiserver prefers `h2`), one task per connection, everything stopped when the
-//! [`Server`] is dropped; restarts on the same address.
+//! The HTTPS listener: TLS with the generated certificate, HTTP/1.1 via hyper, one task per
+//! connection, everything stopped when the [`Server`] is dropped; restarts on the same address.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -10,9 +9,8 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioExecutor, TokioIo};
-use tokio::io::AsyncWriteExt;
-use tokio::net::{TcpListener, TcpStream};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_rustls::TlsAcceptor;
@@ -181,80 +179,19 @@ async fn accept_loop(
                 let _ = tcp.set_nodelay(true);
                 let acceptor = acceptor.clone();
                 connections.spawn(async move {
-                    let Some(tcp) = plaintext_refused(tcp).await else { return };
                     let Ok(tls) = acceptor.accept(tcp).await else { return };
-                    let h2 = tls.get_ref().1.alpn_protocol() == Some(tls::H2);
                     let service = service_fn(move |req| {
                         let shared = shared.clone();
                         async move {
                             Ok::<_, Infallible>(filters::serve(&shared.api, &shared.faults, req).await)
                         }
                     });
-                    let io = TokioIo::new(tls);
-                    if h2 {
-                        let _ = http2().serve_connection(io, service).await;
-                    } else {
-                        let _ = hyper::server::conn::http1::Builder::new()
-                            .serve_connection(io, service)
-                            .await;
-                    }
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(tls), service)
+                        .await;
                 });
             }
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
     }
-}
-
-/// kube-apiserver's HTTP/2 server settings, as its SETTINGS frame and first WINDOW_UPDATE show
-/// them: 100 concurrent streams (`--http2-max-streams-per-connection` unset), frames and
-/// per-stream windows of 256 KiB (the 99th percentile of request bodies), a connection window
-/// of one stream window per stream, Go's header list limit (1 MiB and 320 bytes) and its
-/// 4 KiB header table.
-fn http2() -> hyper::server::conn::http2::Builder<TokioExecutor> {
-    const STREAMS: u32 = 100;
-    const STREAM_WINDOW: u32 = 256 * 1024;
-    let mut builder = hyper::server::conn::http2::Builder::new(TokioExecutor::new());
-    builder
-        .max_concurrent_streams(STREAMS)
-        .max_frame_size(STREAM_WINDOW)
-        .initial_stream_window_size(STREAM_WINDOW)
-        .initial_connection_window_size(STREAM_WINDOW * STREAMS)
-        .max_header_list_size((1 << 20) + 320)
-        .header_table_size(4096);
-    builder
-}
-
-/// `tcp` unless what the client sent first is not TLS. Go's server looks at the first record's
-/// header: one that reads like an HTTP request (`GET /`, `HEAD `, `POST `, `PUT /`, `OPTIO`) gets
-/// a plain-text 400 and the connection closed, anything else that is not a handshake or an
-/// alert (an HTTP/2 preface sent without TLS, for instance) is closed without a word.
-async fn plaintext_refused(mut tcp: TcpStream) -> Option<TcpStream> {
-    let mut header = [0u8; 5];
-    let mut seen = 0;
-    for _ in 0..200 {
-        seen = tcp.peek(&mut header).await.ok()?;
-        if seen == 0 || seen == header.len() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    if seen < header.len() {
-        return (seen > 0).then_some(tcp);
-    }
-    if matches!(
-        &header,
-        b"GET /" | b"HEAD " | b"POST " | b"PUT /" | b"OPTIO"
-    ) {
-        let answer =
-            b"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n";
-        let _ = tcp.write_all(answer).await;
-        let _ = tcp.shutdown().await;
-        return None;
-    }
-    let version = u16::from_be_bytes([header[1], header[2]]);
-    // 21: alert, 22: handshake.
-    if !matches!(header[0], 21 | 22) || version >= 0x1000 {
-        return None;
-    }
-    Some(tcp)
 }
