@@ -249,6 +249,11 @@ pub fn patched_strict(
             ));
             None
         }
+        // Most results have no unknown field: finding that needs no text (the fields are
+        // the same in any order), and the text is written only to quote it in a refusal.
+        _ if validation::unknown_fields_sorted(group, version, name, patched).is_empty() => {
+            (strict && !errors.is_empty()).then(|| patched_text(kind, patch, patched))
+        }
         _ => {
             let text = patched_text(kind, patch, patched);
             if let Some(node) = go_decode::parse(text.as_bytes()) {
