@@ -32,12 +32,7 @@ async fn connect(client: &kube::Client, method: &str, path: &str) -> (u16, Value
         .await
         .unwrap();
     let code = response.status().as_u16();
-    let warnings = response
-        .headers()
-        .get_all("warning")
-        .iter()
-        .map(|v| v.to_str().unwrap_or_default().to_string())
-        .collect();
+    let warnings = crate::support::raw::warnings(response.headers());
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
     (
         code,

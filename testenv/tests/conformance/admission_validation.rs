@@ -102,12 +102,7 @@ async fn warnings_reach_clients() {
         .unwrap();
     let response = ctx.env.client().send(request).await.unwrap();
     assert_eq!(response.status(), 201);
-    let warnings: Vec<String> = response
-        .headers()
-        .get_all("warning")
-        .iter()
-        .map(|v| v.to_str().unwrap().to_string())
-        .collect();
+    let warnings = crate::support::raw::warnings(response.headers());
     assert!(
         warnings.contains(&"299 - \"configmaps are deprecated here\"".to_string()),
         "{warnings:?}"

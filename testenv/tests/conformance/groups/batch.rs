@@ -315,11 +315,7 @@ async fn delete_warned(
     };
     let (code, headers, bytes) =
         crate::support::raw::exchange(client, "DELETE", path, headers, options.as_ref()).await;
-    let warnings = headers
-        .get_all("warning")
-        .iter()
-        .map(|w| w.to_str().unwrap_or_default().to_string())
-        .collect();
+    let warnings = crate::support::raw::warnings(&headers);
     let body = serde_json::from_slice(&bytes).unwrap_or_default();
     (code, body, warnings)
 }

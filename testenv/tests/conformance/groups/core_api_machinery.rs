@@ -397,11 +397,7 @@ async fn a_puts_body_is_checked_before_its_object() {
                 Some(&body),
             )
             .await;
-            let warnings: Vec<String> = headers
-                .get_all("warning")
-                .iter()
-                .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string())
-                .collect();
+            let warnings = crate::support::raw::warnings(&headers);
             let body: Value = serde_json::from_slice(&bytes).unwrap_or_default();
             (code, message(&body).to_string(), warnings)
         }
@@ -493,11 +489,7 @@ async fn warnings_are_kept_on_an_admission_refusal() {
         message(&body),
         "pods \"cf-p\" is forbidden: maximum cpu usage per Container is 100m, but limit is 200m"
     );
-    let warnings: Vec<&str> = headers
-        .get_all("warning")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect();
+    let warnings = crate::support::raw::warnings(&headers);
     assert_eq!(
         warnings,
         vec![

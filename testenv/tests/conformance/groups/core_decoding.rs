@@ -24,11 +24,7 @@ async fn write(
         Some(&body),
     )
     .await;
-    let warnings = headers
-        .get_all("warning")
-        .iter()
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).to_string())
-        .collect();
+    let warnings = crate::support::raw::warnings(&headers);
     (
         code,
         warnings,

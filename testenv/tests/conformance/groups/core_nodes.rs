@@ -15,11 +15,7 @@ const MERGE: &str = "application/merge-patch+json";
 async fn create(client: &kube::Client, path: &str, body: Value) -> (u16, Value, Vec<String>) {
     let (code, headers, bytes) =
         exchange(client, "POST", path, &[("Content-Type", JSON)], Some(&body)).await;
-    let warnings = headers
-        .get_all("warning")
-        .iter()
-        .map(|w| w.to_str().unwrap_or_default().to_string())
-        .collect();
+    let warnings = crate::support::raw::warnings(&headers);
     (
         code,
         serde_json::from_slice(&bytes).unwrap_or(Value::Null),

@@ -836,11 +836,7 @@ async fn a_projected_volumes_overlapping_files_are_warned_of() {
     )
     .await;
     assert_eq!(code, 201, "{}", String::from_utf8_lossy(&bytes));
-    let warnings: Vec<String> = headers
-        .get_all("warning")
-        .iter()
-        .map(|w| w.to_str().unwrap_or_default().to_string())
-        .collect();
+    let warnings = crate::support::raw::warnings(&headers);
     assert_eq!(
         warnings,
         [

@@ -133,11 +133,7 @@ async fn expect_warnings(
         )
         .await;
         assert_eq!(code, 201);
-        let sent: Vec<&str> = headers
-            .get_all("warning")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .collect();
+        let sent = crate::support::raw::warnings(&headers);
         let expected: Vec<String> = warning
             .iter()
             .map(|w| format!("299 - \"{}\"", w.replace('\\', "\\\\").replace('"', "\\\"")))

@@ -698,11 +698,7 @@ async fn warned(
     )
     .await;
     assert!(code < 300, "{}", String::from_utf8_lossy(&bytes));
-    let warnings = headers
-        .get_all("warning")
-        .iter()
-        .map(|w| w.to_str().unwrap_or_default().to_string())
-        .collect();
+    let warnings = crate::support::raw::warnings(&headers);
     (code, warnings)
 }
 

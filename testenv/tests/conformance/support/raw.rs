@@ -9,6 +9,15 @@ use http_body_util::BodyExt;
 use kubeforge_testenv::TestEnv;
 use serde_json::Value;
 
+/// The `Warning` headers of an answer, in the order sent, as text.
+pub fn warnings(headers: &http::HeaderMap) -> Vec<String> {
+    headers
+        .get_all(http::header::WARNING)
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .collect()
+}
+
 /// Sends `method path` with these headers and an optional JSON body: the answer's status
 /// code, headers and raw body bytes (as sent, before any decoding).
 pub async fn exchange(
