@@ -1,6 +1,6 @@
-//! The filter chain in front of the handlers: the request body read into a [`Req`], injected
-//! faults applied (latency, failures, failures after handling, tracking of watch streams so
-//! they can be closed), then routing.
+//! The filter chain in front of the handlers: the request's audit ID, the request body read
+//! into a [`Req`], injected faults applied (latency, failures, failures after handling,
+//! tracking of watch streams so they can be closed), then routing.
 
 use std::sync::Arc;
 
@@ -17,6 +17,18 @@ use crate::support::request::{Reply, Req};
 
 /// Answers one HTTP request: reads it, applies the injected faults, and hands it to routing.
 pub async fn serve(
+    api: &Arc<Api>,
+    faults: &Arc<FaultState>,
+    req: http::Request<Incoming>,
+) -> http::Response<ResponseBody> {
+    let audit_id = audit_id(req.headers());
+    let mut response = filter(api, faults, req).await;
+    response.headers_mut().insert("audit-id", audit_id);
+    response
+}
+
+/// The filters after the audit ID's.
+async fn filter(
     api: &Arc<Api>,
     faults: &Arc<FaultState>,
     req: http::Request<Incoming>,
@@ -76,22 +88,36 @@ pub async fn serve(
             tracing::debug!(verb = %info.verb, resource = %info.resource, code = failure.code(), "injected failure");
             if failure.is_after_handling() {
                 // The work is done (a watch reply is dropped at once), the answer is lost.
-                drop(
-                    routing::handle(api, request, &impersonating)
-                        .await
-                        .into_reply(),
-                );
+                drop(routing::handle(api, request, &impersonating).await);
             }
             return body::error_response(failure.to_error(&info));
         }
     }
-    match routing::handle(api, request, &impersonating).await {
+    let routed = routing::handle(api, request, &impersonating).await;
+    let mut response = match routed.handled {
         routing::Handled::Reply(Reply::Watch(stream)) => {
             body::into_response(Reply::Watch(faults.track(stream)))
         }
         routing::Handled::Reply(reply) => body::respond(reply, &conditions),
         routing::Handled::Refused(reply) => body::nosniff(body::respond(reply, &conditions)),
+    };
+    if let Some(flow) = routed.flow {
+        flow.set_headers(response.headers_mut());
     }
+    response
+}
+
+/// The `Audit-Id` of a request: the one the client sent in its `Audit-ID` header, or a new
+/// one, answered on every response as the real server's audit filter answers it.
+fn audit_id(headers: &http::HeaderMap) -> http::HeaderValue {
+    headers
+        .get("audit-id")
+        .filter(|v| !v.is_empty())
+        .cloned()
+        .unwrap_or_else(|| {
+            http::HeaderValue::from_str(&crate::support::meta::new_uid())
+                .expect("a UID is a valid header value")
+        })
 }
 
 /// The request-target as sent: the path with its query, if any.

@@ -1,10 +1,12 @@
 //! The server layer: the HTTPS [`listener`], the [`filters`] in front of the handlers (fault
-//! injection), [`routing`] of a path to a handler, the response [`body`], and the assembly of
-//! an API server with its controllers ([`new_api`]).
+//! injection, audit IDs), [`routing`] of a path to a handler (with priority and fairness's
+//! classification, [`flow_control`]), the response [`body`], and the assembly of an API server
+//! with its controllers ([`new_api`]).
 
 mod assemble;
 mod body;
 mod filters;
+mod flow_control;
 mod listener;
 pub mod routing;
 

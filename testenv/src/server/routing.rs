@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::flow_control::{self, Classification, Digest};
 use crate::endpoints::Api;
 use crate::endpoints::impersonation::Requested;
 use crate::endpoints::rbac::Attributes;
@@ -22,32 +23,64 @@ pub enum Handled {
     Refused(Reply),
 }
 
-impl Handled {
-    /// The answer, whoever wrote it.
-    pub fn into_reply(self) -> Reply {
-        match self {
-            Handled::Reply(reply) | Handled::Refused(reply) => reply,
-        }
-    }
+/// A request's answer, and the flow schema priority and fairness classified it into (none
+/// for a request refused before, or a long-running one other than a watch).
+pub struct Routed {
+    /// The answer.
+    pub handled: Handled,
+    /// What the answer's `X-Kubernetes-PF-*` headers name.
+    pub flow: Option<Classification>,
 }
 
 /// Answers one request, made as the user its credentials authenticate, or as the user its
 /// impersonation headers (`impersonating`) ask for.
-pub async fn handle(api: &Arc<Api>, mut req: Req, impersonating: &Requested) -> Handled {
+pub async fn handle(api: &Arc<Api>, mut req: Req, impersonating: &Requested) -> Routed {
     let requester = match crate::endpoints::authn::authenticate(api, &req.bearer) {
         Ok(user) => user,
-        Err(e) => return Handled::Reply(Reply::error(e)),
+        Err(e) => return unclassified(Handled::Reply(Reply::error(e))),
     };
     req.user = match crate::endpoints::impersonation::act_as(api, &requester, impersonating) {
         Ok(user) => user,
         Err(refused) => {
             let reply = refused.into_reply();
-            return match &reply {
+            return unclassified(match &reply {
                 Reply::Json { code: 403, .. } => Handled::Refused(reply),
                 _ => Handled::Reply(reply),
-            };
+            });
         }
     };
+    let info = request_info(&req);
+    let digest = Digest {
+        user: &req.user,
+        info: &info,
+        path: &req.path,
+    };
+    let flow = flow_control::classify(api, &digest);
+    Routed {
+        handled: authorize_and_serve(api, req, &info).await,
+        flow,
+    }
+}
+
+fn unclassified(handled: Handled) -> Routed {
+    Routed {
+        handled,
+        flow: None,
+    }
+}
+
+/// The request as kube-apiserver's `RequestInfoFactory` parses it.
+fn request_info(req: &Req) -> RequestInfo {
+    RequestInfo::parse(
+        &req.method,
+        &req.path,
+        req.query.flag("watch"),
+        req.query.get("fieldSelector"),
+    )
+}
+
+/// Authorizes the request (made as `req.user`) and hands it to what its path addresses.
+async fn authorize_and_serve(api: &Arc<Api>, mut req: Req, info: &RequestInfo) -> Handled {
     req.query.set_requester(req.user.clone());
     // The route, and the deprecation warning of an object route, under one lock.
     let (route, deprecated) = {
@@ -64,7 +97,7 @@ pub async fn handle(api: &Arc<Api>, mut req: Req, impersonating: &Requested) -> 
     let authorized = match &route {
         Ok(route) => crate::endpoints::authz::authorize(api, &req, route),
         // A path nothing serves is authorized first too: a 404 only for whom may ask.
-        Err(_) => crate::endpoints::authz::check(api, &req.user, &unrouted_attributes(&req)),
+        Err(_) => crate::endpoints::authz::check(api, &req.user, &unrouted_attributes(&req, info)),
     };
     if let Err(e) = authorized {
         return Handled::Refused(Reply::error(e));
@@ -96,16 +129,10 @@ pub async fn handle(api: &Arc<Api>, mut req: Req, impersonating: &Requested) -> 
 /// What the real server authorizes a request for a path no handler serves by: its
 /// `RequestInfo`, a resource under `/api/<version>/` or `/apis/<group>/<version>/`, any other
 /// path with the lower-cased method as its verb.
-fn unrouted_attributes(req: &Req) -> Attributes {
-    let info = RequestInfo::parse(
-        &req.method,
-        &req.path,
-        req.query.flag("watch"),
-        req.query.get("fieldSelector"),
-    );
+fn unrouted_attributes(req: &Req, info: &RequestInfo) -> Attributes {
     if info.resource.is_empty() {
         return Attributes {
-            verb: info.verb,
+            verb: info.verb.clone(),
             path: Some(req.path.clone()),
             ..Attributes::default()
         };

@@ -1,13 +1,14 @@
 //! `flowcontrol.apiserver.k8s.io`: the FlowSchemas and PriorityLevelConfigurations every
-//! server starts with, what a new one gets and may not claim, and the `Dangling` condition
-//! that says whether a FlowSchema's priority level exists.
+//! server starts with, what a new one gets and may not claim, the `Dangling` condition that
+//! says whether a FlowSchema's priority level exists, and the schema and level each request is
+//! classified into, named by UID in its answer's headers (with its `Audit-Id`).
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
 use crate::common::env;
-use crate::support::raw::{eventually, send};
+use crate::support::raw::{eventually, exchange, send};
 
 const FC: &str = "/apis/flowcontrol.apiserver.k8s.io/v1";
 
@@ -296,4 +297,172 @@ async fn priority_levels_and_flow_schemas_are_validated() {
             r#"spec.rules[0].nonResourceRules[0].nonResourceURLs[1]: Invalid value: "/ok/*/x": wildcard can only do suffix matching"#,
         ]
     );
+}
+
+/// The UIDs of the FlowSchemas and PriorityLevelConfigurations, by name.
+async fn flow_uids(client: &kube::Client) -> BTreeMap<String, String> {
+    let mut uids = BTreeMap::new();
+    for plural in ["flowschemas", "prioritylevelconfigurations"] {
+        let (code, list) = send(client, "GET", &format!("{FC}/{plural}"), "", None).await;
+        assert_eq!(code, 200, "{list}");
+        for item in list["items"].as_array().unwrap() {
+            let name = item["metadata"]["name"].as_str().unwrap();
+            let uid = item["metadata"]["uid"].as_str().unwrap();
+            uids.insert(format!("{plural}/{name}"), uid.to_string());
+        }
+    }
+    uids
+}
+
+/// The flow schema and priority level UIDs an answer names (empty when it names none).
+fn classified(headers: &http::HeaderMap) -> (String, String) {
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default()
+    };
+    (
+        header("x-kubernetes-pf-flowschema-uid"),
+        header("x-kubernetes-pf-prioritylevel-uid"),
+    )
+}
+
+/// Each request is classified into the first FlowSchema by precedence (then name) whose rules
+/// match the user it acts as and what it asks for, and its answer names that schema and its
+/// priority level by UID: after impersonation, before authorization (a 403 is classified, a
+/// 401 is not), watches included, other long-running requests (a pod's log) not. A new
+/// FlowSchema takes the requests it matches; one whose priority level is missing takes none.
+/// Every answer has an `Audit-Id`, the client's own if it sent one.
+#[tokio::test]
+async fn requests_are_classified_into_flow_schemas_by_their_user() {
+    let env = env().await;
+    let ns = env.namespace();
+    let client = crate::support::raw::client(&env).await;
+    let uids = flow_uids(&client).await;
+    let expect = |schema: &str, level: &str| {
+        (
+            uids[&format!("flowschemas/{schema}")].clone(),
+            uids[&format!("prioritylevelconfigurations/{level}")].clone(),
+        )
+    };
+    let path = format!("/api/v1/namespaces/{ns}/configmaps");
+    let as_user = |user: &str| {
+        let client = client.clone();
+        let (path, user) = (path.clone(), user.to_string());
+        async move {
+            let (code, headers, _) =
+                exchange(&client, "GET", &path, &[("Impersonate-User", &user)], None).await;
+            (code, classified(&headers))
+        }
+    };
+    // Anyone authenticated: global-default, refused by authorization or not.
+    assert_eq!(
+        as_user("flow-alice").await,
+        (403, expect("global-default", "global-default"))
+    );
+    assert_eq!(
+        as_user(&format!("system:serviceaccount:{ns}:robot")).await,
+        (403, expect("service-accounts", "workload-low"))
+    );
+    assert_eq!(
+        as_user("system:serviceaccount:kube-system:robot").await,
+        (403, expect("kube-system-service-accounts", "workload-high"))
+    );
+    // A watch is classified; a pod's log, long-running, is not.
+    let (code, headers, _) = exchange(
+        &client,
+        "GET",
+        &format!("{path}?watch=1&timeoutSeconds=1"),
+        &[
+            ("Impersonate-User", "flow-alice"),
+            ("Impersonate-Group", "system:masters"),
+        ],
+        None,
+    )
+    .await;
+    assert_eq!(
+        (code, classified(&headers)),
+        (200, expect("exempt", "exempt"))
+    );
+    let (code, headers, _) = exchange(
+        &client,
+        "GET",
+        &format!("/api/v1/namespaces/{ns}/pods/absent/log"),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(
+        (code, classified(&headers)),
+        (404, (String::new(), String::new()))
+    );
+    // An unauthenticated request is refused before classification, with its audit ID.
+    // (The embedded server takes a token it does not know; one that looks like its own but
+    // is not is refused, as the real server refuses any token it cannot verify.)
+    let forged = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.AAAA";
+    let stranger = crate::support::raw::client_with_token(&env, forged).await;
+    let (code, headers, _) = exchange(&stranger, "GET", &path, &[], None).await;
+    assert_eq!(
+        (code, classified(&headers)),
+        (401, (String::new(), String::new()))
+    );
+    assert_eq!(headers["audit-id"].len(), 36, "{headers:?}");
+    let (_, headers, _) = exchange(
+        &client,
+        "GET",
+        "/version",
+        &[("Audit-ID", "flow-audit-1")],
+        None,
+    )
+    .await;
+    assert_eq!(headers["audit-id"], "flow-audit-1");
+
+    // A schema of one's own, before global-default; and one whose level does not exist.
+    let name = format!("{ns}-flow");
+    let schema = |name: &str, level: &str, precedence: u32| {
+        json!({"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema",
+            "metadata": {"name": name},
+            "spec": {"priorityLevelConfiguration": {"name": level}, "matchingPrecedence": precedence,
+                "rules": [{"subjects": [{"kind": "User", "user": {"name": "flow-alice"}}],
+                    "resourceRules": [{"verbs": ["get", "list"], "apiGroups": [""],
+                        "resources": ["configmaps"], "namespaces": ["*"]}]}]}})
+    };
+    let dangling = format!("{ns}-flow-dangling");
+    let created = send(
+        &client,
+        "POST",
+        &format!("{FC}/flowschemas"),
+        "application/json",
+        Some(schema(&dangling, &format!("{ns}-missing"), 400)),
+    )
+    .await;
+    assert_eq!(created.0, 201, "{}", created.1);
+    let created = send(
+        &client,
+        "POST",
+        &format!("{FC}/flowschemas"),
+        "application/json",
+        Some(schema(&name, "workload-low", 500)),
+    )
+    .await;
+    assert_eq!(created.0, 201, "{}", created.1);
+    let own = created.1["metadata"]["uid"].as_str().unwrap().to_string();
+    let workload_low = expect("service-accounts", "workload-low").1;
+    let taken = eventually(10, || async {
+        let (_, flow) = as_user("flow-alice").await;
+        (flow.0 == own).then_some(flow)
+    })
+    .await;
+    for gone in [&name, &dangling] {
+        send(
+            &client,
+            "DELETE",
+            &format!("{FC}/flowschemas/{gone}"),
+            "",
+            None,
+        )
+        .await;
+    }
+    assert_eq!(taken, Some((own, workload_low)));
 }
