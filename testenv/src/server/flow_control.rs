@@ -9,6 +9,8 @@
 //! and a 401 does not. Long-running requests other than watches (proxies, `exec`, `attach`,
 //! `log`, `portforward`) are not classified.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use crate::endpoints::Api;
@@ -66,7 +68,7 @@ pub fn classify(api: &Api, digest: &Digest<'_>) -> Option<Classification> {
     }
     let (schemas, levels) = {
         let cluster = api.lock();
-        let objects = |plural: &str| -> Vec<Value> {
+        let objects = |plural: &str| -> Vec<Arc<Value>> {
             let Some(def) = cluster
                 .registry
                 .all()
@@ -79,7 +81,7 @@ pub fn classify(api: &Api, digest: &Digest<'_>) -> Option<Classification> {
                 .bucket(&def.storage_key)
                 .into_iter()
                 .flatten()
-                .map(|(_, o)| (**o).clone())
+                .map(|(_, o)| Arc::clone(o))
                 .collect()
         };
         (
@@ -97,6 +99,7 @@ pub fn classify(api: &Api, digest: &Digest<'_>) -> Option<Classification> {
     };
     let mut usable: Vec<(&Value, String)> = schemas
         .iter()
+        .map(|s| &**s)
         .filter_map(|s| {
             let level = s["spec"]["priorityLevelConfiguration"]["name"].as_str()?;
             Some((s, level_uid(level)?))
