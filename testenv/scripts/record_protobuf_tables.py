@@ -10,6 +10,11 @@ written again, except the kinds listed in REWRITE (written here with their statu
 Usage: KUBE_SOURCES=<dir> record_protobuf_tables.py [tag] (the clones of kubernetes/api and
 apimachinery in <dir> are read with git at <tag>, default v0.34.9); the files are written
 beside the existing modules and formatted by `cargo fmt` afterwards.
+
+With `--go-names` it writes instead go_name_exceptions.rs: for every message of every module,
+the Go name of each field whose Go name is not the one derived from its JSON name (as
+go_names.rs derives it), read from the Go types of the served versions (clones of kubernetes/api,
+apimachinery, apiextensions-apiserver and kube-aggregator in <dir>).
 """
 
 import os
@@ -176,8 +181,118 @@ def screaming(name):
     return s.upper()
 
 
+# The Go packages of the served versions whose types the modules describe: import path and
+# (clone, folder).
+GO_NAME_PACKAGES = {
+    META: ("apimachinery", "pkg/apis/meta/v1"),
+    "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1": (
+        "apiextensions-apiserver", "pkg/apis/apiextensions/v1"),
+    "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1": (
+        "kube-aggregator", "pkg/apis/apiregistration/v1"),
+    **{API + folder: ("api", folder) for folder in [
+        "admissionregistration/v1", "apps/v1", "authentication/v1", "authorization/v1",
+        "autoscaling/v1", "autoscaling/v2", "batch/v1", "certificates/v1", "coordination/v1",
+        "core/v1", "discovery/v1", "events/v1", "flowcontrol/v1", "networking/v1", "node/v1",
+        "policy/v1", "rbac/v1", "resource/v1", "scheduling/v1", "storage/v1"]},
+}
+
+# The leading initialisms go_names.rs writes in capitals.
+INITIALISMS = {"api", "cidr", "cpu", "dns", "fs", "http", "id", "io", "ip", "ipc", "ips", "json",
+               "os", "pid", "tcp", "tls", "udp", "uid", "url"}
+
+
+def derived(json_name):
+    """The Go name go_names.rs derives from a JSON name: an object's `metadata` is its embedded
+    ObjectMeta."""
+    if json_name == "metadata":
+        return "ObjectMeta"
+    head = re.match(r"[a-z]*", json_name).group(0)
+    if head in INITIALISMS:
+        return head.upper() + json_name[len(head):]
+    return json_name[:1].upper() + json_name[1:]
+
+
+def go_names(tag):
+    parsed = {path: parse_package(tag, *where) for path, where in GO_NAME_PACKAGES.items()}
+    statics = {}  # module::STATIC -> (Go name, [(number, json name or None, inlined Go name)])
+    for name in sorted(os.listdir(OUT)):
+        if not name.endswith(".rs") or "test" in name:
+            continue
+        module = name[:-3]
+        text = open(os.path.join(OUT, name)).read()
+        shared = dict(re.findall(r"static (\w+): \[Field; \d+\] = \[(.*?)\];", text, flags=re.S))
+        for static, go_name, body, named in re.findall(
+                r'static (\w+): Message =\s*Message::new\(\s*"(\w+)",\s*&(?:\[(.*?)\]|(\w+)),?\s*\);',
+                text, flags=re.S):
+            body = shared[named] if named else body
+            fields = [(int(n), j, None) for n, j in re.findall(
+                r'\b(?:val|ptr|list|map|unset)\(\s*(\d+),\s*"([^"]*)"', body)]
+            fields += [(int(n), None, target) for n, target in re.findall(
+                r'\binline\(\s*(\d+),\s*&([\w:]+)\s*\)', body)]
+            statics[f"{module}::{static}"] = (go_name, fields, module)
+    exceptions = {}  # (Go type, number) -> Go field name
+    unmatched = []
+    for key, (go_type, fields, module) in sorted(statics.items()):
+        numbers = {n: j for n, j, _ in fields if j is not None}
+        candidates = []
+        for structs, _ in parsed.values():
+            if go_type in structs:
+                go_fields = {number: (json or None, go_field, gotype)
+                             for json, _, gotype, go_field, number in structs[go_type][0]}
+                # A custom type's fields (JSONSchemaPropsOrBool) have no JSON names.
+                if all(n in go_fields and (go_fields[n][0] or derived(j)) in (j, go_fields[n][1])
+                       for n, j in numbers.items()):
+                    candidates.append(go_fields)
+        if not candidates:
+            unmatched.append(f"{key} ({go_type})")
+            continue
+        for number, json_name, inlined in fields:
+            names = set()
+            for go_fields in candidates:
+                _, go_field, gotype = go_fields[number]
+                names.add(go_field or gotype.lstrip("*").rsplit(".", 1)[-1])
+            if len(names) != 1:
+                raise SystemExit(f"{key} field {number}: Go names {names}")
+            go_name = names.pop()
+            if inlined is not None:
+                target = inlined.removeprefix("super::")
+                if target not in statics:
+                    # Imported with `use`: the static of that name, in whichever module.
+                    static = target.rsplit("::", 1)[-1]
+                    found = {statics[k][0] for k in statics if k.endswith("::" + static)}
+                    if len(found) != 1:
+                        raise SystemExit(f"{key}: cannot tell which {static} is inlined")
+                    expected = found.pop()
+                else:
+                    expected = statics[target][0]
+            else:
+                expected = derived(json_name)
+            if go_name != expected:
+                if exceptions.get((go_type, number), go_name) != go_name:
+                    raise SystemExit(f"{go_type} field {number}: two Go names")
+                exceptions[(go_type, number)] = go_name
+    if unmatched:
+        print("no Go struct found for (names derived, checked by unit tests):",
+              ", ".join(unmatched), file=sys.stderr)
+    with open(os.path.join(OUT, "go_name_exceptions.rs"), "w") as out:
+        out.write("//! The Go names of the fields whose Go name is not the one derived from their JSON "
+                  "name\n//! (go_names.rs): (message, field number, Go name).\n//!\n"
+                  "//! Written by `scripts/record_protobuf_tables.py --go-names` from the Go types "
+                  "of k8s.io/api v1.34.\n\n"
+                  "/// (message, field number, Go name), sorted.\n"
+                  "pub(super) static GO_NAME_EXCEPTIONS: &[(&str, u64, &str)] = &[\n")
+        for (go_type, number), go_name in sorted(exceptions.items()):
+            out.write(f'    ("{go_type}", {number}, "{go_name}"),\n')
+        out.write("];\n")
+    print(f"written: go_name_exceptions ({len(exceptions)} names)", file=sys.stderr)
+
+
 def main():
-    tag = sys.argv[1] if len(sys.argv) > 1 else "v0.34.9"
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    tag = args[0] if args else "v0.34.9"
+    if "--go-names" in sys.argv:
+        go_names(tag)
+        return
     packages = {META: ("apimachinery", "pkg/apis/meta/v1")}
     for _, folder, _, _ in ROOTS:
         packages[API + folder] = ("api", folder)

@@ -1,8 +1,9 @@
 //! `authentication.k8s.io/v1`: the TokenRequest `kubectl create token` sends and the
 //! SelfSubjectReview of `kubectl auth whoami`.
 
+use super::authentication_review::USER_INFO;
 use super::meta::OBJECT_META;
-use super::schema::{Message, Ty, list, ptr, unset, val};
+use super::schema::{Message, Ty, list, ptr, val};
 
 /// `BoundObjectReference`.
 pub(super) static BOUND_OBJECT_REFERENCE: Message = Message::new(
@@ -25,21 +26,36 @@ pub(super) static TOKEN_REQUEST_SPEC: Message = Message::new(
     ],
 );
 
-/// `TokenRequest`; its `status` must be unset (the server sets it).
+/// `TokenRequestStatus`.
+pub(super) static TOKEN_REQUEST_STATUS: Message = Message::new(
+    "TokenRequestStatus",
+    &[
+        val(1, "token", Ty::Str),
+        val(2, "expirationTimestamp", Ty::Time),
+    ],
+);
+
+/// `TokenRequest`; a client's `status` is decoded, and replaced by the server's.
 pub(super) static TOKEN_REQUEST: Message = Message::new(
     "TokenRequest",
     &[
         val(1, "metadata", Ty::Msg(&OBJECT_META)),
         val(2, "spec", Ty::Msg(&TOKEN_REQUEST_SPEC)),
-        unset(3, "status"),
+        val(3, "status", Ty::Msg(&TOKEN_REQUEST_STATUS)),
     ],
 );
 
-/// `SelfSubjectReview`; its `status` must be unset (the server sets it).
+/// `SelfSubjectReviewStatus`.
+pub(super) static SELF_SUBJECT_REVIEW_STATUS: Message = Message::new(
+    "SelfSubjectReviewStatus",
+    &[val(1, "userInfo", Ty::Msg(&USER_INFO))],
+);
+
+/// `SelfSubjectReview`; a client's `status` is decoded, and replaced by the server's.
 pub(super) static SELF_SUBJECT_REVIEW: Message = Message::new(
     "SelfSubjectReview",
     &[
         val(1, "metadata", Ty::Msg(&OBJECT_META)),
-        unset(2, "status"),
+        val(2, "status", Ty::Msg(&SELF_SUBJECT_REVIEW_STATUS)),
     ],
 );

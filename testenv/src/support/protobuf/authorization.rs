@@ -2,7 +2,7 @@
 //! SelfSubjectRulesReview of `kubectl auth can-i --list`.
 
 use super::meta::{FIELD_SELECTOR_REQUIREMENT, LABEL_SELECTOR_REQUIREMENT, OBJECT_META};
-use super::schema::{Message, Ty, list, ptr, unset, val};
+use super::schema::{Message, Ty, list, ptr, val};
 
 /// `FieldSelectorAttributes`.
 pub(super) static FIELD_SELECTOR_ATTRIBUTES: Message = Message::new(
@@ -57,13 +57,24 @@ pub(super) static SELF_SUBJECT_ACCESS_REVIEW_SPEC: Message = Message::new(
     ],
 );
 
-/// `SelfSubjectAccessReview`; its `status` must be unset (the server sets it).
+/// `SubjectAccessReviewStatus`.
+pub(super) static SUBJECT_ACCESS_REVIEW_STATUS: Message = Message::new(
+    "SubjectAccessReviewStatus",
+    &[
+        val(1, "allowed", Ty::Bool),
+        val(4, "denied", Ty::Bool),
+        val(2, "reason", Ty::Str),
+        val(3, "evaluationError", Ty::Str),
+    ],
+);
+
+/// `SelfSubjectAccessReview`; a client's `status` is decoded, and replaced by the server's.
 pub(super) static SELF_SUBJECT_ACCESS_REVIEW: Message = Message::new(
     "SelfSubjectAccessReview",
     &[
         val(1, "metadata", Ty::Msg(&OBJECT_META)),
         val(2, "spec", Ty::Msg(&SELF_SUBJECT_ACCESS_REVIEW_SPEC)),
-        unset(3, "status"),
+        val(3, "status", Ty::Msg(&SUBJECT_ACCESS_REVIEW_STATUS)),
     ],
 );
 
@@ -73,12 +84,43 @@ pub(super) static SELF_SUBJECT_RULES_REVIEW_SPEC: Message = Message::new(
     &[val(1, "namespace", Ty::Str)],
 );
 
-/// `SelfSubjectRulesReview`; its `status` must be unset (the server sets it).
+/// `ResourceRule`.
+pub(super) static RESOURCE_RULE: Message = Message::new(
+    "ResourceRule",
+    &[
+        list(1, "verbs", Ty::Str),
+        list(2, "apiGroups", Ty::Str),
+        list(3, "resources", Ty::Str),
+        list(4, "resourceNames", Ty::Str),
+    ],
+);
+
+/// `NonResourceRule`.
+pub(super) static NON_RESOURCE_RULE: Message = Message::new(
+    "NonResourceRule",
+    &[
+        list(1, "verbs", Ty::Str),
+        list(2, "nonResourceURLs", Ty::Str),
+    ],
+);
+
+/// `SubjectRulesReviewStatus`.
+pub(super) static SUBJECT_RULES_REVIEW_STATUS: Message = Message::new(
+    "SubjectRulesReviewStatus",
+    &[
+        list(1, "resourceRules", Ty::Msg(&RESOURCE_RULE)),
+        list(2, "nonResourceRules", Ty::Msg(&NON_RESOURCE_RULE)),
+        val(3, "incomplete", Ty::Bool),
+        val(4, "evaluationError", Ty::Str),
+    ],
+);
+
+/// `SelfSubjectRulesReview`; a client's `status` is decoded, and replaced by the server's.
 pub(super) static SELF_SUBJECT_RULES_REVIEW: Message = Message::new(
     "SelfSubjectRulesReview",
     &[
         val(1, "metadata", Ty::Msg(&OBJECT_META)),
         val(2, "spec", Ty::Msg(&SELF_SUBJECT_RULES_REVIEW_SPEC)),
-        unset(3, "status"),
+        val(3, "status", Ty::Msg(&SUBJECT_RULES_REVIEW_STATUS)),
     ],
 );

@@ -2,7 +2,9 @@
 //! authorizer's client or a controller checking another user's access sends (their status is set by
 //! the server; a client's is decoded and then ignored, as the real server ignores it).
 
-use super::authorization::{NON_RESOURCE_ATTRIBUTES, RESOURCE_ATTRIBUTES};
+use super::authorization::{
+    NON_RESOURCE_ATTRIBUTES, RESOURCE_ATTRIBUTES, SUBJECT_ACCESS_REVIEW_STATUS,
+};
 use super::meta::OBJECT_META;
 use super::schema::{Message, Ty, list, map, ptr, val};
 
@@ -20,17 +22,6 @@ pub(super) static SUBJECT_ACCESS_REVIEW_SPEC: Message = Message::new(
         list(4, "groups", Ty::Str),
         map(5, "extra", Ty::Strings),
         val(6, "uid", Ty::Str),
-    ],
-);
-
-/// `SubjectAccessReviewStatus`.
-pub(super) static SUBJECT_ACCESS_REVIEW_STATUS: Message = Message::new(
-    "SubjectAccessReviewStatus",
-    &[
-        val(1, "allowed", Ty::Bool),
-        val(4, "denied", Ty::Bool),
-        val(2, "reason", Ty::Str),
-        val(3, "evaluationError", Ty::Str),
     ],
 );
 

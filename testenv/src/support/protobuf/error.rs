@@ -12,12 +12,28 @@ pub enum DecodeError {
     /// A varint longer than 10 bytes.
     #[error("proto: integer overflow")]
     VarintTooLong,
+    /// A length that is negative as Go's `int`, or overflows it when added to the position.
+    #[error("proto: negative length found during unmarshaling")]
+    NegativeLength,
     /// A wire type that does not exist (6 or 7), in a field the message does not describe.
     #[error("proto: illegal wireType {0}")]
     WireType(u64),
-    /// An end of group that closes no group.
+    /// An end of group that closes no group, as a message's field.
     #[error("proto: {0}: wiretype end group for non-group")]
     EndGroup(&'static str),
+    /// An end of group that closes no group, skipped inside a map entry.
+    #[error("proto: unexpected end of group")]
+    UnexpectedEndOfGroup,
+    /// A field number that is zero or negative once cut to Go's `int32`.
+    #[error("proto: {message}: illegal tag {number} (wire type {key})")]
+    IllegalTag {
+        /// The message's Go type.
+        message: &'static str,
+        /// The field number as Go's `int32`.
+        number: i32,
+        /// The whole key, which Go prints as the wire type.
+        key: u64,
+    },
     /// A kind without a described message.
     #[error("protobuf bodies of {api_version} {kind} are not supported")]
     UnsupportedKind {
@@ -27,22 +43,12 @@ pub enum DecodeError {
         kind: String,
     },
     /// A described field with the wrong wire type.
-    #[error("proto: wrong wireType = {wire} for field {}", go_field_name(field))]
+    #[error("proto: wrong wireType = {wire} for field {field}")]
     UnexpectedWireType {
-        /// The message's Go type.
-        message: &'static str,
-        /// The field's JSON name.
-        field: &'static str,
+        /// The field's Go name.
+        field: String,
         /// The wire type found.
         wire: u64,
-    },
-    /// A field that must be unset (a status the server sets) holds a value.
-    #[error("field {field} of {message} is set: it is not decoded from protobuf")]
-    Set {
-        /// The message's Go type.
-        message: &'static str,
-        /// The field's JSON name.
-        field: &'static str,
     },
     /// A `FieldsV1` whose bytes are not JSON.
     #[error("field {0} does not hold JSON")]
@@ -63,41 +69,6 @@ impl DecodeError {
     /// Whether the real server answers this with 400 Bad Request (it decodes the kind, and
     /// Go's `Unmarshal` refuses the body), rather than 415.
     pub fn is_bad_request(&self) -> bool {
-        matches!(self, DecodeError::Malformed { reason, .. } if !matches!(**reason, DecodeError::Set { .. }))
-    }
-}
-
-/// The Go name of the struct field whose JSON name is `json`: capitalized, a leading
-/// initialism in capitals (`uid` is `UID`, `ipFamilies` `IPFamilies`).
-fn go_field_name(json: &str) -> String {
-    const INITIALISMS: &[&str] = &[
-        "api", "cidr", "cpu", "dns", "fs", "http", "id", "io", "ip", "ipc", "ips", "json", "os",
-        "pid", "tcp", "tls", "udp", "uid", "url",
-    ];
-    let lower = json
-        .find(|c: char| !c.is_ascii_lowercase())
-        .unwrap_or(json.len());
-    let (head, tail) = json.split_at(lower);
-    if INITIALISMS.contains(&head) {
-        return format!("{}{tail}", head.to_ascii_uppercase());
-    }
-    let mut chars = json.chars();
-    chars
-        .next()
-        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::go_field_name;
-
-    #[test]
-    fn go_names_capitalize_and_keep_initialisms() {
-        assert_eq!(go_field_name("data"), "Data");
-        assert_eq!(go_field_name("uid"), "UID");
-        assert_eq!(go_field_name("clusterIP"), "ClusterIP");
-        assert_eq!(go_field_name("ipFamilies"), "IPFamilies");
-        assert_eq!(go_field_name("apiVersion"), "APIVersion");
+        matches!(self, DecodeError::Malformed { .. })
     }
 }

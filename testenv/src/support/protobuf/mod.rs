@@ -12,16 +12,16 @@
 //! schemas). A body whose kind is not described is refused (the caller answers 415). A field no
 //! table describes (a newer client's field) is skipped, as Go's generated `Unmarshal` skips it
 //! (any wire type, groups included); what Go's `Unmarshal` refuses (a described field with the
-//! wrong wire type, a wire type that does not exist, a truncated body) is the real server's 400
-//! with Go's error.
+//! wrong wire type, named by its Go name (`go_names.rs`), an illegal tag, a wire type that does
+//! not exist, a truncated body, a negative length) is the real server's 400 with Go's error.
+//! Map entries are read as Go reads them, without checking their fields' wire types.
 //! Responses are always JSON, which kubectl accepts.
 //!
 //! Go's marshaller writes every non-pointer field, set or not, and pointer fields only when set;
 //! the tables say which is which, so a non-pointer zero value is left out of the JSON object
 //! (as unset) while a pointer's zero value (`replicas: 0`, `emptyDir: {}`) is kept. A status is
-//! decoded as any field (the strategy drops it on a create, as for JSON), except for the review
-//! kinds whose table still marks it unset: accepted only when it holds nothing but zero values
-//! (what kubectl sends), and dropped.
+//! decoded as any field: the strategy drops it on a create, as for JSON, and a review's status
+//! (TokenRequest, SelfSubjectReview, the access reviews) is replaced by the server's.
 
 mod admissionregistration;
 mod apiextensions;
@@ -46,6 +46,8 @@ mod discovery;
 mod error;
 mod events;
 mod flowcontrol;
+mod go_name_exceptions;
+mod go_names;
 mod kinds_core;
 mod kinds_more;
 mod meta;
@@ -76,7 +78,7 @@ use chrono::{SecondsFormat, TimeZone, Utc};
 use serde_json::{Map, Value};
 
 pub use error::DecodeError;
-use schema::{Message, Shape, Ty};
+use schema::{Field, Message, Shape, Ty};
 use wire::{FIXED64, LEN, Reader, VARINT};
 
 /// The message of each kind kubectl's typed commands send as protobuf, besides those of
@@ -153,37 +155,64 @@ fn utf8(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// The fields 1 to `count` of the small wrapper messages (IntOrString, Quantity, Time), by
-/// number; any other field is skipped.
-fn wrapper(b: &[u8], name: &'static str, count: u64) -> Result<[Option<Scalar>; 4], DecodeError> {
+/// The fields of the small wrapper messages (IntOrString, Quantity, Timestamp, RawExtension,
+/// FieldsV1), by number from 1: each with its Go name and the wire type it must have (varint
+/// or length-delimited); any other field is skipped.
+fn wrapper(
+    b: &[u8],
+    name: &'static str,
+    fields: &[(&'static str, u64)],
+) -> Result<[Option<Scalar>; 4], DecodeError> {
     let mut out = [None, None, None, None];
     let mut r = Reader::new(b);
     while !r.is_empty() {
-        let (number, wire) = r.key()?;
-        if wire == wire::END_GROUP {
-            return Err(DecodeError::EndGroup(name));
-        }
-        let Some(slot) = out
-            .get_mut(usize::try_from(number).unwrap_or(usize::MAX))
-            .filter(|_| (1..=count).contains(&number))
+        let (number, wire) = field_key(&mut r, name)?;
+        let Some((slot, &(go_name, expected))) = usize::try_from(number)
+            .ok()
+            .and_then(|n| Some((out.get_mut(n)?, fields.get(n - 1)?)))
         else {
-            r.skip(wire, name)?;
+            r.skip(wire)?;
             continue;
         };
-        *slot = Some(match wire {
-            VARINT => Scalar::Int(r.varint()?),
-            LEN => Scalar::Bytes(r.bytes()?.to_vec()),
-            _ => {
-                return Err(DecodeError::UnexpectedWireType {
-                    message: name,
-                    field: "value",
-                    wire,
-                });
-            }
+        if wire != expected {
+            return Err(DecodeError::UnexpectedWireType {
+                field: go_name.into(),
+                wire,
+            });
+        }
+        *slot = Some(if wire == VARINT {
+            Scalar::Int(r.varint()?)
+        } else {
+            Scalar::Bytes(r.bytes()?.to_vec())
         });
     }
     Ok(out)
 }
+
+/// Reads the next key of a message as Go's generated `Unmarshal` does, its field number and
+/// wire type: an end of group is refused, and so is a field number that is not positive as
+/// Go's `int32`.
+fn field_key(r: &mut Reader<'_>, message: &'static str) -> Result<(u64, u64), DecodeError> {
+    let key = r.key()?;
+    if key.wire == wire::END_GROUP {
+        return Err(DecodeError::EndGroup(message));
+    }
+    let number = key.field().ok_or(DecodeError::IllegalTag {
+        message,
+        number: key.number,
+        key: key.raw,
+    })?;
+    Ok((number, key.wire))
+}
+
+/// IntOrString's fields: `type`, `intVal` and `strVal`.
+const INT_OR_STRING: &[(&str, u64)] = &[("Type", VARINT), ("IntVal", VARINT), ("StrVal", LEN)];
+/// Quantity's field (its own `Unmarshal` names it `String_`).
+const QUANTITY: &[(&str, u64)] = &[("String_", LEN)];
+/// The fields of Timestamp, which Time and MicroTime are read as.
+const TIMESTAMP: &[(&str, u64)] = &[("Seconds", VARINT), ("Nanos", VARINT)];
+/// The field of RawExtension and FieldsV1.
+const RAW: &[(&str, u64)] = &[("Raw", LEN)];
 
 /// A raw field of a wrapper message.
 enum Scalar {
@@ -213,11 +242,10 @@ fn value(
     ty: Ty,
     wire: u64,
     message: &'static Message,
-    field: &'static str,
+    field: &'static Field,
 ) -> Result<Value, DecodeError> {
     let wrong = || DecodeError::UnexpectedWireType {
-        message: message.name,
-        field,
+        field: go_names::go_name(message, field),
         wire,
     };
     match (ty, wire) {
@@ -229,7 +257,7 @@ fn value(
             base64::engine::general_purpose::STANDARD.encode(r.bytes()?),
         )),
         (Ty::IntOrString, LEN) => {
-            let [_, kind, int, string] = wrapper(r.bytes()?, "IntOrString", 3)?;
+            let [_, kind, int, string] = wrapper(r.bytes()?, "IntOrString", INT_OR_STRING)?;
             Ok(if Scalar::int(&kind) == 1 {
                 Value::String(Scalar::string(&string))
             } else {
@@ -237,7 +265,7 @@ fn value(
             })
         }
         (Ty::Quantity, LEN) => {
-            let [_, string, ..] = wrapper(r.bytes()?, "Quantity", 1)?;
+            let [_, string, ..] = wrapper(r.bytes()?, "Quantity", QUANTITY)?;
             Ok(Value::String(Scalar::string(&string)))
         }
         (Ty::Time, LEN) => {
@@ -246,7 +274,7 @@ fn value(
                 return Ok(Value::Null);
             }
             // Like metav1.Time, only the seconds are kept.
-            let [_, seconds, ..] = wrapper(raw, "Time", 2)?;
+            let [_, seconds, ..] = wrapper(raw, "Timestamp", TIMESTAMP)?;
             let time = Utc
                 .timestamp_opt(Scalar::int(&seconds), 0)
                 .single()
@@ -261,7 +289,7 @@ fn value(
                 return Ok(Value::Null);
             }
             // Like metav1.MicroTime, the nanoseconds are cut to microseconds.
-            let [_, seconds, nanos, _] = wrapper(raw, "Timestamp", 2)?;
+            let [_, seconds, nanos, _] = wrapper(raw, "Timestamp", TIMESTAMP)?;
             let nanos = u32::try_from(Scalar::int(&nanos)).unwrap_or(0) / 1000 * 1000;
             let time = Utc
                 .timestamp_opt(Scalar::int(&seconds), nanos)
@@ -272,19 +300,19 @@ fn value(
             ))
         }
         (Ty::Raw, LEN) => {
-            let [_, raw, ..] = wrapper(r.bytes()?, "RawExtension", 1)?;
+            let [_, raw, ..] = wrapper(r.bytes()?, "RawExtension", RAW)?;
             match raw {
                 Some(Scalar::Bytes(raw)) if !raw.is_empty() => {
-                    serde_json::from_slice(&raw).map_err(|_| DecodeError::Json(field))
+                    serde_json::from_slice(&raw).map_err(|_| DecodeError::Json(field.name))
                 }
                 _ => Ok(Value::Null),
             }
         }
         (Ty::FieldsV1, LEN) => {
-            let [_, raw, ..] = wrapper(r.bytes()?, "FieldsV1", 1)?;
+            let [_, raw, ..] = wrapper(r.bytes()?, "FieldsV1", RAW)?;
             match raw {
                 Some(Scalar::Bytes(raw)) => {
-                    serde_json::from_slice(&raw).map_err(|_| DecodeError::Json(field))
+                    serde_json::from_slice(&raw).map_err(|_| DecodeError::Json(field.name))
                 }
                 _ => Ok(Value::Null),
             }
@@ -320,23 +348,36 @@ fn is_zero(v: &Value) -> bool {
     }
 }
 
-/// One `map<string, T>` entry: key 1, value 2 (the zero value when absent).
+/// One `map<string, T>` entry (key 1, value 2, the zero value when absent), read as Go's
+/// generated code reads it: within the enclosing message's bytes (`r`, at the entry's length),
+/// neither field's wire type checked (the key is read as a string, the value as its type
+/// reads it, all of them length-delimited), any other field skipped but not past the entry;
+/// whatever a field reads past the entry's end is then read again as the enclosing message's.
 fn map_entry(
-    b: &[u8],
+    r: &mut Reader<'_>,
     ty: Ty,
     message: &'static Message,
-    field: &'static str,
+    field: &'static Field,
 ) -> Result<(String, Value), DecodeError> {
-    let mut r = Reader::new(b);
+    let end = r.length()?;
     let (mut key, mut entry) = (String::new(), None);
-    while !r.is_empty() {
-        match r.key()? {
-            (_, wire::END_GROUP) => return Err(DecodeError::EndGroup(message.name)),
-            (1, LEN) => key = utf8(r.bytes()?),
-            (2, wire) => entry = Some(value(&mut r, ty, wire, message, field)?),
-            (_, wire) => r.skip(wire, message.name)?,
+    while r.pos() < end {
+        let start = r.pos();
+        let k = r.key()?;
+        match k.number {
+            1 => key = utf8(r.bytes()?),
+            2 => entry = Some(value(r, ty, LEN, message, field)?),
+            _ => {
+                r.seek(start);
+                let wire = r.key()?.wire;
+                r.skip(wire)?;
+                if r.pos() > end {
+                    return Err(DecodeError::Truncated);
+                }
+            }
         }
     }
+    r.seek(end);
     let entry = entry.unwrap_or_else(|| match ty {
         Ty::Bool => Value::Bool(false),
         Ty::Int | Ty::Double => Value::from(0),
@@ -355,28 +396,17 @@ fn decode_message(b: &[u8], message: &'static Message) -> Result<Map<String, Val
     let mut r = Reader::new(b);
     let mut out = Map::new();
     while !r.is_empty() {
-        let (number, wire) = r.key()?;
-        if wire == wire::END_GROUP {
-            return Err(DecodeError::EndGroup(message.name));
-        }
+        let (number, wire) = field_key(&mut r, message.name)?;
         // A field k8s.io/api v1.34 does not have (a newer client's) is skipped, as Go's
         // generated `Unmarshal` skips it.
         let Some(field) = message.field(number) else {
-            r.skip(wire, message.name)?;
+            r.skip(wire)?;
             continue;
         };
         let name = field.name;
         match field.shape {
-            Shape::Unset => {
-                if !r.zero_value(wire)? {
-                    return Err(DecodeError::Set {
-                        message: message.name,
-                        field: name,
-                    });
-                }
-            }
             Shape::Value => {
-                let v = value(&mut r, field.ty, wire, message, name)?;
+                let v = value(&mut r, field.ty, wire, message, field)?;
                 if is_zero(&v) {
                     out.remove(name);
                 } else {
@@ -384,7 +414,7 @@ fn decode_message(b: &[u8], message: &'static Message) -> Result<Map<String, Val
                 }
             }
             Shape::Pointer => {
-                let v = value(&mut r, field.ty, wire, message, name)?;
+                let v = value(&mut r, field.ty, wire, message, field)?;
                 if !v.is_null() {
                     out.insert(name.into(), v);
                 }
@@ -401,24 +431,23 @@ fn decode_message(b: &[u8], message: &'static Message) -> Result<Map<String, Val
                         items.push(Value::from(packed.varint()? as i64));
                     }
                 } else {
-                    items.push(value(&mut r, field.ty, wire, message, name)?);
+                    items.push(value(&mut r, field.ty, wire, message, field)?);
                 }
             }
             Shape::Map => {
                 if wire != LEN {
                     return Err(DecodeError::UnexpectedWireType {
-                        message: message.name,
-                        field: name,
+                        field: go_names::go_name(message, field),
                         wire,
                     });
                 }
-                let (key, v) = map_entry(r.bytes()?, field.ty, message, name)?;
+                let (key, v) = map_entry(&mut r, field.ty, message, field)?;
                 let entries = out.entry(name).or_insert_with(|| Value::Object(Map::new()));
                 if let Value::Object(entries) = entries {
                     entries.insert(key, v);
                 }
             }
-            Shape::Inline => match value(&mut r, field.ty, wire, message, name)? {
+            Shape::Inline => match value(&mut r, field.ty, wire, message, field)? {
                 Value::Object(inner) => out.extend(inner),
                 _ => unreachable!("an inlined field is a message"),
             },
@@ -448,12 +477,11 @@ pub fn decode(body: &[u8]) -> Result<Value, DecodeError> {
     let mut r = Reader::new(rest);
     let (mut type_meta, mut raw) = (Map::new(), &[][..]);
     while !r.is_empty() {
-        match r.key()? {
+        match field_key(&mut r, "Unknown")? {
             (1, LEN) => type_meta = decode_message(r.bytes()?, &TYPE_META)?,
             (2, LEN) => raw = r.bytes()?,
             // contentEncoding and contentType (always empty from clients), and any other field.
-            (_, wire::END_GROUP) => return Err(DecodeError::EndGroup("Unknown")),
-            (_, wire) => r.skip(wire, "Unknown")?,
+            (_, wire) => r.skip(wire)?,
         }
     }
     let text = |key: &str| {
@@ -486,5 +514,7 @@ pub fn decode(body: &[u8]) -> Result<Value, DecodeError> {
 mod coverage_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_go;
 #[cfg(test)]
 mod tests_recorded;

@@ -54,9 +54,6 @@ pub(super) enum Shape {
     Map,
     /// An embedded Go struct whose fields are inlined into the enclosing JSON object.
     Inline,
-    /// A top-level `status` the server sets itself: Go writes it even when unset, so it is
-    /// accepted, and dropped, only when it holds nothing but zero values.
-    Unset,
 }
 
 /// One field of a message.
@@ -123,9 +120,4 @@ pub(super) const fn map(number: u64, name: &'static str, ty: Ty) -> Field {
 /// An embedded struct whose fields are inlined.
 pub(super) const fn inline(number: u64, message: &'static Message) -> Field {
     field(number, "", Ty::Msg(message), Shape::Inline)
-}
-
-/// A field that must hold only zero values, dropped.
-pub(super) const fn unset(number: u64, name: &'static str) -> Field {
-    field(number, name, Ty::Bytes, Shape::Unset)
 }
