@@ -20,6 +20,7 @@ use crate::admission::policies;
 use crate::admission::webhooks::config::Operation;
 use crate::registry::schema::go_quote;
 use crate::registry::{crd, node_ports, strategy, subresources};
+use crate::support::json_order::raw_bytes;
 use crate::support::meta;
 use crate::support::query::Query;
 use crate::support::resource::ResourceDef;
@@ -397,9 +398,12 @@ pub fn update_object_as(
             new["status"] = s;
         }
     }
+    // A raw value's bytes are part of the spec the strategy compares (a DeviceClass's
+    // parameters re-written by a strategic merge patch, or sent with other white space).
     if def.tracks_generation
         && (dropped_spec_change
             || spec_part(def, &new) != spec_part(def, &old)
+            || !raw_bytes::same_bytes(&old, &new, "spec")
             || (endpoint != Endpoint::Status && annotations_bump(def, &new, &old)))
     {
         let generation = old["metadata"]["generation"].as_i64().unwrap_or(0) + 1;
@@ -449,8 +453,9 @@ pub fn update_object_as(
         }
     }
     // An update that changes nothing has been through admission all the same (a policy may
-    // refuse it), as on the real server; it stores nothing.
-    if new == old_cmp {
+    // refuse it), as on the real server; it stores nothing. The store compares the bytes it
+    // would write, so a raw value whose bytes change (only its text) is a change.
+    if new == old_cmp && raw_bytes::same_bytes(&old, &new, "") {
         return Ok((old, warnings));
     }
     if query.dry_run() {

@@ -11,9 +11,10 @@ use crate::support::json_order::raw_patch;
 use crate::support::json_order::raw_path::{go_path, raw_fields, tokens};
 use crate::support::{go_encode, go_json};
 
-/// Whether the raw fields at or under `under` (`data`, `spec`) of `new`, the object being
-/// written over the stored `old`, keep the bytes they had, as kube-apiserver's immutability
-/// checks compare them: a JSON body's as sent (white space, member order, numbers, escapes),
+/// Whether the raw fields at or under `under` (`data`, `spec`; every one for `""`) of `new`,
+/// the object being written over the stored `old`, keep the bytes they had, as
+/// kube-apiserver's immutability checks, its strategies' generation and its store's no-op
+/// check compare them: a JSON body's as sent (white space, member order, numbers, escapes),
 /// a merge or JSON patch's compacted, a strategic merge patch's or an apply's as Go writes a
 /// map. The values at `under` are equal (the caller compared them); a write not known here
 /// keeps them.
@@ -62,7 +63,8 @@ fn bytes_written(old: &Value, new: &Value, under: &str) -> Option<Vec<Written>> 
     let old_fields = raw_fields(old, index);
     let fields = raw_fields(new, index).into_iter().filter_map(|found| {
         let path = go_path(&found.steps);
-        let inside = path == under
+        let inside = under.is_empty()
+            || path == under
             || path
                 .strip_prefix(under)
                 .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['));
