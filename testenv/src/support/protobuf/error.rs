@@ -50,6 +50,9 @@ pub enum DecodeError {
         /// The wire type found.
         wire: u64,
     },
+    /// A Quantity whose string Go's `ParseQuantity` refuses, with its error.
+    #[error("{0}")]
+    Quantity(&'static str),
     /// A `FieldsV1` whose bytes are not JSON.
     #[error("field {0} does not hold JSON")]
     Json(&'static str),

@@ -77,6 +77,8 @@ use base64::Engine;
 use chrono::{SecondsFormat, TimeZone, Utc};
 use serde_json::{Map, Value};
 
+use crate::support::quantity;
+
 pub use error::DecodeError;
 use schema::{Field, Message, Shape, Ty};
 use wire::{FIXED64, LEN, Reader, VARINT};
@@ -266,7 +268,14 @@ fn value(
         }
         (Ty::Quantity, LEN) => {
             let [_, string, ..] = wrapper(r.bytes()?, "Quantity", QUANTITY)?;
-            Ok(Value::String(Scalar::string(&string)))
+            let text = Scalar::string(&string);
+            // Go's Quantity parses its string as it reads it (untrimmed, an empty one too).
+            if string.is_some()
+                && let Some(why) = quantity::go_parse_error(&text)
+            {
+                return Err(DecodeError::Quantity(why));
+            }
+            Ok(Value::String(text))
         }
         (Ty::Time, LEN) => {
             let raw = r.bytes()?;

@@ -254,3 +254,28 @@ fn review_statuses_are_decoded() {
         "proto: wrong wireType = 0 for field UserInfo"
     );
 }
+
+#[test]
+fn quantities_are_parsed_as_they_are_read() {
+    let quota = |quantity: &[u8]| {
+        let hard = field(1, &[field(1, b"pods"), field(2, quantity)].concat());
+        [field(1, &meta("q")), field(2, &hard)].concat()
+    };
+    let format = quantity::FORMAT_ERROR;
+    assert_eq!(
+        refused("v1", "ResourceQuota", &quota(&field(1, b"abc"))),
+        format
+    );
+    // An empty string does not parse; an empty message is the zero quantity.
+    assert_eq!(
+        refused("v1", "ResourceQuota", &quota(&field(1, b""))),
+        format
+    );
+    assert_eq!(
+        refused("v1", "ResourceQuota", &quota(&field(1, b"1mi"))),
+        "unable to parse quantity's suffix"
+    );
+    let v = decode(&envelope("v1", "ResourceQuota", &quota(&field(1, b"10")))).expect("decodes");
+    assert_eq!(v["spec"]["hard"]["pods"], "10");
+    assert!(decode(&envelope("v1", "ResourceQuota", &quota(b""))).is_ok());
+}
