@@ -436,3 +436,119 @@ async fn protobuf_reviews_are_answered_as_json_ones() {
         );
     }
 }
+
+/// The `k8s\0` envelope around an object of `api_version` and `kind` encoded as `raw`.
+fn envelope(api_version: &str, kind: &str, raw: &[u8]) -> Vec<u8> {
+    let mut type_meta = Vec::new();
+    bytes_field(1, api_version.as_bytes(), &mut type_meta);
+    bytes_field(2, kind.as_bytes(), &mut type_meta);
+    let mut out = b"k8s\0".to_vec();
+    bytes_field(1, &type_meta, &mut out);
+    bytes_field(2, raw, &mut out);
+    out
+}
+
+/// A length-delimited field, as a new buffer.
+fn field(number: u64, payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    bytes_field(number, payload, &mut out);
+    out
+}
+
+/// A varint field.
+fn int(number: u64, value: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    varint(number << 3, &mut out);
+    varint(value, &mut out);
+    out
+}
+
+/// What Go's generated `Unmarshal` does at its edges: a review's status sent by a client is
+/// decoded and replaced by the server's; map entries are read without checking their fields'
+/// wire types; a wrong wire type names the Go field, a length past Go's int is negative.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn protobuf_bodies_are_read_as_go_reads_them() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    // A SelfSubjectAccessReview saying "denied": the server answers its own decision.
+    let attributes = [field(1, b"default"), field(2, b"get"), field(5, b"pods")].concat();
+    let status = [int(1, 0), int(4, 1), field(2, b"because")].concat();
+    let raw = [
+        field(1, b""),
+        field(2, &field(1, &attributes)),
+        field(3, &status),
+    ]
+    .concat();
+    let review = envelope("authorization.k8s.io/v1", "SelfSubjectAccessReview", &raw);
+    let path = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
+    let (code, answer) = send(&client, "POST", path, PROTOBUF, review).await;
+    assert_eq!(code, 201, "{answer}");
+    assert_eq!(answer["status"]["allowed"], true, "{answer}");
+    assert_ne!(answer["status"]["reason"], "because", "{answer}");
+    // A SelfSubjectReview claiming another user.
+    let raw = [field(1, b""), field(2, &field(1, &field(1, b"bob")))].concat();
+    let review = envelope("authentication.k8s.io/v1", "SelfSubjectReview", &raw);
+    let path = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
+    let (code, answer) = send(&client, "POST", path, PROTOBUF, review).await;
+    assert_eq!(code, 201, "{answer}");
+    assert_ne!(answer["status"]["userInfo"]["username"], "bob", "{answer}");
+
+    // A ConfigMap whose data entry has its key as a varint field (wire type 0) and its value as
+    // a 32-bit one (5): both read as strings.
+    let configmaps = "/api/v1/namespaces/default/configmaps";
+    let meta = field(1, &field(1, b"pb-edges"));
+    let mut entry = Vec::new();
+    varint(1 << 3, &mut entry);
+    varint(1, &mut entry);
+    entry.push(b'k');
+    varint((2 << 3) | 5, &mut entry);
+    varint(1, &mut entry);
+    entry.push(b'v');
+    let body = envelope(
+        "v1",
+        "ConfigMap",
+        &[meta.clone(), field(2, &entry)].concat(),
+    );
+    let (code, answer) = send(&client, "POST", configmaps, PROTOBUF, body).await;
+    assert_eq!(code, 201, "{answer}");
+    assert_eq!(answer["data"], json!({"k": "v"}));
+    send(
+        &client,
+        "DELETE",
+        &format!("{configmaps}/pb-edges"),
+        "application/json",
+        Vec::new(),
+    )
+    .await;
+
+    let refused = |raw: Vec<u8>| {
+        let client = client.clone();
+        async move {
+            let body = envelope("v1", "ConfigMap", &raw);
+            let (code, answer) = send(&client, "POST", configmaps, PROTOBUF, body).await;
+            assert_eq!(code, 400, "{answer}");
+            let message = answer["message"].as_str().unwrap_or_default().to_string();
+            let prefix = "ConfigMap in version \"v1\" cannot be handled as a ConfigMap: ";
+            message
+                .strip_prefix(prefix)
+                .unwrap_or_else(|| panic!("{message}"))
+                .to_string()
+        }
+    };
+    assert_eq!(
+        refused(int(1, 3)).await,
+        "proto: wrong wireType = 0 for field ObjectMeta"
+    );
+    let mut negative = Vec::new();
+    varint((1 << 3) | 2, &mut negative);
+    varint(1 << 63, &mut negative);
+    assert_eq!(
+        refused(negative).await,
+        "proto: negative length found during unmarshaling"
+    );
+    let illegal = [meta, vec![0x02, 0x00]].concat();
+    assert_eq!(
+        refused(illegal).await,
+        "proto: ConfigMap: illegal tag 0 (wire type 2)"
+    );
+}

@@ -110,3 +110,94 @@ async fn raw_parameters_keep_their_bytes_through_list_patches_and_read_sent_numb
     assert_eq!(parameters(&answer), [r#"{"n":[0,0,1,100,0.1,2.5]}"#]);
     exchange("DELETE", class.clone(), "application/json", String::new()).await;
 }
+
+/// A write that changes only a raw value's bytes is a write: the real server's store and the
+/// DeviceClass strategy compare the bytes, so a strategic merge patch that writes the stored
+/// parameters again as Go writes a map, or a replace that sends them with other white space,
+/// gives a new resourceVersion and generation; the same text again changes nothing.
+#[tokio::test]
+async fn a_write_that_changes_only_raw_bytes_writes_the_object() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let classes = "/apis/resource.k8s.io/v1/deviceclasses";
+    let class = format!("{classes}/raw-bytes-only");
+    let send = |method: &'static str, path: String, content_type: &'static str, body: String| {
+        let client = client.clone();
+        async move {
+            let headers = [("Content-Type", content_type)];
+            let (code, _, bytes) =
+                crate::support::raw::exchange_text(&client, method, &path, &headers, &body).await;
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let answer: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+            let version = (
+                answer["metadata"]["resourceVersion"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                answer["metadata"]["generation"].as_i64().unwrap_or(0),
+            );
+            (code, version, parameters(&text), text)
+        }
+    };
+    let body = |parameters: &str| {
+        format!(
+            r#"{{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{{"name":"raw-bytes-only"}},"spec":{{"config":[{{"opaque":{{"driver":"d.example.com","parameters":{parameters}}}}}]}}}}"#
+        )
+    };
+    let (code, created, texts, answer) = send(
+        "POST",
+        classes.to_string(),
+        "application/json",
+        body(r#"{"b":1,"a":-0}"#),
+    )
+    .await;
+    assert_eq!(code, 201, "{answer}");
+    assert_eq!(texts, [r#"{"b":1,"a":-0}"#]);
+    assert_eq!(created.1, 1);
+
+    // A strategic merge patch that changes no value: the parameters are written again sorted,
+    // -0 read as 0, and that is a write.
+    let (code, patched, texts, answer) = send(
+        "PATCH",
+        class.clone(),
+        "application/strategic-merge-patch+json",
+        r#"{"metadata":{"labels":{"x":null}}}"#.to_string(),
+    )
+    .await;
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(texts, [r#"{"a":0,"b":1}"#]);
+    assert_ne!(patched.0, created.0, "a new resourceVersion");
+    assert_eq!(patched.1, 2, "a new generation");
+    // Again: the bytes are those Go writes, nothing changes.
+    let (code, again, _, answer) = send(
+        "PATCH",
+        class.clone(),
+        "application/strategic-merge-patch+json",
+        r#"{"metadata":{"labels":{"x":null}}}"#.to_string(),
+    )
+    .await;
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(again, patched);
+
+    // A replace with other white space writes; the same text again does not.
+    let spaced = body(r#"{"a":0, "b":1}"#);
+    let (code, replaced, texts, answer) =
+        send("PUT", class.clone(), "application/json", spaced.clone()).await;
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(texts, [r#"{"a":0,"b":1}"#], "answered compacted");
+    assert_eq!(replaced.1, 3);
+    let (code, same, _, answer) = send("PUT", class.clone(), "application/json", spaced).await;
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(same, replaced);
+    // A merge patch that changes nothing compacts the bytes sent with white space: a write.
+    let (code, merged, _, answer) = send(
+        "PATCH",
+        class.clone(),
+        "application/merge-patch+json",
+        r#"{"metadata":{"labels":{"x":null}}}"#.to_string(),
+    )
+    .await;
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(merged.1, 4);
+    send("DELETE", class.clone(), "application/json", String::new()).await;
+}
