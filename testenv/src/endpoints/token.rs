@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use super::fields::{Fields, managers_after};
 use super::state::Api;
+use super::subresource::Endpoint;
 use crate::support::meta;
 use crate::support::request::{Reply, Req, Target, json_body};
 use crate::support::resource::ResourceDef;
@@ -139,9 +141,29 @@ pub fn create(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiEr
         .unwrap_or_default();
     request["apiVersion"] = json!("authentication.k8s.io/v1");
     request["kind"] = json!("TokenRequest");
+    // The generic create handler records the request's fields (decoded and defaulted, the
+    // status a client sent included) as the `token` subresource's before the token is made.
+    let mut decoded = request.clone();
+    decoded["spec"]["expirationSeconds"] = json!(seconds);
+    decoded["metadata"] = json!({});
+    let mut managers = managers_after(
+        &token_request_def(),
+        None,
+        &decoded,
+        None,
+        Endpoint::Main,
+        Fields::of_request(req, &decoded),
+    );
+    for entry in &mut managers.entries {
+        entry.owner.subresource = "token".into();
+    }
+    managers.write_to(&mut decoded);
     request["metadata"] = json!({
         "name": name, "namespace": ns, "uid": sa_uid, "creationTimestamp": meta::now(),
     });
+    if let Some(managed) = decoded["metadata"].get("managedFields") {
+        request["metadata"]["managedFields"] = managed.clone();
+    }
     request["spec"]["audiences"] = audiences;
     request["spec"]["expirationSeconds"] = json!(seconds);
     if request["spec"].get("boundObjectRef").is_none() {
