@@ -204,10 +204,65 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
     }
 }
 
-/// How many bytes of a handler's answer Go's `net/http` buffers over HTTP/1.1 (the only
-/// protocol this server speaks) before sending it: an answer that fits goes out with its
-/// `Content-Length`, a longer one chunked.
+/// How many bytes of a handler's answer Go's `net/http` buffers over HTTP/1.1 before sending
+/// it: an answer that fits goes out with its `Content-Length`, a longer one chunked.
 pub const WRITE_BUFFER: usize = 2048;
+
+/// How many bytes of a handler's answer Go's HTTP/2 server buffers before sending it: an
+/// answer that fits goes out with its `content-length`, a longer one without.
+pub const WRITE_BUFFER_H2: usize = 4096;
+
+/// `response` framed for the request's protocol. HTTP/1.1 is left to hyper (which adds the
+/// length of a whole body and the `date`). Over HTTP/2 the answer is headed as Go's HTTP/2
+/// server heads it: the handler's headers sorted by name, then the `content-length` of an
+/// answer that fit its write buffer ([`WRITE_BUFFER_H2`]; an empty one too), then `date`.
+pub fn framed(
+    version: http::Version,
+    mut response: http::Response<ResponseBody>,
+) -> http::Response<ResponseBody> {
+    if version != http::Version::HTTP_2 {
+        return response;
+    }
+    if let ResponseBody::Unsized(data) = response.body_mut()
+        && data.as_ref().is_none_or(|d| d.len() <= WRITE_BUFFER_H2)
+    {
+        *response.body_mut() = ResponseBody::Full(data.take());
+    }
+    let status = response.status();
+    let body_allowed = !status.is_informational()
+        && status != http::StatusCode::NO_CONTENT
+        && status != http::StatusCode::NOT_MODIFIED;
+    let headers = std::mem::take(response.headers_mut());
+    let mut length = headers.get(http::header::CONTENT_LENGTH).cloned();
+    if length.is_none()
+        && body_allowed
+        && let ResponseBody::Full(data) = response.body()
+    {
+        length = Some(http::HeaderValue::from(data.as_ref().map_or(0, Bytes::len)));
+    }
+    let mut names: Vec<&http::header::HeaderName> = headers
+        .keys()
+        .filter(|name| *name != http::header::CONTENT_LENGTH)
+        .collect();
+    names.sort_unstable_by_key(|name| name.as_str());
+    let mut sorted = http::HeaderMap::with_capacity(headers.len() + 2);
+    for name in names {
+        for value in headers.get_all(name) {
+            sorted.append(name.clone(), value.clone());
+        }
+    }
+    if let Some(length) = length {
+        sorted.insert(http::header::CONTENT_LENGTH, length);
+    }
+    if !sorted.contains_key(http::header::DATE)
+        && let Ok(date) =
+            http::HeaderValue::from_str(&http_date::format(std::time::SystemTime::now()))
+    {
+        sorted.insert(http::header::DATE, date);
+    }
+    *response.headers_mut() = sorted;
+    response
+}
 
 /// `bytes` as a Go handler's write sends them: with their length when they fit the write
 /// buffer, chunked otherwise.

@@ -1,11 +1,12 @@
-//! The filter chain in front of the handlers: the request's audit ID, the request body read
-//! into a [`Req`], injected faults applied (latency, failures, failures after handling,
-//! tracking of watch streams so they can be closed), then routing.
+//! The filter chain in front of the handlers: the request's audit ID, the request (its head and
+//! its body, read whole by the connection that carried it, HTTP/1.1 or HTTP/2) made into a
+//! [`Req`], injected faults applied (latency, failures, failures after handling, tracking of
+//! watch streams so they can be closed), then routing; the answer framed as Go's server frames
+//! it over the request's protocol.
 
 use std::sync::Arc;
 
-use http_body_util::BodyExt;
-use hyper::body::Incoming;
+use bytes::Bytes;
 
 use super::body::{self, ResponseBody};
 use super::routing;
@@ -15,27 +16,31 @@ use crate::faults::{FaultState, RequestInfo};
 use crate::support::query::Query;
 use crate::support::request::{Reply, Req};
 
-/// Answers one HTTP request: reads it, applies the injected faults, and hands it to routing.
+/// Answers one HTTP request, its head `parts` and its `body` (or why the body could not be
+/// read): applies the injected faults and hands it to routing; the answer is framed for the
+/// request's protocol.
 pub async fn serve(
     api: &Arc<Api>,
     faults: &Arc<FaultState>,
-    req: http::Request<Incoming>,
+    parts: http::request::Parts,
+    body: Result<Bytes, String>,
 ) -> http::Response<ResponseBody> {
-    let audit_id = audit_id(req.headers());
-    let mut response = filter(api, faults, req).await;
+    let version = parts.version;
+    let audit_id = audit_id(&parts.headers);
+    let mut response = answer(api, faults, parts, body).await;
     response.headers_mut().insert("audit-id", audit_id);
-    response
+    body::framed(version, response)
 }
 
 /// The filters after the audit ID's.
-async fn filter(
+async fn answer(
     api: &Arc<Api>,
     faults: &Arc<FaultState>,
-    req: http::Request<Incoming>,
+    parts: http::request::Parts,
+    body: Result<Bytes, String>,
 ) -> http::Response<ResponseBody> {
-    let (parts, body) = req.into_parts();
-    let body = match body.collect().await {
-        Ok(b) => b.to_bytes(),
+    let body = match body {
+        Ok(b) => b,
         Err(e) => {
             return body::error_response(crate::support::status::ApiError::bad_request(format!(
                 "could not read the request body: {e}"

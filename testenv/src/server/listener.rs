@@ -1,5 +1,6 @@
-//! The HTTPS listener: TLS with the generated certificate, HTTP/1.1 via hyper, one task per
-//! connection, everything stopped when the [`Server`] is dropped; restarts on the same address.
+//! The HTTPS listener: TLS with the generated certificate, HTTP/2 (the `h2` crate, [`http2`])
+//! or HTTP/1.1 (hyper) as ALPN chose (kube-apiserver prefers `h2`), one task per connection,
+//! everything stopped when the [`Server`] is dropped; restarts on the same address.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -8,14 +9,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
+use http_body_util::BodyExt;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use tokio::net::TcpListener;
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_rustls::TlsAcceptor;
 
-use super::filters;
+use super::{filters, http2};
 use crate::Error;
 use crate::endpoints::Api;
 use crate::faults::{FaultState, Faults, ServerControl};
@@ -179,11 +182,24 @@ async fn accept_loop(
                 let _ = tcp.set_nodelay(true);
                 let acceptor = acceptor.clone();
                 connections.spawn(async move {
+                    let Some(tcp) = plaintext_refused(tcp).await else { return };
                     let Ok(tls) = acceptor.accept(tcp).await else { return };
-                    let service = service_fn(move |req| {
+                    if tls.get_ref().1.alpn_protocol() == Some(tls::H2) {
+                        http2::serve(tls, shared.api.clone(), shared.faults.clone()).await;
+                        return;
+                    }
+                    let service = service_fn(move |req: http::Request<hyper::body::Incoming>| {
                         let shared = shared.clone();
                         async move {
-                            Ok::<_, Infallible>(filters::serve(&shared.api, &shared.faults, req).await)
+                            let (parts, body) = req.into_parts();
+                            let body = body
+                                .collect()
+                                .await
+                                .map(http_body_util::Collected::to_bytes)
+                                .map_err(|e| e.to_string());
+                            let response =
+                                filters::serve(&shared.api, &shared.faults, parts, body).await;
+                            Ok::<_, Infallible>(response)
                         }
                     });
                     let _ = hyper::server::conn::http1::Builder::new()
@@ -194,4 +210,39 @@ async fn accept_loop(
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
     }
+}
+
+/// `tcp` unless what the client sent first is not TLS. Go's server looks at the first record's
+/// header: one that reads like an HTTP request (`GET /`, `HEAD `, `POST `, `PUT /`, `OPTIO`) gets
+/// a plain-text 400 and the connection closed, anything else that is not a handshake or an
+/// alert (an HTTP/2 preface sent without TLS, for instance) is closed without a word.
+async fn plaintext_refused(mut tcp: TcpStream) -> Option<TcpStream> {
+    let mut header = [0u8; 5];
+    let mut seen = 0;
+    for _ in 0..200 {
+        seen = tcp.peek(&mut header).await.ok()?;
+        if seen == 0 || seen == header.len() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    if seen < header.len() {
+        return (seen > 0).then_some(tcp);
+    }
+    if matches!(
+        &header,
+        b"GET /" | b"HEAD " | b"POST " | b"PUT /" | b"OPTIO"
+    ) {
+        let answer =
+            b"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n";
+        let _ = tcp.write_all(answer).await;
+        let _ = tcp.shutdown().await;
+        return None;
+    }
+    let version = u16::from_be_bytes([header[1], header[2]]);
+    // 21: alert, 22: handshake.
+    if !matches!(header[0], 21 | 22) || version >= 0x1000 {
+        return None;
+    }
+    Some(tcp)
 }
