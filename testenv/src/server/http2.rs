@@ -19,6 +19,7 @@ use tokio::task::JoinSet;
 
 use super::body::ResponseBody;
 use super::filters;
+use super::settings_order::GoSettingsOrder;
 use crate::endpoints::Api;
 use crate::faults::FaultState;
 
@@ -33,8 +34,8 @@ const STREAM_WINDOW: u32 = 256 * 1024;
 /// How long a connection without streams is kept: kube-apiserver's `IdleTimeout`.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(90);
 
-/// kube-apiserver's HTTP/2 server settings, as its SETTINGS frame and first WINDOW_UPDATE show
-/// them: [`STREAMS`] concurrent streams, frames and stream windows of [`STREAM_WINDOW`], a
+/// kube-apiserver's HTTP/2 server settings, as its SETTINGS frame (written in Go's order,
+/// [`GoSettingsOrder`]) and first WINDOW_UPDATE show them: [`STREAMS`] concurrent streams, frames and stream windows of [`STREAM_WINDOW`], a
 /// connection window of one stream window per stream, Go's header list limit (1 MiB and 320
 /// bytes) and its 4 KiB header table.
 fn builder() -> h2::server::Builder {
@@ -56,7 +57,8 @@ pub async fn serve<T>(io: T, api: Arc<Api>, faults: Arc<FaultState>)
 where
     T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let Ok(mut connection) = builder().handshake::<T, Bytes>(io).await else {
+    let io = GoSettingsOrder::new(io);
+    let Ok(mut connection) = builder().handshake::<_, Bytes>(io).await else {
         return;
     };
     let mut streams = JoinSet::new();

@@ -10,6 +10,7 @@ mod flow_control;
 mod http2;
 mod listener;
 pub mod routing;
+mod settings_order;
 
 pub use assemble::new_api;
 pub use listener::Server;
