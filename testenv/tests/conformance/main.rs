@@ -19,6 +19,7 @@ mod crud;
 mod discovery;
 mod gc;
 mod groups;
+mod http2;
 mod kubectl;
 mod kubectl_typed;
 mod listing;
