@@ -13,7 +13,8 @@
 //! - [`openapi_schemas`]: the recorded component schemas of the built-in API;
 //! - [`scratch`]: private temporary directories (kubeconfig, CA and control-plane files);
 //! - the wire: [`tls`] (the server's certificates), [`kubeconfig`], [`webhook_client`] (the
-//!   HTTPS calls to admission and conversion webhooks);
+//!   HTTPS calls to admission and conversion webhooks) over a [`webhook_conn`] (HTTP/2 or
+//!   HTTP/1.1, as ALPN chose);
 //! - [`features`]: the server's feature gates;
 //! - [`error`]: the crate's public `Error`.
 
@@ -47,3 +48,4 @@ pub mod tls;
 pub mod tokens;
 pub mod user;
 pub mod webhook_client;
+pub mod webhook_conn;

@@ -12,15 +12,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
-use hyper::client::conn::http1;
-use hyper_util::rt::TokioIo;
 use rustls::RootCertStore;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, ServerName};
 use serde_json::Value;
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
+
+use super::webhook_conn::{Connection, alpn_protocols};
 
 /// Where webhook calls go and the connections they reuse: the service routes of the
 /// embedded server and a pool of idle keep-alive connections, shared by admission and
@@ -329,7 +328,7 @@ fn tls_connector(config: &ClientConfig, url: &str) -> Result<TlsConnector, CallE
         })?
         .with_root_certificates(roots)
         .with_no_client_auth();
-    tls.alpn_protocols = vec![b"http/1.1".to_vec()];
+    tls.alpn_protocols = alpn_protocols();
     Ok(TlsConnector::from(Arc::new(tls)))
 }
 
@@ -358,12 +357,6 @@ fn dial_target(transport: &Transport, config: &ClientConfig, url: &str) -> Resul
     }
 }
 
-/// An HTTP/1.1 connection to a webhook and the task driving it (aborted on drop).
-struct Connection {
-    sender: http1::SendRequest<Full<Bytes>>,
-    _driver: AbortOnDrop<()>,
-}
-
 /// What makes connections interchangeable: the address, the TLS server name and the
 /// trusted CAs.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -389,9 +382,15 @@ impl Connections {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let list = idle.get_mut(key)?;
         while let Some(conn) = list.pop() {
-            if !conn.sender.is_closed() {
-                return Some(conn);
+            if conn.is_closed() {
+                continue;
             }
+            // An HTTP/2 connection stays for the next call: calls share it.
+            if let Some(shared) = conn.share() {
+                list.push(conn);
+                return Some(shared);
+            }
+            return Some(conn);
         }
         None
     }
@@ -402,6 +401,9 @@ impl Connections {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let list = idle.entry(key).or_default();
+        if conn.is_shared() && list.iter().any(|c| c.is_shared() && !c.is_closed()) {
+            return; // another handle to a kept HTTP/2 connection
+        }
         if list.len() < MAX_IDLE {
             list.push(conn);
         }
@@ -444,16 +446,7 @@ async fn connect(
         .connect(server_name, tcp)
         .await
         .map_err(|e| transport(tls_error(&e, &config.server_name())))?;
-    let (sender, connection) = http1::handshake(TokioIo::new(tls))
-        .await
-        .map_err(|e| transport(e.to_string()))?;
-    let driver = tokio::spawn(async move {
-        let _ = connection.await;
-    });
-    Ok(Connection {
-        sender,
-        _driver: AbortOnDrop(driver),
-    })
+    Connection::start(tls).await.map_err(transport)
 }
 
 async fn exchange(
@@ -491,7 +484,7 @@ async fn exchange(
         .header(http::header::HOST, host.as_str())
         .header(http::header::CONTENT_TYPE, "application/json")
         .header(http::header::ACCEPT, "application/json")
-        .body(Full::new(payload.clone()))
+        .body(payload.clone())
         .map_err(|e| transport(e.to_string()))
     };
     let key = pool_key(config, &dialed);
@@ -499,8 +492,7 @@ async fn exchange(
     // A kept connection the webhook closed meanwhile fails at once: then dial afresh.
     let mut reused = None;
     if let Some(mut conn) = pool.take(&key)
-        && conn.sender.ready().await.is_ok()
-        && let Ok(response) = conn.sender.send_request(request()?).await
+        && let Ok(response) = conn.send(request()?).await
     {
         reused = Some((conn, response));
     }
@@ -508,22 +500,13 @@ async fn exchange(
         Some(pair) => pair,
         None => {
             let mut conn = connect(config, &dial, &dialed, url).await?;
-            let response = conn
-                .sender
-                .send_request(request()?)
-                .await
-                .map_err(|e| transport(e.to_string()))?;
+            let response = conn.send(request()?).await.map_err(transport)?;
             (conn, response)
         }
     };
-    let status = response.status();
-    let bytes = response
-        .into_body()
-        .collect()
-        .await
-        .map_err(|e| transport(e.to_string()))?
-        .to_bytes();
-    if !conn.sender.is_closed() {
+    let (status, answer) = response;
+    let bytes = answer.read().await.map_err(transport)?;
+    if !conn.is_closed() {
         pool.put(key, conn);
     }
     if !status.is_success() {
@@ -538,15 +521,6 @@ async fn exchange(
         url: url.to_string(),
         reason: e.to_string(),
     })
-}
-
-/// Aborts a spawned task when dropped.
-struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
-
-impl<T> Drop for AbortOnDrop<T> {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
 }
 
 /// A connection failure worded like Go's net package (`dial tcp <addr>: connect: ...`).

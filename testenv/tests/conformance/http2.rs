@@ -7,9 +7,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::admission::{Ctx, rules};
 use crate::common::env;
 use crate::kubectl::kubectl_path;
 use crate::support::http2::{CurlAuth, H2, first_frames, negotiated, next_data};
+use crate::support::webhook_server::{WebhookServer, allow};
 
 fn config_map(name: &str, size: usize) -> Value {
     json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name},
@@ -487,6 +489,38 @@ async fn kubectl_speaks_http2_unless_told_not_to() {
             .is_some_and(|l| l.starts_with("configmap/watched-")),
         "{found:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhooks_serving_http2_are_called_over_http2() {
+    let Some(ctx) = Ctx::new().await else { return };
+    let hook = WebhookServer::start_http2(&[], |_, review| async move { allow(&review) }).await;
+    let entry = ctx.hook(
+        "h2.conformance.kubeforge.dev",
+        hook.client_config("/validate"),
+        rules("", &["configmaps"], &["CREATE"]),
+        json!({}),
+    );
+    ctx.validating("h2", vec![entry]).await;
+    let client = crate::support::raw::client(&ctx.env).await;
+    let path = format!("/api/v1/namespaces/{}/configmaps", ctx.ns());
+    for i in 0..3 {
+        let body = config_map(&format!("hooked-{i}"), 5);
+        let (code, body) =
+            crate::support::raw::send(&client, "POST", &path, "application/json", Some(body)).await;
+        assert_eq!(code, 201, "{body}");
+    }
+    let versions = hook.versions();
+    let connections = hook.connections();
+    ctx.cleanup().await;
+    // Every call over HTTP/2: the three creations (on a real server, the kube-root-ca.crt
+    // ConfigMap the controller manager publishes in the test's namespace may be a fourth).
+    assert!(
+        versions.len() >= 3 && versions.iter().all(|v| *v == http::Version::HTTP_2),
+        "{versions:?}"
+    );
+    // One connection carries every call.
+    assert_eq!(connections, 1);
 }
 
 /// What the server answers `bytes` sent without TLS, until it closes the connection.

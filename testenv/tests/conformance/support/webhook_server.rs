@@ -39,6 +39,7 @@ pub struct WebhookServer {
     addr: SocketAddr,
     host: String,
     accepted: Arc<std::sync::atomic::AtomicUsize>,
+    versions: Arc<std::sync::Mutex<Vec<http::Version>>>,
     ca_pem: String,
     task: tokio::task::JoinHandle<()>,
 }
@@ -50,7 +51,7 @@ impl Drop for WebhookServer {
 }
 
 /// A CA and a server certificate for `names` (plus `localhost` and `127.0.0.1`).
-fn certificates(names: &[&str]) -> (String, Arc<rustls::ServerConfig>) {
+fn certificates(names: &[&str], alpn: &[&[u8]]) -> (String, Arc<rustls::ServerConfig>) {
     let ca_key = KeyPair::generate().unwrap();
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
     ca_params
@@ -84,7 +85,7 @@ fn certificates(names: &[&str]) -> (String, Arc<rustls::ServerConfig>) {
             PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der())),
         )
         .unwrap();
-    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    config.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
     (ca_cert.pem(), Arc::new(config))
 }
 
@@ -98,8 +99,31 @@ impl WebhookServer {
         F: Fn(String, Value) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Value> + Send + 'static,
     {
+        Self::serve(names, handler, false).await
+    }
+
+    /// [`WebhookServer::start`] offering HTTP/2 too (ALPN `h2`, then `http/1.1`), served with
+    /// the `h2` crate.
+    pub async fn start_http2<F, Fut>(names: &[&str], handler: F) -> WebhookServer
+    where
+        F: Fn(String, Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Value> + Send + 'static,
+    {
+        Self::serve(names, handler, true).await
+    }
+
+    async fn serve<F, Fut>(names: &[&str], handler: F, http2: bool) -> WebhookServer
+    where
+        F: Fn(String, Value) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Value> + Send + 'static,
+    {
         let handler: Arc<Handler> = Arc::new(move |path, body| Box::pin(handler(path, body)));
-        let (ca_pem, config) = certificates(names);
+        let alpn: &[&[u8]] = if http2 {
+            &[b"h2", b"http/1.1"]
+        } else {
+            &[b"http/1.1"]
+        };
+        let (ca_pem, config) = certificates(names, alpn);
         let bind = if std::env::var(HOST_VAR).is_ok_and(|h| !h.is_empty()) {
             "0.0.0.0:0"
         } else {
@@ -110,6 +134,8 @@ impl WebhookServer {
         let acceptor = TlsAcceptor::from(config);
         let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let counter = accepted.clone();
+        let versions = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = versions.clone();
         let task = tokio::spawn(async move {
             let mut connections = tokio::task::JoinSet::new();
             loop {
@@ -121,12 +147,18 @@ impl WebhookServer {
                 let _ = tcp.set_nodelay(true);
                 let acceptor = acceptor.clone();
                 let handler = handler.clone();
+                let seen = seen.clone();
                 connections.spawn(async move {
                     let Ok(tls) = acceptor.accept(tcp).await else {
                         return;
                     };
+                    if tls.get_ref().1.alpn_protocol() == Some(b"h2") {
+                        serve_h2(tls, handler, seen).await;
+                        return;
+                    }
                     let service = service_fn(move |req: http::Request<hyper::body::Incoming>| {
                         let handler = handler.clone();
+                        seen.lock().unwrap().push(req.version());
                         async move {
                             let path = req.uri().path().to_string();
                             let bytes = req.into_body().collect().await.unwrap().to_bytes();
@@ -151,9 +183,15 @@ impl WebhookServer {
             addr,
             host: webhook_host(),
             accepted,
+            versions,
             ca_pem,
             task,
         }
+    }
+
+    /// The HTTP version of every request received so far, in order.
+    pub fn versions(&self) -> Vec<http::Version> {
+        self.versions.lock().unwrap().clone()
     }
 
     /// How many TCP connections the server accepted so far.
@@ -184,6 +222,39 @@ impl WebhookServer {
     /// The CA as a `caBundle` value (base64 of the PEM).
     pub fn ca_bundle(&self) -> Value {
         serde_json::to_value(k8s_openapi::ByteString(self.ca_pem.as_bytes().to_vec())).unwrap()
+    }
+}
+
+/// Serves one HTTP/2 connection: each stream's JSON body to `handler`, its answer back.
+async fn serve_h2(
+    tls: tokio_rustls::server::TlsStream<tokio::net::TcpStream>,
+    handler: Arc<Handler>,
+    seen: Arc<std::sync::Mutex<Vec<http::Version>>>,
+) {
+    let Ok(mut connection) = h2::server::handshake(tls).await else {
+        return;
+    };
+    while let Some(Ok((request, mut respond))) = connection.accept().await {
+        seen.lock().unwrap().push(request.version());
+        let handler = handler.clone();
+        tokio::spawn(async move {
+            let path = request.uri().path().to_string();
+            let mut body = request.into_body();
+            let mut bytes = Vec::new();
+            while let Some(Ok(chunk)) = body.data().await {
+                let _ = body.flow_control().release_capacity(chunk.len());
+                bytes.extend_from_slice(&chunk);
+            }
+            let answer = handler(path, serde_json::from_slice(&bytes).unwrap_or_default()).await;
+            let out = serde_json::to_vec(&answer).unwrap();
+            let response = http::Response::builder()
+                .header("content-type", "application/json")
+                .body(())
+                .unwrap();
+            if let Ok(mut send) = respond.send_response(response, false) {
+                let _ = send.send_data(Bytes::from(out), true);
+            }
+        });
     }
 }
 
