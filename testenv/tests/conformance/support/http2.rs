@@ -108,7 +108,9 @@ impl H2 {
                 .send_data(Bytes::from(body.to_string()), true)
                 .unwrap();
         }
-        response.await.unwrap()
+        response
+            .await
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
     }
 
     /// [`H2::send`], its body read whole: the status, the headers and the body.
