@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use h2::server::SendResponse;
 use h2::{Reason, RecvStream, SendStream};
 use hyper::body::Body;
@@ -100,7 +100,7 @@ async fn stream(
 ) {
     let (parts, body) = request.into_parts();
     let head = parts.method == http::Method::HEAD;
-    let body = read(body).await;
+    let body = crate::support::h2_body::read_whole(body).await;
     let (parts, body) = filters::serve(&api, &faults, parts, body)
         .await
         .into_parts();
@@ -111,18 +111,6 @@ async fn stream(
     if !empty {
         send_body(&mut send, body).await;
     }
-}
-
-/// The whole request body, its bytes handed back to the connection's flow control as they
-/// are read.
-async fn read(mut body: RecvStream) -> Result<Bytes, String> {
-    let mut bytes = BytesMut::new();
-    while let Some(chunk) = body.data().await {
-        let chunk = chunk.map_err(|e| e.to_string())?;
-        let _ = body.flow_control().release_capacity(chunk.len());
-        bytes.extend_from_slice(&chunk);
-    }
-    Ok(bytes.freeze())
 }
 
 /// What comes next for an answer's stream.

@@ -14,7 +14,7 @@
 //! - [`scratch`]: private temporary directories (kubeconfig, CA and control-plane files);
 //! - the wire: [`tls`] (the server's certificates), [`kubeconfig`], [`webhook_client`] (the
 //!   HTTPS calls to admission and conversion webhooks) over a [`webhook_conn`] (HTTP/2 or
-//!   HTTP/1.1, as ALPN chose);
+//!   HTTP/1.1, as ALPN chose), [`h2_body`] (an HTTP/2 body read whole);
 //! - [`features`]: the server's feature gates;
 //! - [`error`]: the crate's public `Error`.
 
@@ -29,6 +29,7 @@ pub mod go_quote;
 pub mod go_time;
 pub mod go_types;
 pub mod go_url;
+pub mod h2_body;
 pub mod json_order;
 pub mod jsonpath;
 pub mod kubeconfig;

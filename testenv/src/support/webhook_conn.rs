@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1;
 use hyper_util::rt::TokioIo;
@@ -43,15 +43,7 @@ impl Answer {
                 .await
                 .map(http_body_util::Collected::to_bytes)
                 .map_err(|e| e.to_string()),
-            Answer::Http2(mut body) => {
-                let mut bytes = BytesMut::new();
-                while let Some(chunk) = body.data().await {
-                    let chunk = chunk.map_err(|e| e.to_string())?;
-                    let _ = body.flow_control().release_capacity(chunk.len());
-                    bytes.extend_from_slice(&chunk);
-                }
-                Ok(bytes.freeze())
-            }
+            Answer::Http2(body) => super::h2_body::read_whole(body).await,
         }
     }
 }
