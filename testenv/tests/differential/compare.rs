@@ -17,8 +17,8 @@ pub struct Difference {
     pub real: Value,
 }
 
-/// The part of a body a step compares.
-fn scope(step: &Step, body: &Value) -> Value {
+/// The part of a body a step compares (with `whole`, all of it, as if the step had no `pick`).
+fn scope(step: &Step, body: &Value, whole: bool) -> Value {
     // Whole managedFields lists (in a whole body, under a picked object, or picked
     // themselves) are compared without their seconds' order; entries picked by index keep it.
     let picked = |p: &String| {
@@ -32,7 +32,7 @@ fn scope(step: &Step, body: &Value) -> Value {
         }
         (p.clone(), value)
     };
-    let mut body = if step.pick.is_empty() {
+    let mut body = if step.pick.is_empty() || whole {
         let mut whole = body.clone();
         sort_managed_fields(&mut whole);
         whole
@@ -63,6 +63,16 @@ fn remove(v: &mut Value, pointer: &str) {
 
 /// Every difference between the answers of the two servers to `step`.
 pub fn compare(step: &Step, embedded: &Answer, real: &Answer) -> Vec<Difference> {
+    differences(step, embedded, real, false)
+}
+
+/// Every difference between the whole answers to `step`, its `pick` left aside (its `ignore`
+/// still applies): what the pick hides, for `KUBEFORGE_DIFF_NOPICK=1`.
+pub fn compare_whole(step: &Step, embedded: &Answer, real: &Answer) -> Vec<Difference> {
+    differences(step, embedded, real, true)
+}
+
+fn differences(step: &Step, embedded: &Answer, real: &Answer, whole: bool) -> Vec<Difference> {
     let mut out = Vec::new();
     if embedded.code != real.code {
         out.push(Difference {
@@ -90,8 +100,8 @@ pub fn compare(step: &Step, embedded: &Answer, real: &Answer) -> Vec<Difference>
     }
     diff(
         "",
-        &scope(step, &embedded.body),
-        &scope(step, &real.body),
+        &scope(step, &embedded.body, whole),
+        &scope(step, &real.body, whole),
         &mut out,
     );
     out

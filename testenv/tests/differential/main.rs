@@ -13,8 +13,11 @@
 //! `cargo test -p kubeforge-testenv --test differential`; without the binaries it skips,
 //! saying why. `KUBEFORGE_DIFF_ONLY=<text>` runs the scenarios whose file name contains it;
 //! `KUBEFORGE_DIFF_FULL=1` prints differing values whole; `KUBEFORGE_DIFF_SWEEP=1` adds the
-//! generated `sweep` and `sweep-update` scenarios (see the `sweep` module), not part of a normal run.
+//! generated `sweep` and `sweep-update` scenarios (see the `sweep` module), not part of a normal run;
+//! `KUBEFORGE_DIFF_NOPICK=1` also compares every step with a `pick` whole and says whether the
+//! pick hides a difference (see the `audit` module).
 
+mod audit;
 mod compare;
 mod corpus;
 mod normalize;
@@ -158,21 +161,23 @@ async fn run() -> ExitCode {
     }
     let mut tally = Tally::default();
     let mut kept = shards::Kept::new();
+    let auditing = audit::enabled();
+    let mut audit = audit::Audit::default();
     for (file, scenario) in scenarios.iter().filter(|(f, _)| f.contains(&only)) {
         let sharded = scenario.sharded();
         for (i, step) in scenario.steps.iter().enumerate() {
             let step_started = Instant::now();
-            let (diffs, wrong) = if step.shard_selector.is_some() {
+            let (diffs, wrong, compared) = if step.shard_selector.is_some() {
                 let outcome = shards::run(step, &mut sides, &mut kept).await;
-                (outcome.differences, outcome.wrong)
+                (outcome.differences, outcome.wrong, outcome.compared)
             } else {
                 let [e, r, u] = &mut sides;
                 let (a, b) = (e.run(step).await, r.run(step).await);
                 if sharded {
                     u.run(step).await;
                 }
-                let mut diffs =
-                    compare::compare(step, &normalize::normalize(&a), &normalize::normalize(&b));
+                let compared = (normalize::normalize(&a), normalize::normalize(&b));
+                let mut diffs = compare::compare(step, &compared.0, &compared.1);
                 if step.must_succeed && !(200..300).contains(&b.code) {
                     diffs.push(compare::Difference {
                         at: "code (the real server must accept this request)".into(),
@@ -180,9 +185,13 @@ async fn run() -> ExitCode {
                         real: b.body["message"].clone(),
                     });
                 }
-                (diffs, Vec::new())
+                (diffs, Vec::new(), compared)
             };
             let request = describe(&sides[0], step);
+            if auditing {
+                let label = format!("{file}#{i} [{}] {request}", scenario.name);
+                audit.check(&label, step, &compared.0, &compared.1);
+            }
             if step_started.elapsed().as_secs() >= 5 {
                 println!(
                     "SLOW {file}#{i}: {:.1?} ({request})",
@@ -247,6 +256,9 @@ async fn run() -> ExitCode {
         ready,
         started.elapsed()
     );
+    if auditing {
+        println!("{}", audit.summary());
+    }
     drop((embedded, real, ungated, hook));
     if tally.differing > tally.known || tally.wrong > 0 || tally.stale > 0 {
         ExitCode::FAILURE

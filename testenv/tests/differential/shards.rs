@@ -28,6 +28,8 @@ pub struct Outcome {
     pub differences: Vec<compare::Difference>,
     /// What the servers answered against what they should (each line names the server).
     pub wrong: Vec<String>,
+    /// The compared answers, normalized: the embedded server's without the gate, the real one's.
+    pub compared: (Answer, Answer),
 }
 
 /// Sends `step` to the gated embedded server, the real one and the embedded one without the
@@ -61,9 +63,11 @@ pub async fn run(step: &Step, [gated, real, ungated]: &mut [Side; 3], kept: &mut
             .into_iter()
             .map(|w| format!("real v1.34 (a server without the feature ignores it): {w}")),
     );
+    let compared = (normalize(&ignored), normalize(&with));
     Outcome {
-        differences: compare::compare(step, &normalize(&ignored), &normalize(&with)),
+        differences: compare::compare(step, &compared.0, &compared.1),
         wrong,
+        compared,
     }
 }
 
