@@ -1,6 +1,6 @@
 //! What may differ between two correct servers is replaced by a placeholder before answers
 //! are compared: uids, resourceVersions, continue tokens, timestamps, ages, generated names,
-//! allocated cluster IPs and node ports; and the part of managedFields' order that follows the
+//! allocated cluster IPs and node ports, the port each server listens on; and the part of managedFields' order that follows the
 //! second each entry was written in ([`sort_managed_fields`]).
 
 use std::collections::BTreeMap;
@@ -40,6 +40,7 @@ pub fn normalize(answer: &Answer) -> Answer {
     let mut body = answer.body.clone();
     sort_causes(&mut body);
     sort_custom_resources(&mut body);
+    drop_certificate_credential(&mut body);
     blank_builtin_column_descriptions(&mut body);
     walk(&mut body, None, &generated);
     Answer {
@@ -51,6 +52,34 @@ pub fn normalize(answer: &Answer) -> Answer {
             .map(|w| text(w, &generated))
             .collect(),
         headers: answer.headers.clone(),
+    }
+}
+
+/// The credential id the real server's client certificate authenticator gives the harness's
+/// admin (`X509SHA256=` and the certificate's fingerprint), recorded where a request's user is
+/// (a CertificateSigningRequest's `spec.extra`, a review's `status.userInfo.extra`): the
+/// embedded server authenticates the admin by a bearer token, which carries no credential id.
+/// An `extra` left empty goes with it, as the real server leaves out an empty one.
+fn drop_certificate_credential(v: &mut Value) {
+    const ID: &str = "authentication.kubernetes.io/credential-id";
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::Object(extra)) = m.get_mut("extra") {
+                let certificate = extra.get(ID).and_then(Value::as_array).is_some_and(|ids| {
+                    ids.iter()
+                        .all(|id| id.as_str().is_some_and(|id| id.starts_with("X509SHA256=")))
+                });
+                if certificate {
+                    extra.remove(ID);
+                    if extra.is_empty() {
+                        m.remove("extra");
+                    }
+                }
+            }
+            m.values_mut().for_each(drop_certificate_credential);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_certificate_credential),
+        _ => {}
     }
 }
 
@@ -121,6 +150,16 @@ fn walk(v: &mut Value, key: Option<&str>, generated: &BTreeMap<String, String>) 
         Some("nodePort") => Some("<port>"),
         _ => None,
     };
+    // The port each server listens on (`/api`'s advertised address).
+    if key == Some("serverAddress")
+        && let Value::String(address) = v
+        && let Some((host, port)) = address.rsplit_once(':')
+        && !port.is_empty()
+        && port.bytes().all(|b| b.is_ascii_digit())
+    {
+        *address = format!("{host}:<port>");
+        return;
+    }
     if let Some(p) = placeholder {
         match v {
             Value::Array(items) => items.iter_mut().for_each(|i| *i = Value::from(p)),
