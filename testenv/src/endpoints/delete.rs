@@ -22,7 +22,7 @@ use crate::support::status::{self, ApiError};
 /// a node, not finished, and the period (asked, or `terminationGracePeriodSeconds`,
 /// default 30) is not zero. Negative periods count as 1 s, as on the real server.
 fn pod_grace_period(def: &ResourceDef, pod: &Value, options: &DeleteOptions) -> Option<i64> {
-    if !(def.group.is_empty() && def.plural == "pods") {
+    if !is_pod(def) {
         return None;
     }
     let bound = pod["spec"]["nodeName"]
@@ -41,6 +41,37 @@ fn pod_grace_period(def: &ResourceDef, pod: &Value, options: &DeleteOptions) -> 
         .unwrap_or(30);
     let grace = if grace < 0 { 1 } else { grace };
     (grace > 0).then_some(grace)
+}
+
+fn is_pod(def: &ResourceDef) -> bool {
+    def.group.is_empty() && def.plural == "pods"
+}
+
+/// A pod deleted without waiting (not bound, finished, or a grace period of 0): the pod
+/// strategy makes every deletion graceful, so the registry first writes the pod marked, its
+/// deletion timestamp now, the grace period 0 and its generation bumped (a MODIFIED event),
+/// then deletes it; the answer (and the DELETED event) is the marked pod.
+fn delete_pod_now(
+    cluster: &mut Cluster,
+    def: &ResourceDef,
+    ns: &str,
+    name: &str,
+    current: &Value,
+    options: &DeleteOptions,
+) -> Result<Deleted, ApiError> {
+    let mut marked = current.clone();
+    marked["metadata"]["deletionTimestamp"] = Value::String(timestamp_in(0));
+    marked["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+    if let Some(g) = marked["metadata"]["generation"].as_i64().filter(|g| *g > 0) {
+        marked["metadata"]["generation"] = json!(g + 1);
+    }
+    if options.dry_run {
+        return Ok(Deleted::Removed(Arc::new(marked)));
+    }
+    cluster.store.put(&def.storage_key, ns, name, marked);
+    let removed =
+        remove_now(cluster, def, ns, name, None).ok_or_else(|| ApiError::not_found(def, name))?;
+    Ok(Deleted::Removed(removed))
 }
 
 /// Deletes one object following the real server's rules.
@@ -101,6 +132,9 @@ pub fn delete_object(
     }
     let needs_wait = !finalizers.is_empty() || is_namespace || is_crd || grace.is_some();
     if !needs_wait {
+        if is_pod(def) {
+            return delete_pod_now(cluster, def, ns, name, &current, options);
+        }
         if options.dry_run {
             return Ok(Deleted::Removed(current));
         }
