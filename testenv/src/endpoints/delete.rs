@@ -391,12 +391,19 @@ fn delete_selected(
         }
     }
     let rv = cluster.store.resource_version().to_string();
+    // A custom resource's list is unstructured on the real server: it writes out the empty
+    // continue token, as its lists do.
+    let metadata = if def.custom.is_some() {
+        json!({"continue": "", "resourceVersion": rv})
+    } else {
+        json!({"resourceVersion": rv})
+    };
     Ok(Reply::json(
         200,
         json!({
             "apiVersion": def.api_version(),
             "kind": def.list_kind(),
-            "metadata": {"resourceVersion": rv},
+            "metadata": metadata,
             "items": items,
         }),
     ))
