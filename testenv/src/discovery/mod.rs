@@ -62,11 +62,13 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
         },
         Route::CoreVersions if aggregated::wanted(&req.accept) => aggregated::reply(registry, true),
         Route::Groups if aggregated::wanted(&req.accept) => aggregated::reply(registry, false),
+        // The address kube-apiserver advertises, with its secure port.
         Route::CoreVersions => Reply::json(
             200,
             json!({
                 "kind": "APIVersions", "versions": ["v1"],
-                "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1"}],
+                "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress":
+                    api.address.get().map_or_else(|| "127.0.0.1".to_string(), ToString::to_string)}],
             }),
         ),
         Route::Groups => Reply::json(

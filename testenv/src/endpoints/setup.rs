@@ -19,6 +19,8 @@ impl Api {
     /// `controllers` from then on can defer work ([`Client::later`](super::hooks::Client::later)):
     /// a task runs it when due, for as long as the API lives.
     pub fn serving(self: &Arc<Self>, addr: std::net::SocketAddr) {
+        // A restart serves the same address again.
+        let _ = self.address.set(addr);
         let mut cluster = self.lock();
         if tokio::runtime::Handle::try_current().is_ok() && cluster.deferred.serve() {
             tokio::spawn(run_deferred(Arc::downgrade(self), cluster.deferred.wake()));

@@ -68,6 +68,8 @@ pub struct Api {
     /// Per served document (the OpenAPI documents), the entity tag of the version last built
     /// and when: their `Last-Modified`.
     pub documents_built: Mutex<HashMap<String, (String, SystemTime)>>,
+    /// The address the server listens on, once it does: what `/api` advertises to clients.
+    pub address: OnceLock<SocketAddr>,
 }
 
 impl Api {
@@ -84,6 +86,7 @@ impl Api {
             transport,
             signer: OnceLock::new(),
             documents_built: Mutex::default(),
+            address: OnceLock::new(),
         })
     }
 
