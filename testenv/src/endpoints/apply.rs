@@ -321,6 +321,12 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
         let (mut object, managed) = merge_config(req, target, None, &config)?;
         meta::ensure_metadata(&mut object);
         object["metadata"]["name"] = Value::String(name.to_string());
+        // The create's strategy records who asked, as a POST's does.
+        if crate::registry::strategy::is_csr(&def.group, &def.plural)
+            && (object["spec"].is_object() || object["spec"].is_null())
+        {
+            crate::registry::strategy::csr_on_create(&mut object, &req.user);
+        }
         super::escalation::check_write(api, &cluster.store, req, target, &object, None)?;
         let (stored, warnings) = create_object_as(
             &mut cluster,
