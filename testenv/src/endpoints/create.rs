@@ -269,7 +269,9 @@ pub(super) fn create_object_with(
         m.remove("managedFields");
         m.insert("uid".into(), Value::String(uid));
         m.insert("creationTimestamp".into(), Value::String(now.clone()));
-        if def.tracks_generation {
+        // A CSIDriver's strategy counts its generations from the first change of its spec.
+        let csi_driver = def.group == "storage.k8s.io" && def.plural == "csidrivers";
+        if def.tracks_generation && !csi_driver {
             m.insert("generation".into(), json!(1));
         } else {
             m.remove("generation");

@@ -22,7 +22,9 @@ pub(super) const RESOURCES: &[Builtin] = &[
     )
     .generation(),
     b(NET, "v1", "ServiceCIDR", "servicecidrs", &[], false).subs(&[STATUS]),
-    b(STORAGE, "v1", "CSIDriver", "csidrivers", &[], false).returns_deleted(),
+    b(STORAGE, "v1", "CSIDriver", "csidrivers", &[], false)
+        .returns_deleted()
+        .generation(),
     b(STORAGE, "v1", "CSINode", "csinodes", &[], false).returns_deleted(),
     b(
         STORAGE,
