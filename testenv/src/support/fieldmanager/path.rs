@@ -43,19 +43,22 @@ pub fn canonical(v: &Value) -> String {
     }
 }
 
-/// The `k:` element of a map-list item: its key fields (a missing one takes its default),
-/// or `None` when one is missing without a default.
+/// The `k:` element of a map-list item: its key fields (a missing one takes its default, and
+/// is left out without one: a ResourceClaim's device statuses are keyed by driver, device,
+/// pool and an optional shareID), or `None` when the item has none of them.
 pub fn key_of(item: &Value, keys: &[MapKey]) -> Option<PathElement> {
     let m = item.as_object()?;
     let mut out = serde_json::Map::new();
     for k in keys {
-        let v = m
+        if let Some(v) = m
             .get(&k.name)
             .filter(|v| !v.is_null())
-            .or(k.default.as_ref())?;
-        out.insert(k.name.clone(), v.clone());
+            .or(k.default.as_ref())
+        {
+            out.insert(k.name.clone(), v.clone());
+        }
     }
-    Some(PathElement::Key(canonical(&Value::Object(out))))
+    (!out.is_empty()).then(|| PathElement::Key(canonical(&Value::Object(out))))
 }
 
 impl PathElement {

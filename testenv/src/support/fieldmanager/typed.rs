@@ -12,18 +12,6 @@ use super::set::FieldSet;
 /// Why an applied configuration cannot be merged.
 #[derive(Debug, thiserror::Error)]
 pub enum TypedError {
-    /// A map-list item lacks one of the list's key fields.
-    #[error(
-        "{path}: element {index}: associative list with keys has an element that omits key field {key:?} (and doesn't have default value)"
-    )]
-    MissingKey {
-        /// The list.
-        path: String,
-        /// The item's position.
-        index: usize,
-        /// The missing key field(s).
-        key: String,
-    },
     /// A map-list item has none of the list's key fields (`keys` as Go's `%q` prints the
     /// list of names).
     #[error(
@@ -68,28 +56,16 @@ fn config_identities(
     let mut out = Vec::with_capacity(list.len());
     for (index, item) in list.iter().enumerate() {
         let pe = match lt {
-            ListType::Map(keys) => key_of(item, keys).ok_or_else(|| {
-                let present = |k: &&MapKey| {
-                    k.default.is_some() || item.get(&k.name).is_some_and(|v| !v.is_null())
-                };
-                match keys.iter().find(|k| !present(k)) {
-                    Some(_) if !keys.iter().any(|k| present(&k)) => TypedError::MissingKeys {
-                        path: super::path::display(path),
-                        index,
-                        keys: format!(
-                            "[{}]",
-                            keys.iter()
-                                .map(|k| format!("{:?}", k.name))
-                                .collect::<Vec<_>>()
-                                .join(" ")
-                        ),
-                    },
-                    missing => TypedError::MissingKey {
-                        path: super::path::display(path),
-                        index,
-                        key: missing.map_or_else(String::new, |k| k.name.clone()),
-                    },
-                }
+            ListType::Map(keys) => key_of(item, keys).ok_or_else(|| TypedError::MissingKeys {
+                path: super::path::display(path),
+                index,
+                keys: format!(
+                    "[{}]",
+                    keys.iter()
+                        .map(|k| format!("{:?}", k.name))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ),
             })?,
             _ => PathElement::Value(canonical(item)),
         };
