@@ -61,18 +61,10 @@ impl Audit {
 }
 
 fn line(d: &Difference) -> String {
-    let value = |v: &serde_json::Value| {
-        let text = v.to_string();
-        if text.chars().count() > 160 {
-            format!("{}...", text.chars().take(160).collect::<String>())
-        } else {
-            text
-        }
-    };
     format!(
         "{}: embedded {} | real {}",
         d.at,
-        value(&d.embedded),
-        value(&d.real)
+        crate::short(&d.embedded),
+        crate::short(&d.real)
     )
 }

@@ -1,6 +1,6 @@
 //! What may differ between two correct servers is replaced by a placeholder before answers
 //! are compared: uids, resourceVersions, continue tokens, timestamps, ages, generated names,
-//! allocated cluster IPs and node ports, the port each server listens on; and the part of managedFields' order that follows the
+//! allocated cluster IPs, node ports and health check node ports, the port each server listens on; and the part of managedFields' order that follows the
 //! second each entry was written in ([`sort_managed_fields`]).
 
 use std::collections::BTreeMap;
@@ -41,6 +41,7 @@ pub fn normalize(answer: &Answer) -> Answer {
     sort_causes(&mut body);
     sort_custom_resources(&mut body);
     drop_certificate_credential(&mut body);
+    sort_rules_review(&mut body);
     blank_builtin_column_descriptions(&mut body);
     walk(&mut body, None, &generated);
     Answer {
@@ -52,6 +53,20 @@ pub fn normalize(answer: &Answer) -> Answer {
             .map(|w| text(w, &generated))
             .collect(),
         headers: answer.headers.clone(),
+    }
+}
+
+/// The rules of a SelfSubjectRulesReview in a fixed order: the real server lists them in the
+/// order its RBAC informers give the bindings, a Go map's, which changes from one request to
+/// the next.
+fn sort_rules_review(body: &mut Value) {
+    if body["kind"] != "SelfSubjectRulesReview" {
+        return;
+    }
+    for rules in ["resourceRules", "nonResourceRules"] {
+        if let Some(list) = body["status"].get_mut(rules).and_then(Value::as_array_mut) {
+            list.sort_by_key(Value::to_string);
+        }
     }
 }
 
@@ -106,11 +121,30 @@ fn collect_generated(v: &Value, out: &mut BTreeMap<String, String>) {
             {
                 out.insert(name.to_string(), format!("{prefix}<random>"));
             }
+            // A generated name refused with its generateName: the Status names the object and
+            // quotes the prefix.
+            if let (Some(name), Some(message)) = (
+                m.get("details")
+                    .and_then(|d| d.get("name"))
+                    .and_then(Value::as_str),
+                m.get("message").and_then(Value::as_str),
+            ) && let Some(prefix) = refused_prefix(message)
+                && name.len() == prefix.len() + 5
+                && name.starts_with(prefix)
+            {
+                out.insert(name.to_string(), format!("{prefix}<random>"));
+            }
             m.values().for_each(|v| collect_generated(v, out));
         }
         Value::Array(a) => a.iter().for_each(|v| collect_generated(v, out)),
         _ => {}
     }
+}
+
+/// The prefix a refusal of `metadata.generateName` quotes.
+fn refused_prefix(message: &str) -> Option<&str> {
+    let (_, rest) = message.split_once("metadata.generateName: Invalid value: \"")?;
+    rest.split_once('"').map(|(prefix, _)| prefix)
 }
 
 fn uuid() -> &'static Regex {
@@ -147,7 +181,7 @@ fn walk(v: &mut Value, key: Option<&str>, generated: &BTreeMap<String, String>) 
         Some("resourceVersion") => Some("<rv>"),
         Some("continue") => Some("<continue>"),
         Some("clusterIP" | "clusterIPs") => Some("<ip>"),
-        Some("nodePort") => Some("<port>"),
+        Some("nodePort" | "healthCheckNodePort") => Some("<port>"),
         _ => None,
     };
     // The port each server listens on (`/api`'s advertised address).
