@@ -465,3 +465,28 @@ fn entries_of_other_versions_are_compared_in_their_own_version() {
         .map(|e| e["fieldsV1"].clone());
     assert_eq!(beta_fields, Some(json!({"f:spec": {".": {}, "f:y": {}}})));
 }
+
+#[test]
+fn map_list_items_are_keyed_by_the_key_fields_they_have() {
+    use super::path::key_of;
+    use super::schema::MapKey;
+    // A ResourceClaim's device statuses: driver, device, pool and the optional shareID.
+    let keys: Vec<MapKey> = ["driver", "device", "pool", "shareID"]
+        .into_iter()
+        .map(|name| MapKey {
+            name: name.into(),
+            default: None,
+        })
+        .collect();
+    let item = json!({"driver": "d.example.com", "pool": "p", "device": "d", "conditions": null});
+    assert_eq!(
+        key_of(&item, &keys).map(|k| k.to_key()),
+        Some(r#"k:{"device":"d","driver":"d.example.com","pool":"p"}"#.to_string())
+    );
+    // A null key field is no key field; an item with none of them has no identity.
+    assert_eq!(
+        key_of(&json!({"driver": "x", "shareID": null}), &keys).map(|k| k.to_key()),
+        Some(r#"k:{"driver":"x"}"#.to_string())
+    );
+    assert_eq!(key_of(&json!({"conditions": []}), &keys), None);
+}
