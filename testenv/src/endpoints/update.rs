@@ -398,9 +398,13 @@ pub fn update_object_as(
             new["status"] = s;
         }
     }
+    // A PriorityClass is given generation 1 on create, and its strategy never bumps it (its
+    // value is immutable; a new description or preemption policy leaves it).
+    let bumps = !(def.group == "scheduling.k8s.io" && def.plural == "priorityclasses");
     // A raw value's bytes are part of the spec the strategy compares (a DeviceClass's
     // parameters re-written by a strategic merge patch, or sent with other white space).
     if def.tracks_generation
+        && bumps
         && (dropped_spec_change
             || spec_part(def, &new) != spec_part(def, &old)
             || !raw_bytes::same_bytes(&old, &new, "spec")
