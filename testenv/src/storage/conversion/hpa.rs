@@ -146,6 +146,22 @@ pub fn to_v2(mut object: Value) -> Value {
     object
 }
 
+/// The conditions annotation as Go's `encoding/json` writes the alpha condition list (the
+/// fields of `HorizontalPodAutoscalerCondition` in their declaration order, as the v2 type
+/// has them).
+fn conditions_json(object: &Value, conditions: &Value) -> String {
+    let target = crate::support::json_order::root_target(object)
+        .and_then(|t| crate::support::json_order::member_target(&t, "status"))
+        .and_then(|t| crate::support::json_order::member_target(&t, "conditions"));
+    match target {
+        Some(target) => {
+            String::from_utf8(crate::support::json_order::to_vec_as(conditions, &target))
+                .unwrap_or_else(|_| conditions.to_string())
+        }
+        None => conditions.to_string(),
+    }
+}
+
 /// The stored (v2) object as `autoscaling/v1` serves it.
 pub fn to_v1(object: &Value) -> Value {
     let mut out = object.clone();
@@ -186,7 +202,7 @@ pub fn to_v1(object: &Value) -> Value {
             status.insert("currentCPUUtilizationPercentage".into(), u.clone());
         }
         if let Some(c) = status.remove("conditions") {
-            annotations.insert(CONDITIONS.into(), json!(c.to_string()));
+            annotations.insert(CONDITIONS.into(), json!(conditions_json(object, &c)));
         }
         status.entry("currentReplicas").or_insert(json!(0));
     }
