@@ -69,7 +69,13 @@ fn create_all(client: &mut dyn Client) -> Vec<Made> {
         if object.get("rules").is_some_and(Value::is_null) {
             object.as_object_mut().map(|o| o.remove("rules"));
         }
-        match client.create(&def, &ns, object, "kube-apiserver") {
+        // API Priority and Fairness's configuration is made by its own config producer.
+        let manager = if group == "flowcontrol.apiserver.k8s.io" {
+            "api-priority-and-fairness-config-producer-v1"
+        } else {
+            "kube-apiserver"
+        };
+        match client.create(&def, &ns, object, manager) {
             Ok(stored) => made.push(Made {
                 object: super::api_services::available(client, &def, &stored),
                 name: meta::meta_str(&stored, "name")
@@ -84,8 +90,9 @@ fn create_all(client: &mut dyn Client) -> Vec<Made> {
     made
 }
 
-/// Creates the start-up objects, as kube-apiserver (field manager `kube-apiserver`), with
-/// the aggregated ClusterRoles aggregated.
+/// Creates the start-up objects, as kube-apiserver (field manager `kube-apiserver`, API
+/// Priority and Fairness's objects `api-priority-and-fairness-config-producer-v1`), with the
+/// aggregated ClusterRoles aggregated.
 pub fn started(client: &mut dyn Client) {
     match MADE.get() {
         None => {
