@@ -2,8 +2,11 @@
 //! only those parts of the body, which can hide a difference in the rest (a field one server
 //! keeps and the other drops). With the switch each such step is also compared whole (after
 //! the same normalization, its `ignore` still applied) and reported: `PICK-NEEDED` with the
-//! first pointers that differ whole, or `PICK-UNNEEDED` when the whole answers are equal and
-//! the pick can go. The run's outcome is the usual one: the audit only prints.
+//! first pointers that differ whole, or `PICK-UNNEEDED` (with the status code) when the whole
+//! answers are equal and the pick can go, unless a controller of the reference control plane
+//! may write the object before or after the step (run the audit more than once, and keep the
+//! picks of successful writes and reads of objects a controller writes). The run's outcome is
+//! the usual one: the audit only prints.
 
 use crate::compare::{self, Difference};
 use crate::corpus::Step;
@@ -36,7 +39,7 @@ impl Audit {
         let whole = compare::compare_whole(step, embedded, real);
         if whole.is_empty() {
             self.unneeded += 1;
-            println!("PICK-UNNEEDED {label}");
+            println!("PICK-UNNEEDED {label} ({})", real.code);
             return;
         }
         println!(
