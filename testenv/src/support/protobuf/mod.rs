@@ -43,6 +43,9 @@ mod core;
 mod core_kinds;
 mod core_node;
 mod discovery;
+mod encode;
+mod encode_kinds;
+mod encode_status;
 mod error;
 mod events;
 mod flowcontrol;
@@ -79,6 +82,9 @@ use serde_json::{Map, Value};
 
 use crate::support::quantity;
 
+// Used by the server's content negotiation.
+#[allow(unused_imports)]
+pub use encode_kinds::{encodable, encode, watch_frame};
 pub use error::DecodeError;
 use schema::{Field, Message, Shape, Ty};
 use wire::{FIXED64, LEN, Reader, VARINT};
@@ -521,6 +527,8 @@ pub fn decode(body: &[u8]) -> Result<Value, DecodeError> {
 
 #[cfg(test)]
 mod coverage_tests;
+#[cfg(test)]
+mod encode_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

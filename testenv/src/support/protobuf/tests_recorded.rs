@@ -26,7 +26,7 @@ use serde_json::Value;
 use super::decode;
 
 /// The recorded objects, by file name.
-const FIXTURES: &[(&str, &str)] = &[
+pub(super) const FIXTURES: &[(&str, &str)] = &[
     fixture!("apiservice"),
     fixture!("clusterrole"),
     fixture!("clusterrolebinding"),

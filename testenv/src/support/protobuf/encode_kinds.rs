@@ -1,0 +1,114 @@
+//! The top-level encodings: an object of a described kind, a list of them, a `Status`, a
+//! `PartialObjectMetadata(List)`, each in the `k8s\0` envelope; and a watch event as the
+//! `;stream=watch` framing sends it.
+
+use serde_json::{Map, Value};
+
+use super::encode::{EncodeError, encode_message, envelope, put_bytes};
+use super::encode_status::{LIST_META, PARTIAL_OBJECT_METADATA, STATUS};
+use super::schema::Message;
+
+/// The message of an object's kind, or of the list of a kind (`metadata` 1, `items` 2).
+fn top_level(api_version: &str, kind: &str) -> Option<TopLevel> {
+    let meta = matches!(api_version, "meta.k8s.io/v1" | "meta.k8s.io/v1beta1");
+    match kind {
+        "Status" if api_version == "v1" => return Some(TopLevel::One(&STATUS)),
+        "PartialObjectMetadata" if meta => return Some(TopLevel::One(&PARTIAL_OBJECT_METADATA)),
+        "PartialObjectMetadataList" if meta => {
+            return Some(TopLevel::List(&PARTIAL_OBJECT_METADATA));
+        }
+        _ => {}
+    }
+    if let Some(message) = super::message_of(api_version, kind) {
+        return Some(TopLevel::One(message));
+    }
+    let item = kind.strip_suffix("List")?;
+    super::message_of(api_version, item).map(TopLevel::List)
+}
+
+enum TopLevel {
+    One(&'static Message),
+    List(&'static Message),
+}
+
+/// The fields of a list of `item`s.
+fn encode_list(
+    object: &Map<String, Value>,
+    item: &'static Message,
+) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::new();
+    let mut meta = Vec::new();
+    let empty = Map::new();
+    encode_message(
+        object
+            .get("metadata")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty),
+        &LIST_META,
+        &mut meta,
+    )?;
+    put_bytes(&mut out, 1, &meta);
+    for entry in object
+        .get("items")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let mut bytes = Vec::new();
+        encode_message(entry.as_object().unwrap_or(&empty), item, &mut bytes)?;
+        put_bytes(&mut out, 2, &bytes);
+    }
+    Ok(out)
+}
+
+/// Whether kube-apiserver can write `object` in protobuf: a kind it has a Go type for.
+pub fn encodable(object: &Value) -> bool {
+    let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap_or_default();
+    top_level(text("apiVersion"), text("kind")).is_some()
+}
+
+/// `object` as kube-apiserver writes it in protobuf (`k8s\0` and a `runtime.Unknown`).
+pub fn encode(object: &Value) -> Result<Vec<u8>, String> {
+    encode_object(object).map_err(|e| e.0)
+}
+
+fn encode_object(object: &Value) -> Result<Vec<u8>, EncodeError> {
+    let Value::Object(map) = object else {
+        return Err(EncodeError("not an object".into()));
+    };
+    let text = |k: &str| map.get(k).and_then(Value::as_str).unwrap_or_default();
+    let (api_version, kind) = (text("apiVersion"), text("kind"));
+    let raw = match top_level(api_version, kind) {
+        Some(TopLevel::One(message)) => {
+            let mut out = Vec::new();
+            encode_message(map, message, &mut out)?;
+            out
+        }
+        Some(TopLevel::List(item)) => encode_list(map, item)?,
+        None => {
+            return Err(EncodeError(format!(
+                "no protobuf encoding of {api_version} {kind}"
+            )));
+        }
+    };
+    Ok(envelope(api_version, kind, &raw))
+}
+
+/// A watch event (`{"type", "object"}`) as a `;stream=watch` frame: the big-endian length
+/// of a `WatchEvent` whose object is a `RawExtension` holding the object's envelope.
+pub fn watch_frame(event: &Value) -> Result<Vec<u8>, String> {
+    let object = encode(&event["object"])?;
+    let mut raw = Vec::new();
+    put_bytes(&mut raw, 1, &object);
+    let mut message = Vec::new();
+    put_bytes(
+        &mut message,
+        1,
+        event["type"].as_str().unwrap_or_default().as_bytes(),
+    );
+    put_bytes(&mut message, 2, &raw);
+    let len = u32::try_from(message.len()).map_err(|_| "event too long".to_string())?;
+    let mut out = len.to_be_bytes().to_vec();
+    out.extend_from_slice(&message);
+    Ok(out)
+}

@@ -1,0 +1,119 @@
+//! The messages only responses carry, for the encoder: `ListMeta` and the lists around each
+//! kind, `Status` (errors and delete answers), `PartialObjectMetadata`, and the statuses of the
+//! review kinds the decoder accepts only unset (TokenRequest, SelfSubjectReview and the
+//! self-subject access and rules reviews), which the server answers.
+
+use super::authentication_review::USER_INFO;
+use super::authorization_review::SUBJECT_ACCESS_REVIEW_STATUS;
+use super::meta::OBJECT_META;
+use super::schema::{Message, Ty, list, ptr, val};
+
+/// `ListMeta`.
+pub(super) static LIST_META: Message = Message::new(
+    "ListMeta",
+    &[
+        val(1, "selfLink", Ty::Str),
+        val(2, "resourceVersion", Ty::Str),
+        val(3, "continue", Ty::Str),
+        ptr(4, "remainingItemCount", Ty::Int),
+    ],
+);
+
+/// `StatusCause`.
+static STATUS_CAUSE: Message = Message::new(
+    "StatusCause",
+    &[
+        val(1, "reason", Ty::Str),
+        val(2, "message", Ty::Str),
+        val(3, "field", Ty::Str),
+    ],
+);
+
+/// `StatusDetails`.
+static STATUS_DETAILS: Message = Message::new(
+    "StatusDetails",
+    &[
+        val(1, "name", Ty::Str),
+        val(2, "group", Ty::Str),
+        val(3, "kind", Ty::Str),
+        list(4, "causes", Ty::Msg(&STATUS_CAUSE)),
+        val(5, "retryAfterSeconds", Ty::Int),
+        val(6, "uid", Ty::Str),
+    ],
+);
+
+/// `Status`.
+pub(super) static STATUS: Message = Message::new(
+    "Status",
+    &[
+        val(1, "metadata", Ty::Msg(&LIST_META)),
+        val(2, "status", Ty::Str),
+        val(3, "message", Ty::Str),
+        val(4, "reason", Ty::Str),
+        ptr(5, "details", Ty::Msg(&STATUS_DETAILS)),
+        val(6, "code", Ty::Int),
+    ],
+);
+
+/// `PartialObjectMetadata`.
+pub(super) static PARTIAL_OBJECT_METADATA: Message = Message::new(
+    "PartialObjectMetadata",
+    &[val(1, "metadata", Ty::Msg(&OBJECT_META))],
+);
+
+/// `TokenRequestStatus`.
+static TOKEN_REQUEST_STATUS: Message = Message::new(
+    "TokenRequestStatus",
+    &[
+        val(1, "token", Ty::Str),
+        val(2, "expirationTimestamp", Ty::Time),
+    ],
+);
+
+/// `SelfSubjectReviewStatus`.
+static SELF_SUBJECT_REVIEW_STATUS: Message = Message::new(
+    "SelfSubjectReviewStatus",
+    &[val(1, "userInfo", Ty::Msg(&USER_INFO))],
+);
+
+/// `ResourceRule`.
+static RESOURCE_RULE: Message = Message::new(
+    "ResourceRule",
+    &[
+        list(1, "verbs", Ty::Str),
+        list(2, "apiGroups", Ty::Str),
+        list(3, "resources", Ty::Str),
+        list(4, "resourceNames", Ty::Str),
+    ],
+);
+
+/// `NonResourceRule`.
+static NON_RESOURCE_RULE: Message = Message::new(
+    "NonResourceRule",
+    &[
+        list(1, "verbs", Ty::Str),
+        list(2, "nonResourceURLs", Ty::Str),
+    ],
+);
+
+/// `SubjectRulesReviewStatus`.
+static SUBJECT_RULES_REVIEW_STATUS: Message = Message::new(
+    "SubjectRulesReviewStatus",
+    &[
+        list(1, "resourceRules", Ty::Msg(&RESOURCE_RULE)),
+        list(2, "nonResourceRules", Ty::Msg(&NON_RESOURCE_RULE)),
+        val(3, "incomplete", Ty::Bool),
+        val(4, "evaluationError", Ty::Str),
+    ],
+);
+
+/// The status message of a review kind whose table leaves it unset, by the kind's message name.
+pub(super) fn status_of(message: &str) -> Option<&'static Message> {
+    match message {
+        "TokenRequest" => Some(&TOKEN_REQUEST_STATUS),
+        "SelfSubjectReview" => Some(&SELF_SUBJECT_REVIEW_STATUS),
+        "SelfSubjectAccessReview" => Some(&SUBJECT_ACCESS_REVIEW_STATUS),
+        "SelfSubjectRulesReview" => Some(&SUBJECT_RULES_REVIEW_STATUS),
+        _ => None,
+    }
+}
