@@ -38,6 +38,7 @@ pub mod hooks;
 pub mod impersonation;
 pub mod list_options;
 pub mod manager_versions;
+pub mod media_type;
 pub mod negotiation;
 pub mod options;
 pub mod patch;

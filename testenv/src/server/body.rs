@@ -77,6 +77,13 @@ fn content_type_is_text(builder: &http::response::Builder) -> bool {
         .is_some_and(|v| v.starts_with("text/plain"))
 }
 
+fn content_type_is_protobuf(builder: &http::response::Builder) -> bool {
+    builder
+        .headers_ref()
+        .and_then(|h| h.get(http::header::CONTENT_TYPE))
+        .is_some_and(|v| v == "application/vnd.kubernetes.protobuf")
+}
+
 /// Whether a served document says it varies on `Accept-Encoding`.
 fn varies_on_encoding(document: &Document) -> bool {
     document.headers.iter().any(|(name, value)| {
@@ -91,6 +98,10 @@ pub fn into_response(reply: Reply) -> http::Response<ResponseBody> {
 
 /// Turns a handler's reply into the HTTP response to a request with `conditions`.
 pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<ResponseBody> {
+    let content_type = match &reply {
+        Reply::ProtobufWatch(_) => "application/vnd.kubernetes.protobuf;stream=watch",
+        _ => "application/json",
+    };
     match reply {
         Reply::Json {
             code,
@@ -123,6 +134,12 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
                     return builder
                         .body(ResponseBody::Full(Some(Bytes::from(text.clone()))))
                         .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)));
+                }
+                // Protobuf, when the encoder can write the object (negotiation checked it).
+                _ if content_type_is_protobuf(&builder)
+                    && let Ok(encoded) = crate::support::protobuf::encode(&body) =>
+                {
+                    Bytes::from(encoded)
                 }
                 _ => {
                     let compact = crate::support::json_order::to_vec(&body);
@@ -195,9 +212,9 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
             };
             http::Response::from_parts(parts, body)
         }
-        Reply::Watch(stream) => http::Response::builder()
+        Reply::Watch(stream) | Reply::ProtobufWatch(stream) => http::Response::builder()
             .status(200)
-            .header(http::header::CONTENT_TYPE, "application/json")
+            .header(http::header::CONTENT_TYPE, content_type)
             .header("Cache-Control", "no-cache, private")
             .body(ResponseBody::Stream(stream))
             .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None))),

@@ -103,6 +103,9 @@ async fn answer(
         routing::Handled::Reply(Reply::Watch(stream)) => {
             body::into_response(Reply::Watch(faults.track(stream)))
         }
+        routing::Handled::Reply(Reply::ProtobufWatch(stream)) => {
+            body::into_response(Reply::ProtobufWatch(faults.track(stream)))
+        }
         routing::Handled::Reply(reply) => body::respond(reply, &conditions),
         routing::Handled::Refused(reply) => body::nosniff(body::respond(reply, &conditions)),
     };

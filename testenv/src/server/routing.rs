@@ -37,15 +37,25 @@ pub struct Routed {
 pub async fn handle(api: &Arc<Api>, mut req: Req, impersonating: &Requested) -> Routed {
     let requester = match crate::endpoints::authn::authenticate(api, &req.bearer) {
         Ok(user) => user,
-        Err(e) => return unclassified(Handled::Reply(Reply::error(e))),
+        Err(e) => {
+            let refusal = Reply::error(e);
+            return unclassified(Handled::Reply(crate::endpoints::media_type::answer(
+                refusal,
+                &req.accept,
+                true,
+            )));
+        }
     };
     req.user = match crate::endpoints::impersonation::act_as(api, &requester, impersonating) {
         Ok(user) => user,
         Err(refused) => {
             let reply = refused.into_reply();
-            return unclassified(match &reply {
-                Reply::Json { code: 403, .. } => Handled::Refused(reply),
-                _ => Handled::Reply(reply),
+            let forbidden = matches!(reply, Reply::Json { code: 403, .. });
+            let reply = crate::endpoints::media_type::answer(reply, &req.accept, true);
+            return unclassified(if forbidden {
+                Handled::Refused(reply)
+            } else {
+                Handled::Reply(reply)
             });
         }
     };
@@ -100,13 +110,28 @@ async fn authorize_and_serve(api: &Arc<Api>, mut req: Req, info: &RequestInfo) -
         Err(_) => crate::endpoints::authz::check(api, &req.user, &unrouted_attributes(&req, info)),
     };
     if let Err(e) = authorized {
-        return Handled::Refused(Reply::error(e));
+        let refusal = Reply::error(e);
+        return Handled::Refused(crate::endpoints::media_type::answer(
+            refusal,
+            &req.accept,
+            true,
+        ));
     }
     Handled::Reply(match route {
         Err(_) if !under_built_in_group(api, &req.path) => not_found_page(),
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
         Ok(Route::Object(target)) => {
             let def = target.def.clone();
+            // The media type is negotiated first: what cannot be answered is not done.
+            if let Some(refusal) =
+                crate::endpoints::media_type::refusal(&req.accept, def.custom.is_some())
+            {
+                return Handled::Reply(crate::endpoints::media_type::answer(
+                    refusal,
+                    &req.accept,
+                    true,
+                ));
+            }
             if def.custom.is_some() {
                 // The resource's storage, and its watch cache, exist from its first request.
                 api.lock().store.touch(&def.storage_key);
@@ -117,10 +142,11 @@ async fn authorize_and_serve(api: &Arc<Api>, mut req: Req, info: &RequestInfo) -
             if let (Some(warning), Reply::Json { warnings, .. }) = (deprecated, &mut reply) {
                 warnings.insert(0, warning);
             }
-            match crate::endpoints::negotiation::requested(&req.accept) {
+            let reply = match crate::endpoints::negotiation::requested(&req.accept) {
                 Some(want) => crate::endpoints::negotiation::apply(reply, &def, &want),
                 None => reply,
-            }
+            };
+            crate::endpoints::media_type::answer(reply, &req.accept, def.custom.is_some())
         }
         Ok(other) => crate::discovery::serve(api, &req, other),
     })

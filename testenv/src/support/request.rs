@@ -140,6 +140,9 @@ pub enum Reply {
     },
     /// A watch: newline-delimited JSON events.
     Watch(WatchStream),
+    /// A watch in protobuf (`application/vnd.kubernetes.protobuf;stream=watch`): length-prefixed
+    /// `WatchEvent` frames.
+    ProtobufWatch(WatchStream),
     /// Bytes as they are (204 No Content, a JSON Web Key set); no `Content-Type` when empty.
     Raw {
         /// HTTP status.

@@ -189,7 +189,9 @@ fn parts(reply: Reply) -> Result<(u16, Value, Vec<String>), ApiError> {
             warnings,
             ..
         } => Ok((code, body, warnings)),
-        Reply::Watch(_) => Err(ApiError::internal("a write answered with a watch")),
+        Reply::Watch(_) | Reply::ProtobufWatch(_) => {
+            Err(ApiError::internal("a write answered with a watch"))
+        }
         Reply::Raw { .. } => Err(ApiError::internal("a write answered without an object")),
     }
 }

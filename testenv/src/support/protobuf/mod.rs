@@ -15,7 +15,8 @@
 //! wrong wire type, named by its Go name (`go_names.rs`), an illegal tag, a wire type that does
 //! not exist, a truncated body, a negative length) is the real server's 400 with Go's error.
 //! Map entries are read as Go reads them, without checking their fields' wire types.
-//! Responses are always JSON, which kubectl accepts.
+//! Responses are encoded from the same tables (`encode*.rs`) when the client asks for protobuf
+//! (`endpoints::media_type` decides).
 //!
 //! Go's marshaller writes every non-pointer field, set or not, and pointer fields only when set;
 //! the tables say which is which, so a non-pointer zero value is left out of the JSON object
@@ -82,8 +83,6 @@ use serde_json::{Map, Value};
 
 use crate::support::quantity;
 
-// Used by the server's content negotiation.
-#[allow(unused_imports)]
 pub use encode_kinds::{encodable, encode, watch_frame};
 pub use error::DecodeError;
 use schema::{Field, Message, Shape, Ty};

@@ -1,0 +1,275 @@
+//! The media type of an answer, negotiated from `Accept` as kube-apiserver negotiates it
+//! (`negotiation.NegotiateOutputMediaType`): the clauses by quality (a wildcard after a
+//! specific type of the same quality), the first one the endpoint can write wins. An object
+//! endpoint writes JSON, YAML and protobuf (`application/vnd.kubernetes.protobuf`), but a custom
+//! resource only JSON and YAML, and a `Table` only JSON and YAML; `PartialObjectMetadata(List)`
+//! in any of them. A request no clause of which the endpoint can write is refused before
+//! anything is done (406). Errors are negotiated apart, with no transformation allowed: a
+//! client asking for protobuf gets its `Status` in protobuf, even from a custom resource's
+//! endpoint, and one whose clauses all ask for a transformation gets it in JSON.
+//!
+//! YAML answers are not written (JSON is, as before); what is decided here is protobuf or not.
+
+use bytes::Bytes;
+use futures::StreamExt;
+use serde_json::Value;
+
+use crate::support::protobuf;
+use crate::support::request::{Reply, WatchStream};
+use crate::support::status::ApiError;
+
+/// The protobuf media type.
+pub const PROTOBUF: &str = "application/vnd.kubernetes.protobuf";
+
+/// One clause of an `Accept` header.
+struct Clause<'a> {
+    kind: &'a str,
+    subtype: &'a str,
+    q: f64,
+    params: Vec<(&'a str, &'a str)>,
+}
+
+impl Clause<'_> {
+    fn param(&self, name: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| *v)
+    }
+}
+
+/// The clauses of `accept`, best first (`goautoneg.ParseAccept`'s order).
+fn clauses(accept: &str) -> Vec<Clause<'_>> {
+    let mut out: Vec<Clause<'_>> = accept
+        .split(',')
+        .filter_map(|part| {
+            let mut pieces = part.split(';');
+            let media = pieces.next()?.trim();
+            let (kind, subtype) = media.split_once('/').unwrap_or((media, "*"));
+            let mut clause = Clause {
+                kind: kind.trim(),
+                subtype: subtype.trim(),
+                q: 1.0,
+                params: Vec::new(),
+            };
+            for p in pieces {
+                let Some((k, v)) = p.split_once('=') else {
+                    continue;
+                };
+                let (k, v) = (k.trim(), v.trim());
+                if k == "q" {
+                    clause.q = v.parse().unwrap_or(1.0);
+                } else {
+                    clause.params.push((k, v));
+                }
+            }
+            (!clause.kind.is_empty()).then_some(clause)
+        })
+        .collect();
+    // Higher quality first; at the same quality a specific type before a wildcard.
+    out.sort_by(|a, b| {
+        b.q.partial_cmp(&a.q)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then((a.kind == "*").cmp(&(b.kind == "*")))
+            .then((a.subtype == "*").cmp(&(b.subtype == "*")))
+    });
+    out
+}
+
+/// The media types an endpoint writes, in the order it prefers them.
+const WRITTEN: [&str; 3] = ["json", "yaml", "vnd.kubernetes.protobuf"];
+
+/// What an answer is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// JSON (or YAML, written as JSON).
+    Json,
+    /// Protobuf.
+    Protobuf,
+}
+
+/// What may be written for a clause: an object endpoint's answer (of a custom resource or not)
+/// or an error, which allows no transformation.
+#[derive(Clone, Copy)]
+enum Endpoint {
+    Object { custom: bool },
+    Error,
+}
+
+/// Whether `endpoint` may write `subtype` with the clause's transformation, if any.
+fn allows(endpoint: Endpoint, subtype: &str, clause: &Clause<'_>) -> bool {
+    if clause
+        .param("stream")
+        .is_some_and(|s| !s.is_empty() && s != "watch")
+    {
+        return false;
+    }
+    let convert = clause.param("as");
+    let meta_group = clause.param("g") == Some("meta.k8s.io")
+        && matches!(clause.param("v"), Some("v1" | "v1beta1"));
+    match (endpoint, convert) {
+        (Endpoint::Error, None) => true,
+        (Endpoint::Error, Some(_)) => false,
+        (Endpoint::Object { custom }, None) => !(custom && subtype == "vnd.kubernetes.protobuf"),
+        (Endpoint::Object { .. }, Some("Table")) => {
+            meta_group && subtype != "vnd.kubernetes.protobuf"
+        }
+        (Endpoint::Object { .. }, Some("PartialObjectMetadata" | "PartialObjectMetadataList")) => {
+            meta_group
+        }
+        (Endpoint::Object { .. }, Some(_)) => false,
+    }
+}
+
+/// The negotiated output: `None` when some clause names a media type the server writes but
+/// the endpoint can write none of them (406); `Some(Json)` when no clause names one at all
+/// (an answer this server gives in JSON whatever was asked).
+fn negotiate(accept: &str, endpoint: Endpoint) -> Option<Output> {
+    if accept.trim().is_empty() {
+        return Some(Output::Json);
+    }
+    let mut recognised = false;
+    for clause in clauses(accept) {
+        let candidates: &[&str] = match (clause.kind, clause.subtype) {
+            ("*", "*") => &WRITTEN,
+            ("application", sub) if WRITTEN.contains(&sub) => &[sub][..],
+            _ => continue,
+        };
+        recognised = true;
+        for sub in candidates {
+            if allows(endpoint, sub, &clause) {
+                return Some(if *sub == "vnd.kubernetes.protobuf" {
+                    Output::Protobuf
+                } else {
+                    Output::Json
+                });
+            }
+        }
+    }
+    (!recognised).then_some(Output::Json)
+}
+
+/// The 406 of a request whose `Accept` the endpoint can answer in no media type, before it is
+/// served; `None` when it can be answered.
+pub fn refusal(accept: &str, custom: bool) -> Option<Reply> {
+    if negotiate(accept, Endpoint::Object { custom }).is_some() {
+        return None;
+    }
+    let reply = Reply::error(ApiError::new(
+        406,
+        "NotAcceptable",
+        format!(
+            "only the following media types are accepted: application/json, application/yaml, {PROTOBUF}"
+        ),
+    ));
+    Some(strip_details(reply))
+}
+
+/// The real server's 406 Status has no `details`.
+fn strip_details(reply: Reply) -> Reply {
+    match reply {
+        Reply::Json {
+            code,
+            mut body,
+            content_type,
+            warnings,
+        } => {
+            if let Value::Object(o) = &mut body {
+                o.remove("details");
+            }
+            Reply::Json {
+                code,
+                body,
+                content_type,
+                warnings,
+            }
+        }
+        other => other,
+    }
+}
+
+/// Whether a reply is an error `Status`.
+fn is_error(code: u16, body: &Value) -> bool {
+    code >= 400 && body["kind"] == "Status"
+}
+
+/// `reply` in the media type `accept` negotiates: protobuf where the real server writes
+/// protobuf (an object, list or watch event of a kind with a protobuf encoding; an error
+/// `Status`), as it is otherwise.
+pub fn answer(reply: Reply, accept: &str, custom: bool) -> Reply {
+    let object = negotiate(accept, Endpoint::Object { custom }) == Some(Output::Protobuf);
+    match reply {
+        Reply::Json {
+            code,
+            body,
+            content_type,
+            warnings,
+        } => {
+            let protobuf = if is_error(code, &body) {
+                negotiate(accept, Endpoint::Error) == Some(Output::Protobuf)
+            } else {
+                object && content_type == "application/json"
+            };
+            let content_type = if protobuf && protobuf::encodable(&body) {
+                PROTOBUF.to_string()
+            } else {
+                content_type
+            };
+            Reply::Json {
+                code,
+                body,
+                content_type,
+                warnings,
+            }
+        }
+        Reply::Watch(WatchStream(stream)) if object => {
+            let frames = stream.map(|line| {
+                let frame = serde_json::from_slice::<Value>(&line)
+                    .ok()
+                    .and_then(|event| protobuf::watch_frame(&event).ok());
+                frame.map_or(line, Bytes::from)
+            });
+            Reply::ProtobufWatch(WatchStream(Box::pin(frames)))
+        }
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(accept: &str, custom: bool) -> Option<Output> {
+        negotiate(accept, Endpoint::Object { custom })
+    }
+
+    #[test]
+    fn clauses_are_taken_by_quality_then_in_order() {
+        assert_eq!(object(PROTOBUF, false), Some(Output::Protobuf));
+        let both = format!("{PROTOBUF}, application/json");
+        assert_eq!(object(&both, false), Some(Output::Protobuf));
+        let lower = format!("application/json;q=0.5, {PROTOBUF}");
+        assert_eq!(object(&lower, false), Some(Output::Protobuf));
+        let json_first = format!("application/json, {PROTOBUF};q=0.9");
+        assert_eq!(object(&json_first, false), Some(Output::Json));
+        assert_eq!(object("*/*", false), Some(Output::Json));
+        assert_eq!(object("", false), Some(Output::Json));
+        let stream = format!("{PROTOBUF};stream=watch");
+        assert_eq!(object(&stream, false), Some(Output::Protobuf));
+    }
+
+    #[test]
+    fn a_custom_resource_and_a_table_are_not_written_in_protobuf() {
+        assert_eq!(object(PROTOBUF, true), None);
+        let both = format!("{PROTOBUF}, application/json");
+        assert_eq!(object(&both, true), Some(Output::Json));
+        assert_eq!(negotiate(&both, Endpoint::Error), Some(Output::Protobuf));
+        let table = format!("{PROTOBUF};as=Table;v=v1;g=meta.k8s.io");
+        assert_eq!(object(&table, false), None);
+        assert_eq!(negotiate(&table, Endpoint::Error), None);
+        let partial = format!("{PROTOBUF};as=PartialObjectMetadata;v=v1;g=meta.k8s.io");
+        assert_eq!(object(&partial, true), Some(Output::Protobuf));
+        assert!(refusal(PROTOBUF, true).is_some());
+        assert!(refusal("text/plain", true).is_none());
+    }
+}
