@@ -21,6 +21,7 @@ mod audit;
 mod compare;
 mod corpus;
 mod normalize;
+mod protobuf;
 mod send;
 mod shards;
 mod sweep;

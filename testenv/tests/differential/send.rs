@@ -186,11 +186,20 @@ impl Side {
                 (name.clone(), values)
             })
             .collect();
+        let protobuf = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/vnd.kubernetes.protobuf"));
         let bytes = match response.into_body().collect().await {
             Ok(b) => b.to_bytes(),
             Err(e) => return failure(format!("reading the answer failed: {e}")),
         };
-        let body = if step.watch {
+        let body = if protobuf && step.watch {
+            crate::protobuf::watch(&bytes)
+        } else if protobuf {
+            crate::protobuf::answer(&bytes)
+        } else if step.watch {
             Value::Array(
                 bytes
                     .split(|b| *b == b'\n')
