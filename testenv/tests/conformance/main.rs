@@ -27,6 +27,7 @@ mod openapi_crd;
 mod openapi_documents;
 mod openapi_v2;
 mod patches;
+mod protobuf_answers;
 mod protobuf_kinds;
 mod semantics;
 mod sharding;
