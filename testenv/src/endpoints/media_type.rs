@@ -235,6 +235,32 @@ pub fn answer(reply: Reply, accept: &str, custom: bool) -> Reply {
     }
 }
 
+/// A discovery document (`/api`, `/apis`, `/apis/<group>`, a group version's resources) in the
+/// media type `accept` negotiates, with no transformation (the discovery handlers write with
+/// the default endpoint restrictions); aggregated discovery, negotiated on its own, is left as
+/// it is.
+pub fn answer_document(reply: Reply, accept: &str) -> Reply {
+    match reply {
+        Reply::Json {
+            code,
+            body,
+            content_type,
+            warnings,
+        } if content_type == "application/json"
+            && negotiate(accept, Endpoint::Error) == Some(Output::Protobuf)
+            && protobuf::encodable(&body) =>
+        {
+            Reply::Json {
+                code,
+                body,
+                content_type: PROTOBUF.to_string(),
+                warnings,
+            }
+        }
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

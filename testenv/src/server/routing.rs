@@ -148,6 +148,13 @@ async fn authorize_and_serve(api: &Arc<Api>, mut req: Req, info: &RequestInfo) -
             };
             crate::endpoints::media_type::answer(reply, &req.accept, def.custom.is_some())
         }
+        Ok(
+            route
+            @ (Route::CoreVersions | Route::Groups | Route::Group(_) | Route::Resources(_, _)),
+        ) => crate::endpoints::media_type::answer_document(
+            crate::discovery::serve(api, &req, route),
+            &req.accept,
+        ),
         Ok(other) => crate::discovery::serve(api, &req, other),
     })
 }

@@ -339,3 +339,43 @@ async fn lists_and_watches_in_protobuf() {
     assert_eq!((api_version.as_str(), kind.as_str()), ("v1", "ConfigMap"));
     assert_eq!(text(&one(&raw, 1), 1), "pb-listed");
 }
+
+/// Discovery documents are written in protobuf too: `/api/v1` as an `APIResourceList` with no
+/// apiVersion (as its JSON has none), `/apis/apps/v1` with `v1`, each resource's verbs a message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discovery_documents_in_protobuf() {
+    let env = env().await;
+    let client = client(&env).await;
+    for (path, api_version, group_version) in
+        [("/api/v1", "", "v1"), ("/apis/apps/v1", "v1", "apps/v1")]
+    {
+        let (code, headers, bytes) =
+            exchange(&client, "GET", path, &[("Accept", PROTOBUF)], None).await;
+        assert_eq!(code, 200, "{path}");
+        assert_eq!(content_type(&headers), PROTOBUF, "{path}");
+        let (version, kind, raw) = envelope(&bytes);
+        assert_eq!(
+            (version.as_str(), kind.as_str()),
+            (api_version, "APIResourceList")
+        );
+        assert_eq!(text(&raw, 1), group_version);
+        let resources = all(&raw, 2);
+        assert!(resources.iter().all(|r| in_order(r)));
+        // Each resource's verbs: a message of strings (`bindings` only `create`, lists `get`
+        // too).
+        let verbs: Vec<Vec<String>> = resources
+            .iter()
+            .map(|r| {
+                all(&one(r, 4), 1)
+                    .into_iter()
+                    .map(|v| String::from_utf8(v).unwrap())
+                    .collect()
+            })
+            .collect();
+        assert!(verbs.iter().all(|v| !v.is_empty()), "{path}: {verbs:?}");
+        assert!(
+            verbs.iter().any(|v| v.iter().any(|v| v == "watch")),
+            "{path}"
+        );
+    }
+}

@@ -1,11 +1,14 @@
 //! The top-level encodings: an object of a described kind, a list of them, a `Status`, a
-//! `PartialObjectMetadata(List)`, each in the `k8s\0` envelope; and a watch event as the
+//! `PartialObjectMetadata(List)`, a discovery document, each in the `k8s\0` envelope; and a watch event as the
 //! `;stream=watch` framing sends it.
 
 use serde_json::{Map, Value};
 
 use super::encode::{EncodeError, encode_message, envelope, put_bytes};
-use super::encode_status::{LIST_META, PARTIAL_OBJECT_METADATA, STATUS};
+use super::encode_status::{
+    API_GROUP, API_GROUP_LIST, API_RESOURCE_LIST, API_VERSIONS, LIST_META, PARTIAL_OBJECT_METADATA,
+    STATUS,
+};
 use super::schema::Message;
 
 /// The message of an object's kind, or of the list of a kind (`metadata` 1, `items` 2).
@@ -13,6 +16,17 @@ fn top_level(api_version: &str, kind: &str) -> Option<TopLevel> {
     let meta = matches!(api_version, "meta.k8s.io/v1" | "meta.k8s.io/v1beta1");
     match kind {
         "Status" if api_version == "v1" => return Some(TopLevel::One(&STATUS)),
+        // The discovery documents (`/api` and `/api/v1` have no apiVersion).
+        "APIVersions" | "APIGroupList" | "APIGroup" | "APIResourceList"
+            if api_version.is_empty() || api_version == "v1" =>
+        {
+            return Some(TopLevel::One(match kind {
+                "APIVersions" => &API_VERSIONS,
+                "APIGroupList" => &API_GROUP_LIST,
+                "APIGroup" => &API_GROUP,
+                _ => &API_RESOURCE_LIST,
+            }));
+        }
         "PartialObjectMetadata" if meta => return Some(TopLevel::One(&PARTIAL_OBJECT_METADATA)),
         "PartialObjectMetadataList" if meta => {
             return Some(TopLevel::List(&PARTIAL_OBJECT_METADATA));

@@ -117,3 +117,76 @@ pub(super) fn status_of(message: &str) -> Option<&'static Message> {
         _ => None,
     }
 }
+
+/// `ServerAddressByClientCIDR`.
+static SERVER_ADDRESS_BY_CLIENT_CIDR: Message = Message::new(
+    "ServerAddressByClientCIDR",
+    &[
+        val(1, "clientCIDR", Ty::Str),
+        val(2, "serverAddress", Ty::Str),
+    ],
+);
+
+/// `APIVersions` (`/api`).
+pub(super) static API_VERSIONS: Message = Message::new(
+    "APIVersions",
+    &[
+        list(1, "versions", Ty::Str),
+        list(
+            2,
+            "serverAddressByClientCIDRs",
+            Ty::Msg(&SERVER_ADDRESS_BY_CLIENT_CIDR),
+        ),
+    ],
+);
+
+/// `GroupVersionForDiscovery`.
+static GROUP_VERSION_FOR_DISCOVERY: Message = Message::new(
+    "GroupVersionForDiscovery",
+    &[val(1, "groupVersion", Ty::Str), val(2, "version", Ty::Str)],
+);
+
+/// `APIGroup` (`/apis/<group>`).
+pub(super) static API_GROUP: Message = Message::new(
+    "APIGroup",
+    &[
+        val(1, "name", Ty::Str),
+        list(2, "versions", Ty::Msg(&GROUP_VERSION_FOR_DISCOVERY)),
+        val(3, "preferredVersion", Ty::Msg(&GROUP_VERSION_FOR_DISCOVERY)),
+        list(
+            4,
+            "serverAddressByClientCIDRs",
+            Ty::Msg(&SERVER_ADDRESS_BY_CLIENT_CIDR),
+        ),
+    ],
+);
+
+/// `APIGroupList` (`/apis`).
+pub(super) static API_GROUP_LIST: Message =
+    Message::new("APIGroupList", &[list(1, "groups", Ty::Msg(&API_GROUP))]);
+
+/// `APIResource`.
+static API_RESOURCE: Message = Message::new(
+    "APIResource",
+    &[
+        val(1, "name", Ty::Str),
+        val(2, "namespaced", Ty::Bool),
+        val(3, "kind", Ty::Str),
+        val(4, "verbs", Ty::Strings),
+        list(5, "shortNames", Ty::Str),
+        val(6, "singularName", Ty::Str),
+        list(7, "categories", Ty::Str),
+        val(8, "group", Ty::Str),
+        val(9, "version", Ty::Str),
+        val(10, "storageVersionHash", Ty::Str),
+    ],
+);
+
+/// `APIResourceList` (`/api/v1`, `/apis/<group>/<version>`).
+pub(super) static API_RESOURCE_LIST: Message = Message::new(
+    "APIResourceList",
+    &[
+        val(1, "groupVersion", Ty::Str),
+        list(2, "resources", Ty::Msg(&API_RESOURCE)),
+    ],
+);

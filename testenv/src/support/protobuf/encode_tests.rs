@@ -82,3 +82,29 @@ fn a_list_and_a_watch_event_round_trip() {
     assert!(frame.windows(object.len()).any(|w| w == object));
     assert_eq!(decode(&object).expect("decodes")["data"]["k"], "v");
 }
+
+#[test]
+fn discovery_documents_are_written_as_the_real_server_wrote_them() {
+    for text in [
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/protobuf-discovery/apis-apps-v1.json"
+        )),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/protobuf-discovery/apis-apps.json"
+        )),
+    ] {
+        let recorded: Value = serde_json::from_str(text).expect("fixture is JSON");
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(recorded["protobuf"].as_str().expect("protobuf is base64"))
+            .expect("protobuf is base64");
+        let encoded = encode(&recorded["get"]).expect("a discovery document");
+        assert!(
+            encoded == bytes,
+            "{}: {}",
+            recorded["path"],
+            first_difference(&encoded, &bytes)
+        );
+    }
+}
