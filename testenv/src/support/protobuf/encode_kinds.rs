@@ -75,10 +75,11 @@ fn encode_list(
     Ok(out)
 }
 
-/// Whether kube-apiserver can write `object` in protobuf: a kind it has a Go type for.
+/// Whether `object` can be written in protobuf: a kind kube-apiserver has a Go type for, whose
+/// fields hold values of the types the message says (what is answered as protobuf must be
+/// written as protobuf when it goes out).
 pub fn encodable(object: &Value) -> bool {
-    let text = |k: &str| object.get(k).and_then(Value::as_str).unwrap_or_default();
-    top_level(text("apiVersion"), text("kind")).is_some()
+    encode_object(object).is_ok()
 }
 
 /// `object` as kube-apiserver writes it in protobuf (`k8s\0` and a `runtime.Unknown`).

@@ -108,3 +108,16 @@ fn discovery_documents_are_written_as_the_real_server_wrote_them() {
         );
     }
 }
+
+#[test]
+fn what_the_messages_cannot_hold_is_not_encodable() {
+    use super::encodable;
+    assert!(encodable(&json!({"apiVersion": "v1", "kind": "ConfigMap"})));
+    // A custom resource has no message.
+    assert!(!encodable(
+        &json!({"apiVersion": "example.com/v1", "kind": "Widget"})
+    ));
+    // A number where a time is.
+    assert!(!encodable(&json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"creationTimestamp": 5}})));
+}
