@@ -53,11 +53,6 @@ impl std::fmt::Display for EncodeError {
     }
 }
 
-/// The status of the review kinds the decoder accepts only unset (the server answers it).
-fn answered_status(message: &'static Message) -> Option<&'static Message> {
-    super::encode_status::status_of(message.name)
-}
-
 /// A JSON integer as Go's varint: negative numbers sign-extended to 64 bits.
 fn int(v: &Value, field: &str) -> Result<u64, EncodeError> {
     match v {
@@ -216,7 +211,6 @@ fn put_value(
 fn encode_field(
     object: &Map<String, Value>,
     field: &'static Field,
-    message: &'static Message,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
     let v = object.get(field.name).unwrap_or(&Value::Null);
@@ -255,12 +249,6 @@ fn encode_field(
             encode_message(object, inner, &mut inlined)?;
             put_bytes(out, field.number, &inlined);
         }
-        Shape::Unset => {
-            let status = answered_status(message).ok_or_else(|| {
-                EncodeError(format!("{}.{}: no message", message.name, field.name))
-            })?;
-            put_value(out, field.number, Ty::Msg(status), v, field.name)?;
-        }
     }
     Ok(())
 }
@@ -274,7 +262,7 @@ pub(super) fn encode_message(
     let mut fields: Vec<&'static Field> = message.fields.iter().collect();
     fields.sort_by_key(|f| f.number);
     for field in fields {
-        encode_field(object, field, message, out)?;
+        encode_field(object, field, out)?;
     }
     Ok(())
 }

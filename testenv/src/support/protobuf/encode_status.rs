@@ -1,10 +1,7 @@
 //! The messages only responses carry, for the encoder: `ListMeta` and the lists around each
-//! kind, `Status` (errors and delete answers), `PartialObjectMetadata`, and the statuses of the
-//! review kinds the decoder accepts only unset (TokenRequest, SelfSubjectReview and the
-//! self-subject access and rules reviews), which the server answers.
+//! kind, `Status` (errors and delete answers), `PartialObjectMetadata`, and the discovery
+//! documents.
 
-use super::authentication_review::USER_INFO;
-use super::authorization_review::SUBJECT_ACCESS_REVIEW_STATUS;
 use super::meta::OBJECT_META;
 use super::schema::{Message, Ty, list, ptr, val};
 
@@ -60,63 +57,6 @@ pub(super) static PARTIAL_OBJECT_METADATA: Message = Message::new(
     "PartialObjectMetadata",
     &[val(1, "metadata", Ty::Msg(&OBJECT_META))],
 );
-
-/// `TokenRequestStatus`.
-static TOKEN_REQUEST_STATUS: Message = Message::new(
-    "TokenRequestStatus",
-    &[
-        val(1, "token", Ty::Str),
-        val(2, "expirationTimestamp", Ty::Time),
-    ],
-);
-
-/// `SelfSubjectReviewStatus`.
-static SELF_SUBJECT_REVIEW_STATUS: Message = Message::new(
-    "SelfSubjectReviewStatus",
-    &[val(1, "userInfo", Ty::Msg(&USER_INFO))],
-);
-
-/// `ResourceRule`.
-static RESOURCE_RULE: Message = Message::new(
-    "ResourceRule",
-    &[
-        list(1, "verbs", Ty::Str),
-        list(2, "apiGroups", Ty::Str),
-        list(3, "resources", Ty::Str),
-        list(4, "resourceNames", Ty::Str),
-    ],
-);
-
-/// `NonResourceRule`.
-static NON_RESOURCE_RULE: Message = Message::new(
-    "NonResourceRule",
-    &[
-        list(1, "verbs", Ty::Str),
-        list(2, "nonResourceURLs", Ty::Str),
-    ],
-);
-
-/// `SubjectRulesReviewStatus`.
-static SUBJECT_RULES_REVIEW_STATUS: Message = Message::new(
-    "SubjectRulesReviewStatus",
-    &[
-        list(1, "resourceRules", Ty::Msg(&RESOURCE_RULE)),
-        list(2, "nonResourceRules", Ty::Msg(&NON_RESOURCE_RULE)),
-        val(3, "incomplete", Ty::Bool),
-        val(4, "evaluationError", Ty::Str),
-    ],
-);
-
-/// The status message of a review kind whose table leaves it unset, by the kind's message name.
-pub(super) fn status_of(message: &str) -> Option<&'static Message> {
-    match message {
-        "TokenRequest" => Some(&TOKEN_REQUEST_STATUS),
-        "SelfSubjectReview" => Some(&SELF_SUBJECT_REVIEW_STATUS),
-        "SelfSubjectAccessReview" => Some(&SUBJECT_ACCESS_REVIEW_STATUS),
-        "SelfSubjectRulesReview" => Some(&SUBJECT_RULES_REVIEW_STATUS),
-        _ => None,
-    }
-}
 
 /// `ServerAddressByClientCIDR`.
 static SERVER_ADDRESS_BY_CLIENT_CIDR: Message = Message::new(
