@@ -7,6 +7,7 @@
 use serde_json::{Value, json};
 
 use crate::common::env;
+use crate::support::protobuf_wire::read_varint;
 use crate::support::raw::{client, exchange};
 
 const PROTOBUF: &str = "application/vnd.kubernetes.protobuf";
@@ -18,29 +19,16 @@ enum Field {
     Bytes(Vec<u8>),
 }
 
-fn varint(b: &[u8], at: &mut usize) -> u64 {
-    let (mut v, mut shift) = (0u64, 0);
-    loop {
-        let byte = b[*at];
-        *at += 1;
-        v |= u64::from(byte & 0x7f) << shift;
-        if byte < 0x80 {
-            return v;
-        }
-        shift += 7;
-    }
-}
-
 /// The fields of a message, in the order written.
 fn fields(b: &[u8]) -> Vec<(u64, Field)> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < b.len() {
-        let key = varint(b, &mut at);
+        let key = read_varint(b, &mut at);
         let field = match key & 7 {
-            0 => Field::Varint(varint(b, &mut at)),
+            0 => Field::Varint(read_varint(b, &mut at)),
             2 => {
-                let len = varint(b, &mut at) as usize;
+                let len = read_varint(b, &mut at) as usize;
                 at += len;
                 Field::Bytes(b[at - len..at].to_vec())
             }

@@ -8,6 +8,7 @@ use http_body_util::BodyExt;
 use serde_json::{Value, json};
 
 use crate::common::env;
+use crate::support::protobuf_wire::{put_varint, read_varint};
 
 const PROTOBUF: &str = "application/vnd.kubernetes.protobuf";
 
@@ -44,27 +45,6 @@ macro_rules! fixture {
     };
 }
 
-fn varint(mut v: u64, out: &mut Vec<u8>) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn read_varint(b: &[u8], at: &mut usize) -> u64 {
-    let (mut v, mut shift) = (0u64, 0);
-    loop {
-        let byte = b[*at];
-        *at += 1;
-        v |= u64::from(byte & 0x7f) << shift;
-        if byte < 0x80 {
-            return v;
-        }
-        shift += 7;
-    }
-}
-
 /// The top-level fields of a message: number, wire type and the field's bytes after its key.
 fn fields(b: &[u8]) -> Vec<(u64, u64, Vec<u8>)> {
     let mut out = Vec::new();
@@ -91,8 +71,8 @@ fn fields(b: &[u8]) -> Vec<(u64, u64, Vec<u8>)> {
 
 /// A length-delimited field.
 fn bytes_field(number: u64, payload: &[u8], out: &mut Vec<u8>) {
-    varint((number << 3) | 2, out);
-    varint(payload.len() as u64, out);
+    put_varint((number << 3) | 2, out);
+    put_varint(payload.len() as u64, out);
     out.extend_from_slice(payload);
 }
 
@@ -109,7 +89,7 @@ fn with_metadata(body: &[u8], name: &str, namespace: &str, resource_version: &st
     let mut out = b"k8s\0".to_vec();
     for (number, wire, rest) in fields(envelope) {
         if number != 2 {
-            varint((number << 3) | wire, &mut out);
+            put_varint((number << 3) | wire, &mut out);
             out.extend(rest);
             continue;
         }
@@ -120,7 +100,7 @@ fn with_metadata(body: &[u8], name: &str, namespace: &str, resource_version: &st
             if n == 1 {
                 bytes_field(1, &meta, &mut raw);
             } else {
-                varint((n << 3) | w, &mut raw);
+                put_varint((n << 3) | w, &mut raw);
                 raw.extend(r);
             }
         }
@@ -134,7 +114,7 @@ fn with_string(message: &[u8], path: &[u64], value: &str) -> Vec<u8> {
     let mut out = Vec::new();
     for (number, wire, rest) in fields(message) {
         if number != path[0] {
-            varint((number << 3) | wire, &mut out);
+            put_varint((number << 3) | wire, &mut out);
             out.extend(rest);
             continue;
         }
@@ -326,7 +306,7 @@ async fn a_protobuf_custom_resource_definition_is_the_json_one() {
                 if *n == 2 {
                     bytes_field(2, &object, &mut out);
                 } else {
-                    varint((n << 3) | w, &mut out);
+                    put_varint((n << 3) | w, &mut out);
                     out.extend(rest);
                 }
             }
@@ -458,8 +438,8 @@ fn field(number: u64, payload: &[u8]) -> Vec<u8> {
 /// A varint field.
 fn int(number: u64, value: u64) -> Vec<u8> {
     let mut out = Vec::new();
-    varint(number << 3, &mut out);
-    varint(value, &mut out);
+    put_varint(number << 3, &mut out);
+    put_varint(value, &mut out);
     out
 }
 
@@ -498,11 +478,11 @@ async fn protobuf_bodies_are_read_as_go_reads_them() {
     let configmaps = "/api/v1/namespaces/default/configmaps";
     let meta = field(1, &field(1, b"pb-edges"));
     let mut entry = Vec::new();
-    varint(1 << 3, &mut entry);
-    varint(1, &mut entry);
+    put_varint(1 << 3, &mut entry);
+    put_varint(1, &mut entry);
     entry.push(b'k');
-    varint((2 << 3) | 5, &mut entry);
-    varint(1, &mut entry);
+    put_varint((2 << 3) | 5, &mut entry);
+    put_varint(1, &mut entry);
     entry.push(b'v');
     let body = envelope(
         "v1",
@@ -540,8 +520,8 @@ async fn protobuf_bodies_are_read_as_go_reads_them() {
         "proto: wrong wireType = 0 for field ObjectMeta"
     );
     let mut negative = Vec::new();
-    varint((1 << 3) | 2, &mut negative);
-    varint(1 << 63, &mut negative);
+    put_varint((1 << 3) | 2, &mut negative);
+    put_varint(1 << 63, &mut negative);
     assert_eq!(
         refused(negative).await,
         "proto: negative length found during unmarshaling"
