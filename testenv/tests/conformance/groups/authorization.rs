@@ -386,6 +386,30 @@ async fn self_reviews_answer_new_objects() {
     assert_eq!(code, 201, "{body}");
     assert_eq!((&body["metadata"], &body["spec"]), (&json!({}), &json!({})));
     assert_eq!(body["status"]["incomplete"], false);
+    // The admin (in `system:masters`) holds everything through `cluster-admin`'s binding,
+    // listed once: the privileged group adds no rules of its own.
+    let everything = |list: &str, rule: serde_json::Value| {
+        body["status"][list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| **r == rule)
+            .count()
+    };
+    assert_eq!(
+        (
+            everything(
+                "resourceRules",
+                json!({"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"]})
+            ),
+            everything(
+                "nonResourceRules",
+                json!({"verbs": ["*"], "nonResourceURLs": ["*"]})
+            )
+        ),
+        (1, 1),
+        "{body}"
+    );
     let (code, me) = send(
         &client,
         "POST",
