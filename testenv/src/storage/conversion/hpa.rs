@@ -16,75 +16,6 @@ fn is_cpu_utilization(metric: &Value) -> bool {
         && metric["resource"]["target"]["type"] == "Utilization"
 }
 
-/// A v2 metric (spec) in the annotation's older form (`targetAverageUtilization`, ...).
-fn metric_to_annotation(m: &Value) -> Value {
-    let mut out = m.clone();
-    for source in [
-        "resource",
-        "containerResource",
-        "pods",
-        "object",
-        "external",
-    ] {
-        let Some(s) = m.get(source).filter(|s| s.is_object()) else {
-            continue;
-        };
-        let mut s = s.clone();
-        let target = s.as_object_mut().and_then(|o| o.remove("target"));
-        if let Some(t) = target {
-            for (from, to) in [
-                ("averageUtilization", "targetAverageUtilization"),
-                ("averageValue", "targetAverageValue"),
-                ("value", "targetValue"),
-            ] {
-                if let Some(v) = t.get(from) {
-                    s[to] = v.clone();
-                }
-            }
-        }
-        out[source] = s;
-    }
-    out
-}
-
-/// A metric of the annotation in v2's form.
-fn metric_from_annotation(m: &Value) -> Value {
-    let mut out = m.clone();
-    for source in [
-        "resource",
-        "containerResource",
-        "pods",
-        "object",
-        "external",
-    ] {
-        let Some(s) = m.get(source).filter(|s| s.is_object()) else {
-            continue;
-        };
-        let mut s = s.clone();
-        let o = s.as_object_mut().expect("an object");
-        let mut target = Map::new();
-        for (from, to, kind) in [
-            (
-                "targetAverageUtilization",
-                "averageUtilization",
-                "Utilization",
-            ),
-            ("targetAverageValue", "averageValue", "AverageValue"),
-            ("targetValue", "value", "Value"),
-        ] {
-            if let Some(v) = o.remove(from) {
-                target.insert("type".into(), json!(kind));
-                target.insert(to.into(), v);
-            }
-        }
-        if !target.is_empty() {
-            o.insert("target".into(), Value::Object(target));
-        }
-        out[source] = s;
-    }
-    out
-}
-
 fn annotation<'a>(object: &'a Value, key: &str) -> Option<Value> {
     let text: &'a str = object["metadata"]["annotations"][key].as_str()?;
     serde_json::from_str(text).ok()
@@ -109,7 +40,7 @@ pub fn to_v2(mut object: Value) -> Value {
         .and_then(|m| m.as_array().cloned())
         .unwrap_or_default()
         .iter()
-        .map(metric_from_annotation)
+        .map(super::hpa_alpha::spec_from_alpha)
         .collect();
     let behavior = annotation(&object, BEHAVIOR);
     let conditions = annotation(&object, CONDITIONS);
@@ -129,13 +60,20 @@ pub fn to_v2(mut object: Value) -> Value {
     }
     if let Some(status) = object["status"].as_object_mut() {
         let cpu = status.remove("currentCPUUtilizationPercentage");
-        let mut metrics: Vec<Value> = current
-            .and_then(|c| c.as_array().cloned())
-            .unwrap_or_default();
-        if let Some(cpu) = cpu {
-            metrics.push(json!({"type": "Resource", "resource": {"name": "cpu",
-                "current": {"averageUtilization": cpu}}}));
-        }
+        // The annotation's current metrics, which hold more, replace the CPU utilization.
+        let metrics: Vec<Value> = match current.as_ref().and_then(Value::as_array) {
+            Some(current) => current
+                .iter()
+                .map(super::hpa_alpha::status_from_alpha)
+                .collect(),
+            None => cpu
+                .into_iter()
+                .map(|cpu| {
+                    json!({"type": "Resource", "resource": {"name": "cpu",
+                        "current": {"averageUtilization": cpu}}})
+                })
+                .collect(),
+        };
         if !metrics.is_empty() {
             status.insert("currentMetrics".into(), Value::Array(metrics));
         }
@@ -171,10 +109,10 @@ pub fn to_v1(object: &Value) -> Value {
             .remove("metrics")
             .and_then(|m| m.as_array().cloned())
             .unwrap_or_default();
-        let others: Vec<Value> = metrics
+        let others: Vec<String> = metrics
             .iter()
             .filter(|m| !is_cpu_utilization(m))
-            .map(metric_to_annotation)
+            .map(super::hpa_alpha::spec_to_alpha)
             .collect();
         if let Some(cpu) = metrics.iter().find(|m| is_cpu_utilization(m)) {
             spec.insert(
@@ -183,7 +121,7 @@ pub fn to_v1(object: &Value) -> Value {
             );
         }
         if !others.is_empty() {
-            annotations.insert(METRICS.into(), json!(Value::Array(others).to_string()));
+            annotations.insert(METRICS.into(), json!(format!("[{}]", others.join(","))));
         }
         if let Some(b) = spec.remove("behavior") {
             annotations.insert(BEHAVIOR.into(), json!(b.to_string()));
@@ -200,6 +138,14 @@ pub fn to_v1(object: &Value) -> Value {
             && let Some(u) = cpu["resource"]["current"].get("averageUtilization")
         {
             status.insert("currentCPUUtilizationPercentage".into(), u.clone());
+        }
+        // Every current metric, the CPU's included (its raw value too), as v1's alpha type.
+        if !current.is_empty() {
+            let written: Vec<String> = current
+                .iter()
+                .map(super::hpa_alpha::status_to_alpha)
+                .collect();
+            annotations.insert(CURRENT.into(), json!(format!("[{}]", written.join(","))));
         }
         if let Some(c) = status.remove("conditions") {
             annotations.insert(CONDITIONS.into(), json!(conditions_json(object, &c)));
@@ -236,7 +182,7 @@ mod tests {
         assert_eq!(v1["spec"]["targetCPUUtilizationPercentage"], 50);
         assert_eq!(
             v1["metadata"]["annotations"][METRICS],
-            r#"[{"resource":{"name":"memory","targetAverageUtilization":70},"type":"Resource"}]"#
+            r#"[{"type":"Resource","resource":{"name":"memory","targetAverageUtilization":70}}]"#
         );
         assert_eq!(to_v2(v1)["spec"]["metrics"], stored["spec"]["metrics"]);
     }

@@ -7,6 +7,7 @@ pub mod builtin;
 pub mod codec;
 pub mod converter;
 pub mod hpa;
+mod hpa_alpha;
 pub mod review;
 
 pub use codec::{Codec, Plan};
