@@ -123,95 +123,99 @@ const SOURCES: [&str; 5] = [
     "external",
 ];
 
-/// A stored (v2) metric of `spec.metrics` as autoscaling/v1's `MetricSpec`, written.
-pub fn spec_to_alpha(m: &Value) -> String {
+/// A stored (v2) metric, its `type` and the one source it has, as the alpha type writes it,
+/// each source's fields by `fields`.
+fn to_alpha(m: &Value, fields: fn(&str, &Value) -> Ordered) -> String {
     let mut out = Ordered::new().put("type", string(&m["type"]));
     for source in SOURCES {
-        let s = &m[source];
-        if !s.is_object() {
-            continue;
+        if m[source].is_object() {
+            out = out.put(source, fields(source, &m[source]).text());
         }
-        let (metric, target) = (&s["metric"], &s["target"]);
-        let written = match source {
-            "object" => Ordered::new()
-                .put("target", reference(&s["describedObject"]))
-                .put("metricName", string(&metric["name"]))
-                .put("targetValue", quantity(&target["value"]))
-                .put_some("selector", selector(&metric["selector"]))
-                .put_some("averageValue", some(&target["averageValue"])),
-            "pods" => Ordered::new()
-                .put("metricName", string(&metric["name"]))
-                .put("targetAverageValue", quantity(&target["averageValue"]))
-                .put_some("selector", selector(&metric["selector"])),
-            "external" => Ordered::new()
-                .put("metricName", string(&metric["name"]))
-                .put_some("metricSelector", selector(&metric["selector"]))
-                .put_some("targetValue", some(&target["value"]))
-                .put_some("targetAverageValue", some(&target["averageValue"])),
-            _ => {
-                let written = Ordered::new()
-                    .put("name", string(&s["name"]))
-                    .put_some(
-                        "targetAverageUtilization",
-                        some(&target["averageUtilization"]),
-                    )
-                    .put_some("targetAverageValue", some(&target["averageValue"]));
-                if source == "containerResource" {
-                    written.put("container", string(&s["container"]))
-                } else {
-                    written
-                }
-            }
-        };
-        out = out.put(source, written.text());
     }
     out.text()
+}
+
+/// A stored (v2) metric of `spec.metrics` as autoscaling/v1's `MetricSpec`, written.
+pub fn spec_to_alpha(m: &Value) -> String {
+    to_alpha(m, spec_source)
+}
+
+/// A source of a `MetricSpec`.
+fn spec_source(source: &str, s: &Value) -> Ordered {
+    let (metric, target) = (&s["metric"], &s["target"]);
+    match source {
+        "object" => Ordered::new()
+            .put("target", reference(&s["describedObject"]))
+            .put("metricName", string(&metric["name"]))
+            .put("targetValue", quantity(&target["value"]))
+            .put_some("selector", selector(&metric["selector"]))
+            .put_some("averageValue", some(&target["averageValue"])),
+        "pods" => Ordered::new()
+            .put("metricName", string(&metric["name"]))
+            .put("targetAverageValue", quantity(&target["averageValue"]))
+            .put_some("selector", selector(&metric["selector"])),
+        "external" => Ordered::new()
+            .put("metricName", string(&metric["name"]))
+            .put_some("metricSelector", selector(&metric["selector"]))
+            .put_some("targetValue", some(&target["value"]))
+            .put_some("targetAverageValue", some(&target["averageValue"])),
+        _ => {
+            let written = Ordered::new()
+                .put("name", string(&s["name"]))
+                .put_some(
+                    "targetAverageUtilization",
+                    some(&target["averageUtilization"]),
+                )
+                .put_some("targetAverageValue", some(&target["averageValue"]));
+            if source == "containerResource" {
+                written.put("container", string(&s["container"]))
+            } else {
+                written
+            }
+        }
+    }
 }
 
 /// A stored (v2) metric of `status.currentMetrics` as autoscaling/v1's `MetricStatus`,
 /// written.
 pub fn status_to_alpha(m: &Value) -> String {
-    let mut out = Ordered::new().put("type", string(&m["type"]));
-    for source in SOURCES {
-        let s = &m[source];
-        if !s.is_object() {
-            continue;
-        }
-        let (metric, current) = (&s["metric"], &s["current"]);
-        let written = match source {
-            "object" => Ordered::new()
-                .put("target", reference(&s["describedObject"]))
-                .put("metricName", string(&metric["name"]))
-                .put("currentValue", quantity(&current["value"]))
-                .put_some("selector", selector(&metric["selector"]))
-                .put_some("averageValue", some(&current["averageValue"])),
-            "pods" => Ordered::new()
-                .put("metricName", string(&metric["name"]))
-                .put("currentAverageValue", quantity(&current["averageValue"]))
-                .put_some("selector", selector(&metric["selector"])),
-            "external" => Ordered::new()
-                .put("metricName", string(&metric["name"]))
-                .put_some("metricSelector", selector(&metric["selector"]))
-                .put("currentValue", quantity(&current["value"]))
-                .put_some("currentAverageValue", some(&current["averageValue"])),
-            _ => {
-                let written = Ordered::new()
-                    .put("name", string(&s["name"]))
-                    .put_some(
-                        "currentAverageUtilization",
-                        some(&current["averageUtilization"]),
-                    )
-                    .put("currentAverageValue", quantity(&current["averageValue"]));
-                if source == "containerResource" {
-                    written.put("container", string(&s["container"]))
-                } else {
-                    written
-                }
+    to_alpha(m, status_source)
+}
+
+/// A source of a `MetricStatus`.
+fn status_source(source: &str, s: &Value) -> Ordered {
+    let (metric, current) = (&s["metric"], &s["current"]);
+    match source {
+        "object" => Ordered::new()
+            .put("target", reference(&s["describedObject"]))
+            .put("metricName", string(&metric["name"]))
+            .put("currentValue", quantity(&current["value"]))
+            .put_some("selector", selector(&metric["selector"]))
+            .put_some("averageValue", some(&current["averageValue"])),
+        "pods" => Ordered::new()
+            .put("metricName", string(&metric["name"]))
+            .put("currentAverageValue", quantity(&current["averageValue"]))
+            .put_some("selector", selector(&metric["selector"])),
+        "external" => Ordered::new()
+            .put("metricName", string(&metric["name"]))
+            .put_some("metricSelector", selector(&metric["selector"]))
+            .put("currentValue", quantity(&current["value"]))
+            .put_some("currentAverageValue", some(&current["averageValue"])),
+        _ => {
+            let written = Ordered::new()
+                .put("name", string(&s["name"]))
+                .put_some(
+                    "currentAverageUtilization",
+                    some(&current["averageUtilization"]),
+                )
+                .put("currentAverageValue", quantity(&current["averageValue"]));
+            if source == "containerResource" {
+                written.put("container", string(&s["container"]))
+            } else {
+                written
             }
-        };
-        out = out.put(source, written.text());
+        }
     }
-    out.text()
 }
 
 /// Sets `key` of `object` to `value` when it is not null.
