@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::KINDS;
+use super::kinds_typed::KINDS;
 use super::schema::{Message, Shape, Ty};
 use crate::support::openapi_schemas;
 

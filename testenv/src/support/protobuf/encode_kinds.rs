@@ -33,11 +33,11 @@ fn top_level(api_version: &str, kind: &str) -> Option<TopLevel> {
         }
         _ => {}
     }
-    if let Some(message) = super::message_of(api_version, kind) {
+    if let Some(message) = super::kinds_typed::message_of(api_version, kind) {
         return Some(TopLevel::One(message));
     }
     let item = kind.strip_suffix("List")?;
-    super::message_of(api_version, item).map(TopLevel::List)
+    super::kinds_typed::message_of(api_version, item).map(TopLevel::List)
 }
 
 enum TopLevel {

@@ -5,7 +5,7 @@
 //! program configured for protobuf, for every built-in kind. Each kind is described here as a
 //! table of fields per message (one module per API group, the pod spec split by topic), read from
 //! the Kubernetes `generated.proto` field numbers and the Go types' JSON names: by hand for the
-//! kinds of kubectl's typed commands (`KINDS`), by `scripts/record_protobuf_tables.py` from the Go
+//! kinds of kubectl's typed commands (`kinds_typed::KINDS`), by `scripts/record_protobuf_tables.py` from the Go
 //! types for every kind of the core, apps, batch, autoscaling, policy, networking, discovery,
 //! events and coordination groups (`kinds_core::KINDS`, with their status). The tables describe every field of k8s.io/api v1.34's
 //! types (a unit test compares each message with its type's properties in the recorded OpenAPI
@@ -54,6 +54,7 @@ mod go_name_exceptions;
 mod go_names;
 mod kinds_core;
 mod kinds_more;
+mod kinds_typed;
 mod meta;
 mod meta_more;
 mod networking;
@@ -85,76 +86,9 @@ use crate::support::quantity;
 
 pub use encode_kinds::{encodable, encode, watch_frame};
 pub use error::DecodeError;
+use kinds_typed::message_of;
 use schema::{Field, Message, Shape, Ty};
 use wire::{FIXED64, LEN, Reader, VARINT};
-
-/// The message of each kind kubectl's typed commands send as protobuf, besides those of
-/// `kinds_core`: apiVersion, kind, message.
-static KINDS: &[(&str, &str, &Message)] = &[
-    ("v1", "ConfigMap", &core::CONFIG_MAP),
-    ("v1", "Secret", &core::SECRET),
-    ("v1", "ServiceAccount", &core::SERVICE_ACCOUNT),
-    ("rbac.authorization.k8s.io/v1", "Role", &rbac::ROLE),
-    (
-        "rbac.authorization.k8s.io/v1",
-        "ClusterRole",
-        &rbac::CLUSTER_ROLE,
-    ),
-    (
-        "rbac.authorization.k8s.io/v1",
-        "RoleBinding",
-        &rbac::ROLE_BINDING,
-    ),
-    (
-        "rbac.authorization.k8s.io/v1",
-        "ClusterRoleBinding",
-        &rbac::CLUSTER_ROLE_BINDING,
-    ),
-    (
-        "scheduling.k8s.io/v1",
-        "PriorityClass",
-        &scheduling::PRIORITY_CLASS,
-    ),
-    (
-        "authentication.k8s.io/v1",
-        "TokenRequest",
-        &authentication::TOKEN_REQUEST,
-    ),
-    (
-        "authorization.k8s.io/v1",
-        "SelfSubjectAccessReview",
-        &authorization::SELF_SUBJECT_ACCESS_REVIEW,
-    ),
-    (
-        "authorization.k8s.io/v1",
-        "SelfSubjectRulesReview",
-        &authorization::SELF_SUBJECT_RULES_REVIEW,
-    ),
-    (
-        "authentication.k8s.io/v1",
-        "SelfSubjectReview",
-        &authentication::SELF_SUBJECT_REVIEW,
-    ),
-    (
-        "certificates.k8s.io/v1",
-        "CertificateSigningRequest",
-        &certificates::CERTIFICATE_SIGNING_REQUEST,
-    ),
-];
-
-/// The message of each kind a client may send as protobuf, by apiVersion and kind.
-fn message_of(api_version: &str, kind: &str) -> Option<&'static Message> {
-    if kind == "DeleteOptions" {
-        // The body of a delete, registered in every group version.
-        return Some(&policy_kinds::DELETE_OPTIONS);
-    }
-    KINDS
-        .iter()
-        .chain(kinds_core::KINDS)
-        .chain(kinds_more::KINDS_MORE)
-        .find(|(a, k, _)| *a == api_version && *k == kind)
-        .map(|(_, _, message)| *message)
-}
 
 /// A string field: Go's generated code does not check UTF-8, and its JSON encoder writes each
 /// invalid byte as U+FFFD.
