@@ -167,25 +167,11 @@ pub fn refusal(accept: &str, custom: bool) -> Option<Reply> {
 
 /// The real server's 406 Status has no `details`.
 fn strip_details(reply: Reply) -> Reply {
-    match reply {
-        Reply::Json {
-            code,
-            mut body,
-            content_type,
-            warnings,
-        } => {
-            if let Value::Object(o) = &mut body {
-                o.remove("details");
-            }
-            Reply::Json {
-                code,
-                body,
-                content_type,
-                warnings,
-            }
+    reply.edit_json(|_, body, _, _| {
+        if let Value::Object(o) = body {
+            o.remove("details");
         }
-        other => other,
-    }
+    })
 }
 
 /// Whether a reply is an error `Status`.
@@ -199,29 +185,16 @@ fn is_error(code: u16, body: &Value) -> bool {
 pub fn answer(reply: Reply, accept: &str, custom: bool) -> Reply {
     let object = negotiate(accept, Endpoint::Object { custom }) == Some(Output::Protobuf);
     match reply {
-        Reply::Json {
-            code,
-            body,
-            content_type,
-            warnings,
-        } => {
-            let protobuf = if is_error(code, &body) {
+        json @ Reply::Json { .. } => json.edit_json(|code, body, content_type, _| {
+            let protobuf = if is_error(code, body) {
                 negotiate(accept, Endpoint::Error) == Some(Output::Protobuf)
             } else {
                 object && content_type == "application/json"
             };
-            let content_type = if protobuf && protobuf::encodable(&body) {
-                PROTOBUF.to_string()
-            } else {
-                content_type
-            };
-            Reply::Json {
-                code,
-                body,
-                content_type,
-                warnings,
+            if protobuf && protobuf::encodable(body) {
+                *content_type = PROTOBUF.to_string();
             }
-        }
+        }),
         Reply::Watch(WatchStream(stream)) if object => {
             let frames = stream.map(|line| {
                 let frame = serde_json::from_slice::<Value>(&line)
@@ -240,25 +213,14 @@ pub fn answer(reply: Reply, accept: &str, custom: bool) -> Reply {
 /// the default endpoint restrictions); aggregated discovery, negotiated on its own, is left as
 /// it is.
 pub fn answer_document(reply: Reply, accept: &str) -> Reply {
-    match reply {
-        Reply::Json {
-            code,
-            body,
-            content_type,
-            warnings,
-        } if content_type == "application/json"
+    reply.edit_json(|_, body, content_type, _| {
+        if content_type == "application/json"
             && negotiate(accept, Endpoint::Error) == Some(Output::Protobuf)
-            && protobuf::encodable(&body) =>
+            && protobuf::encodable(body)
         {
-            Reply::Json {
-                code,
-                body,
-                content_type: PROTOBUF.to_string(),
-                warnings,
-            }
+            *content_type = PROTOBUF.to_string();
         }
-        other => other,
-    }
+    })
 }
 
 #[cfg(test)]

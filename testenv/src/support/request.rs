@@ -196,6 +196,24 @@ impl Reply {
         }
     }
 
+    /// The reply with `edit` applied to a JSON reply's body, content type and warnings (its
+    /// status code given to read); other replies as they are.
+    pub fn edit_json(
+        mut self,
+        edit: impl FnOnce(u16, &mut Value, &mut String, &mut Vec<String>),
+    ) -> Self {
+        if let Reply::Json {
+            code,
+            body,
+            content_type,
+            warnings,
+        } = &mut self
+        {
+            edit(*code, body, content_type, warnings);
+        }
+        self
+    }
+
     /// An empty answer with `code` (204 No Content).
     pub fn empty(code: u16) -> Self {
         Reply::Raw {

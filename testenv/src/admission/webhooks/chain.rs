@@ -511,23 +511,10 @@ fn delete_attributes(backend: &dyn Backend, req: &Req, target: &Target, old: Val
 }
 
 fn with_warnings(reply: Reply, mut warnings: Vec<String>) -> Reply {
-    match reply {
-        Reply::Json {
-            code,
-            body,
-            content_type,
-            warnings: more,
-        } => {
-            merge_warnings(&mut warnings, more);
-            Reply::Json {
-                code,
-                body,
-                content_type,
-                warnings,
-            }
-        }
-        other => other,
-    }
+    reply.edit_json(|_, _, _, more| {
+        merge_warnings(&mut warnings, std::mem::take(more));
+        *more = warnings;
+    })
 }
 
 async fn delete(

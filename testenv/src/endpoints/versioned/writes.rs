@@ -92,23 +92,10 @@ pub async fn recorded_write(
 
 /// Adds earlier warnings in front of a reply's own.
 pub fn with_warnings(reply: Reply, mut earlier: Vec<String>) -> Reply {
-    match reply {
-        Reply::Json {
-            code,
-            body,
-            content_type,
-            warnings,
-        } => {
-            earlier.extend(warnings);
-            Reply::Json {
-                code,
-                body,
-                content_type,
-                warnings: earlier,
-            }
-        }
-        other => other,
-    }
+    reply.edit_json(|_, _, _, warnings| {
+        earlier.append(warnings);
+        *warnings = earlier;
+    })
 }
 
 /// POST on a collection. A dry run converts too (to the storage version and back, as the
