@@ -8,7 +8,10 @@
 //! client asking for protobuf gets its `Status` in protobuf, even from a custom resource's
 //! endpoint, and one whose clauses all ask for a transformation gets it in JSON.
 //!
-//! YAML answers are not written (JSON is, as before); what is decided here is protobuf or not.
+//! A clause names a written type by `application/<subtype>` or a wildcard (`*/*`, `application/*`:
+//! goautoneg's matching; go-restful's own check before, `super::restful`, is stricter for the
+//! built-in routes). YAML answers are not written (JSON is, as before); what is decided here is
+//! protobuf, JSON or a 406.
 
 use bytes::Bytes;
 use futures::StreamExt;
@@ -121,22 +124,19 @@ fn allows(endpoint: Endpoint, subtype: &str, clause: &Clause<'_>) -> bool {
     }
 }
 
-/// The negotiated output: `None` when some clause names a media type the server writes but
-/// the endpoint can write none of them (406); `Some(Json)` when no clause names one at all
-/// (an answer this server gives in JSON whatever was asked).
+/// Whether `clause` names the written media type `application/<sub>`.
+fn names(clause: &Clause<'_>, sub: &str) -> bool {
+    matches!(clause.kind, "*" | "application") && (clause.subtype == "*" || clause.subtype == sub)
+}
+
+/// The negotiated output, `None` when no clause names a media type the endpoint can write
+/// (with the clause's transformation, if any): kube-apiserver's 406.
 fn negotiate(accept: &str, endpoint: Endpoint) -> Option<Output> {
     if accept.trim().is_empty() {
         return Some(Output::Json);
     }
-    let mut recognised = false;
     for clause in clauses(accept) {
-        let candidates: &[&str] = match (clause.kind, clause.subtype) {
-            ("*", "*") => &WRITTEN,
-            ("application", sub) if WRITTEN.contains(&sub) => &[sub][..],
-            _ => continue,
-        };
-        recognised = true;
-        for sub in candidates {
+        for sub in WRITTEN.iter().filter(|sub| names(&clause, sub)) {
             if allows(endpoint, sub, &clause) {
                 return Some(if *sub == "vnd.kubernetes.protobuf" {
                     Output::Protobuf
@@ -146,7 +146,7 @@ fn negotiate(accept: &str, endpoint: Endpoint) -> Option<Output> {
             }
         }
     }
-    (!recognised).then_some(Output::Json)
+    None
 }
 
 /// The 406 of a request whose `Accept` the endpoint can answer in no media type, before it is
@@ -155,6 +155,11 @@ pub fn refusal(accept: &str, custom: bool) -> Option<Reply> {
     if negotiate(accept, Endpoint::Object { custom }).is_some() {
         return None;
     }
+    Some(not_acceptable())
+}
+
+/// The 406 of the handlers' negotiation (`negotiation.NewNotAcceptableError`).
+fn not_acceptable() -> Reply {
     let reply = Reply::error(ApiError::new(
         406,
         "NotAcceptable",
@@ -162,7 +167,7 @@ pub fn refusal(accept: &str, custom: bool) -> Option<Reply> {
             "only the following media types are accepted: application/json, application/yaml, {PROTOBUF}"
         ),
     ));
-    Some(strip_details(reply))
+    strip_details(reply)
 }
 
 /// The real server's 406 Status has no `details`.
@@ -210,9 +215,16 @@ pub fn answer(reply: Reply, accept: &str, custom: bool) -> Reply {
 
 /// A discovery document (`/api`, `/apis`, `/apis/<group>`, a group version's resources) in the
 /// media type `accept` negotiates, with no transformation (the discovery handlers write with
-/// the default endpoint restrictions); aggregated discovery, negotiated on its own, is left as
-/// it is.
+/// the default endpoint restrictions), or their 406 (in JSON) when `accept` names none;
+/// aggregated discovery, negotiated on its own, is left as it is.
 pub fn answer_document(reply: Reply, accept: &str) -> Reply {
+    if let Reply::Json { code, body, .. } = &reply
+        && *code < 300
+        && body["kind"] != "APIGroupDiscoveryList"
+        && negotiate(accept, Endpoint::Error).is_none()
+    {
+        return not_acceptable();
+    }
     reply.edit_json(|_, body, content_type, _| {
         if content_type == "application/json"
             && negotiate(accept, Endpoint::Error) == Some(Output::Protobuf)
@@ -258,6 +270,10 @@ mod tests {
         let partial = format!("{PROTOBUF};as=PartialObjectMetadata;v=v1;g=meta.k8s.io");
         assert_eq!(object(&partial, true), Some(Output::Protobuf));
         assert!(refusal(PROTOBUF, true).is_some());
-        assert!(refusal("text/plain", true).is_none());
+        // Nothing the server writes: 406, wildcards of the application type included.
+        assert!(refusal("text/plain", true).is_some());
+        assert!(refusal("text/html, application/json;as=Foo", false).is_some());
+        assert_eq!(object("application/*", true), Some(Output::Json));
+        assert_eq!(object("text/html, */*", false), Some(Output::Json));
     }
 }

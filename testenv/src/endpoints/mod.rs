@@ -47,6 +47,7 @@ pub mod policy;
 pub mod rbac;
 pub mod read;
 pub mod replace;
+pub mod restful;
 pub mod review;
 pub mod scale;
 pub mod setup;

@@ -117,14 +117,34 @@ async fn authorize_and_serve(api: &Arc<Api>, mut req: Req, info: &RequestInfo) -
             true,
         ));
     }
+    if let Ok(route) = &route {
+        // go-restful picks the route of a built-in path by method, content type and Accept.
+        let built_in = matches!(route, Route::Resources(group, _)
+            if api.lock().registry.serves_built_in_group(group));
+        if let Err(e) = crate::endpoints::restful::select(
+            route,
+            built_in,
+            &req.method,
+            &req.content_type,
+            &req.accept,
+        ) {
+            return Handled::Reply(crate::endpoints::media_type::answer(
+                Reply::error(e),
+                &req.accept,
+                true,
+            ));
+        }
+    }
     Handled::Reply(match route {
         Err(_) if !under_built_in_group(api, &req.path) => not_found_page(),
         Err(_) => Reply::error(ApiError::no_route(&req.path)),
         Ok(Route::Object(target)) => {
             let def = target.def.clone();
-            // The media type is negotiated first: what cannot be answered is not done.
-            if let Some(refusal) =
-                crate::endpoints::media_type::refusal(&req.accept, def.custom.is_some())
+            // The media type is negotiated first: what cannot be answered is not done (a
+            // connecter answers whatever is accepted).
+            if let Some(refusal) = (!crate::endpoints::restful::is_connecter(&target))
+                .then(|| crate::endpoints::media_type::refusal(&req.accept, def.custom.is_some()))
+                .flatten()
             {
                 return Handled::Reply(crate::endpoints::media_type::answer(
                     refusal,

@@ -2,6 +2,7 @@
 //! is installed). They describe Kubernetes, not this implementation, so they also pass with
 //! `KUBEFORGE_TEST_CLUSTER=existing` against a real cluster.
 
+mod accept;
 mod admission;
 mod admission_connect;
 mod admission_delete;
