@@ -151,7 +151,9 @@ fn items(list: &Value) -> impl Iterator<Item = &Value> {
     list.as_array().into_iter().flatten()
 }
 
-/// The addresses in use: the allocator's IPAddresses and the Services' cluster IPs.
+/// The addresses in use: the allocator's IPAddresses, which the real controller alone reads (a
+/// Service's address without one, as a Service created through its status may hold, holds
+/// nothing).
 fn addresses(client: &dyn Client) -> Vec<(bool, u128)> {
     let mut out = Vec::new();
     if let Some(def) = client.registry().get(GROUP, "v1", "ipaddresses") {
@@ -171,12 +173,6 @@ fn addresses(client: &dyn Client) -> Vec<(bool, u128)> {
                     out.push((v4, n));
                 }
             }
-        }
-    }
-    if let Some(bucket) = client.store().bucket("/services") {
-        for service in bucket.values() {
-            let ips = items(&service["spec"]["clusterIPs"]).chain([&service["spec"]["clusterIP"]]);
-            out.extend(ips.filter_map(|ip| ip.as_str().and_then(address)));
         }
     }
     out

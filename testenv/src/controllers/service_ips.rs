@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::endpoints::delete_options::DeleteOptions;
 use crate::endpoints::hooks::Client;
-use crate::registry::service_ips::{ALLOCATOR, MANAGED_BY_LABEL, ip_address};
+use crate::registry::service_ips::{ALLOCATOR, MANAGED_BY_LABEL, in_range, ip_address};
 use crate::support::resource::ResourceDef;
 
 const GROUP: &str = "networking.k8s.io";
@@ -60,7 +60,8 @@ fn identity(service: &Value) -> (String, String) {
     (text(&m["namespace"]), text(&m["name"]))
 }
 
-/// A Service written: an IPAddress for each address it holds that has none, and the
+/// A Service written: an IPAddress for each address it holds that has none and that a
+/// ServiceCIDR hands out, and the
 /// allocator's IPAddresses of addresses it no longer holds deleted.
 pub fn sync(client: &mut dyn Client, service: &Value) {
     let Some(def) = ip_addresses(client) else {
@@ -70,6 +71,7 @@ pub fn sync(client: &mut dyn Client, service: &Value) {
     let ips = cluster_ips(service);
     for ip in &ips {
         if client.store().get(&def.storage_key, "", ip).is_none()
+            && in_range(client.store(), ip)
             && let Err(e) = client.create(&def, "", ip_address(ip, &ns, &name), "kube-apiserver")
         {
             tracing::warn!(ip, error = %e, "the IPAddress of a cluster IP was refused");

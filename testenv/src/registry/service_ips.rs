@@ -129,6 +129,14 @@ pub fn held(store: &Store) -> HashSet<String> {
     out
 }
 
+/// Whether `ip` is an address some ServiceCIDR hands out: the allocator's repair writes an
+/// IPAddress for a Service's address only then (one out of every range, as a Service created
+/// through its status may hold, is only reported).
+pub fn in_range(store: &Store, ip: &str) -> bool {
+    ip.parse::<Ipv4Addr>()
+        .is_ok_and(|v4| ranges(store).iter().any(|r| r.holds(u32::from(v4))))
+}
+
 /// The first free address of the service range, in the order the allocator offers them.
 pub fn next_free(store: &Store) -> Option<String> {
     let held = held(store);
