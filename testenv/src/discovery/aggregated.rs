@@ -4,21 +4,13 @@
 use serde_json::{Value, json};
 
 use super::groups::{groups, resources_of};
+use crate::endpoints::media_type::{Output, PROTOBUF};
 use crate::registry::Registry;
 use crate::support::request::Reply;
 use crate::support::resource::ResourceDef;
 
-const CONTENT_TYPE: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
-
-/// Whether the Accept header asks for aggregated discovery v2.
-pub fn wanted(accept: &str) -> bool {
-    accept.split(',').any(|part| {
-        let part = part.replace(' ', "");
-        part.contains("as=APIGroupDiscoveryList")
-            && part.contains("v=v2")
-            && !part.contains("v=v2beta1")
-    })
-}
+/// The form of the answer, after its media type.
+const FORM: &str = ";g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 
 /// The kind a resource answers with: built-in kinds leave group and version empty, custom
 /// kinds name them (as the real server lists them).
@@ -66,8 +58,9 @@ fn version_json(registry: &Registry, group: &str, version: &str) -> Value {
     json!({"version": version, "resources": resources, "freshness": "Current"})
 }
 
-/// The aggregated document for `/api` (core) or `/apis` (named groups).
-pub fn reply(registry: &Registry, core: bool) -> Reply {
+/// The aggregated document for `/api` (core) or `/apis` (named groups), in `output` (JSON, or
+/// protobuf: `APIGroupDiscoveryList` in the `k8s\0` envelope).
+pub fn reply(registry: &Registry, core: bool, output: Output) -> Reply {
     let items: Vec<Value> = if core {
         vec![json!({"metadata": {}, "versions": [version_json(registry, "", "v1")]})]
     } else {
@@ -84,7 +77,10 @@ pub fn reply(registry: &Registry, core: bool) -> Reply {
     Reply::Json {
         code: 200,
         body: json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": items}),
-        content_type: CONTENT_TYPE.into(),
+        content_type: match output {
+            Output::Json => format!("application/json{FORM}"),
+            Output::Protobuf => format!("{PROTOBUF}{FORM}"),
+        },
         warnings: Vec::new(),
     }
 }

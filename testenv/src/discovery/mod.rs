@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::endpoints::Api;
+use crate::endpoints::{Api, media_type};
 use crate::registry::Registry;
 use crate::support::request::Route;
 use crate::support::request::{Reply, Req};
@@ -60,8 +60,10 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
             etag: None,
             document: None,
         },
-        Route::CoreVersions if aggregated::wanted(&req.accept) => aggregated::reply(registry, true),
-        Route::Groups if aggregated::wanted(&req.accept) => aggregated::reply(registry, false),
+        Route::CoreVersions | Route::Groups if media_type::aggregated(&req.accept).is_some() => {
+            let output = media_type::aggregated(&req.accept).unwrap_or(media_type::Output::Json);
+            aggregated::reply(registry, matches!(route, Route::CoreVersions), output)
+        }
         // The address kube-apiserver advertises, with its secure port.
         Route::CoreVersions => Reply::json(
             200,

@@ -149,6 +149,24 @@ fn negotiate(accept: &str, endpoint: Endpoint) -> Option<Output> {
     None
 }
 
+/// The media type aggregated discovery is asked for in: the first clause (by quality) naming
+/// `as=APIGroupDiscoveryList;g=apidiscovery.k8s.io;v=v2` in a media type the server writes, as
+/// kube-apiserver's discovery endpoint restrictions take no other clause; `None` when no
+/// clause does (the legacy documents answer).
+pub fn aggregated(accept: &str) -> Option<Output> {
+    clauses(accept).into_iter().find_map(|clause| {
+        let asked = clause.param("as") == Some("APIGroupDiscoveryList")
+            && clause.param("g") == Some("apidiscovery.k8s.io")
+            && clause.param("v") == Some("v2");
+        let sub = WRITTEN.iter().find(|sub| asked && names(&clause, sub))?;
+        Some(if *sub == "vnd.kubernetes.protobuf" {
+            Output::Protobuf
+        } else {
+            Output::Json
+        })
+    })
+}
+
 /// The 406 of a request whose `Accept` the endpoint can answer in no media type, before it is
 /// served; `None` when it can be answered.
 pub fn refusal(accept: &str, custom: bool) -> Option<Reply> {
@@ -256,6 +274,29 @@ mod tests {
         assert_eq!(object("", false), Some(Output::Json));
         let stream = format!("{PROTOBUF};stream=watch");
         assert_eq!(object(&stream, false), Some(Output::Protobuf));
+    }
+
+    #[test]
+    fn aggregated_discovery_takes_the_first_clause_asking_for_it() {
+        let json = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+        let pb = format!("{PROTOBUF};g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList");
+        assert_eq!(
+            aggregated(&format!("{pb},{json},application/json")),
+            Some(Output::Protobuf)
+        );
+        assert_eq!(
+            aggregated(&format!("{PROTOBUF}, {json}")),
+            Some(Output::Json)
+        );
+        assert_eq!(aggregated("application/json"), None);
+        assert_eq!(
+            aggregated("text/plain;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"),
+            None
+        );
+        assert_eq!(
+            aggregated("application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList"),
+            None
+        );
     }
 
     #[test]

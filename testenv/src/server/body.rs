@@ -81,7 +81,9 @@ fn content_type_is_protobuf(builder: &http::response::Builder) -> bool {
     builder
         .headers_ref()
         .and_then(|h| h.get(http::header::CONTENT_TYPE))
-        .is_some_and(|v| v == "application/vnd.kubernetes.protobuf")
+        .and_then(|v| v.to_str().ok())
+        // Aggregated discovery's names its form in parameters.
+        .is_some_and(|v| v.split(';').next() == Some("application/vnd.kubernetes.protobuf"))
 }
 
 /// Whether a served document says it varies on `Accept-Encoding`.

@@ -117,7 +117,11 @@ async fn authorize_and_serve(api: &Arc<Api>, mut req: Req, info: &RequestInfo) -
             true,
         ));
     }
-    if let Ok(route) = &route {
+    // Aggregated discovery of `/api` is answered before go-restful's route, which takes no
+    // wildcard.
+    let aggregated = matches!(route, Ok(Route::CoreVersions))
+        && crate::endpoints::media_type::aggregated(&req.accept).is_some();
+    if let (Ok(route), false) = (&route, aggregated) {
         // go-restful picks the route of a built-in path by method, content type and Accept.
         let built_in = matches!(route, Route::Resources(group, _)
             if api.lock().registry.serves_built_in_group(group));

@@ -46,6 +46,16 @@ enum Place {
     Details,
     /// An entry of a `Status`'s `details.causes`.
     Cause,
+    /// A group of an aggregated discovery document (`APIGroupDiscovery`).
+    DiscoveryGroup,
+    /// A version of a group there (`APIVersionDiscovery`).
+    DiscoveryVersion,
+    /// A resource of a version there (`APIResourceDiscovery`).
+    DiscoveryResource,
+    /// A subresource of a resource there (`APISubresourceDiscovery`).
+    DiscoverySubresource,
+    /// A resource's or subresource's `responseKind` (`GroupVersionKind`).
+    ResponseKind,
     /// Anything else.
     Other,
 }
@@ -123,6 +133,24 @@ const DETAILS: &[&str] = &[
     "retryAfterSeconds",
 ];
 const CAUSE: &[&str] = &["reason", "message", "field"];
+/// `/api`'s `APIVersions` (which has no `apiVersion`).
+const API_VERSIONS: &[&str] = &["kind", "versions", "serverAddressByClientCIDRs"];
+/// The Go types of aggregated discovery (`apidiscovery.k8s.io/v2`), which no OpenAPI schema
+/// records.
+const DISCOVERY_GROUP: &[&str] = &["metadata", "versions"];
+const DISCOVERY_VERSION: &[&str] = &["version", "resources", "freshness"];
+const DISCOVERY_RESOURCE: &[&str] = &[
+    "resource",
+    "responseKind",
+    "scope",
+    "singularResource",
+    "verbs",
+    "shortNames",
+    "categories",
+    "subresources",
+];
+const DISCOVERY_SUBRESOURCE: &[&str] = &["subresource", "responseKind", "acceptedTypes", "verbs"];
+const RESPONSE_KIND: &[&str] = &["group", "version", "kind"];
 
 /// The keys of `map` in the order they are written at `place`: those the place's Go type
 /// names first, in its order, then the others by name.
@@ -131,12 +159,20 @@ fn ordered(map: &serde_json::Map<String, Value>, place: Place) -> Vec<&String> {
         Place::Object if map.get("kind").and_then(Value::as_str) == Some("Status") => STATUS,
         Place::Object if map.contains_key("type") && map.contains_key("object") => EVENT,
         Place::Object if map.contains_key("gitVersion") && map.contains_key("major") => VERSION,
+        Place::Object if map.get("kind").and_then(Value::as_str) == Some("APIVersions") => {
+            API_VERSIONS
+        }
         Place::Object if map.contains_key("kind") || map.contains_key("metadata") => TYPED,
         Place::Metadata => METADATA,
         Place::ManagedField => MANAGED,
         Place::OwnerReference => OWNER,
         Place::Details => DETAILS,
         Place::Cause => CAUSE,
+        Place::DiscoveryGroup => DISCOVERY_GROUP,
+        Place::DiscoveryVersion => DISCOVERY_VERSION,
+        Place::DiscoveryResource => DISCOVERY_RESOURCE,
+        Place::DiscoverySubresource => DISCOVERY_SUBRESOURCE,
+        Place::ResponseKind => RESPONSE_KIND,
         _ => &[],
     };
     let mut keys: Vec<&String> = first
@@ -147,15 +183,22 @@ fn ordered(map: &serde_json::Map<String, Value>, place: Place) -> Vec<&String> {
     keys
 }
 
-/// Where the value under `key` of an object at `place` sits.
-fn child(place: Place, key: &str, parent_is_status: bool) -> Place {
+/// Where the value under `key` of an object at `place` (of kind `kind`, if any) sits.
+fn child(place: Place, key: &str, kind: Option<&str>) -> Place {
     match (place, key) {
-        (Place::Object, "metadata") => Place::Metadata,
+        (Place::Object, "items") if kind == Some("APIGroupDiscoveryList") => Place::DiscoveryGroup,
+        (Place::Object | Place::DiscoveryGroup, "metadata") => Place::Metadata,
         (Place::Object, "object" | "items") => Place::Object,
-        (Place::Object, "details") if parent_is_status => Place::Details,
+        (Place::Object, "details") if kind == Some("Status") => Place::Details,
         (Place::Metadata, "managedFields") => Place::ManagedField,
         (Place::Metadata, "ownerReferences") => Place::OwnerReference,
         (Place::Details, "causes") => Place::Cause,
+        (Place::DiscoveryGroup, "versions") => Place::DiscoveryVersion,
+        (Place::DiscoveryVersion, "resources") => Place::DiscoveryResource,
+        (Place::DiscoveryResource, "subresources") => Place::DiscoverySubresource,
+        (Place::DiscoveryResource | Place::DiscoverySubresource, "responseKind") => {
+            Place::ResponseKind
+        }
         _ => Place::Other,
     }
 }
@@ -339,7 +382,7 @@ fn write(out: &mut Vec<u8>, value: &Value, place: Place) {
     }
     match value {
         Value::Object(map) => {
-            let is_status = map.get("kind").and_then(Value::as_str) == Some("Status");
+            let kind = map.get("kind").and_then(Value::as_str);
             out.push(b'{');
             for (i, key) in ordered(map, place).into_iter().enumerate() {
                 if i > 0 {
@@ -347,7 +390,7 @@ fn write(out: &mut Vec<u8>, value: &Value, place: Place) {
                 }
                 serde_json::to_writer(&mut *out, key).expect("a string serialises");
                 out.push(b':');
-                write(out, &map[key], child(place, key, is_status));
+                write(out, &map[key], child(place, key, kind));
             }
             out.push(b'}');
         }
@@ -526,5 +569,32 @@ mod tests {
         let status =
             json!({"apiVersion": "v1", "kind": "Status", "code": 404, "status": "Failure"});
         assert!(text(&status).starts_with(r#"{"kind":"Status","apiVersion":"v1""#));
+    }
+
+    #[test]
+    fn discovery_documents_are_written_in_their_go_types_order() {
+        let versions =
+            json!({"kind": "APIVersions", "serverAddressByClientCIDRs": [], "versions": ["v1"]});
+        assert_eq!(
+            text(&versions),
+            r#"{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[]}"#
+        );
+        let list = json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2",
+            "metadata": {}, "items": [{"versions": [{"freshness": "Current", "version": "v1",
+            "resources": [{"verbs": ["get"], "scope": "Cluster", "resource": "r",
+                "responseKind": {"kind": "K", "version": "", "group": ""},
+                "subresources": [{"verbs": ["get"], "subresource": "status",
+                    "responseKind": {"kind": "K", "version": "", "group": ""}}]}]}],
+            "metadata": {"name": "g"}}]});
+        assert_eq!(
+            text(&list),
+            concat!(
+                r#"{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","metadata":{},"#,
+                r#""items":[{"metadata":{"name":"g"},"versions":[{"version":"v1","resources":[{"resource":"r","#,
+                r#""responseKind":{"group":"","version":"","kind":"K"},"scope":"Cluster","verbs":["get"],"#,
+                r#""subresources":[{"subresource":"status","responseKind":{"group":"","version":"","kind":"K"},"#,
+                r#""verbs":["get"]}]}],"freshness":"Current"}]}]}"#
+            )
+        );
     }
 }

@@ -367,3 +367,57 @@ async fn discovery_documents_in_protobuf() {
         );
     }
 }
+
+/// Aggregated discovery asked for in protobuf first (client-go configured for protobuf asks so)
+/// is an `APIGroupDiscoveryList` in the envelope: each group its ObjectMeta and versions, each
+/// version its resources (name, `responseKind` as group, version and kind) and freshness.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn aggregated_discovery_in_protobuf() {
+    let env = env().await;
+    let client = client(&env).await;
+    let form = ";g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+    let accept = format!("{PROTOBUF}{form},application/json{form},application/json");
+    let (code, headers, bytes) =
+        exchange(&client, "GET", "/apis", &[("Accept", &accept)], None).await;
+    assert_eq!(code, 200);
+    assert_eq!(content_type(&headers), format!("{PROTOBUF}{form}"));
+    let (version, kind, raw) = envelope(&bytes);
+    assert_eq!(
+        (version.as_str(), kind.as_str()),
+        ("apidiscovery.k8s.io/v2", "APIGroupDiscoveryList")
+    );
+    let groups = all(&raw, 2);
+    let names: Vec<String> = groups.iter().map(|g| text(&one(g, 1), 1)).collect();
+    assert_eq!(
+        names.first().map(String::as_str),
+        Some("apiregistration.k8s.io")
+    );
+    let apps = &groups[names.iter().position(|n| n == "apps").expect("apps")];
+    let v1 = one(apps, 2);
+    assert_eq!(
+        (text(&v1, 1), text(&v1, 3)),
+        ("v1".to_string(), "Current".to_string())
+    );
+    let deployments = all(&v1, 2)
+        .into_iter()
+        .find(|r| text(r, 1) == "deployments")
+        .expect("deployments");
+    let response_kind = one(&deployments, 2);
+    assert_eq!(
+        (
+            text(&response_kind, 1),
+            text(&response_kind, 2),
+            text(&response_kind, 3)
+        ),
+        (String::new(), String::new(), "Deployment".to_string())
+    );
+    assert_eq!(text(&deployments, 3), "Namespaced");
+    // The JSON form is asked for first: JSON.
+    let json_first = format!("application/json{form}, {PROTOBUF}{form}");
+    let (code, headers, _) =
+        exchange(&client, "GET", "/apis", &[("Accept", &json_first)], None).await;
+    assert_eq!(
+        (code, content_type(&headers)),
+        (200, format!("application/json{form}").as_str())
+    );
+}

@@ -139,6 +139,47 @@ async fn json_is_written_in_the_real_servers_field_order() {
     );
 }
 
+/// `/api`'s `APIVersions` and aggregated discovery (whose Go types no OpenAPI schema records)
+/// are written in their Go types' order too.
+#[tokio::test]
+async fn discovery_documents_are_written_in_their_go_types_order() {
+    let env = env().await;
+    let raw = client(&env).await;
+    let get = |path: &str, accept: &str| {
+        http::Request::get(path)
+            .header("Accept", accept)
+            .body(Vec::new())
+            .unwrap()
+    };
+    let versions = raw
+        .request_text(get("/api", "application/json"))
+        .await
+        .unwrap();
+    assert!(
+        versions.starts_with(r#"{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"#),
+        "{versions}"
+    );
+    let aggregated = raw
+        .request_text(get(
+            "/apis",
+            "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+        ))
+        .await
+        .unwrap();
+    assert!(
+        aggregated.starts_with(r#"{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","metadata":{},"items":[{"metadata":{"name":"apiregistration.k8s.io"},"versions":[{"version":"v1","resources":[{"resource":"apiservices","responseKind":{"group":"","version":"","kind":"APIService"},"scope":"Cluster","singularResource":"apiservice","verbs":["#),
+        "{aggregated}"
+    );
+    assert!(
+        aggregated.contains(r#""subresources":[{"subresource":"status","responseKind":{"group":"","version":"","kind":"APIService"},"verbs":["#),
+        "{aggregated}"
+    );
+    assert!(
+        aggregated.contains(r#"]}],"freshness":"Current"}]}"#),
+        "{aggregated}"
+    );
+}
+
 #[tokio::test]
 async fn field_selectors_read_unset_fields_as_their_zero_value() {
     let env = env().await;

@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 
 use super::encode::{EncodeError, encode_message, envelope, put_bytes};
 use super::encode_status::{
-    API_GROUP, API_GROUP_LIST, API_RESOURCE_LIST, API_VERSIONS, LIST_META, PARTIAL_OBJECT_METADATA,
-    STATUS,
+    API_GROUP, API_GROUP_DISCOVERY, API_GROUP_LIST, API_RESOURCE_LIST, API_VERSIONS, LIST_META,
+    PARTIAL_OBJECT_METADATA, STATUS,
 };
 use super::schema::Message;
 
@@ -26,6 +26,9 @@ fn top_level(api_version: &str, kind: &str) -> Option<TopLevel> {
                 "APIGroup" => &API_GROUP,
                 _ => &API_RESOURCE_LIST,
             }));
+        }
+        "APIGroupDiscoveryList" if api_version == "apidiscovery.k8s.io/v2" => {
+            return Some(TopLevel::List(&API_GROUP_DISCOVERY));
         }
         "PartialObjectMetadata" if meta => return Some(TopLevel::One(&PARTIAL_OBJECT_METADATA)),
         "PartialObjectMetadataList" if meta => {

@@ -1,6 +1,6 @@
 //! The messages only responses carry, for the encoder: `ListMeta` and the lists around each
 //! kind, `Status` (errors and delete answers), `PartialObjectMetadata`, and the discovery
-//! documents.
+//! documents, legacy and aggregated (`apidiscovery.k8s.io/v2`).
 
 use super::meta::OBJECT_META;
 use super::schema::{Message, Ty, list, ptr, val};
@@ -128,5 +128,60 @@ pub(super) static API_RESOURCE_LIST: Message = Message::new(
     &[
         val(1, "groupVersion", Ty::Str),
         list(2, "resources", Ty::Msg(&API_RESOURCE)),
+    ],
+);
+
+/// `GroupVersionKind` (a resource's or subresource's `responseKind` in aggregated discovery).
+static GROUP_VERSION_KIND: Message = Message::new(
+    "GroupVersionKind",
+    &[
+        val(1, "group", Ty::Str),
+        val(2, "version", Ty::Str),
+        val(3, "kind", Ty::Str),
+    ],
+);
+
+/// `APISubresourceDiscovery`.
+static API_SUBRESOURCE_DISCOVERY: Message = Message::new(
+    "APISubresourceDiscovery",
+    &[
+        val(1, "subresource", Ty::Str),
+        ptr(2, "responseKind", Ty::Msg(&GROUP_VERSION_KIND)),
+        list(3, "acceptedTypes", Ty::Msg(&GROUP_VERSION_KIND)),
+        list(4, "verbs", Ty::Str),
+    ],
+);
+
+/// `APIResourceDiscovery`.
+static API_RESOURCE_DISCOVERY: Message = Message::new(
+    "APIResourceDiscovery",
+    &[
+        val(1, "resource", Ty::Str),
+        ptr(2, "responseKind", Ty::Msg(&GROUP_VERSION_KIND)),
+        val(3, "scope", Ty::Str),
+        val(4, "singularResource", Ty::Str),
+        list(5, "verbs", Ty::Str),
+        list(6, "shortNames", Ty::Str),
+        list(7, "categories", Ty::Str),
+        list(8, "subresources", Ty::Msg(&API_SUBRESOURCE_DISCOVERY)),
+    ],
+);
+
+/// `APIVersionDiscovery`.
+static API_VERSION_DISCOVERY: Message = Message::new(
+    "APIVersionDiscovery",
+    &[
+        val(1, "version", Ty::Str),
+        list(2, "resources", Ty::Msg(&API_RESOURCE_DISCOVERY)),
+        val(3, "freshness", Ty::Str),
+    ],
+);
+
+/// `APIGroupDiscovery`, the item of aggregated discovery's `APIGroupDiscoveryList`.
+pub(super) static API_GROUP_DISCOVERY: Message = Message::new(
+    "APIGroupDiscovery",
+    &[
+        val(1, "metadata", Ty::Msg(&OBJECT_META)),
+        list(2, "versions", Ty::Msg(&API_VERSION_DISCOVERY)),
     ],
 );
