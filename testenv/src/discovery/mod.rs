@@ -3,6 +3,7 @@
 
 mod aggregated;
 mod groups;
+mod health;
 mod modified;
 mod openapi;
 pub(crate) mod version;
@@ -42,7 +43,7 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
                 "compiler": "rustc", "platform": "linux/amd64",
             }),
         ),
-        Route::Health => Reply::json(200, json!("ok")),
+        Route::Health => health::serve(&req.path, &req.query),
         Route::OpenIdConfiguration => Reply::json(
             200,
             json!({

@@ -129,10 +129,9 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
             let bytes = match &body {
                 // Plain text answers (the mux's `404 page not found`) go out as they are.
                 serde_json::Value::String(text) if content_type_is_text(&builder) => {
-                    // An error in plain text is Go's `http.Error`: it says not to sniff.
-                    if code >= 400 {
-                        builder = builder.header(http::header::X_CONTENT_TYPE_OPTIONS, "nosniff");
-                    }
+                    // Go's `http.Error` and the health checks' root handler say not to sniff
+                    // (text without that header is a `Reply::Raw`).
+                    builder = builder.header(http::header::X_CONTENT_TYPE_OPTIONS, "nosniff");
                     return builder
                         .body(ResponseBody::Full(Some(Bytes::from(text.clone()))))
                         .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)));

@@ -51,3 +51,42 @@ async fn aggregated_discovery_lists_custom_kinds() {
         "{widgets}"
     );
 }
+
+/// The health endpoints answer in plain text as Go's `healthz` handlers do: `ok`, or each check
+/// and `<endpoint> check passed` with `?verbose`, one check at `/<endpoint>/<check>`.
+#[tokio::test]
+async fn health_endpoints_answer_in_plain_text() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let (code, headers, body) =
+        crate::support::raw::exchange(&client, "GET", "/healthz", &[], None).await;
+    assert_eq!((code, body.as_ref()), (200, b"ok".as_slice()));
+    assert_eq!(headers["content-type"], "text/plain; charset=utf-8");
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    let (code, _, body) = crate::support::raw::exchange(
+        &client,
+        "GET",
+        "/readyz?verbose&exclude=log&exclude=nope",
+        &[],
+        None,
+    )
+    .await;
+    let text = String::from_utf8_lossy(&body);
+    assert_eq!(code, 200);
+    assert!(
+        text.starts_with("[+]ping ok\n[+]log excluded: ok\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            "[+]shutdown ok\nwarn: some health checks cannot be excluded: no matches for \"nope\"\nreadyz check passed\n"
+        ),
+        "{text}"
+    );
+    let (code, _, body) =
+        crate::support::raw::exchange(&client, "GET", "/livez/ping", &[], None).await;
+    assert_eq!((code, body.as_ref()), (200, b"ok".as_slice()));
+    let (code, _, _) =
+        crate::support::raw::exchange(&client, "GET", "/livez/shutdown", &[], None).await;
+    assert_eq!(code, 404);
+}
