@@ -272,6 +272,12 @@ pub fn update_object_as(
             return Err(ApiError::invalid(def, name, vec![cause.clone(), cause]));
         }
     }
+    // The field manager sees a Service's update as decoded and defaulted, before the REST's
+    // allocator keeps or fills in its addresses, IP families and node ports and the
+    // strategy drops what a type change leaves behind (and the load balancer status, which
+    // a write of the Service's main endpoint never changes for the field manager).
+    let service_spec = (is_service(def) && endpoint == Endpoint::Main)
+        .then(|| decoded_view(def, &new)["spec"].take());
     // The Service REST's allocator keeps the stored addresses, checks and defaults the IP
     // family fields and drops what a type change leaves behind, before the strategy
     // validates: its errors are then the only ones.
@@ -414,8 +420,10 @@ pub fn update_object_as(
         new["metadata"]["generation"] = json!(generation);
     }
     let versions = manager_versions::of(&cluster.store, def);
-    let credited =
-        sent.and_then(|s| strategy::credited_on_update(&def.group, &def.plural, &new, &s));
+    let credited = match service_spec {
+        Some(spec) => Some(as_decoded_service(&new, &old, spec)),
+        None => sent.and_then(|s| strategy::credited_on_update(&def.group, &def.plural, &new, &s)),
+    };
     managers_after_in(
         def,
         Some(&old),
@@ -613,4 +621,20 @@ fn resource_version_required(def: &ResourceDef, name: &str) -> ApiError {
             "causes": [{"reason": cause.reason, "message": cause.message, "field": cause.field}]}),
         warnings: Vec::new(),
     }
+}
+
+/// What the field manager credits for an update of a Service's main endpoint: `new` with the
+/// spec as decoded (`spec`) and the stored status.
+fn as_decoded_service(new: &Value, old: &Value, spec: Value) -> Value {
+    let mut view = new.clone();
+    view["spec"] = spec;
+    match old.get("status") {
+        Some(s) => view["status"] = s.clone(),
+        None => {
+            if let Some(o) = view.as_object_mut() {
+                o.remove("status");
+            }
+        }
+    }
+    view
 }
