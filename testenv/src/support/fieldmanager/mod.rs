@@ -489,8 +489,11 @@ pub fn update_across_versions(
         };
         e.fields = e.fields.difference(&seen.changed).difference(&seen.removed);
     }
+    // What was removed leaves the writer before what it changed is added, as
+    // structured-merge-diff does: a repeated item that stops being repeated is removed as a
+    // whole and added again with its fields (see [`typed::compare`]).
     let taken = scope.restrict(types, here.changed);
-    own = own.union(&taken).difference(&here.removed);
+    own = own.difference(&here.removed).union(&taken);
     if !own.is_empty() || managed.find(owner).is_some() {
         managed.set(owner, own, now, !taken.is_empty());
     }

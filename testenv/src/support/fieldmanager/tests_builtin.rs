@@ -91,6 +91,74 @@ fn pod_specs_are_typed_by_the_openapi() {
 }
 
 #[test]
+fn repeated_items_of_a_map_list_are_owned_whole() {
+    // An env var named twice is one atomic member (structured-merge-diff's duplicates):
+    // owned without its fields, modified when the repeated items change, given its fields
+    // again once it is no longer repeated.
+    let def = ResourceDef::named("", "v1", "PodTemplate", "podtemplates");
+    let with_env = |env: Value| {
+        json!({"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": "t"},
+            "template": {"spec": {"containers": [{"name": "c", "image": "i", "env": env}]}}})
+    };
+    let env_of = |managed: &ManagedFields, manager: &str| {
+        fields_of(managed, manager)["f:template"]["f:spec"]["f:containers"]["k:{\"name\":\"c\"}"]
+            ["f:env"]
+            .clone()
+    };
+    let (a, b) = ("k:{\"name\":\"A\"}", "k:{\"name\":\"B\"}");
+    let step = |old: &Value, new: &Value, managed: ManagedFields, manager: &str| {
+        update(
+            Types::of(&def),
+            Some(old),
+            new,
+            managed,
+            &owner(manager, Operation::Update, "v1"),
+            Scope::Whole,
+            NOW,
+        )
+    };
+    let v0 = with_env(
+        json!([{"name": "A", "value": "1"}, {"name": "B", "value": "2"},
+        {"name": "A", "value": "3"}]),
+    );
+    let managed = step(
+        &json!({"metadata": {}}),
+        &v0,
+        ManagedFields::default(),
+        "creator",
+    );
+    assert_eq!(
+        env_of(&managed, "creator"),
+        json!({".": {}, a: {}, b: {".": {}, "f:name": {}, "f:value": {}}})
+    );
+    let v1 = with_env(
+        json!([{"name": "A", "value": "1"}, {"name": "B", "value": "5"},
+        {"name": "A", "value": "4"}]),
+    );
+    let managed = step(&v0, &v1, managed, "p1");
+    assert_eq!(
+        env_of(&managed, "creator"),
+        json!({".": {}, b: {".": {}, "f:name": {}}})
+    );
+    assert_eq!(env_of(&managed, "p1"), json!({a: {}, b: {"f:value": {}}}));
+    let v2 = with_env(json!([{"name": "A", "value": "1"}, {"name": "B", "value": "5"}]));
+    let managed = step(&v1, &v2, managed, "p2");
+    assert_eq!(env_of(&managed, "p1"), json!({b: {"f:value": {}}}));
+    assert_eq!(
+        env_of(&managed, "p2"),
+        json!({a: {".": {}, "f:name": {}, "f:value": {}}})
+    );
+    let v3 = with_env(
+        json!([{"name": "A", "value": "1"}, {"name": "B", "value": "5"},
+        {"name": "B", "value": "9"}]),
+    );
+    let managed = step(&v2, &v3, managed, "p3");
+    assert_eq!(env_of(&managed, "creator"), json!({}));
+    assert_eq!(env_of(&managed, "p1"), Value::Null);
+    assert_eq!(env_of(&managed, "p3"), json!({b: {}}));
+}
+
+#[test]
 fn an_item_without_its_key_leaves_no_managed_fields() {
     // The real field manager cannot type the object and drops every entry.
     let def = ResourceDef::named("", "v1", "ServiceAccount", "serviceaccounts");

@@ -173,6 +173,13 @@ pub fn compare_applied(old: Option<&Value>, new: &Value, node: &Node<'_>) -> Com
     out
 }
 
+/// How a path changed.
+enum Change {
+    Added,
+    Modified,
+    Removed,
+}
+
 fn leaf(l: Option<&Value>, r: Option<&Value>, path: &[PathElement], out: &mut Comparison) {
     match (l, r) {
         (None, Some(_)) => out.added.insert(path),
@@ -259,27 +266,64 @@ fn walk_compare(
             };
             let items = node.items();
             let keyed = matches!(lt, ListType::Map(_));
-            for (lv, pe) in la.iter().zip(&lids) {
-                let rv = rids.iter().position(|p| p == pe).map(|i| &ra[i]);
-                path.push(pe.clone());
+            // Items grouped by identity, in the order each first appears (old list first).
+            let mut groups: Vec<(&PathElement, Vec<&Value>, Vec<&Value>)> = Vec::new();
+            let sides = la.iter().zip(&lids).map(|(v, pe)| (v, pe, true));
+            for (v, pe, old_side) in sides.chain(ra.iter().zip(&rids).map(|(v, pe)| (v, pe, false)))
+            {
+                let at = match groups.iter().position(|g| g.0 == pe) {
+                    Some(at) => at,
+                    None => {
+                        groups.push((pe, Vec::new(), Vec::new()));
+                        groups.len() - 1
+                    }
+                };
+                if old_side {
+                    groups[at].1.push(v);
+                } else {
+                    groups[at].2.push(v);
+                }
+            }
+            let mut item = |lv: Option<&Value>, rv: Option<&Value>, path: &mut Vec<PathElement>| {
                 if keyed {
-                    walk_compare(Some(lv), rv, &items, path, out, nulls);
-                } else if rv.is_none() {
-                    out.removed.insert(path);
+                    walk_compare(lv, rv, &items, path, out, nulls);
+                } else {
+                    leaf_presence(lv, rv, path, out);
+                }
+            };
+            // Repeated items (an env var named twice) are one atomic member, as
+            // structured-merge-diff compares them: neither they nor their fields are walked.
+            let mut repeated: Vec<(Vec<PathElement>, Change)> = Vec::new();
+            for (pe, ls, rs) in groups {
+                path.push(pe.clone());
+                match (ls.len(), rs.len()) {
+                    (0 | 1, 0 | 1) => item(ls.first().copied(), rs.first().copied(), path),
+                    (l, r) if l >= 2 && r >= 2 => {
+                        if ls != rs {
+                            repeated.push((path.clone(), Change::Modified));
+                        }
+                    }
+                    (l, _) if l >= 2 => {
+                        if let Some(rv) = rs.first() {
+                            item(None, Some(rv), path);
+                        }
+                        repeated.push((path.clone(), Change::Removed));
+                    }
+                    _ => {
+                        if let Some(lv) = ls.first() {
+                            item(Some(lv), None, path);
+                        }
+                        repeated.push((path.clone(), Change::Added));
+                    }
                 }
                 path.pop();
             }
-            for (rv, pe) in ra.iter().zip(&rids) {
-                if lids.contains(pe) {
-                    continue;
+            for (at, change) in repeated {
+                match change {
+                    Change::Added => out.added.insert(&at),
+                    Change::Modified => out.modified.insert(&at),
+                    Change::Removed => out.removed.insert(&at),
                 }
-                path.push(pe.clone());
-                if keyed {
-                    walk_compare(None, Some(rv), &items, path, out, nulls);
-                } else {
-                    out.added.insert(path);
-                }
-                path.pop();
             }
             // Likewise a list the kind's zero value already has (as null).
             let zero_list = !path.is_empty() && node.in_zero();
