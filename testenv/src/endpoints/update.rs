@@ -108,6 +108,8 @@ pub fn update_object_as(
             || matches!(endpoint, Endpoint::Finalize | Endpoint::Scale) => {}
         None => return Err(resource_version_required(def, name)),
     }
+    // A volume's phase transition time as the status write sent it (see below).
+    let mut phase_time_sent = None;
     match endpoint {
         Endpoint::Main | Endpoint::Scale => {
             // A CertificateSigningRequest's spec is set once, at creation; its request is
@@ -196,6 +198,7 @@ pub fn update_object_as(
             );
             new["metadata"] = kept.metadata(&old["metadata"], sent_meta);
             if def.group.is_empty() && def.plural == "persistentvolumes" {
+                phase_time_sent = Some(strategy::volume_phase_time(&new));
                 strategy::volume_phase_transition(&old, &mut new, &meta::now());
             }
         }
@@ -420,10 +423,17 @@ pub fn update_object_as(
         new["metadata"]["generation"] = json!(generation);
     }
     let versions = manager_versions::of(&cluster.store, def);
-    let credited = match service_spec {
+    let mut credited = match service_spec {
         Some(spec) => Some(as_decoded_service(&new, &old, spec)),
         None => sent.and_then(|s| strategy::credited_on_update(&def.group, &def.plural, &new, &s)),
     };
+    // The volume's status strategy dates a new phase after the field manager ran: the time
+    // is credited as the write sent it.
+    if let Some(time) = phase_time_sent {
+        let mut view = credited.unwrap_or_else(|| new.clone());
+        strategy::with_volume_phase_time(&mut view, time);
+        credited = Some(view);
+    }
     managers_after_in(
         def,
         Some(&old),

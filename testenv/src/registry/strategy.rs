@@ -117,7 +117,7 @@ pub fn update_causes(group: &str, plural: &str, old: &Value, new: &Value) -> Vec
 /// `lastPhaseTransitionTime` `now`; an unchanged phase keeps the stored time unless the
 /// writer set one.
 pub fn volume_phase_transition(old: &Value, new: &mut Value, now: &str) {
-    let key = "lastPhaseTransitionTime";
+    let key = PHASE_TIME;
     let stored = &old["status"][key];
     let written = &new["status"][key];
     let changed = old["status"]["phase"] != new["status"]["phase"];
@@ -131,6 +131,30 @@ pub fn volume_phase_transition(old: &Value, new: &mut Value, now: &str) {
     }
     new["status"][key] = value;
 }
+
+/// A PersistentVolume's phase transition time as `object` has it. The field manager records
+/// a status write with the time it sent, as the status strategy dates a new phase
+/// ([`volume_phase_transition`]) after kube-apiserver's field manager ran.
+pub fn volume_phase_time(object: &Value) -> Option<Value> {
+    object["status"].get(PHASE_TIME).cloned()
+}
+
+/// `object` with the phase transition time `time` (none when `None`).
+pub fn with_volume_phase_time(object: &mut Value, time: Option<Value>) {
+    let Some(status) = object.get_mut("status").and_then(Value::as_object_mut) else {
+        return;
+    };
+    match time {
+        Some(t) => {
+            status.insert(PHASE_TIME.into(), t);
+        }
+        None => {
+            status.remove(PHASE_TIME);
+        }
+    }
+}
+
+const PHASE_TIME: &str = "lastPhaseTransitionTime";
 
 /// What the registry of `group`/`plural` does to an object about to be created, before
 /// defaulting (`PrepareForCreate`, and what the decoding adds): a Lease loses the fields of

@@ -119,7 +119,20 @@ fn store(
     client: &mut dyn Client,
     plural: &str,
     old: &Value,
+    new: Value,
+    status: bool,
+) -> Arc<Value> {
+    let credited = new.clone();
+    store_as(client, plural, old, new, &credited, status)
+}
+
+/// [`store`], the field manager crediting `credited` (`new` as the controller sent it).
+fn store_as(
+    client: &mut dyn Client,
+    plural: &str,
+    old: &Value,
     mut new: Value,
+    credited: &Value,
     status: bool,
 ) -> Arc<Value> {
     let Some(def) = client.registry().get("", "v1", plural) else {
@@ -133,7 +146,7 @@ fn store(
     managers_after(
         &def,
         Some(old),
-        &new,
+        credited,
         None,
         endpoint,
         Fields::Update(MANAGER.into()),
@@ -181,8 +194,12 @@ pub fn volume_phase(
             s.insert("message".into(), json!(message));
         }
     }
+    // The field manager sees the status as sent, before the strategy dates the phase.
+    let sent = next.clone();
     strategy::volume_phase_transition(volume, &mut next, &meta::now());
-    store(client, "persistentvolumes", volume, next, true)
+    let mut credited = next.clone();
+    strategy::with_volume_phase_time(&mut credited, strategy::volume_phase_time(&sent));
+    store_as(client, "persistentvolumes", volume, next, &credited, true)
 }
 
 /// [`volume_phase`], and when the phase changed an Event of `kind` and `reason` with the

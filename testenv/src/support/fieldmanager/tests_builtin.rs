@@ -159,6 +159,46 @@ fn repeated_items_of_a_map_list_are_owned_whole() {
 }
 
 #[test]
+fn a_null_go_writes_leaves_with_its_list_item() {
+    // A pod condition's `lastProbeTime` (a struct Go writes as `null` when zero) is owned
+    // by the writer of the condition, and removed with it.
+    let def = ResourceDef::named("", "v1", "Pod", "pods");
+    let with_conditions = |conditions: Value| {
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+            "spec": {"containers": [{"name": "c", "image": "i"}]},
+            "status": {"conditions": conditions}})
+    };
+    let ready = json!({"type": "Ready", "status": "True", "lastProbeTime": null,
+        "lastTransitionTime": null});
+    let gate = json!({"type": "example.com/gate", "status": "False", "lastProbeTime": null,
+        "lastTransitionTime": null});
+    let before = with_conditions(json!([ready.clone(), gate]));
+    let step = |old: &Value, new: &Value, managed: ManagedFields| {
+        update(
+            Types::of(&def),
+            Some(old),
+            new,
+            managed,
+            &owner("s", Operation::Update, "v1"),
+            Scope::Whole,
+            NOW,
+        )
+    };
+    let empty = with_conditions(json!([]));
+    let managed = step(&empty, &before, ManagedFields::default());
+    let gate_key = "k:{\"type\":\"example.com/gate\"}";
+    let conditions =
+        |managed: &ManagedFields| fields_of(managed, "s")["f:status"]["f:conditions"].clone();
+    assert_eq!(
+        conditions(&managed)[gate_key],
+        json!({".": {}, "f:lastProbeTime": {}, "f:lastTransitionTime": {}, "f:status": {},
+            "f:type": {}})
+    );
+    let managed = step(&before, &with_conditions(json!([ready])), managed);
+    assert_eq!(conditions(&managed)[gate_key], Value::Null);
+}
+
+#[test]
 fn an_item_without_its_key_leaves_no_managed_fields() {
     // The real field manager cannot type the object and drops every entry.
     let def = ResourceDef::named("", "v1", "ServiceAccount", "serviceaccounts");

@@ -213,6 +213,10 @@ fn walk_compare(
     {
         return out.added.insert(path);
     }
+    // And such a `null` is removed with its list item or struct.
+    if l_null && r.is_none() && !node.in_zero() && !node.go_omits_null() {
+        return out.removed.insert(path);
+    }
     let r = r.filter(|v| !v.is_null());
     let empty_map = Map::new();
     match (l, r) {
