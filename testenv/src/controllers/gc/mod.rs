@@ -29,7 +29,9 @@ use std::collections::{HashMap, VecDeque};
 use serde_json::{Value, json};
 
 use crate::endpoints::delete_options::{DeleteOptions, FOREGROUND, ORPHAN};
+use crate::endpoints::fields::{Fields, managers_after};
 use crate::endpoints::hooks::Client;
+use crate::endpoints::subresource::Endpoint;
 use crate::support::meta;
 use crate::support::resource::ResourceDef;
 use owners::{ObjRef, Owner};
@@ -226,7 +228,7 @@ fn attempt_to_delete(client: &mut dyn Client, item: &ObjRef) {
         let mut uids = classes.dangling.clone();
         uids.extend(classes.waiting.iter().map(|o| o.uid.clone()));
         let updated = owners::without_references(&latest, &uids);
-        client.put(&item.def, &item.ns, &item.name, updated);
+        store(client, item, &latest, updated);
         // The owners waiting for this dependent may now finish.
         enqueue(
             client,
@@ -287,7 +289,7 @@ fn unblock_if_circular(
             }
         }
     }
-    client.put(&item.def, &item.ns, &item.name, updated);
+    store(client, item, latest, updated);
 }
 
 /// The real `processDeletingDependentsItem`.
@@ -330,12 +332,7 @@ fn orphan(client: &mut dyn Client, owner: &ObjRef) {
     for dependent in dependents(client, &owner.uid) {
         if let Some(obj) = dependent.obj.live(client) {
             let updated = owners::without_references(&obj, std::slice::from_ref(&owner.uid));
-            client.put(
-                &dependent.obj.def,
-                &dependent.obj.ns,
-                &dependent.obj.name,
-                updated,
-            );
+            store(client, &dependent.obj, &obj, updated);
         }
     }
     if let Some(latest) = owner.live(client) {
@@ -355,10 +352,29 @@ fn remove_finalizer(client: &mut dyn Client, obj: &ObjRef, latest: &Value, final
         }
     }
     if meta::is_deleting(&updated) && meta::finalizers(&updated).is_empty() {
+        let updated = with_managers(obj, latest, updated);
         client.remove(&obj.def, &obj.ns, &obj.name, Some(updated));
     } else {
-        client.put(&obj.def, &obj.ns, &obj.name, updated);
+        store(client, obj, latest, updated);
     }
+}
+
+/// The manager the real collector's patches are recorded under (its client's user agent).
+const MANAGER: &str = "kube-controller-manager";
+
+/// `new` (changed from `old`) with the managedFields the collector's patch leaves: as for
+/// any client's write, the references or finalizers it removes leave their owners, and an
+/// entry that owned nothing else goes.
+fn with_managers(obj: &ObjRef, old: &Value, mut new: Value) -> Value {
+    let fields = Fields::Update(MANAGER.into());
+    managers_after(&obj.def, Some(old), &new, None, Endpoint::Main, fields).write_to(&mut new);
+    new
+}
+
+/// Stores the collector's change of `obj` from `old` to `new`, through the field manager.
+fn store(client: &mut dyn Client, obj: &ObjRef, old: &Value, new: Value) {
+    let new = with_managers(obj, old, new);
+    client.put(&obj.def, &obj.ns, &obj.name, new);
 }
 
 #[cfg(test)]

@@ -76,11 +76,18 @@ fn orphaned_chain_members_keep_their_own_dependents() {
         .get("/configmaps", "default", "link-1")
         .unwrap();
     assert!(middle["metadata"].get("ownerReferences").is_none());
+    // The collector's patch goes through the field manager: the creator owned only the
+    // reference, so no manager is left.
+    assert!(middle["metadata"].get("managedFields").is_none());
     let last = cluster
         .store
         .get("/configmaps", "default", "link-2")
         .unwrap();
     assert_eq!(last["metadata"]["ownerReferences"][0]["name"], "link-1");
+    assert!(
+        last["metadata"]["managedFields"][0]["fieldsV1"]["f:metadata"]["f:ownerReferences"]
+            .is_object()
+    );
 }
 
 #[test]
