@@ -320,15 +320,20 @@ pub fn write_null_times(component: &str, object: &mut Map<String, Value>) {
     }
 }
 
-/// Writes `null` for the pointer fields of `component` that `object` (a value of that struct)
-/// lacks and Go writes as `null` (no `omitempty`): a claim's `dataSourceRef.apiGroup`. The
-/// field manager sees them so, and credits them to the writer of the struct.
+/// Writes `null` for the pointer, slice and map fields of `component` that `object` (a value
+/// of that struct) lacks and Go writes as `null` (no `omitempty`): a claim's
+/// `dataSourceRef.apiGroup`, a CSINode driver's `topologyKeys`. The field manager sees them
+/// so, and credits them to the writer of the struct.
 pub fn write_null_pointers(component: &str, object: &mut Map<String, Value>) {
     let Some(go) = named(component) else {
         return;
     };
     for field in &go.fields {
-        let nil_written = field.shape == Shape::Pointer && !field.omit_empty && !field.omit_zero;
+        let nil_written = matches!(
+            field.shape,
+            Shape::Pointer | Shape::Slice | Shape::Map | Shape::Bytes
+        ) && !field.omit_empty
+            && !field.omit_zero;
         if nil_written && !object.contains_key(&field.name) {
             object.insert(field.name.clone(), Value::Null);
         }

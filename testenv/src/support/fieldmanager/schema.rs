@@ -11,6 +11,7 @@
 
 use serde_json::Value;
 
+use crate::support::go_types::{self, Shape};
 use crate::support::openapi_schemas::{self, OBJECT_META, resolve};
 use crate::support::resource::ResourceDef;
 
@@ -105,8 +106,8 @@ pub struct Node<'a> {
     /// Whether the schema is the built-in OpenAPI (a built-in kind, or `metadata`).
     builtin: bool,
     zero: Zero,
-    /// Whether the parent lists this field as `required` (Go writes it without
-    /// `omitempty`).
+    /// Whether Go writes this field without `omitempty`: the parent lists it as `required`,
+    /// or its Go struct tags it so.
     required: bool,
     /// Field names from the root (list items add none), for the untracked fields.
     names: Vec<String>,
@@ -153,6 +154,21 @@ impl<'a> Node<'a> {
                 .and_then(|s| s.get("required"))
                 .and_then(Value::as_array)
                 .is_some_and(|r| r.iter().any(|n| n == name));
+        // Go writes a nil slice, map or pointer without `omitempty` as `null` (a CSINode
+        // driver's `topologyKeys`), which the typed object then has.
+        let go_writes_null = self.builtin
+            && self
+                .schema
+                .and_then(go_types::of_schema)
+                .and_then(|go| go.field(name))
+                .is_some_and(|f| {
+                    !f.omit_empty
+                        && !f.omit_zero
+                        && matches!(
+                            f.shape,
+                            Shape::Slice | Shape::Map | Shape::Pointer | Shape::Bytes
+                        )
+                });
         let zero = match declared {
             Some(field) if self.builtin && self.zero == Zero::Struct => {
                 // A struct without a default is a pointer Go leaves out when nil, required
@@ -174,7 +190,7 @@ impl<'a> Node<'a> {
             schema: raw.map(resolve),
             builtin: self.builtin,
             zero,
-            required,
+            required: required || go_writes_null,
             names,
         }
     }

@@ -199,6 +199,21 @@ fn a_null_go_writes_leaves_with_its_list_item() {
 }
 
 #[test]
+fn a_null_list_go_writes_is_owned_in_a_new_item() {
+    // A CSINode driver's `topologyKeys` is a slice without `omitempty`: Go writes it `null`
+    // and the real field manager owns it with the driver.
+    let def = ResourceDef::named("storage.k8s.io", "v1", "CSINode", "csinodes");
+    let node = json!({"apiVersion": "storage.k8s.io/v1", "kind": "CSINode",
+        "metadata": {"name": "n"},
+        "spec": {"drivers": [{"name": "a", "nodeID": "x", "topologyKeys": null}]}});
+    assert_eq!(
+        created_by(&def, &node),
+        json!({"f:spec": {"f:drivers": {"k:{\"name\":\"a\"}": {".": {}, "f:name": {},
+            "f:nodeID": {}, "f:topologyKeys": {}}}}})
+    );
+}
+
+#[test]
 fn an_item_without_its_key_leaves_no_managed_fields() {
     // The real field manager cannot type the object and drops every entry.
     let def = ResourceDef::named("", "v1", "ServiceAccount", "serviceaccounts");
