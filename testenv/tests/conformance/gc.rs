@@ -236,6 +236,24 @@ async fn orphan_removes_references_before_the_owner_goes() {
     assert!(position(&events, "MODIFIED", "or-owner") < released);
     assert!(released < position(&events, "DELETED", "or-owner"));
     let kept = cms.get("or-kept").await.unwrap();
+    // The collector's patch goes through the field manager: no manager owns the reference it
+    // dropped any more.
+    let managers = kept.metadata.managed_fields.clone().unwrap_or_default();
+    let owned: Vec<serde_json::Value> = managers
+        .into_iter()
+        .map(|e| serde_json::to_value(e.fields_v1).unwrap())
+        .collect();
+    assert!(
+        owned
+            .iter()
+            .any(|f| f["f:metadata"]["f:labels"].is_object())
+    );
+    for fields in owned {
+        assert!(
+            fields["f:metadata"].get("f:ownerReferences").is_none(),
+            "{fields}"
+        );
+    }
     assert!(
         kept.metadata
             .owner_references
