@@ -536,3 +536,67 @@ async fn node_ports_of_a_dry_run_and_an_update() {
     );
     send(&client, "DELETE", &path, "", None).await;
 }
+
+#[tokio::test]
+async fn an_update_is_recorded_before_the_allocator_fills_it_in() {
+    let env = env().await;
+    let client = client(&env).await;
+    let json = "application/json";
+    let base = format!("/api/v1/namespaces/{}/services", env.namespace());
+    let (code, body) = send(
+        &client,
+        "POST",
+        &format!("{base}?fieldManager=c"),
+        json,
+        Some(service("recorded", json!({}))),
+    )
+    .await;
+    assert_eq!(code, 201, "{body}");
+    let path = format!("{base}/recorded");
+    let spec_of = |body: &Value, manager: &str| -> Value {
+        body["metadata"]["managedFields"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|e| e["manager"] == manager)
+            .map_or(Value::Null, |e| e["fieldsV1"]["f:spec"].clone())
+    };
+    // A NodePort type: the writer owns the traffic policy the decoding defaults, not the
+    // node port the allocator gives.
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        &format!("{path}?fieldManager=w"),
+        "application/merge-patch+json",
+        Some(json!({"spec": {"type": "NodePort"}})),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    assert!(body["spec"]["ports"][0]["nodePort"].is_number(), "{body}");
+    assert_eq!(
+        spec_of(&body, "w"),
+        json!({"f:externalTrafficPolicy": {}, "f:type": {}})
+    );
+    // A PUT without the addresses: they are kept, and nobody owns them any more.
+    let mut sent = body.clone();
+    let spec = sent["spec"].as_object_mut().unwrap();
+    spec.remove("clusterIP");
+    spec.remove("clusterIPs");
+    let (code, body) = send(
+        &client,
+        "PUT",
+        &format!("{path}?fieldManager=p"),
+        json,
+        Some(sent),
+    )
+    .await;
+    assert_eq!(code, 200, "{body}");
+    assert!(body["spec"]["clusterIP"].is_string(), "{body}");
+    for manager in ["c", "w", "p"] {
+        let spec = spec_of(&body, manager);
+        assert!(spec.get("f:clusterIP").is_none(), "{manager}: {body}");
+        assert!(spec.get("f:clusterIPs").is_none(), "{manager}: {body}");
+    }
+    assert!(spec_of(&body, "c")["f:ports"].is_object(), "{body}");
+    send(&client, "DELETE", &path, "", None).await;
+}
