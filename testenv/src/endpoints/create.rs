@@ -248,7 +248,10 @@ pub(super) fn create_object_with(
     check_namespace(cluster, def, &ns, &name)?;
     // The field manager records the creator's fields before the mutating admission plugins
     // run (their additions are nobody's): the object as decoding defaults it.
-    let creator_view = crate::admission::chain::mutates(def).then(|| decoded_view(def, &object));
+    // So does a ResourceSlice's strategy drop its fields of disabled features after it.
+    let creator_view = (crate::admission::chain::mutates(def)
+        || strategy::slice_sends_disabled(&def.group, &def.plural, &object))
+    .then(|| decoded_view(def, &object));
     crate::admission::chain::mutate(&cluster.store, def, &ns, &mut object)?;
     // The status store's manager owns the status as sent, before the create resets it.
     let status_view = (endpoint == Endpoint::Status).then(|| decoded_view(def, &object));

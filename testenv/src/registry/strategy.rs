@@ -255,6 +255,20 @@ pub fn credits_sent_fields(group: &str, plural: &str, object: &Value) -> bool {
     super::claim_sources::is_claim(group, plural)
         || super::image_volume::has_image_volume(group, plural, object)
         || super::disabled_projections::has_disabled(group, plural, object)
+        || slice_sends_disabled(group, plural, object)
+}
+
+/// The spec fields of a ResourceSlice's disabled features (see
+/// [`drop_disabled_slice_fields`]; its devices are an atomic list, owned whole).
+const SLICE_SPEC_DISABLED: &[&str] = &["sharedCounters", "perDeviceNodeSelection"];
+
+/// Whether `object`, a ResourceSlice, sends a spec field of a disabled feature, which its
+/// strategy drops after kube-apiserver's field manager credited it to the writer.
+pub fn slice_sends_disabled(group: &str, plural: &str, object: &Value) -> bool {
+    (group, plural) == ("resource.k8s.io", "resourceslices")
+        && SLICE_SPEC_DISABLED
+            .iter()
+            .any(|f| object["spec"].get(*f).is_some_and(|v| !v.is_null()))
 }
 
 /// What the field manager credits to the writer of an update of `group`/`plural`: `new`, as
@@ -268,7 +282,15 @@ pub fn credited_on_update(group: &str, plural: &str, new: &Value, sent: &Value) 
     let mut view = new.clone();
     let volumes = super::image_volume::restore_sent(group, plural, &mut view, sent);
     let sources = super::disabled_projections::restore_sent(group, plural, &mut view, sent);
-    (volumes || sources).then_some(view)
+    let slice = slice_sends_disabled(group, plural, sent);
+    if slice && let Some(spec) = view["spec"].as_object_mut() {
+        for f in SLICE_SPEC_DISABLED {
+            if let Some(v) = sent["spec"].get(*f) {
+                spec.insert((*f).to_string(), v.clone());
+            }
+        }
+    }
+    (volumes || sources || slice).then_some(view)
 }
 
 /// The fields of a ResourceSlice that belong to DRA features off by default in v1.34, which
@@ -278,7 +300,7 @@ pub fn credited_on_update(group: &str, plural: &str, new: &Value, sent: &Value) 
 /// (`DRADeviceBindingConditions`); multiple allocations and capacity request policies
 /// (`DRAConsumableCapacity`). Whether any was there.
 fn drop_disabled_slice_fields(object: &mut Value) -> bool {
-    const SPEC: &[&str] = &["sharedCounters", "perDeviceNodeSelection"];
+    const SPEC: &[&str] = SLICE_SPEC_DISABLED;
     const DEVICE: &[&str] = &[
         "taints",
         "consumesCounters",
