@@ -309,6 +309,11 @@ pub fn update_object_as(
     let status_alone = endpoint == Endpoint::Status
         && def.custom.is_none()
         && crate::registry::validation::validates_status_alone(&def.group, &def.kind);
+    // A claim's status strategy drops the statuses of deallocated devices after
+    // kube-apiserver's field manager ran: their writer is credited with them as sent.
+    let claim_devices_sent = (status_alone && def.plural == "resourceclaims")
+        .then(|| decoded_view(def, &new)["status"].get("devices").cloned())
+        .flatten();
     if status_alone {
         crate::registry::validation::prepare_status_update(&def.group, &def.kind, &mut new, &old);
     }
@@ -429,6 +434,13 @@ pub fn update_object_as(
     };
     // The volume's status strategy dates a new phase after the field manager ran: the time
     // is credited as the write sent it.
+    if let Some(devices) = claim_devices_sent
+        && new["status"].get("devices") != Some(&devices)
+    {
+        let mut view = credited.unwrap_or_else(|| new.clone());
+        view["status"]["devices"] = devices;
+        credited = Some(view);
+    }
     if let Some(time) = phase_time_sent {
         let mut view = credited.unwrap_or_else(|| new.clone());
         strategy::with_volume_phase_time(&mut view, time);
