@@ -30,6 +30,11 @@ const MIN_COMPATIBILITY_MINOR: &str = "33";
 pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
     let cluster = api.lock();
     let registry = &cluster.registry;
+    if matches!(route, Route::CoreVersions | Route::Groups)
+        && let Some(output) = media_type::aggregated(&req.accept)
+    {
+        return aggregated::reply(registry, matches!(route, Route::CoreVersions), output);
+    }
     match route {
         Route::Version => Reply::json(
             200,
@@ -61,10 +66,6 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
             etag: None,
             document: None,
         },
-        Route::CoreVersions | Route::Groups if media_type::aggregated(&req.accept).is_some() => {
-            let output = media_type::aggregated(&req.accept).unwrap_or(media_type::Output::Json);
-            aggregated::reply(registry, matches!(route, Route::CoreVersions), output)
-        }
         // The address kube-apiserver advertises, with its secure port.
         Route::CoreVersions => Reply::json(
             200,

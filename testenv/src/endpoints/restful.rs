@@ -29,6 +29,15 @@ const STREAMS: [&str; 2] = [
     "application/vnd.kubernetes.protobuf;stream=watch",
 ];
 
+/// What a list route produces: the media types and the watch streams.
+const LISTING: [&str; 5] = [MEDIA[0], MEDIA[1], MEDIA[2], STREAMS[0], STREAMS[1]];
+
+/// What a pod's log route produces.
+const LOG: [&str; 4] = ["text/plain", MEDIA[0], MEDIA[1], MEDIA[2]];
+
+/// What a connecter produces.
+const ANYTHING: [&str; 1] = ["*/*"];
+
 /// What a built-in resource's patch route consumes.
 const PATCHES: [&str; 4] = [
     "application/json-patch+json",
@@ -40,17 +49,17 @@ const PATCHES: [&str; 4] = [
 /// One go-restful route of a path.
 struct Candidate {
     method: Method,
-    produces: Vec<&'static str>,
+    produces: &'static [&'static str],
     /// Whether it consumes only the patch types (other routes consume `*/*`).
     patch: bool,
 }
 
 impl Candidate {
-    fn new(method: Method, produces: &[&'static str]) -> Self {
+    fn new(method: Method, produces: &'static [&'static str]) -> Self {
         Candidate {
             patch: method == Method::PATCH,
             method,
-            produces: produces.to_vec(),
+            produces,
         }
     }
 
@@ -94,15 +103,14 @@ fn candidates(route: &Route, built_in: bool) -> Vec<Candidate> {
 /// verbs its storage serves.
 fn object_candidates(target: &Target) -> Vec<Candidate> {
     let def = &target.def;
-    let listing: Vec<&'static str> = MEDIA.iter().chain(&STREAMS).copied().collect();
     if target.legacy_watch {
         return if def.verbs.contains(&"watch") {
-            vec![Candidate::new(Method::GET, &listing)]
+            vec![Candidate::new(Method::GET, &LISTING)]
         } else {
             Vec::new()
         };
     }
-    let by_verb = |verbs: &[&str], produces: &[&'static str]| -> Vec<Candidate> {
+    let by_verb = |verbs: &[&str], produces: &'static [&'static str]| -> Vec<Candidate> {
         [
             ("get", Method::GET),
             ("create", Method::POST),
@@ -122,15 +130,11 @@ fn object_candidates(target: &Target) -> Vec<Candidate> {
             };
             match sub {
                 // Connecters produce anything and consume anything.
-                "exec" | "attach" | "portforward" | "proxy" => by_verb(listed.verbs, &["*/*"])
+                "exec" | "attach" | "portforward" | "proxy" => by_verb(listed.verbs, &ANYTHING)
                     .into_iter()
                     .map(|c| Candidate { patch: false, ..c })
                     .collect(),
-                "log" => {
-                    let produces: Vec<&'static str> =
-                        std::iter::once("text/plain").chain(MEDIA).collect();
-                    by_verb(listed.verbs, &produces)
-                }
+                "log" => by_verb(listed.verbs, &LOG),
                 _ => by_verb(listed.verbs, &MEDIA),
             }
         }
@@ -138,7 +142,7 @@ fn object_candidates(target: &Target) -> Vec<Candidate> {
         (None, None) => {
             let mut routes = Vec::new();
             if def.verbs.contains(&"list") {
-                routes.push(Candidate::new(Method::GET, &listing));
+                routes.push(Candidate::new(Method::GET, &LISTING));
             }
             if def.verbs.contains(&"create") {
                 routes.push(Candidate::new(Method::POST, &MEDIA));
