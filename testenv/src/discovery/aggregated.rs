@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use super::groups::{groups, resources_of};
 use crate::endpoints::media_type::{Output, PROTOBUF};
 use crate::registry::Registry;
+use crate::support::json_order;
 use crate::support::request::Reply;
 use crate::support::resource::ResourceDef;
 
@@ -74,13 +75,53 @@ pub fn reply(registry: &Registry, core: bool, output: Output) -> Reply {
             })
             .collect()
     };
-    Reply::Json {
-        code: 200,
-        body: json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": items}),
-        content_type: match output {
-            Output::Json => format!("application/json{FORM}"),
-            Output::Protobuf => format!("{PROTOBUF}{FORM}"),
-        },
-        warnings: Vec::new(),
+    let body = json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": items});
+    Reply::Tagged {
+        etag: etag(&body),
+        reply: Box::new(Reply::Json {
+            code: 200,
+            body,
+            content_type: match output {
+                Output::Json => format!("application/json{FORM}"),
+                Output::Protobuf => format!("{PROTOBUF}{FORM}"),
+            },
+            warnings: Vec::new(),
+        }),
+    }
+}
+
+/// The start of the document as [`json_order::to_vec`] writes it.
+const TYPED_HEAD: &[u8] =
+    br#"{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","#;
+
+/// The document's entity tag as kube-apiserver computes it: the SHA-512, in upper-case hex and
+/// quoted, of its cached list as Go's `json.Marshal` writes it, which has no `kind` or
+/// `apiVersion` (the serializer adds them to the answer only). So a client's cached copy
+/// stays valid in JSON and protobuf alike, and a tag matches the real server's for the same
+/// document.
+fn etag(document: &Value) -> String {
+    let written = json_order::to_vec(document);
+    let untyped = match written.strip_prefix(TYPED_HEAD) {
+        Some(rest) => [b"{", rest].concat(),
+        None => written,
+    };
+    let digest = ring::digest::digest(&ring::digest::SHA512, &untyped);
+    let hex: String = digest.as_ref().iter().map(|b| format!("{b:02X}")).collect();
+    format!("\"{hex}\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tag_hashes_the_document_without_its_type() {
+        let document = json!({"kind": "APIGroupDiscoveryList",
+            "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": []});
+        // SHA-512 of `{"metadata":{},"items":[]}`.
+        let digest = ring::digest::digest(&ring::digest::SHA512, br#"{"metadata":{},"items":[]}"#);
+        let hex: String = digest.as_ref().iter().map(|b| format!("{b:02X}")).collect();
+        assert_eq!(etag(&document), format!("\"{hex}\""));
+        assert_eq!(etag(&document).len(), 130);
     }
 }

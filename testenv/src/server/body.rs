@@ -8,6 +8,7 @@ mod conditional;
 mod http_date;
 mod pretty;
 mod range;
+mod tagged;
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -213,6 +214,9 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
             };
             http::Response::from_parts(parts, body)
         }
+        Reply::Tagged { etag, reply } => tagged::respond(&etag, conditions.if_none_match(), || {
+            respond(*reply, conditions)
+        }),
         Reply::Watch(stream) | Reply::ProtobufWatch(stream) => http::Response::builder()
             .status(200)
             .header(http::header::CONTENT_TYPE, content_type)

@@ -143,6 +143,15 @@ pub enum Reply {
     /// A watch in protobuf (`application/vnd.kubernetes.protobuf;stream=watch`): length-prefixed
     /// `WatchEvent` frames.
     ProtobufWatch(WatchStream),
+    /// A reply served with an entity tag as kube-apiserver serves aggregated discovery
+    /// (`ServeHTTPWithETag`): `Cache-Control: public`, `ETag` and `Vary: Accept`, and a 304
+    /// without a body when the request's `If-None-Match` is exactly that tag.
+    Tagged {
+        /// The quoted entity tag.
+        etag: String,
+        /// The answer when the client's copy is not that version.
+        reply: Box<Reply>,
+    },
     /// Bytes as they are (204 No Content, a JSON Web Key set); no `Content-Type` when empty.
     Raw {
         /// HTTP status.

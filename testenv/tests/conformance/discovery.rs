@@ -90,3 +90,52 @@ async fn health_endpoints_answer_in_plain_text() {
         crate::support::raw::exchange(&client, "GET", "/livez/shutdown", &[], None).await;
     assert_eq!(code, 404);
 }
+
+/// Aggregated discovery is cached by entity tag, as kubectl's disk cache and client-go's
+/// discovery client rely on: the same tag in JSON and protobuf, `Cache-Control: public`,
+/// `Vary: Accept`, and a 304 without a body for a client that names the tag.
+#[tokio::test]
+async fn aggregated_discovery_answers_its_entity_tag_with_not_modified() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    const FORM: &str = ";g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+    let json = format!("application/json{FORM}");
+    let protobuf = format!("application/vnd.kubernetes.protobuf{FORM}");
+    let get = |accept: String, tag: Option<String>| {
+        let client = client.clone();
+        async move {
+            let mut headers = vec![("Accept", accept.as_str())];
+            if let Some(tag) = &tag {
+                headers.push(("If-None-Match", tag.as_str()));
+            }
+            crate::support::raw::exchange(&client, "GET", "/api", &headers, None).await
+        }
+    };
+    let (code, headers, body) = get(json.clone(), None).await;
+    assert_eq!(code, 200);
+    assert!(!body.is_empty());
+    let tag = headers["etag"].to_str().unwrap().to_string();
+    // SHA-512 in upper-case hex, quoted.
+    assert_eq!(tag.len(), 130, "{tag}");
+    assert!(tag.starts_with('"') && tag.ends_with('"'), "{tag}");
+    assert_eq!(headers["cache-control"], "public");
+    assert_eq!(headers["vary"], "Accept");
+    let (code, headers, _) = get(protobuf.clone(), None).await;
+    assert_eq!(code, 200);
+    assert_eq!(headers["etag"], tag.as_str());
+    for accept in [json.clone(), protobuf] {
+        let (code, headers, body) = get(accept, Some(tag.clone())).await;
+        assert_eq!(code, 304);
+        assert!(body.is_empty());
+        assert_eq!(headers["etag"], tag.as_str());
+        assert!(headers.get("content-type").is_none());
+    }
+    // Go compares the header with the tag as strings: a weak tag is another version.
+    let (code, _, _) = get(json, Some(format!("W/{tag}"))).await;
+    assert_eq!(code, 200);
+    // The legacy document has no tag and is not cached.
+    let (code, headers, _) = get("application/json".into(), Some(tag)).await;
+    assert_eq!(code, 200);
+    assert!(headers.get("etag").is_none());
+    assert_eq!(headers["cache-control"], "no-cache, private");
+}

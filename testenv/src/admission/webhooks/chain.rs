@@ -192,7 +192,9 @@ fn parts(reply: Reply) -> Result<(u16, Value, Vec<String>), ApiError> {
         Reply::Watch(_) | Reply::ProtobufWatch(_) => {
             Err(ApiError::internal("a write answered with a watch"))
         }
-        Reply::Raw { .. } => Err(ApiError::internal("a write answered without an object")),
+        Reply::Raw { .. } | Reply::Tagged { .. } => {
+            Err(ApiError::internal("a write answered without an object"))
+        }
     }
 }
 

@@ -78,6 +78,11 @@ impl Conditions {
         self.pretty
     }
 
+    /// The request's first `If-None-Match`, empty when it has none.
+    pub fn if_none_match(&self) -> &str {
+        &self.if_none_match
+    }
+
     /// The request's `Accept-Encoding`, empty when it has none.
     pub fn accept_encoding(&self) -> &str {
         &self.accept_encoding
