@@ -76,8 +76,9 @@ pub fn reply(registry: &Registry, core: bool, output: Output) -> Reply {
             .collect()
     };
     let body = json!({"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": items});
-    Reply::Tagged {
-        etag: etag(&body),
+    Reply::Cacheable {
+        cache_control: "public",
+        etag: Some(etag(&body)),
         reply: Box::new(Reply::Json {
             code: 200,
             body,

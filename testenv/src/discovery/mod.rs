@@ -6,6 +6,7 @@ mod groups;
 mod health;
 mod modified;
 mod openapi;
+mod openid;
 pub(crate) mod version;
 
 use std::sync::Arc;
@@ -49,23 +50,8 @@ pub fn serve(api: &Arc<Api>, req: &Req, route: Route) -> Reply {
             }),
         ),
         Route::Health => health::serve(&req.path, &req.query),
-        Route::OpenIdConfiguration => Reply::json(
-            200,
-            json!({
-                "issuer": crate::support::tokens::ISSUER,
-                "jwks_uri": format!("{}/openid/v1/jwks", crate::support::tokens::ISSUER),
-                "response_types_supported": ["id_token"],
-                "subject_types_supported": ["public"],
-                "id_token_signing_alg_values_supported": ["ES256"],
-            }),
-        ),
-        Route::Jwks => Reply::Raw {
-            code: 200,
-            content_type: "application/jwk-set+json".into(),
-            body: api.signer().jwks().to_string().into(),
-            etag: None,
-            document: None,
-        },
+        Route::OpenIdConfiguration => openid::configuration(api.address.get().copied()),
+        Route::Jwks => openid::key_set(api.signer()),
         // The address kube-apiserver advertises, with its secure port.
         Route::CoreVersions => Reply::json(
             200,

@@ -1,6 +1,6 @@
 //! The route selection of kube-apiserver's go-restful container, which serves the built-in API
-//! (`/version`, `/api`, each built-in group version's resource list, and every built-in
-//! resource and subresource): among the routes of a path, go-restful keeps those of the
+//! (`/version`, `/api`, each built-in group version's resource list, every built-in resource
+//! and subresource, and the service account issuer's OpenID discovery documents): among the routes of a path, go-restful keeps those of the
 //! request's method (405 when none), then those consuming its `Content-Type` (415), then those
 //! producing a media type its `Accept` names (406, listing what they produce), all before a
 //! handler runs. Custom resources, `/apis` and `/apis/<group>` are served outside it and
@@ -91,7 +91,10 @@ impl Candidate {
 /// (`built_in` says whether a resource list's group is built in).
 fn candidates(route: &Route, built_in: bool) -> Vec<Candidate> {
     match route {
-        Route::Version => vec![Candidate::new(Method::GET, &["application/json"])],
+        Route::Version | Route::OpenIdConfiguration => {
+            vec![Candidate::new(Method::GET, &["application/json"])]
+        }
+        Route::Jwks => vec![Candidate::new(Method::GET, &["application/jwk-set+json"])],
         Route::CoreVersions => vec![Candidate::new(Method::GET, &MEDIA)],
         Route::Resources(..) if built_in => vec![Candidate::new(Method::GET, &MEDIA)],
         Route::Object(target) if target.def.custom.is_none() => object_candidates(target),

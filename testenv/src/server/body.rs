@@ -3,12 +3,12 @@
 //! client accepts it, by the rules of the writer that sends them on kube-apiserver
 //! ([`compress`]).
 
+mod cacheable;
 mod compress;
 mod conditional;
 mod http_date;
 mod pretty;
 mod range;
-mod tagged;
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -147,8 +147,6 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
                     let compact = crate::support::json_order::to_vec(&body);
                     if conditions.pretty() {
                         Bytes::from(pretty::indent(&compact))
-                    } else if conditions.raw_json() {
-                        Bytes::from(compact)
                     } else {
                         let mut line = compact;
                         line.push(b'\n');
@@ -214,9 +212,16 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
             };
             http::Response::from_parts(parts, body)
         }
-        Reply::Tagged { etag, reply } => tagged::respond(&etag, conditions.if_none_match(), || {
-            respond(*reply, conditions)
-        }),
+        Reply::Cacheable {
+            cache_control,
+            etag,
+            reply,
+        } => cacheable::respond(
+            cache_control,
+            etag.as_deref(),
+            conditions.if_none_match(),
+            || respond(*reply, conditions),
+        ),
         Reply::Watch(stream) | Reply::ProtobufWatch(stream) => http::Response::builder()
             .status(200)
             .header(http::header::CONTENT_TYPE, content_type)

@@ -143,12 +143,16 @@ pub enum Reply {
     /// A watch in protobuf (`application/vnd.kubernetes.protobuf;stream=watch`): length-prefixed
     /// `WatchEvent` frames.
     ProtobufWatch(WatchStream),
-    /// A reply served with an entity tag as kube-apiserver serves aggregated discovery
-    /// (`ServeHTTPWithETag`): `Cache-Control: public`, `ETag` and `Vary: Accept`, and a 304
-    /// without a body when the request's `If-None-Match` is exactly that tag.
-    Tagged {
-        /// The quoted entity tag.
-        etag: String,
+    /// A reply a client may cache, with the headers its handler sets: `Cache-Control` (the
+    /// OpenID documents' `public, max-age=3600`), and for a document served with an entity
+    /// tag as kube-apiserver serves aggregated discovery (`ServeHTTPWithETag`) `ETag` and
+    /// `Vary: Accept`, and a 304 without a body when the request's `If-None-Match` is exactly
+    /// that tag.
+    Cacheable {
+        /// The `Cache-Control` to send.
+        cache_control: &'static str,
+        /// The quoted entity tag, if any.
+        etag: Option<String>,
         /// The answer when the client's copy is not that version.
         reply: Box<Reply>,
     },

@@ -71,15 +71,27 @@ impl Signer {
         serde_json::from_slice(&URL_SAFE_NO_PAD.decode(claims).ok()?).ok()
     }
 
-    /// The public key as a JSON Web Key set (`/openid/v1/jwks`).
-    pub fn jwks(&self) -> Value {
+    /// The public key, as a JSON Web Key names it (`/openid/v1/jwks`).
+    pub fn public_key(&self) -> PublicKey {
         let point = self.key.public_key().as_ref();
         // Uncompressed point: 0x04 || x (32 bytes) || y (32 bytes).
-        json!({"keys": [{
-            "use": "sig", "kty": "EC", "kid": self.kid, "crv": "P-256", "alg": "ES256",
-            "x": URL_SAFE_NO_PAD.encode(&point[1..33]), "y": URL_SAFE_NO_PAD.encode(&point[33..65]),
-        }]})
+        PublicKey {
+            kid: self.kid.clone(),
+            x: URL_SAFE_NO_PAD.encode(&point[1..33]),
+            y: URL_SAFE_NO_PAD.encode(&point[33..65]),
+        }
     }
+}
+
+/// A P-256 public key's JSON Web Key members.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublicKey {
+    /// The key ID (`kid`) tokens name in their header.
+    pub kid: String,
+    /// The point's x coordinate, base64url without padding.
+    pub x: String,
+    /// The point's y coordinate, base64url without padding.
+    pub y: String,
 }
 
 /// Whether a token looks like a JSON Web Token (three dot-separated parts).

@@ -139,3 +139,68 @@ async fn aggregated_discovery_answers_its_entity_tag_with_not_modified() {
     assert!(headers.get("etag").is_none());
     assert_eq!(headers["cache-control"], "no-cache, private");
 }
+
+/// The service account issuer's OpenID documents, which token verifiers outside the cluster
+/// fetch: compact JSON in their Go types' order, cacheable for an hour, each a go-restful
+/// route producing one media type.
+#[tokio::test]
+async fn openid_discovery_documents_are_written_as_go_marshals_them() {
+    let env = env().await;
+    let client = crate::support::raw::client(&env).await;
+    let get = |path: &'static str, accept: &'static str| {
+        let client = client.clone();
+        async move {
+            crate::support::raw::exchange(&client, "GET", path, &[("Accept", accept)], None).await
+        }
+    };
+    let in_order = |text: &str, names: &[&str]| {
+        let at: Vec<usize> = names
+            .iter()
+            .map(|n| text.find(&format!("\"{n}\":")).unwrap_or(usize::MAX))
+            .collect();
+        at.windows(2).all(|w| w[0] < w[1]) && at.iter().all(|&i| i != usize::MAX)
+    };
+    let (code, headers, body) = get("/.well-known/openid-configuration", "*/*").await;
+    let text = String::from_utf8_lossy(&body).to_string();
+    assert_eq!(code, 200, "{text}");
+    assert_eq!(headers["content-type"], "application/json");
+    assert_eq!(headers["cache-control"], "public, max-age=3600");
+    assert!(
+        text.starts_with("{\"issuer\":") && !text.ends_with('\n'),
+        "{text}"
+    );
+    let names = [
+        "issuer",
+        "jwks_uri",
+        "response_types_supported",
+        "subject_types_supported",
+        "id_token_signing_alg_values_supported",
+    ];
+    assert!(in_order(&text, &names), "{text}");
+    let config: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let jwks_uri = config["jwks_uri"].as_str().unwrap();
+    assert!(
+        jwks_uri.starts_with("https://") && jwks_uri.ends_with("/openid/v1/jwks"),
+        "{jwks_uri}"
+    );
+    let (code, headers, body) = get("/openid/v1/jwks", "*/*").await;
+    let text = String::from_utf8_lossy(&body).to_string();
+    assert_eq!(code, 200, "{text}");
+    assert_eq!(headers["content-type"], "application/jwk-set+json");
+    assert_eq!(headers["cache-control"], "public, max-age=3600");
+    assert!(text.starts_with("{\"keys\":[{\"use\":\"sig\","), "{text}");
+    assert!(
+        in_order(&text, &["use", "kty", "kid", "crv", "alg", "x", "y"]),
+        "{text}"
+    );
+    // Each route produces one media type: asking for another is go-restful's 406.
+    let (code, _, body) = get("/openid/v1/jwks", "application/json").await;
+    assert_eq!(code, 406);
+    let status: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(
+        status["message"],
+        "406: Not Acceptable\n\nAvailable representations: application/jwk-set+json"
+    );
+    let (code, _, _) = get("/.well-known/openid-configuration", "text/plain").await;
+    assert_eq!(code, 406);
+}

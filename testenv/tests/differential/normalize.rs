@@ -194,6 +194,18 @@ fn walk(v: &mut Value, key: Option<&str>, generated: &BTreeMap<String, String>) 
         *address = format!("{host}:<port>");
         return;
     }
+    // The key set's address in the service account issuer's configuration: the same
+    // advertised address, with each server's port.
+    if key == Some("jwks_uri")
+        && let Value::String(uri) = v
+        && let Some((authority, path)) = uri
+            .strip_prefix("https://")
+            .and_then(|rest| rest.split_once('/'))
+        && let Some((host, _)) = authority.rsplit_once(':')
+    {
+        *uri = format!("https://{host}:<port>/{path}");
+        return;
+    }
     if let Some(p) = placeholder {
         match v {
             Value::Array(items) => items.iter_mut().for_each(|i| *i = Value::from(p)),

@@ -192,7 +192,7 @@ fn parts(reply: Reply) -> Result<(u16, Value, Vec<String>), ApiError> {
         Reply::Watch(_) | Reply::ProtobufWatch(_) => {
             Err(ApiError::internal("a write answered with a watch"))
         }
-        Reply::Raw { .. } | Reply::Tagged { .. } => {
+        Reply::Raw { .. } | Reply::Cacheable { .. } => {
             Err(ApiError::internal("a write answered without an object"))
         }
     }

@@ -25,7 +25,6 @@ pub struct Conditions {
     if_range: String,
     accept_encoding: String,
     pretty: bool,
-    raw_json: bool,
 }
 
 impl Conditions {
@@ -54,7 +53,6 @@ impl Conditions {
             if_range: get(header::IF_RANGE),
             accept_encoding: get(header::ACCEPT_ENCODING),
             pretty: false,
-            raw_json: false,
         }
     }
 
@@ -63,14 +61,7 @@ impl Conditions {
     /// `/version`, whose handler indents its answer whoever asks.
     pub fn with_query(mut self, path: &str, query: Option<&str>, headers: &HeaderMap) -> Self {
         self.pretty = path == "/version" || super::pretty::wanted(query, headers);
-        self.raw_json = path == "/.well-known/openid-configuration";
         self
-    }
-
-    /// Whether a compact JSON answer goes out without the encoder's line end (the OpenID
-    /// configuration, which the real server writes with `json.Marshal`).
-    pub fn raw_json(&self) -> bool {
-        self.raw_json
     }
 
     /// Whether a JSON answer is pretty-printed.
