@@ -216,12 +216,18 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
             cache_control,
             etag,
             reply,
-        } => cacheable::respond(
-            cache_control,
-            etag.as_deref(),
-            conditions.if_none_match(),
-            || respond(*reply, conditions),
-        ),
+        } => {
+            let mut response =
+                if cacheable::not_modified(etag.as_deref(), conditions.if_none_match()) {
+                    let mut not_modified = http::Response::new(ResponseBody::Full(None));
+                    *not_modified.status_mut() = http::StatusCode::NOT_MODIFIED;
+                    not_modified
+                } else {
+                    respond(*reply, conditions)
+                };
+            cacheable::set_headers(response.headers_mut(), cache_control, etag.as_deref());
+            response
+        }
         Reply::Watch(stream) | Reply::ProtobufWatch(stream) => http::Response::builder()
             .status(200)
             .header(http::header::CONTENT_TYPE, content_type)
