@@ -167,8 +167,9 @@ fn refused(code: u16, reason: &'static str, message: String) -> ApiError {
 
 /// go-restful's answer to a request before any handler: `Err` with its 405, 415 or 406 when no
 /// route of the path takes the request's method, content type and `Accept`; `Ok` when one
-/// does, or when go-restful does not serve the path (or the method is `HEAD` or `OPTIONS`,
-/// which the handlers answer).
+/// does, or when go-restful does not serve the path (or the method is `HEAD` or `OPTIONS` on
+/// a resource's path, which its handlers answer). go-restful serves no `HEAD` or `OPTIONS`
+/// route: `/version`, `/api`, a group version and the OpenID documents answer them 405.
 pub fn select(
     route: &Route,
     built_in: bool,
@@ -176,7 +177,7 @@ pub fn select(
     content_type: &str,
     accept: &str,
 ) -> Result<(), ApiError> {
-    if matches!(*method, Method::HEAD | Method::OPTIONS) {
+    if matches!(*method, Method::HEAD | Method::OPTIONS) && matches!(route, Route::Object(_)) {
         return Ok(());
     }
     let routes = candidates(route, built_in);

@@ -196,6 +196,7 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
                     http::header::CONTENT_ENCODING,
                     http::HeaderValue::from_static("gzip"),
                 );
+                parts.headers.remove(http::header::CONTENT_LENGTH);
                 body = compress::gzip(&body, 6);
                 gzipped = true;
             }
@@ -245,15 +246,21 @@ pub const WRITE_BUFFER: usize = 2048;
 /// answer that fits goes out with its `content-length`, a longer one without.
 pub const WRITE_BUFFER_H2: usize = 4096;
 
-/// `response` framed for the request's protocol. HTTP/1.1 is left to hyper (which adds the
-/// length of a whole body and the `date`). Over HTTP/2 the answer is headed as Go's HTTP/2
-/// server heads it: the handler's headers sorted by name, then the `content-length` of an
-/// answer that fit its write buffer ([`WRITE_BUFFER_H2`]; an empty one too), then `date`.
+/// `response` framed for the request's protocol, headed as Go's `net/http` heads it. Over
+/// HTTP/1.1: the handler's headers sorted by name, then `Date`, then the length of a whole
+/// body or `Transfer-Encoding: chunked` (which hyper writes after the headers it is given;
+/// it writes their names in Go's canonical case, see the listener). Over HTTP/2: the
+/// handler's headers sorted by name, then the `content-length` of an answer that fit its
+/// write buffer ([`WRITE_BUFFER_H2`]; an empty one too), then `date`.
 pub fn framed(
     version: http::Version,
     mut response: http::Response<ResponseBody>,
 ) -> http::Response<ResponseBody> {
     if version != http::Version::HTTP_2 {
+        let headers = std::mem::take(response.headers_mut());
+        let mut sorted = sorted_by_name(&headers, |_| true);
+        with_date(&mut sorted);
+        *response.headers_mut() = sorted;
         return response;
     }
     if let ResponseBody::Unsized(data) = response.body_mut()
@@ -273,10 +280,23 @@ pub fn framed(
     {
         length = Some(http::HeaderValue::from(data.as_ref().map_or(0, Bytes::len)));
     }
-    let mut names: Vec<&http::header::HeaderName> = headers
-        .keys()
-        .filter(|name| *name != http::header::CONTENT_LENGTH)
-        .collect();
+    let mut sorted = sorted_by_name(&headers, |name| name != http::header::CONTENT_LENGTH);
+    if let Some(length) = length {
+        sorted.insert(http::header::CONTENT_LENGTH, length);
+    }
+    with_date(&mut sorted);
+    *response.headers_mut() = sorted;
+    response
+}
+
+/// The `headers` that `keep` keeps, sorted by name (each name's values in their order), as
+/// Go writes a handler's headers.
+fn sorted_by_name(
+    headers: &http::HeaderMap,
+    keep: impl Fn(&http::header::HeaderName) -> bool,
+) -> http::HeaderMap {
+    let mut names: Vec<&http::header::HeaderName> =
+        headers.keys().filter(|name| keep(name)).collect();
     names.sort_unstable_by_key(|name| name.as_str());
     let mut sorted = http::HeaderMap::with_capacity(headers.len() + 2);
     for name in names {
@@ -284,17 +304,17 @@ pub fn framed(
             sorted.append(name.clone(), value.clone());
         }
     }
-    if let Some(length) = length {
-        sorted.insert(http::header::CONTENT_LENGTH, length);
-    }
-    if !sorted.contains_key(http::header::DATE)
+    sorted
+}
+
+/// `headers` with the server's `Date` last, unless the handler set one.
+fn with_date(headers: &mut http::HeaderMap) {
+    if !headers.contains_key(http::header::DATE)
         && let Ok(date) =
             http::HeaderValue::from_str(&http_date::format(std::time::SystemTime::now()))
     {
-        sorted.insert(http::header::DATE, date);
+        headers.insert(http::header::DATE, date);
     }
-    *response.headers_mut() = sorted;
-    response
 }
 
 /// `bytes` as a Go handler's write sends them: with their length when they fit the write

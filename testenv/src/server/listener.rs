@@ -202,7 +202,9 @@ async fn accept_loop(
                             Ok::<_, Infallible>(response)
                         }
                     });
+                    // Go's `net/http` writes header names in their canonical case.
                     let _ = hyper::server::conn::http1::Builder::new()
+                        .title_case_headers(true)
                         .serve_connection(TokioIo::new(tls), service)
                         .await;
                 });

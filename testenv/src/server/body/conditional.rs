@@ -239,14 +239,27 @@ pub fn answer(conditions: &Conditions, head: Head<'_>, body: Bytes) -> http::Res
             }
             response(416, headers, Bytes::from(format!("{e}\n")))
         }
+        // `ServeContent` sets the length it sends itself, so it is among the handler's headers
+        // (a gzip handler in front drops it).
         Ok(None) => {
             set(&mut headers, header::ACCEPT_RANGES, "bytes");
+            set(
+                &mut headers,
+                header::CONTENT_LENGTH,
+                &body.len().to_string(),
+            );
             response(200, headers, body)
         }
         Ok(Some(r)) => {
+            let part = r.slice(&body);
             set(&mut headers, header::ACCEPT_RANGES, "bytes");
+            set(
+                &mut headers,
+                header::CONTENT_LENGTH,
+                &part.len().to_string(),
+            );
             set(&mut headers, header::CONTENT_RANGE, &r.content_range(size));
-            response(206, headers, r.slice(&body))
+            response(206, headers, part)
         }
     }
 }
