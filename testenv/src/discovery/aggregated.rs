@@ -84,6 +84,7 @@ pub fn reply(registry: &Registry, core: bool, output: Output) -> Reply {
             body,
             content_type: match output {
                 Output::Json => format!("application/json{FORM}"),
+                Output::Yaml => format!("application/yaml{FORM}"),
                 Output::Protobuf => format!("{PROTOBUF}{FORM}"),
             },
             warnings: Vec::new(),

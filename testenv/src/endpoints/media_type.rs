@@ -10,8 +10,11 @@
 //!
 //! A clause names a written type by `application/<subtype>` or a wildcard (`*/*`, `application/*`:
 //! goautoneg's matching; go-restful's own check before, `super::restful`, is stricter for the
-//! built-in routes). YAML answers are not written (JSON is, as before); what is decided here is
-//! protobuf, JSON or a 406.
+//! built-in routes). What is decided here is JSON, YAML (written from the JSON as the real
+//! server converts it, `crate::support::yaml_v2`), protobuf or a 406; YAML has no stream
+//! serializer, so a YAML clause asking for `stream=watch` names nothing, and a watch whose
+//! negotiated type is YAML is refused (406, once the watch is set up, as the real watch handler
+//! refuses it).
 
 use bytes::Bytes;
 use futures::StreamExt;
@@ -23,6 +26,9 @@ use crate::support::status::ApiError;
 
 /// The protobuf media type.
 pub const PROTOBUF: &str = "application/vnd.kubernetes.protobuf";
+
+/// The YAML media type.
+pub const YAML: &str = "application/yaml";
 
 /// One clause of an `Accept` header.
 struct Clause<'a> {
@@ -85,8 +91,10 @@ const WRITTEN: [&str; 3] = ["json", "yaml", "vnd.kubernetes.protobuf"];
 /// What an answer is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Output {
-    /// JSON (or YAML, written as JSON).
+    /// JSON.
     Json,
+    /// YAML.
+    Yaml,
     /// Protobuf.
     Protobuf,
 }
@@ -101,9 +109,10 @@ enum Endpoint {
 
 /// Whether `endpoint` may write `subtype` with the clause's transformation, if any.
 fn allows(endpoint: Endpoint, subtype: &str, clause: &Clause<'_>) -> bool {
+    // Only a type with a stream serializer takes `stream=watch` (YAML has none).
     if clause
         .param("stream")
-        .is_some_and(|s| !s.is_empty() && s != "watch")
+        .is_some_and(|s| !s.is_empty() && (s != "watch" || subtype == "yaml"))
     {
         return false;
     }
@@ -138,11 +147,7 @@ fn negotiate(accept: &str, endpoint: Endpoint) -> Option<Output> {
     for clause in clauses(accept) {
         for sub in WRITTEN.iter().filter(|sub| names(&clause, sub)) {
             if allows(endpoint, sub, &clause) {
-                return Some(if *sub == "vnd.kubernetes.protobuf" {
-                    Output::Protobuf
-                } else {
-                    Output::Json
-                });
+                return Some(output(sub));
             }
         }
     }
@@ -159,12 +164,17 @@ pub fn aggregated(accept: &str) -> Option<Output> {
             && clause.param("g") == Some("apidiscovery.k8s.io")
             && clause.param("v") == Some("v2");
         let sub = WRITTEN.iter().find(|sub| asked && names(&clause, sub))?;
-        Some(if *sub == "vnd.kubernetes.protobuf" {
-            Output::Protobuf
-        } else {
-            Output::Json
-        })
+        Some(output(sub))
     })
+}
+
+/// The output of a written subtype.
+fn output(sub: &str) -> Output {
+    match sub {
+        "vnd.kubernetes.protobuf" => Output::Protobuf,
+        "yaml" => Output::Yaml,
+        _ => Output::Json,
+    }
 }
 
 /// The 406 of a request whose `Accept` the endpoint can answer in no media type, before it is
@@ -204,21 +214,25 @@ fn is_error(code: u16, body: &Value) -> bool {
 
 /// `reply` in the media type `accept` negotiates: protobuf where the real server writes
 /// protobuf (an object, list or watch event of a kind with a protobuf encoding; an error
-/// `Status`), as it is otherwise.
+/// `Status`), YAML where it writes YAML (any JSON answer but a watch's), as it is otherwise. A
+/// watch negotiated in YAML is refused, as YAML has no stream serializer.
 pub fn answer(reply: Reply, accept: &str, custom: bool) -> Reply {
-    let object = negotiate(accept, Endpoint::Object { custom }) == Some(Output::Protobuf);
+    let negotiated = negotiate(accept, Endpoint::Object { custom });
     match reply {
         json @ Reply::Json { .. } => json.edit_json(|code, body, content_type, _| {
-            let protobuf = if is_error(code, body) {
-                negotiate(accept, Endpoint::Error) == Some(Output::Protobuf)
+            let output = if is_error(code, body) {
+                negotiate(accept, Endpoint::Error)
+            } else if content_type == "application/json" {
+                negotiated
             } else {
-                object && content_type == "application/json"
+                None
             };
-            if protobuf && protobuf::encodable(body) {
-                *content_type = PROTOBUF.to_string();
-            }
+            written_in(output, body, content_type);
         }),
-        Reply::Watch(WatchStream(stream)) if object => {
+        Reply::Watch(_) if negotiated == Some(Output::Yaml) => {
+            answer(no_stream_serializer(), accept, custom)
+        }
+        Reply::Watch(WatchStream(stream)) if negotiated == Some(Output::Protobuf) => {
             let frames = stream.map(|line| {
                 let frame = serde_json::from_slice::<Value>(&line)
                     .ok()
@@ -229,6 +243,28 @@ pub fn answer(reply: Reply, accept: &str, custom: bool) -> Reply {
         }
         other => other,
     }
+}
+
+/// Names the media type of a JSON answer `output` asks for: protobuf when the body has a
+/// protobuf encoding, YAML (converted when the answer is written).
+fn written_in(output: Option<Output>, body: &Value, content_type: &mut String) {
+    match output {
+        Some(Output::Protobuf) if protobuf::encodable(body) => *content_type = PROTOBUF.to_string(),
+        Some(Output::Yaml) => *content_type = YAML.to_string(),
+        _ => {}
+    }
+}
+
+/// The watch handler's 406 for a media type without a stream serializer
+/// (`NegotiateOutputMediaTypeStream`): the stream types are listed, with no `details`.
+fn no_stream_serializer() -> Reply {
+    strip_details(Reply::error(ApiError::new(
+        406,
+        "NotAcceptable",
+        format!(
+            "only the following media types are accepted: application/json;stream=watch, {PROTOBUF};stream=watch"
+        ),
+    )))
 }
 
 /// A discovery document (`/api`, `/apis`, `/apis/<group>`, a group version's resources) in the
@@ -244,11 +280,8 @@ pub fn answer_document(reply: Reply, accept: &str) -> Reply {
         return not_acceptable();
     }
     reply.edit_json(|_, body, content_type, _| {
-        if content_type == "application/json"
-            && negotiate(accept, Endpoint::Error) == Some(Output::Protobuf)
-            && protobuf::encodable(body)
-        {
-            *content_type = PROTOBUF.to_string();
+        if content_type == "application/json" {
+            written_in(negotiate(accept, Endpoint::Error), body, content_type);
         }
     })
 }
@@ -274,6 +307,34 @@ mod tests {
         assert_eq!(object("", false), Some(Output::Json));
         let stream = format!("{PROTOBUF};stream=watch");
         assert_eq!(object(&stream, false), Some(Output::Protobuf));
+    }
+
+    #[test]
+    fn yaml_is_written_when_asked_for_but_never_streamed() {
+        assert_eq!(object("application/yaml", false), Some(Output::Yaml));
+        assert_eq!(object("application/yaml", true), Some(Output::Yaml));
+        let yaml_first = "application/json;q=0.5, application/yaml";
+        assert_eq!(object(yaml_first, false), Some(Output::Yaml));
+        assert_eq!(object("application/yaml;stream=watch", false), None);
+        let table = "application/yaml;as=Table;g=meta.k8s.io;v=v1";
+        assert_eq!(object(table, true), Some(Output::Yaml));
+        assert_eq!(
+            negotiate("application/yaml", Endpoint::Error),
+            Some(Output::Yaml)
+        );
+        let watch = Reply::Watch(WatchStream(Box::pin(futures::stream::empty())));
+        match answer(watch, "application/yaml", false) {
+            Reply::Json {
+                code,
+                body,
+                content_type,
+                ..
+            } => {
+                assert_eq!((code, content_type.as_str()), (406, YAML));
+                assert!(body.get("details").is_none());
+            }
+            _ => panic!("a watch in YAML is refused"),
+        }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Response bodies: a whole JSON document, or a watch stream of chunks; served documents
+//! Response bodies: a whole JSON, YAML or protobuf document, or a watch stream of chunks; served documents
 //! answer conditional and range requests ([`conditional`]); whole bodies are gzipped when the
 //! client accepts it, by the rules of the writer that sends them on kube-apiserver
 //! ([`compress`]).
@@ -87,6 +87,26 @@ fn content_type_is_protobuf(builder: &http::response::Builder) -> bool {
         .is_some_and(|v| v.split(';').next() == Some("application/vnd.kubernetes.protobuf"))
 }
 
+fn content_type_is_yaml(builder: &http::response::Builder) -> bool {
+    builder
+        .headers_ref()
+        .and_then(|h| h.get(http::header::CONTENT_TYPE))
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(';').next() == Some("application/yaml"))
+}
+
+/// The real server's answer when its YAML serializer cannot convert the JSON it wrote (yaml.v2's
+/// reader refuses a character): a 500 `Status` with the reader's message, in YAML.
+fn unconvertible(message: &str, warnings: Vec<String>) -> Reply {
+    Reply::Json {
+        code: 500,
+        body: serde_json::json!({"kind": "Status", "apiVersion": "v1", "metadata": {},
+            "status": "Failure", "message": message, "code": 500}),
+        content_type: "application/yaml".into(),
+        warnings,
+    }
+}
+
 /// Whether a served document says it varies on `Accept-Encoding`.
 fn varies_on_encoding(document: &Document) -> bool {
     document.headers.iter().any(|(name, value)| {
@@ -116,8 +136,8 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
                 .status(code)
                 .header(http::header::CONTENT_TYPE, content_type)
                 .header("Cache-Control", "no-cache, private");
-            for w in warnings {
-                builder = builder.header("Warning", quote_warning(&w));
+            for w in &warnings {
+                builder = builder.header("Warning", quote_warning(w));
             }
             // Like the real server's error writer: a Status asking for a retry delay also
             // says so in `Retry-After`.
@@ -136,6 +156,17 @@ pub fn respond(reply: Reply, conditions: &Conditions) -> http::Response<Response
                     return builder
                         .body(ResponseBody::Full(Some(Bytes::from(text.clone()))))
                         .unwrap_or_else(|_| http::Response::new(ResponseBody::Full(None)));
+                }
+                // YAML, converted from the JSON as the real server's YAML serializer does
+                // (`?pretty` changes nothing).
+                _ if content_type_is_yaml(&builder) => {
+                    let json = crate::support::json_order::to_vec(&body);
+                    match crate::support::yaml_v2::from_json(&json) {
+                        Ok(text) => Bytes::from(text),
+                        Err(message) => {
+                            return respond(unconvertible(message, warnings), conditions);
+                        }
+                    }
                 }
                 // Protobuf, when the encoder can write the object (negotiation checked it).
                 _ if content_type_is_protobuf(&builder)

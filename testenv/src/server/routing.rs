@@ -141,7 +141,11 @@ async fn authorize_and_serve(api: &Arc<Api>, mut req: Req, info: &RequestInfo) -
     }
     Handled::Reply(match route {
         Err(_) if !under_built_in_group(api, &req.path) => not_found_page(),
-        Err(_) => Reply::error(ApiError::no_route(&req.path)),
+        Err(_) => crate::endpoints::media_type::answer(
+            Reply::error(ApiError::no_route(&req.path)),
+            &req.accept,
+            true,
+        ),
         Ok(Route::Object(target)) => {
             let def = target.def.clone();
             // The media type is negotiated first: what cannot be answered is not done (a

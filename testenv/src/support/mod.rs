@@ -50,3 +50,4 @@ pub mod tokens;
 pub mod user;
 pub mod webhook_client;
 pub mod webhook_conn;
+pub mod yaml_v2;
