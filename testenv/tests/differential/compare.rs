@@ -1,4 +1,4 @@
-//! Field-by-field comparison of two normalized answers.
+//! Field-by-field comparison of two normalized answers; a YAML answer is also compared as text, line by line.
 
 use serde_json::Value;
 
@@ -98,6 +98,13 @@ fn differences(step: &Step, embedded: &Answer, real: &Answer, whole: bool) -> Ve
             });
         }
     }
+    // A step that picks parts compares only them.
+    if (step.pick.is_empty() || whole) && embedded.yaml != real.yaml {
+        out.push(yaml_difference(
+            embedded.yaml.as_deref(),
+            real.yaml.as_deref(),
+        ));
+    }
     diff(
         "",
         &scope(step, &embedded.body, whole),
@@ -134,5 +141,25 @@ fn diff(at: &str, a: &Value, b: &Value, out: &mut Vec<Difference>) {
             real: b.clone(),
         }),
         _ => {}
+    }
+}
+
+/// The first line where two YAML texts differ (or the absence of one).
+fn yaml_difference(embedded: Option<&str>, real: Option<&str>) -> Difference {
+    let (Some(e), Some(r)) = (embedded, real) else {
+        return Difference {
+            at: "yaml text".into(),
+            embedded: embedded.map_or(Value::Null, |_| Value::from("YAML")),
+            real: real.map_or(Value::Null, |_| Value::from("YAML")),
+        };
+    };
+    let (el, rl): (Vec<&str>, Vec<&str>) = (e.split('\n').collect(), r.split('\n').collect());
+    let line = (0..el.len().max(rl.len()))
+        .find(|i| el.get(*i) != rl.get(*i))
+        .unwrap_or_default();
+    Difference {
+        at: format!("yaml text, line {}", line + 1),
+        embedded: el.get(line).map_or(Value::Null, |l| Value::from(*l)),
+        real: rl.get(line).map_or(Value::Null, |l| Value::from(*l)),
     }
 }

@@ -53,7 +53,36 @@ pub fn normalize(answer: &Answer) -> Answer {
             .map(|w| text(w, &generated))
             .collect(),
         headers: answer.headers.clone(),
+        yaml: answer.yaml.as_deref().map(|t| yaml_text(t, &generated)),
     }
+}
+
+fn yaml_line() -> &'static Regex {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?m)^(\s*(?:- )?(?:continue|clusterIP|nodePort|healthCheckNodePort): ).+$|^(\s*- )(<invalid>|\d+(s|m|h|d)(\d+(s|m|h))?)$|^(\s*serverAddress: .*:)\d+$",
+        )
+        .unwrap()
+    })
+}
+
+/// A YAML answer's text with what varies replaced as in a JSON answer: times, uids,
+/// resourceVersions, generated names anywhere; continue tokens, allocated IPs and ports, ages
+/// (a Table's cells) and the listening port on their lines.
+fn yaml_text(t: &str, generated: &BTreeMap<String, String>) -> String {
+    let out = text(t, generated);
+    yaml_line()
+        .replace_all(&out, |c: &regex::Captures<'_>| {
+            if let Some(key) = c.get(1) {
+                format!("{}<placeholder>", key.as_str())
+            } else if let Some(item) = c.get(2) {
+                format!("{}<age>", item.as_str())
+            } else {
+                format!("{}<port>", &c[7])
+            }
+        })
+        .to_string()
 }
 
 /// The rules of a SelfSubjectRulesReview in a fixed order: the real server lists them in the

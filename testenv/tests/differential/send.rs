@@ -19,6 +19,8 @@ pub struct Answer {
     pub warnings: Vec<String>,
     /// The values of the headers the step compares ([`Step::compare_headers`]).
     pub headers: BTreeMap<String, Vec<String>>,
+    /// A YAML answer's text, compared line by line besides its parsed `body`.
+    pub yaml: Option<String>,
 }
 
 /// Whether a step's `shard_selector` is sent.
@@ -191,11 +193,22 @@ impl Side {
             .get("content-type")
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("application/vnd.kubernetes.protobuf"));
+        let yaml = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/yaml"));
         let bytes = match response.into_body().collect().await {
             Ok(b) => b.to_bytes(),
             Err(e) => return failure(format!("reading the answer failed: {e}")),
         };
-        let body = if protobuf && step.watch {
+        let yaml = (yaml && !step.watch).then(|| String::from_utf8_lossy(&bytes).to_string());
+        let body = if let Some(text) = &yaml {
+            serde_saphyr::from_str::<Value>(text).unwrap_or_else(|e| {
+                let first = e.to_string().lines().next().unwrap_or_default().to_string();
+                Value::String(format!("not YAML to the harness's parser: {first}"))
+            })
+        } else if protobuf && step.watch {
             crate::protobuf::watch(&bytes)
         } else if protobuf {
             crate::protobuf::answer(&bytes)
@@ -216,6 +229,7 @@ impl Side {
             body,
             warnings,
             headers,
+            yaml,
         }
     }
 }
@@ -226,5 +240,6 @@ fn failure(message: String) -> Answer {
         body: Value::String(message),
         warnings: Vec::new(),
         headers: BTreeMap::new(),
+        yaml: None,
     }
 }
