@@ -410,6 +410,11 @@ pub(super) fn create_object_with(
         controllers.created(cluster, def, &established, &ns);
         return Ok((created, warnings));
     }
+    // A custom resource's numbers as its storage codec gives them back (a dry run's answer
+    // too has been through it).
+    if def.custom.is_some() {
+        crate::storage::numbers::as_stored(&mut object);
+    }
     if query.dry_run() {
         return Ok((Arc::new(object), warnings));
     }

@@ -488,7 +488,11 @@ pub fn update_object_as(
     }
     // An update that changes nothing has been through admission all the same (a policy may
     // refuse it), as on the real server; it stores nothing. The store compares the bytes it
-    // would write, so a raw value whose bytes change (only its text) is a change.
+    // would write, so a raw value whose bytes change (only its text) is a change, and a number
+    // spelled otherwise (`1.0` for `1`) is not.
+    if def.custom.is_some() {
+        crate::storage::numbers::as_stored(&mut new);
+    }
     if new == old_cmp && raw_bytes::same_bytes(&old, &new, "") {
         return Ok((old, warnings));
     }

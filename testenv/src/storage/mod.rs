@@ -8,6 +8,7 @@
 pub mod cache;
 pub mod conversion;
 pub mod history;
+pub mod numbers;
 pub mod store;
 
 pub use history::{Event, EventType};

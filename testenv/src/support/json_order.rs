@@ -252,7 +252,7 @@ fn write_sorted(out: &mut Vec<u8>, value: &Value) {
             out.push(b'}');
         }
         Value::Array(items) => write_items(out, items, write_sorted),
-        scalar => serde_json::to_writer(&mut *out, scalar).expect("a scalar serialises"),
+        scalar => write_scalar(out, scalar),
     }
 }
 
@@ -405,7 +405,19 @@ fn write(out: &mut Vec<u8>, value: &Value, place: Place) {
             }
             out.push(b']');
         }
-        scalar => serde_json::to_writer(&mut *out, scalar).expect("a scalar serialises"),
+        scalar => write_scalar(out, scalar),
+    }
+}
+
+/// A scalar as Go's encoder writes it: a float64 in Go's shortest form (`1000`, `1e+21`), not
+/// Rust's (`1000.0`, `1e21`).
+fn write_scalar(out: &mut Vec<u8>, scalar: &Value) {
+    match scalar {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or_default();
+            out.extend_from_slice(crate::support::go_encode::float(f).as_bytes());
+        }
+        _ => serde_json::to_writer(&mut *out, scalar).expect("a scalar serialises"),
     }
 }
 
