@@ -517,6 +517,7 @@ async fn webhooks_serving_http2_are_called_over_http2() {
     }
     let versions = hook.versions();
     let connections = hook.connections();
+    let opening = hook.http2_opening();
     ctx.cleanup().await;
     // Every call over HTTP/2: the three creations (on a real server, the kube-root-ca.crt
     // ConfigMap the controller manager publishes in the test's namespace may be a fourth).
@@ -526,6 +527,23 @@ async fn webhooks_serving_http2_are_called_over_http2() {
     );
     // One connection carries every call.
     assert_eq!(connections, 1);
+    // Opened as Go's transport opens it: the preface, its SETTINGS (push off, 4 MiB stream
+    // windows, 16 KiB frames, 10 MiB header lists, in that order) and a WINDOW_UPDATE growing
+    // the connection's window by 1 GiB, before anything else.
+    let (preface, frames) = opening.split_at(24);
+    assert_eq!(preface, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+    let settings = [(2u16, 0u32), (4, 4_194_304), (5, 16_384), (6, 10_485_760)];
+    let mut expected = vec![0, 0, 24, 4, 0, 0, 0, 0, 0];
+    for (id, value) in settings {
+        expected.extend(id.to_be_bytes());
+        expected.extend(value.to_be_bytes());
+    }
+    expected.extend([0, 0, 4, 8, 0, 0, 0, 0, 0, 0x40, 0, 0, 0]);
+    assert_eq!(
+        frames.get(..expected.len()),
+        Some(&expected[..]),
+        "{frames:02x?}"
+    );
 }
 
 /// What the server answers `bytes` sent without TLS, until it closes the connection.

@@ -40,6 +40,7 @@ pub struct WebhookServer {
     host: String,
     accepted: Arc<std::sync::atomic::AtomicUsize>,
     versions: Arc<std::sync::Mutex<Vec<http::Version>>>,
+    opening: Arc<std::sync::Mutex<Vec<u8>>>,
     ca_pem: String,
     task: tokio::task::JoinHandle<()>,
 }
@@ -136,23 +137,30 @@ impl WebhookServer {
         let counter = accepted.clone();
         let versions = Arc::new(std::sync::Mutex::new(Vec::new()));
         let seen = versions.clone();
+        let opening = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let first_bytes = opening.clone();
         let task = tokio::spawn(async move {
             let mut connections = tokio::task::JoinSet::new();
             loop {
                 let Ok((tcp, _)) = listener.accept().await else {
                     continue;
                 };
-                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let first = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0;
                 // Answers go out at once (no Nagle delay waiting for the client's ACK).
                 let _ = tcp.set_nodelay(true);
                 let acceptor = acceptor.clone();
                 let handler = handler.clone();
                 let seen = seen.clone();
+                let first_bytes = first.then(|| first_bytes.clone());
                 connections.spawn(async move {
                     let Ok(tls) = acceptor.accept(tcp).await else {
                         return;
                     };
                     if tls.get_ref().1.alpn_protocol() == Some(b"h2") {
+                        let tls = Recorder {
+                            io: tls,
+                            first_bytes,
+                        };
                         serve_h2(tls, handler, seen).await;
                         return;
                     }
@@ -184,9 +192,16 @@ impl WebhookServer {
             host: webhook_host(),
             accepted,
             versions,
+            opening,
             ca_pem,
             task,
         }
+    }
+
+    /// The first bytes (up to 512) a client sent on the first HTTP/2 connection, as read
+    /// from TLS: the connection preface and the client's first frames.
+    pub fn http2_opening(&self) -> Vec<u8> {
+        self.opening.lock().unwrap().clone()
     }
 
     /// The HTTP version of every request received so far, in order.
@@ -225,9 +240,59 @@ impl WebhookServer {
     }
 }
 
+/// A connection that keeps a copy of the first bytes read from it (when it is the server's
+/// first connection).
+struct Recorder<T> {
+    io: T,
+    first_bytes: Option<Arc<std::sync::Mutex<Vec<u8>>>>,
+}
+
+impl<T: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for Recorder<T> {
+    fn poll_read(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let read = std::pin::Pin::new(&mut this.io).poll_read(cx, buf);
+        if let Some(first_bytes) = &this.first_bytes {
+            let mut kept = first_bytes.lock().unwrap();
+            let room = 512usize.saturating_sub(kept.len());
+            let new = &buf.filled()[before..];
+            kept.extend_from_slice(&new[..new.len().min(room)]);
+        }
+        read
+    }
+}
+
+impl<T: tokio::io::AsyncWrite + Unpin> tokio::io::AsyncWrite for Recorder<T> {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
+    }
+}
+
 /// Serves one HTTP/2 connection: each stream's JSON body to `handler`, its answer back.
 async fn serve_h2(
-    tls: tokio_rustls::server::TlsStream<tokio::net::TcpStream>,
+    tls: Recorder<tokio_rustls::server::TlsStream<tokio::net::TcpStream>>,
     handler: Arc<Handler>,
     seen: Arc<std::sync::Mutex<Vec<http::Version>>>,
 ) {
