@@ -2,19 +2,19 @@
 //! its SETTINGS, one task per stream (a watch is one stream beside the others), request bodies
 //! read whole, answers sent as the peer's flow control grants room for them, a stream the
 //! client resets ending its answer (and its watch), and the connection let go after 90 s
-//! without streams.
+//! without streams, closed a second after its GOAWAY unless the client closes it first.
 
 use std::future::poll_fn;
 use std::pin::Pin;
-use std::sync::Arc;
-use std::task::Poll;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
 use h2::server::SendResponse;
 use h2::{Reason, RecvStream, SendStream};
 use hyper::body::Body;
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::task::JoinSet;
 
 use super::body::ResponseBody;
@@ -34,6 +34,10 @@ const STREAM_WINDOW: u32 = 256 * 1024;
 /// How long a connection without streams is kept: kube-apiserver's `IdleTimeout`.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(90);
 
+/// How long Go's server keeps a connection after its GOAWAY, for the client to read it before
+/// the close (`goAwayTimeout`).
+const GOAWAY_LINGER: Duration = Duration::from_secs(1);
+
 /// kube-apiserver's HTTP/2 server settings, as its SETTINGS frame (written in Go's order,
 /// [`GoSettingsOrder`]) and first WINDOW_UPDATE show them: [`STREAMS`] concurrent streams, frames and stream windows of [`STREAM_WINDOW`], a
 /// connection window of one stream window per stream, Go's header list limit (1 MiB and 320
@@ -52,14 +56,32 @@ fn builder() -> h2::server::Builder {
 
 /// Serves one HTTP/2 connection (ALPN chose `h2`) until the client closes it, the server
 /// stops (the task is aborted, and its streams with it) or it stays [`IDLE_TIMEOUT`] without
-/// streams: then, as Go's server does, a GOAWAY (`NO_ERROR`) and the end.
+/// streams: then, as Go's server does, a GOAWAY (`NO_ERROR`). Once the connection has ended
+/// after its handshake, it is kept up to [`GOAWAY_LINGER`] for the client to close it
+/// first, then closed (TLS `close_notify`, then the TCP connection).
 pub async fn serve<T>(io: T, api: Arc<Api>, faults: Arc<FaultState>)
+where
+    T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let held = Arc::new(Mutex::new(io));
+    let shook_hands = serve_held(Held(held.clone()), api, faults).await;
+    // The `h2` connection is gone, and its end of the shared connection with it.
+    let Ok(io) = Arc::try_unwrap(held) else {
+        return;
+    };
+    if shook_hands {
+        linger(io.into_inner().unwrap_or_else(PoisonError::into_inner)).await;
+    }
+}
+
+/// [`serve`] over the connection `io` holds: false when the handshake failed.
+async fn serve_held<T>(io: Held<T>, api: Arc<Api>, faults: Arc<FaultState>) -> bool
 where
     T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let io = GoSettingsOrder::new(io);
     let Ok(mut connection) = builder().handshake::<_, Bytes>(io).await else {
-        return;
+        return false;
     };
     let mut streams = JoinSet::new();
     let idle = tokio::time::sleep(IDLE_TIMEOUT);
@@ -72,9 +94,9 @@ where
                 }
                 Some(Err(e)) => {
                     tracing::debug!(error = %e, "HTTP/2 connection ended");
-                    break;
+                    return true;
                 }
-                None => break,
+                None => return true,
             },
             Some(_) = streams.join_next(), if !streams.is_empty() => {
                 if streams.is_empty() {
@@ -84,9 +106,57 @@ where
             () = &mut idle, if streams.is_empty() => {
                 connection.abrupt_shutdown(Reason::NO_ERROR);
                 let _ = poll_fn(|cx| connection.poll_closed(cx)).await;
-                return;
+                return true;
             }
         }
+    }
+}
+
+/// After the end of a connection (its GOAWAY written, or the client gone), what Go's server
+/// does before it closes it: wait up to [`GOAWAY_LINGER`] (`goAwayTimeout`) for the client to
+/// close first, reading (and dropping) what it still sends, then close.
+async fn linger<T: AsyncRead + AsyncWrite + Unpin>(mut io: T) {
+    let mut buf = [0u8; 4096];
+    let drained = async { while matches!(io.read(&mut buf).await, Ok(n) if n > 0) {} };
+    let _ = tokio::time::timeout(GOAWAY_LINGER, drained).await;
+    let _ = io.shutdown().await;
+}
+
+/// A connection shared with the `h2` crate, taken back once it is done with it: its shutdown
+/// only flushes, the close is [`linger`]'s.
+struct Held<T>(Arc<Mutex<T>>);
+
+impl<T> Held<T> {
+    fn io(&self) -> std::sync::MutexGuard<'_, T> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl<T: AsyncRead + Unpin> AsyncRead for Held<T> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut *self.io()).poll_read(cx, buf)
+    }
+}
+
+impl<T: AsyncWrite + Unpin> AsyncWrite for Held<T> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut *self.io()).poll_write(cx, buf)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut *self.io()).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut *self.io()).poll_flush(cx)
     }
 }
 
@@ -173,4 +243,43 @@ async fn send_data(send: &mut SendStream<Bytes>, mut data: Bytes) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How long [`linger`] keeps a connection whose client does `client` after the end.
+    async fn lingered(client: impl FnOnce(tokio::io::DuplexStream)) -> Duration {
+        let (server, peer) = tokio::io::duplex(1024);
+        let started = std::time::Instant::now();
+        let lingering = tokio::spawn(linger(server));
+        client(peer);
+        lingering.await.unwrap();
+        started.elapsed()
+    }
+
+    #[tokio::test]
+    async fn the_connection_is_closed_a_second_after_its_end_unless_the_client_closes_first() {
+        // A client that stays, and even writes: a second.
+        let mut kept = None;
+        let waited = lingered(|mut peer| {
+            kept = Some(tokio::spawn(async move {
+                let _ = peer.write_all(b"late frames").await;
+                let mut rest = Vec::new();
+                // The close reaches the client.
+                peer.read_to_end(&mut rest).await.map(|_| rest)
+            }));
+        })
+        .await;
+        assert!(
+            waited >= GOAWAY_LINGER && waited < GOAWAY_LINGER * 3 / 2,
+            "{waited:?}"
+        );
+        let read = kept.unwrap().await.unwrap().unwrap();
+        assert!(read.is_empty(), "{read:?}");
+        // A client that closes at once: no wait.
+        let waited = lingered(drop).await;
+        assert!(waited < GOAWAY_LINGER / 4, "{waited:?}");
+    }
 }

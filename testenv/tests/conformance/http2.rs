@@ -2,7 +2,7 @@
 //! SETTINGS in Go's order (100 concurrent streams, 256 KiB frames and stream windows), answers
 //! of up to 4 KiB with their `content-length` and headed as Go heads them, watches as streams
 //! beside other requests on one connection (and ended by the client's RST_STREAM), the GOAWAY
-//! after 90 s idle, and what curl, kubectl and webhooks see of it.
+//! after 90 s idle and the close a second later, and what curl, kubectl and webhooks see of it.
 
 use std::time::Duration;
 
@@ -11,7 +11,9 @@ use serde_json::{Value, json};
 use crate::admission::{Ctx, rules};
 use crate::common::env;
 use crate::kubectl::kubectl_path;
-use crate::support::http2::{CurlAuth, H2, first_frames, negotiated, next_data};
+use crate::support::http2::{
+    CurlAuth, Ending, H2, first_frames, negotiated, next_data, timed_frames,
+};
 use crate::support::webhook_server::{WebhookServer, allow};
 
 fn config_map(name: &str, size: usize) -> Value {
@@ -270,19 +272,24 @@ async fn answers_over_http2_are_headed_as_go_heads_them() {
 #[tokio::test]
 async fn an_idle_http2_connection_gets_a_goaway_after_90_seconds() {
     let env = env().await;
-    let started = std::time::Instant::now();
-    let frames = first_frames(&env, Duration::from_secs(120)).await;
-    let elapsed = started.elapsed();
-    let (kind, _, stream, payload) = frames.last().expect("frames").clone();
+    let (frames, ended, ending) = timed_frames(&env, Duration::from_secs(120)).await;
+    let (at, (kind, _, stream, payload)) = frames.last().expect("frames").clone();
     assert_eq!((kind, stream), (7, 0), "a GOAWAY last: {frames:?}");
     let last_stream = u32::from_be_bytes([payload[0], payload[1], payload[2], payload[3]]);
     let code = u32::from_be_bytes([payload[4], payload[5], payload[6], payload[7]]);
     // No stream was opened; NO_ERROR.
     assert_eq!((last_stream & 0x7fff_ffff, code), (0, 0));
-    // Then the connection is closed (first_frames read to its end, well before 120 s).
     assert!(
-        elapsed >= Duration::from_secs(89) && elapsed < Duration::from_secs(100),
-        "{elapsed:?}"
+        at >= Duration::from_secs(89) && at < Duration::from_secs(100),
+        "{at:?}"
+    );
+    // Then, the client staying, the connection is closed (with TLS's close_notify) a second
+    // later.
+    assert_eq!(ending, Ending::Closed);
+    let lingered = ended - at;
+    assert!(
+        lingered >= Duration::from_millis(900) && lingered < Duration::from_millis(2000),
+        "{lingered:?}"
     );
 }
 

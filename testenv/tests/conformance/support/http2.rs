@@ -143,32 +143,64 @@ pub async fn next_data(body: &mut h2::RecvStream) -> Option<Bytes> {
 /// The frames a server sends first on an HTTP/2 connection (after the client's preface and
 /// an empty SETTINGS frame), read for up to `wait`: (type, flags, stream, payload) each.
 pub async fn first_frames(env: &TestEnv, wait: std::time::Duration) -> Vec<(u8, u8, u32, Vec<u8>)> {
+    timed_frames(env, wait)
+        .await
+        .0
+        .into_iter()
+        .map(|(_, frame)| frame)
+        .collect()
+}
+
+/// How a connection read by [`timed_frames`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// TLS `close_notify`, then the end of the stream.
+    Closed,
+    /// A read error (the TCP connection ended without `close_notify`, or was reset).
+    Broken,
+    /// Still open after the wait.
+    Open,
+}
+
+/// [`first_frames`], each with the time since the preface was sent at which it was read
+/// whole, and when and how the connection ended.
+pub async fn timed_frames(
+    env: &TestEnv,
+    wait: std::time::Duration,
+) -> (
+    Vec<(std::time::Duration, (u8, u8, u32, Vec<u8>))>,
+    std::time::Duration,
+    Ending,
+) {
     let mut tls = handshake(env, &["h2"]).await.unwrap();
     tls.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
         .await
         .unwrap();
     tls.flush().await.unwrap();
+    let started = tokio::time::Instant::now();
+    let deadline = started + wait;
     let mut bytes = Vec::new();
-    let deadline = tokio::time::Instant::now() + wait;
-    let mut buf = [0u8; 4096];
-    while let Ok(Ok(n)) = tokio::time::timeout_at(deadline, tls.read(&mut buf)).await {
-        if n == 0 {
-            break;
-        }
-        bytes.extend_from_slice(&buf[..n]);
-    }
     let mut frames = Vec::new();
-    let mut rest = &bytes[..];
-    while rest.len() >= 9 {
-        let len = u32::from_be_bytes([0, rest[0], rest[1], rest[2]]) as usize;
-        if rest.len() < 9 + len {
-            break;
+    let mut buf = [0u8; 4096];
+    let ending = loop {
+        match tokio::time::timeout_at(deadline, tls.read(&mut buf)).await {
+            Err(_) => break Ending::Open,
+            Ok(Err(_)) => break Ending::Broken,
+            Ok(Ok(0)) => break Ending::Closed,
+            Ok(Ok(n)) => bytes.extend_from_slice(&buf[..n]),
         }
-        let stream = u32::from_be_bytes([rest[5], rest[6], rest[7], rest[8]]) & 0x7fff_ffff;
-        frames.push((rest[3], rest[4], stream, rest[9..9 + len].to_vec()));
-        rest = &rest[9 + len..];
-    }
-    frames
+        while bytes.len() >= 9 {
+            let len = u32::from_be_bytes([0, bytes[0], bytes[1], bytes[2]]) as usize;
+            if bytes.len() < 9 + len {
+                break;
+            }
+            let stream = u32::from_be_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]) & 0x7fff_ffff;
+            let frame = (bytes[3], bytes[4], stream, bytes[9..9 + len].to_vec());
+            frames.push((started.elapsed(), frame));
+            bytes.drain(..9 + len);
+        }
+    };
+    (frames, started.elapsed(), ending)
 }
 
 /// The credentials of `env`'s kubeconfig as curl takes them: `--cacert`, and `--cert`/`--key`
