@@ -1,24 +1,20 @@
 //! The HTTPS listener: TLS with the generated certificate, HTTP/2 (the `h2` crate, [`http2`])
-//! or HTTP/1.1 (hyper) as ALPN chose (kube-apiserver prefers `h2`), one task per connection,
+//! or HTTP/1.1 (hyper, [`http1`]) as ALPN chose (kube-apiserver prefers `h2`), one task per connection,
 //! everything stopped when the [`Server`] is dropped; restarts on the same address.
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use http_body_util::BodyExt;
-use hyper::service::service_fn;
-use hyper_util::rt::TokioIo;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_rustls::TlsAcceptor;
 
-use super::{filters, http2};
+use super::{http1, http2};
 use crate::Error;
 use crate::endpoints::Api;
 use crate::faults::{FaultState, Faults, ServerControl};
@@ -188,25 +184,7 @@ async fn accept_loop(
                         http2::serve(tls, shared.api.clone(), shared.faults.clone()).await;
                         return;
                     }
-                    let service = service_fn(move |req: http::Request<hyper::body::Incoming>| {
-                        let shared = shared.clone();
-                        async move {
-                            let (parts, body) = req.into_parts();
-                            let body = body
-                                .collect()
-                                .await
-                                .map(http_body_util::Collected::to_bytes)
-                                .map_err(|e| e.to_string());
-                            let response =
-                                filters::serve(&shared.api, &shared.faults, parts, body).await;
-                            Ok::<_, Infallible>(response)
-                        }
-                    });
-                    // Go's `net/http` writes header names in their canonical case.
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .title_case_headers(true)
-                        .serve_connection(TokioIo::new(tls), service)
-                        .await;
+                    http1::serve(tls, shared.api.clone(), shared.faults.clone()).await;
                 });
             }
             Some(_) = connections.join_next(), if !connections.is_empty() => {}

@@ -1,4 +1,4 @@
-//! The server layer: the HTTPS [`listener`] (HTTP/1.1, or [`http2`] when ALPN chose it), the
+//! The server layer: the HTTPS [`listener`] ([`http1`], or [`http2`] when ALPN chose it), the
 //! [`filters`] in front of the handlers (fault injection, audit IDs), [`routing`] of a path to a
 //! handler (with priority and fairness's classification, [`flow_control`]), the response
 //! [`body`], and the assembly of an API server with its controllers ([`new_api`]).
@@ -7,6 +7,7 @@ mod assemble;
 mod body;
 mod filters;
 mod flow_control;
+mod http1;
 mod http2;
 mod listener;
 pub mod routing;

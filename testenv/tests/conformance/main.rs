@@ -20,6 +20,7 @@ mod crud;
 mod discovery;
 mod gc;
 mod groups;
+mod http1;
 mod http1_framing;
 mod http2;
 mod kubectl;

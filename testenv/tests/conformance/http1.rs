@@ -1,0 +1,105 @@
+//! HTTP/1.1 connections under the deadlines of kube-apiserver's Go server: 32 s for a
+//! request's head (`ReadHeaderTimeout`, from the start of the connection, or from the first
+//! bytes of a later request), 90 s between an answer and the next request (`IdleTimeout`);
+//! past one, the connection is closed without an answer, with TLS's `close_notify`.
+
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::time::Instant;
+
+use crate::common::env;
+use crate::support::http2::handshake;
+
+const REQUEST: &[u8] = b"GET /healthz HTTP/1.1\r\nHost: kubernetes\r\n\r\n";
+
+/// What one HTTP/1.1 connection sees when the client sends `first`, then `later` after
+/// `delay` (if any), and waits: how long after its first bytes the server closed it, whether
+/// with `close_notify` (a clean end of the TLS stream), and how many answers came.
+async fn closed_after(
+    env: &kubeforge_testenv::TestEnv,
+    first: &'static [u8],
+    later: Option<(Duration, &'static [u8])>,
+) -> (Duration, bool, usize) {
+    let mut tls = handshake(env, &["http/1.1"]).await.unwrap();
+    let started = Instant::now();
+    tls.write_all(first).await.unwrap();
+    let mut received = Vec::new();
+    let mut buf = [0u8; 4096];
+    let mut later = later;
+    let clean = loop {
+        let read = match later {
+            Some((delay, _)) => {
+                match tokio::time::timeout_at(started + delay, tls.read(&mut buf)).await {
+                    Ok(read) => read,
+                    Err(_) => {
+                        let (_, bytes) = later.take().unwrap();
+                        tls.write_all(bytes).await.unwrap();
+                        continue;
+                    }
+                }
+            }
+            None => {
+                let deadline = started + Duration::from_secs(150);
+                match tokio::time::timeout_at(deadline, tls.read(&mut buf)).await {
+                    Ok(read) => read,
+                    Err(_) => panic!("still open after 150 s"),
+                }
+            }
+        };
+        match read {
+            Ok(0) => break true,
+            Ok(n) => received.extend_from_slice(&buf[..n]),
+            Err(_) => break false,
+        }
+    };
+    let answers = String::from_utf8_lossy(&received)
+        .matches("HTTP/1.1 200 OK")
+        .count();
+    (started.elapsed(), clean, answers)
+}
+
+fn around(elapsed: Duration, secs: u64) -> bool {
+    elapsed >= Duration::from_secs(secs) && elapsed < Duration::from_secs(secs + 4)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_head_must_arrive_within_32_seconds() {
+    let env = env().await;
+    let (nothing, partial, later) = tokio::join!(
+        // No request at all: closed 32 s after the connection started.
+        closed_after(&env, b"", None),
+        // A head that never ends.
+        closed_after(&env, b"GET /healthz HTTP/1.1\r\nHost: kubernetes\r\n", None),
+        // After an answer, a head begun 20 s later: 32 s from its first bytes.
+        closed_after(
+            &env,
+            REQUEST,
+            Some((Duration::from_secs(20), b"GET /healthz HTTP/1.1\r\n"))
+        ),
+    );
+    for (what, (elapsed, clean, answers), secs, expected) in [
+        ("nothing", nothing, 32, 0),
+        ("partial", partial, 32, 0),
+        ("later", later, 52, 1),
+    ] {
+        assert!(around(elapsed, secs), "{what}: {elapsed:?}");
+        assert!(clean, "{what}: closed without close_notify");
+        assert_eq!(answers, expected, "{what}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_keep_alive_connection_is_closed_after_90_seconds() {
+    let env = env().await;
+    let (idle, two_bytes) = tokio::join!(
+        closed_after(&env, REQUEST, None),
+        // Fewer than 4 bytes of a next request do not end the wait.
+        closed_after(&env, REQUEST, Some((Duration::from_secs(20), b"GE"))),
+    );
+    for (what, (elapsed, clean, answers)) in [("idle", idle), ("two bytes", two_bytes)] {
+        assert!(around(elapsed, 90), "{what}: {elapsed:?}");
+        assert!(clean, "{what}: closed without close_notify");
+        assert_eq!(answers, 1, "{what}");
+    }
+}
