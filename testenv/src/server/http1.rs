@@ -4,7 +4,7 @@
 //! and `IdleTimeout` (90 s) between an answer and the first bytes of the next request. When a
 //! deadline passes the connection is closed without an answer (TLS `close_notify`, then the
 //! TCP connection), as Go closes it. A request's body and its answer (a watch) have no
-//! deadline.
+//! deadline. A connection starting with HTTP/2's preface gets Go's answer to it ([`preface`]).
 
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -23,6 +23,7 @@ use tokio::time::Instant;
 
 use super::body::ResponseBody;
 use super::filters;
+use super::preface::{self, Rewind, Start};
 use crate::endpoints::Api;
 use crate::faults::FaultState;
 
@@ -185,8 +186,18 @@ where
     T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let clock = Arc::new(Clock::new());
+    let mut io = io;
+    let first_head = clock.deadline().unwrap_or_else(Instant::now);
+    let read = match tokio::time::timeout_at(first_head, preface::sniff(&mut io)).await {
+        Ok(Start::Other(read)) => read,
+        Ok(Start::Preface) => return preface::answer(io, &api, &faults).await,
+        Err(_) => {
+            let _ = io.shutdown().await;
+            return;
+        }
+    };
     let io = Watched {
-        io,
+        io: Rewind::new(read, io),
         clock: clock.clone(),
     };
     let on_request = clock.clone();

@@ -10,6 +10,7 @@ mod flow_control;
 mod http1;
 mod http2;
 mod listener;
+mod preface;
 pub mod routing;
 mod settings_order;
 

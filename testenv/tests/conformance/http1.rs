@@ -1,7 +1,8 @@
 //! HTTP/1.1 connections under the deadlines of kube-apiserver's Go server: 32 s for a
 //! request's head (`ReadHeaderTimeout`, from the start of the connection, or from the first
 //! bytes of a later request), 90 s between an answer and the next request (`IdleTimeout`);
-//! past one, the connection is closed without an answer, with TLS's `close_notify`.
+//! past one, the connection is closed without an answer, with TLS's `close_notify`. And
+//! HTTP/2's preface sent without ALPN `h2`, which Go reads as an HTTP/1 request `PRI *`.
 
 use std::time::Duration;
 
@@ -9,7 +10,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::time::Instant;
 
 use crate::common::env;
-use crate::support::http2::handshake;
+use crate::support::http2::{anonymous_handshake, handshake};
 
 const REQUEST: &[u8] = b"GET /healthz HTTP/1.1\r\nHost: kubernetes\r\n\r\n";
 
@@ -102,4 +103,49 @@ async fn an_idle_keep_alive_connection_is_closed_after_90_seconds() {
         assert!(clean, "{what}: closed without close_notify");
         assert_eq!(answers, 1, "{what}");
     }
+}
+
+#[tokio::test]
+async fn an_http2_preface_without_alpn_is_answered_as_a_pri_request() {
+    let env = env().await;
+    let mut tls = anonymous_handshake(&env, &[]).await.unwrap();
+    assert_eq!(tls.get_ref().1.alpn_protocol(), None);
+    let preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00";
+    tls.write_all(preface).await.unwrap();
+    // Answered, then closed (with close_notify) without waiting for the client.
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), tls.read_to_end(&mut answer)).await;
+    assert!(matches!(read, Ok(Ok(_))), "{read:?}");
+    let answer = String::from_utf8(answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a head");
+    let mut lines = head.split("\r\n");
+    assert_eq!(lines.next(), Some("HTTP/1.1 403 Forbidden"), "{answer}");
+    let headers: Vec<(&str, &str)> = lines.map(|l| l.split_once(": ").unwrap()).collect();
+    let names: Vec<&str> = headers.iter().map(|(name, _)| *name).collect();
+    // The anonymous HTTP/2 request is asked to close its connection in the handler's own
+    // headers, sorted with them.
+    assert_eq!(
+        names,
+        [
+            "Audit-Id",
+            "Cache-Control",
+            "Connection",
+            "Content-Type",
+            "X-Content-Type-Options",
+            "X-Kubernetes-Pf-Flowschema-Uid",
+            "X-Kubernetes-Pf-Prioritylevel-Uid",
+            "Date",
+            "Content-Length",
+        ],
+        "{answer}"
+    );
+    let value = |name: &str| headers.iter().find(|(n, _)| *n == name).unwrap().1;
+    assert_eq!(value("Connection"), "close");
+    assert_eq!(value("Content-Type"), "application/json");
+    assert_eq!(value("Content-Length"), body.len().to_string());
+    assert_eq!(
+        body,
+        r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"forbidden: User \"system:anonymous\" cannot pri path \"*\"","reason":"Forbidden","details":{},"code":403}
+"#
+    );
 }

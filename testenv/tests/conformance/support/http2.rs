@@ -47,6 +47,22 @@ pub async fn handshake(env: &TestEnv, alpn: &[&str]) -> std::io::Result<TlsStrea
     TlsConnector::from(Arc::new(tls)).connect(name, tcp).await
 }
 
+/// [`handshake`] without the kubeconfig's client certificate: the requests it carries are
+/// anonymous (unless they carry a token).
+pub async fn anonymous_handshake(
+    env: &TestEnv,
+    alpn: &[&str],
+) -> std::io::Result<TlsStream<TcpStream>> {
+    let mut config = kube_config(env).await;
+    config.auth_info = Default::default();
+    let mut tls = config.rustls_client_config().unwrap();
+    tls.alpn_protocols = alpn.iter().map(|p| p.as_bytes().to_vec()).collect();
+    let tcp = TcpStream::connect(authority(&config)).await?;
+    let host = config.cluster_url.host().unwrap_or("127.0.0.1").to_string();
+    let name = ServerName::try_from(host).unwrap();
+    TlsConnector::from(Arc::new(tls)).connect(name, tcp).await
+}
+
 /// The ALPN name the server chose when offered `alpn` (None when it chose none), or the
 /// handshake's error.
 pub async fn negotiated(env: &TestEnv, alpn: &[&str]) -> std::io::Result<Option<String>> {
