@@ -17,7 +17,7 @@ use hyper::body::Body;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::task::JoinSet;
 
-use super::body::ResponseBody;
+use super::body::{ResponseBody, WRITE_BUFFER_H2};
 use super::filters;
 use super::settings_order::GoSettingsOrder;
 use crate::endpoints::Api;
@@ -213,7 +213,14 @@ async fn send_body(send: &mut SendStream<Bytes>, mut body: ResponseBody) {
         .await;
         match next {
             Next::Data(data) => {
-                if !send_data(send, data).await {
+                // An answer that fit Go's write buffer whole goes out with the end of the
+                // stream on its last DATA frame; a longer one (written through the buffer)
+                // and a watch's events are followed by an empty DATA frame ending it.
+                let end = body.is_end_stream() && data.len() <= WRITE_BUFFER_H2;
+                if !send_data(send, data, end).await {
+                    return;
+                }
+                if end {
                     return;
                 }
             }
@@ -226,8 +233,12 @@ async fn send_body(send: &mut SendStream<Bytes>, mut body: ResponseBody) {
     }
 }
 
-/// Sends `data` as the stream's window grants room for it: false when the stream is gone.
-async fn send_data(send: &mut SendStream<Bytes>, mut data: Bytes) -> bool {
+/// Sends `data` as the stream's window grants room for it, ending the stream with its last
+/// piece if `end`: false when the stream is gone.
+async fn send_data(send: &mut SendStream<Bytes>, mut data: Bytes, end: bool) -> bool {
+    if data.is_empty() && end {
+        return send.send_data(data, true).is_ok();
+    }
     while !data.is_empty() {
         send.reserve_capacity(data.len());
         let mut granted = send.capacity();
@@ -238,7 +249,7 @@ async fn send_data(send: &mut SendStream<Bytes>, mut data: Bytes) -> bool {
             };
         }
         let piece = data.split_to(granted.min(data.len()));
-        if send.send_data(piece, false).is_err() {
+        if send.send_data(piece, end && data.is_empty()).is_err() {
             return false;
         }
     }

@@ -12,7 +12,7 @@ use crate::admission::{Ctx, rules};
 use crate::common::env;
 use crate::kubectl::kubectl_path;
 use crate::support::http2::{
-    CurlAuth, Ending, H2, first_frames, negotiated, next_data, timed_frames,
+    CurlAuth, Ending, H2, first_frames, negotiated, next_data, raw_get_frames, timed_frames,
 };
 use crate::support::webhook_server::{WebhookServer, allow};
 
@@ -148,6 +148,33 @@ async fn answers_up_to_4_kib_carry_their_length_over_http2() {
             "{path}"
         );
     }
+}
+
+#[tokio::test]
+async fn an_answer_s_last_data_frame_ends_its_stream_unless_it_outgrew_4_kib() {
+    let env = env().await;
+    let data = |frames: &[(u8, u8, Vec<u8>)]| -> Vec<(u8, usize)> {
+        frames
+            .iter()
+            .filter(|(kind, ..)| *kind == 0)
+            .map(|(_, flags, payload)| (flags & 1, payload.len()))
+            .collect()
+    };
+    // A short answer: one DATA frame, which ends the stream.
+    let short = data(&raw_get_frames(&env, "/version").await);
+    assert!(
+        matches!(short[..], [(1, len)] if len > 0 && len <= 4096),
+        "{short:?}"
+    );
+    // One longer than Go's write buffer went through it: an empty DATA frame ends the stream.
+    let long = data(&raw_get_frames(&env, "/api/v1").await);
+    let (last, rest) = long.split_last().expect("DATA frames");
+    assert_eq!(*last, (1, 0), "{long:?}");
+    assert!(rest.iter().all(|(end, _)| *end == 0), "{long:?}");
+    assert!(
+        rest.iter().map(|(_, len)| len).sum::<usize>() > 4096,
+        "{long:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -219,6 +219,59 @@ pub async fn timed_frames(
     (frames, started.elapsed(), ending)
 }
 
+/// The frames the server sends on stream 1 for `GET path` (sent raw, with the kubeconfig's
+/// credentials, its headers HPACK literals), read until the stream ends or for 10 s:
+/// (type, flags, payload) each.
+pub async fn raw_get_frames(env: &TestEnv, path: &str) -> Vec<(u8, u8, Vec<u8>)> {
+    let config = kube_config(env).await;
+    let mut tls = handshake(env, &["h2"]).await.unwrap();
+    let literal = |block: &mut Vec<u8>, name: &str, value: &str| {
+        // A literal header field without indexing, its name and value plain (lengths < 127).
+        block.push(0);
+        block.push(name.len() as u8);
+        block.extend_from_slice(name.as_bytes());
+        block.push(value.len() as u8);
+        block.extend_from_slice(value.as_bytes());
+    };
+    // :method GET and :scheme https from the static table.
+    let mut block = vec![0x82, 0x87];
+    literal(&mut block, ":path", path);
+    literal(&mut block, ":authority", &authority(&config));
+    if let Some(token) = secret(&config.auth_info, "token") {
+        literal(&mut block, "authorization", &format!("Bearer {token}"));
+    }
+    let mut out = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00".to_vec();
+    out.extend_from_slice(&(block.len() as u32).to_be_bytes()[1..]);
+    // HEADERS, END_STREAM | END_HEADERS, stream 1.
+    out.extend_from_slice(&[1, 5, 0, 0, 0, 1]);
+    out.extend_from_slice(&block);
+    tls.write_all(&out).await.unwrap();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut bytes = Vec::new();
+    let mut frames = Vec::new();
+    let mut buf = [0u8; 16384];
+    loop {
+        while bytes.len() >= 9 {
+            let len = u32::from_be_bytes([0, bytes[0], bytes[1], bytes[2]]) as usize;
+            if bytes.len() < 9 + len {
+                break;
+            }
+            let stream = u32::from_be_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]) & 0x7fff_ffff;
+            if stream == 1 {
+                frames.push((bytes[3], bytes[4], bytes[9..9 + len].to_vec()));
+                if bytes[4] & 1 == 1 && matches!(bytes[3], 0 | 1) {
+                    return frames;
+                }
+            }
+            bytes.drain(..9 + len);
+        }
+        match tokio::time::timeout_at(deadline, tls.read(&mut buf)).await {
+            Ok(Ok(n)) if n > 0 => bytes.extend_from_slice(&buf[..n]),
+            _ => return frames,
+        }
+    }
+}
+
 /// The credentials of `env`'s kubeconfig as curl takes them: `--cacert`, and `--cert`/`--key`
 /// or an `Authorization` header. The files live as long as the value.
 pub struct CurlAuth {
