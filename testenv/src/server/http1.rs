@@ -215,11 +215,10 @@ where
             Ok::<_, Infallible>(response.map(|body| Tracked { body, clock }))
         }
     });
-    let mut connection =
-        // Go's `net/http` writes header names in their canonical case.
-        hyper::server::conn::http1::Builder::new()
-            .title_case_headers(true)
-            .serve_connection(TokioIo::new(io), service);
+    // Go's `net/http` writes header names in their canonical case.
+    let mut connection = hyper::server::conn::http1::Builder::new()
+        .title_case_headers(true)
+        .serve_connection(TokioIo::new(io), service);
     loop {
         let changed = clock.changed.notified();
         let deadline = clock.deadline();
