@@ -52,6 +52,7 @@ pub mod review;
 pub mod scale;
 pub mod setup;
 pub mod state;
+pub mod status_credit;
 pub mod subresource;
 pub mod table;
 pub mod token;

@@ -13,6 +13,7 @@ use super::event_errors;
 use super::fields::{Fields, managers_after_in};
 use super::manager_versions;
 use super::state::Cluster;
+use super::status_credit;
 use super::subresource::Endpoint;
 use crate::admission::admit::admit;
 use crate::admission::defaults::pod_status::qos_class;
@@ -110,6 +111,8 @@ pub fn update_object_as(
     }
     // A volume's phase transition time as the status write sent it (see below).
     let mut phase_time_sent = None;
+    // A status write the field manager sees otherwise than its strategy writes it.
+    let mut status_sent = None;
     match endpoint {
         Endpoint::Main | Endpoint::Scale => {
             // A CertificateSigningRequest's spec is set once, at creation; its request is
@@ -178,6 +181,9 @@ pub fn update_object_as(
         Endpoint::Status => {
             if is_service(def) {
                 crate::admission::defaults::core::service_status(&mut new);
+            }
+            if status_credit::differs(def) {
+                status_sent = Some(new.clone());
             }
             let status = new.get("status").cloned();
             let sent_meta = new["metadata"].take();
@@ -440,6 +446,10 @@ pub fn update_object_as(
         let mut view = credited.unwrap_or_else(|| new.clone());
         view["status"]["devices"] = devices;
         credited = Some(view);
+    }
+    if let Some(sent) = status_sent {
+        let view = credited.unwrap_or_else(|| new.clone());
+        credited = Some(status_credit::view(def, &old, &sent, view));
     }
     if let Some(time) = phase_time_sent {
         let mut view = credited.unwrap_or_else(|| new.clone());

@@ -1,6 +1,6 @@
-//! What a status update of each kind keeps of the metadata it was sent: a table of the
-//! kinds' status strategies, read by the registry (which applies it) and the field manager
-//! (which credits the kept metadata to the status writer).
+//! What a status update of each kind keeps of the metadata it was sent, and what of it the
+//! field manager credits to the status writer: a table of the kinds' status strategies, read
+//! by the registry (which applies the first) and the field manager (the second).
 
 use serde_json::Value;
 
@@ -73,6 +73,35 @@ pub fn status_metadata(group: &str, kind: &str, custom: bool) -> StatusMetadata 
     }
 }
 
+/// What kube-apiserver's field manager credits to the writer of a status update of the
+/// `group` `kind` (a custom resource when `custom`) of the metadata it was sent: all of it
+/// but the strategy's reset fields. It runs before the strategy, so a strategy that resets
+/// the metadata without naming it in its reset fields (ResourceClaims, ServiceCIDRs and
+/// custom resources, whose strategies reset it after the field manager ran) credits the
+/// writer with labels and annotations the object does not keep, and a
+/// CustomResourceDefinition's, which names the metadata but keeps it (it resets the new
+/// metadata to itself), credits none of the metadata it keeps.
+pub fn credited_status_metadata(group: &str, kind: &str, custom: bool) -> StatusMetadata {
+    if custom {
+        return StatusMetadata::Sent;
+    }
+    match (group, kind) {
+        ("resource.k8s.io", "ResourceClaim") | ("networking.k8s.io", "ServiceCIDR") => {
+            StatusMetadata::Sent
+        }
+        ("apiextensions.k8s.io", "CustomResourceDefinition") => StatusMetadata::Stored,
+        _ => status_metadata(group, kind, false),
+    }
+}
+
+/// Whether kube-apiserver's field manager credits the writer of a status update of the
+/// `group` `kind` with the spec it sent, which the strategy keeps as stored: a ServiceCIDR's
+/// status strategy names its reset fields for a version the group does not have
+/// (`networking/v1alpha1`), so no field is reset for the field manager.
+pub fn credits_status_spec(group: &str, kind: &str) -> bool {
+    (group, kind) == ("networking.k8s.io", "ServiceCIDR")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,5 +125,39 @@ mod tests {
             keeps("", "Pod", false),
             json!({"name": "a", "labels": {"b": "2"}, "annotations": {"y": "2"}, "ownerReferences": [{"uid": "1"}]})
         );
+    }
+
+    #[test]
+    fn the_field_manager_credits_the_metadata_outside_the_reset_fields() {
+        let credited = |group, kind, custom| credited_status_metadata(group, kind, custom);
+        assert_eq!(
+            credited("resource.k8s.io", "ResourceClaim", false),
+            StatusMetadata::Sent
+        );
+        assert_eq!(
+            credited("networking.k8s.io", "ServiceCIDR", false),
+            StatusMetadata::Sent
+        );
+        assert_eq!(
+            credited("h.example.com", "Widget", true),
+            StatusMetadata::Sent
+        );
+        assert_eq!(
+            credited("apiextensions.k8s.io", "CustomResourceDefinition", false),
+            StatusMetadata::Stored
+        );
+        assert_eq!(
+            status_metadata("apiextensions.k8s.io", "CustomResourceDefinition", false),
+            StatusMetadata::Sent
+        );
+        assert_eq!(
+            credited("storage.k8s.io", "VolumeAttachment", false),
+            StatusMetadata::Stored
+        );
+        assert_eq!(
+            credited("apps", "Deployment", false),
+            StatusMetadata::SentButLabels
+        );
+        assert_eq!(credited("", "Service", false), StatusMetadata::Sent);
     }
 }

@@ -206,6 +206,75 @@ async fn a_resource_claim_status_update_checks_consumers_devices_and_its_allocat
 }
 
 #[tokio::test]
+async fn a_claims_status_writer_owns_the_labels_it_sent_though_the_claim_keeps_none() {
+    let env = env().await;
+    let ns = env.namespace().to_string();
+    let claims = dynamic(
+        &env,
+        ("resource.k8s.io", "v1", "ResourceClaim", "resourceclaims"),
+        Some(&ns),
+    );
+    claims
+        .create(
+            &PostParams::default(),
+            &object(json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                "metadata": {"name": "owned"},
+                "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "c"}}]}}})),
+        )
+        .await
+        .unwrap();
+    // kube-apiserver's field manager runs before the status strategy resets the metadata.
+    let written = claims
+        .patch_status(
+            "owned",
+            &PatchParams {
+                field_manager: Some("driver".into()),
+                ..PatchParams::default()
+            },
+            &Patch::Merge(json!({"metadata": {"labels": {"l": "v"}}})),
+        )
+        .await
+        .unwrap();
+    assert!(written.metadata.labels.unwrap_or_default().is_empty());
+    let managers = written.metadata.managed_fields.unwrap_or_default();
+    let driver = managers
+        .iter()
+        .find(|m| m.manager.as_deref() == Some("driver"))
+        .expect("the status writer is a manager");
+    assert_eq!(driver.subresource.as_deref(), Some("status"));
+    assert_eq!(
+        driver.fields_v1.as_ref().map(|f| f.0.clone()),
+        Some(json!({"f:metadata": {"f:labels": {".": {}, "f:l": {}}}}))
+    );
+    // So another applier's labels conflict with it.
+    let conflict = api_error(
+        claims
+            .patch_status(
+                "owned",
+                &PatchParams::apply("other"),
+                &Patch::Apply(
+                    json!({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                    "metadata": {"name": "owned", "labels": {"m": "w"}}}),
+                ),
+            )
+            .await,
+    );
+    assert_eq!(conflict.code, 409);
+    assert!(
+        conflict
+            .message
+            .contains(r#"conflict with "driver" with subresource "status""#)
+            && conflict.message.ends_with(".metadata.labels"),
+        "{}",
+        conflict.message
+    );
+    claims
+        .delete("owned", &DeleteParams::default())
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
 async fn a_deployment_status_update_keeps_spec_and_labels_and_checks_its_counts() {
     let env = env().await;
     let deployments: Api<Deployment> = Api::namespaced(env.client(), env.namespace());

@@ -172,22 +172,32 @@ impl Scope {
     }
 
     /// The part of a field set of the kind `types` this scope covers: a status write also
-    /// covers the metadata its kind's status strategy keeps.
+    /// covers the metadata the field manager credits it with (outside its strategy's reset
+    /// fields), a custom resource's the top-level fields besides its spec (its status
+    /// strategy's only reset field) and a ServiceCIDR's its spec (none is reset), although
+    /// the strategy keeps none of them.
     pub fn restrict(self, types: Types<'_>, set: FieldSet) -> FieldSet {
         let status = PathElement::Field("status".into());
+        let metadata = PathElement::Field("metadata".into());
         match self {
             Scope::Whole => set,
             Scope::Except(paths) => without_paths(paths, set),
             Scope::WithoutStatus => set.without_subtree(&status),
             Scope::OnlyStatus => {
-                let only = set.only_subtree(&status);
-                let kept = types.status_metadata();
-                if kept == StatusMetadata::Stored {
+                let spec = PathElement::Field("spec".into());
+                let only = if types.is_custom() {
+                    set.without_subtree(&spec).without_subtree(&metadata)
+                } else if types.credits_status_spec() {
+                    set.only_subtree(&status).union(&set.only_subtree(&spec))
+                } else {
+                    set.only_subtree(&status)
+                };
+                let credited = types.credited_status_metadata();
+                if credited == StatusMetadata::Stored {
                     return only;
                 }
-                let metadata = PathElement::Field("metadata".into());
                 let mut meta = set.only_subtree(&metadata);
-                if let Some(field) = kept.stored_field() {
+                if let Some(field) = credited.stored_field() {
                     meta = meta.without_subtree_at(&[metadata, PathElement::Field(field.into())]);
                 }
                 only.union(&meta)
@@ -196,8 +206,34 @@ impl Scope {
     }
 
     /// `merged` with the parts outside the scope (for the kind `types`) taken back from
-    /// `live`.
+    /// `live`: the object the endpoint's strategy writes.
     fn reset(self, types: Types<'_>, live: Option<&Value>, merged: Value) -> Value {
+        self.reset_keeping(types.status_metadata(), Kept::Status, live, merged)
+    }
+
+    /// `merged` as the field manager compares it: a status write's with the metadata it is
+    /// credited with (see [`Scope::restrict`]) rather than the metadata its strategy keeps,
+    /// and a custom resource's with its top-level fields besides the spec.
+    fn credited(self, types: Types<'_>, live: Option<&Value>, merged: Value) -> Value {
+        let parts = if types.is_custom() {
+            Kept::AllButSpec
+        } else if types.credits_status_spec() {
+            Kept::StatusAndSpec
+        } else {
+            Kept::Status
+        };
+        self.reset_keeping(types.credited_status_metadata(), parts, live, merged)
+    }
+
+    /// `merged` with the parts outside the scope taken back from `live`, a status write
+    /// keeping the metadata `kept` says and the top-level fields `parts` says.
+    fn reset_keeping(
+        self,
+        kept: StatusMetadata,
+        parts: Kept,
+        live: Option<&Value>,
+        merged: Value,
+    ) -> Value {
         let live_status = live.and_then(|l| l.get("status")).cloned();
         match self {
             // The endpoint's strategy resets those fields in the object it writes.
@@ -205,11 +241,18 @@ impl Scope {
             Scope::WithoutStatus => with_status(merged, live_status),
             Scope::OnlyStatus => match live {
                 Some(l) => {
-                    let mut out = with_status(l.clone(), merged.get("status").cloned());
                     let sent = merged.get("metadata").cloned().unwrap_or(Value::Null);
+                    let mut out = match parts {
+                        Kept::AllButSpec => with_spec(merged, l.get("spec").cloned()),
+                        Kept::StatusAndSpec => {
+                            let spec = merged.get("spec").cloned();
+                            let out = with_status(l.clone(), merged.get("status").cloned());
+                            with_spec(out, spec)
+                        }
+                        Kept::Status => with_status(l.clone(), merged.get("status").cloned()),
+                    };
                     if let Some(m) = out.as_object_mut() {
-                        let kept = types.status_metadata().metadata(&l["metadata"], sent);
-                        m.insert("metadata".into(), kept);
+                        m.insert("metadata".into(), kept.metadata(&l["metadata"], sent));
                     }
                     out
                 }
@@ -217,6 +260,29 @@ impl Scope {
             },
         }
     }
+}
+
+/// The top-level fields a status write keeps of the object it was sent (the rest taken back
+/// from the live object).
+#[derive(Debug, Clone, Copy)]
+enum Kept {
+    /// Its status.
+    Status,
+    /// Its status and spec.
+    StatusAndSpec,
+    /// All but its spec.
+    AllButSpec,
+}
+
+/// `object` with `spec` (none: without one).
+fn with_spec(mut object: Value, spec: Option<Value>) -> Value {
+    if let Some(m) = object.as_object_mut() {
+        match spec {
+            Some(s) => m.insert("spec".into(), s),
+            None => m.remove("spec"),
+        };
+    }
+    object
 }
 
 /// `set` without each of `paths` (paths of field names) and what lies below them.
@@ -295,7 +361,13 @@ pub fn apply_in_versions(
         .restrict(types, typed::to_field_set(config, &root)?);
     let merged =
         typed::merge(live, config, &root)?.unwrap_or_else(|| Value::Object(Default::default()));
-    let mut merged = request.scope.reset(types, live, merged);
+    // The field manager compares the object before the strategy resets it (a status write's
+    // metadata and a custom resource's other top-level fields, see [`Scope::credited`]): the
+    // object written differs from it only outside what the apply is credited with, so what
+    // it prunes is pruned from both.
+    let written = request.scope.reset(types, live, merged.clone());
+    let mut merged = request.scope.credited(types, live, merged);
+    let mut written = (written != merged).then_some(written);
     let owner = &request.owner;
     let here = owner.api_version.as_str();
     let elsewhere: BTreeSet<String> = managed
@@ -312,12 +384,18 @@ pub fn apply_in_versions(
                 .filter(|e| !e.belongs_to(owner))
                 .fold(applied.clone(), |acc, e| acc.union(&e.fields));
             typed::prune(&mut merged, &last.fields, Some(&keep), &root);
+            if let Some(w) = written.as_mut() {
+                typed::prune(w, &last.fields, Some(&keep), &root);
+            }
         } else {
             let pruning = prune::Pruning {
                 types,
                 versions,
                 here,
             };
+            if let Some(w) = written.take() {
+                written = Some(pruning.prune(&managed, owner, &applied, &last, w)?);
+            }
             merged = pruning.prune(&managed, owner, &applied, &last, merged)?;
         }
     }
@@ -363,8 +441,9 @@ pub fn apply_in_versions(
     managed.set(owner, applied, now, touched);
     managed.drop_empty();
     managed.cap_updates();
-    typed::settle_nulls(&mut merged, config, &root);
-    Ok((merged, managed))
+    let mut written = written.unwrap_or(merged);
+    typed::settle_nulls(&mut written, config, &root);
+    Ok((written, managed))
 }
 
 /// The manager the real server credits with every field of an object applied to for the

@@ -65,6 +65,25 @@ impl<'a> Types<'a> {
         crate::support::status_metadata::status_metadata(self.group, self.kind, self.custom)
     }
 
+    /// What the field manager credits to a status update's writer of the metadata it sent.
+    pub fn credited_status_metadata(self) -> crate::support::status_metadata::StatusMetadata {
+        crate::support::status_metadata::credited_status_metadata(
+            self.group,
+            self.kind,
+            self.custom,
+        )
+    }
+
+    /// Whether the field manager credits a status update's writer with the spec it sent.
+    pub fn credits_status_spec(self) -> bool {
+        !self.custom && crate::support::status_metadata::credits_status_spec(self.group, self.kind)
+    }
+
+    /// Whether these are a custom resource's types.
+    pub fn is_custom(self) -> bool {
+        self.custom
+    }
+
     /// The position of the whole object.
     pub fn root(self) -> Node<'a> {
         Node {
