@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::common::env;
 use crate::support::protobuf_wire::read_varint;
-use crate::support::raw::{client, exchange};
+use crate::support::raw::{client, exchange, exchange_text};
 
 const PROTOBUF: &str = "application/vnd.kubernetes.protobuf";
 
@@ -216,6 +216,55 @@ async fn an_object_read_in_protobuf_is_the_one_read_in_json() {
     let accept = format!("application/json, {PROTOBUF};q=0.9");
     let (_, headers, _) = exchange(&client, "GET", &path, &[("Accept", &accept)], None).await;
     assert_eq!(content_type(&headers), "application/json");
+}
+
+/// A raw value (a DeviceClass's opaque `parameters`, a `runtime.RawExtension`) is written in
+/// protobuf with the bytes kube-apiserver keeps: as its client sent them after a create (white
+/// space and member order included; JSON compacts them), compacted after a merge patch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_raw_value_in_protobuf_keeps_the_bytes_its_client_sent() {
+    let env = env().await;
+    let client = client(&env).await;
+    let name = format!("{}-pb-raw", env.namespace());
+    let collection = "/apis/resource.k8s.io/v1/deviceclasses";
+    let parameters = "{ \"z\" : 1.0,\n  \"a\": [1e3, \"\\u003c\"] }";
+    let body = format!(
+        r#"{{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {{"name": "{name}"}},
+            "spec": {{"config": [{{"opaque": {{"driver": "d.example.com", "parameters": {parameters}}}}}]}}}}"#
+    );
+    let json = [
+        ("Accept", "application/json"),
+        ("Content-Type", "application/json"),
+    ];
+    let (code, _, _) = exchange_text(&client, "POST", collection, &json, &body).await;
+    assert_eq!(code, 201);
+    let path = format!("{collection}/{name}");
+    // DeviceClass.spec (2) .config[0] (2) .opaque (1, inlined in 1) .parameters (2) .raw (1).
+    let raw_parameters = |bytes: &[u8]| {
+        let (_, kind, message) = envelope(bytes);
+        assert_eq!(kind, "DeviceClass");
+        let config = one(&one(&message, 2), 2);
+        let opaque = one(&one(&config, 1), 1);
+        String::from_utf8(one(&one(&opaque, 2), 1)).unwrap()
+    };
+    let (_, _, bytes) = exchange(&client, "GET", &path, &[("Accept", PROTOBUF)], None).await;
+    assert_eq!(raw_parameters(&bytes), parameters);
+    let (_, _, answer) = exchange(&client, "GET", &path, &json, None).await;
+    let answer = String::from_utf8(answer.to_vec()).unwrap();
+    assert!(
+        answer.contains(r#""parameters":{"z":1.0,"a":[1e3,"\u003c"]}"#),
+        "{answer}"
+    );
+    let merge = [
+        ("Accept", PROTOBUF),
+        ("Content-Type", "application/merge-patch+json"),
+    ];
+    let labels = json!({"metadata": {"labels": {"a": "b"}}});
+    let (code, _, bytes) = exchange(&client, "PATCH", &path, &merge, Some(&labels)).await;
+    assert_eq!(code, 200);
+    assert_eq!(raw_parameters(&bytes), r#"{"z":1.0,"a":[1e3,"\u003c"]}"#);
+    let (code, _, _) = exchange(&client, "DELETE", &path, &json, None).await;
+    assert_eq!(code, 200);
 }
 
 /// Errors are `Status` objects in protobuf; a Table cannot be written in protobuf, so a request

@@ -9,7 +9,13 @@ use http::Method;
 use crate::endpoints::patch_types::{PatchType, patch_body};
 use crate::support::json_order::raw::{self, Expected, InFlight, Rewrite, Sent};
 use crate::support::json_order::raw_patch::PatchBody;
+use crate::support::protobuf;
 use crate::support::request::{Reply, Req, Target, is_json};
+
+/// Whether `req`'s body is protobuf.
+fn is_protobuf(req: &Req) -> bool {
+    req.content_type.contains("protobuf")
+}
 
 /// A write to an object of a kind with raw fields.
 pub struct RawWrite {
@@ -44,6 +50,14 @@ impl RawWrite {
         let sent = match PatchType::from_content_type(&req.content_type) {
             _ if rewrite == Rewrite::Body && is_json(req) => {
                 Sent::of_body(&def.group, &def.version, &def.kind, &req.body)
+            }
+            _ if rewrite == Rewrite::Body && is_protobuf(req) => {
+                match protobuf::decode_keeping_raw(&req.body) {
+                    Ok((sent, raws)) => {
+                        Sent::of_raw_bytes(&def.group, &def.version, &def.kind, &sent, &raws)
+                    }
+                    Err(_) => Sent::default(),
+                }
             }
             Ok(PatchType::Merge) if rewrite == Rewrite::Keep => Sent {
                 texts: Vec::new(),

@@ -452,9 +452,22 @@ fn patched_in_flight(
         .collect()
 }
 
-/// The text to write for the raw `value` of the object being written: its kept text, or
-/// the value as Go writes a map.
+/// The text to write in JSON for the raw `value` of the object being written: its kept
+/// text, or the value as Go writes a map.
 pub(crate) fn text(value: &Value) -> String {
+    kept(value, |k| &k.text)
+}
+
+/// The bytes to write in protobuf for the raw `value` of the object being written, where
+/// kube-apiserver writes the bytes it keeps as they are (a JSON body's white space
+/// included): the kept bytes, or the value as Go writes a map.
+pub(crate) fn bytes(value: &Value) -> String {
+    kept(value, |k| &k.bytes)
+}
+
+/// What `part` of the kept text of the raw `value` of the object being written says, or the
+/// value as Go writes a map.
+fn kept(value: &Value, part: fn(&Kept) -> &String) -> String {
     let kept = CURRENT.with(|c| {
         let c = c.borrow();
         let current = c.last()?;
@@ -463,7 +476,7 @@ pub(crate) fn text(value: &Value) -> String {
                 .kept
                 .as_ref()
                 .and_then(|kept| kept.iter().find(|k| k.value == *value))
-                .map(|k| k.text.clone())
+                .map(|k| part(k).clone())
         };
         if current.exact {
             return recorded();
@@ -472,10 +485,10 @@ pub(crate) fn text(value: &Value) -> String {
             .pending
             .iter()
             .find(|(_, k)| k.value == *value)
-            .map(|(_, k)| k.text.clone());
+            .map(|(_, k)| part(k).clone());
         let patched = || {
             let found = current.patched.iter().find(|k| k.value == *value);
-            found.map(|k| k.text.clone())
+            found.map(|k| part(k).clone())
         };
         in_flight.or_else(patched).or_else(recorded)
     });

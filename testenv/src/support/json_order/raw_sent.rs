@@ -67,6 +67,44 @@ impl Sent {
         }
     }
 
+    /// The raw field texts of a protobuf body written to a kind, decoded as `sent`, whose
+    /// raw values held `raws` (each the JSON bytes of one, in any order): each raw field of
+    /// `sent` takes the first bytes not yet taken that read as its value.
+    pub fn of_raw_bytes(
+        group: &str,
+        version: &str,
+        kind: &str,
+        sent: &Value,
+        raws: &[Vec<u8>],
+    ) -> Sent {
+        let Some(index) = holds_raw(group, version, kind)
+            .then(|| go_types::index_of_kind(group, version, kind))
+            .flatten()
+        else {
+            return Sent::default();
+        };
+        let values: Vec<Option<Value>> = raws
+            .iter()
+            .map(|raw| serde_json::from_slice(raw).ok())
+            .collect();
+        let mut taken = vec![false; raws.len()];
+        let texts = raw_fields(sent, index)
+            .into_iter()
+            .filter_map(|found| {
+                let at = (0..raws.len())
+                    .find(|&i| !taken[i] && values[i].as_ref() == Some(found.value))?;
+                taken[at] = true;
+                Some(Kept {
+                    path: go_path(&found.steps),
+                    value: found.value.clone(),
+                    text: go_json::compact(&raws[at]),
+                    bytes: String::from_utf8_lossy(&raws[at]).into_owned(),
+                })
+            })
+            .collect();
+        Sent { texts, patch: None }
+    }
+
     /// Whether a repeated member Go's decoder reports at `path` lies inside a raw value,
     /// where the real decoder does not look.
     pub fn inside_raw(&self, path: &str) -> bool {

@@ -6,8 +6,8 @@
 //! proto2's default); a map entry by entry in key order, key and value both written; a byte
 //! field only when present (a nil Go slice is left out). `Time` is its seconds and a zero
 //! nanosecond field (the zero time an empty message), `MicroTime` its seconds and nanoseconds,
-//! `Quantity` its canonical string, `IntOrString` its type, integer and string, `RawExtension` and
-//! `FieldsV1` their JSON bytes.
+//! `Quantity` its canonical string, `IntOrString` its type, integer and string, `RawExtension` the
+//! bytes kept for it (as its client sent them), `FieldsV1` its JSON bytes.
 
 use base64::Engine;
 use chrono::DateTime;
@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::schema::{Field, Message, Shape, Ty};
 use super::wire::{FIXED64, LEN, VARINT};
+use crate::support::json_order::raw;
 
 /// Appends `v` as a varint.
 pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
@@ -88,7 +89,7 @@ fn timestamp(v: &Value, field: &str) -> Result<Option<(i64, u32)>, EncodeError> 
     }
 }
 
-/// The JSON bytes of a `RawExtension` or `FieldsV1`.
+/// The JSON bytes of a `FieldsV1`.
 fn json_bytes(v: &Value) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_default()
 }
@@ -159,7 +160,13 @@ fn payload(ty: Ty, v: &Value, field: &str) -> Result<Vec<u8>, EncodeError> {
                 put_int(&mut out, 2, u64::from(nanos));
             }
         }
-        Ty::Raw | Ty::FieldsV1 => {
+        // A raw value as the object's client sent it (see [`raw::bytes`]).
+        Ty::Raw => {
+            if !v.is_null() {
+                put_bytes(&mut out, 1, raw::bytes(v).as_bytes());
+            }
+        }
+        Ty::FieldsV1 => {
             if !v.is_null() {
                 put_bytes(&mut out, 1, &json_bytes(v));
             }

@@ -10,6 +10,7 @@ use super::encode_status::{
     PARTIAL_OBJECT_METADATA, STATUS,
 };
 use super::schema::Message;
+use crate::support::json_order::raw;
 
 /// The message of an object's kind, or of the list of a kind (`metadata` 1, `items` 2).
 fn top_level(api_version: &str, kind: &str) -> Option<TopLevel> {
@@ -52,6 +53,7 @@ enum TopLevel {
 fn encode_list(
     object: &Map<String, Value>,
     item: &'static Message,
+    raw_kind: bool,
 ) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::new();
     let mut meta = Vec::new();
@@ -72,7 +74,9 @@ fn encode_list(
         .flatten()
     {
         let mut bytes = Vec::new();
-        encode_message(entry.as_object().unwrap_or(&empty), item, &mut bytes)?;
+        let entry = entry.as_object().unwrap_or(&empty);
+        let _writing = raw_kind.then(|| raw::writing(entry));
+        encode_message(entry, item, &mut bytes)?;
         put_bytes(&mut out, 2, &bytes);
     }
     Ok(out)
@@ -96,13 +100,20 @@ fn encode_object(object: &Value) -> Result<Vec<u8>, EncodeError> {
     };
     let text = |k: &str| map.get(k).and_then(Value::as_str).unwrap_or_default();
     let (api_version, kind) = (text("apiVersion"), text("kind"));
+    // The raw values of a kind that holds them are written with the bytes kept for them.
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    let raw_kind = |kind: &str| raw::holds_raw(group, version, kind);
     let raw = match top_level(api_version, kind) {
         Some(TopLevel::One(message)) => {
+            let _writing = raw_kind(kind).then(|| raw::writing(map));
             let mut out = Vec::new();
             encode_message(map, message, &mut out)?;
             out
         }
-        Some(TopLevel::List(item)) => encode_list(map, item)?,
+        Some(TopLevel::List(item)) => {
+            let items = kind.strip_suffix("List").is_some_and(raw_kind);
+            encode_list(map, item, items)?
+        }
         None => {
             return Err(EncodeError(format!(
                 "no protobuf encoding of {api_version} {kind}"

@@ -251,6 +251,11 @@ fn value(
             let [_, raw, ..] = wrapper(r.bytes()?, "RawExtension", RAW)?;
             match raw {
                 Some(Scalar::Bytes(raw)) if !raw.is_empty() => {
+                    RAW_SEEN.with(|seen| {
+                        if let Some(seen) = seen.borrow_mut().as_mut() {
+                            seen.push(raw.clone());
+                        }
+                    });
                     serde_json::from_slice(&raw).map_err(|_| DecodeError::Json(field.name))
                 }
                 _ => Ok(Value::Null),
@@ -456,6 +461,20 @@ pub fn decode(body: &[u8]) -> Result<Value, DecodeError> {
     object.insert("apiVersion".into(), Value::String(api_version));
     object.insert("kind".into(), Value::String(kind));
     Ok(Value::Object(object))
+}
+
+std::thread_local! {
+    /// The bytes of the raw values decoded while [`decode_keeping_raw`] runs.
+    static RAW_SEEN: std::cell::RefCell<Option<Vec<Vec<u8>>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// [`decode`], with the bytes of each `RawExtension` the body holds, in the order they were
+/// read (kube-apiserver keeps them as sent).
+pub fn decode_keeping_raw(body: &[u8]) -> Result<(Value, Vec<Vec<u8>>), DecodeError> {
+    RAW_SEEN.with(|seen| *seen.borrow_mut() = Some(Vec::new()));
+    let decoded = decode(body);
+    let seen = RAW_SEEN.with(|seen| seen.borrow_mut().take().unwrap_or_default());
+    Ok((decoded?, seen))
 }
 
 #[cfg(test)]

@@ -19,10 +19,7 @@ pub(super) static DEVICE_SELECTOR: Message = Message::new(
 /// `OpaqueDeviceConfiguration`.
 pub(super) static OPAQUE_DEVICE_CONFIGURATION: Message = Message::new(
     "OpaqueDeviceConfiguration",
-    &[
-        val(1, "driver", Ty::Str),
-        val(2, "parameters", Ty::FieldsV1),
-    ],
+    &[val(1, "driver", Ty::Str), val(2, "parameters", Ty::Raw)],
 );
 
 /// `DeviceConfiguration`.
@@ -221,7 +218,7 @@ pub(super) static ALLOCATED_DEVICE_STATUS: Message = Message::new(
         val(3, "device", Ty::Str),
         ptr(7, "shareID", Ty::Str),
         list(4, "conditions", Ty::Msg(&CONDITION)),
-        ptr(5, "data", Ty::FieldsV1),
+        ptr(5, "data", Ty::Raw),
         ptr(6, "networkData", Ty::Msg(&NETWORK_DEVICE_DATA)),
     ],
 );
