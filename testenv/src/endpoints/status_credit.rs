@@ -76,6 +76,34 @@ pub(super) fn view(def: &ResourceDef, old: &Value, sent: &Value, mut view: Value
     view
 }
 
+/// `warnings` (admission's, of the object the status strategy leaves) with kube-apiserver's
+/// unknown-field warnings of a custom resource's status write under `fieldValidation=Warn`: it
+/// prunes the whole object `sent` before the strategy, so it warns of the fields its schema
+/// does not declare outside the status too, all in path order after the others.
+pub(super) fn undeclared_warnings(
+    def: &ResourceDef,
+    sent: &Value,
+    warn: bool,
+    warnings: Vec<String>,
+) -> Vec<String> {
+    let Some(openapi) = def.custom.as_ref().and_then(|c| c.schema.as_ref()) else {
+        return warnings;
+    };
+    if !warn {
+        return warnings;
+    }
+    let unknown: Vec<String> = schema::prune(&mut sent.clone(), openapi)
+        .iter()
+        .map(|path| schema::unknown_field_message(path))
+        .collect();
+    let mut out: Vec<String> = warnings
+        .into_iter()
+        .filter(|w| !unknown.contains(w))
+        .collect();
+    out.extend(unknown);
+    out
+}
+
 /// The metadata fields the server sets (or keeps) whatever a write sends.
 const SERVER_SET: [&str; 9] = [
     "uid",
@@ -135,6 +163,38 @@ mod tests {
         assert_eq!(
             view(&cidr, &old, &sent, written)["spec"],
             json!({"cidrs": ["bad"]})
+        );
+    }
+
+    #[test]
+    fn a_custom_resources_status_write_warns_of_every_undeclared_field_it_sent() {
+        let mut widget = def("example.com", "Widget");
+        widget.custom = Some(crate::support::resource::CustomVersion {
+            schema: Some(json!({"type": "object", "properties": {
+                "spec": {"type": "object"}, "status": {"type": "object", "properties": {"a": {"type": "integer"}}},
+                "extra": {"type": "string"}}})),
+            printer_columns: Vec::new(),
+            selectable_fields: Vec::new(),
+            deprecated: None,
+            list_kind: "WidgetList".into(),
+        });
+        let sent = json!({"metadata": {"name": "w"}, "extra": "x", "more": 1,
+            "status": {"a": 1, "b": 2}});
+        let admitted = vec![
+            "duplicate field \"x\"".to_string(),
+            "unknown field \"status.b\"".to_string(),
+        ];
+        assert_eq!(
+            undeclared_warnings(&widget, &sent, true, admitted.clone()),
+            [
+                "duplicate field \"x\"",
+                "unknown field \"more\"",
+                "unknown field \"status.b\""
+            ]
+        );
+        assert_eq!(
+            undeclared_warnings(&widget, &sent, false, admitted.clone()),
+            admitted
         );
     }
 

@@ -338,7 +338,15 @@ pub fn update_object_as(
             event_errors::update_refused(def, checked_as(cluster, def), name, &old, &new, e)
         })?
     } else {
-        admit(def, &mut new, Some(&old), query)?
+        let warnings = admit(def, &mut new, Some(&old), query)?;
+        match status_sent.as_ref() {
+            Some(sent) if def.custom.is_some() => {
+                let warn = crate::admission::admit::FieldValidation::from_query(query)?
+                    == crate::admission::admit::FieldValidation::Warn;
+                status_credit::undeclared_warnings(def, sent, warn, warnings)
+            }
+            _ => warnings,
+        }
     };
     if endpoint == Endpoint::Main && !query.stops_before_validation() {
         let causes = strategy::update_causes(&def.group, &def.plural, &old, &new);
