@@ -159,6 +159,56 @@ fn metadata_causes(
     causes
 }
 
+/// Prunes what a custom resource's schema does not declare from `object`: the messages of its
+/// unknown and `duplicates` fields, or under `fieldValidation=Strict` the decoder's 400 for them.
+fn custom_strict(
+    def: &ResourceDef,
+    decoding: Option<&Decoding>,
+    object: &mut Value,
+    duplicates: Vec<String>,
+    validation: FieldValidation,
+) -> Result<Vec<String>, ApiError> {
+    let unknown = match def.custom.as_ref().and_then(|c| c.schema.as_ref()) {
+        Some(openapi) => schema::prune(object, openapi),
+        None => Vec::new(),
+    };
+    let mut strict = duplicates;
+    strict.extend(unknown.iter().map(|p| schema::unknown_field_message(p)));
+    match validation {
+        FieldValidation::Strict if strict.len() == unknown.len() && !unknown.is_empty() => {
+            Err(ApiError::bad_request(
+                schema::strict_decoding_status_message(&def.kind, &def.version, &unknown),
+            ))
+        }
+        FieldValidation::Strict if !strict.is_empty() => Err(ApiError::bad_request(
+            strict_decoding(def, decoding, &strict),
+        )),
+        _ => Ok(strict),
+    }
+}
+
+/// A custom resource's strict decoding, which the real server's decoder runs on a replace's
+/// whole body before the handler reads its resourceVersion (a `/status` replace too): the 400
+/// of its unknown and repeated fields under `fieldValidation=Strict`, their warnings under
+/// `Warn` (which an error of the handler carries).
+pub fn undeclared(
+    def: &ResourceDef,
+    object: &Value,
+    query: &Query,
+) -> Result<Vec<String>, ApiError> {
+    let validation = FieldValidation::from_query(query)?;
+    if def.custom.is_none() || validation == FieldValidation::Ignore {
+        return Ok(Vec::new());
+    }
+    let decoding = query.decoding();
+    let duplicates = decoding
+        .into_iter()
+        .flat_map(|d| &d.duplicates)
+        .map(|path| duplicate_field_message(path))
+        .collect();
+    custom_strict(def, decoding, &mut object.clone(), duplicates, validation)
+}
+
 /// Prepares an object for storage (`old` is the stored object on updates); returns
 /// warnings for the `Warning` header.
 pub fn admit(
@@ -195,25 +245,9 @@ pub fn admit(
     }
     let mut warnings = Vec::new();
     if let Some(custom) = &def.custom {
-        let unknown = match &custom.schema {
-            Some(openapi) => schema::prune(object, openapi),
-            None => Vec::new(),
-        };
-        let mut strict = duplicates;
-        strict.extend(unknown.iter().map(|p| schema::unknown_field_message(p)));
-        match validation {
-            FieldValidation::Strict if strict.len() == unknown.len() && !unknown.is_empty() => {
-                return Err(ApiError::bad_request(
-                    schema::strict_decoding_status_message(&def.kind, &def.version, &unknown),
-                ));
-            }
-            FieldValidation::Strict if !strict.is_empty() => {
-                return Err(ApiError::bad_request(strict_decoding(
-                    def, decoding, &strict,
-                )));
-            }
-            FieldValidation::Warn => warnings.extend(strict),
-            _ => {}
+        let strict = custom_strict(def, decoding, object, duplicates, validation)?;
+        if validation == FieldValidation::Warn {
+            warnings.extend(strict);
         }
         let Some(openapi) = &custom.schema else {
             return Ok(warnings);

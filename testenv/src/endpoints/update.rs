@@ -100,14 +100,17 @@ pub fn update_object_as(
     let current_rv = meta::meta_str(&old, "resourceVersion")
         .unwrap_or_default()
         .to_string();
+    // The decoder's verdict on a custom resource's undeclared fields comes first; its
+    // warnings go with the handler's refusals.
+    let decoded = crate::admission::admit::undeclared(def, &new, query)?;
     match sent_resource_version(&new)? {
         Some(rv) if current_rv.parse::<u64>().ok() != Some(rv) => {
-            return Err(ApiError::conflict(def, name));
+            return Err(ApiError::conflict(def, name).after_warnings(&decoded));
         }
         Some(_) => {}
         None if def.allow_unconditional_update
             || matches!(endpoint, Endpoint::Finalize | Endpoint::Scale) => {}
-        None => return Err(resource_version_required(def, name)),
+        None => return Err(resource_version_required(def, name).after_warnings(&decoded)),
     }
     // A volume's phase transition time as the status write sent it (see below).
     let mut phase_time_sent = None;

@@ -101,15 +101,50 @@ pub(super) fn go_float_g(f: f64) -> String {
     }
 }
 
+/// Whether `c` is in `class` (a one-character regex such as `\p{L}`).
+fn in_class(class: &regex::Regex, c: char) -> bool {
+    class.is_match(c.encode_utf8(&mut [0; 4]))
+}
+
+/// Go's `unicode.IsLetter`: the general category L.
+fn is_letter(c: char) -> bool {
+    static LETTER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic();
+    }
+    in_class(
+        LETTER.get_or_init(|| regex::Regex::new(r"\A\p{L}\z").expect("a valid class")),
+        c,
+    )
+}
+
+/// Go's `unicode.IsDigit`: the general category Nd.
+fn is_digit(c: char) -> bool {
+    static DIGIT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    if c.is_ascii() {
+        return c.is_ascii_digit();
+    }
+    in_class(
+        DIGIT.get_or_init(|| regex::Regex::new(r"\A\p{Nd}\z").expect("a valid class")),
+        c,
+    )
+}
+
+/// A digit's value as Go's `keyList` reads it: the rune minus `'0'` (so not a decimal
+/// digit's own value past ASCII).
+fn digit_value(c: char) -> i64 {
+    i64::from(c as u32) - i64::from(b'0')
+}
+
 /// `keyList.Less` for two string keys.
 fn key_less(a: &str, b: &str) -> bool {
     let (ar, br): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let digit = |c: char| c.is_ascii_digit();
+    let digit = is_digit;
     for i in 0..ar.len().min(br.len()) {
         if ar[i] == br[i] {
             continue;
         }
-        let (al, bl) = (ar[i].is_alphabetic(), br[i].is_alphabetic());
+        let (al, bl) = (is_letter(ar[i]), is_letter(br[i]));
         if al && bl {
             return ar[i] < br[i];
         }
@@ -130,16 +165,12 @@ fn key_less(a: &str, b: &str) -> bool {
         }
         let mut ai = i;
         while ai < ar.len() && digit(ar[ai]) {
-            an = an
-                .wrapping_mul(10)
-                .wrapping_add(i64::from(ar[ai] as u8 - b'0'));
+            an = an.wrapping_mul(10).wrapping_add(digit_value(ar[ai]));
             ai += 1;
         }
         let mut bi = i;
         while bi < br.len() && digit(br[bi]) {
-            bn = bn
-                .wrapping_mul(10)
-                .wrapping_add(i64::from(br[bi] as u8 - b'0'));
+            bn = bn.wrapping_mul(10).wrapping_add(digit_value(br[bi]));
             bi += 1;
         }
         if an != bn {

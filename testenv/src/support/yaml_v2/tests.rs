@@ -109,6 +109,35 @@ fn keys_ordered_as_yaml_v2_s_key_list() {
     );
 }
 
+/// Past ASCII, letters are Unicode's category L (a combining vowel sign is none) and digits
+/// its Nd, valued as Go's `keyList` values them (the rune minus `'0'`); the order recorded
+/// from the real server's YAML answer.
+#[test]
+fn keys_past_ascii_ordered_by_go_s_letters_and_digits() {
+    let expected = [
+        "a\u{b2}",
+        "a\u{93e}",
+        "a\u{2167}",
+        "a1",
+        "a2",
+        "a9",
+        "a10",
+        "a\u{663}",
+        "a\u{967}",
+        "a\u{660}1",
+        "a\u{663}\u{663}",
+        "aZ",
+        "ab",
+        "a\u{e9}",
+        "b",
+        "b\u{301}",
+    ];
+    let mut keys: Vec<&str> = expected.iter().rev().copied().collect();
+    keys.swap(3, 9);
+    merge_sort(&mut keys);
+    assert_eq!(keys, expected);
+}
+
 #[test]
 fn a_raw_next_line_is_folded_as_the_reader_folds_it() {
     assert_eq!(fold("a\u{85}b"), "a b");
