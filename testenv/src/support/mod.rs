@@ -6,7 +6,8 @@
 //! - algorithms on JSON objects: [`selector`], [`jsonpath`], [`patch`], [`fieldmanager`]
 //!   (managed field sets and server-side apply merges), [`protobuf`] (kubectl's bodies),
 //!   [`quantity`] (resource quantities added and written canonically), [`go_decode`] (what
-//!   Go's decoder sees in a body: document order, duplicate fields), [`go_encode`] (JSON as
+//!   Go's decoder sees in a body: document order, duplicate fields), [`go_merge`] (a body with
+//!   repeated members as Go's decoder fills its value), [`go_encode`] (JSON as
 //!   Go writes it), [`go_time`] (Go's `time.Parse` of `metav1.Time` and `MicroTime`),
 //!   [`go_types`] (the recorded Go types of the built-in API: field order, tags, shapes),
 //!   [`json_order`] (objects written as kube-apiserver writes them);
@@ -25,6 +26,7 @@ pub mod go_decode;
 pub mod go_encode;
 pub mod go_ip;
 pub mod go_json;
+pub mod go_merge;
 pub mod go_quote;
 pub mod go_time;
 pub mod go_types;

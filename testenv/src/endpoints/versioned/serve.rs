@@ -19,6 +19,7 @@ use crate::support::go_decode::{self, Decoding, Node};
 use crate::support::request::{Reply, Req, Target, is_json};
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
+use crate::support::{go_merge, go_types};
 
 /// Answers a request to an object, a collection or a subresource: directly when no
 /// conversion is involved, otherwise through the CRD's conversion webhook.
@@ -113,6 +114,15 @@ fn with_decoding(req: &Req, target: &Target, raw: Option<&RawWrite>) -> Option<R
         return None;
     }
     let mut decorated = req.clone();
+    // A built-in kind's repeated members are merged as Go's decoder merges them.
+    if !decoding.duplicates.is_empty()
+        && decoding.decoded_as.is_none()
+        && let Some(index) = go_types::index_of_kind(&def.group, &def.version, &def.kind)
+        && def.custom.is_none()
+    {
+        let merged = go_merge::decoded(&node, &go_types::Target::Struct(index));
+        decorated.body = serde_json::to_vec(&merged).unwrap_or_default().into();
+    }
     decorated.query.set_decoding(decoding);
     Some(decorated)
 }
