@@ -5,7 +5,8 @@
 #   src/support/go_types.json   per struct of the served group/versions (keyed by its OpenAPI
 #                               component name, as src/openapi/builtin/schemas.json names
 #                               them): its JSON fields in Go declaration order with their
-#                               omitempty/omitzero flags and Go shape (see record_go_types.py)
+#                               omitempty/omitzero flags, Go shape and named scalar type
+#                               (see record_go_types.py)
 #
 # The Go sources are read with git from clones of github.com/kubernetes/api, apimachinery,
 # apiextensions-apiserver and kube-aggregator, in one directory, each named after its repository.

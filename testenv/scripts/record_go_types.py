@@ -2,7 +2,8 @@
 """Records how Go writes the built-in API types as JSON: per struct (keyed by its OpenAPI
 component name, only those in src/openapi/builtin/schemas.json), its JSON fields in
 declaration order, embedded inline structs flattened in place, each as "<name> <shape>" with
-the flags `e` (omitempty) and `z` (omitzero) after the shape letter.
+the flags `e` (omitempty) and `z` (omitzero) after the shape letter, then, for a field whose
+values are of a named scalar type, that type as `reflect` prints it ("protocol se v1.Protocol").
 
 Shapes: `p` pointer, `l` slice, `y` []byte (base64), `m` map, `o` value struct,
 `s` string, `i` integer, `f` float, `b` bool, `t` metav1.Time or MicroTime (zero is null),
@@ -158,6 +159,31 @@ def main():
             return shape(underlying, target[0], named_imports)
         raise SystemExit(f"unknown type {gotype} in {pkg}")
 
+    def named_scalar(gotype, pkg, imports):
+        """How `reflect` prints a named scalar type (`v1.Protocol`, `types.UID`) that a field,
+        its pointer, or its list's or map's values have, for the decoder's type errors; None
+        for anything else."""
+        inner = gotype.lstrip("*")
+        while inner.startswith("[]"):
+            inner = inner[2:].lstrip("*")
+        if inner.startswith("map["):
+            inner = inner[inner.index("]") + 1:].lstrip("*")
+        if inner in SCALARS or re.fullmatch(r"u?int(8|16|32|64)?", inner) or "[" in inner:
+            return None
+        target = lookup(inner, pkg, imports)
+        if target in SPECIAL:
+            return None
+        package_name = target[0].rsplit("/", 1)[-1]
+        if target[0] in EXTERNAL_SCALARS:
+            return f"{package_name}.{target[1]}"
+        structs, named = parsed.get(target[0], ({}, {}))
+        if target[1] not in named or target[1] in structs:
+            return None
+        underlying, named_imports = named[target[1]]
+        if shape(underlying, target[0], named_imports) not in ("s", "i", "f", "b"):
+            return None
+        return f"{package_name}.{target[1]}"
+
     def fields_of(pkg, type_name):
         structs, _ = parsed[pkg]
         fields, imports = structs[type_name]
@@ -173,7 +199,8 @@ def main():
             letters = shape(gotype, pkg, imports)
             letters += "e" if "omitempty" in flags else ""
             letters += "z" if "omitzero" in flags else ""
-            out.append(f"{name} {letters}")
+            scalar = named_scalar(gotype, pkg, imports)
+            out.append(f"{name} {letters} {scalar}" if scalar else f"{name} {letters}")
         return out
 
     table = {}

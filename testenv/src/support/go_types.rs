@@ -1,5 +1,5 @@
 //! How Go writes the built-in API types as JSON: per struct, its fields in declaration order
-//! with their `omitempty`/`omitzero` flags and Go shape (`src/support/go_types.json`,
+//! with their `omitempty`/`omitzero` flags, Go shape and named scalar type (`src/support/go_types.json`,
 //! recorded from the Go types of k8s.io/api and friends by `scripts/record-go-types.sh`),
 //! joined once with the recorded OpenAPI schemas ([`openapi_schemas`]) so each field knows
 //! the struct its values are.
@@ -100,6 +100,9 @@ pub struct GoField {
     pub omit_zero: bool,
     /// What its values are.
     pub target: Target,
+    /// The named scalar type its values (or its list's or map's values) have, as `reflect`
+    /// prints it (`v1.Protocol`, `types.UID`): what the decoder's type errors name.
+    pub named: Option<String>,
     /// A list kind's `items`, which the server builds itself rather than reading it from
     /// storage: empty, it is written `[]`.
     pub items_of_list: bool,
@@ -189,10 +192,13 @@ fn target_of(schema: &'static Value, table: &Table, either: &[usize]) -> Target 
 }
 
 fn parse_field(text: &str) -> GoField {
-    let (name, letters) = text.rsplit_once(' ').unwrap_or((text, "r"));
+    let mut parts = text.split(' ');
+    let name = parts.next().unwrap_or(text);
+    let letters = parts.next().unwrap_or("r");
     let bytes = letters.as_bytes();
     GoField {
         name: name.to_string(),
+        named: parts.next().map(str::to_string),
         shape: bytes
             .first()
             .and_then(|b| Shape::parse(*b))

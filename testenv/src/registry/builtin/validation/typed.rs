@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use crate::openapi::builtin::{component_prefix, schemas};
 use crate::support::go_decode::Node;
 use crate::support::go_time::{self, Precision};
+use crate::support::go_types;
 use crate::support::quantity;
 use crate::support::status::ApiError;
 
@@ -126,8 +127,8 @@ fn object_error(
 }
 
 /// The Go type a resolved schema stands for as `reflect` prints it (`int32`, `[]string`,
-/// `map[string]string`, `v1.ObjectMeta`), for the decoder's messages. Named string types
-/// (`v1.Protocol`) are printed as `string`: the OpenAPI schemas do not name them.
+/// `map[string]string`, `v1.ObjectMeta`), for the decoder's messages. The OpenAPI schemas do
+/// not name scalar types (`v1.Protocol`): [`Place::error`] puts the recorded name in.
 fn go_type(name: Option<&str>, schema: &Value) -> String {
     if schema.get("properties").is_some() {
         let mut parts = name.unwrap_or_default().rsplit('.');
@@ -166,15 +167,35 @@ fn fits_integer(text: &str, target: &str) -> bool {
 struct Place<'a> {
     parent: &'a str,
     path: &'a str,
+    /// The named scalar type the field's values have (`v1.Protocol`), if any.
+    named: Option<&'a str>,
 }
 
 impl Place<'_> {
+    /// The decoder's message for a `value` that does not fit the type `ty` (as the schema
+    /// describes it: the field's named scalar type takes the place of its underlying one).
     fn error(&self, value: &str, ty: &str) -> String {
+        let ty = match self.named {
+            Some(named) => with_named_scalar(ty, named),
+            None => ty.to_string(),
+        };
         format!(
             "json: cannot unmarshal {value} into Go struct field {}.{} of type {ty}",
             self.parent, self.path
         )
     }
+}
+
+/// `ty` (`string`, `[]string`, `map[string]string`) with its innermost scalar named `named`.
+fn with_named_scalar(ty: &str, named: &str) -> String {
+    for scalar in ["string", "int32", "int64", "bool", "float64"] {
+        if let Some(outer) = ty.strip_suffix(scalar)
+            && (outer.is_empty() || outer.ends_with(']'))
+        {
+            return format!("{outer}{named}");
+        }
+    }
+    ty.to_string()
 }
 
 /// Walks `node` as Go's decoder decodes it into the Go type `schema` describes. A value of
@@ -237,9 +258,14 @@ fn walk(node: &Node, schema: &Value, at: &Place, first: &mut Option<String>) -> 
             } else {
                 format!("{}.{key}", at.path)
             };
+            let named = name
+                .and_then(go_types::named)
+                .and_then(|go| go.field(key))
+                .and_then(|f| f.named.as_deref());
             let place = Place {
                 parent,
                 path: &path,
+                named,
             };
             walk(value, field, &place, first)?;
         }
@@ -291,7 +317,11 @@ pub fn decode_error(group: &str, version: &str, kind: &str, node: &Node) -> Opti
 /// whose Go struct is named `parent` when `root` names no component.
 pub(super) fn decode_error_of(node: &Node, root: &Value, parent: &str) -> Option<String> {
     let mut first = None;
-    let place = Place { parent, path: "" };
+    let place = Place {
+        parent,
+        path: "",
+        named: None,
+    };
     match walk(node, root, &place, &mut first) {
         Err(hard) => Some(hard),
         Ok(()) => first,
@@ -379,6 +409,42 @@ mod tests {
     fn decoded(kind: &str, group: &str, body: &str) -> Option<String> {
         let node = crate::support::go_decode::parse(body.as_bytes()).expect("valid JSON");
         decode_error(group, "v1", kind, &node)
+    }
+
+    /// The real server's messages (kube-apiserver v1.34.9): a named scalar type by its name.
+    #[test]
+    fn named_scalar_types_are_named_as_reflect_prints_them() {
+        let cases = [
+            (
+                "Service",
+                r#"{"spec":{"ports":[{"port":80,"protocol":5}]}}"#,
+                "ServicePort.spec.ports.protocol of type v1.Protocol",
+            ),
+            (
+                "ConfigMap",
+                r#"{"metadata":{"name":"t","uid":5}}"#,
+                "ObjectMeta.metadata.uid of type types.UID",
+            ),
+            (
+                "Pod",
+                r#"{"spec":{"containers":[{"name":"c","securityContext":{"capabilities":{"add":[5]}}}]}}"#,
+                "Capabilities.spec.containers.securityContext.capabilities.add of type v1.Capability",
+            ),
+            (
+                "Pod",
+                r#"{"spec":{"restartPolicy":true}}"#,
+                "PodSpec.spec.restartPolicy of type v1.RestartPolicy",
+            ),
+            (
+                "Pod",
+                r#"{"spec":{"containers":[{"name":"c","securityContext":{"capabilities":{"add":"x"}}}]}}"#,
+                "Capabilities.spec.containers.securityContext.capabilities.add of type []v1.Capability",
+            ),
+        ];
+        for (kind, body, tail) in cases {
+            let message = decoded(kind, "", body).unwrap();
+            assert!(message.ends_with(tail), "{message}");
+        }
     }
 
     #[test]
