@@ -38,7 +38,7 @@ pub(super) fn view(def: &ResourceDef, old: &Value, sent: &Value, mut view: Value
     let mut metadata = credited.metadata(&old["metadata"], sent["metadata"].clone());
     if let Some(m) = metadata.as_object_mut() {
         // The server-set fields are the object's, whatever was sent.
-        for field in SERVER_SET {
+        for field in server_set() {
             match view["metadata"].get(field) {
                 Some(v) => m.insert(field.into(), v.clone()),
                 None => m.remove(field),
@@ -104,8 +104,8 @@ pub(super) fn undeclared_warnings(
     out
 }
 
-/// The metadata fields the server sets (or keeps) whatever a write sends.
-const SERVER_SET: [&str; 9] = [
+/// The immutable and server-owned metadata an update keeps from the stored object.
+pub(super) const KEPT_METADATA: [&str; 7] = [
     "uid",
     "creationTimestamp",
     "deletionTimestamp",
@@ -113,9 +113,15 @@ const SERVER_SET: [&str; 9] = [
     "generation",
     "namespace",
     "name",
-    "resourceVersion",
-    "managedFields",
 ];
+
+/// The metadata fields the server sets (or keeps) whatever a write sends: the kept ones, the
+/// resourceVersion and the managed fields.
+fn server_set() -> impl Iterator<Item = &'static str> {
+    KEPT_METADATA
+        .into_iter()
+        .chain(["resourceVersion", "managedFields"])
+}
 
 /// A top-level field of a custom resource besides those the status strategy resets or the
 /// field manager strips.

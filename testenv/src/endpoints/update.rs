@@ -232,15 +232,7 @@ pub fn update_object_as(
         }
     }
     // Immutable and server-owned metadata comes from the stored object.
-    for field in [
-        "uid",
-        "creationTimestamp",
-        "deletionTimestamp",
-        "deletionGracePeriodSeconds",
-        "generation",
-        "namespace",
-        "name",
-    ] {
+    for field in status_credit::KEPT_METADATA {
         match old["metadata"].get(field) {
             Some(v) => new["metadata"][field] = v.clone(),
             None => {
