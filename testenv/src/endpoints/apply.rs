@@ -13,8 +13,8 @@ use super::manager_versions;
 use super::state::Api;
 use super::subresource::{Endpoint, endpoint_of, ns_of};
 use super::update::update_object_as;
+use crate::registry::stored::as_served;
 use crate::storage::conversion::Codec;
-use crate::storage::conversion::builtin::as_version;
 use crate::support::fieldmanager::{
     self, ApplyError, ApplyRequest, Converted, ManagedFields, OneVersion, Operation, Owner, Types,
     Versions,
@@ -338,12 +338,12 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
         )?;
         return Ok(Reply::Json {
             code: 201,
-            body: as_version(def, &stored),
+            body: as_served(def, &stored),
             content_type: "application/json".into(),
             warnings,
         });
     };
-    let live = as_version(def, &existing);
+    let live = as_served(def, &existing);
     let raw_kind = raw::holds_raw(&def.group, &def.version, &def.kind);
     let mut config = config;
     if raw_kind {
@@ -380,7 +380,7 @@ pub fn apply(api: &Arc<Api>, req: &Req, target: &Target, config: Value) -> Resul
     )?;
     Ok(Reply::Json {
         code: 200,
-        body: as_version(def, &stored),
+        body: as_served(def, &stored),
         content_type: "application/json".into(),
         warnings,
     })

@@ -16,8 +16,8 @@ use crate::admission::admit::admit;
 use crate::admission::policies;
 use crate::admission::webhooks::config::Operation;
 use crate::registry::checks::admin_access;
+use crate::registry::stored::as_served;
 use crate::registry::{crd, node_ports, strategy};
-use crate::storage::conversion::builtin::as_version;
 use crate::support::fieldmanager::{self, ManagedFields, Owner, Scope, Types};
 use crate::support::meta;
 use crate::support::query::Query;
@@ -398,12 +398,16 @@ pub(super) fn create_object_with(
         if query.dry_run() {
             return Ok((Arc::new(first), warnings));
         }
-        let created = cluster.store.put(&def.storage_key, &ns, &name, first);
         // The naming controller's write (names accepted, `Established` still installing),
-        // then the establishing controller's: two events, as on a real server.
-        if let Some(installing) = crd::installing(&object) {
+        // then the establishing controller's: two events, as on a real server, each a
+        // status update of kube-apiserver's own.
+        let by_controllers = controllers_status(def, &first, &managers, &object);
+        let created = cluster.store.put(&def.storage_key, &ns, &name, first);
+        if let Some(mut installing) = crd::installing(&object) {
+            by_controllers.write_to(&mut installing);
             cluster.store.put(&def.storage_key, &ns, &name, installing);
         }
+        by_controllers.write_to(&mut object);
         let established = cluster.store.put(&def.storage_key, &ns, &name, object);
         crd::register(&mut cluster.registry, &established);
         let controllers = cluster.controllers.clone();
@@ -414,6 +418,7 @@ pub(super) fn create_object_with(
     // too has been through it).
     if def.custom.is_some() {
         crate::storage::numbers::as_stored(&mut object);
+        object = crate::registry::stored::to_stored(def, object);
     }
     if query.dry_run() {
         return Ok((Arc::new(object), warnings));
@@ -451,6 +456,37 @@ fn status_create_managers(def: &ResourceDef, view: &Value, manager: String) -> M
         ManagedFields::default(),
         &owner,
         Scope::Whole,
+        &meta::now(),
+    )
+}
+
+/// The managedFields of a new CRD once its controllers have written its status: the
+/// creator's entry, then kube-apiserver's status update (accepted names and conditions).
+fn controllers_status(
+    def: &ResourceDef,
+    first: &Value,
+    managers: &ManagedFields,
+    established: &Value,
+) -> ManagedFields {
+    let owner = Owner {
+        manager: "kube-apiserver".into(),
+        operation: fieldmanager::Operation::Update,
+        api_version: def.api_version(),
+        subresource: Endpoint::Status.subresource().to_string(),
+    };
+    // The created CRD's `conditions` are Go's nil list, which the real field manager sees
+    // as a list already there: the controllers own its items, not the list.
+    let mut before = first.clone();
+    if before["status"]["conditions"].is_null() {
+        before["status"]["conditions"] = json!([]);
+    }
+    fieldmanager::update(
+        Types::of(def),
+        Some(&before),
+        established,
+        managers.clone(),
+        &owner,
+        Scope::OnlyStatus,
         &meta::now(),
     )
 }
@@ -524,7 +560,7 @@ fn create_decoded(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, A
     )?;
     Ok(Reply::Json {
         code: 201,
-        body: as_version(&target.def, &stored),
+        body: as_served(&target.def, &stored),
         content_type: "application/json".into(),
         warnings,
     })

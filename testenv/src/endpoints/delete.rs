@@ -11,7 +11,7 @@ use super::delete_options::{DeleteOptions, Deleted};
 use super::read;
 use super::state::{Api, Cluster};
 use crate::registry::crd;
-use crate::storage::conversion::builtin::as_version;
+use crate::registry::stored::as_served;
 use crate::support::meta;
 use crate::support::request::Target;
 use crate::support::request::{Reply, Req};
@@ -330,11 +330,11 @@ fn delete_one(api: &Arc<Api>, target: &Target, options: &DeleteOptions) -> Resul
             } else {
                 200
             };
-            Reply::json(code, as_version(def, &obj))
+            Reply::json(code, as_served(def, &obj))
         }
         Deleted::Removed(obj) => {
             if def.returns_deleted_object || (def.group.is_empty() && def.plural == "namespaces") {
-                Reply::json(200, as_version(def, &obj))
+                Reply::json(200, as_served(def, &obj))
             } else {
                 let uid = meta::meta_str(&obj, "uid").unwrap_or_default();
                 Reply::json(200, status::success(def, name, uid))
@@ -376,7 +376,7 @@ fn delete_selected(
     for (ns, name) in keys {
         match delete_object(&mut cluster, def, &ns, &name, options) {
             Ok(Deleted::Pending(o) | Deleted::Removed(o)) => {
-                let mut item = as_version(def, &o);
+                let mut item = as_served(def, &o);
                 // Typed lists of built-in kinds carry no apiVersion and kind on their items.
                 if def.custom.is_none()
                     && let Some(m) = item.as_object_mut()

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use futures::future::BoxFuture;
 use http::Method;
 use serde_json::Value;
 
@@ -70,7 +71,7 @@ pub(crate) async fn handle_object(
             _ => Err(not_allowed()),
         };
     }
-    let plan = if chain::may_apply(req, &target) {
+    let plan = if chain::may_apply(req, &target) && !req.query.has_run_webhooks() {
         let cluster = api.lock();
         chain::plan(&cluster.store, &cluster.registry, req, &target)
     } else {
@@ -86,8 +87,12 @@ pub(crate) async fn handle_object(
 struct Handlers<'a>(&'a Arc<Api>);
 
 impl chain::Backend for Handlers<'_> {
-    fn handle(&self, req: &Req, target: &Target) -> Result<Reply, ApiError> {
-        dispatch(self.0, req, target)
+    fn handle<'a>(
+        &'a self,
+        req: &'a Req,
+        target: &'a Target,
+    ) -> BoxFuture<'a, Result<Reply, ApiError>> {
+        Box::pin(async move { dispatch(self.0, req, target) })
     }
 
     fn namespace(&self, name: &str) -> Option<Arc<Value>> {

@@ -10,7 +10,7 @@ use super::state::Api;
 use super::subresource::{endpoint_of, ns_of};
 use super::update::update_object_as;
 use super::{apply, options};
-use crate::storage::conversion::builtin::as_version;
+use crate::registry::stored::as_served;
 use crate::support::json_order::{self, raw};
 use crate::support::meta;
 use crate::support::request::{Reply, Req, Target};
@@ -33,7 +33,7 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         .store
         .get(&def.storage_key, ns, name)
         .ok_or_else(|| ApiError::not_found(def, name))?;
-    let mut working = as_version(def, &existing);
+    let mut working = as_served(def, &existing);
     let current_rv = meta::meta_str(&existing, "resourceVersion")
         .unwrap_or_default()
         .to_string();
@@ -77,7 +77,7 @@ pub fn patch(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
     warnings.extend(admitted);
     Ok(Reply::Json {
         code: 200,
-        body: as_version(def, &stored),
+        body: as_served(def, &stored),
         content_type: "application/json".into(),
         warnings,
     })

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use super::state::Api;
 use super::table;
 use crate::registry::field_labels::FieldKind;
+use crate::registry::stored::as_served;
 use crate::storage::StoreError;
-use crate::storage::conversion::builtin::as_version;
 use crate::support::features::FeatureGates;
 use crate::support::query::Query;
 use crate::support::request::Target;
@@ -115,7 +115,7 @@ pub fn get(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiError
         .get(&target.def.storage_key, ns, name)
         .ok_or_else(|| ApiError::not_found(&target.def, name))?;
     let stored = obj;
-    let obj = as_version(&target.def, &stored);
+    let obj = as_served(&target.def, &stored);
     drop(cluster);
     if table::wants_table(&req.accept) {
         let rv = obj["metadata"]["resourceVersion"].clone();
@@ -240,7 +240,7 @@ pub fn list(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErro
             continue;
         }
         let _ = (ns, name);
-        let mut item = as_version(def, obj);
+        let mut item = as_served(def, obj);
         if table::wants_table(&req.accept) {
             stored.push((**obj).clone());
         }

@@ -9,8 +9,8 @@ use super::options;
 use super::state::Api;
 use super::subresource::{Endpoint, endpoint_of, ns_of};
 use super::update::{check_identity, create_on_update, uid_precondition_failed, update_object_as};
+use crate::registry::stored::as_served;
 use crate::registry::strategy;
-use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
 use crate::support::request::{Reply, Req, Target, object_body};
 use crate::support::status::ApiError;
@@ -73,7 +73,7 @@ fn replace_decoded(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, 
         )?;
         return Ok(Reply::Json {
             code: 201,
-            body: as_version(def, &stored),
+            body: as_served(def, &stored),
             content_type: "application/json".into(),
             warnings,
         });
@@ -108,7 +108,7 @@ fn replace_decoded(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, 
     )?;
     Ok(Reply::Json {
         code: 200,
-        body: as_version(&target.def, &stored),
+        body: as_served(&target.def, &stored),
         content_type: "application/json".into(),
         warnings,
     })

@@ -183,6 +183,7 @@ mod tests {
             selectable_fields: Vec::new(),
             deprecated: None,
             list_kind: "WidgetList".into(),
+            forms: Default::default(),
         });
         let sent = json!({"metadata": {"name": "w"}, "extra": "x", "more": 1,
             "status": {"a": 1, "b": 2}});

@@ -20,7 +20,7 @@ use crate::admission::defaults::pod_status::qos_class;
 use crate::admission::policies;
 use crate::admission::webhooks::config::Operation;
 use crate::registry::schema::go_quote;
-use crate::registry::{crd, node_ports, strategy, subresources};
+use crate::registry::{crd, node_ports, stored, strategy, subresources};
 use crate::support::json_order::raw_bytes;
 use crate::support::meta;
 use crate::support::query::Query;
@@ -92,10 +92,12 @@ pub fn update_object_as(
     let mut new = crate::storage::conversion::builtin::to_storage(def, new);
     meta::ensure_metadata(&mut new);
     check_identity(def, ns, name, &new)?;
-    let old = cluster
+    let stored_old = cluster
         .store
         .get(&def.storage_key, ns, name)
         .ok_or_else(|| ApiError::not_found(def, name))?;
+    // A custom resource is updated as seen in the request's version (see `registry::stored`).
+    let old = stored::old_as_served(def, &stored_old, query.converted_old());
     let sent_managed = new["metadata"].get("managedFields").cloned();
     let current_rv = meta::meta_str(&old, "resourceVersion")
         .unwrap_or_default()
@@ -506,8 +508,15 @@ pub fn update_object_as(
     if def.custom.is_some() {
         crate::storage::numbers::as_stored(&mut new);
     }
+    if def.custom.is_some() {
+        // Compared as the store would write it: an object stored in an earlier storage
+        // version is rewritten in the current one, as the real store compares bytes.
+        new = stored::to_stored(def, new);
+        old_cmp = (*stored_old).clone();
+        old_cmp["metadata"]["resourceVersion"] = new["metadata"]["resourceVersion"].clone();
+    }
     if new == old_cmp && raw_bytes::same_bytes(&old, &new, "") {
-        return Ok((old, warnings));
+        return Ok((stored_old, warnings));
     }
     if query.dry_run() {
         return Ok((Arc::new(new), warnings));

@@ -14,7 +14,7 @@ use tokio::time::Instant;
 
 use super::read::Filter;
 use super::state::Api;
-use crate::storage::conversion::builtin::as_version;
+use crate::registry::stored::as_served;
 use crate::storage::{Event, EventType, StoreError};
 use crate::support::request::Target;
 use crate::support::request::{Reply, Req, WatchStream};
@@ -77,13 +77,13 @@ impl Watcher {
                 // at the event's resourceVersion, as the cacher sends it.
                 let mut last = event.prev.as_deref().cloned().unwrap_or_default();
                 last["metadata"]["resourceVersion"] = Value::String(event.rv.to_string());
-                return Some(line("DELETED", &as_version(&self.def, &last)));
+                return Some(line("DELETED", &as_served(&self.def, &last)));
             }
             (EventType::Deleted, _, true) => "DELETED",
             (EventType::Deleted, true, false) => "DELETED",
             _ => return None,
         };
-        Some(line(kind, &as_version(&self.def, &event.object)))
+        Some(line(kind, &as_served(&self.def, &event.object)))
     }
 
     async fn next(&mut self) -> Option<Bytes> {
@@ -176,7 +176,7 @@ pub fn start(api: &Arc<Api>, req: &Req, target: &Target) -> Result<Reply, ApiErr
         if let Some(bucket) = cluster.store.bucket(&def.storage_key) {
             for obj in bucket.values() {
                 if watcher_filter_probe.selected(obj) {
-                    pending.push_back(line("ADDED", &as_version(&def, obj)));
+                    pending.push_back(line("ADDED", &as_served(&def, obj)));
                 }
             }
         }

@@ -52,6 +52,22 @@ pub fn lookup_any_version(
     })
 }
 
+/// Whether objects of `def`'s kind may be stored in another version than `def`'s: the
+/// CRD's `status.storedVersions` lists one (an earlier storage version whose objects have
+/// not all been rewritten since).
+pub fn stored_in_other_versions(store: &Store, def: &ResourceDef) -> bool {
+    def.custom.is_some()
+        && store
+            .get(CRD_KEY, "", &format!("{}.{}", def.plural, def.group))
+            .is_some_and(|crd_obj| {
+                crd_obj["status"]["storedVersions"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|v| v.as_str().is_some_and(|v| v != def.version))
+            })
+}
+
 /// The storage version's resource, also when that version is not served.
 fn storage_def(
     registry: &Registry,

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::Registry;
 use crate::support::resource::{
-    CUSTOM_VERBS, CustomVersion, GET_PATCH_UPDATE, ResourceDef, ScaleSpec, SubresourceDef,
-    storage_version_hash,
+    CUSTOM_VERBS, CustomVersion, GET_PATCH_UPDATE, ResourceDef, ScaleSpec, StoredForms,
+    SubresourceDef, storage_version_hash,
 };
 use crate::support::status::{ApiError, Cause};
 
@@ -53,6 +53,7 @@ pub fn resources_of(crd: &Value) -> Vec<ResourceDef> {
     let categories = list_strings(&names["categories"]);
     let namespaced = spec["scope"].as_str() != Some("Cluster");
     let hash = storage_version(crd).map(|v| storage_version_hash(&group, &v, &kind));
+    let forms = Arc::new(stored_forms(crd));
     let mut out = Vec::new();
     for version in spec["versions"].as_array().into_iter().flatten() {
         if version["served"].as_bool() != Some(true) {
@@ -135,10 +136,31 @@ pub fn resources_of(crd: &Value) -> Vec<ResourceDef> {
                 deprecated: (version["deprecated"] == true)
                     .then(|| version["deprecationWarning"].as_str().map(str::to_string)),
                 list_kind: list_kind.clone(),
+                forms: forms.clone(),
             }),
         });
     }
     out
+}
+
+/// How the CRD stores its objects: its storage version, whether a webhook converts, and
+/// the schema of every version it lists (served or not).
+fn stored_forms(crd: &Value) -> StoredForms {
+    let spec = &crd["spec"];
+    StoredForms {
+        storage: storage_version(crd).unwrap_or_default(),
+        webhook: spec["conversion"]["strategy"].as_str() == Some("Webhook"),
+        schemas: spec["versions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|v| {
+                let name = v["name"].as_str().unwrap_or_default().to_string();
+                let schema = v.get("schema").and_then(|s| s.get("openAPIV3Schema"));
+                (name, schema.cloned())
+            })
+            .collect(),
+    }
 }
 
 /// A CRD established at creation as the naming controller writes it before the

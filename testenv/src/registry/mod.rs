@@ -20,6 +20,7 @@ pub mod node_ports;
 mod scheduling_gates;
 pub mod schema;
 pub mod service_ips;
+pub mod stored;
 pub mod strategy;
 pub mod subresources;
 pub mod webhook_configuration;

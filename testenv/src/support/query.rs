@@ -28,6 +28,15 @@ struct Internal {
     /// What decoding the body found that its parsed value no longer shows (duplicate
     /// fields, a value of the wrong Go type).
     decoding: Option<Arc<Decoding>>,
+    /// The stored object converted by its CRD's webhook to the version the write is in,
+    /// when it was stored in another version: what the update compares with.
+    converted_old: Option<Arc<serde_json::Value>>,
+    /// The body was admitted (pruned, defaulted, validated) in the version the client
+    /// addressed and converted to the storage version: it is not admitted again there.
+    admitted_elsewhere: bool,
+    /// The admission webhooks ran for this request already, in the version it addressed
+    /// (a custom resource converted by its CRD's webhook): its inner requests skip them.
+    webhooks_done: bool,
 }
 
 fn percent_decode(s: &str) -> String {
@@ -128,6 +137,39 @@ impl Query {
     /// URL.
     pub fn set_decoding(&mut self, decoding: Decoding) {
         self.1.decoding = (!decoding.is_empty()).then(|| Arc::new(decoding));
+    }
+
+    /// Carries the stored object as converted for the write (see `Internal::converted_old`).
+    pub fn with_converted_old(mut self, old: serde_json::Value) -> Self {
+        self.1.converted_old = Some(Arc::new(old));
+        self
+    }
+
+    /// The stored object as converted for the write, if the write carries it.
+    pub fn converted_old(&self) -> Option<&Arc<serde_json::Value>> {
+        self.1.converted_old.as_ref()
+    }
+
+    /// Marks the body as admitted in another version (see `Internal::admitted_elsewhere`).
+    pub fn admitted_elsewhere(mut self) -> Self {
+        self.1.admitted_elsewhere = true;
+        self
+    }
+
+    /// Whether the body was admitted in another version already.
+    pub fn was_admitted_elsewhere(&self) -> bool {
+        self.1.admitted_elsewhere
+    }
+
+    /// Marks the admission webhooks as run (see `Internal::webhooks_done`).
+    pub fn webhooks_done(mut self) -> Self {
+        self.1.webhooks_done = true;
+        self
+    }
+
+    /// Whether the admission webhooks ran for this request already.
+    pub fn has_run_webhooks(&self) -> bool {
+        self.1.webhooks_done
     }
 
     /// What decoding the request body found (see [`Query::set_decoding`]).

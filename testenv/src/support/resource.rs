@@ -27,6 +27,33 @@ pub struct CustomVersion {
     /// The kind of a list of these objects: the CRD's accepted `listKind`, as the real CRD
     /// handler serves it (the one its spec asks until the names are accepted).
     pub list_kind: String,
+    /// What all versions of the kind share: the storage version, the conversion strategy
+    /// and each version's schema, to read objects written in another version.
+    pub forms: std::sync::Arc<StoredForms>,
+}
+
+/// How a CRD stores its objects, shared by all its versions: objects are written in the
+/// storage version and read in whichever version they were written in, which may be an
+/// earlier storage version.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StoredForms {
+    /// The version objects are written in now (`storage: true`).
+    pub storage: String,
+    /// Whether a webhook converts between versions (`strategy: Webhook`); otherwise only
+    /// `apiVersion` changes.
+    pub webhook: bool,
+    /// Every version the CRD lists, served or not, with its `openAPIV3Schema`.
+    pub schemas: Vec<(String, Option<serde_json::Value>)>,
+}
+
+impl StoredForms {
+    /// The schema of `version`, if the CRD lists it with one.
+    pub fn schema_of(&self, version: &str) -> Option<&serde_json::Value> {
+        self.schemas
+            .iter()
+            .find(|(name, _)| name == version)
+            .and_then(|(_, schema)| schema.as_ref())
+    }
 }
 
 /// The verbs of a resource stored and served in full.

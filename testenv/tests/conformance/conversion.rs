@@ -769,3 +769,107 @@ async fn a_patch_racing_another_write_is_retried_unless_it_has_a_precondition() 
     );
     assert_eq!(spec(&patched), &json!({"host": "b", "port": 2}));
 }
+
+/// Makes v1beta1 the storage version (v1 was) and has it require `spec.port`; waits until
+/// the server serves the change (a dry run without a port is refused).
+async fn store_as_v1beta1(f: &Fixture) {
+    let crds: Api<CustomResourceDefinition> = Api::all(f.env.client());
+    let name = format!("gadgets.{}", f.group);
+    let change: json_patch::Patch = serde_json::from_value(json!([
+        {"op": "replace", "path": "/spec/versions/0/storage", "value": true},
+        {"op": "replace", "path": "/spec/versions/1/storage", "value": false},
+        {"op": "add", "path": "/spec/versions/0/schema/openAPIV3Schema/properties/spec/required",
+         "value": ["port"]},
+    ]))
+    .unwrap();
+    crds.patch(&name, &PatchParams::default(), &Patch::Json::<()>(change))
+        .await
+        .unwrap();
+    let dry = PostParams {
+        dry_run: true,
+        ..Default::default()
+    };
+    let probe = f.object("v1beta1", "probe", json!({"host": "p"}));
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while f.api("v1beta1").create(&dry, &probe).await.is_ok() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the storage version change is served within 30 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn objects_stored_before_a_storage_version_change_are_converted_from_it() {
+    let Some(f) = fixture("storagechange", Behaviour::Rename, &["v1"]).await else {
+        return;
+    };
+    let (beta, v1) = (f.api("v1beta1"), f.api("v1"));
+    let pp = PostParams::default();
+    v1.create(
+        &pp,
+        &f.object("v1", "before", json!({"hostname": "a", "port": 1})),
+    )
+    .await
+    .unwrap();
+    store_as_v1beta1(&f).await;
+    let crds: Api<CustomResourceDefinition> = Api::all(f.env.client());
+    let crd = crds.get(&format!("gadgets.{}", f.group)).await.unwrap();
+    assert_eq!(
+        crd.status.unwrap().stored_versions,
+        Some(vec!["v1".to_string(), "v1beta1".to_string()])
+    );
+
+    // Still stored as v1: read in v1 as it is, in v1beta1 converted from v1.
+    let calls = f.reviews().len();
+    let as_v1 = v1.get("before").await.unwrap();
+    assert_eq!(spec(&as_v1), &json!({"hostname": "a", "port": 1}));
+    if counts_calls(
+        &f,
+        "that a read in the version an object is stored in makes no call",
+    ) {
+        assert_eq!(f.reviews().len(), calls);
+    }
+    let as_beta = beta.get("before").await.unwrap();
+    assert_eq!(spec(&as_beta), &json!({"host": "a", "port": 1}));
+
+    // New objects are stored as v1beta1 and converted for v1.
+    beta.create(
+        &pp,
+        &f.object("v1beta1", "after", json!({"host": "b", "port": 2})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        spec(&v1.get("after").await.unwrap()),
+        &json!({"hostname": "b", "port": 2})
+    );
+    let mut hostnames: Vec<Value> = v1
+        .list(&ListParams::default())
+        .await
+        .unwrap()
+        .items
+        .iter()
+        .map(|o| spec(o)["hostname"].clone())
+        .collect();
+    hostnames.sort_by_key(ToString::to_string);
+    assert_eq!(hostnames, [json!("a"), json!("b")]);
+
+    // A write to the old object sees it converted: its spec is unchanged, so is its
+    // generation; it is then stored as v1beta1 and still reads alike in both versions.
+    let labelled = beta
+        .patch(
+            "before",
+            &PatchParams::default(),
+            &Patch::Merge(json!({"metadata": {"labels": {"touched": "yes"}}})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(spec(&labelled), &json!({"host": "a", "port": 1}));
+    assert_eq!(labelled.metadata.generation, Some(1));
+    assert_eq!(
+        spec(&v1.get("before").await.unwrap()),
+        &json!({"hostname": "a", "port": 1})
+    );
+}

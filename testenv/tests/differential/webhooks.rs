@@ -1,6 +1,9 @@
 //! The webhook both servers call: admission reviews by path (`/allow`, `/deny`, `/mutate`,
 //! `/warn`, and the `/connect-*` patches of a CONNECT's options) and conversion reviews
-//! (`/convert`: `spec.host` in v1beta1 is `spec.hostname` in v1).
+//! (`/convert`: `spec.host` in v1beta1 is `spec.hostname` in v1; `/convert-mark` also records
+//! in an annotation which version each object was converted from, `/convert-extra` adds a
+//! field no schema declares). `/seen` records in
+//! annotations the `apiVersion` of the object (and old object) an admission webhook is sent.
 
 use serde_json::{Value, json};
 
@@ -31,7 +34,10 @@ fn answer(path: &str, review: &Value) -> Value {
             review,
             json!({"allowed": true, "warnings": ["checked by the differential webhook"]}),
         ),
-        "/convert" => convert(review),
+        "/convert" => convert(review, Mark::Nothing),
+        "/convert-mark" => convert(review, Mark::Source),
+        "/convert-extra" => convert(review, Mark::Undeclared),
+        "/seen" => seen(review),
         path if path.starts_with("/connect-") => connect_options(path, review),
         _ => webhook_server::allow(review),
     }
@@ -75,7 +81,46 @@ fn connect_options(path: &str, review: &Value) -> Value {
     webhook_server::patch(review, ops)
 }
 
-fn convert(review: &Value) -> Value {
+/// Annotates the object with the `apiVersion` of the object and old object it was sent.
+fn seen(review: &Value) -> Value {
+    let request = &review["request"];
+    let version = |o: &Value| o["apiVersion"].as_str().unwrap_or("none").to_string();
+    let mut marks = serde_json::Map::new();
+    marks.insert(
+        "diff.kubeforge.dev/seen".into(),
+        json!(version(&request["object"])),
+    );
+    marks.insert(
+        "diff.kubeforge.dev/seen-old".into(),
+        json!(version(&request["oldObject"])),
+    );
+    let annotations = &request["object"]["metadata"]["annotations"];
+    let ops: Vec<Value> = if annotations.is_object() {
+        marks
+            .into_iter()
+            .map(|(k, v)| {
+                let path = format!("/metadata/annotations/{}", k.replace('/', "~1"));
+                json!({"op": "add", "path": path, "value": v})
+            })
+            .collect()
+    } else {
+        vec![json!({"op": "add", "path": "/metadata/annotations", "value": marks})]
+    };
+    webhook_server::patch(review, json!(ops))
+}
+
+/// What a conversion adds besides renaming.
+#[derive(Clone, Copy, PartialEq)]
+enum Mark {
+    Nothing,
+    /// The version each object came in, as the annotation `diff.kubeforge.dev/converted-from`.
+    Source,
+    /// `spec.convertedBy`, which no version's schema declares.
+    Undeclared,
+}
+
+/// Renames `spec.host` and `spec.hostname` for the desired version, adding what `mark` says.
+fn convert(review: &Value, mark: Mark) -> Value {
     let request = &review["request"];
     let desired = request["desiredAPIVersion"].as_str().unwrap_or_default();
     let (from, to) = if desired.ends_with("/v1") {
@@ -93,6 +138,16 @@ fn convert(review: &Value) -> Value {
                 && let Some(v) = spec.remove(from)
             {
                 spec.insert(to.to_string(), v);
+            }
+            if mark == Mark::Source {
+                let from = o["apiVersion"].clone();
+                if !o["metadata"]["annotations"].is_object() {
+                    o["metadata"]["annotations"] = json!({});
+                }
+                o["metadata"]["annotations"]["diff.kubeforge.dev/converted-from"] = from;
+            }
+            if mark == Mark::Undeclared && o["spec"].is_object() {
+                o["spec"]["convertedBy"] = json!("webhook");
             }
             o["apiVersion"] = json!(desired);
             o

@@ -28,6 +28,7 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
+use futures::future::BoxFuture;
 use http::Method;
 use serde_json::{Value, json};
 
@@ -50,7 +51,11 @@ use crate::support::webhook_client::Transport;
 /// stored Namespaces (for `namespaceSelector`), and where webhook calls go.
 pub trait Backend: Sync {
     /// Runs the handler of a request without admission webhooks.
-    fn handle(&self, req: &Req, target: &Target) -> Result<Reply, ApiError>;
+    fn handle<'a>(
+        &'a self,
+        req: &'a Req,
+        target: &'a Target,
+    ) -> BoxFuture<'a, Result<Reply, ApiError>>;
     /// The stored Namespace `name`, if any.
     fn namespace(&self, name: &str) -> Option<Arc<Value>>;
     /// Where webhook calls go, and the connections they reuse.
@@ -163,7 +168,7 @@ pub async fn run(
         Some(Kind::Delete) => delete(backend, req, target, &plan).await,
         Some(Kind::DeleteCollection) => delete_collection(backend, req, target, &plan).await,
         Some(_) => write(backend, req, target, &plan).await,
-        None => backend.handle(req, target),
+        None => backend.handle(req, target).await,
     }
 }
 
@@ -198,8 +203,10 @@ fn parts(reply: Reply) -> Result<(u16, Value, Vec<String>), ApiError> {
     }
 }
 
+/// A resourceVersion conflict, which a write without a precondition retries (an apply's
+/// field conflicts, named in its causes, are the answer).
 fn is_conflict(e: &ApiError) -> bool {
-    e.code == 409 && e.reason == "Conflict"
+    e.code == 409 && e.reason == "Conflict" && e.details.get("causes").is_none()
 }
 
 /// A request the server makes to itself on behalf of `req`. A body of its own was written
@@ -271,10 +278,11 @@ fn merge_warnings(into: &mut Vec<String>, more: Vec<String>) {
 }
 
 /// The current object (or Scale) in the request's version, if it exists.
-fn current(backend: &dyn Backend, req: &Req, target: &Target) -> Option<Value> {
+async fn current(backend: &dyn Backend, req: &Req, target: &Target) -> Option<Value> {
     let get = inner(req, Method::GET, None, Query::default());
     backend
         .handle(&get, target)
+        .await
         .ok()
         .and_then(|r| parts(r).ok())
         .map(|(_, body, _)| body)
@@ -321,7 +329,7 @@ async fn write_attempt(
     // Phase 1: the object the mutating webhooks see.
     let old = match req.method {
         Method::POST => None,
-        _ => current(backend, req, target),
+        _ => current(backend, req, target).await,
     };
     let first = inner(
         req,
@@ -334,10 +342,11 @@ async fn write_attempt(
         content_type: req.content_type.clone(),
         ..first
     };
-    let (code, mut object, mut warnings) = match backend.handle(&first, target).and_then(parts) {
-        Ok(p) => p,
-        Err(e) => return retry_or(e),
-    };
+    let (code, mut object, mut warnings) =
+        match backend.handle(&first, target).await.and_then(parts) {
+            Ok(p) => p,
+            Err(e) => return retry_or(e),
+        };
     let operation = if code == 201 {
         Operation::Create
     } else {
@@ -429,10 +438,11 @@ async fn write_attempt(
         Some(&mutated),
         dry_run(&full_query).stop_before_quota(),
     );
-    let (check_code, checked, more) = match backend.handle(&check, &write_target).and_then(parts) {
-        Ok(p) => p,
-        Err(e) => return retry_or(e),
-    };
+    let (check_code, checked, more) =
+        match backend.handle(&check, &write_target).await.and_then(parts) {
+            Ok(p) => p,
+            Err(e) => return retry_or(e),
+        };
     merge_warnings(&mut warnings, more);
     // Phase 4: validating webhooks see the final object.
     if operation == Operation::Create
@@ -458,7 +468,7 @@ async fn write_attempt(
         assigned: Assigned::of(&checked).filter(|_| operation == Operation::Create),
         ..commit
     };
-    let (code, body) = match backend.handle(&commit, &write_target).and_then(parts) {
+    let (code, body) = match backend.handle(&commit, &write_target).await.and_then(parts) {
         Ok(_) if req.query.dry_run() => (check_code, checked),
         Ok((code, body, more)) => {
             merge_warnings(&mut warnings, more);
@@ -525,14 +535,14 @@ async fn delete(
     target: &Target,
     plan: &Plan,
 ) -> Result<Reply, ApiError> {
-    let Some(old) = current(backend, req, target) else {
+    let Some(old) = current(backend, req, target).await else {
         // Not there: the handler answers NotFound.
-        return backend.handle(req, target);
+        return backend.handle(req, target).await;
     };
     let mut attrs = delete_attributes(backend, req, target, old);
     let mut warnings = Vec::new();
     admit_delete(backend, plan, &mut attrs, &mut warnings).await?;
-    Ok(with_warnings(backend.handle(req, target)?, warnings))
+    Ok(with_warnings(backend.handle(req, target).await?, warnings))
 }
 
 /// The admission of deleting `attrs.old_object`: mutating webhooks (they may refuse, not
@@ -565,7 +575,8 @@ async fn delete_collection(
             list_query.set(key, v);
         }
     }
-    let (_, list, _) = parts(backend.handle(&inner(req, Method::GET, None, list_query), target)?)?;
+    let list_req = inner(req, Method::GET, None, list_query);
+    let (_, list, _) = parts(backend.handle(&list_req, target).await?)?;
     let mut warnings = Vec::new();
     let mut items = Vec::new();
     for old in list["items"].as_array().cloned().unwrap_or_default() {
@@ -587,7 +598,7 @@ async fn delete_collection(
             query: req.query.clone(),
             ..inner(req, Method::DELETE, None, Query::default())
         };
-        match backend.handle(&single, &one).and_then(parts) {
+        match backend.handle(&single, &one).await.and_then(parts) {
             // 202: still there, waiting for finalizers; the object is the answer.
             Ok((202, body, _)) => items.push(body),
             Ok(_) => items.push(old),

@@ -9,11 +9,12 @@ use crate::support::request::Req;
 
 /// A request for the storage version's handlers: JSON in and out, same query (without what
 /// decoding found in the request's body when the server writes the body itself: the
-/// requested version's admission reported it).
+/// requested version's admission reported it, and admitted the body).
 pub fn inner_request(req: &Req, method: Method, body: Option<&Value>) -> Req {
     let mut query = req.query.clone();
     if body.is_some() {
         query.set_decoding(Decoding::default());
+        query = query.admitted_elsewhere();
     }
     Req {
         method,

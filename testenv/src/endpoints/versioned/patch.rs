@@ -11,15 +11,18 @@ use serde_json::Value;
 
 use super::inner::inner_request;
 use super::managers::Sides;
-use super::writes::{Admitted, admitted_storage_form, recorded_write, with_warnings};
+use super::writes::{
+    Admitted, admitted_storage_form, old_in_storage, recorded_write, with_converted_old,
+    with_warnings,
+};
 use crate::endpoints::apply;
 use crate::endpoints::dispatch::handle_object;
 use crate::endpoints::manager_versions;
 use crate::endpoints::patch_types::{PatchType, apply_patch, check_patched, patch_body};
 use crate::endpoints::state::Api;
 use crate::endpoints::subresource::{Endpoint, endpoint_of, ns_of};
+use crate::registry::stored::as_served;
 use crate::storage::conversion::Codec;
-use crate::storage::conversion::builtin::as_version;
 use crate::support::meta;
 use crate::support::request::Target;
 use crate::support::request::{Reply, Req};
@@ -68,9 +71,7 @@ pub async fn patch(
         let current_rv = meta::meta_str(&existing, "resourceVersion")
             .unwrap_or_default()
             .to_string();
-        let before = conv
-            .to_served(as_version(conv.storage(), &existing))
-            .await?;
+        let before = conv.to_served(as_served(conv.storage(), &existing)).await?;
         let mut early = Vec::new();
         let mut working = if applying {
             // The apply merges in the requested version; the managers recorded in other
@@ -97,18 +98,20 @@ pub async fn patch(
         meta::ensure_metadata(&mut working);
         working["metadata"]["resourceVersion"] = Value::String(current_rv);
         let admitted = admitted_storage_form(conv, req, working, Some(&before)).await?;
+        let stored = as_served(conv.storage(), &existing);
+        let stored_old = old_in_storage(conv, &stored, &before).await?;
         let inner = if applying {
             let mut inner = inner_request(req, Method::PUT, Some(&admitted.stored));
             inner.query = inner.query.managed_fields_computed();
             inner
         } else {
-            let stored = as_version(conv.storage(), &existing);
             let old = Sides {
                 served: &before,
-                stored: &stored,
+                stored: stored_old.as_ref().unwrap_or(&stored),
             };
             recorded_write(api, req, conv, Method::PUT, endpoint, Some(old), &admitted).await?
         };
+        let inner = with_converted_old(inner, stored_old);
         let warnings: Vec<String> = early.into_iter().chain(admitted.warnings).collect();
         match handle_object(api, &inner, storage.clone()).await {
             Err(e) if e.code == 409 && e.reason == "Conflict" && retry => continue,

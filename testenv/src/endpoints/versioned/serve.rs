@@ -3,11 +3,16 @@
 
 use std::sync::Arc;
 
+use futures::future::BoxFuture;
 use http::Method;
+use serde_json::Value;
 
 use super::raw_texts::RawWrite;
 use super::webhook::WebhookConverter;
 use super::{patch, reads, watch, writes};
+use crate::admission::policies::rbac::Snapshot;
+use crate::admission::webhooks::chain;
+use crate::admission::webhooks::review::Decider;
 use crate::endpoints::body_type::{BodyType, body_type};
 use crate::endpoints::dispatch::handle_object;
 use crate::endpoints::state::{Api, Cluster};
@@ -19,6 +24,7 @@ use crate::support::go_decode::{self, Decoding, Node};
 use crate::support::request::{Reply, Req, Target, is_json};
 use crate::support::resource::ResourceDef;
 use crate::support::status::ApiError;
+use crate::support::webhook_client::Transport;
 use crate::support::{go_merge, go_types};
 
 /// Answers a request to an object, a collection or a subresource: directly when no
@@ -39,6 +45,7 @@ pub async fn serve(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, A
         conversion::lookup_any_version(&cluster.store, &cluster.registry, &target.def).filter(
             |plan| {
                 plan.storage.version != target.def.version
+                    || conversion::stored_in_other_versions(&cluster.store, &target.def)
                     || storage_write_across_versions(&cluster, req, &target)
             },
         )
@@ -48,7 +55,54 @@ pub async fn serve(api: &Arc<Api>, req: &Req, target: Target) -> Result<Reply, A
     };
     let converter = WebhookConverter::new(api.clone(), plan.client_config.clone());
     let conv = Arc::new(Codec::new(plan, Box::new(converter)));
-    serve_converted(api, req, target, &conv).await
+    let webhooks = if chain::may_apply(req, &target) && !req.query.has_run_webhooks() {
+        let cluster = api.lock();
+        chain::plan(&cluster.store, &cluster.registry, req, &target)
+    } else {
+        None
+    };
+    match webhooks {
+        Some(webhooks) => {
+            let backend = Converting { api, conv: &conv };
+            chain::run(&backend, req, &target, webhooks).await
+        }
+        None => serve_converted(api, req, target, &conv).await,
+    }
+}
+
+/// The conversion-aware handlers as the admission webhook chain sees them: the webhooks are
+/// called with the object in the version the request addressed (as kube-apiserver admits a
+/// custom resource before its storage converts it), and each step of the chain is served in
+/// that version, converted to and from the storage version.
+struct Converting<'a> {
+    api: &'a Arc<Api>,
+    conv: &'a Arc<Codec>,
+}
+
+impl chain::Backend for Converting<'_> {
+    fn handle<'a>(
+        &'a self,
+        req: &'a Req,
+        target: &'a Target,
+    ) -> BoxFuture<'a, Result<Reply, ApiError>> {
+        Box::pin(async move {
+            let mut req = req.clone();
+            req.query = req.query.webhooks_done();
+            serve_converted(self.api, &req, target.clone(), self.conv).await
+        })
+    }
+
+    fn namespace(&self, name: &str) -> Option<Arc<Value>> {
+        self.api.lock().store.get("/namespaces", "", name)
+    }
+
+    fn transport(&self) -> &Transport {
+        self.api.transport()
+    }
+
+    fn authorizer(&self) -> Decider {
+        Decider(Arc::new(Snapshot::of(&self.api.lock().store)))
+    }
 }
 
 /// Whether a request to the storage version of a kind converted by webhook is a write (PUT,

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::endpoints::state::Api;
 use crate::storage::conversion::Converter;
+use crate::support::resource::ResourceDef;
 use crate::support::webhook_client::{ClientConfig, post_json};
 
 /// How long the server waits for a conversion webhook (kube-apiserver's 30 s).
@@ -41,5 +42,11 @@ impl Converter for WebhookConverter {
                 .await
                 .map_err(|e| e.to_string())
         })
+    }
+
+    fn fit(&self, def: &ResourceDef, object: &mut Value) {
+        if let Some(schema) = def.custom.as_ref().and_then(|c| c.schema.as_ref()) {
+            crate::registry::schema::prune(object, schema);
+        }
     }
 }

@@ -17,8 +17,8 @@ use crate::endpoints::body_type::check_type;
 use crate::endpoints::dispatch::handle_object;
 use crate::endpoints::state::Api;
 use crate::endpoints::subresource::{Endpoint, endpoint_of, ns_of};
+use crate::registry::stored::as_served;
 use crate::storage::conversion::Codec;
-use crate::storage::conversion::builtin::as_version;
 use crate::support::request::Target;
 use crate::support::request::{Reply, Req, json_body};
 use crate::support::resource::ResourceDef;
@@ -74,6 +74,10 @@ pub async fn recorded_write(
     old: Option<Sides<'_>>,
     admitted: &Admitted,
 ) -> Result<Req, ApiError> {
+    if req.query.has_computed_managed_fields() {
+        // A replay of the admission chain: its first run recorded the managers.
+        return Ok(inner_request(req, method, Some(&admitted.stored)));
+    }
     let new = Sides {
         served: &admitted.served,
         stored: &admitted.stored,
@@ -88,6 +92,34 @@ pub async fn recorded_write(
         inner.query = inner.query.managed_fields_computed();
     }
     Ok(inner)
+}
+
+/// The stored object `existing` (as read for the storage version) converted to the storage
+/// version, when it was written in an earlier one: the request's version seen as `served`
+/// when that is the storage version, otherwise converted by the webhook. `None` when it is
+/// in the storage version already.
+pub async fn old_in_storage(
+    conv: &Codec,
+    existing: &Value,
+    served: &Value,
+) -> Result<Option<Value>, ApiError> {
+    let storage = conv.storage().api_version();
+    if existing["apiVersion"].as_str() == Some(storage.as_str()) {
+        return Ok(None);
+    }
+    if conv.served().version == conv.storage().version {
+        return Ok(Some(served.clone()));
+    }
+    conv.to_version(existing.clone(), &storage).await.map(Some)
+}
+
+/// The inner write carrying the stored object converted to the storage version, which its
+/// update compares with (see [`old_in_storage`]).
+pub fn with_converted_old(mut inner: Req, stored_old: Option<Value>) -> Req {
+    if let Some(old) = stored_old {
+        inner.query = inner.query.with_converted_old(old);
+    }
+    inner
 }
 
 /// Adds earlier warnings in front of a reply's own.
@@ -145,12 +177,13 @@ pub async fn update(
         let inner = inner_request(req, Method::PUT, None);
         return handle_object(api, &inner, storage).await;
     };
-    let existing = as_version(conv.storage(), &existing);
+    let existing = as_served(conv.storage(), &existing);
     let old = conv.to_served(existing.clone()).await?;
     let admitted = admitted_storage_form(conv, req, body, Some(&old)).await?;
+    let stored_old = old_in_storage(conv, &existing, &old).await?;
     let sides = Sides {
         served: &old,
-        stored: &existing,
+        stored: stored_old.as_ref().unwrap_or(&existing),
     };
     let endpoint = endpoint_of(&storage);
     let inner = recorded_write(
@@ -163,6 +196,7 @@ pub async fn update(
         &admitted,
     )
     .await?;
+    let inner = with_converted_old(inner, stored_old);
     let reply = handle_object(api, &inner, storage).await?;
     Ok(with_warnings(
         conv.reply_to_served(reply).await?,

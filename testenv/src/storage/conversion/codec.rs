@@ -81,13 +81,15 @@ impl Codec {
         Ok(out.pop().unwrap_or_default())
     }
 
-    /// One object in the requested version.
+    /// One object in the requested version, fitted to its schema.
     pub async fn to_served(&self, object: Value) -> Result<Value, ApiError> {
         let desired = self.plan.served.api_version();
         let mut out = self
             .convert(&object, false, vec![object.clone()], &desired)
             .await?;
-        Ok(out.pop().unwrap_or_default())
+        let mut object = out.pop().unwrap_or_default();
+        self.converter.fit(&self.plan.served, &mut object);
+        Ok(object)
     }
 
     /// One object in another version of the kind (`group/version`), for the field manager,
@@ -106,7 +108,10 @@ impl Codec {
             Some(Value::Array(items)) => items,
             _ => Vec::new(),
         };
-        let items = self.convert(&list, true, items, &desired).await?;
+        let mut items = self.convert(&list, true, items, &desired).await?;
+        for item in &mut items {
+            self.converter.fit(&self.plan.served, item);
+        }
         list["items"] = Value::Array(items);
         list["apiVersion"] = Value::String(desired);
         Ok(list)

@@ -5,11 +5,17 @@
 use futures::future::BoxFuture;
 use serde_json::Value;
 
+use crate::support::resource::ResourceDef;
+
 /// Sends one `ConversionReview` and returns the webhook's answer, or why the call failed
 /// (the text that follows `failed:` in the real server's message).
 pub trait Converter: Send + Sync {
     /// Posts `review` and returns the decoded answer.
     fn call(&self, review: Value) -> BoxFuture<'_, Result<Value, String>>;
+
+    /// Fits an object converted to `def`'s version to that version's schema, as the real
+    /// server prunes every converted custom resource; nothing by default.
+    fn fit(&self, _def: &ResourceDef, _object: &mut Value) {}
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ fn crd_def() -> ResourceDef {
             selectable_fields: Vec::new(),
             deprecated: None,
             list_kind: String::new(),
+            forms: Default::default(),
         }),
         ..ResourceDef::named("example.com", "v1", "Probe", "probes")
     }

@@ -284,6 +284,7 @@ fn custom_resource_metadata_is_object_meta() {
             selectable_fields: Vec::new(),
             deprecated: None,
             list_kind: String::new(),
+            forms: Default::default(),
         }),
         ..ResourceDef::named("example.com", "v1", "Probe", "probes")
     };

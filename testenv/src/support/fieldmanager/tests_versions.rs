@@ -21,6 +21,7 @@ fn def(version: &str) -> ResourceDef {
             selectable_fields: Vec::new(),
             deprecated: None,
             list_kind: String::new(),
+            forms: Default::default(),
         }),
         ..ResourceDef::named("example.com", version, "Probe", "probes")
     }
