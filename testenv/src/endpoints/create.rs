@@ -378,9 +378,12 @@ pub(super) fn create_object_with(
             object: Some(&object),
             old: None,
         };
-        let more = policies::validate(&cluster.store, &cluster.registry, &write, query)
-            .map_err(|e| e.after_warnings(&warnings))?;
-        warnings.extend(more);
+        // A body admitted in the version its request addressed met the policies there.
+        if !query.was_admitted_elsewhere() {
+            let more = policies::validate(&cluster.store, &cluster.registry, &write, query)
+                .map_err(|e| e.after_warnings(&warnings))?;
+            warnings.extend(more);
+        }
         if !query.stops_before_quota() {
             crate::admission::chain::validate(&cluster.store, def, &ns, &name, &mut object)
                 .map_err(|e| e.after_warnings(&warnings))?;

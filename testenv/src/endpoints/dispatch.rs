@@ -13,8 +13,8 @@ use super::{
     scale, token, watch,
 };
 use crate::admission::policies::rbac::Snapshot;
-use crate::admission::webhooks::chain;
 use crate::admission::webhooks::review::Decider;
+use crate::admission::webhooks::{self, chain};
 use crate::support::request::{Reply, Req, Target};
 use crate::support::status::ApiError;
 use crate::support::webhook_client::Transport;
@@ -105,6 +105,10 @@ impl chain::Backend for Handlers<'_> {
 
     fn authorizer(&self) -> Decider {
         Decider(Arc::new(Snapshot::of(&self.0.lock().store)))
+    }
+
+    fn versions(&self) -> &dyn webhooks::dispatch::Convert {
+        &webhooks::dispatch::Relabel
     }
 }
 

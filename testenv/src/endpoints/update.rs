@@ -486,9 +486,12 @@ pub fn update_object_as(
             object: Some(&new),
             old: Some(&old),
         };
-        let more = policies::validate(&cluster.store, &cluster.registry, &write, query)
-            .map_err(|e| e.after_warnings(&warnings))?;
-        warnings.extend(more);
+        // A body admitted in the version its request addressed met the policies there.
+        if !query.was_admitted_elsewhere() {
+            let more = policies::validate(&cluster.store, &cluster.registry, &write, query)
+                .map_err(|e| e.after_warnings(&warnings))?;
+            warnings.extend(more);
+        }
         if matches!(endpoint, Endpoint::Main | Endpoint::Resize) && !query.stops_before_quota() {
             crate::admission::chain::validate_update_last(
                 &cluster.store,

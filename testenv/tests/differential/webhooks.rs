@@ -2,8 +2,8 @@
 //! `/warn`, and the `/connect-*` patches of a CONNECT's options) and conversion reviews
 //! (`/convert`: `spec.host` in v1beta1 is `spec.hostname` in v1; `/convert-mark` also records
 //! in an annotation which version each object was converted from, `/convert-extra` adds a
-//! field no schema declares). `/seen` records in
-//! annotations the `apiVersion` of the object (and old object) an admission webhook is sent.
+//! field no schema declares). `/seen` records in annotations the `apiVersion` of the object
+//! (and old object) an admission webhook is sent, and its `spec` fields.
 
 use serde_json::{Value, json};
 
@@ -81,7 +81,8 @@ fn connect_options(path: &str, review: &Value) -> Value {
     webhook_server::patch(review, ops)
 }
 
-/// Annotates the object with the `apiVersion` of the object and old object it was sent.
+/// Annotates the object with the `apiVersion` of the object and old object it was sent, and
+/// the names of the object's `spec` fields.
 fn seen(review: &Value) -> Value {
     let request = &review["request"];
     let version = |o: &Value| o["apiVersion"].as_str().unwrap_or("none").to_string();
@@ -93,6 +94,15 @@ fn seen(review: &Value) -> Value {
     marks.insert(
         "diff.kubeforge.dev/seen-old".into(),
         json!(version(&request["oldObject"])),
+    );
+    let mut fields: Vec<&str> = request["object"]["spec"]
+        .as_object()
+        .map(|spec| spec.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    fields.sort_unstable();
+    marks.insert(
+        "diff.kubeforge.dev/seen-spec".into(),
+        json!(fields.join(".")),
     );
     let annotations = &request["object"]["metadata"]["annotations"];
     let ops: Vec<Value> = if annotations.is_object() {

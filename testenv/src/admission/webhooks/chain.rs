@@ -62,6 +62,17 @@ pub trait Backend: Sync {
     fn transport(&self) -> &Transport;
     /// The authorizer the webhooks' match conditions ask (RBAC as stored now).
     fn authorizer(&self) -> Decider;
+    /// How the request's objects are converted for a webhook matched through another
+    /// version of their kind.
+    fn versions(&self) -> &dyn dispatch::Convert;
+}
+
+/// Where `backend` calls webhooks.
+fn calls(backend: &dyn Backend) -> dispatch::Calls<'_> {
+    dispatch::Calls {
+        transport: backend.transport(),
+        convert: backend.versions(),
+    }
 }
 
 /// How many times a write with webhooks starts over after a conflict it caused itself.
@@ -406,9 +417,7 @@ async fn write_attempt(
         Ok(m) => m,
         Err(e) => return Attempt::Done(Err(e)),
     };
-    if let Err(e) =
-        dispatch::mutate(backend.transport(), &mutating, &mut attrs, &mut warnings).await
-    {
+    if let Err(e) = dispatch::mutate(calls(backend), &mutating, &mut attrs, &mut warnings).await {
         return Attempt::Done(Err(e));
     }
     let mut mutated = attrs.object.take().unwrap_or(Value::Null);
@@ -457,9 +466,7 @@ async fn write_attempt(
         Ok(v) => v,
         Err(e) => return Attempt::Done(Err(e)),
     };
-    if let Err(e) =
-        dispatch::validate(backend.transport(), &validating, &attrs, &mut warnings).await
-    {
+    if let Err(e) = dispatch::validate(calls(backend), &validating, &attrs, &mut warnings).await {
         return Attempt::Done(Err(e));
     }
     // Phase 5: ResourceQuota, and the store (a dry run answers what phase 3 made).
@@ -554,9 +561,9 @@ async fn admit_delete(
     warnings: &mut Vec<String>,
 ) -> Result<(), ApiError> {
     let mutating = select(backend, &plan.mutating, attrs, &plan.versions)?;
-    dispatch::mutate(backend.transport(), &mutating, attrs, warnings).await?;
+    dispatch::mutate(calls(backend), &mutating, attrs, warnings).await?;
     let validating = select(backend, &plan.validating, attrs, &plan.versions)?;
-    dispatch::validate(backend.transport(), &validating, attrs, warnings).await
+    dispatch::validate(calls(backend), &validating, attrs, warnings).await
 }
 
 /// DELETE of a collection with webhooks: the selected objects are admitted as a DELETE each

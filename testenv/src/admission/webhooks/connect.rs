@@ -172,7 +172,11 @@ where
     warnings.extend((steps.policies)(attrs)?);
     if !plan.validating.is_empty() {
         let validating = selection::select(namespaces, &plan.validating, attrs, &[])?;
-        dispatch::validate(transport, &validating, attrs, warnings).await?;
+        let calls = dispatch::Calls {
+            transport,
+            convert: &dispatch::Relabel,
+        };
+        dispatch::validate(calls, &validating, attrs, warnings).await?;
     }
     Ok(())
 }
@@ -189,7 +193,11 @@ where
     D: FnMut(&Value) -> Result<Value, ApiError>,
 {
     let before = attrs.object.clone();
-    dispatch::mutate(transport, std::slice::from_ref(matched), attrs, warnings).await?;
+    let calls = dispatch::Calls {
+        transport,
+        convert: &dispatch::Relabel,
+    };
+    dispatch::mutate(calls, std::slice::from_ref(matched), attrs, warnings).await?;
     if attrs.object != before {
         attrs.object = Some(decode(attrs.object.as_ref().unwrap_or(&Value::Null))?);
     }

@@ -3,8 +3,10 @@
 //! webhooks concurrently; failurePolicy, sideEffects with dryRun, denials and warnings with
 //! the real server's wording.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
+use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
 use super::config::Hook;
@@ -16,6 +18,65 @@ use crate::support::webhook_client::{self as client, ClientConfig, Transport};
 
 /// A webhook selected for a request, with the resource version it is called in.
 pub type Matched = (Hook, Arc<ResourceDef>);
+
+/// How a request's objects are seen in the version a webhook matched through an equivalent
+/// version (`matchPolicy: Equivalent`) is called in, and how its patched object comes back.
+pub trait Convert: Sync {
+    /// `object` in `to`'s version (a `subresource`'s object, such as a Scale, as it is).
+    fn convert<'a>(
+        &'a self,
+        object: &'a Value,
+        to: &'a ResourceDef,
+        subresource: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Value, ApiError>>;
+}
+
+/// Versions that differ only in `apiVersion` (built-in kinds, custom resources converted
+/// with the `None` strategy).
+pub struct Relabel;
+
+impl Convert for Relabel {
+    fn convert<'a>(
+        &'a self,
+        object: &'a Value,
+        to: &'a ResourceDef,
+        subresource: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Value, ApiError>> {
+        Box::pin(async move { Ok(review::in_version(object, to, subresource)) })
+    }
+}
+
+/// Where the webhooks of a request are called: the connections, and the conversion to the
+/// versions they are called in.
+#[derive(Clone, Copy)]
+pub struct Calls<'a> {
+    /// The connections webhook calls reuse.
+    pub transport: &'a Transport,
+    /// The conversion of objects to a matched version.
+    pub convert: &'a dyn Convert,
+}
+
+/// `attrs` with its objects in `as_def`'s version, when the webhook was matched through
+/// another version than the request's.
+async fn attrs_in<'a>(
+    calls: Calls<'_>,
+    attrs: &'a Attributes,
+    as_def: &ResourceDef,
+) -> Result<Cow<'a, Attributes>, ApiError> {
+    let connect = attrs.operation == super::config::Operation::Connect;
+    if as_def.version == attrs.def.version || connect {
+        return Ok(Cow::Borrowed(attrs));
+    }
+    let sub = attrs.subresource.as_deref();
+    let mut converted = attrs.clone();
+    if let Some(object) = &attrs.object {
+        converted.object = Some(calls.convert.convert(object, as_def, sub).await?);
+    }
+    if let Some(old) = &attrs.old_object {
+        converted.old_object = Some(calls.convert.convert(old, as_def, sub).await?);
+    }
+    Ok(Cow::Owned(converted))
+}
 
 /// Calls one webhook; `Err` is the reason of a failed call (transport or invalid response),
 /// to which the failure policy applies.
@@ -167,12 +228,13 @@ fn judge(
 /// Calls one mutating webhook and applies its patch to `attrs.object`; true when the
 /// object changed.
 async fn mutate_once(
-    transport: &Transport,
+    calls: Calls<'_>,
     (hook, as_def): &Matched,
     attrs: &mut Attributes,
     warnings: &mut Vec<String>,
 ) -> Result<bool, ApiError> {
-    let request = || review::condition_request(attrs, as_def);
+    let seen = attrs_in(calls, attrs, as_def).await?.into_owned();
+    let request = || review::condition_request(&seen, as_def);
     match hook.conditions_hold(request, || attrs.authorizer_variables()) {
         Ok(true) => {}
         Ok(false) => return Ok(false),
@@ -184,7 +246,7 @@ async fn mutate_once(
     if attrs.dry_run && !hook.supports_dry_run() {
         return Err(dry_run_unsupported(hook));
     }
-    let outcome = call(transport, hook, attrs, as_def).await;
+    let outcome = call(calls.transport, hook, &seen, as_def).await;
     let Some(verdict) = judge(hook, outcome, warnings)? else {
         return Ok(false);
     };
@@ -194,7 +256,7 @@ async fn mutate_once(
     else {
         return Ok(false);
     };
-    let Some(object) = attrs.object.as_ref() else {
+    let Some(object) = seen.object.as_ref() else {
         // A DELETE has no object to patch: an error whatever the failure policy.
         return Err(modify_unsupported(hook));
     };
@@ -210,6 +272,8 @@ async fn mutate_once(
     // apiVersion is the connect handler's error); objects go back to the request's version.
     let patched = if attrs.operation == super::config::Operation::Connect {
         patched
+    } else if as_def.version != attrs.def.version {
+        calls.convert.convert(&patched, &attrs.def, sub).await?
     } else {
         review::in_version(&patched, &attrs.def, sub)
     };
@@ -222,7 +286,7 @@ async fn mutate_once(
 /// `reinvocationPolicy: IfNeeded` are called once more when a later webhook changed the
 /// object after them.
 pub async fn mutate(
-    transport: &Transport,
+    calls: Calls<'_>,
     hooks: &[Matched],
     attrs: &mut Attributes,
     warnings: &mut Vec<String>,
@@ -230,14 +294,14 @@ pub async fn mutate(
     // For each reinvocable webhook called: the object right after its call.
     let mut reinvocable: Vec<(usize, Option<Value>)> = Vec::new();
     for (i, matched) in hooks.iter().enumerate() {
-        mutate_once(transport, matched, attrs, warnings).await?;
+        mutate_once(calls, matched, attrs, warnings).await?;
         if matched.0.reinvoke {
             reinvocable.push((i, attrs.object.clone()));
         }
     }
     for (i, after_own_call) in reinvocable {
         if attrs.object != after_own_call {
-            mutate_once(transport, &hooks[i], attrs, warnings).await?;
+            mutate_once(calls, &hooks[i], attrs, warnings).await?;
         }
     }
     Ok(())
@@ -246,37 +310,37 @@ pub async fn mutate(
 /// Calls the validating webhooks concurrently; the first denial or failed call (in
 /// configuration order) fails the request.
 pub async fn validate(
-    transport: &Transport,
+    calls: Calls<'_>,
     hooks: &[Matched],
     attrs: &Attributes,
     warnings: &mut Vec<String>,
 ) -> Result<(), ApiError> {
     // Webhooks whose match conditions do not hold are not called.
-    let mut called: Vec<Matched> = Vec::new();
+    let mut called: Vec<(&Matched, Attributes)> = Vec::new();
     for matched in hooks {
+        let seen = attrs_in(calls, attrs, &matched.1).await?.into_owned();
         match matched.0.conditions_hold(
-            || review::condition_request(attrs, &matched.1),
+            || review::condition_request(&seen, &matched.1),
             || attrs.authorizer_variables(),
         ) {
-            Ok(true) => called.push(matched.clone()),
+            Ok(true) => called.push((matched, seen)),
             Ok(false) => {}
             Err(why) => conditions_failed(&matched.0, attrs, &why)?,
         }
     }
-    let hooks = &called[..];
     if attrs.dry_run
-        && let Some((hook, _)) = hooks.iter().find(|(h, _)| !h.supports_dry_run())
+        && let Some(((hook, _), _)) = called.iter().find(|((h, _), _)| !h.supports_dry_run())
     {
         return Err(dry_run_unsupported(hook));
     }
     let outcomes = futures::future::join_all(
-        hooks
+        called
             .iter()
-            .map(|(hook, as_def)| call(transport, hook, attrs, as_def)),
+            .map(|((hook, as_def), seen)| call(calls.transport, hook, seen, as_def)),
     )
     .await;
     let mut first_error = None;
-    for ((hook, _), outcome) in hooks.iter().zip(outcomes) {
+    for (((hook, _), _), outcome) in called.iter().zip(outcomes) {
         if let Err(e) = judge(hook, outcome, warnings)
             && first_error.is_none()
         {
@@ -295,6 +359,10 @@ mod tests {
     #[tokio::test]
     async fn dry_run_needs_side_effect_free_webhooks() {
         let transport = Transport::default();
+        let calls = Calls {
+            transport: &transport,
+            convert: &Relabel,
+        };
         let def = Registry::with_builtins()
             .get("", "v1", "configmaps")
             .unwrap();
@@ -318,7 +386,7 @@ mod tests {
         };
         for effects in ["Some", "Unknown"] {
             let hooks = vec![(hook(effects), def.clone())];
-            let e = validate(&transport, &hooks, &attrs, &mut Vec::new())
+            let e = validate(calls, &hooks, &attrs, &mut Vec::new())
                 .await
                 .unwrap_err();
             assert_eq!(e.code, 400);
@@ -326,14 +394,14 @@ mod tests {
                 e.message,
                 "admission webhook \"h.example.com\" does not support dry run"
             );
-            let e = mutate(&transport, &hooks, &mut attrs, &mut Vec::new())
+            let e = mutate(calls, &hooks, &mut attrs, &mut Vec::new())
                 .await
                 .unwrap_err();
             assert_eq!(e.code, 400);
         }
         // NoneOnDryRun is called (and fails here for want of a server).
         let hooks = vec![(hook("NoneOnDryRun"), def.clone())];
-        let e = validate(&transport, &hooks, &attrs, &mut Vec::new())
+        let e = validate(calls, &hooks, &attrs, &mut Vec::new())
             .await
             .unwrap_err();
         assert_eq!(e.code, 500);

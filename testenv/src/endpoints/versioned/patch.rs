@@ -97,7 +97,8 @@ pub async fn patch(
         }
         meta::ensure_metadata(&mut working);
         working["metadata"]["resourceVersion"] = Value::String(current_rv);
-        let admitted = admitted_storage_form(conv, req, working, Some(&before)).await?;
+        let admitted =
+            admitted_storage_form(api, conv, req, target, working, Some(&before)).await?;
         let stored = as_served(conv.storage(), &existing);
         let stored_old = old_in_storage(conv, &stored, &before).await?;
         let inner = if applying {
@@ -141,7 +142,7 @@ async fn apply_create(
     object["metadata"]["name"] = Value::String(name.clone());
     let Admitted {
         stored, warnings, ..
-    } = admitted_storage_form(conv, req, object, None).await?;
+    } = admitted_storage_form(api, conv, req, &served, object, None).await?;
     let collection = Target {
         name: None,
         subresource: None,

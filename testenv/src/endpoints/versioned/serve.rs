@@ -12,6 +12,7 @@ use super::webhook::WebhookConverter;
 use super::{patch, reads, watch, writes};
 use crate::admission::policies::rbac::Snapshot;
 use crate::admission::webhooks::chain;
+use crate::admission::webhooks::dispatch::Convert;
 use crate::admission::webhooks::review::Decider;
 use crate::endpoints::body_type::{BodyType, body_type};
 use crate::endpoints::dispatch::handle_object;
@@ -102,6 +103,30 @@ impl chain::Backend for Converting<'_> {
 
     fn authorizer(&self) -> Decider {
         Decider(Arc::new(Snapshot::of(&self.api.lock().store)))
+    }
+
+    fn versions(&self) -> &dyn Convert {
+        self
+    }
+}
+
+/// A webhook matched through another version of the kind sees the objects converted to
+/// it by the CRD's webhook, and its patched object is converted back.
+impl Convert for Converting<'_> {
+    fn convert<'a>(
+        &'a self,
+        object: &'a Value,
+        to: &'a ResourceDef,
+        subresource: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Value, ApiError>> {
+        Box::pin(async move {
+            if subresource == Some("scale") {
+                return Ok(object.clone());
+            }
+            self.conv
+                .to_version(object.clone(), &to.api_version())
+                .await
+        })
     }
 }
 

@@ -13,12 +13,15 @@ use serde_json::Value;
 use super::inner::inner_request;
 use super::managers::{self, Sides};
 use crate::admission::admit::admit;
+use crate::admission::policies;
+use crate::admission::webhooks::config::Operation;
 use crate::endpoints::body_type::check_type;
 use crate::endpoints::dispatch::handle_object;
 use crate::endpoints::state::Api;
 use crate::endpoints::subresource::{Endpoint, endpoint_of, ns_of};
 use crate::registry::stored::as_served;
 use crate::storage::conversion::Codec;
+use crate::support::meta;
 use crate::support::request::Target;
 use crate::support::request::{Reply, Req, json_body};
 use crate::support::resource::ResourceDef;
@@ -43,16 +46,24 @@ pub struct Admitted {
     pub warnings: Vec<String>,
 }
 
-/// Admits `object` in the requested version and converts it to the storage version.
+/// Admits `object` in the requested version (its schema, then the ValidatingAdmissionPolicies
+/// that match the write there) and converts it to the storage version.
 pub async fn admitted_storage_form(
+    api: &Arc<Api>,
     conv: &Codec,
     req: &Req,
+    target: &Target,
     mut object: Value,
     old: Option<&Value>,
 ) -> Result<Admitted, ApiError> {
     let served = conv.served();
     check_type(served, &mut object)?;
-    let warnings = admit(served, &mut object, old, &req.query)?;
+    let mut warnings = admit(served, &mut object, old, &req.query)?;
+    if !req.query.stops_before_validation() {
+        let more = policies_in_served(api, req, conv, target, &object, old)
+            .map_err(|e| e.after_warnings(&warnings))?;
+        warnings.extend(more);
+    }
     let mut stored = conv.to_storage(object.clone()).await?;
     prune_to(conv.storage(), &mut stored);
     Ok(Admitted {
@@ -60,6 +71,38 @@ pub async fn admitted_storage_form(
         stored,
         warnings,
     })
+}
+
+/// The ValidatingAdmissionPolicies of a write, evaluated on the object in the requested
+/// version (the storage version's write then skips them).
+fn policies_in_served(
+    api: &Arc<Api>,
+    req: &Req,
+    conv: &Codec,
+    target: &Target,
+    object: &Value,
+    old: Option<&Value>,
+) -> Result<Vec<String>, ApiError> {
+    let name = target
+        .name
+        .clone()
+        .or_else(|| meta::meta_str(object, "name").map(str::to_string))
+        .unwrap_or_default();
+    let write = policies::Write {
+        def: conv.served(),
+        subresource: target.subresource.as_deref(),
+        operation: if old.is_some() {
+            Operation::Update
+        } else {
+            Operation::Create
+        },
+        namespace: ns_of(target),
+        name: &name,
+        object: Some(object),
+        old,
+    };
+    let cluster = api.lock();
+    policies::validate(&cluster.store, &cluster.registry, &write, &req.query)
 }
 
 /// The storage form of an update-operation write (create, PUT, non-apply patch) with its
@@ -139,7 +182,7 @@ pub async fn create(
     conv: &Codec,
 ) -> Result<Reply, ApiError> {
     let body = json_body(req)?;
-    let admitted = admitted_storage_form(conv, req, body, None).await?;
+    let admitted = admitted_storage_form(api, conv, req, &storage, body, None).await?;
     let inner = recorded_write(
         api,
         req,
@@ -179,7 +222,7 @@ pub async fn update(
     };
     let existing = as_served(conv.storage(), &existing);
     let old = conv.to_served(existing.clone()).await?;
-    let admitted = admitted_storage_form(conv, req, body, Some(&old)).await?;
+    let admitted = admitted_storage_form(api, conv, req, &storage, body, Some(&old)).await?;
     let stored_old = old_in_storage(conv, &existing, &old).await?;
     let sides = Sides {
         served: &old,
