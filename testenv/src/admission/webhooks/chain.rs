@@ -2,9 +2,9 @@
 //! webhooks, then schema/built-in validation, then validating webhooks, then ResourceQuota
 //! and storage.
 //!
-//! The handlers themselves are synchronous and run under the cluster lock, so a write with
-//! webhooks is made of several runs of the ordinary handler, none holding the lock across
-//! a webhook call:
+//! The handlers run under the cluster lock (those of a custom kind converted by its CRD's
+//! webhook also call that webhook, outside the lock), so a write with webhooks is made of
+//! several runs of the ordinary handler, none holding the lock across a webhook call:
 //! 1. the request itself in dry-run, stopping admission before validation: the object the
 //!    mutating webhooks see, and (for updates) the resourceVersion it was based on;
 //! 2. the mutating webhooks;
