@@ -477,15 +477,9 @@ fn controllers_status(
         api_version: def.api_version(),
         subresource: Endpoint::Status.subresource().to_string(),
     };
-    // The created CRD's `conditions` are Go's nil list, which the real field manager sees
-    // as a list already there: the controllers own its items, not the list.
-    let mut before = first.clone();
-    if before["status"]["conditions"].is_null() {
-        before["status"]["conditions"] = json!([]);
-    }
     fieldmanager::update(
         Types::of(def),
-        Some(&before),
+        Some(first),
         established,
         managers.clone(),
         &owner,

@@ -84,7 +84,7 @@ pub(crate) async fn handle_object(
 }
 
 /// The handlers as the admission webhook chain sees them.
-struct Handlers<'a>(&'a Arc<Api>);
+pub(crate) struct Handlers<'a>(pub(crate) &'a Arc<Api>);
 
 impl chain::Backend for Handlers<'_> {
     fn handle<'a>(

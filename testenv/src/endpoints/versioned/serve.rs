@@ -10,12 +10,11 @@ use serde_json::Value;
 use super::raw_texts::RawWrite;
 use super::webhook::WebhookConverter;
 use super::{patch, reads, watch, writes};
-use crate::admission::policies::rbac::Snapshot;
 use crate::admission::webhooks::chain;
 use crate::admission::webhooks::dispatch::Convert;
 use crate::admission::webhooks::review::Decider;
 use crate::endpoints::body_type::{BodyType, body_type};
-use crate::endpoints::dispatch::handle_object;
+use crate::endpoints::dispatch::{Handlers, handle_object};
 use crate::endpoints::state::{Api, Cluster};
 use crate::endpoints::subresource::ns_of;
 use crate::registry::{conversion, validation};
@@ -94,7 +93,7 @@ impl chain::Backend for Converting<'_> {
     }
 
     fn namespace(&self, name: &str) -> Option<Arc<Value>> {
-        self.api.lock().store.get("/namespaces", "", name)
+        Handlers(self.api).namespace(name)
     }
 
     fn transport(&self) -> &Transport {
@@ -102,7 +101,7 @@ impl chain::Backend for Converting<'_> {
     }
 
     fn authorizer(&self) -> Decider {
-        Decider(Arc::new(Snapshot::of(&self.api.lock().store)))
+        Handlers(self.api).authorizer()
     }
 
     fn versions(&self) -> &dyn Convert {

@@ -329,9 +329,11 @@ fn walk_compare(
                     Change::Removed => out.removed.insert(&at),
                 }
             }
-            // Likewise a list the kind's zero value already has (as null).
+            // Likewise a list the kind's zero value already has (as null), or one the old
+            // object had as `null` (Go's nil list of a field without `omitempty`): the list was
+            // there, only its items are new.
             let zero_list = !path.is_empty() && node.in_zero();
-            if !(zero_list && l.is_none()) {
+            if !((zero_list || l_null) && l.is_none()) {
                 leaf_presence(l, r, path, out);
             }
         }
